@@ -1,0 +1,77 @@
+// Builds the browser bundle into dist/client: hashed, minified, split by page, plus a
+// manifest the server reads to link the right files into each page.
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { pages, errorPage } from "../src/web/routes.ts";
+
+const root = join(import.meta.dir, "..");
+const outdir = join(root, "dist", "client");
+rmSync(outdir, { recursive: true, force: true });
+mkdirSync(outdir, { recursive: true });
+
+// Each page module is an entry point too, so its output file is known by name and its
+// dynamic import() in the page table resolves to that same file.
+const pageSources = [...new Set([...pages, errorPage].map((p) => pageSource(p.load)))];
+
+function pageSource(load: () => unknown): string {
+  const match = /import\(["'](.+?)["']\)/.exec(load.toString());
+  if (!match) throw new Error(`Cannot find the module of page loader ${load.toString()}`);
+  return join(root, "src", "web", match[1]!);
+}
+
+const result = await Bun.build({
+  entrypoints: [join(root, "src/web/entry.client.tsx"), join(root, "src/web/styles/app.css"), ...pageSources],
+  outdir: join(outdir, "assets"),
+  target: "browser",
+  format: "esm",
+  splitting: true,
+  minify: true,
+  sourcemap: "none",
+  naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
+  // Bun.build does not set NODE_ENV; without this React's development build ships.
+  define: { "process.env.NODE_ENV": '"production"' },
+});
+if (!result.success) {
+  for (const log of result.logs) console.error(log);
+  process.exit(1);
+}
+
+const url = (path: string) => `/assets/${basename(path)}`;
+const outputs = result.outputs.map((o) => ({ path: o.path, kind: o.kind, size: o.size, text: () => o.text(), url: url(o.path) }));
+const entryOf = (source: string) => {
+  const stem = basename(source).replace(/\.[tj]sx?$|\.css$/, "");
+  const out = outputs.find((o) => (o.kind === "entry-point" || o.kind === "asset") && basename(o.path).startsWith(`${stem}-`));
+  if (!out) throw new Error(`No output for ${source}`);
+  return out;
+};
+
+// Static imports of a built module, followed transitively, so <head> can preload them all.
+const code = new Map<string, string>();
+for (const o of outputs) if (o.path.endsWith(".js")) code.set(o.url, await o.text());
+function closure(start: string, seen = new Set<string>()): string[] {
+  if (seen.has(start)) return [];
+  seen.add(start);
+  const source = code.get(start) ?? "";
+  for (const m of source.matchAll(/(?:^|[;}\s])(?:import|export)\s*(?:[^"'();]*?from\s*)?["']\.\/([^"']+\.js)["']/g)) {
+    closure(`/assets/${m[1]}`, seen);
+  }
+  return [...seen];
+}
+
+const entry = entryOf("entry.client.tsx").url;
+const entryDeps = new Set(closure(entry));
+const manifest = {
+  css: entryOf("app.css").url,
+  entry,
+  pages: Object.fromEntries(
+    [...pages, errorPage].map((p) => [
+      p.id,
+      // The entry itself is linked by React's bootstrap module; everything else it needs is preloaded.
+      [...new Set([...entryDeps, ...closure(entryOf(pageSource(p.load)).url)])].filter((f) => f !== entry),
+    ]),
+  ),
+};
+writeFileSync(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2));
+
+const sizes = outputs.map((o) => `${o.url} ${(o.size / 1024).toFixed(1)} KB`).join("\n  ");
+console.log(`Client bundle written to dist/client:\n  ${sizes}`);

@@ -1,0 +1,35 @@
+// Starts the real server for the browser tests on a fresh, temporary DATA_DIR:
+// the compiled executable when it exists (what ships), else the source.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const binary = join(root, "dist", "cam-guide");
+const dataDir = mkdtempSync(join(tmpdir(), "cam-guide-e2e-"));
+const useBinary = existsSync(binary) && process.env.E2E_SOURCE !== "1";
+const cmd = useBinary ? [binary] : ["bun", join(root, "src/server/main.ts")];
+console.log(`e2e server: ${useBinary ? "dist/cam-guide" : "source"} on DATA_DIR ${dataDir}`);
+
+const child = Bun.spawn(cmd, {
+  env: {
+    ...process.env,
+    PORT: process.env.E2E_PORT ?? "4310",
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    ADMIN_USERNAME: "admin",
+    ADMIN_PASSWORD: "e2e-admin-password-123",
+    NODE_ENV: "production",
+  },
+  stdout: "inherit",
+  stderr: "inherit",
+});
+
+function stop() {
+  child.kill("SIGTERM");
+}
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
+const code = await child.exited;
+rmSync(dataDir, { recursive: true, force: true });
+process.exit(code);

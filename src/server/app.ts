@@ -1,0 +1,49 @@
+import { Elysia } from "elysia";
+import type { DatabaseHandle } from "./db/client.ts";
+import type { Config } from "./env.ts";
+import type { Logger } from "./logger.ts";
+import type { AssetStore } from "./ssr/assets.ts";
+import { createRenderer } from "./ssr/render.tsx";
+import { createQueryResolver } from "./ssr/queries.ts";
+import { THEME_SCRIPT } from "../web/theme-script.ts";
+import { cspHash, securityHeaders } from "./plugins/security.ts";
+import { errorHandler, HttpError, isApiPath } from "./plugins/errors.ts";
+import { staticFiles } from "./plugins/static.ts";
+import { healthRoutes } from "./modules/health/index.ts";
+import { settingsRoutes } from "./modules/settings/index.ts";
+import { sitePageRoutes } from "./modules/site-pages/index.ts";
+
+export interface AppDeps {
+  database: DatabaseHandle;
+  config: Pick<Config, "publicUrl">;
+  assets: AssetStore;
+  logger: Logger;
+}
+
+// JSON bodies of the API are small; uploads (a later route) set their own limit.
+export const MAX_BODY_BYTES = 105 * 1024 * 1024;
+
+/** Builds the whole application. Every feature module is mounted in this one list. */
+export function createApp({ database, config, assets, logger }: AppDeps) {
+  const contact = config.publicUrl ?? "this website";
+  const resolveQuery = createQueryResolver(database, contact);
+  const render = createRenderer({ assets, resolveQuery, logger });
+
+  return new Elysia({ serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES } })
+    .use(securityHeaders([cspHash(THEME_SCRIPT)]))
+    .use(errorHandler({ logger, renderErrorPage: (request, status) => render(request, status) }))
+    .use(staticFiles(assets))
+    .use(healthRoutes(database))
+    .use(settingsRoutes(database.db))
+    .use(sitePageRoutes(database.db, contact))
+    .all("/api/*", () => {
+      throw new HttpError(404, "No such API endpoint.");
+    })
+    .get("/*", ({ request, path }) => {
+      // GET /api/<unknown> also lands here: Elysia prefers this GET wildcard over .all.
+      if (isApiPath(path)) throw new HttpError(404, "No such API endpoint.");
+      return render(request);
+    });
+}
+
+export type App = ReturnType<typeof createApp>;

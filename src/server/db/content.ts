@@ -1,0 +1,18 @@
+// Everything the seed loads, imported so that the executable carries it.
+import siteSettings from "../../../content/site-settings.json" with { type: "json" };
+import sitePageIndex from "../../../content/pages/index.json" with { type: "json" };
+import termsHtml from "../../../content/pages/terms.html" with { type: "text" };
+import privacyHtml from "../../../content/pages/privacy.html" with { type: "text" };
+
+const pageBodies: Record<string, string> = { "terms.html": termsHtml, "privacy.html": privacyHtml };
+
+export const content = {
+  siteSettings,
+  sitePages: sitePageIndex.map(({ file, ...page }) => {
+    const body = pageBodies[file];
+    if (body === undefined) throw new Error(`content/pages/index.json names ${file}, which is not imported`);
+    // The leading comment is a note to the operator, not page text.
+    return { ...page, body: body.replace(/^\s*<!--[\s\S]*?-->\s*/, "") };
+  }),
+};
+export type Content = typeof content;

@@ -1,0 +1,26 @@
+import { sql } from "drizzle-orm";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+// Result ids are random and unguessable (DECISIONS P17), so they are text keys.
+export const quizResults = sqliteTable("quiz_results", {
+  id: text("id").primaryKey(),
+  archetype: text("archetype").notNull(),
+  answers: text("answers", { mode: "json" }).$type<string[]>().notNull(),
+  createdAt: integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch() * 1000)`),
+});
+
+export const earningsResults = sqliteTable("earnings_results", {
+  id: text("id").primaryKey(),
+  // Not a foreign key on purpose: an earnings result may be taken without a quiz,
+  // and a stale quiz id from a visitor's URL must not make the save fail.
+  quizResultId: text("quiz_result_id"),
+  tier: text("tier").notNull(),
+  estimatedEarnings: text("estimated_earnings").notNull(),
+  score: integer("score").notNull(),
+  answers: text("answers", { mode: "json" }).$type<number[]>().notNull(),
+  createdAt: integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(unixepoch() * 1000)`),
+});

@@ -1,0 +1,40 @@
+import { Value } from "@sinclair/typebox/value";
+import type { DatabaseHandle } from "./client.ts";
+import { sitePages, siteSettings } from "./schema/index.ts";
+import { content as defaultContent, type Content } from "./content.ts";
+import { SiteSettings } from "../../shared/contract/settings.ts";
+import { settingsRow } from "../modules/settings/service.ts";
+
+export type SeedReport = Record<string, number>;
+
+/**
+ * Loads content/ into the database. Idempotent: each record is inserted only when
+ * its natural key is absent, so a second run adds nothing and never overwrites
+ * what the admin changed.
+ */
+export function seedDatabase(handle: DatabaseHandle, content: Content = defaultContent): SeedReport {
+  if (!Value.Check(SiteSettings, content.siteSettings)) {
+    throw new Error("content/site-settings.json does not match the SiteSettings schema");
+  }
+  const report: SeedReport = {};
+  const { db, sqlite } = handle;
+  sqlite.transaction(() => {
+    report.siteSettings = db
+      .insert(siteSettings)
+      .values(settingsRow(content.siteSettings))
+      .onConflictDoNothing()
+      .run().changes;
+    let pages = 0;
+    for (const page of content.sitePages) {
+      pages += db.insert(sitePages).values(page).onConflictDoNothing().run().changes;
+    }
+    report.sitePages = pages;
+  })();
+  return report;
+}
+
+export function describeSeed(report: SeedReport): string {
+  const added = Object.entries(report).filter(([, n]) => n > 0);
+  if (added.length === 0) return "Seed: nothing to add, the database already holds the content.";
+  return `Seed: added ${added.map(([k, n]) => `${n} ${k}`).join(", ")}.`;
+}

@@ -1,0 +1,80 @@
+// Configuration is read here once, validated, and passed down. Nothing else reads process.env.
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string | null;
+  jwtSecret: string | null;
+  adminUsername: string;
+  adminPassword: string | null;
+  production: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env): Config {
+  const problems: string[] = [];
+  const value = (name: string) => {
+    const raw = env[name];
+    return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
+  };
+
+  const rawPort = value("PORT") ?? "3000";
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port < 1 || port > 65535) {
+    problems.push(`PORT must be a whole number from 1 to 65535 (got "${rawPort}").`);
+  }
+
+  const host = value("HOST") ?? "0.0.0.0";
+  if (/\s|\//.test(host)) problems.push(`HOST must be a host name or IP address (got "${host}").`);
+
+  const dataDir = value("DATA_DIR") ?? "./data";
+
+  let publicUrl: string | null = null;
+  const rawPublicUrl = value("PUBLIC_URL");
+  if (rawPublicUrl !== undefined) {
+    try {
+      const url = new URL(rawPublicUrl);
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("protocol");
+      publicUrl = url.origin + url.pathname.replace(/\/+$/, "");
+    } catch {
+      problems.push(`PUBLIC_URL must be an http(s) URL such as https://example.com (got "${rawPublicUrl}").`);
+    }
+  }
+
+  const jwtSecret = value("JWT_SECRET") ?? null;
+  if (jwtSecret !== null && jwtSecret.length < 32) {
+    problems.push("JWT_SECRET must be at least 32 characters long (or unset, to generate one in DATA_DIR).");
+  }
+
+  const adminUsername = value("ADMIN_USERNAME") ?? "admin";
+  if (!/^[A-Za-z0-9._-]{3,64}$/.test(adminUsername)) {
+    problems.push("ADMIN_USERNAME must be 3 to 64 letters, digits, dots, dashes or underscores.");
+  }
+
+  const adminPassword = value("ADMIN_PASSWORD") ?? null;
+  if (adminPassword !== null && adminPassword.length < 12) {
+    // The value itself is never echoed.
+    problems.push("ADMIN_PASSWORD must be at least 12 characters long (or unset, to generate one).");
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port,
+    host,
+    dataDir,
+    publicUrl,
+    jwtSecret,
+    adminUsername,
+    adminPassword,
+    production: env.NODE_ENV === "production",
+  };
+}

@@ -1,0 +1,139 @@
+import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { ConfigError, loadConfig, type Config } from "./env.ts";
+import { applyMigrations, openDatabase, type DatabaseHandle } from "./db/client.ts";
+import { describeSeed, seedDatabase } from "./db/seed.ts";
+import { consoleLogger as logger } from "./logger.ts";
+import { loadAssets } from "./ssr/assets.ts";
+import { createApp } from "./app.ts";
+import { ensureAdmin, loadJwtSecret, resetAdminPassword } from "./modules/auth/bootstrap.ts";
+
+const HELP = `cam-guide: the self-hosted guide, quiz and free course for new webcam models.
+
+Usage: cam-guide [command]
+
+Commands:
+  serve                 Start the web server (the default).
+  seed                  Load the bundled content into the database (safe to run twice).
+  admin reset-password  Set a new admin password (ADMIN_PASSWORD, or a generated one that is printed).
+  healthcheck           Exit 0 if the server on PORT answers /healthz (for Docker's HEALTHCHECK).
+  --help                Show this help.
+
+Configuration (environment variables):
+  PORT            Port to listen on (default 3000)
+  HOST            Address to listen on (default 0.0.0.0)
+  DATA_DIR        Where the database, secrets and uploads live (default ./data)
+  PUBLIC_URL      The site's public address, e.g. https://example.com (used in links and feeds)
+  JWT_SECRET      Session signing secret, 32+ characters (default: generated once into DATA_DIR)
+  ADMIN_USERNAME  The admin's user name, used on first start (default admin)
+  ADMIN_PASSWORD  The admin's password on first start, 12+ characters (default: generated and printed once)
+`;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+function openData(config: Config): DatabaseHandle {
+  const dir = resolve(config.dataDir);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    fail(`Cannot create DATA_DIR ${dir}: ${(error as Error).message}`);
+  }
+  const handle = openDatabase(join(dir, "app.db"));
+  applyMigrations(handle);
+  return handle;
+}
+
+async function serve(config: Config) {
+  const database = openData(config);
+  const report = seedDatabase(database);
+  if (Object.values(report).some((n) => n > 0)) logger.info(describeSeed(report));
+  const admin = await ensureAdmin(database.db, config.adminUsername, config.adminPassword);
+  if (admin.created && admin.generatedPassword) {
+    // Printed once, on the start that created the account; it is stored only as a hash.
+    console.log(
+      `\n  Admin account created.\n  Username: ${admin.username}\n  Password: ${admin.generatedPassword}\n  Keep it safe: it will not be shown again (reset with \`cam-guide admin reset-password\`).\n`,
+    );
+  }
+  loadJwtSecret(resolve(config.dataDir), config.jwtSecret);
+
+  const app = createApp({ database, config, assets: loadAssets(), logger });
+  try {
+    app.listen({ port: config.port, hostname: config.host });
+  } catch (error) {
+    database.close();
+    const code = (error as { code?: string }).code;
+    if (code === "EADDRINUSE") fail(`Port ${config.port} is already in use on ${config.host}. Stop the other process or set PORT.`);
+    if (code === "EACCES") fail(`Not allowed to listen on port ${config.port}. Use a port above 1023 or run with the right permissions.`);
+    throw error;
+  }
+  logger.info(`cam-guide listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal} received: finishing in-flight requests`);
+    // stop(false) stops accepting connections and resolves once open requests are done.
+    await app.server?.stop(false);
+    database.close();
+    logger.info("stopped");
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+}
+
+async function healthcheck(config: Config) {
+  try {
+    const res = await fetch(`http://127.0.0.1:${config.port}/healthz`, { signal: AbortSignal.timeout(3000) });
+    process.exit(res.ok ? 0 : 1);
+  } catch {
+    process.exit(1);
+  }
+}
+
+async function main(argv: string[]) {
+  const [command = "serve", sub] = argv;
+  if (command === "--help" || command === "-h" || command === "help") {
+    console.log(HELP);
+    return;
+  }
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+  switch (command) {
+    case "serve":
+      return serve(config);
+    case "seed": {
+      const database = openData(config);
+      console.log(describeSeed(seedDatabase(database)));
+      database.close();
+      return;
+    }
+    case "admin": {
+      if (sub !== "reset-password") fail(`Unknown admin command "${sub ?? ""}". Try: cam-guide admin reset-password`);
+      const database = openData(config);
+      const result = await resetAdminPassword(database.db, config.adminUsername, config.adminPassword);
+      database.close();
+      console.log(
+        result.generatedPassword
+          ? `New password for ${result.username}: ${result.generatedPassword}\nEvery existing session has been signed out.`
+          : `Password for ${result.username} set from ADMIN_PASSWORD. Every existing session has been signed out.`,
+      );
+      return;
+    }
+    case "healthcheck":
+      return healthcheck(config);
+    default:
+      fail(`Unknown command "${command}".\n\n${HELP}`);
+  }
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,79 @@
+import { Elysia, type ValidationError } from "elysia";
+import type { Logger } from "../logger.ts";
+
+/** An error whose message is safe and useful to show to the client. */
+export class HttpError extends Error {
+  constructor(
+    public readonly status: number,
+    message: string,
+    public readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+}
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+// Elysia's own validation error carries the submitted values (passwords included);
+// only the path and message of each problem ever leave the server.
+function validationProblems(error: ValidationError): FieldProblem[] {
+  const seen = new Set<string>();
+  const problems: FieldProblem[] = [];
+  for (const issue of error.all) {
+    if (!("path" in issue)) continue;
+    const field = String(issue.path ?? "").replace(/^\//, "").replace(/\//g, ".") || "(body)";
+    const message =
+      (typeof issue.schema?.error === "string" && issue.schema.error) || issue.summary || issue.message;
+    const key = `${field}:${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push({ field, message });
+  }
+  return problems;
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+  });
+}
+
+export interface ErrorPluginOptions {
+  logger: Logger;
+  /** Renders the site's HTML error page for non-API requests. */
+  renderErrorPage(request: Request, status: 404 | 500): Promise<Response>;
+}
+
+export function isApiPath(pathname: string): boolean {
+  return pathname === "/api" || pathname.startsWith("/api/");
+}
+
+export function errorHandler({ logger, renderErrorPage }: ErrorPluginOptions) {
+  return new Elysia({ name: "errors" }).onError({ as: "global" }, async ({ code, error, request }) => {
+    const api = isApiPath(new URL(request.url).pathname);
+    if (error instanceof HttpError) {
+      if (!api && error.status === 404) return renderErrorPage(request, 404);
+      return json(error.status, { error: error.message, ...(error.details ? { details: error.details } : {}) });
+    }
+    switch (code) {
+      case "PARSE":
+        return json(400, { error: "The request body could not be read. Send valid JSON with Content-Type: application/json." });
+      case "VALIDATION":
+        return json(422, { error: "Some fields are missing or invalid.", details: validationProblems(error) });
+      case "NOT_FOUND":
+        return api ? json(404, { error: "No such API endpoint." }) : renderErrorPage(request, 404);
+      case "INVALID_COOKIE_SIGNATURE":
+        return json(401, { error: "Your session is not valid. Please sign in again." });
+      default: {
+        logger.error("request failed", { method: request.method, url: request.url, code, error });
+        if (api) return json(500, { error: "Something went wrong on our side. Please try again." });
+        return renderErrorPage(request, 500);
+      }
+    }
+  });
+}

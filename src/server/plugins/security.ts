@@ -1,0 +1,40 @@
+import { Elysia } from "elysia";
+
+/**
+ * Headers every response carries. The CSP allows only this origin: the one inline
+ * script (the theme setter that must run before first paint) is allowed by its hash.
+ */
+export function securityHeaders(inlineScriptHashes: string[]) {
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' ${inlineScriptHashes.map((h) => `'${h}'`).join(" ")}`.trim(),
+    // React renders a few style attributes (progress bars); no external styles are allowed.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "media-src 'self' blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "frame-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+  const headers: Record<string, string> = {
+    "content-security-policy": csp,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "strict-origin-when-cross-origin",
+    "x-frame-options": "DENY",
+    "cross-origin-opener-policy": "same-origin",
+    "permissions-policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+  };
+  return new Elysia({ name: "security-headers" }).onRequest(({ set }) => {
+    Object.assign(set.headers, headers);
+  });
+}
+
+/** SHA-256 CSP source for an inline script body. */
+export function cspHash(source: string): string {
+  const digest = new Bun.CryptoHasher("sha256").update(source).digest("base64");
+  return `sha256-${digest}`;
+}

@@ -1,0 +1,73 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { resourcePath } from "../resources.ts";
+
+export interface Asset {
+  body: Uint8Array;
+  gzip: Uint8Array | null;
+  type: string;
+  etag: string;
+  /** Content-hashed names never change content, so they may be cached for a year. */
+  immutable: boolean;
+}
+
+export interface ClientManifest {
+  css: string;
+  entry: string;
+  /** Page id -> the module files it loads (its chunk and that chunk's static imports). */
+  pages: Record<string, string[]>;
+}
+
+export interface AssetStore {
+  manifest: ClientManifest;
+  get(pathname: string): Asset | undefined;
+}
+
+const TYPES: Record<string, string> = {
+  js: "text/javascript; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  svg: "image/svg+xml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  webp: "image/webp",
+  ico: "image/x-icon",
+  txt: "text/plain; charset=utf-8",
+  json: "application/json",
+  webmanifest: "application/manifest+json",
+};
+
+function walk(dir: string, prefix = ""): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? walk(join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
+  );
+}
+
+/**
+ * Loads the built client (dist/client, embedded in the executable) and public/ into
+ * memory once; answers come from memory, gzipped ahead of time where it pays.
+ */
+export function loadAssets(clientDir = resourcePath("dist", "client"), publicDir = resourcePath("public")): AssetStore {
+  const manifestPath = join(clientDir, "manifest.json");
+  if (!existsSync(manifestPath)) {
+    throw new Error(`The client bundle is missing (${manifestPath}). Run \`bun run build:client\` first.`);
+  }
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as ClientManifest;
+  const files = new Map<string, Asset>();
+  const add = (root: string, rel: string, immutable: boolean) => {
+    const body = new Uint8Array(readFileSync(join(root, rel)));
+    const ext = rel.slice(rel.lastIndexOf(".") + 1).toLowerCase();
+    const type = TYPES[ext] ?? "application/octet-stream";
+    const compressible = /^(text|application\/(json|manifest)|image\/svg)/.test(type) && body.length > 512;
+    files.set(`/${rel}`, {
+      body,
+      gzip: compressible ? gzipSync(body, { level: 9 }) : null,
+      type,
+      etag: `"${Bun.hash(body).toString(36)}"`,
+      immutable,
+    });
+  };
+  for (const rel of walk(clientDir)) if (rel !== "manifest.json") add(clientDir, rel, rel.startsWith("assets/"));
+  if (existsSync(publicDir)) for (const rel of walk(publicDir)) add(publicDir, rel, false);
+  return { manifest, get: (pathname) => files.get(pathname) };
+}

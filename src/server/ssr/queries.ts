@@ -1,0 +1,29 @@
+import { matchRoute } from "wouter";
+import { parse } from "regexparam";
+import type { DatabaseHandle } from "../db/client.ts";
+import { HttpError } from "../plugins/errors.ts";
+import { getSettings } from "../modules/settings/service.ts";
+import { getSitePage } from "../modules/site-pages/service.ts";
+
+/** Answers a page's query key (an API GET path) by calling the service directly. */
+export type QueryResolver = (key: string) => unknown;
+
+type Resolve = (params: Record<string, string>, search: URLSearchParams) => unknown;
+
+export function createQueryResolver(handle: DatabaseHandle, contact: string): QueryResolver {
+  const { db } = handle;
+  // Each entry mirrors a public GET route of the API, with the same service behind it.
+  const table: [string, Resolve][] = [
+    ["/api/settings", () => getSettings(db)],
+    ["/api/pages/:slug", (p) => getSitePage(db, p.slug!, contact)],
+  ];
+  const compiled = table.map(([pattern, resolve]) => ({ pattern: parse(pattern), resolve }));
+  return (key) => {
+    const url = new URL(key, "http://local");
+    for (const { pattern, resolve } of compiled) {
+      const [ok, params] = matchRoute(() => pattern, "", url.pathname);
+      if (ok) return resolve(params as Record<string, string>, url.searchParams);
+    }
+    throw new HttpError(500, `No server resolver for query ${url.pathname}`);
+  };
+}

@@ -1,0 +1,80 @@
+import { renderToReadableStream } from "react-dom/server";
+import { dehydrate } from "@tanstack/react-query";
+import { App } from "../../web/app.tsx";
+import { Document } from "../../web/document.tsx";
+import { serializeBoot, type BootData } from "../../web/boot.ts";
+import { createQueryClient } from "../../web/queries/client.ts";
+import { errorPage, matchPage, notFoundPage, pageQueries, type PageMatch } from "../../web/routes.ts";
+import { primePage } from "../../web/page-loader.ts";
+import { HttpError } from "../plugins/errors.ts";
+import type { Logger } from "../logger.ts";
+import type { AssetStore } from "./assets.ts";
+import type { QueryResolver } from "./queries.ts";
+
+export interface RendererDeps {
+  assets: AssetStore;
+  resolveQuery: QueryResolver;
+  logger: Logger;
+}
+
+export type PageRenderer = (request: Request, forced?: 404 | 500) => Promise<Response>;
+
+export function createRenderer({ assets, resolveQuery, logger }: RendererDeps): PageRenderer {
+  const { manifest } = assets;
+
+  async function renderMatch(url: URL, match: PageMatch, queries: string[], forced: boolean): Promise<Response> {
+    const queryClient = createQueryClient();
+    for (const key of queries) {
+      try {
+        queryClient.setQueryData([key], resolveQuery(key));
+      } catch (error) {
+        // The error page renders even when its data (the settings) cannot be read.
+        if (match.page === errorPage) continue;
+        throw error;
+      }
+    }
+    primePage(match.page, await match.page.load());
+
+    const boot: BootData = {
+      state: dehydrate(queryClient),
+      assets: { css: manifest.css, entry: manifest.entry, preload: manifest.pages[match.page.id] ?? [] },
+      forcedPageId: forced ? match.page.id : null,
+    };
+    const bootJson = serializeBoot(boot);
+    const stream = await renderToReadableStream(
+      <Document assets={boot.assets} bootJson={bootJson}>
+        <App
+          queryClient={queryClient}
+          ssrPath={url.pathname}
+          ssrSearch={url.search.replace(/^\?/, "")}
+          forcedPageId={boot.forcedPageId}
+        />
+      </Document>,
+      {
+        bootstrapModules: [manifest.entry],
+        onError(error) {
+          logger.error("render failed", { url: url.pathname, error });
+        },
+      },
+    );
+    return new Response(stream, {
+      status: match.page.status ?? 200,
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" },
+    });
+  }
+
+  return async function render(request, forced) {
+    const url = new URL(request.url);
+    if (forced === 500) return renderMatch(url, { page: errorPage, params: {} }, pageQueries({ page: errorPage, params: {} }, url.searchParams), true);
+    const match = forced === 404 ? { page: notFoundPage, params: {} } : matchPage(url.pathname);
+    try {
+      return await renderMatch(url, match, pageQueries(match, url.searchParams), forced === 404);
+    } catch (error) {
+      // A page whose data does not exist is a 404, like an unknown path.
+      if (error instanceof HttpError && error.status === 404 && match.page !== notFoundPage) {
+        return renderMatch(url, { page: notFoundPage, params: {} }, pageQueries({ page: notFoundPage, params: {} }, url.searchParams), true);
+      }
+      throw error;
+    }
+  };
+}

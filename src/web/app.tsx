@@ -1,0 +1,48 @@
+import { Suspense, use, useEffect, useState } from "react";
+import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
+import { Router, useLocation } from "wouter";
+import { Layout } from "./components/layout/layout.tsx";
+import { matchPage, pageById } from "./routes.ts";
+import { loadPage } from "./page-loader.ts";
+
+interface AppProps {
+  queryClient: QueryClient;
+  /** Server only: the request's path and query string. */
+  ssrPath?: string;
+  ssrSearch?: string;
+  forcedPageId?: string | null;
+}
+
+export function App({ queryClient, ssrPath, ssrSearch, forcedPageId = null }: AppProps) {
+  useEffect(() => {
+    // A marker for tests and styles: effects run only once hydration has committed.
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Router ssrPath={ssrPath} ssrSearch={ssrSearch}>
+        <Layout>
+          <PageOutlet forcedPageId={forcedPageId} />
+        </Layout>
+      </Router>
+    </QueryClientProvider>
+  );
+}
+
+function PageOutlet({ forcedPageId }: { forcedPageId: string | null }) {
+  const [location] = useLocation();
+  // The forced page (the server's error page) holds only for the location it was rendered at.
+  const [forcedAt] = useState(location);
+  const forced = forcedPageId && location === forcedAt ? pageById(forcedPageId) : undefined;
+  const match = forced ? { page: forced, params: {} } : matchPage(location);
+  return (
+    <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+      <PageView key={match.page.id + location} match={match} />
+    </Suspense>
+  );
+}
+
+function PageView({ match }: { match: ReturnType<typeof matchPage> }) {
+  const { default: Page } = use(loadPage(match.page));
+  return <Page params={match.params} />;
+}

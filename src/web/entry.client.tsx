@@ -1,0 +1,25 @@
+import { hydrateRoot } from "react-dom/client";
+import { hydrate } from "@tanstack/react-query";
+import { App } from "./app.tsx";
+import { Document } from "./document.tsx";
+import { BOOT_ELEMENT_ID, type BootData } from "./boot.ts";
+import { createQueryClient } from "./queries/client.ts";
+import { matchPage, pageById } from "./routes.ts";
+import { loadPage } from "./page-loader.ts";
+
+const bootJson = document.getElementById(BOOT_ELEMENT_ID)?.textContent ?? "";
+const boot = JSON.parse(bootJson) as BootData;
+
+const queryClient = createQueryClient();
+hydrate(queryClient, boot.state);
+
+// Load the current page's chunk first so hydration renders it without suspending.
+const page = (boot.forcedPageId && pageById(boot.forcedPageId)) || matchPage(location.pathname).page;
+await loadPage(page);
+
+hydrateRoot(
+  document,
+  <Document assets={boot.assets} bootJson={bootJson}>
+    <App queryClient={queryClient} forcedPageId={boot.forcedPageId} />
+  </Document>,
+);

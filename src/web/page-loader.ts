@@ -1,0 +1,38 @@
+import type { PageDef, PageModule } from "./routes.ts";
+
+// A promise React's use() can read synchronously once settled: React checks these
+// status fields, so a page that is already loaded renders without suspending.
+type TrackedPromise<T> = Promise<T> & { status?: "pending" | "fulfilled" | "rejected"; value?: T; reason?: unknown };
+
+const cache = new Map<string, TrackedPromise<PageModule>>();
+
+export function loadPage(page: PageDef): TrackedPromise<PageModule> {
+  let promise = cache.get(page.id);
+  if (!promise) {
+    const tracked: TrackedPromise<PageModule> = page.load();
+    tracked.status = "pending";
+    tracked.then(
+      (value) => {
+        tracked.status = "fulfilled";
+        tracked.value = value;
+      },
+      (reason) => {
+        tracked.status = "rejected";
+        tracked.reason = reason;
+        // A failed chunk (offline, new deploy) may succeed on the next navigation.
+        cache.delete(page.id);
+      },
+    );
+    cache.set(page.id, tracked);
+    promise = tracked;
+  }
+  return promise;
+}
+
+/** Registers an already-imported module (the server does this before rendering). */
+export function primePage(page: PageDef, module: PageModule): void {
+  const settled: TrackedPromise<PageModule> = Promise.resolve(module);
+  settled.status = "fulfilled";
+  settled.value = module;
+  cache.set(page.id, settled);
+}

@@ -1,0 +1,75 @@
+import { test as base, expect, type Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+
+export interface VisitOptions {
+  /** The HTTP status the document is expected to answer with. */
+  status?: number;
+}
+
+interface Fixtures {
+  /** Console errors and failed requests seen so far; the test fails if any remain at its end. */
+  problems: string[];
+  /** Goes to a path, checks its status, waits for hydration and runs an axe scan. */
+  visit: (path: string, options?: VisitOptions) => Promise<void>;
+  /** Runs an axe scan of the page as it is now: zero violations allowed. */
+  scan: () => Promise<void>;
+}
+
+export async function axeScan(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const summary = results.violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).join("\n    ")}`,
+  );
+  expect(summary, `axe violations on ${page.url()}`).toEqual([]);
+}
+
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+}
+
+export const test = base.extend<Fixtures>({
+  problems: async ({ page }, use) => {
+    const problems: string[] = [];
+    const expectedStatuses = new Map<string, number>();
+    (page as Page & { __expected?: Map<string, number> }).__expected = expectedStatuses;
+    page.on("console", (msg) => {
+      if (msg.type() === "error" || msg.type() === "warning") {
+        // The document's own expected 404 is reported by Chromium as a failed resource.
+        if (/status of 404/.test(msg.text()) && [...expectedStatuses.values()].includes(404)) return;
+        problems.push(`console ${msg.type()}: ${msg.text()}`);
+      }
+    });
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    page.on("requestfailed", (request) => {
+      // Aborted by navigating away is not a failure of the site.
+      if (request.failure()?.errorText === "net::ERR_ABORTED") return;
+      problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`);
+    });
+    page.on("response", (response) => {
+      const url = new URL(response.url());
+      const expected = expectedStatuses.get(url.pathname);
+      if (response.status() >= 400 && response.status() !== expected) {
+        problems.push(`HTTP ${response.status()} for ${response.url()}`);
+      }
+    });
+    await use(problems);
+    expect(problems, "console errors or failed requests").toEqual([]);
+  },
+  visit: async ({ page, problems }, use) => {
+    void problems;
+    await use(async (path, options = {}) => {
+      const expected = (page as Page & { __expected?: Map<string, number> }).__expected!;
+      const status = options.status ?? 200;
+      expected.set(new URL(path, "http://x").pathname, status);
+      const response = await page.goto(path);
+      expect(response?.status(), `status of ${path}`).toBe(status);
+      await waitForHydration(page);
+      await axeScan(page);
+    });
+  },
+  scan: async ({ page }, use) => {
+    await use(() => axeScan(page));
+  },
+});
+
+export { expect };
