@@ -2,7 +2,7 @@ import { Suspense, use, useEffect, useState } from "react";
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { Router, useLocation } from "wouter";
 import { Layout } from "./components/layout/layout.tsx";
-import { matchPage, pageById } from "./routes.ts";
+import { matchPage, pageById, type PageModule } from "./routes.ts";
 import { loadPage } from "./page-loader.ts";
 
 interface AppProps {
@@ -43,6 +43,6 @@ function PageOutlet({ forcedPageId }: { forcedPageId: string | null }) {
 }
 
 function PageView({ match }: { match: ReturnType<typeof matchPage> }) {
-  const { default: Page } = use(loadPage(match.page));
+  const { default: Page } = use(loadPage(match.page) as Promise<PageModule>);
   return <Page params={match.params} />;
 }

@@ -58,17 +58,19 @@ export interface PageMatch {
   params: PageProps["params"];
 }
 
-const parsed = new Map<string, ReturnType<typeof parse>>();
-function parser(route: string, loose?: boolean) {
+type Parsed = { keys: string[]; pattern: RegExp };
+const parsed = new Map<string, Parsed>();
+/** regexparam, as wouter uses it, with each pattern compiled once. */
+export function routeParser(route: string, loose?: boolean): Parsed {
   const key = `${route}|${loose ? 1 : 0}`;
   let hit = parsed.get(key);
-  if (!hit) parsed.set(key, (hit = parse(route, loose)));
+  if (!hit) parsed.set(key, (hit = parse(route, loose) as Parsed));
   return hit;
 }
 
 export function matchPage(pathname: string): PageMatch {
   for (const page of pages) {
-    const [ok, params] = matchRoute(parser, page.path, pathname);
+    const [ok, params] = matchRoute(routeParser, page.path, pathname);
     if (ok) return { page, params: params as PageProps["params"] };
   }
   return { page: notFoundPage, params: {} };

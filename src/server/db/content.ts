@@ -4,7 +4,11 @@ import sitePageIndex from "../../../content/pages/index.json" with { type: "json
 import termsHtml from "../../../content/pages/terms.html" with { type: "text" };
 import privacyHtml from "../../../content/pages/privacy.html" with { type: "text" };
 
-const pageBodies: Record<string, string> = { "terms.html": termsHtml, "privacy.html": privacyHtml };
+// Bun's types call every .html import an HTML bundle; with type "text" it is the file's text.
+const pageBodies: Record<string, string> = {
+  "terms.html": termsHtml as unknown as string,
+  "privacy.html": privacyHtml as unknown as string,
+};
 
 export const content = {
   siteSettings,

@@ -13,22 +13,24 @@ export type SeedReport = Record<string, number>;
  * what the admin changed.
  */
 export function seedDatabase(handle: DatabaseHandle, content: Content = defaultContent): SeedReport {
-  if (!Value.Check(SiteSettings, content.siteSettings)) {
+  const settings: unknown = content.siteSettings;
+  if (!Value.Check(SiteSettings, settings)) {
     throw new Error("content/site-settings.json does not match the SiteSettings schema");
   }
   const report: SeedReport = {};
   const { db, sqlite } = handle;
+  const totalChanges = () => (sqlite.query("SELECT total_changes() AS n").get() as { n: number }).n;
+  // Counts the rows a batch of insert-if-absent statements really added.
+  const added = (insert: () => void) => {
+    const before = totalChanges();
+    insert();
+    return totalChanges() - before;
+  };
   sqlite.transaction(() => {
-    report.siteSettings = db
-      .insert(siteSettings)
-      .values(settingsRow(content.siteSettings))
-      .onConflictDoNothing()
-      .run().changes;
-    let pages = 0;
-    for (const page of content.sitePages) {
-      pages += db.insert(sitePages).values(page).onConflictDoNothing().run().changes;
-    }
-    report.sitePages = pages;
+    report.siteSettings = added(() => db.insert(siteSettings).values(settingsRow(settings)).onConflictDoNothing().run());
+    report.sitePages = added(() => {
+      for (const page of content.sitePages) db.insert(sitePages).values(page).onConflictDoNothing().run();
+    });
   })();
   return report;
 }

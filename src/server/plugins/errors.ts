@@ -20,7 +20,7 @@ export interface FieldProblem {
 
 // Elysia's own validation error carries the submitted values (passwords included);
 // only the path and message of each problem ever leave the server.
-function validationProblems(error: ValidationError): FieldProblem[] {
+function validationProblems(error: Readonly<ValidationError>): FieldProblem[] {
   const seen = new Set<string>();
   const problems: FieldProblem[] = [];
   for (const issue of error.all) {

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { resourcePath } from "../resources.ts";
+import { clientBundleDir, resourcePath } from "../resources.ts";
 
 export interface Asset {
-  body: Uint8Array;
-  gzip: Uint8Array | null;
+  body: Uint8Array<ArrayBuffer>;
+  gzip: Uint8Array<ArrayBuffer> | null;
   type: string;
   etag: string;
   /** Content-hashed names never change content, so they may be cached for a year. */
@@ -47,7 +47,7 @@ function walk(dir: string, prefix = ""): string[] {
  * Loads the built client (dist/client, embedded in the executable) and public/ into
  * memory once; answers come from memory, gzipped ahead of time where it pays.
  */
-export function loadAssets(clientDir = resourcePath("dist", "client"), publicDir = resourcePath("public")): AssetStore {
+export function loadAssets(clientDir = clientBundleDir(), publicDir = resourcePath("public")): AssetStore {
   const manifestPath = join(clientDir, "manifest.json");
   if (!existsSync(manifestPath)) {
     throw new Error(`The client bundle is missing (${manifestPath}). Run \`bun run build:client\` first.`);
@@ -61,7 +61,7 @@ export function loadAssets(clientDir = resourcePath("dist", "client"), publicDir
     const compressible = /^(text|application\/(json|manifest)|image\/svg)/.test(type) && body.length > 512;
     files.set(`/${rel}`, {
       body,
-      gzip: compressible ? gzipSync(body, { level: 9 }) : null,
+      gzip: compressible ? new Uint8Array(gzipSync(body, { level: 9 })) : null,
       type,
       etag: `"${Bun.hash(body).toString(36)}"`,
       immutable,

@@ -1,5 +1,5 @@
 import { matchRoute } from "wouter";
-import { parse } from "regexparam";
+import { routeParser } from "../../web/routes.ts";
 import type { DatabaseHandle } from "../db/client.ts";
 import { HttpError } from "../plugins/errors.ts";
 import { getSettings } from "../modules/settings/service.ts";
@@ -17,11 +17,10 @@ export function createQueryResolver(handle: DatabaseHandle, contact: string): Qu
     ["/api/settings", () => getSettings(db)],
     ["/api/pages/:slug", (p) => getSitePage(db, p.slug!, contact)],
   ];
-  const compiled = table.map(([pattern, resolve]) => ({ pattern: parse(pattern), resolve }));
   return (key) => {
     const url = new URL(key, "http://local");
-    for (const { pattern, resolve } of compiled) {
-      const [ok, params] = matchRoute(() => pattern, "", url.pathname);
+    for (const [pattern, resolve] of table) {
+      const [ok, params] = matchRoute(routeParser, pattern, url.pathname);
       if (ok) return resolve(params as Record<string, string>, url.searchParams);
     }
     throw new HttpError(500, `No server resolver for query ${url.pathname}`);

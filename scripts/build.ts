@@ -1,0 +1,33 @@
+// `bun run build`: the client bundle, then one executable (dist/cam-guide) that embeds
+// it together with the migrations and public/ files.
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const run = (cmd: string[]) => {
+  const result = Bun.spawnSync(cmd, { cwd: root, stdout: "inherit", stderr: "inherit" });
+  if (result.exitCode !== 0) {
+    console.error(`Failed: ${cmd.join(" ")}`);
+    process.exit(result.exitCode ?? 1);
+  }
+};
+
+run(["bun", "scripts/build-client.ts"]);
+run([
+  "bun",
+  "build",
+  "--compile",
+  "--minify",
+  "--sourcemap=none",
+  "--define",
+  'process.env.NODE_ENV="production"',
+  "--asset",
+  "./dist/client",
+  "--asset",
+  "./drizzle",
+  "--asset",
+  "./public",
+  "src/server/main.ts",
+  "--outfile",
+  "dist/cam-guide",
+]);
+console.log("Built dist/cam-guide");

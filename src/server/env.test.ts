@@ -1,0 +1,55 @@
+import { describe, expect, test } from "bun:test";
+import { ConfigError, loadConfig } from "./env.ts";
+
+describe("loadConfig", () => {
+  test("defaults", () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: "0.0.0.0",
+      dataDir: "./data",
+      publicUrl: null,
+      jwtSecret: null,
+      adminUsername: "admin",
+      adminPassword: null,
+      production: false,
+    });
+  });
+
+  test("reads every variable", () => {
+    const config = loadConfig({
+      PORT: "8080",
+      HOST: "127.0.0.1",
+      DATA_DIR: "/var/lib/cam-guide",
+      PUBLIC_URL: "https://guide.example.com/",
+      JWT_SECRET: "x".repeat(40),
+      ADMIN_USERNAME: "owner",
+      ADMIN_PASSWORD: "correct horse battery",
+      NODE_ENV: "production",
+    });
+    expect(config).toMatchObject({ port: 8080, host: "127.0.0.1", publicUrl: "https://guide.example.com", adminUsername: "owner", production: true });
+  });
+
+  test.each([
+    [{ PORT: "abc" }, "PORT must be a whole number"],
+    [{ PORT: "70000" }, "PORT must be a whole number"],
+    [{ PORT: "0" }, "PORT must be a whole number"],
+    [{ PUBLIC_URL: "not a url" }, "PUBLIC_URL must be an http(s) URL"],
+    [{ PUBLIC_URL: "ftp://x.example" }, "PUBLIC_URL must be an http(s) URL"],
+    [{ JWT_SECRET: "short" }, "JWT_SECRET must be at least 32 characters"],
+    [{ ADMIN_USERNAME: "a b" }, "ADMIN_USERNAME must be"],
+    [{ ADMIN_PASSWORD: "tiny" }, "ADMIN_PASSWORD must be at least 12 characters"],
+  ])("%p is refused with a readable message", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  test("lists every problem at once and never echoes a password", () => {
+    try {
+      loadConfig({ PORT: "x", ADMIN_PASSWORD: "sekrit" });
+      throw new Error("expected a ConfigError");
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).problems).toHaveLength(2);
+      expect((error as Error).message).not.toContain("sekrit");
+    }
+  });
+});

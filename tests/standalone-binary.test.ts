@@ -1,0 +1,120 @@
+// The shipped artifact: dist/cam-guide copied alone into an empty directory.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Database } from "bun:sqlite";
+
+const root = join(import.meta.dir, "..");
+const built = join(root, "dist", "cam-guide");
+let dir = "";
+let binary = "";
+
+beforeAll(() => {
+  if (!existsSync(built)) {
+    const result = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "ignore", stderr: "inherit" });
+    if (result.exitCode !== 0) throw new Error("bun run build failed");
+  }
+  dir = mkdtempSync(join(tmpdir(), "cam-guide-bin-"));
+  binary = join(dir, "cam-guide");
+  copyFileSync(built, binary);
+}, 180_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+let nextPort = 4400 + Math.floor(Math.random() * 500);
+
+function start(env: Record<string, string> = {}) {
+  const port = nextPort++;
+  const proc = Bun.spawn([binary], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", DATA_DIR: join(dir, "data"), PORT: String(port), HOST: "127.0.0.1", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  return { proc, port, url: `http://127.0.0.1:${port}` };
+}
+
+async function waitUntilUp(url: string, proc: Bun.Subprocess) {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`exited early with ${proc.exitCode}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await Bun.sleep(50);
+  }
+  throw new Error("did not answer /healthz within 15 s");
+}
+
+async function stop(proc: Bun.Subprocess) {
+  proc.kill("SIGTERM");
+  return proc.exited;
+}
+
+describe("dist/cam-guide alone in an empty directory", () => {
+  test("--help lists the commands", () => {
+    const out = Bun.spawnSync([binary, "--help"], { cwd: dir }).stdout.toString();
+    for (const command of ["serve", "seed", "admin reset-password", "healthcheck"]) expect(out).toContain(command);
+  });
+
+  test("creates its database, serves pages, keeps data across a restart and stops cleanly on SIGTERM", async () => {
+    const first = start({ ADMIN_PASSWORD: "standalone-password-1" });
+    await waitUntilUp(first.url, first.proc);
+    const home = await fetch(`${first.url}/`);
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain("Find your cam model alter ego");
+    const asset = /<script type="module" src="([^"]+)"/.exec(await (await fetch(`${first.url}/terms`)).text())![1]!;
+    expect((await fetch(first.url + asset)).status).toBe(200);
+    expect((await fetch(`${first.url}/nope`)).status).toBe(404);
+    expect(await stop(first.proc)).toBe(0);
+    expect(await new Response(first.proc.stdout).text()).toContain("stopped");
+    // A clean close checkpoints the WAL: the database was really closed.
+    expect(existsSync(join(dir, "data", "app.db-wal"))).toBe(false);
+
+    // Change stored data while it is down; the restarted server must show it.
+    const db = new Database(join(dir, "data", "app.db"));
+    db.run("UPDATE site_settings SET brand_name = 'Kept Across Restarts' WHERE id = 1");
+    db.close();
+
+    const second = start();
+    await waitUntilUp(second.url, second.proc);
+    expect(await (await fetch(`${second.url}/`)).text()).toContain("| Kept Across Restarts</title>");
+    const secondOut = second.proc.stdout;
+    expect(await stop(second.proc)).toBe(0);
+    // The admin was created once, on the first start only.
+    expect(await new Response(secondOut).text()).not.toContain("Admin account created");
+  }, 60_000);
+
+  test("a port already in use is a clear error, not a second listener", async () => {
+    const first = start();
+    await waitUntilUp(first.url, first.proc);
+    const clash = Bun.spawn([binary], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: join(dir, "data"), PORT: String(first.port), HOST: "127.0.0.1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(await clash.exited).toBe(1);
+    expect(await new Response(clash.stderr).text()).toContain(`Port ${first.port} is already in use`);
+    expect(await stop(first.proc)).toBe(0);
+  }, 30_000);
+
+  test("a bad configuration value stops it with a readable message", async () => {
+    const bad = Bun.spawn([binary], { cwd: dir, env: { PORT: "eighty", DATA_DIR: join(dir, "data") }, stdout: "pipe", stderr: "pipe" });
+    expect(await bad.exited).toBe(1);
+    expect(await new Response(bad.stderr).text()).toContain('PORT must be a whole number from 1 to 65535 (got "eighty")');
+  });
+
+  test("seed is idempotent and says what it added", () => {
+    const env = { PATH: process.env.PATH ?? "", DATA_DIR: join(dir, "seeded") };
+    const once = Bun.spawnSync([binary, "seed"], { cwd: dir, env }).stdout.toString();
+    expect(once).toContain("added 1 siteSettings");
+    const twice = Bun.spawnSync([binary, "seed"], { cwd: dir, env }).stdout.toString();
+    expect(twice).toContain("nothing to add");
+  });
+});

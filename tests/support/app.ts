@@ -1,0 +1,18 @@
+import { openMemoryDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
+import { seedDatabase } from "../../src/server/db/seed.ts";
+import { createApp } from "../../src/server/app.ts";
+import { loadAssets, type AssetStore } from "../../src/server/ssr/assets.ts";
+import { memoryLogger } from "../../src/server/logger.ts";
+
+let assets: AssetStore | undefined;
+
+/** The real app on a fresh in-memory database with the real migrations and seed. */
+export function testApp(options: { seed?: boolean } = {}) {
+  const database: DatabaseHandle = openMemoryDatabase();
+  if (options.seed !== false) seedDatabase(database);
+  assets ??= loadAssets();
+  const logger = memoryLogger();
+  const app = createApp({ database, config: { publicUrl: null }, assets, logger });
+  const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
+  return { app, database, logger, request };
+}

@@ -1,0 +1,21 @@
+import type { ReactNode } from "react";
+import { render } from "@testing-library/react";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { Router } from "wouter";
+import { memoryLocation } from "wouter/memory-location";
+import { createQueryClient } from "../../src/web/queries/client.ts";
+import { API } from "../../src/shared/paths.ts";
+import { content } from "../../src/server/db/content.ts";
+
+/** Renders a component inside the app's providers at a given path, with seeded settings. */
+export function renderAt(path: string, ui: ReactNode) {
+  const queryClient = createQueryClient();
+  queryClient.setQueryData([API.settings], content.siteSettings);
+  const location = memoryLocation({ path, record: true });
+  const result = render(
+    <QueryClientProvider client={queryClient}>
+      <Router hook={location.hook}>{ui}</Router>
+    </QueryClientProvider>,
+  );
+  return { ...result, location, queryClient };
+}
