@@ -76,6 +76,15 @@ describe("pages", () => {
     expect(html).toContain('"queryKey":["/api/settings"]');
   });
 
+  test.each(["/", "/terms", "/nope"])("%s has no inline script the CSP would block", async (path) => {
+    const { request } = testApp();
+    const html = await (await request(path)).text();
+    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>/g)];
+    // Only the theme script, which the CSP allows by its hash.
+    expect(inline).toHaveLength(1);
+    expect(html).toContain('localStorage.getItem("theme")');
+  });
+
   test.each([
     ["/learn-more", "About the free cam model course"],
     ["/terms", "Terms of Service"],

@@ -52,6 +52,10 @@ export function createRenderer({ assets, resolveQuery, logger }: RendererDeps): 
       </Document>,
       {
         bootstrapModules: [manifest.entry],
+        // Data is loaded before rendering, so nothing suspends on the server. Without this
+        // React outlines large boundaries and moves them with inline scripts, which the
+        // CSP (no 'unsafe-inline') rightly blocks.
+        progressiveChunkSize: Number.MAX_SAFE_INTEGER,
         onError(error) {
           logger.error("render failed", { url: url.pathname, error });
         },

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderAt } from "../../../../tests/support/render.tsx";
 import { Header } from "./header.tsx";
@@ -70,6 +70,26 @@ describe("footer", () => {
     expect(screen.getByRole("link", { name: "Privacy Policy" }).getAttribute("href")).toBe("/privacy");
     expect(screen.getByText(/2257/).textContent).toContain("18 years of age or older");
     expect(screen.getByText(String(new Date().getFullYear()))).toBeTruthy();
+  });
+});
+
+describe("footer Free Course link", () => {
+  test("goes to /learn and scrolls to the top 50 ms later", () => {
+    jest.useFakeTimers();
+    const calls: unknown[] = [];
+    const original = window.scrollTo;
+    window.scrollTo = ((options: unknown) => void calls.push(options)) as typeof window.scrollTo;
+    try {
+      const { location } = renderAt("/learn", <Footer />);
+      fireEvent.click(screen.getByRole("link", { name: "Free Course" }));
+      expect(location.history!.at(-1)).toBe("/learn");
+      expect(calls).toHaveLength(0);
+      jest.advanceTimersByTime(50);
+      expect(calls).toEqual([{ top: 0, left: 0, behavior: "smooth" }]);
+    } finally {
+      window.scrollTo = original;
+      jest.useRealTimers();
+    }
   });
 });
 

@@ -1,0 +1,133 @@
+import { expect, test, waitForHydration } from "./fixtures.ts";
+
+test("the theme toggle survives a reload, applied before first paint", async ({ page, visit }) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await visit("/");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  await page.getByRole("button", { name: "Switch to dark theme" }).click();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+
+  // The stored theme is on <html> in the very first parse, before any module runs.
+  let themeAtFirstParse: string | null = null;
+  page.once("domcontentloaded", async () => {
+    themeAtFirstParse = await page.evaluate(() => document.documentElement.getAttribute("data-theme"));
+  });
+  await page.route("**/assets/entry.client-*.js", async (route) => {
+    // Holding the app back shows the theme does not depend on it.
+    await new Promise((r) => setTimeout(r, 300));
+    await route.continue();
+  });
+  await page.reload();
+  await waitForHydration(page);
+  expect(themeAtFirstParse).toBe("dark");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await expect(page.getByRole("button", { name: "Switch to light theme" })).toBeVisible();
+});
+
+test("the system dark preference is used when nothing is stored", async ({ page, visit }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  await visit("/terms");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+});
+
+test.describe("on a 375 px phone", () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test("the hamburger opens the menu and closes on a link click; nothing overflows", async ({ page, visit }) => {
+    await visit("/");
+    const menu = page.locator("#site-menu");
+    await expect(menu).toBeHidden();
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await expect(menu).toBeVisible();
+    await expect(page.getByRole("button", { name: "Close menu" })).toHaveAttribute("aria-expanded", "true");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Quiz" }).click();
+    await expect(page).toHaveURL(/\/quiz$/);
+    await expect(menu).toBeHidden();
+    await expect(page.getByRole("button", { name: "Open menu" })).toHaveAttribute("aria-expanded", "false");
+
+    for (const path of ["/", "/learn-more", "/terms", "/privacy", "/nope"]) {
+      await visit(path, { status: path === "/nope" ? 404 : 200 });
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect(width, `${path} fits 375 px`).toBeLessThanOrEqual(375);
+    }
+  });
+
+  test("the mobile-only button shows on a phone", async ({ page, visit }) => {
+    await visit("/");
+    await expect(page.getByRole("button", { name: "GET STARTED NOW" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "GET STARTED NOW" })).toHaveAttribute("href", "/quiz");
+  });
+});
+
+test("the mobile-only button is hidden on a desktop", async ({ page, visit }) => {
+  await visit("/");
+  await expect(page.getByRole("button", { name: "GET STARTED NOW" })).toBeHidden();
+});
+
+test("an unknown path is the 404 page with status 404", async ({ page, visit }) => {
+  await visit("/this/does/not/exist", { status: 404 });
+  await expect(page.getByRole("heading", { level: 1, name: "404 Page Not Found" })).toBeVisible();
+  await expect(page).toHaveTitle("Page Not Found | Cam Guide");
+  await page.getByRole("button", { name: "Back to the home page" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Find your cam model alter ego" })).toBeVisible();
+});
+
+test("footer links: quick links navigate in the app, platforms open in a new tab", async ({ page, visit }) => {
+  await visit("/");
+  const footer = page.locator("footer");
+  await footer.getByRole("link", { name: "Terms of Service" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Terms of Service" })).toBeVisible();
+  await expect(page).toHaveTitle("Terms of Service | Cam Guide");
+  await footer.getByRole("link", { name: "Privacy Policy" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Privacy Policy" })).toBeVisible();
+
+  for (const link of await footer.getByRole("navigation", { name: "Popular Platforms" }).getByRole("link").all()) {
+    await expect(link).toHaveAttribute("target", "_blank");
+    await expect(link).toHaveAttribute("rel", "sponsored noopener");
+  }
+  const quick = footer.getByRole("navigation", { name: "Quick Links" });
+  await expect(quick.getByRole("link", { name: "Platform Reviews" })).toHaveAttribute("href", "/blog/platform-reviews");
+  await quick.getByRole("link", { name: "Take the Quiz" }).click();
+  await expect(page).toHaveURL(/\/quiz$/);
+});
+
+test("a route change scrolls smoothly back to the top", async ({ page, visit }) => {
+  await visit("/");
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+  await page.locator("footer").getByRole("link", { name: "Terms of Service" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Terms of Service" })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+});
+
+test("works with a keyboard: skip link, nav, theme toggle", async ({ page, visit }) => {
+  await visit("/");
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: /Cam Guide/ }).first()).toBeFocused();
+  // Tab on to the theme toggle and switch it with the keyboard.
+  const toggle = page.getByRole("button", { name: /Switch to (dark|light) theme/ });
+  for (let i = 0; i < 6 && !(await toggle.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  await expect(toggle).toBeFocused();
+  const before = await page.locator("html").getAttribute("data-theme");
+  await page.keyboard.press("Enter");
+  await expect(page.locator("html")).not.toHaveAttribute("data-theme", before!);
+  // F8 reaches the notifications region.
+  await page.keyboard.press("F8");
+  await expect(page.getByRole("region", { name: "Notifications (F8)" })).toBeFocused();
+});
+
+test("each page loads only its own JavaScript", async ({ page, visit }) => {
+  const scripts: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname);
+  });
+  await visit("/");
+  expect(scripts.some((s) => s.includes("/home-"))).toBe(true);
+  expect(scripts.some((s) => s.includes("/site-page-") || s.includes("/about-"))).toBe(false);
+  await page.locator("footer").getByRole("link", { name: "Terms of Service" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Terms of Service" })).toBeVisible();
+  expect(scripts.some((s) => s.includes("/site-page-"))).toBe(true);
+});
