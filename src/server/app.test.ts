@@ -26,6 +26,7 @@ const scenarios: { name: string; method: string; path: string; body?: string; ty
   { name: "malformed JSON to unknown endpoint", method: "POST", path: "/api/quiz/result", body: '{"archetype":', status: 404, has: ['"error"'], hasNot: ["at ", "stack"] },
   { name: "malformed JSON to a GET-only endpoint", method: "POST", path: "/api/settings", body: "{oops", status: 404, hasNot: ["stack"] },
   { name: "DELETE on a page path", method: "DELETE", path: "/", status: 404 },
+  { name: "benchmark ceiling is off unless CAM_GUIDE_BENCH=1", method: "GET", path: "/__bench/ceiling?path=/", status: 404, has: ["404 Page Not Found"] },
 ];
 
 describe("API scenarios", () => {

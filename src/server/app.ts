@@ -12,10 +12,11 @@ import { staticFiles } from "./plugins/static.ts";
 import { healthRoutes } from "./modules/health/index.ts";
 import { settingsRoutes } from "./modules/settings/index.ts";
 import { sitePageRoutes } from "./modules/site-pages/index.ts";
+import { benchRoutes } from "./modules/bench/index.ts";
 
 export interface AppDeps {
   database: DatabaseHandle;
-  config: Pick<Config, "publicUrl">;
+  config: Pick<Config, "publicUrl"> & Partial<Pick<Config, "benchEndpoints">>;
   assets: AssetStore;
   logger: Logger;
 }
@@ -36,6 +37,7 @@ export function createApp({ database, config, assets, logger }: AppDeps) {
     .use(healthRoutes(database))
     .use(settingsRoutes(database.db))
     .use(sitePageRoutes(database.db, contact))
+    .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
     .all("/api/*", () => {
       throw new HttpError(404, "No such API endpoint.");
     })

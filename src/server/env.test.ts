@@ -12,6 +12,7 @@ describe("loadConfig", () => {
       adminUsername: "admin",
       adminPassword: null,
       production: false,
+      benchEndpoints: false,
     });
   });
 

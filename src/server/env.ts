@@ -9,6 +9,8 @@ export interface Config {
   adminUsername: string;
   adminPassword: string | null;
   production: boolean;
+  /** CAM_GUIDE_BENCH=1 mounts /__bench/ceiling for the benchmark scripts only. */
+  benchEndpoints: boolean;
 }
 
 export class ConfigError extends Error {
@@ -76,5 +78,6 @@ export function loadConfig(env: Env): Config {
     adminUsername,
     adminPassword,
     production: env.NODE_ENV === "production",
+    benchEndpoints: env.CAM_GUIDE_BENCH === "1",
   };
 }
