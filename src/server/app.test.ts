@@ -108,6 +108,13 @@ describe("pages", () => {
     expect(html).toContain('<meta name="robots" content="noindex"/>');
   });
 
+  test("/course-complete is a real permanent redirect to /learn/complete (DECISIONS P6)", async () => {
+    const { request } = testApp();
+    const res = await request("/course-complete?x=1");
+    expect(res.status).toBe(301);
+    expect(res.headers.get("location")).toBe("/learn/complete");
+  });
+
   test("the brand comes from the site settings", async () => {
     const { request, database } = testApp();
     database.sqlite.run("UPDATE site_settings SET brand_name = 'Velvet Start' WHERE id = 1");

@@ -1,6 +1,6 @@
 import { Suspense, use, useEffect, useState } from "react";
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
-import { Router, useLocation } from "wouter";
+import { Redirect, Router, useLocation, useSearch } from "wouter";
 import { Layout } from "./components/layout/layout.tsx";
 import { matchPage, pageById, type PageModule } from "./routes.ts";
 import { loadPage } from "./page-loader.ts";
@@ -35,6 +35,9 @@ function PageOutlet({ forcedPageId }: { forcedPageId: string | null }) {
   const [forcedAt] = useState(location);
   const forced = forcedPageId && location === forcedAt ? pageById(forcedPageId) : undefined;
   const match = forced ? { page: forced, params: {} } : matchPage(location);
+  const search = useSearch();
+  const redirect = match.page.redirect?.(match.params, new URLSearchParams(search));
+  if (redirect) return <Redirect to={redirect.to} replace />;
   return (
     <Suspense fallback={<p aria-busy="true">Loading…</p>}>
       <PageView key={match.page.id + location} match={match} />

@@ -8,6 +8,7 @@ describe("page table", () => {
     ["/terms", "terms"],
     ["/privacy", "privacy"],
     ["/quiz", "not-found"],
+    ["/course-complete", "course-complete-redirect"],
     ["/anything/else", "not-found"],
   ])("%s -> %s", (path, id) => expect(matchPage(path).page.id).toBe(id));
 

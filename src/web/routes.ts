@@ -19,6 +19,11 @@ export interface PageDef {
   /** The API GET paths the page reads; the server resolves them before rendering. */
   queries?: (params: PageProps["params"], search: URLSearchParams) => string[];
   status?: number;
+  /**
+   * Where this path sends the visitor instead, decided from the URL alone: the server
+   * answers a real 3xx (DECISIONS P10), the client navigates without rendering.
+   */
+  redirect?: (params: PageProps["params"], search: URLSearchParams) => { to: string; permanent?: boolean } | null;
 }
 
 /**
@@ -39,6 +44,13 @@ export const pages: PageDef[] = [
     path: "/privacy",
     load: () => import("./pages/site-page.tsx"),
     queries: () => [API.sitePage("privacy")],
+  },
+  // DECISIONS P6.
+  {
+    id: "course-complete-redirect",
+    path: "/course-complete",
+    load: () => import("./pages/not-found.tsx"),
+    redirect: () => ({ to: "/learn/complete", permanent: true }),
   },
   { id: "not-found", path: "*", load: () => import("./pages/not-found.tsx"), status: 404 },
 ];

@@ -71,6 +71,13 @@ export function createRenderer({ assets, resolveQuery, logger }: RendererDeps): 
     const url = new URL(request.url);
     if (forced === 500) return renderMatch(url, { page: errorPage, params: {} }, pageQueries({ page: errorPage, params: {} }, url.searchParams), true);
     const match = forced === 404 ? { page: notFoundPage, params: {} } : matchPage(url.pathname);
+    const redirect = forced ? null : match.page.redirect?.(match.params, url.searchParams);
+    if (redirect) {
+      return new Response(null, {
+        status: redirect.permanent ? 301 : 302,
+        headers: { location: redirect.to, "cache-control": redirect.permanent ? "public, max-age=3600" : "no-store" },
+      });
+    }
     try {
       return await renderMatch(url, match, pageQueries(match, url.searchParams), forced === 404);
     } catch (error) {
