@@ -9,6 +9,15 @@ import pageIndex from "../content/pages/index.json" with { type: "json" };
 import outline from "../content/course/outline.json" with { type: "json" };
 import { SiteSettings } from "../src/shared/contract/settings.ts";
 import { SITE_PAGE_SLUGS } from "../src/shared/contract/site-pages.ts";
+import * as quizContract from "../src/shared/contract/quiz.ts";
+import * as earningsContract from "../src/shared/contract/earnings.ts";
+import * as productsContract from "../src/shared/contract/products.ts";
+import questions from "../content/quiz/questions.json" with { type: "json" };
+import scoring from "../content/quiz/scoring.json" with { type: "json" };
+import archetypes from "../content/quiz/archetypes.json" with { type: "json" };
+import earningsQuestions from "../content/earnings/questions.json" with { type: "json" };
+import tiers from "../content/earnings/tiers.json" with { type: "json" };
+import products from "../content/products.json" with { type: "json" };
 
 const contentDir = join(import.meta.dir, "..", "content");
 
@@ -52,5 +61,77 @@ describe("content/course/outline.json", () => {
     expect(outline.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(outline[0]!.title).toBe("Camming 101 – What to Expect");
     expect(outline[9]!.title).toBe("Business Mindset, Goals & Evolving Your Career");
+  });
+});
+
+describe("quiz and calculator content", () => {
+  const { ArchetypeQuestion, ArchetypeProfile, ScoringTable, ARCHETYPES } = quizContract;
+  const { EarningsQuestion, TierProfile, TIERS } = earningsContract;
+
+  test("15 archetype questions, 4 options A–D each, numbered in order", () => {
+    expect(problems(Type.Array(ArchetypeQuestion, { minItems: 15, maxItems: 15 }), questions)).toEqual([]);
+    questions.forEach((q, i) => {
+      expect(q.id).toBe(i + 1);
+      expect(q.options.map((o) => o.value)).toEqual(["A", "B", "C", "D"]);
+    });
+  });
+
+  test("the scoring table matches its schema and names only real questions", () => {
+    expect(problems(ScoringTable, scoring)).toEqual([]);
+    const pairs = scoring.extras.map((e) => `${e.question}${e.answer}${e.archetype}`);
+    expect(new Set(pairs).size).toBe(pairs.length);
+  });
+
+  test("ten archetype profiles, one per archetype, in order", () => {
+    expect(problems(Type.Array(ArchetypeProfile), archetypes)).toEqual([]);
+    expect(archetypes.map((a) => a.name)).toEqual([...ARCHETYPES]);
+  });
+
+  test("15 earnings questions with options valued 1, 2, 3", () => {
+    expect(problems(Type.Array(EarningsQuestion, { minItems: 15, maxItems: 15 }), earningsQuestions)).toEqual([]);
+    earningsQuestions.forEach((q, i) => {
+      expect(q.id).toBe(i + 1);
+      expect(q.options.map((o) => o.value)).toEqual([1, 2, 3]);
+    });
+  });
+
+  test("three tier profiles whose first schedule line is SPEC's", () => {
+    expect(problems(Type.Array(TierProfile, { minItems: 3, maxItems: 3 }), tiers)).toEqual([]);
+    expect(tiers.map((t) => t.tier)).toEqual(TIERS.map((t) => t.name));
+    expect(tiers.map((t) => t.schedule[0])).toEqual([
+      "2–3 short shows a week",
+      "3–5 days a week at 2–4 hours a show",
+      "4–6 days a week at 3–6 hours a show",
+    ]);
+  });
+
+  test("the texts stay non-explicit and invent no figures beyond SPEC's", () => {
+    const all = JSON.stringify([questions, archetypes, earningsQuestions, tiers]).toLowerCase();
+    for (const word of ["nude", "naked", "porn", "sex toy", "explicit act"]) expect(all).not.toContain(word);
+    // Percentages other than the tax set-aside would be invented statistics.
+    const percents = [...all.matchAll(/(\d+)\s?%/g)].map((m) => m[1]);
+    for (const p of percents) expect(["25", "30", "20"]).toContain(p!);
+  });
+});
+
+describe("content/products.json", () => {
+  const { RecommendedProduct, PRODUCT_ARCHETYPES, PRODUCT_BADGES } = productsContract;
+
+  test("every product matches the schema; ids are unique", () => {
+    expect(problems(Type.Array(RecommendedProduct), products)).toEqual([]);
+    expect(new Set(products.map((p) => p.id)).size).toBe(products.length);
+    for (const p of products) expect(PRODUCT_BADGES as readonly string[]).toContain(p.badge);
+  });
+
+  test("at least three per archetype, four essentials, one featured per group", () => {
+    for (const archetype of PRODUCT_ARCHETYPES) {
+      const group = products.filter((p) => p.archetype === archetype);
+      expect([archetype, group.length >= (archetype === "All Archetypes" ? 4 : 3)]).toEqual([archetype, true]);
+      expect([archetype, group.filter((p) => p.isDefault).length]).toEqual([archetype, 1]);
+    }
+  });
+
+  test("links are https pages of retailers an operator can replace", () => {
+    for (const p of products) expect(new URL(p.link).protocol).toBe("https:");
   });
 });

@@ -23,7 +23,7 @@ const scenarios: { name: string; method: string; path: string; body?: string; ty
   { name: "unknown site page", method: "GET", path: "/api/pages/nope", status: 404, has: ['"error"', "nope"] },
   { name: "unknown GET endpoint", method: "GET", path: "/api/nope", status: 404, has: ['"error":"No such API endpoint."'] },
   { name: "unknown POST endpoint", method: "POST", path: "/api/nope", body: "{}", status: 404, has: ['"error"'] },
-  { name: "malformed JSON to unknown endpoint", method: "POST", path: "/api/quiz/result", body: '{"archetype":', status: 404, has: ['"error"'], hasNot: ["at ", "stack"] },
+  { name: "malformed JSON to an unknown endpoint", method: "POST", path: "/api/nothing/here", body: '{"archetype":', status: 404, has: ['"error"'], hasNot: ["at ", "stack"] },
   { name: "malformed JSON to a GET-only endpoint", method: "POST", path: "/api/settings", body: "{oops", status: 404, hasNot: ["stack"] },
   { name: "DELETE on a page path", method: "DELETE", path: "/", status: 404 },
   { name: "benchmark ceiling is off unless CAM_GUIDE_BENCH=1", method: "GET", path: "/__bench/ceiling?path=/", status: 404, has: ["404 Page Not Found"] },
@@ -99,7 +99,7 @@ describe("pages", () => {
     expect(html).not.toContain("{{brand}}");
   });
 
-  test.each(["/nope", "/quiz", "/learn", "/blog", "/admin", "/a/b/c"])("%s answers the 404 page", async (path) => {
+  test.each(["/nope", "/quizzes", "/learn", "/blog", "/admin", "/a/b/c"])("%s answers the 404 page", async (path) => {
     const { request } = testApp();
     const res = await request(path);
     expect(res.status).toBe(404);

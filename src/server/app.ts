@@ -13,6 +13,9 @@ import { healthRoutes } from "./modules/health/index.ts";
 import { settingsRoutes } from "./modules/settings/index.ts";
 import { sitePageRoutes } from "./modules/site-pages/index.ts";
 import { benchRoutes } from "./modules/bench/index.ts";
+import { quizRoutes } from "./modules/quiz/index.ts";
+import { earningsRoutes } from "./modules/earnings/index.ts";
+import { productRoutes } from "./modules/products/index.ts";
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -37,6 +40,9 @@ export function createApp({ database, config, assets, logger }: AppDeps) {
     .use(healthRoutes(database))
     .use(settingsRoutes(database.db))
     .use(sitePageRoutes(database.db, contact))
+    .use(quizRoutes(database.db))
+    .use(earningsRoutes(database.db))
+    .use(productRoutes(database.db))
     .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
     .all("/api/*", () => {
       throw new HttpError(404, "No such API endpoint.");

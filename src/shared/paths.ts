@@ -3,6 +3,11 @@
 export const API = {
   settings: "/api/settings",
   sitePage: (slug: string) => `/api/pages/${encodeURIComponent(slug)}`,
+  quizResults: "/api/quiz/result",
+  quizResult: (id: string) => `/api/quiz/result/${encodeURIComponent(id)}`,
+  earningsResults: "/api/earnings/result",
+  earningsResult: (id: string) => `/api/earnings/result/${encodeURIComponent(id)}`,
+  products: (archetype: string) => `/api/recommended-products/${encodeURIComponent(archetype)}`,
 } as const;
 
 const BANNER_PATHS = ["/quiz/result", "/quiz/starter-kit", "/quiz/earnings"];

@@ -7,7 +7,11 @@ describe("page table", () => {
     ["/learn-more", "about"],
     ["/terms", "terms"],
     ["/privacy", "privacy"],
-    ["/quiz", "not-found"],
+    ["/quiz", "quiz"],
+    ["/quiz/result", "quiz-result"],
+    ["/quiz/earnings", "earnings"],
+    ["/quiz/starter-kit", "starter-kit"],
+    ["/quiz/other", "not-found"],
     ["/course-complete", "course-complete-redirect"],
     ["/anything/else", "not-found"],
   ])("%s -> %s", (path, id) => expect(matchPage(path).page.id).toBe(id));
@@ -19,7 +23,7 @@ describe("page table", () => {
 
   test("every page reads the site settings; terms also reads its text", () => {
     const match = matchPage("/terms");
-    expect(pageQueries(match, new URLSearchParams())).toEqual(["/api/settings", "/api/pages/terms"]);
+    expect(pageQueries(match, new URLSearchParams(), () => null)).toEqual(["/api/settings", "/api/pages/terms"]);
   });
 
   test("every page module loads and exports a component", async () => {

@@ -2,6 +2,8 @@ import type { ComponentType } from "react";
 import { matchRoute } from "wouter";
 import { parse } from "regexparam";
 import { API } from "../shared/paths.ts";
+import { ALL_ARCHETYPES } from "../shared/contract/products.ts";
+import type { QuizResult } from "../shared/contract/quiz.ts";
 
 export interface PageProps {
   params: Record<string, string | undefined>;
@@ -11,13 +13,24 @@ export interface PageModule {
   default: ComponentType<PageProps>;
 }
 
+/** A query the page reads; an optional one may be missing (the page shows its own error state). */
+export type QuerySpec = string | { key: string; optional: true; missingStatus: number };
+/** A query whose record may be missing; the page then answers `missingStatus` (404 by default). */
+export const optional = (key: string, missingStatus = 404): QuerySpec => ({ key, optional: true, missingStatus });
+/** Server only: reads a query's data while deciding which queries a page needs (null when missing). */
+export type QueryReader = <T>(key: string) => T | null;
+
 export interface PageDef {
   id: string;
   /** A wouter (regexparam) pattern: named (:id), optional (:id?) and wildcard (*) parts. */
   path: string;
   load: () => Promise<PageModule>;
-  /** The API GET paths the page reads; the server resolves them before rendering. */
-  queries?: (params: PageProps["params"], search: URLSearchParams) => string[];
+  /**
+   * The API GET paths the page reads; the server resolves them before rendering. `read`
+   * lets one query depend on another's answer (the starter kit reads the quiz result
+   * to know which products to show).
+   */
+  queries?: (params: PageProps["params"], search: URLSearchParams, read: QueryReader) => QuerySpec[];
   status?: number;
   /**
    * Where this path sends the visitor instead, decided from the URL alone: the server
@@ -44,6 +57,40 @@ export const pages: PageDef[] = [
     path: "/privacy",
     load: () => import("./pages/site-page.tsx"),
     queries: () => [API.sitePage("privacy")],
+  },
+  { id: "quiz", path: "/quiz", load: () => import("./pages/quiz.tsx") },
+  {
+    id: "quiz-result",
+    path: "/quiz/result",
+    load: () => import("./pages/quiz-result.tsx"),
+    redirect: (_, s) => (s.get("archetype") || s.get("id") ? null : { to: "/quiz" }),
+    queries: (_, s) => {
+      const id = s.get("id");
+      return !s.get("archetype") && id ? [optional(API.quizResult(id))] : [];
+    },
+  },
+  {
+    id: "earnings",
+    path: "/quiz/earnings",
+    load: () => import("./pages/earnings.tsx"),
+    queries: (_, s) => {
+      const id = s.get("id");
+      if (s.get("tier") && id) return [optional(API.earningsResult(id))];
+      const quizId = s.get("quizId");
+      // A stale quiz id only means the result is saved without it: not a missing page.
+      return quizId ? [optional(API.quizResult(quizId), 200)] : [];
+    },
+  },
+  {
+    id: "starter-kit",
+    path: "/quiz/starter-kit",
+    load: () => import("./pages/starter-kit.tsx"),
+    redirect: (_, s) => (s.get("quizId") ? null : { to: "/quiz" }),
+    queries: (_, s, read) => {
+      const key = API.quizResult(s.get("quizId") ?? "");
+      const quiz = read<QuizResult>(key);
+      return [optional(key), API.products(ALL_ARCHETYPES), ...(quiz ? [API.products(quiz.archetype)] : [])];
+    },
   },
   // DECISIONS P6.
   {
@@ -92,7 +139,7 @@ export function pageById(id: string): PageDef | undefined {
   return id === errorPage.id ? errorPage : pages.find((p) => p.id === id);
 }
 
-/** The query keys every page reads: the layout needs the site settings. */
-export function pageQueries(match: PageMatch, search: URLSearchParams): string[] {
-  return [API.settings, ...(match.page.queries?.(match.params, search) ?? [])];
+/** The queries a page reads; every page reads the site settings for the layout. */
+export function pageQueries(match: PageMatch, search: URLSearchParams, read: QueryReader): QuerySpec[] {
+  return [API.settings, ...(match.page.queries?.(match.params, search, read) ?? [])];
 }

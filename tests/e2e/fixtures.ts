@@ -13,6 +13,8 @@ interface Fixtures {
   visit: (path: string, options?: VisitOptions) => Promise<void>;
   /** Runs an axe scan of the page as it is now: zero violations allowed. */
   scan: () => Promise<void>;
+  /** Declares a problem the test provokes on purpose (a failing request it routes). */
+  allowProblem: (pattern: RegExp) => void;
 }
 
 export async function axeScan(page: Page): Promise<void> {
@@ -27,8 +29,16 @@ export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 }
 
+const allowedByTest = new Map<string, RegExp[]>();
+
 export const test = base.extend<Fixtures>({
-  problems: async ({ page }, use) => {
+  allowProblem: async ({}, use) => {
+    const allowed: RegExp[] = [];
+    allowedByTest.set(test.info().testId, allowed);
+    await use((pattern) => void allowed.push(pattern));
+  },
+  problems: async ({ page, allowProblem }, use) => {
+    void allowProblem;
     const problems: string[] = [];
     const expectedStatuses = new Map<string, number>();
     (page as Page & { __expected?: Map<string, number> }).__expected = expectedStatuses;
@@ -53,7 +63,9 @@ export const test = base.extend<Fixtures>({
       }
     });
     await use(problems);
-    expect(problems, "console errors or failed requests").toEqual([]);
+    const allowed = allowedByTest.get(test.info().testId) ?? [];
+    const unexpected = problems.filter((p) => !allowed.some((pattern) => pattern.test(p)));
+    expect(unexpected, "console errors or failed requests").toEqual([]);
   },
   visit: async ({ page, problems }, use) => {
     void problems;

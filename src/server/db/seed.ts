@@ -1,6 +1,6 @@
 import { Value } from "@sinclair/typebox/value";
 import type { DatabaseHandle } from "./client.ts";
-import { sitePages, siteSettings } from "./schema/index.ts";
+import { recommendedProducts, sitePages, siteSettings } from "./schema/index.ts";
 import { content as defaultContent, type Content } from "./content.ts";
 import { SiteSettings } from "../../shared/contract/settings.ts";
 import { settingsRow } from "../modules/settings/service.ts";
@@ -30,6 +30,17 @@ export function seedDatabase(handle: DatabaseHandle, content: Content = defaultC
     report.siteSettings = added(() => db.insert(siteSettings).values(settingsRow(settings)).onConflictDoNothing().run());
     report.sitePages = added(() => {
       for (const page of content.sitePages) db.insert(sitePages).values(page).onConflictDoNothing().run();
+    });
+    // Products keep their content order: createdAt steps by 1 ms so the order is stable.
+    const start = Date.now();
+    report.products = added(() => {
+      content.products.forEach((product, i) =>
+        db
+          .insert(recommendedProducts)
+          .values({ ...product, createdAt: new Date(start + i) })
+          .onConflictDoNothing()
+          .run(),
+      );
     });
   })();
   return report;

@@ -56,9 +56,11 @@ export function isApiPath(pathname: string): boolean {
 export function errorHandler({ logger, renderErrorPage }: ErrorPluginOptions) {
   return new Elysia({ name: "errors" }).onError({ as: "global" }, async ({ code, error, request }) => {
     const api = isApiPath(new URL(request.url).pathname);
-    if (error instanceof HttpError) {
-      if (!api && error.status === 404) return renderErrorPage(request, 404);
-      return json(error.status, { error: error.message, ...(error.details ? { details: error.details } : {}) });
+    // A route's own body parser throws HttpError (413, 415, 400); Elysia wraps it as PARSE.
+    const http = error instanceof HttpError ? error : code === "PARSE" && error.cause instanceof HttpError ? error.cause : null;
+    if (http) {
+      if (!api && http.status === 404) return renderErrorPage(request, 404);
+      return json(http.status, { error: http.message, ...(http.details ? { details: http.details } : {}) });
     }
     switch (code) {
       case "PARSE":

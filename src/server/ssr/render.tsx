@@ -22,16 +22,38 @@ export type PageRenderer = (request: Request, forced?: 404 | 500) => Promise<Res
 export function createRenderer({ assets, resolveQuery, logger }: RendererDeps): PageRenderer {
   const { manifest } = assets;
 
-  async function renderMatch(url: URL, match: PageMatch, queries: string[], forced: boolean): Promise<Response> {
+  async function renderMatch(url: URL, match: PageMatch, forced: boolean): Promise<Response> {
     const queryClient = createQueryClient();
-    for (const key of queries) {
+    const answers = new Map<string, unknown>();
+    // Resolves a key once; a missing record (404) reads as null.
+    const read = <T,>(key: string): T | null => {
+      if (!answers.has(key)) {
+        try {
+          answers.set(key, resolveQuery(key));
+        } catch (error) {
+          if (!(error instanceof HttpError && error.status === 404)) throw error;
+          answers.set(key, null);
+        }
+      }
+      return answers.get(key) as T | null;
+    };
+    let status = match.page.status ?? 200;
+    for (const spec of pageQueries(match, url.searchParams, read)) {
+      const key = typeof spec === "string" ? spec : spec.key;
+      let data: unknown;
       try {
-        queryClient.setQueryData([key], resolveQuery(key));
+        data = read(key);
       } catch (error) {
         // The error page renders even when its data (the settings) cannot be read.
         if (match.page === errorPage) continue;
         throw error;
       }
+      if (data === null) {
+        if (typeof spec === "string") throw new HttpError(404, `Not found: ${key}`);
+        // The page shows its own "not found" state; the status says so.
+        status = spec.missingStatus;
+      }
+      queryClient.setQueryData([key], data);
     }
     primePage(match.page, await match.page.load());
 
@@ -62,14 +84,14 @@ export function createRenderer({ assets, resolveQuery, logger }: RendererDeps): 
       },
     );
     return new Response(stream, {
-      status: match.page.status ?? 200,
+      status,
       headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache" },
     });
   }
 
   return async function render(request, forced) {
     const url = new URL(request.url);
-    if (forced === 500) return renderMatch(url, { page: errorPage, params: {} }, pageQueries({ page: errorPage, params: {} }, url.searchParams), true);
+    if (forced === 500) return renderMatch(url, { page: errorPage, params: {} }, true);
     const match = forced === 404 ? { page: notFoundPage, params: {} } : matchPage(url.pathname);
     const redirect = forced ? null : match.page.redirect?.(match.params, url.searchParams);
     if (redirect) {
@@ -79,11 +101,11 @@ export function createRenderer({ assets, resolveQuery, logger }: RendererDeps): 
       });
     }
     try {
-      return await renderMatch(url, match, pageQueries(match, url.searchParams), forced === 404);
+      return await renderMatch(url, match, forced === 404);
     } catch (error) {
       // A page whose data does not exist is a 404, like an unknown path.
       if (error instanceof HttpError && error.status === 404 && match.page !== notFoundPage) {
-        return renderMatch(url, { page: notFoundPage, params: {} }, pageQueries({ page: notFoundPage, params: {} }, url.searchParams), true);
+        return renderMatch(url, { page: notFoundPage, params: {} }, true);
       }
       throw error;
     }

@@ -1,11 +1,12 @@
 import { Type, type Static } from "@sinclair/typebox";
+import { literalUnion } from "./common.ts";
 
 export const SITE_PAGE_SLUGS = ["terms", "privacy"] as const;
 export type SitePageSlug = (typeof SITE_PAGE_SLUGS)[number];
 
 /** An operator-editable text page (DECISIONS P8). body is trusted HTML from content/ or the admin. */
 export const SitePage = Type.Object({
-  slug: Type.Union(SITE_PAGE_SLUGS.map((s) => Type.Literal(s))),
+  slug: literalUnion(SITE_PAGE_SLUGS),
   title: Type.String({ minLength: 1, maxLength: 120 }),
   description: Type.String({ minLength: 20, maxLength: 300 }),
   body: Type.String({ minLength: 1 }),

@@ -29,7 +29,6 @@ export function ThemeToggle() {
       className="theme-toggle outline secondary"
       onClick={toggle}
       aria-label={theme === null ? "Toggle colour theme" : theme === "dark" ? "Switch to light theme" : "Switch to dark theme"}
-      aria-pressed={theme === null ? undefined : theme === "dark"}
     >
       {/* Both icons are rendered; CSS shows the one for the current data-theme, so no flash. */}
       <span className="icon-when-light" aria-hidden="true">

@@ -1,0 +1,36 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { quizResults } from "../../db/schema/index.ts";
+import type { QuizResult, QuizResultInput } from "../../../shared/contract/quiz.ts";
+import { scoreArchetype } from "../../../shared/lib/scoring.ts";
+import { scoringTable } from "../../../shared/content/quiz.ts";
+import { HttpError } from "../../plugins/errors.ts";
+import { newId } from "../../lib/ids.ts";
+
+/** Scores the answers itself; a claimed archetype the answers do not give is refused. */
+export function createQuizResult(db: Db, input: QuizResultInput): { id: string; archetype: string } {
+  const { archetype } = scoreArchetype(input.answers, scoringTable);
+  if (archetype !== input.archetype) {
+    throw new HttpError(422, `These answers score as "${archetype}", not "${input.archetype}".`, [
+      { field: "archetype", message: `Expected "${archetype}" for these answers` },
+    ]);
+  }
+  const id = newId();
+  db.insert(quizResults).values({ id, archetype, answers: [...input.answers] }).run();
+  return { id, archetype };
+}
+
+export function getQuizResult(db: Db, id: string): QuizResult {
+  const row = db.select().from(quizResults).where(eq(quizResults.id, id)).get();
+  if (!row) throw new HttpError(404, "No quiz result with that id.");
+  return {
+    id: row.id,
+    archetype: row.archetype as QuizResult["archetype"],
+    answers: row.answers as QuizResult["answers"],
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function quizResultExists(db: Db, id: string): boolean {
+  return db.select({ id: quizResults.id }).from(quizResults).where(eq(quizResults.id, id)).get() !== undefined;
+}

@@ -1,0 +1,55 @@
+import { useState } from "react";
+import { useLocation } from "wouter";
+import { PageMeta } from "../components/page-meta.tsx";
+import { Wizard } from "../components/wizard.tsx";
+import { useSettings } from "../queries/settings.ts";
+import { ApiError, apiRequest } from "../queries/client.ts";
+import { toast } from "../stores/toast.ts";
+import { rememberQuizId } from "../lib/visitor-storage.ts";
+import { pageTitle } from "../../shared/lib/brand.ts";
+import { API } from "../../shared/paths.ts";
+import { scoreArchetype } from "../../shared/lib/scoring.ts";
+import { archetypeQuestions, scoringTable } from "../../shared/content/quiz.ts";
+import type { Letter } from "../../shared/contract/quiz.ts";
+
+export default function QuizPage() {
+  const { brandName } = useSettings();
+  const [, navigate] = useLocation();
+  const [saving, setSaving] = useState(false);
+
+  async function finish(answers: Letter[]) {
+    const { archetype } = scoreArchetype(answers, scoringTable);
+    setSaving(true);
+    try {
+      const response = await apiRequest("POST", API.quizResults, { archetype, answers });
+      const { id } = (await response.json()) as { id: string };
+      rememberQuizId(id);
+      navigate(`/quiz/result?archetype=${encodeURIComponent(archetype)}&id=${encodeURIComponent(id)}`);
+    } catch (error) {
+      setSaving(false);
+      toast({
+        title: "Error",
+        description:
+          error instanceof ApiError ? "Failed to save quiz result. Please try again." : "An unexpected error occurred. Please try again.",
+        variant: "destructive",
+      });
+    }
+  }
+
+  return (
+    <>
+      <PageMeta
+        title={pageTitle("Discover Your Cam Girl Archetype", brandName)}
+        description="A 5-minute, 15-question quiz that matches you with one of 10 cam model archetypes, with the strengths, safety tips and pitfalls of each."
+      />
+      <header className="page-intro">
+        <h1>Discover Your Cam Girl Archetype</h1>
+        <p>
+          Take this 5-minute quiz: 15 questions about your style, comfort zone and goals. There are no wrong answers;
+          pick what feels most like you.
+        </p>
+      </header>
+      <Wizard questions={archetypeQuestions} onFinish={finish} busy={saving} />
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+import { useQuery } from "@tanstack/react-query";
+import { API } from "../../shared/paths.ts";
+import type { QuizResult } from "../../shared/contract/quiz.ts";
+import type { EarningsResult } from "../../shared/contract/earnings.ts";
+import type { RecommendedProduct } from "../../shared/contract/products.ts";
+
+// A missing record arrives from the server as null (see routes.ts `optional`); on the
+// client it is an error. Pages treat both as "could not load".
+
+export function useQuizResult(id: string | null) {
+  return useQuery<QuizResult | null>({ queryKey: [API.quizResult(id ?? "")], enabled: Boolean(id) });
+}
+
+export function useEarningsResult(id: string | null) {
+  return useQuery<EarningsResult | null>({ queryKey: [API.earningsResult(id ?? "")], enabled: Boolean(id) });
+}
+
+export function useProducts(archetype: string | null) {
+  return useQuery<RecommendedProduct[]>({ queryKey: [API.products(archetype ?? "")], enabled: Boolean(archetype) });
+}

@@ -1,0 +1,146 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+
+/** Answers the current wizard by clicking the n-th option (0-based) of every question. */
+async function answerAll(page: Page, pick: (question: number) => number, total = 15) {
+  for (let q = 1; q <= total; q++) {
+    await expect(page.getByText(`Question ${q}/${total}`)).toBeVisible();
+    await page.getByRole("radio").nth(pick(q)).check();
+    if (q < total) await expect(page.getByText(`Question ${q + 1}/${total}`)).toBeVisible();
+  }
+}
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 375, height: 740 } });
+
+  test("quiz → result → earnings → tier → starter kit", async ({ page, visit, scan }) => {
+    // Two 15-step wizards with their auto-advance delays.
+    test.setTimeout(90_000);
+    await visit("/quiz");
+    await expect(page.getByRole("heading", { level: 1, name: "Discover Your Cam Girl Archetype" })).toBeVisible();
+    await expect(page.getByText("5-minute quiz")).toBeVisible();
+    await expect(page.getByText("Question 1/15")).toBeVisible();
+    await expect(page.getByText("7%")).toBeVisible();
+    await expect(page.getByRole("button", { name: "PREVIOUS" })).toBeDisabled();
+    await expect(page.getByRole("button", { name: "CONTINUE" })).toBeDisabled();
+
+    // All B answers: Dominatrix. The last step reads SEE RESULTS.
+    for (let q = 1; q <= 14; q++) {
+      await page.getByRole("radio").nth(1).check();
+      await expect(page.getByText(`Question ${q + 1}/15`)).toBeVisible();
+    }
+    await expect(page.getByText("100%")).toBeVisible();
+    await expect(page.getByRole("button", { name: "SEE RESULTS" })).toBeDisabled();
+    await page.getByRole("radio").nth(1).check();
+
+    await expect(page).toHaveURL(/\/quiz\/result\?archetype=Dominatrix&id=[\w-]{22}$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Dominatrix" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Your superpowers" })).toBeVisible();
+    await expect(page.getByRole("complementary", { name: "Sponsored" })).toContainText(
+      "Join Platform One today and start earning! Over 100,000 webcam models trust Platform One for steady income.",
+    );
+    for (const link of await page.locator(".platform-buttons a").all()) {
+      await expect(link).toHaveAttribute("target", "_blank");
+      await expect(link).toHaveAttribute("rel", "sponsored noopener");
+    }
+    await scan();
+
+    await page.getByRole("button", { name: "Calculate My Earnings" }).click();
+    await expect(page).toHaveURL(/\/quiz\/earnings\?quizId=/);
+    await expect(page.getByRole("heading", { level: 1, name: "Calculate Your Earning Potential" })).toBeVisible();
+    await expect(page.getByText("15 quick questions")).toBeVisible();
+    await scan();
+    await answerAll(page, () => 2);
+
+    // A full page load to the tier result.
+    await expect(page).toHaveURL(/\/quiz\/earnings\?tier=Power(%20|\+)Earner&id=/);
+    await expect(page.getByRole("heading", { level: 1, name: "Power Earner" })).toBeVisible();
+    await expect(page.getByText("$5,000 - $15,000+ / month")).toBeVisible();
+    await expect(page.getByText("4–6 days a week at 3–6 hours a show")).toBeVisible();
+    await scan();
+
+    await page.getByRole("button", { name: "GET MY STARTER KIT" }).click();
+    await expect(page).toHaveURL(/\/quiz\/starter-kit\?quizId=/);
+    await expect(page.getByRole("heading", { level: 1, name: /Dominatrix/ })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Essential For All Cam Models" })).toBeVisible();
+    const buy = page.getByRole("button", { name: /^Buy Now/ }).first();
+    await expect(buy).toHaveAttribute("target", "_blank");
+    await expect(page.getByRole("button", { name: "Start the Free Cam Model Course" })).toHaveAttribute("href", "/learn/1");
+    await scan();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(375);
+  });
+});
+
+test("the quiz works with the keyboard alone", async ({ page, visit }) => {
+  await visit("/quiz");
+  // Into the radio group: the first Tab stop after the intro is the group.
+  const first = page.getByRole("radio").first();
+  await first.focus();
+  for (let q = 1; q <= 15; q++) {
+    await expect(page.getByText(`Question ${q}/15`)).toBeVisible();
+    if (q > 1) {
+      // Focus moved to the new question; Tab reaches its options.
+      await expect(page.locator(".wizard-question h2")).toBeFocused();
+      await page.keyboard.press("Tab");
+    }
+    await page.keyboard.press("Space");
+    await expect(page.getByRole("radio").first()).toBeChecked();
+  }
+  await expect(page).toHaveURL(/\/quiz\/result\?archetype=Girl(%20|\+)Next(%20|\+)Door&id=/);
+  await expect(page.getByRole("heading", { level: 1, name: "Girl Next Door" })).toBeVisible();
+});
+
+test("PREVIOUS goes back with the answer kept; CONTINUE moves on", async ({ page, visit }) => {
+  await visit("/quiz");
+  await page.getByRole("radio").nth(2).check();
+  await expect(page.getByText("Question 2/15")).toBeVisible();
+  await page.getByRole("button", { name: "PREVIOUS" }).click();
+  await expect(page.getByText("Question 1/15")).toBeVisible();
+  await expect(page.getByRole("radio").nth(2)).toBeChecked();
+  await page.getByRole("button", { name: "CONTINUE" }).click();
+  await expect(page.getByText("Question 2/15")).toBeVisible();
+  await expect(page.getByRole("button", { name: "CONTINUE" })).toBeDisabled();
+});
+
+test.describe.configure({ timeout: 60_000 });
+
+test("all-lowest earnings answers give Casual Starter and, without a quiz, the free course button", async ({ page, visit }) => {
+  await visit("/quiz/earnings");
+  await answerAll(page, () => 0);
+  await expect(page.getByRole("heading", { level: 1, name: "Casual Starter" })).toBeVisible();
+  await expect(page.getByText("$500 - $1,500 / month")).toBeVisible();
+  await expect(page.getByText("2–3 short shows a week")).toBeVisible();
+  await expect(page.getByRole("button", { name: "START FREE COURSE" })).toHaveAttribute("href", "/learn");
+});
+
+test("result and starter kit without parameters redirect to /quiz on the server", async ({ page }) => {
+  for (const path of ["/quiz/result", "/quiz/starter-kit"]) {
+    const response = await page.request.get(path, { maxRedirects: 0 });
+    expect(response.status()).toBe(302);
+    expect(response.headers()["location"]).toBe("/quiz");
+  }
+  await page.goto("/quiz/starter-kit");
+  await expect(page).toHaveURL(/\/quiz$/);
+});
+
+test("a failed save shows the error toast and stays on the quiz", async ({ page, visit, allowProblem }) => {
+  allowProblem(/\b500\b/);
+  await visit("/quiz");
+  await page.route("**/api/quiz/result", (route) => route.fulfill({ status: 500, body: '{"error":"x"}', contentType: "application/json" }));
+  for (let q = 1; q <= 15; q++) {
+    await page.getByRole("radio").first().check();
+    if (q < 15) await expect(page.getByText(`Question ${q + 1}/15`)).toBeVisible();
+  }
+  const toast = page.getByTestId("toast");
+  await expect(toast).toContainText("Error");
+  await expect(toast).toContainText("Failed to save quiz result. Please try again.");
+  await expect(page).toHaveURL(/\/quiz$/);
+});
+
+test("an unknown result id shows the error state with Retake the Quiz", async ({ page, visit }) => {
+  await visit("/quiz/result?id=nope", { status: 404 });
+  await expect(page.getByRole("heading", { name: "Oops! Something went wrong" })).toBeVisible();
+  await expect(page.getByText("We couldn't load your quiz results. Please try taking the quiz again.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Retake the Quiz" })).toHaveAttribute("href", "/quiz");
+});
