@@ -10,6 +10,7 @@ async function answerAll(page: Page, pick: (question: number) => number, total =
   }
 }
 
+
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
@@ -143,4 +144,16 @@ test("an unknown result id shows the error state with Retake the Quiz", async ({
   await expect(page.getByRole("heading", { name: "Oops! Something went wrong" })).toBeVisible();
   await expect(page.getByText("We couldn't load your quiz results. Please try taking the quiz again.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Retake the Quiz" })).toHaveAttribute("href", "/quiz");
+});
+
+test("a network failure while saving earnings shows the unexpected-error toast", async ({ page, visit, allowProblem }) => {
+  allowProblem(/api\/earnings\/result|ERR_CONNECTION_RESET/);
+  await visit("/quiz/earnings");
+  await page.route("**/api/earnings/result", (route) => route.abort("connectionreset"));
+  await answerAll(page, () => 1);
+  const toast = page.getByTestId("toast");
+  await expect(toast).toContainText("An unexpected error occurred. Please try again.");
+  await expect(page).toHaveURL(/\/quiz\/earnings$/);
+  // The visitor can try again: the last answer is still chosen and the button works.
+  await expect(page.getByRole("button", { name: "SEE RESULTS" })).toBeEnabled();
 });
