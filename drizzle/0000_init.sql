@@ -62,7 +62,8 @@ CREATE TABLE `earnings_results` (
 	`estimated_earnings` text NOT NULL,
 	`score` integer NOT NULL,
 	`answers` text NOT NULL,
-	`created_at` integer DEFAULT (unixepoch() * 1000) NOT NULL
+	`created_at` integer DEFAULT (unixepoch() * 1000) NOT NULL,
+	FOREIGN KEY (`quiz_result_id`) REFERENCES `quiz_results`(`id`) ON UPDATE no action ON DELETE set null
 );
 --> statement-breakpoint
 CREATE TABLE `quiz_results` (

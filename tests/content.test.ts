@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import siteSettings from "../content/site-settings.json" with { type: "json" };
 import pageIndex from "../content/pages/index.json" with { type: "json" };
@@ -18,6 +18,11 @@ import archetypes from "../content/quiz/archetypes.json" with { type: "json" };
 import earningsQuestions from "../content/earnings/questions.json" with { type: "json" };
 import tiers from "../content/earnings/tiers.json" with { type: "json" };
 import products from "../content/products.json" with { type: "json" };
+import offers from "../content/offers.json" with { type: "json" };
+import blogCategories from "../content/blog/categories.json" with { type: "json" };
+import * as courseContract from "../src/shared/contract/course.ts";
+import * as offersContract from "../src/shared/contract/offers.ts";
+import { courseModules } from "../src/server/modules/course/content.ts";
 
 const contentDir = join(import.meta.dir, "..", "content");
 
@@ -133,5 +138,73 @@ describe("content/products.json", () => {
 
   test("links are https pages of retailers an operator can replace", () => {
     for (const p of products) expect(new URL(p.link).protocol).toBe("https:");
+  });
+});
+
+describe("content/course", () => {
+  const { CourseModule, MODULE_COUNT } = courseContract;
+  const ALLOWED_TAGS = ["h3", "h4", "p", "ul", "ol", "li", "strong", "em", "blockquote"];
+
+  test("ten modules, in order, with SPEC's titles (the outline agrees)", () => {
+    expect(courseModules.map((m) => m.id)).toEqual(Array.from({ length: MODULE_COUNT }, (_, i) => i + 1));
+    expect(courseModules.map((m) => m.title)).toEqual(outline.map((o) => o.title));
+  });
+
+  test.each(courseModules.map((m) => [m.id, m] as const))("module %i matches the schema and the house rules", (_, module) => {
+    expect(problems(CourseModule, module)).toEqual([]);
+    expect(module.topics.map((t) => t.id)).toEqual([1, 2, 3, 4, 5]);
+    for (const topic of module.topics) {
+      const words = topic.content.replace(/<[^>]+>/g, " ").split(/\s+/).filter(Boolean).length;
+      expect([topic.title, words >= 300 && words <= 600]).toEqual([topic.title, true]);
+      const tags = new Set([...topic.content.matchAll(/<([a-z0-9]+)[\s>]/g)].map((m) => m[1]!));
+      for (const tag of tags) expect(ALLOWED_TAGS).toContain(tag);
+      expect(topic.content).not.toMatch(/<[a-z0-9]+\s[^>]*>/); // no attributes at all
+      expect(topic.proTip?.length ?? 0).toBeGreaterThan(20);
+    }
+    const quiz = module.quiz!;
+    expect(quiz.questions).toHaveLength(5);
+    for (const q of quiz.questions) {
+      expect(q.options.map((o) => o.id)).toEqual(["A", "B", "C", "D"]);
+      expect(q.options.map((o) => o.id)).toContain(q.correctAnswer);
+    }
+    expect(module.checklist?.length ?? 0).toBeGreaterThanOrEqual(4);
+  });
+
+  test("the right answers are not one repeating pattern", () => {
+    const patterns = new Set(courseModules.map((m) => m.quiz!.questions.map((q) => q.correctAnswer).join("")));
+    expect(patterns.size).toBeGreaterThan(5);
+  });
+
+  test("the course states the 25–30% tax set-aside and the 5 Mbps upload minimum", () => {
+    const all = JSON.stringify(courseModules);
+    expect(all).toMatch(/25–30%/);
+    expect(all).toMatch(/5 Mbps/);
+  });
+
+  test("lessons stay non-explicit and name no real platforms", () => {
+    const all = JSON.stringify(courseModules).toLowerCase();
+    for (const word of ["nude", "naked", "porn", "onlyfans", "chaturbate", "stripchat", "obs studio", "youtube"]) expect(all).not.toContain(word);
+  });
+});
+
+describe("content/offers.json and content/blog", () => {
+  test("offers match the seed schema; every module has an active one; image, video and embed all appear", () => {
+    expect(problems(Type.Array(offersContract.SeedOffer), offers)).toEqual([]);
+    for (let m = 1; m <= 10; m++) expect(offers.some((o) => o.moduleId === m && o.isActive)).toBe(true);
+    expect(offers.some((o) => o.imageUrl && !o.useEmbed)).toBe(true);
+    expect(offers.some((o) => o.videoUrl && !o.useEmbed)).toBe(true);
+    expect(offers.some((o) => o.useEmbed && o.embedCode)).toBe(true);
+  });
+
+  test("seeded media files exist in public/", () => {
+    for (const o of offers) {
+      for (const url of [o.imageUrl, o.videoUrl]) {
+        if (url?.startsWith("/")) expect(existsSync(join(import.meta.dir, "..", "public", url))).toBe(true);
+      }
+    }
+  });
+
+  test("the four blog categories of SPEC", () => {
+    expect(blogCategories.map((c) => c.slug)).toEqual(["getting-started", "tips-and-tricks", "platform-reviews", "income-strategies"]);
   });
 });

@@ -10,8 +10,11 @@ describe("security headers", () => {
     const csp = res.headers.get("content-security-policy") ?? "";
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
-    // No third-party origin anywhere in the policy.
-    expect(csp).not.toMatch(/https?:\/\//);
+    // No third-party origin anywhere but the two video players DECISIONS P18 names, as frames.
+    const origins = [...csp.matchAll(/https?:\/\/[^\s;]+/g)].map((m) => m[0]);
+    expect(origins).toEqual(["https://www.youtube-nocookie.com", "https://player.vimeo.com"]);
+    expect(csp).toMatch(/frame-src 'self' https:\/\/www\.youtube-nocookie\.com https:\/\/player\.vimeo\.com;/);
+    expect(csp).toMatch(/script-src 'self' 'sha256-[^']+';/);
     expect(res.headers.get("x-powered-by")).toBeNull();
   });
 });
@@ -99,7 +102,7 @@ describe("pages", () => {
     expect(html).not.toContain("{{brand}}");
   });
 
-  test.each(["/nope", "/quizzes", "/learn", "/blog", "/admin", "/a/b/c"])("%s answers the 404 page", async (path) => {
+  test.each(["/nope", "/quizzes", "/learning", "/blog", "/admin", "/a/b/c"])("%s answers the 404 page", async (path) => {
     const { request } = testApp();
     const res = await request(path);
     expect(res.status).toBe(404);

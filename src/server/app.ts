@@ -16,6 +16,9 @@ import { benchRoutes } from "./modules/bench/index.ts";
 import { quizRoutes } from "./modules/quiz/index.ts";
 import { earningsRoutes } from "./modules/earnings/index.ts";
 import { productRoutes } from "./modules/products/index.ts";
+import { courseRoutes } from "./modules/course/index.ts";
+import { offerRoutes } from "./modules/offers/index.ts";
+import { blogRoutes } from "./modules/blog/index.ts";
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -43,6 +46,9 @@ export function createApp({ database, config, assets, logger }: AppDeps) {
     .use(quizRoutes(database.db))
     .use(earningsRoutes(database.db))
     .use(productRoutes(database.db))
+    .use(courseRoutes())
+    .use(offerRoutes(database.db))
+    .use(blogRoutes(database.db))
     .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
     .all("/api/*", () => {
       throw new HttpError(404, "No such API endpoint.");

@@ -8,6 +8,9 @@ export const API = {
   earningsResults: "/api/earnings/result",
   earningsResult: (id: string) => `/api/earnings/result/${encodeURIComponent(id)}`,
   products: (archetype: string) => `/api/recommended-products/${encodeURIComponent(archetype)}`,
+  modules: "/api/course/modules",
+  blogCategories: "/api/blog/categories",
+  module: (id: number | string) => `/api/course/modules/${id}`,
 } as const;
 
 const BANNER_PATHS = ["/quiz/result", "/quiz/starter-kit", "/quiz/earnings"];

@@ -4,6 +4,8 @@ import { parse } from "regexparam";
 import { API } from "../shared/paths.ts";
 import { ALL_ARCHETYPES } from "../shared/contract/products.ts";
 import type { QuizResult } from "../shared/contract/quiz.ts";
+import { parseModuleId } from "../shared/lib/course.ts";
+import { isArchetype } from "../shared/contract/quiz.ts";
 
 export interface PageProps {
   params: Record<string, string | undefined>;
@@ -31,7 +33,8 @@ export interface PageDef {
    * to know which products to show).
    */
   queries?: (params: PageProps["params"], search: URLSearchParams, read: QueryReader) => QuerySpec[];
-  status?: number;
+  /** The HTTP status when it is not 200; a function decides from the address. */
+  status?: number | ((params: PageProps["params"], search: URLSearchParams) => number);
   /**
    * Where this path sends the visitor instead, decided from the URL alone: the server
    * answers a real 3xx (DECISIONS P10), the client navigates without rendering.
@@ -64,10 +67,12 @@ export const pages: PageDef[] = [
     path: "/quiz/result",
     load: () => import("./pages/quiz-result.tsx"),
     redirect: (_, s) => (s.get("archetype") || s.get("id") ? null : { to: "/quiz" }),
+    // A known archetype in the address is shown as is; otherwise the result is read by id.
     queries: (_, s) => {
       const id = s.get("id");
-      return !s.get("archetype") && id ? [optional(API.quizResult(id))] : [];
+      return !isArchetype(s.get("archetype") ?? "") && id ? [optional(API.quizResult(id))] : [];
     },
+    status: (_, s) => (isArchetype(s.get("archetype") ?? "") || s.get("id") ? 200 : 404),
   },
   {
     id: "earnings",
@@ -91,6 +96,28 @@ export const pages: PageDef[] = [
       const quiz = read<QuizResult>(key);
       return [optional(key), API.products(ALL_ARCHETYPES), ...(quiz ? [API.products(quiz.archetype)] : [])];
     },
+  },
+  { id: "learn", path: "/learn", load: () => import("./pages/learn.tsx"), queries: () => [API.modules] },
+  {
+    id: "module-complete",
+    path: "/learn/module-complete",
+    load: () => import("./pages/module-complete.tsx"),
+  },
+  { id: "quiz-complete", path: "/learn/quiz-complete", load: () => import("./pages/quiz-complete.tsx") },
+  { id: "course-complete", path: "/learn/complete", load: () => import("./pages/complete.tsx") },
+  {
+    id: "module",
+    path: "/learn/:id",
+    load: () => import("./pages/module.tsx"),
+    // SPEC 5: a non-numeric id goes back to the course overview.
+    redirect: (p) => (parseModuleId(p.id) === null ? { to: "/learn" } : null),
+    queries: (p) => [optional(API.module(parseModuleId(p.id) ?? 0))],
+  },
+  {
+    id: "resources",
+    path: "/resources",
+    load: () => import("./pages/resources.tsx"),
+    queries: () => [API.modules, API.blogCategories],
   },
   // DECISIONS P6.
   {

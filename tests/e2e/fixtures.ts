@@ -44,8 +44,10 @@ export const test = base.extend<Fixtures>({
     (page as Page & { __expected?: Map<string, number> }).__expected = expectedStatuses;
     page.on("console", (msg) => {
       if (msg.type() === "error" || msg.type() === "warning") {
-        // The document's own expected 404 is reported by Chromium as a failed resource.
-        if (/status of 404/.test(msg.text()) && [...expectedStatuses.values()].includes(404)) return;
+        // A document's own expected 404 is reported by Chromium as a failed resource.
+        const status = /status of (\d{3})/.exec(msg.text())?.[1];
+        const url = msg.location()?.url;
+        if (status && url && expectedStatuses.get(new URL(url).pathname) === Number(status)) return;
         problems.push(`console ${msg.type()}: ${msg.text()}`);
       }
     });

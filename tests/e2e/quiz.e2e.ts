@@ -75,10 +75,20 @@ test.describe("on a phone", () => {
 
 test("the quiz works with the keyboard alone", async ({ page, visit }) => {
   await visit("/quiz");
-  // Into the radio group: the first Tab stop after the intro is the group.
+  // Tab from the top of the page into the radio group.
   const first = page.getByRole("radio").first();
-  await first.focus();
-  for (let q = 1; q <= 15; q++) {
+  for (let i = 0; i < 12 && !(await first.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  await expect(first).toBeFocused();
+  // Arrow keys browse without moving on; CONTINUE (by keyboard) does.
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("radio").nth(1)).toBeChecked();
+  await page.waitForTimeout(900);
+  await expect(page.getByText("Question 1/15")).toBeVisible();
+  const next = page.getByRole("button", { name: "CONTINUE" });
+  for (let i = 0; i < 3 && !(await next.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  await expect(next).toBeFocused();
+  await page.keyboard.press("Enter");
+  for (let q = 2; q <= 15; q++) {
     await expect(page.getByText(`Question ${q}/15`)).toBeVisible();
     if (q > 1) {
       // Focus moved to the new question; Tab reaches its options.
@@ -88,6 +98,7 @@ test("the quiz works with the keyboard alone", async ({ page, visit }) => {
     await page.keyboard.press("Space");
     await expect(page.getByRole("radio").first()).toBeChecked();
   }
+  // B then fourteen A answers.
   await expect(page).toHaveURL(/\/quiz\/result\?archetype=Girl(%20|\+)Next(%20|\+)Door&id=/);
   await expect(page.getByRole("heading", { level: 1, name: "Girl Next Door" })).toBeVisible();
 });

@@ -4,6 +4,8 @@ import sitePageIndex from "../../../content/pages/index.json" with { type: "json
 import termsHtml from "../../../content/pages/terms.html" with { type: "text" };
 import privacyHtml from "../../../content/pages/privacy.html" with { type: "text" };
 import products from "../../../content/products.json" with { type: "json" };
+import offers from "../../../content/offers.json" with { type: "json" };
+import blogCategories from "../../../content/blog/categories.json" with { type: "json" };
 
 // Bun's types call every .html import an HTML bundle; with type "text" it is the file's text.
 const pageBodies: Record<string, string> = {
@@ -14,6 +16,8 @@ const pageBodies: Record<string, string> = {
 export const content = {
   siteSettings,
   products,
+  offers,
+  blogCategories,
   sitePages: sitePageIndex.map(({ file, ...page }) => {
     const body = pageBodies[file];
     if (body === undefined) throw new Error(`content/pages/index.json names ${file}, which is not imported`);

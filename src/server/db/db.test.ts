@@ -54,7 +54,13 @@ describe("seed", () => {
   test("loads the content once; a second run adds nothing", () => {
     const handle = openMemoryDatabase();
     const first = seedDatabase(handle);
-    expect(first).toEqual({ siteSettings: 1, sitePages: content.sitePages.length, products: content.products.length });
+    expect(first).toEqual({
+      siteSettings: 1,
+      sitePages: content.sitePages.length,
+      products: content.products.length,
+      offers: content.offers.length,
+      blogCategories: content.blogCategories.length,
+    });
     expect(describeSeed(first)).toContain("added 1 siteSettings");
     const second = seedDatabase(handle);
     expect(Object.values(second).every((n) => n === 0)).toBe(true);

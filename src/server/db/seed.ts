@@ -1,6 +1,7 @@
 import { Value } from "@sinclair/typebox/value";
 import type { DatabaseHandle } from "./client.ts";
-import { recommendedProducts, sitePages, siteSettings } from "./schema/index.ts";
+import { and, eq } from "drizzle-orm";
+import { affiliateOffers, blogCategories, recommendedProducts, sitePages, siteSettings } from "./schema/index.ts";
 import { content as defaultContent, type Content } from "./content.ts";
 import { SiteSettings } from "../../shared/contract/settings.ts";
 import { settingsRow } from "../modules/settings/service.ts";
@@ -41,6 +42,20 @@ export function seedDatabase(handle: DatabaseHandle, content: Content = defaultC
           .onConflictDoNothing()
           .run(),
       );
+    });
+    report.blogCategories = added(() => {
+      for (const category of content.blogCategories) db.insert(blogCategories).values(category).onConflictDoNothing().run();
+    });
+    // Offers have no natural key: one with the same title in the same module counts as seeded.
+    report.offers = added(() => {
+      content.offers.forEach((offer, i) => {
+        const exists = db
+          .select({ id: affiliateOffers.id })
+          .from(affiliateOffers)
+          .where(and(eq(affiliateOffers.title, offer.title), eq(affiliateOffers.moduleId, offer.moduleId)))
+          .get();
+        if (!exists) db.insert(affiliateOffers).values({ ...offer, createdAt: new Date(start + i), updatedAt: new Date(start + i) }).run();
+      });
     });
   })();
   return report;

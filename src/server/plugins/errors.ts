@@ -60,6 +60,10 @@ export function errorHandler({ logger, renderErrorPage }: ErrorPluginOptions) {
     const http = error instanceof HttpError ? error : code === "PARSE" && error.cause instanceof HttpError ? error.cause : null;
     if (http) {
       if (!api && http.status === 404) return renderErrorPage(request, 404);
+      if (http.status >= 500) {
+        logger.error("request failed", { method: request.method, url: request.url, error: http });
+        if (!api) return renderErrorPage(request, 500);
+      }
       return json(http.status, { error: http.message, ...(http.details ? { details: http.details } : {}) });
     }
     switch (code) {

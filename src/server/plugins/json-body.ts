@@ -1,16 +1,34 @@
-import { HttpError } from "./errors.ts";
+import type { TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { HttpError, type FieldProblem } from "./errors.ts";
 
 export const JSON_BODY_LIMIT = 16 * 1024;
+
+/** Each problem of a value against a schema, as the API reports them. */
+export function schemaProblems(schema: TSchema, value: unknown): FieldProblem[] {
+  const seen = new Set<string>();
+  const problems: FieldProblem[] = [];
+  for (const error of Value.Errors(schema, value)) {
+    const field = error.path.replace(/^\//, "").replace(/\//g, ".") || "(body)";
+    const message = typeof error.schema.error === "string" ? error.schema.error : error.message;
+    if (seen.has(field)) continue;
+    seen.add(field);
+    problems.push({ field, message });
+  }
+  return problems;
+}
 
 /**
  * A route-level body parser for the public JSON API: only application/json, at most
  * `limit` bytes (refused as soon as the count passes it, whether or not a
- * Content-Length was sent), and a 400 with a clear message for malformed JSON.
+ * Content-Length was sent), and a 400 with a clear message for malformed JSON. With a
+ * schema, the body is checked as sent, before Elysia's coercion could turn a string
+ * into a list: anything that does not match is a 422.
  */
-export function jsonBody(limit = JSON_BODY_LIMIT) {
+export function jsonBody(schema?: TSchema, limit = JSON_BODY_LIMIT) {
   return async ({ request }: { request: Request }): Promise<unknown> => {
     const type = request.headers.get("content-type") ?? "";
-    if (!/^application\/json\b/i.test(type)) {
+    if (!/^application\/json\s*(;|$)/i.test(type)) {
       throw new HttpError(415, "Send the body as JSON with Content-Type: application/json.");
     }
     const declared = Number(request.headers.get("content-length") ?? NaN);
@@ -31,10 +49,15 @@ export function jsonBody(limit = JSON_BODY_LIMIT) {
     }
     const text = new TextDecoder().decode(Buffer.concat(chunks));
     if (text.trim() === "") throw new HttpError(400, "The request body is empty. Send a JSON object.");
+    let body: unknown;
     try {
-      return JSON.parse(text);
+      body = JSON.parse(text);
     } catch {
       throw new HttpError(400, "The request body could not be read. Send valid JSON with Content-Type: application/json.");
     }
+    if (schema && !Value.Check(schema, body)) {
+      throw new HttpError(422, "Some fields are missing or invalid.", schemaProblems(schema, body));
+    }
+    return body;
   };
 }

@@ -11,10 +11,13 @@ export function securityHeaders(inlineScriptHashes: string[]) {
     // React renders a few style attributes (progress bars); no external styles are allowed.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
-    "media-src 'self' blob:",
+    // DECISIONS P18: offer videos may be direct files on another host.
+    "media-src 'self' blob: https:",
     "font-src 'self'",
     "connect-src 'self'",
-    "frame-src 'self'",
+    // DECISIONS P18: the only third parties, and only as frames: YouTube's privacy-enhanced
+    // player and Vimeo's player, for offer videos. Embed offers are our own sandboxed page.
+    "frame-src 'self' https://www.youtube-nocookie.com https://player.vimeo.com",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

@@ -1,14 +1,43 @@
 import { Elysia } from "elysia";
 import type { Asset, AssetStore } from "../ssr/assets.ts";
 
+/** One byte range of a "bytes=" header, or null when absent or not satisfiable. */
+export function parseRange(header: string | null, size: number): { start: number; end: number } | "invalid" | null {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === "" && m[2] === "")) return "invalid";
+  let start: number;
+  let end: number;
+  if (m[1] === "") {
+    // A suffix: the last N bytes.
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === "" ? size - 1 : Math.min(Number(m[2]), size - 1);
+  }
+  return start > end || start >= size ? "invalid" : { start, end };
+}
+
 function serve(asset: Asset, request: Request): Response {
   const headers: Record<string, string> = {
     "content-type": asset.type,
     etag: asset.etag,
     "cache-control": asset.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
     vary: "accept-encoding",
+    "accept-ranges": "bytes",
   };
   if (request.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
+  const range = parseRange(request.headers.get("range"), asset.body.length);
+  if (range === "invalid") {
+    return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${asset.body.length}` } });
+  }
+  if (range) {
+    return new Response(asset.body.subarray(range.start, range.end + 1), {
+      status: 206,
+      headers: { ...headers, "content-range": `bytes ${range.start}-${range.end}/${asset.body.length}` },
+    });
+  }
   const gzip = asset.gzip && /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
   if (gzip) headers["content-encoding"] = "gzip";
   return new Response(gzip ? asset.gzip : asset.body, { headers });
@@ -18,6 +47,10 @@ function serve(asset: Asset, request: Request): Response {
 export function staticFiles(assets: AssetStore) {
   return new Elysia({ name: "static" })
     .get("/assets/*", ({ request, path }) => {
+      const asset = assets.get(path);
+      return asset ? serve(asset, request) : new Response("Not found", { status: 404 });
+    })
+    .get("/seed/*", ({ request, path }) => {
       const asset = assets.get(path);
       return asset ? serve(asset, request) : new Response("Not found", { status: 404 });
     })

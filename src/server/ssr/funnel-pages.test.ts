@@ -59,11 +59,30 @@ describe("/quiz/result", () => {
     expect(body).toContain("Retake the Quiz");
   });
 
-  test("an archetype that does not exist shows the same error", async () => {
+  test("an archetype that does not exist: 404 with the same error", async () => {
     const { request } = testApp();
-    const body = await (await request("/quiz/result?archetype=Pirate")).text();
-    expect(body).toContain("Oops! Something went wrong");
+    const res = await request("/quiz/result?archetype=Pirate");
+    expect(res.status).toBe(404);
+    expect(await res.text()).toContain("Oops! Something went wrong");
   });
+
+  test("an unknown archetype with a valid id: the result is read by id", async () => {
+    const { request } = testApp();
+    const id = await savedQuiz(request);
+    const res = await request(`/quiz/result?archetype=Pirate&id=${id}`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("<h1>Dominatrix</h1>");
+  });
+
+  test.each(["/quiz/result?id=..", "/quiz/result?id=.", "/quiz/starter-kit?quizId=..", "/quiz/earnings?quizId=..", "/quiz/earnings?tier=x&id=..", "/learn/1?x=..", "/quiz/result?id=%2F..%2F..%2Fsettings"])(
+    "a path-like id %s is just unknown, never a 5xx",
+    async (path) => {
+      const { request } = testApp();
+      const res = await request(path);
+      expect(res.status).toBeLessThan(500);
+      expect(res.headers.get("content-type")).toContain("text/html");
+    },
+  );
 
   test("neither archetype nor id: a real redirect to /quiz", async () => {
     const { request } = testApp();

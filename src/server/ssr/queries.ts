@@ -7,6 +7,8 @@ import { getSitePage } from "../modules/site-pages/service.ts";
 import { getQuizResult } from "../modules/quiz/service.ts";
 import { getEarningsResult } from "../modules/earnings/service.ts";
 import { listProductsFor } from "../modules/products/service.ts";
+import { getModule, listModules } from "../modules/course/service.ts";
+import { listCategories } from "../modules/blog/service.ts";
 
 /** Answers a page's query key (an API GET path) by calling the service directly. */
 export type QueryResolver = (key: string) => unknown;
@@ -22,19 +24,25 @@ export function createQueryResolver(handle: DatabaseHandle, contact: string): Qu
     ["/api/quiz/result/:id", (p) => getQuizResult(db, p.id!)],
     ["/api/earnings/result/:id", (p) => getEarningsResult(db, p.id!)],
     ["/api/recommended-products/:archetype", (p) => listProductsFor(db, p.archetype!)],
+    ["/api/course/modules", () => listModules()],
+    ["/api/blog/categories", () => listCategories(db)],
+    ["/api/course/modules/:id", (p) => getModule(Number(p.id))],
   ];
   return (key) => {
-    const url = new URL(key, "http://local");
+    // Split by hand: new URL() would resolve "/api/quiz/result/.." to another path.
+    const [pathname = "", query = ""] = key.split("?", 2);
+    const searchParams = new URLSearchParams(query);
     for (const [pattern, resolve] of table) {
-      const [ok, params] = matchRoute(routeParser, pattern, url.pathname);
+      const [ok, params] = matchRoute(routeParser, pattern, pathname);
       if (ok) {
         // Path parameters arrive encoded, as the browser sent them ("All%20Archetypes").
         const decoded = Object.fromEntries(
           Object.entries(params as Record<string, string>).map(([k, v]) => [k, v === undefined ? v : decodeURIComponent(v)]),
         );
-        return resolve(decoded, url.searchParams);
+        return resolve(decoded, searchParams);
       }
     }
-    throw new HttpError(500, `No server resolver for query ${url.pathname}`);
+    // A key no resolver knows names nothing that exists.
+    throw new HttpError(404, `No data for ${pathname}`);
   };
 }

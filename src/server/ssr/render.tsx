@@ -37,7 +37,8 @@ export function createRenderer({ assets, resolveQuery, logger }: RendererDeps): 
       }
       return answers.get(key) as T | null;
     };
-    let status = match.page.status ?? 200;
+    const pageStatus = match.page.status;
+    let status = typeof pageStatus === "function" ? pageStatus(match.params, url.searchParams) : (pageStatus ?? 200);
     for (const spec of pageQueries(match, url.searchParams, read)) {
       const key = typeof spec === "string" ? spec : spec.key;
       let data: unknown;

@@ -5,7 +5,7 @@ import scoringJson from "../../../content/quiz/scoring.json" with { type: "json"
 import archetypesJson from "../../../content/quiz/archetypes.json" with { type: "json" };
 import earningsQuestionsJson from "../../../content/earnings/questions.json" with { type: "json" };
 import tiersJson from "../../../content/earnings/tiers.json" with { type: "json" };
-import type { Archetype, ArchetypeProfile, ArchetypeQuestion, ScoringTable } from "../contract/quiz.ts";
+import type { ArchetypeProfile, ArchetypeQuestion, ScoringTable } from "../contract/quiz.ts";
 import type { EarningsQuestion, TierName, TierProfile } from "../contract/earnings.ts";
 
 export const archetypeQuestions = questionsJson as ArchetypeQuestion[];
@@ -22,8 +22,5 @@ export function tierProfile(name: string): TierProfile | undefined {
   return tierProfiles.find((p) => p.tier === name);
 }
 
-export function isArchetype(name: string): name is Archetype {
-  return archetypeProfiles.some((p) => p.name === name);
-}
 
 export type { TierName };

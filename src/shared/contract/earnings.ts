@@ -49,6 +49,7 @@ export const EarningsResultInput = Type.Object(
       error: `answers must be a list of exactly ${EARNINGS_QUESTION_COUNT} numbers from 1 to 3`,
     }),
   },
+  { additionalProperties: false },
 );
 export type EarningsResultInput = Static<typeof EarningsResultInput>;
 

@@ -29,8 +29,8 @@ export type RecommendedProduct = Static<typeof RecommendedProduct>;
 
 /** SPEC 3: 'perfect' -> secondary, 'pro' or 'him' -> accent, anything else -> primary. */
 export function badgeTone(badge: string): "primary" | "secondary" | "accent" {
-  const b = badge.toLowerCase();
-  if (b.includes("perfect")) return "secondary";
-  if (b.includes("pro") || b.includes("him")) return "accent";
+  const b = badge.trim().toLowerCase();
+  if (b === "perfect") return "secondary";
+  if (b === "pro" || b === "him") return "accent";
   return "primary";
 }

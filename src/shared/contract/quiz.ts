@@ -17,6 +17,10 @@ export const ARCHETYPES = [
 export type Archetype = (typeof ARCHETYPES)[number];
 export const DEFAULT_ARCHETYPE: Archetype = "Girl Next Door";
 
+export function isArchetype(name: string): name is Archetype {
+  return (ARCHETYPES as readonly string[]).includes(name);
+}
+
 export const LETTERS = ["A", "B", "C", "D"] as const;
 export type Letter = (typeof LETTERS)[number];
 export const QUIZ_QUESTION_COUNT = 15;
@@ -77,6 +81,8 @@ export const QuizResultInput = Type.Object(
       error: `answers must be a list of exactly ${QUIZ_QUESTION_COUNT} letters A–D`,
     }),
   },
+  // Unknown fields are refused, not silently dropped: a client sending them has a bug.
+  { additionalProperties: false },
 );
 export type QuizResultInput = Static<typeof QuizResultInput>;
 

@@ -33,6 +33,17 @@ describe("wizard (SPEC 2 and 4)", () => {
     expect(screen.getByText("67%")).toBeTruthy();
   });
 
+  test("choosing with the arrow keys does not move on by itself; CONTINUE does", () => {
+    render(<Wizard questions={questions} onFinish={() => {}} />);
+    const second = screen.getByRole("radio", { name: /Option B1/ });
+    fireEvent.keyDown(second, { key: "ArrowDown" });
+    fireEvent.click(second);
+    act(() => jest.advanceTimersByTime(2000));
+    expect(screen.getByText("Question 1/3")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "CONTINUE" }));
+    expect(screen.getByText("Question 2/3")).toBeTruthy();
+  });
+
   test("the options are a labelled radio group", () => {
     render(<Wizard questions={questions} onFinish={() => {}} />);
     const group = screen.getByRole("group", { name: "Question text 1" });
@@ -80,9 +91,11 @@ describe("wizard (SPEC 2 and 4)", () => {
 
 describe("starter-kit badge colours (SPEC 3)", () => {
   test.each([
-    ["perfect match", "secondary"],
-    ["PRO PICK", "accent"],
-    ["for him", "accent"],
+    ["perfect", "secondary"],
+    ["Perfect", "secondary"],
+    ["PRO", "accent"],
+    ["him", "accent"],
+    ["PROMO", "primary"],
     ["ESSENTIAL", "primary"],
     ["TOP EARNER", "primary"],
   ] as const)("%s -> %s", (badge, tone) => expect(badgeTone(badge)).toBe(tone));

@@ -31,6 +31,9 @@ export function Wizard<V extends string | number>({ questions, onFinish, busy = 
   const heading = useRef<HTMLHeadingElement>(null);
   const root = useRef<HTMLDivElement>(null);
   const moved = useRef(false);
+  // Arrow keys move through a radio group and select as they go: browsing that way must
+  // not move on by itself. Space and clicks still auto-advance.
+  const arrowed = useRef(false);
 
   const total = questions.length;
   const question = questions[step]!;
@@ -71,6 +74,10 @@ export function Wizard<V extends string | number>({ questions, onFinish, busy = 
     updated[step] = value;
     setAnswers(updated);
     cancelTimer();
+    if (arrowed.current) {
+      arrowed.current = false;
+      return;
+    }
     timer.current = setTimeout(() => next(updated), last ? AUTO_ADVANCE_LAST_MS : AUTO_ADVANCE_MS);
   }
 
@@ -88,7 +95,14 @@ export function Wizard<V extends string | number>({ questions, onFinish, busy = 
         </div>
       </div>
 
-      <fieldset className="wizard-question" key={question.id} aria-labelledby={`q-${question.id}`}>
+      <fieldset
+        className="wizard-question"
+        key={question.id}
+        aria-labelledby={`q-${question.id}`}
+        onKeyDown={(e) => {
+          arrowed.current = e.key.startsWith("Arrow");
+        }}
+      >
         <h2 id={`q-${question.id}`} ref={heading} tabIndex={-1}>
           {question.question}
         </h2>

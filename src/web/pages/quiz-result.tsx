@@ -6,14 +6,16 @@ import { useSettings } from "../queries/settings.ts";
 import { useQuizResult } from "../queries/results.ts";
 import { pageTitle } from "../../shared/lib/brand.ts";
 import { archetypeProfile } from "../../shared/content/quiz.ts";
+import { isArchetype } from "../../shared/contract/quiz.ts";
 
 /** /quiz/result?archetype={name}&id={resultId} (SPEC 2). */
 export default function QuizResultPage() {
   const { brandName } = useSettings();
   const search = new URLSearchParams(useSearch());
   const id = search.get("id");
-  const fromQuery = search.get("archetype");
-  // The archetype comes from the address; only without it is the result loaded by id.
+  const named = search.get("archetype");
+  const fromQuery = named && isArchetype(named) ? named : null;
+  // The archetype comes from the address; only without a known one is the result loaded by id.
   const result = useQuizResult(fromQuery ? null : id);
   const archetype = fromQuery ?? result.data?.archetype ?? null;
   const profile = archetype ? archetypeProfile(archetype) : undefined;

@@ -13,9 +13,9 @@ export const quizResults = sqliteTable("quiz_results", {
 
 export const earningsResults = sqliteTable("earnings_results", {
   id: text("id").primaryKey(),
-  // Not a foreign key on purpose: an earnings result may be taken without a quiz,
-  // and a stale quiz id from a visitor's URL must not make the save fail.
-  quizResultId: text("quiz_result_id"),
+  // Optional: the calculator can be taken without the quiz. The API refuses an unknown id;
+  // the key keeps the link valid if results are ever deleted.
+  quizResultId: text("quiz_result_id").references(() => quizResults.id, { onDelete: "set null" }),
   tier: text("tier").notNull(),
   estimatedEarnings: text("estimated_earnings").notNull(),
   score: integer("score").notNull(),

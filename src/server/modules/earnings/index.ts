@@ -12,7 +12,7 @@ export function earningsRoutes(db: Db) {
         set.status = 201;
         return createEarningsResult(db, body);
       },
-      { parse: jsonBody(), body: EarningsResultInput },
+      { parse: jsonBody(EarningsResultInput), body: EarningsResultInput },
     )
     .get("/api/earnings/result/:id", ({ params }) => getEarningsResult(db, params.id), {
       params: t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) }),

@@ -14,7 +14,7 @@ export function quizRoutes(db: Db) {
         set.status = 201;
         return createQuizResult(db, body);
       },
-      { parse: jsonBody(), body: QuizResultInput },
+      { parse: jsonBody(QuizResultInput), body: QuizResultInput },
     )
     .get("/api/quiz/result/:id", ({ params }) => getQuizResult(db, params.id), { params: IdParams });
 }
