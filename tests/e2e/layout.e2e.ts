@@ -34,6 +34,8 @@ test.describe("on a 375 px phone", () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
   test("the hamburger opens the menu and closes on a link click; nothing overflows", async ({ page, visit }) => {
+    // Fifteen pages, each with an axe scan.
+    test.setTimeout(90_000);
     await visit("/");
     const menu = page.locator("#site-menu");
     await expect(menu).toBeHidden();
@@ -45,7 +47,8 @@ test.describe("on a 375 px phone", () => {
     await expect(menu).toBeHidden();
     await expect(page.getByRole("button", { name: "Open menu" })).toHaveAttribute("aria-expanded", "false");
 
-    for (const path of ["/", "/learn-more", "/terms", "/privacy", "/nope"]) {
+    const paths = ["/", "/learn-more", "/terms", "/privacy", "/nope", "/quiz", "/quiz/earnings", "/learn", "/learn/4", "/learn/6?quiz=true"];
+    for (const path of [...paths, "/learn/module-complete?moduleId=8", "/learn/quiz-complete?moduleId=2", "/learn/complete", "/resources"]) {
       await visit(path, { status: path === "/nope" ? 404 : 200 });
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, `${path} fits 375 px`).toBeLessThanOrEqual(375);

@@ -1,0 +1,178 @@
+import { expect, test } from "./fixtures.ts";
+
+test.describe.configure({ timeout: 60_000 });
+
+test("walk a module, take its quiz with one wrong answer, continue to the next module", async ({ page, visit, scan }) => {
+  await visit("/learn");
+  await expect(page.getByRole("heading", { level: 1, name: "The Free Cam Model Course" })).toBeVisible();
+  await page.getByRole("button", { name: "Start the Course" }).click();
+  await expect(page).toHaveURL(/\/learn\/1$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Camming 101 – What to Expect" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Previous" })).toBeDisabled();
+  for (let t = 1; t <= 5; t++) {
+    await expect(page.getByText(`Topic ${t} of 5`)).toBeVisible();
+    await expect(page.getByText(`${t * 20}%`)).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Pro tip" })).toBeVisible();
+    if (t < 5) await page.getByRole("button", { name: "Next" }).click();
+  }
+  await expect(page.getByRole("heading", { name: "All Topics Completed" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Next" })).toHaveCount(0);
+  await scan();
+
+  // Continue is a full page load.
+  const navigation = page.waitForEvent("framenavigated");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await navigation;
+  await expect(page).toHaveURL(/\/learn\/module-complete\?moduleId=1$/);
+  await expect(page.getByRole("heading", { level: 1, name: /Module 1 Complete/ })).toBeVisible();
+  await expect(page.getByRole("complementary", { name: "Sponsored offer" }).getByRole("heading")).toBeVisible();
+  await scan();
+
+  await page.getByRole("button", { name: "Start Module 1 Quiz" }).click();
+  await expect(page).toHaveURL(/\/learn\/1\?quiz=true$/);
+  await expect(page.getByRole("heading", { name: "Module 1 Quiz" })).toBeVisible();
+
+  // The right answers come from the same API the page reads.
+  const module = await (await page.request.get("/api/course/modules/1")).json();
+  const questions = module.quiz.questions as { correctAnswer: string; explanation: string }[];
+  for (let q = 0; q < questions.length; q++) {
+    const { correctAnswer, explanation } = questions[q]!;
+    await expect(page.getByRole("button", { name: "Submit Answer" })).toBeDisabled();
+    // The first question is answered wrongly on purpose.
+    const pick = q === 0 ? ["A", "B", "C", "D"].find((l) => l !== correctAnswer)! : correctAnswer;
+    await page.locator(`input[type="radio"][value="${pick}"]`).check();
+    await page.getByRole("button", { name: "Submit Answer" }).click();
+    await expect(page.getByText(q === 0 ? `Incorrect. The right answer is ${correctAnswer}.` : "Correct!")).toBeVisible();
+    await expect(page.getByText(explanation)).toBeVisible();
+    await expect(page.locator(`input[type="radio"][value="${pick}"]`)).toBeDisabled();
+    if (q === 0) await scan();
+    await page.getByRole("button", { name: q < questions.length - 1 ? "Next Question" : "Complete Quiz" }).click();
+  }
+  await expect(page.getByRole("heading", { name: "Your score: 80%" })).toBeVisible();
+  await expect(page.getByText("Great job! You've got a solid understanding!")).toBeVisible();
+  await expect(page.getByText("You've successfully completed Module 1!")).toBeVisible();
+  await scan();
+  expect(await page.evaluate(() => localStorage.getItem("completedModules"))).toBe("[1]");
+
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/learn\/2$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Privacy, Safety & Boundaries" })).toBeVisible();
+
+  // The overview marks the completed module.
+  await page.getByRole("link", { name: "Free course", exact: true }).click();
+  await expect(page.locator("details.module-card.completed")).toHaveCount(1);
+  await expect(page.locator("details.module-card.completed")).toContainText("Camming 101");
+});
+
+test("Review This Module Again returns to the first topic", async ({ page, visit }) => {
+  await visit("/learn/7?quiz=true");
+  const module = await (await page.request.get("/api/course/modules/7")).json();
+  for (const [i, q] of (module.quiz.questions as { correctAnswer: string }[]).entries()) {
+    await page.locator(`input[type="radio"][value="${q.correctAnswer}"]`).check();
+    await page.getByRole("button", { name: "Submit Answer" }).click();
+    await page.getByRole("button", { name: i < 4 ? "Next Question" : "Complete Quiz" }).click();
+  }
+  await expect(page.getByRole("heading", { name: "Your score: 100%" })).toBeVisible();
+  await expect(page.getByText("Amazing! You've mastered this module!")).toBeVisible();
+  await page.getByRole("button", { name: "Review This Module Again" }).click();
+  await expect(page).toHaveURL(/\/learn\/7$/);
+  await expect(page.getByText("Topic 1 of 5")).toBeVisible();
+});
+
+test("a non-numeric module id redirects to /learn; an unknown one is 'Module Not Found'", async ({ page, visit }) => {
+  const redirect = await page.request.get("/learn/intro", { maxRedirects: 0 });
+  expect(redirect.status()).toBe(302);
+  expect(redirect.headers()["location"]).toBe("/learn");
+  await visit("/learn/42", { status: 404 });
+  await expect(page.getByRole("heading", { level: 1, name: "Module Not Found" })).toBeVisible();
+  await expect(page.getByText("The requested module doesn't exist. Please return to the course page.")).toBeVisible();
+});
+
+test("offer cards: an image, a self-hosted video, and an embed that cannot touch the page", async ({ page, visit, context }) => {
+  const offer = page.getByRole("complementary", { name: "Sponsored offer" });
+
+  await visit("/learn/3");
+  await expect(offer.locator("img.offer-image")).toBeVisible();
+  await expect(offer.getByRole("button", { name: /Start my profile/ })).toHaveAttribute("rel", "sponsored noopener");
+  await expect(offer.getByRole("button", { name: /Start my profile/ })).toHaveAttribute("target", "_blank");
+
+  await visit("/learn/2");
+  const video = offer.locator("video.offer-video");
+  await expect(video).toBeVisible();
+  await expect(video).toHaveJSProperty("muted", true);
+  await expect(video).toHaveJSProperty("loop", true);
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => !v.paused)).toBe(true);
+
+  // Module 4 has two offers: 'Show different offer' alternates between them.
+  await context.addCookies([{ name: "probe", value: "secret", url: page.url() }]);
+  await visit("/learn/4");
+  const frame = offer.locator("iframe.offer-embed");
+  for (let i = 0; i < 4 && !(await frame.count()); i++) {
+    await offer.getByRole("button", { name: "Show different offer" }).click();
+    await page.waitForTimeout(200);
+  }
+  await expect(frame).toBeVisible();
+  await expect(frame).toHaveAttribute("sandbox", "allow-scripts allow-popups allow-popups-to-escape-sandbox");
+  const embed = page.frameLocator("iframe.offer-embed");
+  await expect(embed.locator("body")).toHaveAttribute("data-isolated", "yes");
+  const probe = await page.frames().find((f) => f.url().includes("/embed/offer/"))!.evaluate(() => {
+    const attempts: string[] = [];
+    try {
+      attempts.push(`cookie:${document.cookie}`);
+    } catch {
+      attempts.push("cookie:blocked");
+    }
+    try {
+      attempts.push(`parent:${window.parent.document.title}`);
+    } catch {
+      attempts.push("parent:blocked");
+    }
+    try {
+      attempts.push(`storage:${localStorage.length}`);
+    } catch {
+      attempts.push("storage:blocked");
+    }
+    return attempts;
+  });
+  expect(probe).toEqual(["cookie:blocked", "parent:blocked", "storage:blocked"]);
+
+  // The other offer shows after asking for a different one.
+  await offer.getByRole("button", { name: "Show different offer" }).click();
+  await expect(offer.locator("img.offer-image")).toBeVisible();
+  // With an empty link text the link button is hidden.
+  await expect(offer.getByRole("button", { name: /opens in a new tab/ })).toHaveCount(0);
+});
+
+test("a broken offer image falls back to the placeholder", async ({ page, visit, allowProblem }) => {
+  allowProblem(/studio-setup\.svg|status of 404/);
+  await page.route("**/seed/offers/studio-setup.svg", (route) => route.fulfill({ status: 404, body: "" }));
+  await page.route("**/api/module/1/affiliate-offers*", async (route) => {
+    const response = await route.fetch();
+    const offers = (await response.json()) as { imageUrl: string | null }[];
+    await route.fulfill({ response, json: offers.filter((o) => o.imageUrl) });
+  });
+  await visit("/learn/1");
+  await expect(page.locator("img.offer-image")).toHaveAttribute("src", "/seed/offers/placeholder.svg");
+});
+
+test("no offer card when the offers call fails", async ({ page, visit, allowProblem }) => {
+  allowProblem(/affiliate-offers|status of 500/);
+  await page.route("**/api/module/5/affiliate-offers*", (route) => route.fulfill({ status: 500, json: { error: "x" } }));
+  await visit("/learn/5");
+  await expect(page.getByText("Topic 1 of 5")).toBeVisible();
+  await expect(page.getByRole("complementary", { name: "Sponsored offer" })).toHaveCount(0, { timeout: 10_000 });
+});
+
+test("the graduation page", async ({ page, visit }) => {
+  await page.addInitScript(() => localStorage.setItem("lastQuizId", "abc123"));
+  await visit("/learn/complete");
+  await expect(page.getByRole("heading", { level: 1, name: "Congratulations" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Skills you gained" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Next steps" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Get My Starter Kit" })).toHaveAttribute("href", "/quiz/starter-kit?quizId=abc123");
+  await expect(page.getByRole("button", { name: "Open the Library" })).toHaveAttribute("href", "/resources");
+  await expect(page.getByRole("button", { name: "Visit the Blog" })).toHaveAttribute("href", "/blog");
+  await expect(page.getByRole("button", { name: "Back to Courses" })).toHaveAttribute("href", "/learn");
+  await page.getByRole("button", { name: "Start Your Career" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Resource Library" })).toBeVisible();
+});
