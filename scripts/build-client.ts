@@ -40,7 +40,9 @@ const url = (path: string) => `/assets/${basename(path)}`;
 const outputs = result.outputs.map((o) => ({ path: o.path, kind: o.kind, size: o.size, text: () => o.text(), url: url(o.path) }));
 const entryOf = (source: string) => {
   const stem = basename(source).replace(/\.[tj]sx?$|\.css$/, "");
-  const out = outputs.find((o) => (o.kind === "entry-point" || o.kind === "asset") && basename(o.path).startsWith(`${stem}-`));
+  // Exactly "<stem>-<hash>.<ext>": "blog" must not match "blog-post-<hash>.js".
+  const exact = new RegExp(`^${stem.replace(/[.]/g, "\\.")}-[a-z0-9]+\\.(js|css)$`);
+  const out = outputs.find((o) => (o.kind === "entry-point" || o.kind === "asset") && exact.test(basename(o.path)));
   if (!out) throw new Error(`No output for ${source}`);
   return out;
 };

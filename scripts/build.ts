@@ -20,6 +20,8 @@ run([
   "--sourcemap=none",
   "--define",
   'process.env.NODE_ENV="production"',
+  "--define",
+  `CAM_GUIDE_BUILD_DATE=${JSON.stringify(new Date().toISOString())}`,
   "--asset",
   "./dist/client",
   "--asset",

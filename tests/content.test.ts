@@ -23,6 +23,8 @@ import blogCategories from "../content/blog/categories.json" with { type: "json"
 import * as courseContract from "../src/shared/contract/course.ts";
 import * as offersContract from "../src/shared/contract/offers.ts";
 import { courseModules } from "../src/server/modules/course/content.ts";
+import { seedPosts } from "../src/server/db/blog-posts.ts";
+import * as blogContract from "../src/shared/contract/blog.ts";
 
 const contentDir = join(import.meta.dir, "..", "content");
 
@@ -206,5 +208,38 @@ describe("content/offers.json and content/blog", () => {
 
   test("the four blog categories of SPEC", () => {
     expect(blogCategories.map((c) => c.slug)).toEqual(["getting-started", "tips-and-tricks", "platform-reviews", "income-strategies"]);
+  });
+});
+
+describe("content/blog/posts", () => {
+  const { SeedPost } = blogContract;
+  const ALLOWED = ["h2", "h3", "p", "ul", "ol", "li", "strong", "em", "blockquote"];
+
+  test("at least eight published articles across the four categories, one draft, platform-reviews among them", () => {
+    const published = seedPosts.filter((p) => p.published);
+    expect(published.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(published.map((p) => p.category)).size).toBe(4);
+    expect(seedPosts.filter((p) => !p.published)).toHaveLength(1);
+    expect(published.map((p) => p.slug)).toContain("platform-reviews");
+    expect(new Set(seedPosts.map((p) => p.slug)).size).toBe(seedPosts.length);
+  });
+
+  test.each(seedPosts.map((p) => [p.slug, p] as const))("%s: schema, 600+ words, safe markup, its cover exists", (_, post) => {
+    expect(problems(SeedPost, post)).toEqual([]);
+    const words = post.content.replace(/<[^>]+>/g, " ").split(/\s+/).filter(Boolean).length;
+    expect(words).toBeGreaterThanOrEqual(600);
+    for (const tag of new Set([...post.content.matchAll(/<([a-z0-9]+)[\s>]/g)].map((m) => m[1]!))) expect(ALLOWED).toContain(tag);
+    expect(post.content).not.toMatch(/<[a-z0-9]+\s[^>]*>/);
+    if (post.coverImage) expect(existsSync(join(import.meta.dir, "..", "public", post.coverImage))).toBe(true);
+  });
+
+  test("most posts have a cover image", () => {
+    expect(seedPosts.filter((p) => p.coverImage).length).toBeGreaterThan(seedPosts.length / 2);
+  });
+
+  test("no real platform names or invented percentages", () => {
+    const all = JSON.stringify(seedPosts).toLowerCase();
+    for (const word of ["onlyfans", "chaturbate", "stripchat", "myfreecams", "camsoda", "bongacams", "livejasmin", "nude", "porn"]) expect(all).not.toContain(word);
+    for (const m of all.matchAll(/(\d+)\s?%/g)) expect(["25", "30"]).toContain(m[1]!);
   });
 });

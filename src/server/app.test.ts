@@ -102,7 +102,7 @@ describe("pages", () => {
     expect(html).not.toContain("{{brand}}");
   });
 
-  test.each(["/nope", "/quizzes", "/learning", "/blog", "/admin", "/a/b/c"])("%s answers the 404 page", async (path) => {
+  test.each(["/nope", "/quizzes", "/learning", "/blogs", "/admin", "/a/b/c"])("%s answers the 404 page", async (path) => {
     const { request } = testApp();
     const res = await request(path);
     expect(res.status).toBe(404);

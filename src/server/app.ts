@@ -19,6 +19,8 @@ import { productRoutes } from "./modules/products/index.ts";
 import { courseRoutes } from "./modules/course/index.ts";
 import { offerRoutes } from "./modules/offers/index.ts";
 import { blogRoutes } from "./modules/blog/index.ts";
+import { seoRoutes } from "./modules/seo/index.ts";
+import { BUILD_DATE } from "./build-info.ts";
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -33,8 +35,10 @@ export const MAX_BODY_BYTES = 105 * 1024 * 1024;
 /** Builds the whole application. Every feature module is mounted in this one list. */
 export function createApp({ database, config, assets, logger }: AppDeps) {
   const contact = config.publicUrl ?? "this website";
+  // Links in feeds, the sitemap and canonical tags use PUBLIC_URL when it is set.
+  const origin = (request: Request) => config.publicUrl ?? new URL(request.url).origin;
   const resolveQuery = createQueryResolver(database, contact);
-  const render = createRenderer({ assets, resolveQuery, logger });
+  const render = createRenderer({ assets, resolveQuery, logger, origin });
 
   return new Elysia({ serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES } })
     .use(securityHeaders([cspHash(THEME_SCRIPT)]))
@@ -49,6 +53,7 @@ export function createApp({ database, config, assets, logger }: AppDeps) {
     .use(courseRoutes())
     .use(offerRoutes(database.db))
     .use(blogRoutes(database.db))
+    .use(seoRoutes(database.db, { origin, contentDate: BUILD_DATE }))
     .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
     .all("/api/*", () => {
       throw new HttpError(404, "No such API endpoint.");

@@ -10,6 +10,9 @@ export const API = {
   products: (archetype: string) => `/api/recommended-products/${encodeURIComponent(archetype)}`,
   modules: "/api/course/modules",
   blogCategories: "/api/blog/categories",
+  blogPosts: "/api/blog/posts",
+  blogPost: (slug: string) => `/api/blog/post/${encodeURIComponent(slug)}`,
+  blogRelated: (slug: string) => `/api/blog/post/${encodeURIComponent(slug)}/related`,
   module: (id: number | string) => `/api/course/modules/${id}`,
 } as const;
 

@@ -4,6 +4,7 @@ import { Redirect, Router, useLocation, useSearch } from "wouter";
 import { Layout } from "./components/layout/layout.tsx";
 import { matchPage, pageById, type PageModule } from "./routes.ts";
 import { loadPage } from "./page-loader.ts";
+import { OriginContext } from "./lib/origin.ts";
 
 interface AppProps {
   queryClient: QueryClient;
@@ -11,20 +12,23 @@ interface AppProps {
   ssrPath?: string;
   ssrSearch?: string;
   forcedPageId?: string | null;
+  origin: string;
 }
 
-export function App({ queryClient, ssrPath, ssrSearch, forcedPageId = null }: AppProps) {
+export function App({ queryClient, ssrPath, ssrSearch, forcedPageId = null, origin }: AppProps) {
   useEffect(() => {
     // A marker for tests and styles: effects run only once hydration has committed.
     document.documentElement.dataset.hydrated = "true";
   }, []);
   return (
     <QueryClientProvider client={queryClient}>
-      <Router ssrPath={ssrPath} ssrSearch={ssrSearch}>
-        <Layout>
-          <PageOutlet forcedPageId={forcedPageId} />
-        </Layout>
-      </Router>
+      <OriginContext value={origin}>
+        <Router ssrPath={ssrPath} ssrSearch={ssrSearch}>
+          <Layout>
+            <PageOutlet forcedPageId={forcedPageId} />
+          </Layout>
+        </Router>
+      </OriginContext>
     </QueryClientProvider>
   );
 }

@@ -13,6 +13,8 @@ export interface BootData {
   assets: BootAssets;
   /** Set when the server rendered a page other than the one the path matches (the error page). */
   forcedPageId: string | null;
+  /** The site's public origin, for canonical links and social tags. */
+  origin: string;
 }
 
 export const BOOT_ELEMENT_ID = "__boot";

@@ -20,6 +20,6 @@ await loadPage(page);
 hydrateRoot(
   document,
   <Document assets={boot.assets} bootJson={bootJson}>
-    <App queryClient={queryClient} forcedPageId={boot.forcedPageId} />
+    <App queryClient={queryClient} forcedPageId={boot.forcedPageId} origin={boot.origin} />
   </Document>,
 );

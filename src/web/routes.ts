@@ -39,7 +39,7 @@ export interface PageDef {
    * Where this path sends the visitor instead, decided from the URL alone: the server
    * answers a real 3xx (DECISIONS P10), the client navigates without rendering.
    */
-  redirect?: (params: PageProps["params"], search: URLSearchParams) => { to: string; permanent?: boolean } | null;
+  redirect?: (params: PageProps["params"], search: URLSearchParams, read?: QueryReader) => { to: string; permanent?: boolean } | null;
 }
 
 /**
@@ -118,6 +118,24 @@ export const pages: PageDef[] = [
     path: "/resources",
     load: () => import("./pages/resources.tsx"),
     queries: () => [API.modules, API.blogCategories],
+  },
+  {
+    id: "blog",
+    path: "/blog",
+    load: () => import("./pages/blog.tsx"),
+    queries: () => [API.blogPosts, API.blogCategories],
+  },
+  {
+    id: "blog-post",
+    path: "/blog/:slug",
+    load: () => import("./pages/blog-post.tsx"),
+    // SPEC 2: an unknown or unpublished post sends the visitor to the blog; the footer's
+    // Platform Reviews link falls back to that category (on the server: a real 302).
+    redirect: (p, _, read) => {
+      if (!read || read(API.blogPost(p.slug ?? "")) !== null) return null;
+      return { to: p.slug === "platform-reviews" ? "/blog?category=platform-reviews" : "/blog" };
+    },
+    queries: (p) => [API.blogPost(p.slug ?? ""), API.blogRelated(p.slug ?? "")],
   },
   // DECISIONS P6.
   {

@@ -48,7 +48,7 @@ test.describe("on a 375 px phone", () => {
     await expect(page.getByRole("button", { name: "Open menu" })).toHaveAttribute("aria-expanded", "false");
 
     const paths = ["/", "/learn-more", "/terms", "/privacy", "/nope", "/quiz", "/quiz/earnings", "/learn", "/learn/4", "/learn/6?quiz=true"];
-    for (const path of [...paths, "/learn/module-complete?moduleId=8", "/learn/quiz-complete?moduleId=2", "/learn/complete", "/resources"]) {
+    for (const path of [...paths, "/learn/module-complete?moduleId=8", "/learn/quiz-complete?moduleId=2", "/learn/complete", "/resources", "/blog", "/blog/platform-reviews"]) {
       await visit(path, { status: path === "/nope" ? 404 : 200 });
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, `${path} fits 375 px`).toBeLessThanOrEqual(375);

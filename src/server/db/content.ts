@@ -6,6 +6,7 @@ import privacyHtml from "../../../content/pages/privacy.html" with { type: "text
 import products from "../../../content/products.json" with { type: "json" };
 import offers from "../../../content/offers.json" with { type: "json" };
 import blogCategories from "../../../content/blog/categories.json" with { type: "json" };
+import { seedPosts } from "./blog-posts.ts";
 
 // Bun's types call every .html import an HTML bundle; with type "text" it is the file's text.
 const pageBodies: Record<string, string> = {
@@ -18,6 +19,7 @@ export const content = {
   products,
   offers,
   blogCategories,
+  blogPosts: seedPosts,
   sitePages: sitePageIndex.map(({ file, ...page }) => {
     const body = pageBodies[file];
     if (body === undefined) throw new Error(`content/pages/index.json names ${file}, which is not imported`);

@@ -60,6 +60,7 @@ describe("seed", () => {
       products: content.products.length,
       offers: content.offers.length,
       blogCategories: content.blogCategories.length,
+      blogPosts: content.blogPosts.length,
     });
     expect(describeSeed(first)).toContain("added 1 siteSettings");
     const second = seedDatabase(handle);

@@ -1,7 +1,8 @@
 import { Value } from "@sinclair/typebox/value";
 import type { DatabaseHandle } from "./client.ts";
 import { and, eq } from "drizzle-orm";
-import { affiliateOffers, blogCategories, recommendedProducts, sitePages, siteSettings } from "./schema/index.ts";
+import { affiliateOffers, blogCategories, blogPosts, recommendedProducts, sitePages, siteSettings } from "./schema/index.ts";
+import { sanitizePostHtml } from "../lib/sanitize.ts";
 import { content as defaultContent, type Content } from "./content.ts";
 import { SiteSettings } from "../../shared/contract/settings.ts";
 import { settingsRow } from "../modules/settings/service.ts";
@@ -45,6 +46,15 @@ export function seedDatabase(handle: DatabaseHandle, content: Content = defaultC
     });
     report.blogCategories = added(() => {
       for (const category of content.blogCategories) db.insert(blogCategories).values(category).onConflictDoNothing().run();
+    });
+    report.blogPosts = added(() => {
+      for (const post of content.blogPosts) {
+        const at = new Date(post.createdAt);
+        db.insert(blogPosts)
+          .values({ ...post, content: sanitizePostHtml(post.content), createdAt: at, updatedAt: at })
+          .onConflictDoNothing()
+          .run();
+      }
     });
     // Offers have no natural key: one with the same title in the same module counts as seeded.
     report.offers = added(() => {

@@ -8,7 +8,7 @@ import { getQuizResult } from "../modules/quiz/service.ts";
 import { getEarningsResult } from "../modules/earnings/service.ts";
 import { listProductsFor } from "../modules/products/service.ts";
 import { getModule, listModules } from "../modules/course/service.ts";
-import { listCategories } from "../modules/blog/service.ts";
+import { getPublishedPost, listCategories, listPublishedPosts, relatedPosts } from "../modules/blog/service.ts";
 
 /** Answers a page's query key (an API GET path) by calling the service directly. */
 export type QueryResolver = (key: string) => unknown;
@@ -26,6 +26,9 @@ export function createQueryResolver(handle: DatabaseHandle, contact: string): Qu
     ["/api/recommended-products/:archetype", (p) => listProductsFor(db, p.archetype!)],
     ["/api/course/modules", () => listModules()],
     ["/api/blog/categories", () => listCategories(db)],
+    ["/api/blog/posts", () => listPublishedPosts(db)],
+    ["/api/blog/post/:slug", (p) => getPublishedPost(db, p.slug!)],
+    ["/api/blog/post/:slug/related", (p) => relatedPosts(db, p.slug!)],
     ["/api/course/modules/:id", (p) => getModule(Number(p.id))],
   ];
   return (key) => {

@@ -4,7 +4,7 @@ import { App } from "../../web/app.tsx";
 import { Document } from "../../web/document.tsx";
 import { serializeBoot, type BootData } from "../../web/boot.ts";
 import { createQueryClient } from "../../web/queries/client.ts";
-import { errorPage, matchPage, notFoundPage, pageQueries, type PageMatch } from "../../web/routes.ts";
+import { errorPage, matchPage, notFoundPage, pageQueries, type PageMatch, type QueryReader } from "../../web/routes.ts";
 import { primePage } from "../../web/page-loader.ts";
 import { HttpError } from "../plugins/errors.ts";
 import type { Logger } from "../logger.ts";
@@ -15,18 +15,18 @@ export interface RendererDeps {
   assets: AssetStore;
   resolveQuery: QueryResolver;
   logger: Logger;
+  origin: (request: Request) => string;
 }
 
 export type PageRenderer = (request: Request, forced?: 404 | 500) => Promise<Response>;
 
-export function createRenderer({ assets, resolveQuery, logger }: RendererDeps): PageRenderer {
+export function createRenderer({ assets, resolveQuery, logger, origin }: RendererDeps): PageRenderer {
   const { manifest } = assets;
 
-  async function renderMatch(url: URL, match: PageMatch, forced: boolean): Promise<Response> {
-    const queryClient = createQueryClient();
+  /** Resolves each key once per request; a missing record (404) reads as null. */
+  function createReader(): QueryReader {
     const answers = new Map<string, unknown>();
-    // Resolves a key once; a missing record (404) reads as null.
-    const read = <T,>(key: string): T | null => {
+    return <T,>(key: string): T | null => {
       if (!answers.has(key)) {
         try {
           answers.set(key, resolveQuery(key));
@@ -37,6 +37,10 @@ export function createRenderer({ assets, resolveQuery, logger }: RendererDeps): 
       }
       return answers.get(key) as T | null;
     };
+  }
+
+  async function renderMatch(url: URL, match: PageMatch, forced: boolean, siteOrigin: string, read = createReader()): Promise<Response> {
+    const queryClient = createQueryClient();
     const pageStatus = match.page.status;
     let status = typeof pageStatus === "function" ? pageStatus(match.params, url.searchParams) : (pageStatus ?? 200);
     for (const spec of pageQueries(match, url.searchParams, read)) {
@@ -62,6 +66,7 @@ export function createRenderer({ assets, resolveQuery, logger }: RendererDeps): 
       state: dehydrate(queryClient),
       assets: { css: manifest.css, entry: manifest.entry, preload: manifest.pages[match.page.id] ?? [] },
       forcedPageId: forced ? match.page.id : null,
+      origin: siteOrigin,
     };
     const bootJson = serializeBoot(boot);
     const stream = await renderToReadableStream(
@@ -71,6 +76,7 @@ export function createRenderer({ assets, resolveQuery, logger }: RendererDeps): 
           ssrPath={url.pathname}
           ssrSearch={url.search.replace(/^\?/, "")}
           forcedPageId={boot.forcedPageId}
+          origin={siteOrigin}
         />
       </Document>,
       {
@@ -92,9 +98,11 @@ export function createRenderer({ assets, resolveQuery, logger }: RendererDeps): 
 
   return async function render(request, forced) {
     const url = new URL(request.url);
-    if (forced === 500) return renderMatch(url, { page: errorPage, params: {} }, true);
+    const siteOrigin = origin(request);
+    if (forced === 500) return renderMatch(url, { page: errorPage, params: {} }, true, siteOrigin);
     const match = forced === 404 ? { page: notFoundPage, params: {} } : matchPage(url.pathname);
-    const redirect = forced ? null : match.page.redirect?.(match.params, url.searchParams);
+    const read = createReader();
+    const redirect = forced ? null : match.page.redirect?.(match.params, url.searchParams, read);
     if (redirect) {
       return new Response(null, {
         status: redirect.permanent ? 301 : 302,
@@ -102,11 +110,11 @@ export function createRenderer({ assets, resolveQuery, logger }: RendererDeps): 
       });
     }
     try {
-      return await renderMatch(url, match, forced === 404);
+      return await renderMatch(url, match, forced === 404, siteOrigin, read);
     } catch (error) {
       // A page whose data does not exist is a 404, like an unknown path.
       if (error instanceof HttpError && error.status === 404 && match.page !== notFoundPage) {
-        return renderMatch(url, { page: notFoundPage, params: {} }, true);
+        return renderMatch(url, { page: notFoundPage, params: {} }, true, siteOrigin);
       }
       throw error;
     }

@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import "./formats.ts";
 
 export const BlogCategory = Type.Object({
   id: Type.Integer(),
@@ -31,3 +32,49 @@ export function categoryColor(slug: string): "green" | "blue" | "purple" | "ambe
       return "grey";
   }
 }
+
+export const SLUG_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
+
+/** A blog post as the API serves it (SPEC 3). Dates are ISO strings. */
+export const BlogPost = Type.Object({
+  id: Type.Integer(),
+  title: Type.String(),
+  slug: Type.String(),
+  excerpt: Type.Union([Type.String(), Type.Null()]),
+  category: Type.Union([Type.String(), Type.Null()]),
+  coverImage: Type.Union([Type.String(), Type.Null()]),
+  content: Type.String(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  metaDescription: Type.Union([Type.String(), Type.Null()]),
+  metaKeywords: Type.Union([Type.String(), Type.Null()]),
+  published: Type.Boolean(),
+  readingMinutes: Type.Integer(),
+});
+export type BlogPost = Static<typeof BlogPost>;
+
+/** What the list needs: no content. */
+export type BlogPostSummary = Pick<
+  BlogPost,
+  "id" | "title" | "slug" | "excerpt" | "category" | "coverImage" | "createdAt" | "updatedAt" | "readingMinutes"
+>;
+
+/** A post in content/blog/posts/*.json. */
+export const SeedPost = Type.Object({
+  title: Type.String({ minLength: 10, maxLength: 110 }),
+  slug: Type.String({ pattern: SLUG_PATTERN, maxLength: 80 }),
+  excerpt: Type.String({ minLength: 80, maxLength: 300 }),
+  category: Type.Union([
+    Type.Literal("getting-started"),
+    Type.Literal("tips-and-tricks"),
+    Type.Literal("platform-reviews"),
+    Type.Literal("income-strategies"),
+  ]),
+  coverImage: Type.Union([Type.String({ pattern: "^/seed/blog/[a-z0-9-]+\\.(svg|jpg)$" }), Type.Null()]),
+  content: Type.String({ minLength: 2000 }),
+  metaDescription: Type.String({ minLength: 70, maxLength: 160 }),
+  metaKeywords: Type.String({ minLength: 10, maxLength: 200 }),
+  published: Type.Boolean(),
+  createdAt: Type.String({ format: "date-time" }),
+});
+export type SeedPost = Static<typeof SeedPost>;

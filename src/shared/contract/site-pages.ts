@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+import "./formats.ts";
 import { literalUnion } from "./common.ts";
 
 export const SITE_PAGE_SLUGS = ["terms", "privacy"] as const;

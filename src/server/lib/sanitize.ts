@@ -1,0 +1,50 @@
+import sanitizeHtml from "sanitize-html";
+
+// DECISIONS P14: blog HTML is cleaned with an allow-list before it is stored and before it
+// is rendered. No scripts, no event handlers, no javascript: URLs; frames only from the
+// YouTube privacy-enhanced player and Vimeo's player.
+const FRAME_HOSTS = ["www.youtube-nocookie.com", "www.youtube.com", "player.vimeo.com"];
+
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: [
+    "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "blockquote", "pre", "code",
+    "ul", "ol", "li", "strong", "b", "em", "i", "u", "s", "sub", "sup", "small", "mark",
+    "a", "img", "figure", "figcaption", "table", "thead", "tbody", "tr", "th", "td", "caption", "iframe",
+  ],
+  allowedAttributes: {
+    a: ["href", "title", "rel", "target"],
+    img: ["src", "alt", "title", "width", "height", "loading"],
+    iframe: ["src", "title", "width", "height", "allow", "allowfullscreen", "loading"],
+    th: ["colspan", "rowspan", "scope"],
+    td: ["colspan", "rowspan"],
+  },
+  allowedSchemes: ["https", "http", "mailto"],
+  allowedSchemesByTag: { img: ["https", "http", "data"] },
+  allowProtocolRelative: false,
+  allowedIframeHostnames: FRAME_HOSTS,
+  transformTags: {
+    // Outbound links open safely; links elsewhere are marked as not endorsed.
+    a: (tagName, attribs) => {
+      const external = /^https?:\/\//i.test(attribs.href ?? "");
+      return {
+        tagName,
+        attribs: external ? { ...attribs, target: "_blank", rel: "noopener noreferrer nofollow" } : attribs,
+      };
+    },
+    img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: "lazy" } }),
+    // YouTube frames always use the privacy-enhanced domain (DECISIONS P18).
+    iframe: (tagName, attribs) => ({
+      tagName,
+      attribs: {
+        ...attribs,
+        src: (attribs.src ?? "").replace(/^https:\/\/www\.youtube\.com\/embed\//, "https://www.youtube-nocookie.com/embed/"),
+        loading: "lazy",
+      },
+    }),
+  },
+  exclusiveFilter: (frame) => frame.tag === "iframe" && !/^https:\/\//.test(frame.attribs.src ?? ""),
+};
+
+export function sanitizePostHtml(html: string): string {
+  return sanitizeHtml(html, OPTIONS);
+}

@@ -1,0 +1,33 @@
+import { format, formatDistanceStrict } from "date-fns";
+
+/** Minutes to read at about 200 words a minute; never less than one. */
+export function readingMinutes(html: string): number {
+  const words = html.replace(/<[^>]+>/g, " ").split(/\s+/).filter(Boolean).length;
+  return Math.max(1, Math.ceil(words / 200));
+}
+
+/** SPEC 2: the post date as 'MMMM d, yyyy'. Formatted in UTC so server and browser agree. */
+export function longDate(iso: string): string {
+  const date = new Date(iso);
+  return format(new Date(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()), "MMMM d, yyyy");
+}
+
+/** SPEC 2: relative time, 'x ago'. */
+export function relativeTime(iso: string, now: Date = new Date()): string {
+  return formatDistanceStrict(new Date(iso), now, { addSuffix: true, roundingMethod: "floor" });
+}
+
+export interface PostFilter {
+  category: string | null;
+  search: string;
+}
+
+/** SPEC 4: a post must match the category (if any) and the search text in title or excerpt. */
+export function filterPosts<T extends { title: string; excerpt: string | null; category: string | null }>(posts: T[], filter: PostFilter): T[] {
+  const needle = filter.search.trim().toLowerCase();
+  return posts.filter(
+    (p) =>
+      (!filter.category || p.category === filter.category) &&
+      (!needle || p.title.toLowerCase().includes(needle) || (p.excerpt ?? "").toLowerCase().includes(needle)),
+  );
+}

@@ -1,0 +1,79 @@
+import { expect, test } from "./fixtures.ts";
+
+test("search, filter by category, clear filters, both empty states", async ({ page, visit, scan }) => {
+  await visit("/blog");
+  await expect(page).toHaveTitle("Webcam Model Blog | Cam Guide");
+  await expect(page.getByRole("heading", { level: 1, name: "Cam Model Resources & Guides" })).toBeVisible();
+  const cards = page.locator(".post-grid > li");
+  const total = await cards.count();
+  expect(total).toBeGreaterThanOrEqual(8);
+
+  // Search filters title and excerpt as you type, case-insensitively.
+  await page.getByRole("searchbox", { name: "Search articles" }).fill("LIGHTING");
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText("Lighting on a Budget");
+  await expect(page.getByRole("link", { name: "Clear filters" })).toBeVisible();
+
+  // A search with no match: the filtered empty state.
+  await page.getByRole("searchbox", { name: "Search articles" }).fill("zebra crossing");
+  await expect(page.getByRole("heading", { name: "No articles found" })).toBeVisible();
+  await expect(page.getByText("Try changing your filters or search term.")).toBeVisible();
+  await scan();
+  await page.getByRole("button", { name: "Clear Filters" }).click();
+  await expect(cards).toHaveCount(total);
+
+  // A category button sets ?category= in the address.
+  await page.getByRole("button", { name: "Income Strategies" }).click();
+  await expect(page).toHaveURL(/\/blog\?category=income-strategies$/);
+  await expect(page.getByRole("button", { name: "Income Strategies" })).toHaveAttribute("aria-pressed", "true");
+  for (const badge of await page.locator(".post-grid .category-badge").all()) await expect(badge).toHaveText("Income Strategies");
+  await page.getByRole("link", { name: "Clear filters" }).click();
+  await expect(page).toHaveURL(/\/blog$/);
+  await expect(cards).toHaveCount(total);
+});
+
+test("with no posts the list says to check back soon", async ({ page, visit }) => {
+  await page.route("**/api/blog/posts", (route) => route.fulfill({ json: [] }));
+  // The first HTML holds the posts; a client-side visit reads the (empty) API.
+  await visit("/");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Blog" }).click();
+  await expect(page.getByRole("heading", { name: "No articles found" })).toBeVisible();
+  await expect(page.getByText("Check back soon for new content!")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Clear Filters" })).toHaveCount(0);
+});
+
+test("open a post and go Back to Blog", async ({ page, visit, scan }) => {
+  await visit("/blog");
+  await page.getByRole("link", { name: /How to Compare Cam Platforms/ }).first().click();
+  await expect(page).toHaveURL(/\/blog\/platform-reviews$/);
+  await expect(page.getByRole("heading", { level: 1, name: /How to Compare Cam Platforms/ })).toBeVisible();
+  await expect(page).toHaveTitle(/How to Compare Cam Platforms.* \| Cam Guide$/);
+  await expect(page.getByText(/min read/)).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Ready to Start Your Cam Journey?" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Take the Free Quiz" })).toHaveAttribute("href", "/quiz");
+  await scan();
+  await page.getByRole("button", { name: "← Back to Blog" }).click();
+  await expect(page).toHaveURL(/\/blog$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Cam Model Resources & Guides" })).toBeVisible();
+});
+
+test("a deep link with ?category= arrives filtered; a post's badge filters too", async ({ page, visit }) => {
+  await visit("/blog?category=platform-reviews");
+  await expect(page.getByRole("button", { name: "Platform Reviews" })).toHaveAttribute("aria-pressed", "true");
+  const badges = page.locator(".post-grid .category-badge");
+  await expect(badges.first()).toBeVisible();
+  for (const badge of await badges.all()) await expect(badge).toHaveText("Platform Reviews");
+
+  await visit("/blog/taxes-for-cam-models");
+  await page.locator(".post-header .category-badge").click();
+  await expect(page).toHaveURL(/\/blog\?category=income-strategies$/);
+});
+
+test("an unknown post redirects to the blog; the footer's Platform Reviews opens the guide", async ({ page, visit }) => {
+  const response = await page.request.get("/blog/not-a-post", { maxRedirects: 0 });
+  expect(response.status()).toBe(302);
+  expect(response.headers()["location"]).toBe("/blog");
+  await visit("/");
+  await page.locator("footer").getByRole("link", { name: "Platform Reviews" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: /How to Compare Cam Platforms/ })).toBeVisible();
+});
