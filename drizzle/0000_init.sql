@@ -3,8 +3,8 @@ CREATE TABLE `admin_users` (
 	`username` text NOT NULL,
 	`password_hash` text NOT NULL,
 	`token_version` integer DEFAULT 0 NOT NULL,
-	`created_at` integer DEFAULT (unixepoch() * 1000) NOT NULL,
-	`updated_at` integer DEFAULT (unixepoch() * 1000) NOT NULL
+	`created_at` integer DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)) NOT NULL,
+	`updated_at` integer DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)) NOT NULL
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX `admin_users_username_unique` ON `admin_users` (`username`);--> statement-breakpoint
@@ -24,8 +24,8 @@ CREATE TABLE `affiliate_offers` (
 	`product_id` text,
 	`badge` text,
 	`price` text,
-	`created_at` integer DEFAULT (unixepoch() * 1000) NOT NULL,
-	`updated_at` integer DEFAULT (unixepoch() * 1000) NOT NULL,
+	`created_at` integer DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)) NOT NULL,
+	`updated_at` integer DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)) NOT NULL,
 	CONSTRAINT "affiliate_offers_module_range" CHECK("affiliate_offers"."module_id" BETWEEN 1 AND 10)
 );
 --> statement-breakpoint
@@ -48,8 +48,8 @@ CREATE TABLE `blog_posts` (
 	`meta_description` text,
 	`meta_keywords` text,
 	`published` integer DEFAULT false NOT NULL,
-	`created_at` integer DEFAULT (unixepoch() * 1000) NOT NULL,
-	`updated_at` integer DEFAULT (unixepoch() * 1000) NOT NULL,
+	`created_at` integer DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)) NOT NULL,
+	`updated_at` integer DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)) NOT NULL,
 	FOREIGN KEY (`category`) REFERENCES `blog_categories`(`slug`) ON UPDATE cascade ON DELETE set null
 );
 --> statement-breakpoint
@@ -62,7 +62,7 @@ CREATE TABLE `earnings_results` (
 	`estimated_earnings` text NOT NULL,
 	`score` integer NOT NULL,
 	`answers` text NOT NULL,
-	`created_at` integer DEFAULT (unixepoch() * 1000) NOT NULL,
+	`created_at` integer DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)) NOT NULL,
 	FOREIGN KEY (`quiz_result_id`) REFERENCES `quiz_results`(`id`) ON UPDATE no action ON DELETE set null
 );
 --> statement-breakpoint
@@ -70,7 +70,7 @@ CREATE TABLE `quiz_results` (
 	`id` text PRIMARY KEY NOT NULL,
 	`archetype` text NOT NULL,
 	`answers` text NOT NULL,
-	`created_at` integer DEFAULT (unixepoch() * 1000) NOT NULL
+	`created_at` integer DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)) NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE `recommended_products` (
@@ -84,7 +84,7 @@ CREATE TABLE `recommended_products` (
 	`archetype` text NOT NULL,
 	`is_default` integer DEFAULT false NOT NULL,
 	`module_id` integer,
-	`created_at` integer DEFAULT (unixepoch() * 1000) NOT NULL
+	`created_at` integer DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)) NOT NULL
 );
 --> statement-breakpoint
 CREATE INDEX `recommended_products_archetype_idx` ON `recommended_products` (`archetype`);--> statement-breakpoint
@@ -93,7 +93,7 @@ CREATE TABLE `site_pages` (
 	`title` text NOT NULL,
 	`description` text NOT NULL,
 	`body` text NOT NULL,
-	`updated_at` integer DEFAULT (unixepoch() * 1000) NOT NULL
+	`updated_at` integer DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)) NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE `site_settings` (
@@ -104,7 +104,7 @@ CREATE TABLE `site_settings` (
 	`platform_b_name` text NOT NULL,
 	`platform_b_url` text NOT NULL,
 	`banner_platform` text DEFAULT 'a' NOT NULL,
-	`updated_at` integer DEFAULT (unixepoch() * 1000) NOT NULL,
+	`updated_at` integer DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)) NOT NULL,
 	CONSTRAINT "site_settings_single_row" CHECK("site_settings"."id" = 1),
 	CONSTRAINT "site_settings_banner_platform" CHECK("site_settings"."banner_platform" IN ('a', 'b'))
 );

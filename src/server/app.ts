@@ -21,9 +21,16 @@ import { offerRoutes } from "./modules/offers/index.ts";
 import { blogRoutes } from "./modules/blog/index.ts";
 import { seoRoutes } from "./modules/seo/index.ts";
 import { BUILD_DATE } from "./build-info.ts";
+import { authRoutes } from "./modules/auth/index.ts";
+import { adminRoutes } from "./modules/admin/index.ts";
+import { uploadRoutes } from "./modules/uploads/index.ts";
 
 export interface AppDeps {
   database: DatabaseHandle;
+  /** Signs admin sessions (JWT_SECRET or the generated one in DATA_DIR). */
+  secret: string;
+  /** Where uploads are stored: DATA_DIR/uploads. */
+  uploadsDir: string;
   config: Pick<Config, "publicUrl"> & Partial<Pick<Config, "benchEndpoints">>;
   assets: AssetStore;
   logger: Logger;
@@ -33,12 +40,15 @@ export interface AppDeps {
 export const MAX_BODY_BYTES = 105 * 1024 * 1024;
 
 /** Builds the whole application. Every feature module is mounted in this one list. */
-export function createApp({ database, config, assets, logger }: AppDeps) {
+export function createApp({ database, secret, uploadsDir, config, assets, logger }: AppDeps) {
   const contact = config.publicUrl ?? "this website";
   // Links in feeds, the sitemap and canonical tags use PUBLIC_URL when it is set.
   const origin = (request: Request) => config.publicUrl ?? new URL(request.url).origin;
   const resolveQuery = createQueryResolver(database, contact);
   const render = createRenderer({ assets, resolveQuery, logger, origin });
+  // State-changing admin calls must come from this site: its public origin or the one reached.
+  const allowedOrigins = (request: Request) => [...new Set([new URL(request.url).origin, ...(config.publicUrl ? [new URL(config.publicUrl).origin] : [])])];
+  const secure = (request: Request) => (config.publicUrl ?? request.url).startsWith("https:");
 
   return new Elysia({ serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES } })
     .use(securityHeaders([cspHash(THEME_SCRIPT)]))
@@ -54,6 +64,9 @@ export function createApp({ database, config, assets, logger }: AppDeps) {
     .use(offerRoutes(database.db))
     .use(blogRoutes(database.db))
     .use(seoRoutes(database.db, { origin, contentDate: BUILD_DATE }))
+    .use(authRoutes(database.db, { secret, secure, allowedOrigins }))
+    .use(adminRoutes(database.db, secret, allowedOrigins))
+    .use(uploadRoutes(database.db, { dir: uploadsDir, secret, allowedOrigins }))
     .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
     .all("/api/*", () => {
       throw new HttpError(404, "No such API endpoint.");

@@ -57,9 +57,10 @@ async function serve(config: Config) {
       `\n  Admin account created.\n  Username: ${admin.username}\n  Password: ${admin.generatedPassword}\n  Keep it safe: it will not be shown again (reset with \`cam-guide admin reset-password\`).\n`,
     );
   }
-  loadJwtSecret(resolve(config.dataDir), config.jwtSecret);
+  const secret = loadJwtSecret(resolve(config.dataDir), config.jwtSecret);
+  const uploadsDir = join(resolve(config.dataDir), "uploads");
 
-  const app = createApp({ database, config, assets: loadAssets(), logger });
+  const app = createApp({ database, secret, uploadsDir, config, assets: loadAssets(), logger });
   try {
     app.listen({ port: config.port, hostname: config.host });
   } catch (error) {

@@ -3,8 +3,12 @@ import { seedDatabase } from "../../src/server/db/seed.ts";
 import { createApp } from "../../src/server/app.ts";
 import { loadAssets, type AssetStore } from "../../src/server/ssr/assets.ts";
 import { memoryLogger } from "../../src/server/logger.ts";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 let assets: AssetStore | undefined;
+export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
 
 /** The real app on a fresh in-memory database with the real migrations and seed. */
 export function testApp(options: { seed?: boolean } = {}) {
@@ -12,7 +16,8 @@ export function testApp(options: { seed?: boolean } = {}) {
   if (options.seed !== false) seedDatabase(database);
   assets ??= loadAssets();
   const logger = memoryLogger();
-  const app = createApp({ database, config: { publicUrl: null }, assets, logger });
+  const uploadsDir = mkdtempSync(join(tmpdir(), "cam-guide-uploads-"));
+  const app = createApp({ database, secret: TEST_SECRET, uploadsDir, config: { publicUrl: null }, assets, logger });
   const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
-  return { app, database, logger, request };
+  return { app, database, logger, request, uploadsDir };
 }

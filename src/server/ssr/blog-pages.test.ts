@@ -142,7 +142,7 @@ describe("social tags on every public page", () => {
     const { memoryLogger } = await import("../logger.ts");
     const database = openMemoryDatabase();
     seedDatabase(database);
-    const app = createApp({ database, config: { publicUrl: "https://guide.example.com" }, assets: loadAssets(), logger: memoryLogger() });
+    const app = createApp({ database, secret: "x".repeat(40), uploadsDir: "/tmp/unused-uploads", config: { publicUrl: "https://guide.example.com" }, assets: loadAssets(), logger: memoryLogger() });
     const body = await (await app.handle(new Request("http://localhost/blog"))).text();
     expect(body).toContain('<link rel="canonical" href="https://guide.example.com/blog"/>');
     const sitemap = await (await app.handle(new Request("http://localhost/sitemap.xml"))).text();

@@ -23,10 +23,10 @@ export const affiliateOffers = sqliteTable(
     price: text("price"),
     createdAt: integer("created_at", { mode: "timestamp_ms" })
       .notNull()
-      .default(sql`(unixepoch() * 1000)`),
+      .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" })
       .notNull()
-      .default(sql`(unixepoch() * 1000)`),
+      .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
   },
   (table) => [
     check("affiliate_offers_module_range", sql`${table.moduleId} BETWEEN 1 AND 10`),
@@ -50,7 +50,7 @@ export const recommendedProducts = sqliteTable(
     moduleId: integer("module_id"),
     createdAt: integer("created_at", { mode: "timestamp_ms" })
       .notNull()
-      .default(sql`(unixepoch() * 1000)`),
+      .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
   },
   (table) => [index("recommended_products_archetype_idx").on(table.archetype)],
 );

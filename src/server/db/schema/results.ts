@@ -8,7 +8,7 @@ export const quizResults = sqliteTable("quiz_results", {
   answers: text("answers", { mode: "json" }).$type<string[]>().notNull(),
   createdAt: integer("created_at", { mode: "timestamp_ms" })
     .notNull()
-    .default(sql`(unixepoch() * 1000)`),
+    .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
 });
 
 export const earningsResults = sqliteTable("earnings_results", {
@@ -22,5 +22,5 @@ export const earningsResults = sqliteTable("earnings_results", {
   answers: text("answers", { mode: "json" }).$type<number[]>().notNull(),
   createdAt: integer("created_at", { mode: "timestamp_ms" })
     .notNull()
-    .default(sql`(unixepoch() * 1000)`),
+    .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
 });

@@ -9,10 +9,10 @@ export const adminUsers = sqliteTable("admin_users", {
   tokenVersion: integer("token_version").notNull().default(0),
   createdAt: integer("created_at", { mode: "timestamp_ms" })
     .notNull()
-    .default(sql`(unixepoch() * 1000)`),
+    .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" })
     .notNull()
-    .default(sql`(unixepoch() * 1000)`),
+    .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
 });
 
 // One row (id = 1): the brand and the two affiliate platforms (DECISIONS P5).
@@ -28,7 +28,7 @@ export const siteSettings = sqliteTable(
     bannerPlatform: text("banner_platform", { enum: ["a", "b"] }).notNull().default("a"),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" })
       .notNull()
-      .default(sql`(unixepoch() * 1000)`),
+      .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
   },
   (table) => [
     check("site_settings_single_row", sql`${table.id} = 1`),
@@ -44,5 +44,5 @@ export const sitePages = sqliteTable("site_pages", {
   body: text("body").notNull(),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" })
     .notNull()
-    .default(sql`(unixepoch() * 1000)`),
+    .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
 });

@@ -28,3 +28,8 @@ export function settingsRow(settings: SiteSettings) {
     bannerPlatform: settings.bannerPlatform,
   };
 }
+
+export function updateSettings(db: Db, settings: SiteSettings): SiteSettings {
+  db.update(siteSettings).set({ ...settingsRow(settings), updatedAt: new Date() }).where(eq(siteSettings.id, 1)).run();
+  return getSettings(db);
+}

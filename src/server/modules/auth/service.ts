@@ -1,0 +1,28 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { adminUsers } from "../../db/schema/index.ts";
+import type { AdminUser } from "../../../shared/contract/admin.ts";
+
+// Verifying against a real hash when the user does not exist keeps the answer time the
+// same, so timing does not tell which user names exist.
+const DUMMY_HASH = await Bun.password.hash("not-a-real-password", { algorithm: "argon2id" });
+
+export async function verifyLogin(db: Db, username: string, password: string): Promise<(AdminUser & { tokenVersion: number }) | null> {
+  const row = db.select().from(adminUsers).where(eq(adminUsers.username, username)).get();
+  const ok = await Bun.password.verify(password, row?.passwordHash ?? DUMMY_HASH);
+  return row && ok ? { id: row.id, username: row.username, tokenVersion: row.tokenVersion } : null;
+}
+
+/** The admin a token names, if the token is still current (not signed out since). */
+export function adminForToken(db: Db, id: number, tokenVersion: number): AdminUser | null {
+  const row = db.select().from(adminUsers).where(eq(adminUsers.id, id)).get();
+  return row && row.tokenVersion === tokenVersion ? { id: row.id, username: row.username } : null;
+}
+
+/** Ends every session of this admin: tokens carry the version they were issued with. */
+export function endSessions(db: Db, id: number): void {
+  db.update(adminUsers)
+    .set({ tokenVersion: sql`${adminUsers.tokenVersion} + 1`, updatedAt: new Date() })
+    .where(eq(adminUsers.id, id))
+    .run();
+}
