@@ -1,6 +1,22 @@
 import { defineConfig, devices } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 4310);
+// The admin journeys change content; they get a server and a DATA_DIR of their own so the
+// visitor journeys running beside them see the seed as it is.
+const adminPort = port + 1;
+
+function server(p: number) {
+  return {
+    // The real server (the compiled executable when built) on a fresh temporary DATA_DIR.
+    command: `bun scripts/e2e-server.ts`,
+    url: `http://127.0.0.1:${p}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: { E2E_PORT: String(p) },
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
+  };
+}
 
 export default defineConfig({
   testDir: "./tests/e2e",
@@ -28,15 +44,9 @@ export default defineConfig({
       ],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
-    // The real server (the compiled executable when built) on a fresh temporary DATA_DIR.
-    command: `bun scripts/e2e-server.ts`,
-    url: `http://127.0.0.1:${port}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: { E2E_PORT: String(port) },
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  projects: [
+    { name: "visitor", testIgnore: "**/admin.e2e.ts", use: { ...devices["Desktop Chrome"] } },
+    { name: "admin", testMatch: "**/admin.e2e.ts", use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${adminPort}` } },
+  ],
+  webServer: [server(port), server(adminPort)],
 });

@@ -137,6 +137,8 @@ export const pages: PageDef[] = [
     },
     queries: (p) => [API.blogPost(p.slug ?? ""), API.blogRelated(p.slug ?? "")],
   },
+  { id: "admin-login", path: "/admin-login", load: () => import("./pages/admin-login.tsx") },
+  { id: "admin", path: "/admin", load: () => import("./pages/admin.tsx") },
   // DECISIONS P6.
   {
     id: "course-complete-redirect",

@@ -18,7 +18,7 @@ describe("toasts (SPEC 4)", () => {
     const items = screen.getAllByTestId("toast");
     expect(items).toHaveLength(1);
     expect(items[0]!.textContent).toContain("Failed to save quiz result. Please try again.");
-    expect(items[0]!.getAttribute("role")).toBe("alert");
+    expect(items[0]!.querySelector('[role="alert"]')).not.toBeNull();
   });
 
   test("closes itself after 5000 ms and leaves the store after the remove delay", () => {

@@ -56,15 +56,14 @@ function ToastItem({ toast }: { toast: Toast }) {
     <li
       ref={item}
       className={destructive ? "toast destructive" : "toast"}
-      role={destructive ? "alert" : "status"}
-      aria-atomic="true"
       onPointerDown={onPointerDown}
       onPointerMove={onPointerMove}
       onPointerUp={onPointerEnd}
       onPointerCancel={onPointerEnd}
       data-testid="toast"
     >
-      <div>
+      {/* The live role sits inside the item so the list keeps its list semantics. */}
+      <div role={destructive ? "alert" : "status"} aria-atomic="true">
         {toast.title && <strong className="toast-title">{toast.title}</strong>}
         {toast.description && <p className="toast-description">{toast.description}</p>}
       </div>

@@ -1,0 +1,38 @@
+import { useEffect, useRef } from "react";
+
+interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  message: string;
+  confirmLabel?: string;
+  busy?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/** A modal confirmation on the native <dialog>: focus is trapped and Escape cancels. */
+export function ConfirmDialog({ open, title, message, confirmLabel = "Delete", busy, onConfirm, onCancel }: ConfirmDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal?.();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} aria-labelledby="confirm-title" onCancel={onCancel} onClose={() => open && onCancel()}>
+      <article>
+        <h2 id="confirm-title">{title}</h2>
+        <p>{message}</p>
+        <footer className="dialog-actions">
+          <button type="button" className="secondary outline" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="button" className="danger" onClick={onConfirm} disabled={busy} aria-busy={busy}>
+            {confirmLabel}
+          </button>
+        </footer>
+      </article>
+    </dialog>
+  );
+}

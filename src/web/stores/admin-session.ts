@@ -1,0 +1,30 @@
+// SPEC 4 'Admin session': a local flag set on login and cleared on logout, so the dashboard
+// does not bounce to the login page while the server check is still running.
+const FLAG = "adminLoggedIn";
+const USER = "adminUser";
+
+export function hasAdminFlag(): boolean {
+  try {
+    return localStorage.getItem(FLAG) === "true";
+  } catch {
+    return false;
+  }
+}
+
+export function setAdminFlag(user: unknown): void {
+  try {
+    localStorage.setItem(FLAG, "true");
+    localStorage.setItem(USER, JSON.stringify(user));
+  } catch {
+    // Storage blocked: the server session still works; only the no-bounce hint is lost.
+  }
+}
+
+export function clearAdminFlag(): void {
+  try {
+    localStorage.removeItem(FLAG);
+    localStorage.removeItem(USER);
+  } catch {
+    // nothing to clear
+  }
+}
