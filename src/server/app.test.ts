@@ -102,13 +102,23 @@ describe("pages", () => {
     expect(html).not.toContain("{{brand}}");
   });
 
-  test.each(["/nope", "/quizzes", "/learning", "/blogs", "/admin", "/a/b/c"])("%s answers the 404 page", async (path) => {
+  test.each(["/nope", "/quizzes", "/learning", "/blogs", "/administrator", "/a/b/c"])("%s answers the 404 page", async (path) => {
     const { request } = testApp();
     const res = await request(path);
     expect(res.status).toBe(404);
     const html = await res.text();
     expect(html).toContain("404 Page Not Found");
     expect(html).toContain('<meta name="robots" content="noindex"/>');
+  });
+
+  test.each(["/admin", "/admin-login"])("%s is server-rendered, marked noindex and holds no admin data", async (path) => {
+    const { request } = testApp();
+    const res = await request(path);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<meta name="robots" content="noindex"/>');
+    expect(html).not.toContain('<link rel="canonical"');
+    expect(html).not.toContain("/api/admin/");
   });
 
   test("/course-complete is a real permanent redirect to /learn/complete (DECISIONS P6)", async () => {
