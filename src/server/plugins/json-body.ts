@@ -4,6 +4,25 @@ import { HttpError, type FieldProblem } from "./errors.ts";
 
 export const JSON_BODY_LIMIT = 16 * 1024;
 
+/** Reads a body, giving up with 413 as soon as it passes `limit` (chunked bodies have no length). */
+export async function readBodyLimited(request: Request, limit: number, tooLarge: string): Promise<Uint8Array<ArrayBuffer>> {
+  const reader = request.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new HttpError(413, tooLarge);
+    }
+    chunks.push(value);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
 /** Each problem of a value against a schema, as the API reports them. */
 export function schemaProblems(schema: TSchema, value: unknown): FieldProblem[] {
   const seen = new Set<string>();
@@ -31,23 +50,10 @@ export function jsonBody(schema?: TSchema, limit = JSON_BODY_LIMIT) {
     if (!/^application\/json\s*(;|$)/i.test(type)) {
       throw new HttpError(415, "Send the body as JSON with Content-Type: application/json.");
     }
+    const tooLarge = `The request body is larger than ${limit / 1024} KB.`;
     const declared = Number(request.headers.get("content-length") ?? NaN);
-    if (declared > limit) throw new HttpError(413, `The request body is larger than ${limit / 1024} KB.`);
-    const reader = request.body?.getReader();
-    if (!reader) throw new HttpError(400, "The request body is empty. Send a JSON object.");
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        throw new HttpError(413, `The request body is larger than ${limit / 1024} KB.`);
-      }
-      chunks.push(value);
-    }
-    const text = new TextDecoder().decode(Buffer.concat(chunks));
+    if (declared > limit) throw new HttpError(413, tooLarge);
+    const text = new TextDecoder().decode(await readBodyLimited(request, limit, tooLarge));
     if (text.trim() === "") throw new HttpError(400, "The request body is empty. Send a JSON object.");
     let body: unknown;
     try {

@@ -45,6 +45,16 @@ export const CourseModule = Type.Object({
 });
 export type CourseModule = Static<typeof CourseModule>;
 
+/** A module as the overview lists it: no lessons, no quiz. */
+export interface ModuleSummary {
+  id: number;
+  title: string;
+  description: string;
+  isActive: boolean;
+  topics: { id: number; title: string }[];
+  checklist: string[];
+}
+
 /** SPEC 3 'Quiz outcome'. */
 export interface QuizOutcome {
   moduleId: number;

@@ -5,9 +5,7 @@ import { Wizard } from "../components/wizard.tsx";
 import { ErrorState, Loading } from "../components/error-state.tsx";
 import { PlatformButtons } from "../components/platform-buttons.tsx";
 import { useSettings } from "../queries/settings.ts";
-import { useEarningsResult, useQuizResult } from "../queries/results.ts";
-import { ApiError, apiRequest } from "../queries/client.ts";
-import { toast } from "../stores/toast.ts";
+import { saveResult, useEarningsResult, useQuizResult } from "../queries/results.ts";
 import { pageTitle } from "../../shared/lib/brand.ts";
 import { API } from "../../shared/paths.ts";
 import { computeTier } from "../../shared/lib/tiers.ts";
@@ -31,26 +29,11 @@ function Calculator({ quizId }: { quizId: string | null }) {
   async function finish(answers: (1 | 2 | 3)[]) {
     const { tier, estimatedEarnings, score } = computeTier(answers);
     setSaving(true);
-    try {
-      const response = await apiRequest("POST", API.earningsResults, {
-        quizResultId: knownQuizId,
-        tier,
-        estimatedEarnings,
-        score,
-        answers,
-      });
-      const { id } = (await response.json()) as { id: string };
-      // SPEC 4: a full page navigation to the tier result.
-      window.location.assign(`/quiz/earnings?tier=${encodeURIComponent(tier)}&id=${encodeURIComponent(id)}`);
-    } catch (error) {
-      setSaving(false);
-      toast({
-        title: "Error",
-        description:
-          error instanceof ApiError ? "Failed to save earnings result. Please try again." : "An unexpected error occurred. Please try again.",
-        variant: "destructive",
-      });
-    }
+    const body = { quizResultId: knownQuizId, tier, estimatedEarnings, score, answers };
+    const saved = await saveResult(API.earningsResults, body, "Failed to save earnings result. Please try again.");
+    if (!saved) return setSaving(false);
+    // SPEC 4: a full page navigation to the tier result.
+    window.location.assign(`/quiz/earnings?tier=${encodeURIComponent(tier)}&id=${encodeURIComponent(saved.id)}`);
   }
 
   return (

@@ -3,8 +3,7 @@ import { useLocation } from "wouter";
 import { PageMeta } from "../components/page-meta.tsx";
 import { Wizard } from "../components/wizard.tsx";
 import { useSettings } from "../queries/settings.ts";
-import { ApiError, apiRequest } from "../queries/client.ts";
-import { toast } from "../stores/toast.ts";
+import { saveResult } from "../queries/results.ts";
 import { rememberQuizId } from "../lib/visitor-storage.ts";
 import { pageTitle } from "../../shared/lib/brand.ts";
 import { API } from "../../shared/paths.ts";
@@ -20,20 +19,10 @@ export default function QuizPage() {
   async function finish(answers: Letter[]) {
     const { archetype } = scoreArchetype(answers, scoringTable);
     setSaving(true);
-    try {
-      const response = await apiRequest("POST", API.quizResults, { archetype, answers });
-      const { id } = (await response.json()) as { id: string };
-      rememberQuizId(id);
-      navigate(`/quiz/result?archetype=${encodeURIComponent(archetype)}&id=${encodeURIComponent(id)}`);
-    } catch (error) {
-      setSaving(false);
-      toast({
-        title: "Error",
-        description:
-          error instanceof ApiError ? "Failed to save quiz result. Please try again." : "An unexpected error occurred. Please try again.",
-        variant: "destructive",
-      });
-    }
+    const saved = await saveResult(API.quizResults, { archetype, answers }, "Failed to save quiz result. Please try again.");
+    if (!saved) return setSaving(false);
+    rememberQuizId(saved.id);
+    navigate(`/quiz/result?archetype=${encodeURIComponent(archetype)}&id=${encodeURIComponent(saved.id)}`);
   }
 
   return (

@@ -1,15 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { API } from "../../shared/paths.ts";
-import type { CourseModule } from "../../shared/contract/course.ts";
-
-export interface ModuleSummary {
-  id: number;
-  title: string;
-  description: string;
-  isActive: boolean;
-  topics: { id: number; title: string }[];
-  checklist: string[];
-}
+import type { CourseModule, ModuleSummary } from "../../shared/contract/course.ts";
 
 export function useModules() {
   return useQuery<ModuleSummary[]>({ queryKey: [API.modules] });

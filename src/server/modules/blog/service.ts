@@ -14,20 +14,12 @@ export function listCategories(db: Db): BlogCategory[] {
 
 export function toPost(row: Row): BlogPost {
   return {
-    id: row.id,
-    title: row.title,
-    slug: row.slug,
-    excerpt: row.excerpt,
-    category: row.category,
-    coverImage: row.coverImage,
+    ...toSummary(row),
     // Stored clean; cleaned again on the way out so a row written by other means is safe too.
     content: sanitizePostHtml(row.content),
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
     metaDescription: row.metaDescription,
     metaKeywords: row.metaKeywords,
     published: row.published,
-    readingMinutes: readingMinutes(row.content),
   };
 }
 

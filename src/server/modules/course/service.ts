@@ -1,15 +1,6 @@
-import type { CourseModule } from "../../../shared/contract/course.ts";
+import type { CourseModule, ModuleSummary } from "../../../shared/contract/course.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { courseModules } from "./content.ts";
-
-export interface ModuleSummary {
-  id: number;
-  title: string;
-  description: string;
-  isActive: boolean;
-  topics: { id: number; title: string }[];
-  checklist: string[];
-}
 
 /** The overview: every active module with its topic titles ('What you'll learn'). */
 export function listModules(modules: CourseModule[] = courseModules): ModuleSummary[] {

@@ -3,27 +3,9 @@ import { join } from "node:path";
 import type { Db } from "../../db/client.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { parseRange } from "../../plugins/static.ts";
+import { readBodyLimited } from "../../plugins/json-body.ts";
 import { adminGuard } from "../auth/guard.ts";
 import { CONTENT_TYPES, MAX_UPLOAD_REQUEST, storeUpload, UPLOAD_NAME } from "./service.ts";
-
-/** Reads a body, giving up with 413 as soon as it passes `limit` (chunked bodies have no length). */
-async function readLimited(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = request.body?.getReader();
-  if (!reader) throw new HttpError(400, "The upload is empty.");
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new HttpError(413, "File must be less than 100MB");
-    }
-    chunks.push(value);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
-}
 
 export interface UploadOptions {
   dir: string;
@@ -68,7 +50,7 @@ export function uploadRoutes(db: Db, { dir, secret, allowedOrigins }: UploadOpti
         if (!/^multipart\/form-data/i.test(type)) throw new HttpError(415, "Send the file as multipart/form-data in a field named file.");
         const length = Number(request.headers.get("content-length") ?? NaN);
         if (length > MAX_UPLOAD_REQUEST) throw new HttpError(413, "File must be less than 100MB");
-        const body = await readLimited(request, MAX_UPLOAD_REQUEST);
+        const body = await readBodyLimited(request, MAX_UPLOAD_REQUEST, "File must be less than 100MB");
         let form: FormData;
         try {
           form = await new Response(body, { headers: { "content-type": type } }).formData();

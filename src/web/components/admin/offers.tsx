@@ -6,6 +6,7 @@ import { fieldErrors } from "../../lib/validate.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { ImageUploader, MediaUploader } from "./uploaders.tsx";
 import { Field } from "./field.tsx";
+import { RowActions } from "./row-actions.tsx";
 import { OfferInput, type AdminOffer } from "../../../shared/contract/admin.ts";
 
 export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => void; onNew: () => void }) {
@@ -60,12 +61,7 @@ export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => vo
                   <td className="url-cell">{offer.linkUrl}</td>
                   <td>{offer.isActive ? "Active" : "Inactive"}</td>
                   <td className="actions">
-                    <button type="button" className="secondary outline small-button" onClick={() => onEdit(offer)}>
-                      Edit<span className="visually-hidden"> {offer.title}</span>
-                    </button>
-                    <button type="button" className="danger outline small-button" onClick={() => setDeleting(offer)}>
-                      Delete<span className="visually-hidden"> {offer.title}</span>
-                    </button>
+                    <RowActions name={offer.title} onEdit={() => onEdit(offer)} onDelete={() => setDeleting(offer)} />
                   </td>
                 </tr>
               ))}

@@ -7,6 +7,7 @@ import { slugify } from "../../lib/slug.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { ImageUploader } from "./uploaders.tsx";
 import { Field } from "./field.tsx";
+import { RowActions } from "./row-actions.tsx";
 import { API } from "../../../shared/paths.ts";
 import { PostInput } from "../../../shared/contract/admin.ts";
 import type { BlogCategory, BlogPost } from "../../../shared/contract/blog.ts";
@@ -49,12 +50,7 @@ export function PostsTab({ onEdit, onNew }: { onEdit: (post: BlogPost) => void; 
                 <td>{post.category ?? "Uncategorized"}</td>
                 <td>{post.published ? "Published" : "Draft"}</td>
                 <td className="actions">
-                  <button type="button" className="secondary outline small-button" onClick={() => onEdit(post)}>
-                    Edit<span className="visually-hidden"> {post.title}</span>
-                  </button>
-                  <button type="button" className="danger outline small-button" onClick={() => setDeleting(post)}>
-                    Delete<span className="visually-hidden"> {post.title}</span>
-                  </button>
+                  <RowActions name={post.title} onEdit={() => onEdit(post)} onDelete={() => setDeleting(post)} />
                 </td>
               </tr>
             ))}

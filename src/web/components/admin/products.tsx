@@ -7,6 +7,7 @@ import { newProductId } from "../../lib/slug.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { ImageUploader } from "./uploaders.tsx";
 import { Field } from "./field.tsx";
+import { RowActions } from "./row-actions.tsx";
 import { PRODUCT_ARCHETYPES, PRODUCT_BADGES, RecommendedProduct } from "../../../shared/contract/products.ts";
 
 type Product = RecommendedProduct;
@@ -55,12 +56,7 @@ export function ProductsTab() {
                       <a href={p.link} target="_blank" rel="noopener noreferrer">
                         Visit Link<span className="visually-hidden"> for {p.name} (opens in a new tab)</span>
                       </a>
-                      <button type="button" className="secondary outline small-button" onClick={() => setEditing(p)}>
-                        Edit<span className="visually-hidden"> {p.name}</span>
-                      </button>
-                      <button type="button" className="danger outline small-button" onClick={() => setDeleting(p)}>
-                        Delete<span className="visually-hidden"> {p.name}</span>
-                      </button>
+                      <RowActions name={p.name} onEdit={() => setEditing(p)} onDelete={() => setDeleting(p)} />
                     </p>
                   </article>
                 </li>
