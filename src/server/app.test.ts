@@ -165,6 +165,9 @@ describe("static assets", () => {
     const script = /<script type="module" src="([^"]+)"/.exec(html)![1]!;
     const res = await request(script, { headers: { "accept-encoding": "gzip, br" } });
     expect(res.status).toBe(200);
+    expect(res.headers.get("content-encoding")).toBe("br");
+    const gz = await request(script, { headers: { "accept-encoding": "gzip" } });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(res.headers.get("content-type")).toContain("text/javascript");
     const etag = res.headers.get("etag")!;

@@ -4,6 +4,7 @@ import type { Config } from "./env.ts";
 import type { Logger } from "./logger.ts";
 import type { AssetStore } from "./ssr/assets.ts";
 import { createRenderer } from "./ssr/render.tsx";
+import { PageCache } from "./ssr/page-cache.ts";
 import { createQueryResolver } from "./ssr/queries.ts";
 import { THEME_SCRIPT } from "../web/theme-script.ts";
 import { cspHash, securityHeaders } from "./plugins/security.ts";
@@ -45,7 +46,8 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
   // Links in feeds, the sitemap and canonical tags use PUBLIC_URL when it is set.
   const origin = (request: Request) => config.publicUrl ?? new URL(request.url).origin;
   const resolveQuery = createQueryResolver(database, contact);
-  const render = createRenderer({ assets, resolveQuery, logger, origin });
+  const pageCache = new PageCache();
+  const render = createRenderer({ assets, resolveQuery, logger, origin, cache: pageCache });
   // State-changing admin calls must come from this site: its public origin or the one reached.
   const allowedOrigins = (request: Request) => [...new Set([new URL(request.url).origin, ...(config.publicUrl ? [new URL(config.publicUrl).origin] : [])])];
   const secure = (request: Request) => (config.publicUrl ?? request.url).startsWith("https:");
@@ -65,7 +67,7 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
     .use(blogRoutes(database.db))
     .use(seoRoutes(database.db, { origin, contentDate: BUILD_DATE }))
     .use(authRoutes(database.db, { secret, secure, allowedOrigins }))
-    .use(adminRoutes(database.db, secret, allowedOrigins))
+    .use(adminRoutes(database.db, secret, allowedOrigins, () => pageCache.clear()))
     .use(uploadRoutes(database.db, { dir: uploadsDir, secret, allowedOrigins }))
     .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
     .all("/api/*", () => {

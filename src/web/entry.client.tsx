@@ -11,6 +11,9 @@ const bootJson = document.getElementById(BOOT_ELEMENT_ID)?.textContent ?? "";
 const boot = JSON.parse(bootJson) as BootData;
 
 const queryClient = createQueryClient();
+// The page may come from the server's cache, rendered earlier; the server drops that cache
+// whenever the data changes, so what arrives with the page is current as of now.
+for (const query of boot.state.queries) query.state.dataUpdatedAt = Date.now();
 hydrate(queryClient, boot.state);
 
 // Load the current page's chunk first so hydration renders it without suspending.

@@ -33,6 +33,11 @@ export interface PageDef {
    * to know which products to show).
    */
   queries?: (params: PageProps["params"], search: URLSearchParams, read: QueryReader) => QuerySpec[];
+  /**
+   * The same for every visitor at this address (path and query): the server renders it
+   * once and serves it from memory until the admin changes something.
+   */
+  cache?: boolean | ((search: URLSearchParams) => boolean);
   /** The HTTP status when it is not 200; a function decides from the address. */
   status?: number | ((params: PageProps["params"], search: URLSearchParams) => number);
   /**
@@ -47,21 +52,23 @@ export interface PageDef {
  * (hydration and navigation). Order matters: the first match wins.
  */
 export const pages: PageDef[] = [
-  { id: "home", path: "/", load: () => import("./pages/home.tsx") },
-  { id: "about", path: "/learn-more", load: () => import("./pages/about.tsx") },
+  { id: "home", cache: true, path: "/", load: () => import("./pages/home.tsx") },
+  { id: "about", cache: true, path: "/learn-more", load: () => import("./pages/about.tsx") },
   {
     id: "terms",
+    cache: true,
     path: "/terms",
     load: () => import("./pages/site-page.tsx"),
     queries: () => [API.sitePage("terms")],
   },
   {
     id: "privacy",
+    cache: true,
     path: "/privacy",
     load: () => import("./pages/site-page.tsx"),
     queries: () => [API.sitePage("privacy")],
   },
-  { id: "quiz", path: "/quiz", load: () => import("./pages/quiz.tsx") },
+  { id: "quiz", cache: true, path: "/quiz", load: () => import("./pages/quiz.tsx") },
   {
     id: "quiz-result",
     path: "/quiz/result",
@@ -76,6 +83,8 @@ export const pages: PageDef[] = [
   },
   {
     id: "earnings",
+    // The calculator is the same for everyone; a tier result belongs to one visitor.
+    cache: (s) => !s.get("id"),
     path: "/quiz/earnings",
     load: () => import("./pages/earnings.tsx"),
     queries: (_, s) => {
@@ -97,16 +106,18 @@ export const pages: PageDef[] = [
       return [optional(key), API.products(ALL_ARCHETYPES), ...(quiz ? [API.products(quiz.archetype)] : [])];
     },
   },
-  { id: "learn", path: "/learn", load: () => import("./pages/learn.tsx"), queries: () => [API.modules] },
+  { id: "learn", cache: true, path: "/learn", load: () => import("./pages/learn.tsx"), queries: () => [API.modules] },
   {
     id: "module-complete",
+    cache: true,
     path: "/learn/module-complete",
     load: () => import("./pages/module-complete.tsx"),
   },
-  { id: "quiz-complete", path: "/learn/quiz-complete", load: () => import("./pages/quiz-complete.tsx") },
-  { id: "course-complete", path: "/learn/complete", load: () => import("./pages/complete.tsx") },
+  { id: "quiz-complete", cache: true, path: "/learn/quiz-complete", load: () => import("./pages/quiz-complete.tsx") },
+  { id: "course-complete", cache: true, path: "/learn/complete", load: () => import("./pages/complete.tsx") },
   {
     id: "module",
+    cache: true,
     path: "/learn/:id",
     load: () => import("./pages/module.tsx"),
     // SPEC 5: a non-numeric id goes back to the course overview.
@@ -115,18 +126,21 @@ export const pages: PageDef[] = [
   },
   {
     id: "resources",
+    cache: true,
     path: "/resources",
     load: () => import("./pages/resources.tsx"),
     queries: () => [API.modules, API.blogCategories],
   },
   {
     id: "blog",
+    cache: true,
     path: "/blog",
     load: () => import("./pages/blog.tsx"),
     queries: () => [API.blogPosts, API.blogCategories],
   },
   {
     id: "blog-post",
+    cache: true,
     path: "/blog/:slug",
     load: () => import("./pages/blog-post.tsx"),
     // SPEC 2: an unknown or unpublished post sends the visitor to the blog; the footer's

@@ -38,9 +38,11 @@ function serve(asset: Asset, request: Request): Response {
       headers: { ...headers, "content-range": `bytes ${range.start}-${range.end}/${asset.body.length}` },
     });
   }
-  const gzip = asset.gzip && /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
-  if (gzip) headers["content-encoding"] = "gzip";
-  return new Response(gzip ? asset.gzip : asset.body, { headers });
+  // Compressed once at start; brotli when the browser takes it, else gzip.
+  const accepts = request.headers.get("accept-encoding") ?? "";
+  const encoded = asset.brotli && /\bbr\b/.test(accepts) ? "br" : asset.gzip && /\bgzip\b/.test(accepts) ? "gzip" : null;
+  if (encoded) headers["content-encoding"] = encoded;
+  return new Response(encoded === "br" ? asset.brotli : encoded === "gzip" ? asset.gzip : asset.body, { headers });
 }
 
 /** Built client files under /assets/ and the files of public/ (favicon, robots), from memory. */

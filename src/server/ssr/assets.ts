@@ -1,11 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { clientBundleDir, resourcePath } from "../resources.ts";
 
 export interface Asset {
   body: Uint8Array<ArrayBuffer>;
   gzip: Uint8Array<ArrayBuffer> | null;
+  brotli: Uint8Array<ArrayBuffer> | null;
   type: string;
   etag: string;
   /** Content-hashed names never change content, so they may be cached for a year. */
@@ -65,6 +66,7 @@ export function loadAssets(clientDir = clientBundleDir(), publicDir = resourcePa
     files.set(`/${rel}`, {
       body,
       gzip: compressible ? new Uint8Array(gzipSync(body, { level: 9 })) : null,
+      brotli: compressible ? new Uint8Array(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })) : null,
       type,
       etag: `"${Bun.hash(body).toString(36)}"`,
       immutable,

@@ -10,9 +10,12 @@ import { HttpError } from "../plugins/errors.ts";
 import type { Logger } from "../logger.ts";
 import type { AssetStore } from "./assets.ts";
 import type { QueryResolver } from "./queries.ts";
+import { cachedResponse, toCachedPage, type PageCache } from "./page-cache.ts";
 
 export interface RendererDeps {
   assets: AssetStore;
+  /** Pages marked `cache` in the page table are kept here once rendered. */
+  cache?: PageCache;
   resolveQuery: QueryResolver;
   logger: Logger;
   origin: (request: Request) => string;
@@ -20,7 +23,7 @@ export interface RendererDeps {
 
 export type PageRenderer = (request: Request, forced?: 404 | 500) => Promise<Response>;
 
-export function createRenderer({ assets, resolveQuery, logger, origin }: RendererDeps): PageRenderer {
+export function createRenderer({ assets, resolveQuery, logger, origin, cache }: RendererDeps): PageRenderer {
   const { manifest } = assets;
 
   /** Resolves each key once per request; a missing record (404) reads as null. */
@@ -109,8 +112,21 @@ export function createRenderer({ assets, resolveQuery, logger, origin }: Rendere
         headers: { location: redirect.to, "cache-control": redirect.permanent ? "public, max-age=3600" : "no-store" },
       });
     }
+    const rule = match.page.cache;
+    const cacheable = cache && !forced && request.method === "GET" && (typeof rule === "function" ? rule(url.searchParams) : rule === true);
+    const key = url.pathname + url.search;
+    if (cacheable) {
+      const hit = cache.get(key);
+      if (hit) return cachedResponse(hit, request);
+    }
     try {
-      return await renderMatch(url, match, forced === 404, siteOrigin, read);
+      const response = await renderMatch(url, match, forced === 404, siteOrigin, read);
+      if (!cacheable || response.status !== 200) return response;
+      const page = await toCachedPage(response);
+      cache.set(key, page);
+      const fresh = cachedResponse(page, request);
+      fresh.headers.set("x-cache", "miss");
+      return fresh;
     } catch (error) {
       // A page whose data does not exist is a 404, like an unknown path.
       if (error instanceof HttpError && error.status === 404 && match.page !== notFoundPage) {

@@ -15,13 +15,15 @@ const TextId = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 const ADMIN_BODY_LIMIT = 256 * 1024;
 
 /** DECISIONS P11: every route here needs the admin session; each one is listed here. */
-export function adminRoutes(db: Db, secret: string, allowedOrigins: (request: Request) => string[]) {
+export function adminRoutes(db: Db, secret: string, allowedOrigins: (request: Request) => string[], onChange: () => void = () => {}) {
   const json = <S extends Parameters<typeof jsonBody>[0]>(schema: S) => ({ parse: jsonBody(schema, ADMIN_BODY_LIMIT), body: schema! });
   return (
     new Elysia({ name: "admin" })
       .use(adminGuard(db, secret, allowedOrigins))
-      .onAfterHandle({ as: "local" }, ({ set }) => {
+      .onAfterHandle({ as: "local" }, ({ set, request }) => {
         set.headers["cache-control"] = "no-store";
+        // Whatever the admin changed may show on any cached page: drop them all.
+        if (request.method !== "GET") onChange();
       })
       // Blog posts
       .get("/api/admin/blog/posts", () => listAllPosts(db))

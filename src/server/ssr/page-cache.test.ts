@@ -1,0 +1,53 @@
+import { describe, expect, test } from "bun:test";
+import { testApp } from "../../../tests/support/app.ts";
+import { adminApp } from "../../../tests/support/admin.ts";
+import { PageCache } from "./page-cache.ts";
+
+describe("render cache (issue 7)", () => {
+  test("a page the same for everyone is rendered once, then served from memory with an ETag", async () => {
+    const { request } = testApp();
+    const first = await request("/learn/3");
+    expect(first.headers.get("x-cache")).toBe("miss");
+    const body = await first.text();
+    const second = await request("/learn/3");
+    expect(second.headers.get("x-cache")).toBe("hit");
+    expect(await second.text()).toBe(body);
+    const etag = second.headers.get("etag")!;
+    expect(etag).toMatch(/^"[a-z0-9]+"$/);
+    const conditional = await request("/learn/3", { headers: { "if-none-match": etag } });
+    expect(conditional.status).toBe(304);
+    expect(await conditional.text()).toBe("");
+    // Security headers are still there on cached answers.
+    expect(second.headers.get("content-security-policy")).toContain("default-src 'self'");
+  });
+
+  test("pages that belong to one visitor are never cached", async () => {
+    const { request } = testApp();
+    for (const path of ["/quiz/result?archetype=Couple&id=abc", "/quiz/earnings?tier=Power%20Earner&id=x", "/admin", "/nope"]) {
+      await request(path);
+      expect([path, (await request(path)).headers.get("x-cache")]).toEqual([path, null]);
+    }
+  });
+
+  test("an admin change drops the cache: the next visitor sees it at once", async () => {
+    const { request, asAdmin } = await adminApp();
+    expect(await (await request("/")).text()).toContain("| Cam Guide</title>");
+    expect((await request("/")).headers.get("x-cache")).toBe("hit");
+    const settings = await (await asAdmin("/api/admin/settings")).json();
+    await asAdmin("/api/admin/settings", { method: "PUT", json: { ...settings, brandName: "Fresh Brand" } });
+    const after = await request("/");
+    expect(after.headers.get("x-cache")).toBe("miss");
+    expect(await after.text()).toContain("| Fresh Brand</title>");
+  });
+
+  test("the cache is bounded and forgets the least recently used page", () => {
+    const cache = new PageCache(2);
+    const page = (n: number) => ({ body: new Uint8Array([n]), status: 200, headers: [], etag: `"${n}"` });
+    cache.set("/a", page(1));
+    cache.set("/b", page(2));
+    cache.get("/a");
+    cache.set("/c", page(3));
+    expect([cache.get("/a")?.etag, cache.get("/b"), cache.get("/c")?.etag]).toEqual(['"1"', undefined, '"3"']);
+    expect(cache.size).toBe(2);
+  });
+});

@@ -1,0 +1,57 @@
+// Pages that are the same for every visitor are rendered once and then served from
+// memory until the admin changes something (issue 7). Keyed by path and query.
+
+export interface CachedPage {
+  body: Uint8Array<ArrayBuffer>;
+  status: number;
+  headers: [string, string][];
+  etag: string;
+}
+
+export class PageCache {
+  private pages = new Map<string, CachedPage>();
+  constructor(private readonly maxEntries = 500) {}
+
+  get(key: string): CachedPage | undefined {
+    const hit = this.pages.get(key);
+    if (hit) {
+      // Least recently used goes first when the cache is full.
+      this.pages.delete(key);
+      this.pages.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, page: CachedPage): void {
+    if (this.pages.size >= this.maxEntries) this.pages.delete(this.pages.keys().next().value!);
+    this.pages.set(key, page);
+  }
+
+  /** Everything goes: any admin change may show on any page (brand, offers, posts). */
+  clear(): void {
+    this.pages.clear();
+  }
+
+  get size(): number {
+    return this.pages.size;
+  }
+}
+
+/** Serves a cached page, answering a matching If-None-Match with 304. */
+export function cachedResponse(page: CachedPage, request: Request): Response {
+  const headers = new Headers(page.headers);
+  headers.set("etag", page.etag);
+  headers.set("x-cache", "hit");
+  if (request.headers.get("if-none-match") === page.etag) return new Response(null, { status: 304, headers });
+  return new Response(page.body, { status: page.status, headers });
+}
+
+export async function toCachedPage(response: Response): Promise<CachedPage> {
+  const body = new Uint8Array(await response.arrayBuffer());
+  return {
+    body,
+    status: response.status,
+    headers: [...response.headers.entries()],
+    etag: `"${Bun.hash(body).toString(36)}"`,
+  };
+}
