@@ -7,6 +7,7 @@ import { consoleLogger as logger } from "./logger.ts";
 import { loadAssets } from "./ssr/assets.ts";
 import { createApp } from "./app.ts";
 import { ensureAdmin, loadJwtSecret, resetAdminPassword } from "./modules/auth/bootstrap.ts";
+import { backup, restore } from "./backup.ts";
 
 const HELP = `cam-guide: the self-hosted guide, quiz and free course for new webcam models.
 
@@ -16,6 +17,8 @@ Commands:
   serve                 Start the web server (the default).
   seed                  Load the bundled content into the database (safe to run twice).
   admin reset-password  Set a new admin password (ADMIN_PASSWORD, or a generated one that is printed).
+  backup <file>         Write a consistent copy of the database and uploads to <file> (safe while serving).
+  restore <file>        Put a backup back into DATA_DIR (stop the server first; the old database is kept).
   healthcheck           Exit 0 if the server on PORT answers /healthz (for Docker's HEALTHCHECK).
   --help                Show this help.
 
@@ -128,6 +131,23 @@ async function main(argv: string[]) {
           ? `New password for ${result.username}: ${result.generatedPassword}\nEvery existing session has been signed out.`
           : `Password for ${result.username} set from ADMIN_PASSWORD. Every existing session has been signed out.`,
       );
+      return;
+    }
+    case "backup":
+    case "restore": {
+      if (!sub) fail(`Usage: cam-guide ${command} <file>`);
+      const dir = resolve(config.dataDir);
+      try {
+        if (command === "backup") {
+          const { files } = backup(dir, resolve(sub));
+          console.log(`Backup written to ${resolve(sub)} (${files} files: the database, its secret and the uploads).`);
+        } else {
+          const { files, kept } = restore(dir, resolve(sub));
+          console.log(`Restored ${files} files into ${dir}.${kept ? ` The previous database is kept at ${kept}.` : ""}`);
+        }
+      } catch (error) {
+        fail(`${command === "backup" ? "Backup" : "Restore"} failed: ${(error as Error).message}`);
+      }
       return;
     }
     case "healthcheck":

@@ -1,0 +1,85 @@
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { basename, join } from "node:path";
+import { Database } from "bun:sqlite";
+import { readTar, writeTar } from "./lib/tar.ts";
+import { UPLOAD_NAME } from "./modules/uploads/service.ts";
+
+/**
+ * `cam-guide backup <file>`: a consistent copy of the database (VACUUM INTO works while
+ * the site runs and writes) followed by the uploads. Uploads are never changed or
+ * deleted once written, so every file the copied database names is there to copy.
+ */
+export function backup(dataDir: string, target: string): { files: number } {
+  const db = join(dataDir, "app.db");
+  if (!existsSync(db)) throw new Error(`No database at ${db}.`);
+  const scratch = mkdtempSync(join(dataDir, ".backup-"));
+  try {
+    const snapshot = join(scratch, "app.db");
+    const source = new Database(db, { readonly: true });
+    try {
+      source.run("PRAGMA busy_timeout = 5000");
+      source.run(`VACUUM INTO '${snapshot.replace(/'/g, "''")}'`);
+    } finally {
+      source.close();
+    }
+    const entries: [string, string][] = [["app.db", snapshot]];
+    const secret = join(dataDir, "jwt-secret");
+    if (existsSync(secret)) entries.push(["jwt-secret", secret]);
+    const uploads = join(dataDir, "uploads");
+    if (existsSync(uploads)) {
+      for (const name of readdirSync(uploads).sort()) if (UPLOAD_NAME.test(name)) entries.push([`uploads/${name}`, join(uploads, name)]);
+    }
+    writeTar(target, entries);
+    return { files: entries.length };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+const RESTORABLE = (name: string) => name === "app.db" || name === "jwt-secret" || (name.startsWith("uploads/") && UPLOAD_NAME.test(basename(name)));
+
+/**
+ * `cam-guide restore <file>`: puts a backup back into DATA_DIR (stop the server first).
+ * An existing database is kept beside it as app.db.before-restore-<time>.
+ */
+export function restore(dataDir: string, source: string): { files: number; kept: string | null } {
+  mkdirSync(join(dataDir, "uploads"), { recursive: true });
+  const staging = mkdtempSync(join(dataDir, ".restore-"));
+  let files = 0;
+  try {
+    const buffer = Buffer.alloc(1024 * 1024);
+    readTar(source, (name, _size, read) => {
+      if (!RESTORABLE(name)) return;
+      const target = join(staging, name);
+      mkdirSync(join(target, ".."), { recursive: true });
+      const fd = openSync(target, "w");
+      try {
+        for (let n = read(buffer); n > 0; n = read(buffer)) writeSync(fd, buffer, 0, n);
+      } finally {
+        closeSync(fd);
+      }
+      files++;
+    });
+    if (!existsSync(join(staging, "app.db"))) throw new Error("The backup holds no database.");
+    const check = new Database(join(staging, "app.db"), { readonly: true });
+    const ok = (check.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check;
+    check.close();
+    if (ok !== "ok") throw new Error(`The database in the backup is damaged: ${ok}`);
+
+    const db = join(dataDir, "app.db");
+    let kept: string | null = null;
+    if (existsSync(db)) {
+      kept = `${db}.before-restore-${Date.now()}`;
+      renameSync(db, kept);
+    }
+    for (const suffix of ["-wal", "-shm"]) rmSync(db + suffix, { force: true });
+    renameSync(join(staging, "app.db"), db);
+    if (existsSync(join(staging, "jwt-secret"))) renameSync(join(staging, "jwt-secret"), join(dataDir, "jwt-secret"));
+    if (existsSync(join(staging, "uploads"))) {
+      for (const name of readdirSync(join(staging, "uploads"))) renameSync(join(staging, "uploads", name), join(dataDir, "uploads", name));
+    }
+    return { files, kept };
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,147 @@
+// Nothing acknowledged is lost: under load, after a kill -9, and through backup and restore
+// (issue 7). These run the shipped executable as a real process.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Database } from "bun:sqlite";
+import { BINARY, ensureBuilt, pool, startServer } from "./support/binary.ts";
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "cam-guide-durable-"));
+  dirs.push(dir);
+  return dir;
+};
+beforeAll(() => ensureBuilt(), 180_000);
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const QUIZ = { archetype: "Girl Next Door", answers: Array(15).fill("A") };
+const post = (url: string) =>
+  fetch(`${url}/api/quiz/result`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(QUIZ) });
+
+describe("load", () => {
+  test("10,000 quiz results from 200 connections: no 5xx, every acknowledged id reads back", async () => {
+    const dir = tempDir();
+    const server = await startServer(dir);
+    try {
+      const answers = await pool(10_000, 200, async () => {
+        const res = await post(server.url);
+        return { status: res.status, id: res.ok ? ((await res.json()) as { id: string }).id : null };
+      });
+      const statuses = new Map<number, number>();
+      for (const a of answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+      expect([...statuses.entries()]).toEqual([[201, 10_000]]);
+      const ids = answers.map((a) => a.id!);
+      expect(new Set(ids).size).toBe(10_000);
+      const missing = (await pool(ids.length, 200, async (i) => (await fetch(`${server.url}/api/quiz/result/${ids[i]}`)).status))
+        .filter((s) => s !== 200).length;
+      expect(missing).toBe(0);
+    } finally {
+      server.proc.kill("SIGTERM");
+      await server.proc.exited;
+    }
+  }, 180_000);
+});
+
+describe("crash", () => {
+  test("kill -9 in the middle of writes: every write answered 2xx is there after a restart, and the file is intact", async () => {
+    const dir = tempDir();
+    const server = await startServer(dir);
+    const acknowledged: string[] = [];
+    let stop = false;
+    const writers = Array.from({ length: 50 }, async () => {
+      while (!stop) {
+        try {
+          const res = await post(server.url);
+          if (res.ok) acknowledged.push(((await res.json()) as { id: string }).id);
+        } catch {
+          // The connection dies with the process: such a write was never acknowledged.
+          return;
+        }
+      }
+    });
+    while (acknowledged.length < 1500) await Bun.sleep(10);
+    server.proc.kill("SIGKILL");
+    stop = true;
+    await Promise.all(writers);
+    await server.proc.exited;
+
+    const db = new Database(join(dir, "app.db"));
+    expect(db.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
+    db.close();
+    const again = await startServer(dir);
+    try {
+      const statuses = await pool(acknowledged.length, 100, async (i) => (await fetch(`${again.url}/api/quiz/result/${acknowledged[i]}`)).status);
+      expect(statuses.filter((s) => s !== 200).length).toBe(0);
+      expect(acknowledged.length).toBeGreaterThanOrEqual(1500);
+    } finally {
+      again.proc.kill("SIGTERM");
+      await again.proc.exited;
+    }
+  }, 120_000);
+});
+
+describe("backup and restore", () => {
+  // A real 1×1 PNG.
+  const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+
+  test("a backup taken while the site writes restores into a fresh DATA_DIR with every row and upload", async () => {
+    const dir = tempDir();
+    const server = await startServer(dir);
+    let upload = "";
+    const ids: string[] = [];
+    try {
+      const login = await fetch(`${server.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: server.url },
+        body: JSON.stringify({ username: "admin", password: "durable-password-123" }),
+      });
+      const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+      const form = new FormData();
+      form.append("file", new File([PNG], "dot.png", { type: "image/png" }));
+      upload = ((await (await fetch(`${server.url}/api/upload`, { method: "POST", body: form, headers: { cookie, origin: server.url } })).json()) as { url: string }).url;
+      for (let i = 0; i < 20; i++) ids.push(((await (await post(server.url)).json()) as { id: string }).id);
+
+      // Writes keep coming while the backup runs.
+      let writing = true;
+      const writer = (async () => {
+        while (writing) await post(server.url);
+      })();
+      const archive = join(tempDir(), "site.backup");
+      const result = Bun.spawnSync([BINARY, "backup", archive], { env: { PATH: process.env.PATH ?? "", DATA_DIR: dir } });
+      writing = false;
+      await writer;
+      expect(result.exitCode).toBe(0);
+      expect(result.stdout.toString()).toContain("Backup written to");
+
+      const fresh = tempDir();
+      const restored = Bun.spawnSync([BINARY, "restore", archive], { env: { PATH: process.env.PATH ?? "", DATA_DIR: fresh } });
+      expect(restored.exitCode).toBe(0);
+      expect(readdirSync(join(fresh, "uploads"))).toEqual([upload.split("/").pop()!]);
+      const copy = await startServer(fresh);
+      try {
+        for (const id of ids) expect((await fetch(`${copy.url}/api/quiz/result/${id}`)).status).toBe(200);
+        const served = await fetch(copy.url + upload);
+        expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
+        // The restored secret keeps the admin signed in across the move.
+        expect(await (await fetch(`${copy.url}/api/auth/me`, { headers: { cookie } })).json()).toMatchObject({ isAdmin: true });
+      } finally {
+        copy.proc.kill("SIGTERM");
+        await copy.proc.exited;
+      }
+    } finally {
+      server.proc.kill("SIGTERM");
+      await server.proc.exited;
+    }
+  }, 120_000);
+
+  test("restore refuses a file that is not a backup and changes nothing", () => {
+    const dir = tempDir();
+    const junk = join(dir, "junk.bin");
+    Bun.write(junk, "definitely not a tar archive".repeat(40));
+    const result = Bun.spawnSync([BINARY, "restore", junk], { env: { PATH: process.env.PATH ?? "", DATA_DIR: join(dir, "data") } });
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr.toString()).toContain("Restore failed");
+  });
+});

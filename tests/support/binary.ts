@@ -1,0 +1,58 @@
+// Runs the shipped executable (dist/cam-guide) for tests that need a real process.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..", "..");
+export const BINARY = join(root, "dist", "cam-guide");
+
+export function ensureBuilt(): void {
+  if (existsSync(BINARY)) return;
+  const result = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "ignore", stderr: "inherit" });
+  if (result.exitCode !== 0) throw new Error("bun run build failed");
+}
+
+let nextPort = 5000 + Math.floor(Math.random() * 2000);
+
+export interface Running {
+  proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  url: string;
+  port: number;
+}
+
+export async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<Running> {
+  const port = nextPort++;
+  const proc = Bun.spawn([BINARY], {
+    env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", ADMIN_PASSWORD: "durable-password-123", ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`server exited early with ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return { proc, url, port };
+    } catch {
+      // not up yet
+    }
+    await Bun.sleep(25);
+  }
+  proc.kill("SIGKILL");
+  throw new Error("the server did not answer /healthz within 15 s");
+}
+
+/** Runs `count` tasks with at most `concurrency` in flight. */
+export async function pool<T>(count: number, concurrency: number, task: (i: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        results[i] = await task(i);
+      }
+    }),
+  );
+  return results;
+}
