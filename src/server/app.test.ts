@@ -23,7 +23,7 @@ describe("security headers", () => {
 const scenarios: { name: string; method: string; path: string; body?: string; type?: string; status: number; has?: string[]; hasNot?: string[] }[] = [
   { name: "settings", method: "GET", path: "/api/settings", status: 200, has: ['"brandName":"Cam Guide"'] },
   { name: "site page", method: "GET", path: "/api/pages/terms", status: 200, has: ['"title":"Terms of Service"', "Cam Guide"], hasNot: ["{{brand}}"] },
-  { name: "unknown site page", method: "GET", path: "/api/pages/nope", status: 404, has: ['"error"', "nope"] },
+  { name: "unknown site page", method: "GET", path: "/api/pages/nope", status: 404, has: ['"error":"No such page."'] },
   { name: "unknown GET endpoint", method: "GET", path: "/api/nope", status: 404, has: ['"error":"No such API endpoint."'] },
   { name: "unknown POST endpoint", method: "POST", path: "/api/nope", body: "{}", status: 404, has: ['"error"'] },
   { name: "malformed JSON to an unknown endpoint", method: "POST", path: "/api/nothing/here", body: '{"archetype":', status: 404, has: ['"error"'], hasNot: ["at ", "stack"] },

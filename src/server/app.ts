@@ -23,6 +23,8 @@ import { blogRoutes } from "./modules/blog/index.ts";
 import { seoRoutes } from "./modules/seo/index.ts";
 import { BUILD_DATE } from "./build-info.ts";
 import { authRoutes } from "./modules/auth/index.ts";
+import { adminGate } from "./modules/auth/guard.ts";
+import type { LoginThrottle } from "./modules/auth/throttle.ts";
 import { adminRoutes } from "./modules/admin/index.ts";
 import { uploadRoutes } from "./modules/uploads/index.ts";
 
@@ -32,6 +34,8 @@ export interface AppDeps {
   secret: string;
   /** Where uploads are stored: DATA_DIR/uploads. */
   uploadsDir: string;
+  /** Tests pass their own to control the clock. */
+  loginThrottle?: LoginThrottle;
   config: Pick<Config, "publicUrl"> & Partial<Pick<Config, "benchEndpoints">>;
   assets: AssetStore;
   logger: Logger;
@@ -41,7 +45,7 @@ export interface AppDeps {
 export const MAX_BODY_BYTES = 105 * 1024 * 1024;
 
 /** Builds the whole application. Every feature module is mounted in this one list. */
-export function createApp({ database, secret, uploadsDir, config, assets, logger }: AppDeps) {
+export function createApp({ database, secret, uploadsDir, config, assets, logger, loginThrottle }: AppDeps) {
   const contact = config.publicUrl ?? "this website";
   // Links in feeds, the sitemap and canonical tags use PUBLIC_URL when it is set.
   const origin = (request: Request) => config.publicUrl ?? new URL(request.url).origin;
@@ -51,10 +55,12 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
   // State-changing admin calls must come from this site: its public origin or the one reached.
   const allowedOrigins = (request: Request) => [...new Set([new URL(request.url).origin, ...(config.publicUrl ? [new URL(config.publicUrl).origin] : [])])];
   const secure = (request: Request) => (config.publicUrl ?? request.url).startsWith("https:");
+  const gate = adminGate(database.db, secret, allowedOrigins);
 
   return new Elysia({ serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES } })
     .use(securityHeaders([cspHash(THEME_SCRIPT)]))
     .use(errorHandler({ logger, renderErrorPage: (request, status) => render(request, status) }))
+    .onRequest(({ request }) => gate(request))
     .use(staticFiles(assets))
     .use(healthRoutes(database))
     .use(settingsRoutes(database.db))
@@ -66,7 +72,7 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
     .use(offerRoutes(database.db))
     .use(blogRoutes(database.db))
     .use(seoRoutes(database.db, { origin, contentDate: BUILD_DATE }))
-    .use(authRoutes(database.db, { secret, secure, allowedOrigins }))
+    .use(authRoutes(database.db, { secret, secure, allowedOrigins, throttle: loginThrottle }))
     .use(adminRoutes(database.db, secret, allowedOrigins, () => pageCache.clear()))
     .use(uploadRoutes(database.db, { dir: uploadsDir, secret, allowedOrigins }))
     .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())

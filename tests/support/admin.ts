@@ -4,8 +4,8 @@ import { testApp } from "./app.ts";
 export const ADMIN = { username: "admin", password: "correct-horse-battery" };
 
 /** The real app with an admin account and a signed-in session cookie. */
-export async function adminApp() {
-  const t = testApp();
+export async function adminApp(options: Parameters<typeof testApp>[0] = {}) {
+  const t = testApp(options);
   await ensureAdmin(t.database.db, ADMIN.username, ADMIN.password);
   const cookie = await login(t.request);
   /** A request as the signed-in admin from this site. */

@@ -22,7 +22,8 @@ export function toProduct(row: typeof recommendedProducts.$inferSelect): Recomme
 /** The featured product first, then in the order they were added. */
 export function listProductsFor(db: Db, archetype: string): RecommendedProduct[] {
   if (!(PRODUCT_ARCHETYPES as readonly string[]).includes(archetype)) {
-    throw new HttpError(422, `Unknown archetype "${archetype}". Allowed: ${PRODUCT_ARCHETYPES.join(", ")}.`, {
+    // The submitted value is not echoed back: the list of allowed names says it all.
+    throw new HttpError(422, `Unknown archetype. Allowed: ${PRODUCT_ARCHETYPES.join(", ")}.`, {
       allowed: PRODUCT_ARCHETYPES,
     });
   }

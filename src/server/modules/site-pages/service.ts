@@ -8,7 +8,7 @@ import { getSettings } from "../settings/service.ts";
 
 export function getSitePage(db: Db, slug: string, contact: string): SitePage {
   const row = db.select().from(sitePages).where(eq(sitePages.slug, slug)).get();
-  if (!row) throw new HttpError(404, `No page named "${slug}".`);
+  if (!row) throw new HttpError(404, "No such page.");
   const tokens = { brand: getSettings(db).brandName, contact };
   return {
     slug: row.slug as SitePageSlug,

@@ -38,6 +38,10 @@ export async function storeUpload(dir: string, file: File): Promise<{ url: strin
   if (!detected || !kind) {
     throw new HttpError(415, "Only images (PNG, JPEG, GIF, WebP) and videos (MP4, WebM, Ogg) can be uploaded; this file's content is neither.");
   }
+  // A polyglot: valid image headers with markup inside, made to be run as HTML somewhere.
+  if (kind.kind === "image" && /<(script|html|svg|iframe|body|\?php)\b/i.test(new TextDecoder("latin1").decode(bytes))) {
+    throw new HttpError(415, "This image also contains markup and was refused.");
+  }
   if (bytes.length > kind.limit) {
     throw new HttpError(413, kind.kind === "image" ? "Image must be less than 5MB." : "File must be less than 100MB");
   }
