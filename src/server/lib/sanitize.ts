@@ -31,7 +31,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
         attribs: external ? { ...attribs, target: "_blank", rel: "noopener noreferrer nofollow" } : attribs,
       };
     },
-    img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: "lazy" } }),
+    // An image without a description is treated as decorative, so screen readers skip it.
+    img: (tagName, attribs) => ({ tagName, attribs: { alt: "", ...attribs, loading: "lazy" } }),
     // YouTube frames always use the privacy-enhanced domain (DECISIONS P18).
     iframe: (tagName, attribs) => ({
       tagName,

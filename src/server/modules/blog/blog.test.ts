@@ -43,7 +43,7 @@ describe("blog API", () => {
     const { request, database } = testApp();
     database.sqlite.run("UPDATE blog_posts SET content = '<p>ok</p><script>alert(1)</script><img src=x onerror=alert(1)>' WHERE slug = 'platform-reviews'");
     const post = await (await request("/api/blog/post/platform-reviews")).json();
-    expect(post.content).toBe('<p>ok</p><img src="x" loading="lazy" />');
+    expect(post.content).toBe('<p>ok</p><img alt="" src="x" loading="lazy" />');
   });
 
   test("related posts: same category, published, not itself, at most three", async () => {
