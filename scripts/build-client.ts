@@ -1,6 +1,7 @@
 // Builds the browser bundle into dist/client: hashed, minified, split by page, plus a
 // manifest the server reads to link the right files into each page.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { basename, join } from "node:path";
 import { pages, errorPage } from "../src/web/routes.ts";
 
@@ -74,6 +75,14 @@ const manifest = {
   ),
 };
 writeFileSync(join(outdir, "manifest.json"), JSON.stringify(manifest, null, 2));
+
+// Compressed once here, at the highest levels, so the server starts without compressing.
+for (const o of outputs) {
+  if (!/\.(js|css)$/.test(o.path)) continue;
+  const body = readFileSync(o.path);
+  writeFileSync(`${o.path}.gz`, gzipSync(body, { level: 9 }));
+  writeFileSync(`${o.path}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+}
 
 const sizes = outputs.map((o) => `${o.url} ${(o.size / 1024).toFixed(1)} KB`).join("\n  ");
 console.log(`Client bundle written to dist/client:\n  ${sizes}`);

@@ -2,10 +2,9 @@ import type { ComponentType } from "react";
 import { matchRoute } from "wouter";
 import { parse } from "regexparam";
 import { API } from "../shared/paths.ts";
-import { ALL_ARCHETYPES } from "../shared/contract/products.ts";
+import { ALL_ARCHETYPES, isArchetype } from "../shared/constants.ts";
 import type { QuizResult } from "../shared/contract/quiz.ts";
 import { parseModuleId } from "../shared/lib/course.ts";
-import { isArchetype } from "../shared/contract/quiz.ts";
 
 export interface PageProps {
   params: Record<string, string | undefined>;
@@ -72,6 +71,8 @@ export const pages: PageDef[] = [
   {
     id: "quiz-result",
     path: "/quiz/result",
+    // A saved result never changes, so its page is the same for anyone at that address.
+    cache: true,
     load: () => import("./pages/quiz-result.tsx"),
     redirect: (_, s) => (s.get("archetype") || s.get("id") ? null : { to: "/quiz" }),
     // A known archetype in the address is shown as is; otherwise the result is read by id.
@@ -83,8 +84,8 @@ export const pages: PageDef[] = [
   },
   {
     id: "earnings",
-    // The calculator is the same for everyone; a tier result belongs to one visitor.
-    cache: (s) => !s.get("id"),
+    // The calculator is the same for everyone, and a saved tier result never changes.
+    cache: true,
     path: "/quiz/earnings",
     load: () => import("./pages/earnings.tsx"),
     queries: (_, s) => {
@@ -98,6 +99,7 @@ export const pages: PageDef[] = [
   {
     id: "starter-kit",
     path: "/quiz/starter-kit",
+    cache: true,
     load: () => import("./pages/starter-kit.tsx"),
     redirect: (_, s) => (s.get("quizId") ? null : { to: "/quiz" }),
     queries: (_, s, read) => {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { gzipSync } from "node:zlib";
 import { clientBundleDir, resourcePath } from "../resources.ts";
 
 export interface Asset {
@@ -58,21 +58,24 @@ export function loadAssets(clientDir = clientBundleDir(), publicDir = resourcePa
   }
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as ClientManifest;
   const files = new Map<string, Asset>();
+  const read = (path: string) => (existsSync(path) ? new Uint8Array(readFileSync(path)) : null);
   const add = (root: string, rel: string, immutable: boolean) => {
-    const body = new Uint8Array(readFileSync(join(root, rel)));
+    const path = join(root, rel);
+    const body = new Uint8Array(readFileSync(path));
     const ext = rel.slice(rel.lastIndexOf(".") + 1).toLowerCase();
     const type = TYPES[ext] ?? "application/octet-stream";
     const compressible = /^(text|application\/(json|manifest)|image\/svg)/.test(type) && body.length > 512;
     files.set(`/${rel}`, {
       body,
-      gzip: compressible ? new Uint8Array(gzipSync(body, { level: 9 })) : null,
-      brotli: compressible ? new Uint8Array(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })) : null,
+      // The build writes .gz and .br beside the bundle; small public files are gzipped here, quickly.
+      gzip: read(`${path}.gz`) ?? (compressible ? new Uint8Array(gzipSync(body, { level: 6 })) : null),
+      brotli: read(`${path}.br`),
       type,
       etag: `"${Bun.hash(body).toString(36)}"`,
       immutable,
     });
   };
-  for (const rel of walk(clientDir)) if (rel !== "manifest.json") add(clientDir, rel, rel.startsWith("assets/"));
+  for (const rel of walk(clientDir)) if (rel !== "manifest.json" && !/\.(gz|br)$/.test(rel)) add(clientDir, rel, rel.startsWith("assets/"));
   if (existsSync(publicDir)) for (const rel of walk(publicDir)) add(publicDir, rel, false);
   return { manifest, get: (pathname) => files.get(pathname) };
 }

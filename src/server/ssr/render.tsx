@@ -104,6 +104,15 @@ export function createRenderer({ assets, resolveQuery, logger, origin, cache }: 
     const siteOrigin = origin(request);
     if (forced === 500) return renderMatch(url, { page: errorPage, params: {} }, true, siteOrigin);
     const match = forced === 404 ? { page: notFoundPage, params: {} } : matchPage(url.pathname);
+    const rule = match.page.cache;
+    const cacheable = cache && !forced && request.method === "GET" && (typeof rule === "function" ? rule(url.searchParams) : rule === true);
+    const key = url.pathname + url.search;
+    if (cacheable) {
+      const hit = cache.get(key);
+      // A cached page was not a redirect when it was rendered, and any change since
+      // (an unpublished post, say) has emptied the cache.
+      if (hit) return cachedResponse(hit, request);
+    }
     const read = createReader();
     const redirect = forced ? null : match.page.redirect?.(match.params, url.searchParams, read);
     if (redirect) {
@@ -111,13 +120,6 @@ export function createRenderer({ assets, resolveQuery, logger, origin, cache }: 
         status: redirect.permanent ? 301 : 302,
         headers: { location: redirect.to, "cache-control": redirect.permanent ? "public, max-age=3600" : "no-store" },
       });
-    }
-    const rule = match.page.cache;
-    const cacheable = cache && !forced && request.method === "GET" && (typeof rule === "function" ? rule(url.searchParams) : rule === true);
-    const key = url.pathname + url.search;
-    if (cacheable) {
-      const hit = cache.get(key);
-      if (hit) return cachedResponse(hit, request);
     }
     try {
       const response = await renderMatch(url, match, forced === 404, siteOrigin, read);

@@ -1,11 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { literalUnion } from "./common.ts";
+import { MODULE_COUNT, QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "../constants.ts";
+export { DEFAULT_PRO_TIP, MODULE_COUNT, QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "../constants.ts";
 
-export const MODULE_COUNT = 10;
-export const TOPICS_PER_MODULE = 5;
-export const QUIZ_QUESTIONS_PER_MODULE = 5;
-/** SPEC 3: the fallback when a module-topic pair has no pro tip. */
-export const DEFAULT_PRO_TIP = "Most successful cam models completed this entire course.";
 
 export const OPTION_IDS = ["A", "B", "C", "D"] as const;
 export const OptionId = literalUnion(OPTION_IDS, { error: "Option id must be A, B, C or D" });

@@ -1,15 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { literalUnion } from "./common.ts";
+import { EARNINGS_QUESTION_COUNT, TIERS, type TierName } from "../constants.ts";
+export { EARNINGS_QUESTION_COUNT, TIERS, type TierName } from "../constants.ts";
 
-export const EARNINGS_QUESTION_COUNT = 15;
-
-/** SPEC 4: below 40% Casual Starter, 40 up to below 70 Hustler Mode, 70 and above Power Earner. */
-export const TIERS = [
-  { name: "Casual Starter", range: "$500 - $1,500 / month", minPercent: 0 },
-  { name: "Hustler Mode", range: "$2,000 - $5,000 / month", minPercent: 40 },
-  { name: "Power Earner", range: "$5,000 - $15,000+ / month", minPercent: 70 },
-] as const;
-export type TierName = (typeof TIERS)[number]["name"];
 export const TIER_NAMES = TIERS.map((t) => t.name) as readonly TierName[];
 
 export const TierNameSchema = literalUnion(TIER_NAMES, { error: `tier must be one of: ${TIER_NAMES.join(", ")}` });

@@ -1,4 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
+export { offersPath } from "../constants.ts";
 
 /** SPEC 3: the public view of an affiliate offer. */
 export const PublicOffer = Type.Object({
@@ -29,4 +30,3 @@ export const SeedOffer = Type.Object({
 });
 export type SeedOffer = Static<typeof SeedOffer>;
 
-export const offersPath = (moduleId: number | string) => `/api/module/${moduleId}/affiliate-offers`;

@@ -1,12 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
-import { ARCHETYPES } from "./quiz.ts";
+import { PRODUCT_ARCHETYPES } from "../constants.ts";
+export { ALL_ARCHETYPES, PRODUCT_ARCHETYPES, PRODUCT_BADGES, badgeTone, type ProductArchetype } from "../constants.ts";
 import { literalUnion } from "./common.ts";
 
-export const ALL_ARCHETYPES = "All Archetypes";
-/** DECISIONS P1: the ten archetypes, or 'All Archetypes' for the essentials. */
-export const PRODUCT_ARCHETYPES = [...ARCHETYPES, ALL_ARCHETYPES] as const;
-export type ProductArchetype = (typeof PRODUCT_ARCHETYPES)[number];
-export const PRODUCT_BADGES = ["ESSENTIAL", "TOP EARNER", "PREMIUM", "RECOMMENDED"] as const;
 
 export const ProductArchetypeName = literalUnion(PRODUCT_ARCHETYPES, {
   error: `Archetype must be one of: ${PRODUCT_ARCHETYPES.join(", ")}`,
@@ -27,10 +23,3 @@ export const RecommendedProduct = Type.Object({
 });
 export type RecommendedProduct = Static<typeof RecommendedProduct>;
 
-/** SPEC 3: 'perfect' -> secondary, 'pro' or 'him' -> accent, anything else -> primary. */
-export function badgeTone(badge: string): "primary" | "secondary" | "accent" {
-  const b = badge.trim().toLowerCase();
-  if (b === "perfect") return "secondary";
-  if (b === "pro" || b === "him") return "accent";
-  return "primary";
-}

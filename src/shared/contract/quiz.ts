@@ -1,29 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { literalUnion } from "./common.ts";
+import { ARCHETYPES, LETTERS, QUIZ_QUESTION_COUNT } from "../constants.ts";
+export { ARCHETYPES, DEFAULT_ARCHETYPE, isArchetype, LETTERS, QUIZ_QUESTION_COUNT, type Archetype, type Letter } from "../constants.ts";
 
-/** DECISIONS P1: the one canonical archetype list, in SPEC order (earlier wins ties). */
-export const ARCHETYPES = [
-  "Girl Next Door",
-  "Dominatrix",
-  "Submissive / Brat",
-  "Goth / Alt Girl",
-  "Bimbo / Bombshell",
-  "MILF / Cougar",
-  "Cosplay Babe",
-  "Fitness Queen",
-  "Seductress",
-  "Couple",
-] as const;
-export type Archetype = (typeof ARCHETYPES)[number];
-export const DEFAULT_ARCHETYPE: Archetype = "Girl Next Door";
-
-export function isArchetype(name: string): name is Archetype {
-  return (ARCHETYPES as readonly string[]).includes(name);
-}
-
-export const LETTERS = ["A", "B", "C", "D"] as const;
-export type Letter = (typeof LETTERS)[number];
-export const QUIZ_QUESTION_COUNT = 15;
 
 export const ArchetypeName = literalUnion(ARCHETYPES, { error: `Archetype must be one of: ${ARCHETYPES.join(", ")}` });
 export const LetterSchema = literalUnion(LETTERS, { error: "Each answer must be one of the letters A, B, C or D" });

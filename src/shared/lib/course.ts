@@ -1,4 +1,4 @@
-import { MODULE_COUNT } from "../contract/course.ts";
+import { MODULE_COUNT } from "../constants.ts";
 
 /** SPEC 4: progress percent of the topic viewer, (index + 1) / topic count. */
 export function topicProgress(index: number, topicCount: number): number {

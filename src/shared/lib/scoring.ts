@@ -1,4 +1,5 @@
-import { ARCHETYPES, DEFAULT_ARCHETYPE, type Archetype, type Letter, type ScoringTable } from "../contract/quiz.ts";
+import { ARCHETYPES, DEFAULT_ARCHETYPE, type Archetype, type Letter } from "../constants.ts";
+import type { ScoringTable } from "../contract/quiz.ts";
 
 export interface ArchetypeScore {
   archetype: Archetype;

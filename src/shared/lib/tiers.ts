@@ -1,4 +1,4 @@
-import { TIERS, type TierName } from "../contract/earnings.ts";
+import { TIERS, type TierName } from "../constants.ts";
 
 export interface TierResult {
   tier: TierName;

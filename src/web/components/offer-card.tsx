@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { offersPath, type PublicOffer } from "../../shared/contract/offers.ts";
+import { offersPath } from "../../shared/constants.ts";
+import type { PublicOffer } from "../../shared/contract/offers.ts";
 import { toVideoSource } from "../../shared/lib/video-url.ts";
 
 export type OfferPage = "module" | "module-complete" | "quiz-complete";

@@ -8,7 +8,8 @@ import { useSettings } from "../queries/settings.ts";
 import { pageTitle } from "../../shared/lib/brand.ts";
 import { filterPosts } from "../../shared/lib/blog.ts";
 import { API } from "../../shared/paths.ts";
-import { categoryLabel, type BlogCategory, type BlogPostSummary } from "../../shared/contract/blog.ts";
+import { categoryLabel } from "../../shared/constants.ts";
+import type { BlogCategory, BlogPostSummary } from "../../shared/contract/blog.ts";
 
 /** /blog with optional ?category= (SPEC 2 and 4). */
 export default function BlogPage() {

@@ -6,7 +6,7 @@ import { useSettings } from "../queries/settings.ts";
 import { useQuizResult } from "../queries/results.ts";
 import { pageTitle } from "../../shared/lib/brand.ts";
 import { archetypeProfile } from "../../shared/content/quiz.ts";
-import { isArchetype } from "../../shared/contract/quiz.ts";
+import { isArchetype } from "../../shared/constants.ts";
 
 /** /quiz/result?archetype={name}&id={resultId} (SPEC 2). */
 export default function QuizResultPage() {

@@ -5,7 +5,8 @@ import { useSettings } from "../queries/settings.ts";
 import { useProducts, useQuizResult } from "../queries/results.ts";
 import { pageTitle } from "../../shared/lib/brand.ts";
 import { archetypeProfile } from "../../shared/content/quiz.ts";
-import { ALL_ARCHETYPES, badgeTone, type RecommendedProduct } from "../../shared/contract/products.ts";
+import { ALL_ARCHETYPES, badgeTone } from "../../shared/constants.ts";
+import type { RecommendedProduct } from "../../shared/contract/products.ts";
 
 /** /quiz/starter-kit?quizId={id} (SPEC 2). */
 export default function StarterKitPage() {

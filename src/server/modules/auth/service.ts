@@ -4,12 +4,13 @@ import { adminUsers } from "../../db/schema/index.ts";
 import type { AdminUser } from "../../../shared/contract/admin.ts";
 
 // Verifying against a real hash when the user does not exist keeps the answer time the
-// same, so timing does not tell which user names exist.
-const DUMMY_HASH = await Bun.password.hash("not-a-real-password", { algorithm: "argon2id" });
+// same, so timing does not tell which user names exist. Made on first use, not at start.
+let dummyHash: Promise<string> | null = null;
+const dummy = () => (dummyHash ??= Bun.password.hash("not-a-real-password", { algorithm: "argon2id" }));
 
 export async function verifyLogin(db: Db, username: string, password: string): Promise<(AdminUser & { tokenVersion: number }) | null> {
   const row = db.select().from(adminUsers).where(eq(adminUsers.username, username)).get();
-  const ok = await Bun.password.verify(password, row?.passwordHash ?? DUMMY_HASH);
+  const ok = await Bun.password.verify(password, row?.passwordHash ?? (await dummy()));
   return row && ok ? { id: row.id, username: row.username, tokenVersion: row.tokenVersion } : null;
 }
 

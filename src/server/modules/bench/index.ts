@@ -20,5 +20,9 @@ export function benchRoutes(render: PageRenderer) {
       return new Response(hit.body, { headers: hit.headers });
     },
     { query: t.Object({ path: t.String({ pattern: "^/" }) }) },
-  );
+  )
+  // The same page rendered on every request, for the uncached figure.
+  .get("/__bench/render", ({ query, request }) => render(new Request(new URL(query.path, request.url), { method: "POST" })), {
+    query: t.Object({ path: t.String({ pattern: "^/" }) }),
+  });
 }

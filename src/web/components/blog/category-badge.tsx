@@ -1,5 +1,5 @@
 import { Link } from "wouter";
-import { categoryColor, categoryLabel } from "../../../shared/contract/blog.ts";
+import { categoryColor, categoryLabel } from "../../../shared/constants.ts";
 
 /** SPEC 3: the category badge, coloured by slug, linking to the filtered list. */
 export function CategoryBadge({ slug }: { slug: string }) {

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { CourseModule } from "../../../shared/contract/course.ts";
-import { DEFAULT_PRO_TIP } from "../../../shared/contract/course.ts";
+import { DEFAULT_PRO_TIP } from "../../../shared/constants.ts";
 import { topicProgress } from "../../../shared/lib/course.ts";
 import { scrollToTop } from "../../lib/scroll.ts";
 

@@ -1,0 +1,132 @@
+// `bun run bench`: starts the compiled executable on a fresh seeded DATA_DIR and measures,
+// in one run, with wrk on 127.0.0.1 (Debian's `wrk`):
+//   requests/s and p99 for /, a blog post, /learn/1, a quiz result page and POST /api/quiz/result;
+//   the same bytes served from memory by the same executable (the ceiling) and each page's ratio;
+//   a page rendered without the cache; peak memory (VmHWM); time from start to the first 200;
+//   the JavaScript each page loads (bytes, gzipped). Writes bench/RESULTS.md.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+
+const root = join(import.meta.dir, "..");
+const binary = join(root, "dist", "cam-guide");
+const duration = process.env.BENCH_DURATION ?? "10s";
+const connections = process.env.BENCH_CONNECTIONS ?? "50";
+const port = Number(process.env.BENCH_PORT ?? 4610);
+const base = `http://127.0.0.1:${port}`;
+const postScript = join(import.meta.dir, "post.lua");
+
+if (!Bun.which("wrk")) {
+  console.error("wrk is missing: install it with `apt-get install -y wrk` (Debian).");
+  process.exit(1);
+}
+if (process.env.BENCH_SKIP_BUILD !== "1") {
+  const built = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "ignore", stderr: "inherit" });
+  if (built.exitCode !== 0) process.exit(1);
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), "cam-guide-bench-"));
+const started = performance.now();
+const server = Bun.spawn([binary], {
+  env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", CAM_GUIDE_BENCH: "1", ADMIN_PASSWORD: "bench-password-123" },
+  stdout: "ignore",
+  stderr: "inherit",
+});
+
+async function firstOk(): Promise<number> {
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/`)).status === 200) return performance.now() - started;
+    } catch {
+      // not listening yet
+    }
+    await Bun.sleep(5);
+  }
+}
+
+function peakMemoryMb(): number {
+  const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+interface Result {
+  name: string;
+  path: string;
+  rps: number;
+  p99: string;
+  non2xx: number;
+}
+
+function wrk(name: string, path: string, script?: string): Result {
+  const extra = script ? ["-s", script] : [];
+  // A short warm-up, then the measured run.
+  Bun.spawnSync(["wrk", "-t2", `-c${connections}`, "-d2s", ...extra, base + path]);
+  const out = Bun.spawnSync(["wrk", "-t2", `-c${connections}`, `-d${duration}`, "--latency", ...extra, base + path]).stdout.toString();
+  return {
+    name,
+    path,
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
+    p99: /\s99%\s+(\S+)/.exec(out)?.[1] ?? "?",
+    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
+  };
+}
+
+/** The entry module and every module the page preloads, each gzipped as served. */
+function pageJs(html: string): number {
+  const files = [...html.matchAll(/<(?:link rel="modulepreload"[^>]*href|script type="module" src)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  return [...new Set(files)].reduce((sum, file) => sum + gzipSync(readFileSync(join(root, "dist", "client", file))).length, 0);
+}
+
+try {
+  const startup = await firstOk();
+  const body = /'(.+)'/.exec(readFileSync(postScript, "utf8"))![1]!;
+  const quiz = (await (await fetch(`${base}/api/quiz/result`, { method: "POST", headers: { "content-type": "application/json" }, body })).json()) as { id: string };
+  const pages = [
+    ["home", "/"],
+    ["blog post", "/blog/platform-reviews"],
+    ["module 1", "/learn/1"],
+    ["quiz result", `/quiz/result?archetype=Girl%20Next%20Door&id=${quiz.id}`],
+  ] as const;
+
+  const rows: { result: Result; ceiling: Result; js: number; bytes: number }[] = [];
+  for (const [name, path] of pages) {
+    const html = await (await fetch(base + path)).text();
+    const result = wrk(name, path);
+    const ceiling = wrk(`${name} (ceiling)`, `/__bench/ceiling?path=${encodeURIComponent(path)}`);
+    rows.push({ result, ceiling, js: pageJs(html), bytes: Buffer.byteLength(html) });
+  }
+  const uncached = wrk("home, rendered on every request", "/__bench/render?path=/");
+  const posts = wrk("POST /api/quiz/result", "/api/quiz/result", postScript);
+  const memory = peakMemoryMb();
+
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  const lines = [
+    "# Benchmark results",
+    "",
+    `Measured by \`bun run bench\` on ${new Date().toISOString().slice(0, 10)}: the compiled executable on a fresh seeded DATA_DIR, wrk -t2 -c${connections} -d${duration} on 127.0.0.1, ${navigator.hardwareConcurrency} cores shared by the server and wrk.`,
+    "",
+    "| page | requests/s | p99 | same bytes from memory | ratio | HTML | JavaScript (gzipped) |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...rows.map(
+      ({ result, ceiling, js, bytes }) =>
+        `| ${result.name} | ${result.rps.toFixed(0)} | ${result.p99} | ${ceiling.rps.toFixed(0)} | ${((result.rps / ceiling.rps) * 100).toFixed(0)}% | ${kb(bytes)} | ${kb(js)} |`,
+    ),
+    "",
+    "| measure | value |",
+    "| --- | ---: |",
+    `| home rendered on every request (cache bypassed) | ${uncached.rps.toFixed(0)} requests/s, p99 ${uncached.p99} |`,
+    `| POST /api/quiz/result | ${posts.rps.toFixed(0)} requests/s, p99 ${posts.p99} |`,
+    `| peak memory of the server (VmHWM) | ${memory.toFixed(0)} MB |`,
+    `| process start to first 200 on an empty DATA_DIR | ${startup.toFixed(0)} ms |`,
+    "",
+    `Non-2xx answers during the run: ${[...rows.flatMap((r) => [r.result, r.ceiling]), uncached, posts].reduce((n, r) => n + r.non2xx, 0)}.`,
+    "",
+  ];
+  writeFileSync(join(import.meta.dir, "RESULTS.md"), lines.join("\n"));
+  console.log(lines.join("\n"));
+} finally {
+  server.kill("SIGTERM");
+  await server.exited;
+  rmSync(dataDir, { recursive: true, force: true });
+}
