@@ -7,7 +7,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
 
 const root = join(import.meta.dir, "..");
 const binary = join(root, "dist", "cam-guide");
@@ -72,10 +71,33 @@ function wrk(name: string, path: string, script?: string): Result {
   };
 }
 
-/** The entry module and every module the page preloads, each gzipped as served. */
+/** Lighthouse (npm) in Debian's Chromium with its default mobile settings: category scores. */
+function lighthouse(path: string): Record<string, number> | null {
+  const out = join(dataDir, "lighthouse.json");
+  const result = Bun.spawnSync(
+    [
+      "bun",
+      "--bun",
+      join(root, "node_modules", ".bin", "lighthouse"),
+      base + path,
+      "--quiet",
+      "--only-categories=performance,accessibility,best-practices,seo",
+      "--form-factor=mobile",
+      "--output=json",
+      `--output-path=${out}`,
+      "--chrome-flags=--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run",
+    ],
+    { env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" }, stdout: "ignore", stderr: "ignore" },
+  );
+  if (result.exitCode !== 0) return null;
+  const report = JSON.parse(readFileSync(out, "utf8")) as { categories: Record<string, { score: number }> };
+  return Object.fromEntries(Object.entries(report.categories).map(([k, v]) => [k, Math.round(v.score * 100)]));
+}
+
+/** The entry module and every module the page preloads, gzipped as served (the build's .gz files). */
 function pageJs(html: string): number {
   const files = [...html.matchAll(/<(?:link rel="modulepreload"[^>]*href|script type="module" src)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
-  return [...new Set(files)].reduce((sum, file) => sum + gzipSync(readFileSync(join(root, "dist", "client", file))).length, 0);
+  return [...new Set(files)].reduce((sum, file) => sum + readFileSync(join(root, "dist", "client", `${file}.gz`)).length, 0);
 }
 
 try {
@@ -97,6 +119,7 @@ try {
     rows.push({ result, ceiling, js: pageJs(html), bytes: Buffer.byteLength(html) });
   }
   const uncached = wrk("home, rendered on every request", "/__bench/render?path=/");
+  const audits = ["/", "/quiz", "/learn/1", "/blog/platform-reviews"].map((path) => ({ path, scores: lighthouse(path) }));
   const posts = wrk("POST /api/quiz/result", "/api/quiz/result", postScript);
   const memory = peakMemoryMb();
 
@@ -119,6 +142,16 @@ try {
     `| POST /api/quiz/result | ${posts.rps.toFixed(0)} requests/s, p99 ${posts.p99} |`,
     `| peak memory of the server (VmHWM) | ${memory.toFixed(0)} MB |`,
     `| process start to first 200 on an empty DATA_DIR | ${startup.toFixed(0)} ms |`,
+    "",
+    "Lighthouse (mobile settings, Debian's Chromium, the same run):",
+    "",
+    "| page | performance | accessibility | best practices | SEO |",
+    "| --- | ---: | ---: | ---: | ---: |",
+    ...audits.map(({ path, scores }) =>
+      scores
+        ? `| \`${path}\` | ${scores.performance} | ${scores.accessibility} | ${scores["best-practices"]} | ${scores.seo} |`
+        : `| \`${path}\` | did not run | | | |`,
+    ),
     "",
     `Non-2xx answers during the run: ${[...rows.flatMap((r) => [r.result, r.ceiling]), uncached, posts].reduce((n, r) => n + r.non2xx, 0)}.`,
     "",

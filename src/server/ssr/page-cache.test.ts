@@ -17,6 +17,11 @@ describe("render cache (issue 7)", () => {
     const conditional = await request("/learn/3", { headers: { "if-none-match": etag } });
     expect(conditional.status).toBe(304);
     expect(await conditional.text()).toBe("");
+    // Compressed once, as the browser accepts.
+    const br = await request("/learn/3", { headers: { "accept-encoding": "gzip, br" } });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    const { brotliDecompressSync } = await import("node:zlib");
+    expect(brotliDecompressSync(new Uint8Array(await br.arrayBuffer())).toString()).toBe(body);
     // Security headers are still there on cached answers.
     expect(second.headers.get("content-security-policy")).toContain("default-src 'self'");
   });

@@ -1,8 +1,12 @@
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 // Pages that are the same for every visitor are rendered once and then served from
 // memory until the admin changes something (issue 7). Keyed by path and query.
 
 export interface CachedPage {
   body: Uint8Array<ArrayBuffer>;
+  /** Compressed once when the page is cached. */
+  gzip?: Uint8Array<ArrayBuffer>;
+  brotli?: Uint8Array<ArrayBuffer>;
   status: number;
   headers: [string, string][];
   etag: string;
@@ -42,14 +46,21 @@ export function cachedResponse(page: CachedPage, request: Request): Response {
   const headers = new Headers(page.headers);
   headers.set("etag", page.etag);
   headers.set("x-cache", "hit");
+  headers.set("vary", "accept-encoding");
   if (request.headers.get("if-none-match") === page.etag) return new Response(null, { status: 304, headers });
-  return new Response(page.body, { status: page.status, headers });
+  const accepts = request.headers.get("accept-encoding") ?? "";
+  const encoded = page.brotli && /\bbr\b/.test(accepts) ? "br" : page.gzip && /\bgzip\b/.test(accepts) ? "gzip" : null;
+  if (encoded) headers.set("content-encoding", encoded);
+  return new Response(encoded === "br" ? page.brotli : encoded === "gzip" ? page.gzip : page.body, { status: page.status, headers });
 }
 
 export async function toCachedPage(response: Response): Promise<CachedPage> {
   const body = new Uint8Array(await response.arrayBuffer());
   return {
     body,
+    gzip: new Uint8Array(gzipSync(body, { level: 6 })),
+    // A middle quality: the page is compressed once per change, on a visitor's request.
+    brotli: new Uint8Array(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 6 } })),
     status: response.status,
     headers: [...response.headers.entries()],
     etag: `"${Bun.hash(body).toString(36)}"`,

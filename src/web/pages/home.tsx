@@ -55,7 +55,7 @@ export default function HomePage() {
             START THE QUIZ
           </Link>
           <Link href="/learn-more" role="button" className="secondary outline">
-            LEARN MORE
+            LEARN MORE<span className="visually-hidden"> about the free course</span>
           </Link>
         </div>
       </section>
