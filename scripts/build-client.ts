@@ -26,6 +26,8 @@ const result = await Bun.build({
   target: "browser",
   format: "esm",
   splitting: true,
+  // Fold small side-effect-free chunks into their parents: fewer requests, less per-file overhead.
+  ...({ minChunkSize: 16384 } as object),
   minify: true,
   sourcemap: "none",
   naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
