@@ -56,3 +56,22 @@ describe("render cache (issue 7)", () => {
     expect(cache.size).toBe(2);
   });
 });
+
+describe("concurrent first requests", () => {
+  test("fifty requests for an uncached page share one render and all get the page", async () => {
+    const { request } = testApp();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => request("/learn/5")));
+    const bodies = await Promise.all(answers.map((r) => r.text()));
+    expect(new Set(answers.map((r) => r.status))).toEqual(new Set([200]));
+    expect(new Set(bodies).size).toBe(1);
+    expect(answers.filter((r) => r.headers.get("x-cache") === "miss").length).toBe(50);
+    expect((await request("/learn/5")).headers.get("x-cache")).toBe("hit");
+  });
+
+  test("concurrent requests for a missing result each get the 404 page", async () => {
+    const { request } = testApp();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => request("/quiz/result?id=missing-one")));
+    expect(answers.map((r) => r.status)).toEqual(Array(10).fill(404));
+    for (const body of await Promise.all(answers.map((r) => r.text()))) expect(body).toContain("Oops! Something went wrong");
+  });
+});

@@ -10,7 +10,7 @@ import { HttpError } from "../plugins/errors.ts";
 import type { Logger } from "../logger.ts";
 import type { AssetStore } from "./assets.ts";
 import type { QueryResolver } from "./queries.ts";
-import { cachedResponse, toCachedPage, type PageCache } from "./page-cache.ts";
+import { cachedResponse, toCachedPage, type CachedPage, type PageCache } from "./page-cache.ts";
 
 export interface RendererDeps {
   assets: AssetStore;
@@ -99,6 +99,10 @@ export function createRenderer({ assets, resolveQuery, logger, origin, cache }: 
     });
   }
 
+  // Requests for a page that is being rendered for the cache wait for that one render
+  // instead of starting their own (no stampede when a popular page expires).
+  const inflight = new Map<string, Promise<CachedPage | Response>>();
+
   return async function render(request, forced) {
     const url = new URL(request.url);
     const siteOrigin = origin(request);
@@ -122,11 +126,24 @@ export function createRenderer({ assets, resolveQuery, logger, origin, cache }: 
       });
     }
     try {
-      const response = await renderMatch(url, match, forced === 404, siteOrigin, read);
-      if (!cacheable || response.status !== 200) return response;
-      const page = await toCachedPage(response);
-      cache.set(key, page);
-      const fresh = cachedResponse(page, request);
+      if (!cacheable) return await renderMatch(url, match, forced === 404, siteOrigin, read);
+      let pending = inflight.get(key);
+      const first = !pending;
+      if (!pending) {
+        pending = (async () => {
+          const response = await renderMatch(url, match, false, siteOrigin, read);
+          if (response.status !== 200) return response;
+          const page = await toCachedPage(response);
+          cache.set(key, page);
+          return page;
+        })().finally(() => inflight.delete(key));
+        inflight.set(key, pending);
+      }
+      const outcome = await pending;
+      // Not cacheable after all (a 404 state): the first request keeps that answer and
+      // every request that waited renders its own (a body can be read only once).
+      if (outcome instanceof Response) return first ? outcome : renderMatch(url, match, false, siteOrigin);
+      const fresh = cachedResponse(outcome, request);
       fresh.headers.set("x-cache", "miss");
       return fresh;
     } catch (error) {
