@@ -2,11 +2,12 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { adminUsers } from "../../db/schema/index.ts";
 import type { AdminUser } from "../../../shared/contract/admin.ts";
+import { ARGON2 } from "./bootstrap.ts";
 
 // Verifying against a real hash when the user does not exist keeps the answer time the
 // same, so timing does not tell which user names exist. Made on first use, not at start.
 let dummyHash: Promise<string> | null = null;
-const dummy = () => (dummyHash ??= Bun.password.hash("not-a-real-password", { algorithm: "argon2id" }));
+const dummy = () => (dummyHash ??= Bun.password.hash("not-a-real-password", ARGON2));
 
 export async function verifyLogin(db: Db, username: string, password: string): Promise<(AdminUser & { tokenVersion: number }) | null> {
   const row = db.select().from(adminUsers).where(eq(adminUsers.username, username)).get();

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { quizResults } from "../../db/schema/index.ts";
 import type { QuizResult, QuizResultInput } from "../../../shared/contract/quiz.ts";
@@ -6,6 +6,16 @@ import { scoreArchetype } from "../../../shared/lib/scoring.ts";
 import { scoringTable } from "../../../shared/content/quiz.ts";
 import { HttpError } from "../../plugins/errors.ts";
 import { newId } from "../../lib/ids.ts";
+
+// The hot write path prepares its statement once per database instead of per request:
+// prepared statements hold native memory until the garbage collector finalizes them.
+const prepared = new WeakMap<Db, ReturnType<typeof prepareInsert>>();
+function prepareInsert(db: Db) {
+  return db
+    .insert(quizResults)
+    .values({ id: sql.placeholder("id"), archetype: sql.placeholder("archetype"), answers: sql.placeholder("answers") })
+    .prepare();
+}
 
 /** Scores the answers itself; a claimed archetype the answers do not give is refused. */
 export function createQuizResult(db: Db, input: QuizResultInput): { id: string; archetype: string } {
@@ -16,7 +26,9 @@ export function createQuizResult(db: Db, input: QuizResultInput): { id: string; 
     ]);
   }
   const id = newId();
-  db.insert(quizResults).values({ id, archetype, answers: [...input.answers] }).run();
+  let insert = prepared.get(db);
+  if (!insert) prepared.set(db, (insert = prepareInsert(db)));
+  insert.run({ id, archetype, answers: [...input.answers] });
   return { id, archetype };
 }
 
