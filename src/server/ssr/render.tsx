@@ -43,7 +43,7 @@ export function createRenderer({ assets, resolveQuery, logger, origin, cache }: 
   }
 
   async function renderMatch(url: URL, match: PageMatch, forced: boolean, siteOrigin: string, read = createReader()): Promise<Response> {
-    const queryClient = createQueryClient();
+    const queryClient = createQueryClient({ server: true });
     const pageStatus = match.page.status;
     let status = typeof pageStatus === "function" ? pageStatus(match.params, url.searchParams) : (pageStatus ?? 200);
     for (const spec of pageQueries(match, url.searchParams, read)) {

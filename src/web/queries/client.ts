@@ -44,8 +44,14 @@ export const QUERY_DEFAULTS = {
   retryDelay: (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000),
 };
 
-export function createQueryClient(): QueryClient {
-  const { staleTime, gcTime, retry, refetchOnWindowFocus, refetchInterval, retryDelay } = QUERY_DEFAULTS;
+/**
+ * The browser's client uses SPEC 7's defaults. The server makes one client per request:
+ * with a finite gcTime every query would arm a five-minute timer that keeps the whole
+ * request's data alive, so there it is Infinity (no timer; the client dies with the request).
+ */
+export function createQueryClient(options: { server?: boolean } = {}): QueryClient {
+  const { staleTime, retry, refetchOnWindowFocus, refetchInterval, retryDelay } = QUERY_DEFAULTS;
+  const gcTime = options.server ? Infinity : QUERY_DEFAULTS.gcTime;
   return new QueryClient({
     defaultOptions: {
       queries: { queryFn: defaultQueryFn, staleTime, gcTime, retry, refetchOnWindowFocus, refetchInterval, retryDelay },
