@@ -3,10 +3,9 @@ import { useQuery } from "@tanstack/react-query";
 import { ADMIN_API, useAdminMutation } from "../../queries/admin.ts";
 import { toast } from "../../stores/toast.ts";
 import { fieldErrors } from "../../lib/validate.ts";
-import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { ImageUploader, MediaUploader } from "./uploaders.tsx";
 import { Field } from "./field.tsx";
-import { RowActions } from "./row-actions.tsx";
+import { AdminTable, DeleteDialog } from "./admin-table.tsx";
 import { OfferInput, type AdminOffer } from "../../../shared/contract/admin.ts";
 
 export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => void; onNew: () => void }) {
@@ -42,46 +41,33 @@ export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => vo
           </button>
         </div>
       ) : (
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">URL</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {offers.data.map((offer) => (
-                <tr key={offer.id}>
-                  <td>
-                    {offer.title} <small className="muted">Module {offer.moduleId}</small>
-                  </td>
-                  <td className="url-cell">{offer.linkUrl}</td>
-                  <td>{offer.isActive ? "Active" : "Inactive"}</td>
-                  <td className="actions">
-                    <RowActions name={offer.title} onEdit={() => onEdit(offer)} onDelete={() => setDeleting(offer)} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <AdminTable
+          rows={offers.data}
+          name={(offer) => offer.title}
+          onEdit={onEdit}
+          onDelete={setDeleting}
+          columns={[
+            {
+              header: "Title",
+              cell: (offer) => (
+                <>
+                  {offer.title} <small className="muted">Module {offer.moduleId}</small>
+                </>
+              ),
+            },
+            { header: "URL", cell: (offer) => offer.linkUrl, className: "url-cell" },
+            { header: "Status", cell: (offer) => (offer.isActive ? "Active" : "Inactive") },
+          ]}
+        />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
+      <DeleteDialog
+        item={deleting}
         title="Delete Affiliate Offer"
-        message={`Are you sure you want to delete "${deleting?.title ?? ""}"? This action cannot be undone.`}
-        busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() =>
-          remove.mutate(deleting!.id, {
-            onSuccess: () => toast({ title: "Success", description: "Affiliate offer deleted successfully" }),
-            onError: () => toast({ title: "Error", description: "Failed to delete affiliate offer.", variant: "destructive" }),
-            onSettled: () => setDeleting(null),
-          })
-        }
+        message={(offer) => `Are you sure you want to delete "${offer.title}"? This action cannot be undone.`}
+        remove={remove}
+        success={{ title: "Success", description: "Affiliate offer deleted successfully" }}
+        failure={{ title: "Error", description: "Failed to delete affiliate offer." }}
+        onClose={() => setDeleting(null)}
       />
     </>
   );

@@ -4,10 +4,9 @@ import { ADMIN_API, useAdminMutation } from "../../queries/admin.ts";
 import { toast } from "../../stores/toast.ts";
 import { fieldErrors } from "../../lib/validate.ts";
 import { slugify } from "../../lib/slug.ts";
-import { ConfirmDialog } from "./confirm-dialog.tsx";
 import { ImageUploader } from "./uploaders.tsx";
 import { Field } from "./field.tsx";
-import { RowActions } from "./row-actions.tsx";
+import { AdminTable, DeleteDialog } from "./admin-table.tsx";
 import { API } from "../../../shared/paths.ts";
 import { PostInput } from "../../../shared/contract/admin.ts";
 import type { BlogCategory, BlogPost } from "../../../shared/contract/blog.ts";
@@ -33,43 +32,25 @@ export function PostsTab({ onEdit, onNew }: { onEdit: (post: BlogPost) => void; 
   }
   return (
     <>
-      <div className="table-scroll">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Category</th>
-              <th scope="col">Status</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {posts.data.map((post) => (
-              <tr key={post.id}>
-                <td>{post.title}</td>
-                <td>{post.category ?? "Uncategorized"}</td>
-                <td>{post.published ? "Published" : "Draft"}</td>
-                <td className="actions">
-                  <RowActions name={post.title} onEdit={() => onEdit(post)} onDelete={() => setDeleting(post)} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <ConfirmDialog
-        open={deleting !== null}
+      <AdminTable
+        rows={posts.data}
+        name={(post) => post.title}
+        onEdit={onEdit}
+        onDelete={setDeleting}
+        columns={[
+          { header: "Title", cell: (post) => post.title },
+          { header: "Category", cell: (post) => post.category ?? "Uncategorized" },
+          { header: "Status", cell: (post) => (post.published ? "Published" : "Draft") },
+        ]}
+      />
+      <DeleteDialog
+        item={deleting}
         title="Delete Post"
-        message={`Are you sure you want to delete "${deleting?.title ?? ""}"? This action cannot be undone.`}
-        busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() =>
-          remove.mutate(deleting!.id, {
-            onSuccess: () => toast({ title: "Success", description: "Post deleted successfully" }),
-            onError: () => toast({ title: "Error", description: "Failed to delete post.", variant: "destructive" }),
-            onSettled: () => setDeleting(null),
-          })
-        }
+        message={(post) => `Are you sure you want to delete "${post.title}"? This action cannot be undone.`}
+        remove={remove}
+        success={{ title: "Success", description: "Post deleted successfully" }}
+        failure={{ title: "Error", description: "Failed to delete post." }}
+        onClose={() => setDeleting(null)}
       />
     </>
   );

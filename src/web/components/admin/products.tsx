@@ -4,7 +4,7 @@ import { ADMIN_API, useAdminMutation } from "../../queries/admin.ts";
 import { toast } from "../../stores/toast.ts";
 import { fieldErrors } from "../../lib/validate.ts";
 import { newProductId } from "../../lib/slug.ts";
-import { ConfirmDialog } from "./confirm-dialog.tsx";
+import { DeleteDialog } from "./admin-table.tsx";
 import { ImageUploader } from "./uploaders.tsx";
 import { Field } from "./field.tsx";
 import { RowActions } from "./row-actions.tsx";
@@ -66,19 +66,14 @@ export function ProductsTab() {
         ))
       )}
       {editing && <ProductDialog product={editing === "new" ? null : editing} onClose={() => setEditing(null)} />}
-      <ConfirmDialog
-        open={deleting !== null}
+      <DeleteDialog
+        item={deleting}
         title="Delete product"
-        message="Are you sure you want to delete this product?"
-        busy={remove.isPending}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() =>
-          remove.mutate(deleting!.id, {
-            onSuccess: () => toast({ title: "Product deleted" }),
-            onError: () => toast({ title: "Error", description: "Failed to delete product. Please try again.", variant: "destructive" }),
-            onSettled: () => setDeleting(null),
-          })
-        }
+        message={() => "Are you sure you want to delete this product?"}
+        remove={remove}
+        success={{ title: "Product deleted" }}
+        failure={{ title: "Error", description: "Failed to delete product. Please try again." }}
+        onClose={() => setDeleting(null)}
       />
     </>
   );
