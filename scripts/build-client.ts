@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { basename, join } from "node:path";
-import { pages, errorPage } from "../src/web/routes.ts";
+import { pages, errorPage } from "#web/routes.ts";
 
 const root = join(import.meta.dir, "..");
 const outdir = join(root, "dist", "client");

@@ -1,6 +1,6 @@
 // Checks course modules while writing them: `bun scripts/check-course.ts 3 4` (all without arguments).
 import { Value } from "@sinclair/typebox/value";
-import { CourseModule } from "../src/shared/contract/course.ts";
+import { CourseModule } from "#shared/features/course/contract.ts";
 const titles = ["Camming 101 – What to Expect","Privacy, Safety & Boundaries","Creating Your Persona & Brand","Setting Up Your Space & Equipment","On-Camera Confidence & Viewer Engagement","Money, Monetization & Tip-Based Strategy","Tools, Apps & Automations","Fan Clubs, Content Sales & Passive Income","Preventing Burnout & Staying Empowered","Business Mindset, Goals & Evolving Your Career"];
 let bad = false;
 const wanted = process.argv.slice(2).map(Number);

@@ -1,4 +1,4 @@
-// Fails when src/server/db/schema changed without a generated migration in drizzle/:
+// Fails when a table in src/server/features/*/table.ts changed without a generated migration in drizzle/:
 // drizzle-kit generates into a scratch copy, and any new file there means one is missing.
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -15,7 +15,7 @@ try {
   const config = join(scratch, "drizzle.config.ts");
   writeFileSync(
     config,
-    `export default { dialect: "sqlite", schema: "./src/server/db/schema/index.ts", out: ${JSON.stringify(`./${relScratch}/drizzle`)} };\n`,
+    `export default { dialect: "sqlite", schema: "./src/server/db/schema.ts", out: ${JSON.stringify(`./${relScratch}/drizzle`)} };\n`,
   );
   const existing = readdirSync(out).filter((f) => f.endsWith(".sql"));
   const before = existing.length;

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { SignJWT } from "jose";
 import { adminApp, ADMIN } from "./support/admin.ts";
 import { TEST_SECRET } from "./support/app.ts";
-import { LoginThrottle } from "../src/server/modules/auth/throttle.ts";
+import { LoginThrottle } from "#server/features/auth/throttle.ts";
 
 const JSON_POSTS = ["/api/quiz/result", "/api/earnings/result", "/api/auth/login"];
 const ADMIN_WRITES: [string, string][] = [

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { testApp } from "../../tests/support/app.ts";
+import { testApp } from "#tests/support/app.ts";
 
 describe("security headers", () => {
   test.each(["/", "/healthz", "/api/settings", "/no-such-page", "/api/nope", "/favicon.svg"])("%s carries them", async (path) => {

@@ -2,7 +2,7 @@ import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, r
 import { basename, join } from "node:path";
 import { Database } from "bun:sqlite";
 import { readTar, writeTar } from "./lib/tar.ts";
-import { UPLOAD_NAME } from "./modules/uploads/service.ts";
+import { UPLOAD_NAME } from "./features/uploads/service.ts";
 
 /**
  * `cam-guide backup <file>`: a consistent copy of the database (VACUUM INTO works while

@@ -6,7 +6,7 @@ import { describeSeed, seedDatabase } from "./db/seed.ts";
 import { consoleLogger as logger } from "./logger.ts";
 import { loadAssets } from "./ssr/assets.ts";
 import { createApp } from "./app.ts";
-import { ensureAdmin, loadJwtSecret, resetAdminPassword } from "./modules/auth/bootstrap.ts";
+import { ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
 import { backup, restore } from "./backup.ts";
 
 const HELP = `cam-guide: the self-hosted guide, quiz and free course for new webcam models.

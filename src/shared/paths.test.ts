@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { isActivePath, showsPromoBanner } from "./paths.ts";
-import { fillTokens, pageTitle } from "./lib/brand.ts";
+import { fillTokens, pageTitle } from "./features/settings/brand.ts";
 
 describe("promotional banner paths (SPEC 2)", () => {
   test.each([

@@ -1,7 +1,7 @@
 import { Suspense, use, useEffect, useState } from "react";
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { Redirect, Router, useLocation, useSearch } from "wouter";
-import { Layout } from "./components/layout/layout.tsx";
+import { Layout } from "./layout/layout.tsx";
 import { matchPage, pageById, type PageModule } from "./routes.ts";
 import { loadPage } from "./page-loader.ts";
 import { OriginContext } from "./lib/origin.ts";

@@ -3,7 +3,7 @@ import { hydrate } from "@tanstack/react-query";
 import { App } from "./app.tsx";
 import { Document } from "./document.tsx";
 import { BOOT_ELEMENT_ID, type BootData } from "./boot.ts";
-import { createQueryClient } from "./queries/client.ts";
+import { createQueryClient } from "./lib/query-client.ts";
 import { matchPage, pageById } from "./routes.ts";
 import { loadPage } from "./page-loader.ts";
 

@@ -1,10 +1,11 @@
 import type { ComponentType } from "react";
 import { matchRoute } from "wouter";
 import { parse } from "regexparam";
-import { API } from "../shared/paths.ts";
-import { ALL_ARCHETYPES, isArchetype } from "../shared/constants.ts";
-import type { QuizResult } from "../shared/contract/quiz.ts";
-import { parseModuleId } from "../shared/lib/course.ts";
+import { API } from "#shared/paths.ts";
+import { ALL_ARCHETYPES } from "#shared/features/products/constants.ts";
+import { isArchetype } from "#shared/features/quiz/constants.ts";
+import type { QuizResult } from "#shared/features/quiz/contract.ts";
+import { parseModuleId } from "#shared/features/course/course.ts";
 
 export interface PageProps {
   params: Record<string, string | undefined>;
@@ -51,29 +52,29 @@ export interface PageDef {
  * (hydration and navigation). Order matters: the first match wins.
  */
 export const pages: PageDef[] = [
-  { id: "home", cache: true, path: "/", load: () => import("./pages/home.tsx") },
-  { id: "about", cache: true, path: "/learn-more", load: () => import("./pages/about.tsx") },
+  { id: "home", cache: true, path: "/", load: () => import("./features/site-pages/home-page.tsx") },
+  { id: "about", cache: true, path: "/learn-more", load: () => import("./features/site-pages/about-page.tsx") },
   {
     id: "terms",
     cache: true,
     path: "/terms",
-    load: () => import("./pages/site-page.tsx"),
+    load: () => import("./features/site-pages/site-page.tsx"),
     queries: () => [API.sitePage("terms")],
   },
   {
     id: "privacy",
     cache: true,
     path: "/privacy",
-    load: () => import("./pages/site-page.tsx"),
+    load: () => import("./features/site-pages/site-page.tsx"),
     queries: () => [API.sitePage("privacy")],
   },
-  { id: "quiz", cache: true, path: "/quiz", load: () => import("./pages/quiz.tsx") },
+  { id: "quiz", cache: true, path: "/quiz", load: () => import("./features/quiz/quiz-page.tsx") },
   {
     id: "quiz-result",
     path: "/quiz/result",
     // A saved result never changes, so its page is the same for anyone at that address.
     cache: true,
-    load: () => import("./pages/quiz-result.tsx"),
+    load: () => import("./features/quiz/quiz-result-page.tsx"),
     redirect: (_, s) => (s.get("archetype") || s.get("id") ? null : { to: "/quiz" }),
     // A known archetype in the address is shown as is; otherwise the result is read by id.
     queries: (_, s) => {
@@ -87,7 +88,7 @@ export const pages: PageDef[] = [
     // The calculator is the same for everyone, and a saved tier result never changes.
     cache: true,
     path: "/quiz/earnings",
-    load: () => import("./pages/earnings.tsx"),
+    load: () => import("./features/earnings/earnings-page.tsx"),
     queries: (_, s) => {
       const id = s.get("id");
       if (s.get("tier") && id) return [optional(API.earningsResult(id))];
@@ -100,7 +101,7 @@ export const pages: PageDef[] = [
     id: "starter-kit",
     path: "/quiz/starter-kit",
     cache: true,
-    load: () => import("./pages/starter-kit.tsx"),
+    load: () => import("./features/products/starter-kit-page.tsx"),
     redirect: (_, s) => (s.get("quizId") ? null : { to: "/quiz" }),
     queries: (_, s, read) => {
       const key = API.quizResult(s.get("quizId") ?? "");
@@ -108,20 +109,20 @@ export const pages: PageDef[] = [
       return [optional(key), API.products(ALL_ARCHETYPES), ...(quiz ? [API.products(quiz.archetype)] : [])];
     },
   },
-  { id: "learn", cache: true, path: "/learn", load: () => import("./pages/learn.tsx"), queries: () => [API.modules] },
+  { id: "learn", cache: true, path: "/learn", load: () => import("./features/course/learn-page.tsx"), queries: () => [API.modules] },
   {
     id: "module-complete",
     cache: true,
     path: "/learn/module-complete",
-    load: () => import("./pages/module-complete.tsx"),
+    load: () => import("./features/course/module-complete-page.tsx"),
   },
-  { id: "quiz-complete", cache: true, path: "/learn/quiz-complete", load: () => import("./pages/quiz-complete.tsx") },
-  { id: "course-complete", cache: true, path: "/learn/complete", load: () => import("./pages/complete.tsx") },
+  { id: "quiz-complete", cache: true, path: "/learn/quiz-complete", load: () => import("./features/course/quiz-complete-page.tsx") },
+  { id: "course-complete", cache: true, path: "/learn/complete", load: () => import("./features/course/course-complete-page.tsx") },
   {
     id: "module",
     cache: true,
     path: "/learn/:id",
-    load: () => import("./pages/module.tsx"),
+    load: () => import("./features/course/module-page.tsx"),
     // SPEC 5: a non-numeric id goes back to the course overview.
     redirect: (p) => (parseModuleId(p.id) === null ? { to: "/learn" } : null),
     queries: (p) => [optional(API.module(parseModuleId(p.id) ?? 0))],
@@ -130,21 +131,21 @@ export const pages: PageDef[] = [
     id: "resources",
     cache: true,
     path: "/resources",
-    load: () => import("./pages/resources.tsx"),
+    load: () => import("./features/site-pages/resources-page.tsx"),
     queries: () => [API.modules, API.blogCategories],
   },
   {
     id: "blog",
     cache: true,
     path: "/blog",
-    load: () => import("./pages/blog.tsx"),
+    load: () => import("./features/blog/blog-page.tsx"),
     queries: () => [API.blogPosts, API.blogCategories],
   },
   {
     id: "blog-post",
     cache: true,
     path: "/blog/:slug",
-    load: () => import("./pages/blog-post.tsx"),
+    load: () => import("./features/blog/blog-post-page.tsx"),
     // SPEC 2: an unknown or unpublished post sends the visitor to the blog; the footer's
     // Platform Reviews link falls back to that category (on the server: a real 302).
     redirect: (p, _, read) => {
@@ -153,23 +154,23 @@ export const pages: PageDef[] = [
     },
     queries: (p) => [API.blogPost(p.slug ?? ""), API.blogRelated(p.slug ?? "")],
   },
-  { id: "admin-login", path: "/admin-login", load: () => import("./pages/admin-login.tsx") },
-  { id: "admin", path: "/admin", load: () => import("./pages/admin.tsx") },
+  { id: "admin-login", path: "/admin-login", load: () => import("./features/auth/admin-login-page.tsx") },
+  { id: "admin", path: "/admin", load: () => import("./admin/admin-page.tsx") },
   // DECISIONS P6.
   {
     id: "course-complete-redirect",
     path: "/course-complete",
-    load: () => import("./pages/not-found.tsx"),
+    load: () => import("./layout/not-found-page.tsx"),
     redirect: () => ({ to: "/learn/complete", permanent: true }),
   },
-  { id: "not-found", path: "*", load: () => import("./pages/not-found.tsx"), status: 404 },
+  { id: "not-found", path: "*", load: () => import("./layout/not-found-page.tsx"), status: 404 },
 ];
 
 /** Rendered by the server when a request fails; never matched by path. */
 export const errorPage: PageDef = {
   id: "error",
   path: "/__error",
-  load: () => import("./pages/error.tsx"),
+  load: () => import("./layout/error-page.tsx"),
   status: 500,
 };
 

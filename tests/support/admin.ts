@@ -1,4 +1,4 @@
-import { ensureAdmin } from "../../src/server/modules/auth/bootstrap.ts";
+import { ensureAdmin } from "#server/features/auth/bootstrap.ts";
 import { testApp } from "./app.ts";
 
 export const ADMIN = { username: "admin", password: "correct-horse-battery" };

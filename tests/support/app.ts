@@ -1,9 +1,9 @@
-import { openMemoryDatabase, type DatabaseHandle } from "../../src/server/db/client.ts";
-import { seedDatabase } from "../../src/server/db/seed.ts";
-import { createApp } from "../../src/server/app.ts";
-import { loadAssets, type AssetStore } from "../../src/server/ssr/assets.ts";
-import { memoryLogger } from "../../src/server/logger.ts";
-import type { LoginThrottle } from "../../src/server/modules/auth/throttle.ts";
+import { openMemoryDatabase, type DatabaseHandle } from "#server/db/client.ts";
+import { seedDatabase } from "#server/db/seed.ts";
+import { createApp } from "#server/app.ts";
+import { loadAssets, type AssetStore } from "#server/ssr/assets.ts";
+import { memoryLogger } from "#server/logger.ts";
+import type { LoginThrottle } from "#server/features/auth/throttle.ts";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -3,9 +3,9 @@ import { render } from "@testing-library/react";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import { createQueryClient } from "../../src/web/queries/client.ts";
-import { API } from "../../src/shared/paths.ts";
-import { content } from "../../src/server/db/content.ts";
+import { createQueryClient } from "#web/lib/query-client.ts";
+import { API } from "#shared/paths.ts";
+import { content } from "#server/db/content.ts";
 
 /** Renders a component inside the app's providers at a given path, with seeded settings. */
 export function renderAt(path: string, ui: ReactNode) {

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { applyMigrations, openDatabase, openMemoryDatabase } from "./client.ts";
 import { seedDatabase, describeSeed } from "./seed.ts";
 import { content } from "./content.ts";
-import { getSettings } from "../modules/settings/service.ts";
-import { ensureAdmin, loadJwtSecret, resetAdminPassword } from "../modules/auth/bootstrap.ts";
+import { getSettings } from "#server/features/settings/service.ts";
+import { ensureAdmin, loadJwtSecret, resetAdminPassword } from "#server/features/auth/bootstrap.ts";
 
 describe("database", () => {
   test("a file database opens with WAL, foreign keys, NORMAL sync and a busy timeout", () => {

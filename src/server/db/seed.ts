@@ -1,11 +1,15 @@
 import { Value } from "@sinclair/typebox/value";
 import type { DatabaseHandle } from "./client.ts";
 import { and, eq } from "drizzle-orm";
-import { affiliateOffers, blogCategories, blogPosts, recommendedProducts, sitePages, siteSettings } from "./schema/index.ts";
-import { sanitizePostHtml } from "../lib/sanitize.ts";
+import { affiliateOffers } from "#server/features/offers/table.ts";
+import { blogCategories, blogPosts } from "#server/features/blog/table.ts";
+import { recommendedProducts } from "#server/features/products/table.ts";
+import { sitePages } from "#server/features/site-pages/table.ts";
+import { siteSettings } from "#server/features/settings/table.ts";
+import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { content as defaultContent, type Content } from "./content.ts";
-import { SiteSettings } from "../../shared/contract/settings.ts";
-import { settingsRow } from "../modules/settings/service.ts";
+import { SiteSettings } from "#shared/features/settings/contract.ts";
+import { settingsRow } from "#server/features/settings/service.ts";
 
 export type SeedReport = Record<string, number>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
 import { errorHandler, HttpError } from "./errors.ts";
-import { memoryLogger } from "../logger.ts";
+import { memoryLogger } from "#server/logger.ts";
 
 // The plugin on a minimal app with one route of each kind the feature modules use.
 function appWithErrors() {

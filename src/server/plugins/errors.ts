@@ -1,5 +1,5 @@
 import { Elysia, type ValidationError } from "elysia";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "#server/logger.ts";
 
 /** An error whose message is safe and useful to show to the client. */
 export class HttpError extends Error {

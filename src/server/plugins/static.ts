@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { Asset, AssetStore } from "../ssr/assets.ts";
+import type { Asset, AssetStore } from "#server/ssr/assets.ts";
 
 /** One byte range of a "bytes=" header, or null when absent or not satisfiable. */
 export function parseRange(header: string | null, size: number): { start: number; end: number } | "invalid" | null {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { clientBundleDir, resourcePath } from "../resources.ts";
+import { clientBundleDir, resourcePath } from "#server/resources.ts";
 
 export interface Asset {
   body: Uint8Array<ArrayBuffer>;

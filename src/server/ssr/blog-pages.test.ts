@@ -1,6 +1,6 @@
 // The blog as the first HTML response holds it (SPEC 2, issue 5).
 import { describe, expect, test } from "bun:test";
-import { testApp } from "../../../tests/support/app.ts";
+import { testApp } from "#tests/support/app.ts";
 
 const text = (html: string) => html.replaceAll("<!-- -->", "");
 const DRAFT = "your-first-week-on-camera";
@@ -137,11 +137,11 @@ describe("social tags on every public page", () => {
   });
 
   test("PUBLIC_URL is used for canonical links when set", async () => {
-    const { openMemoryDatabase } = await import("../db/client.ts");
-    const { seedDatabase } = await import("../db/seed.ts");
-    const { createApp } = await import("../app.ts");
+    const { openMemoryDatabase } = await import("#server/db/client.ts");
+    const { seedDatabase } = await import("#server/db/seed.ts");
+    const { createApp } = await import("#server/app.ts");
     const { loadAssets } = await import("./assets.ts");
-    const { memoryLogger } = await import("../logger.ts");
+    const { memoryLogger } = await import("#server/logger.ts");
     const database = openMemoryDatabase();
     seedDatabase(database);
     const app = createApp({ database, secret: "x".repeat(40), uploadsDir: "/tmp/unused-uploads", config: { publicUrl: "https://guide.example.com" }, assets: loadAssets(), logger: memoryLogger() });

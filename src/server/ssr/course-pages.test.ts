@@ -1,7 +1,7 @@
 // The course pages as the first HTML response holds them (SPEC 2, DECISIONS P6, P7, P10).
 import { describe, expect, test } from "bun:test";
-import { testApp } from "../../../tests/support/app.ts";
-import { courseModules } from "../modules/course/content.ts";
+import { testApp } from "#tests/support/app.ts";
+import { courseModules } from "#server/features/course/content.ts";
 
 const text = (html: string) => html.replaceAll("<!-- -->", "");
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { testApp } from "../../../tests/support/app.ts";
-import { adminApp } from "../../../tests/support/admin.ts";
+import { testApp } from "#tests/support/app.ts";
+import { adminApp } from "#tests/support/admin.ts";
 import { PageCache } from "./page-cache.ts";
 
 describe("render cache (issue 7)", () => {

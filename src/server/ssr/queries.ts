@@ -1,14 +1,14 @@
 import { matchRoute } from "wouter";
-import { routeParser } from "../../web/routes.ts";
-import type { DatabaseHandle } from "../db/client.ts";
-import { HttpError } from "../plugins/errors.ts";
-import { getSettings } from "../modules/settings/service.ts";
-import { getSitePage } from "../modules/site-pages/service.ts";
-import { getQuizResult } from "../modules/quiz/service.ts";
-import { getEarningsResult } from "../modules/earnings/service.ts";
-import { listProductsFor } from "../modules/products/service.ts";
-import { getModule, listModules } from "../modules/course/service.ts";
-import { getPublishedPost, listCategories, listPublishedPosts, relatedPosts } from "../modules/blog/service.ts";
+import { routeParser } from "#web/routes.ts";
+import type { DatabaseHandle } from "#server/db/client.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import { getSettings } from "#server/features/settings/service.ts";
+import { getSitePage } from "#server/features/site-pages/service.ts";
+import { getQuizResult } from "#server/features/quiz/service.ts";
+import { getEarningsResult } from "#server/features/earnings/service.ts";
+import { listProductsFor } from "#server/features/products/service.ts";
+import { getModule, listModules } from "#server/features/course/service.ts";
+import { getPublishedPost, listCategories, listPublishedPosts, relatedPosts } from "#server/features/blog/service.ts";
 
 /** Answers a page's query key (an API GET path) by calling the service directly. */
 export type QueryResolver = (key: string) => unknown;

@@ -1,0 +1,10 @@
+// Every table, for drizzle's query builder and drizzle-kit. Each feature declares its own
+// table(s) in src/server/features/<feature>/table.ts.
+export * from "#server/features/auth/table.ts";
+export * from "#server/features/blog/table.ts";
+export * from "#server/features/earnings/table.ts";
+export * from "#server/features/offers/table.ts";
+export * from "#server/features/products/table.ts";
+export * from "#server/features/quiz/table.ts";
+export * from "#server/features/settings/table.ts";
+export * from "#server/features/site-pages/table.ts";

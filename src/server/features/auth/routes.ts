@@ -1,0 +1,65 @@
+import { Elysia } from "elysia";
+import type { Db } from "#server/db/client.ts";
+import { LoginInput } from "#shared/features/auth/contract.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import { jsonBody } from "#server/plugins/json-body.ts";
+import { LoginThrottle } from "./throttle.ts";
+import { endSessions, verifyLogin } from "./service.ts";
+import { currentAdmin, refuseForeign, SESSION_COOKIE, SESSION_DAYS, sessionJwt } from "./guard.ts";
+
+export interface AuthOptions {
+  secret: string;
+  /** Sends the cookie with Secure when the site is served over HTTPS. */
+  secure: (request: Request) => boolean;
+  allowedOrigins: (request: Request) => string[];
+  throttle?: LoginThrottle;
+}
+
+export function authRoutes(db: Db, { secret, secure, allowedOrigins, throttle = new LoginThrottle() }: AuthOptions) {
+  return new Elysia({ name: "auth" })
+    .use(sessionJwt(secret))
+    .post(
+      "/api/auth/login",
+      async ({ body, request, cookie, sessionJwt, set, server }) => {
+        refuseForeign(request, allowedOrigins(request));
+        // The socket's address; behind a reverse proxy every client shares the proxy's.
+        const ip = server?.requestIP(request)?.address ?? "local";
+        const wait = throttle.retryAfter(ip, body.username);
+        if (wait > 0) {
+          set.headers["retry-after"] = String(wait);
+          throw new HttpError(429, `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? "s" : ""}.`);
+        }
+        const admin = await verifyLogin(db, body.username, body.password);
+        if (!admin) {
+          throttle.fail(ip, body.username);
+          throw new HttpError(401, "Invalid username or password");
+        }
+        throttle.succeed(ip, body.username);
+        // A fresh token at every sign-in: it carries a unique id and the current version.
+        const token = await sessionJwt.sign({ sub: String(admin.id), v: admin.tokenVersion, jti: crypto.randomUUID() });
+        cookie[SESSION_COOKIE]!.set({
+          value: token,
+          httpOnly: true,
+          sameSite: "lax",
+          secure: secure(request),
+          path: "/",
+          maxAge: SESSION_DAYS * 24 * 60 * 60,
+        });
+        return { user: { id: admin.id, username: admin.username } };
+      },
+      { parse: jsonBody(LoginInput), body: LoginInput },
+    )
+    .post("/api/auth/logout", async ({ request, cookie, sessionJwt }) => {
+      refuseForeign(request, allowedOrigins(request));
+      const admin = await currentAdmin(db, sessionJwt, cookie);
+      // Signing out ends the session on the server too: a copied cookie stops working.
+      if (admin) endSessions(db, admin.id);
+      cookie[SESSION_COOKIE]!.set({ value: "", httpOnly: true, sameSite: "lax", secure: secure(request), path: "/", maxAge: 0 });
+      return { message: "Logged out" };
+    })
+    .get("/api/auth/me", async ({ cookie, sessionJwt, set }) => {
+      set.headers["cache-control"] = "no-store";
+      const admin = await currentAdmin(db, sessionJwt, cookie);
+      return admin ? { isAdmin: true, user: { id: admin.id, username: admin.username } } : { isAdmin: false };
+    });
+}

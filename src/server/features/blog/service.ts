@@ -1,0 +1,73 @@
+import { and, asc, desc, eq, ne } from "drizzle-orm";
+import type { Db } from "#server/db/client.ts";
+import { blogCategories, blogPosts } from "./table.ts";
+import type { BlogCategory, BlogPost, BlogPostSummary } from "#shared/features/blog/contract.ts";
+import { readingMinutes } from "#shared/features/blog/blog.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import { sanitizePostHtml } from "#server/lib/sanitize.ts";
+
+type Row = typeof blogPosts.$inferSelect;
+
+export function listCategories(db: Db): BlogCategory[] {
+  return db.select().from(blogCategories).orderBy(asc(blogCategories.name)).all();
+}
+
+export function toPost(row: Row): BlogPost {
+  return {
+    ...toSummary(row),
+    // Stored clean; cleaned again on the way out so a row written by other means is safe too.
+    content: sanitizePostHtml(row.content),
+    metaDescription: row.metaDescription,
+    metaKeywords: row.metaKeywords,
+    published: row.published,
+  };
+}
+
+export function toSummary(row: Row): BlogPostSummary {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    excerpt: row.excerpt,
+    category: row.category,
+    coverImage: row.coverImage,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    readingMinutes: readingMinutes(row.content),
+  };
+}
+
+/** Published posts, newest first. Drafts never leave the admin. */
+export function listPublishedPosts(db: Db): BlogPostSummary[] {
+  return db
+    .select()
+    .from(blogPosts)
+    .where(eq(blogPosts.published, true))
+    .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id))
+    .all()
+    .map(toSummary);
+}
+
+export function getPublishedPost(db: Db, slug: string): BlogPost {
+  const row = db
+    .select()
+    .from(blogPosts)
+    .where(and(eq(blogPosts.slug, slug), eq(blogPosts.published, true)))
+    .get();
+  if (!row) throw new HttpError(404, "No published post with that slug.");
+  return toPost(row);
+}
+
+/** Up to three other published posts of the same category, newest first. */
+export function relatedPosts(db: Db, slug: string, limit = 3): BlogPostSummary[] {
+  const post = db.select({ category: blogPosts.category }).from(blogPosts).where(eq(blogPosts.slug, slug)).get();
+  if (!post?.category) return [];
+  return db
+    .select()
+    .from(blogPosts)
+    .where(and(eq(blogPosts.category, post.category), eq(blogPosts.published, true), ne(blogPosts.slug, slug)))
+    .orderBy(desc(blogPosts.createdAt))
+    .limit(limit)
+    .all()
+    .map(toSummary);
+}

@@ -1,0 +1,44 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "#server/db/client.ts";
+import { earningsResults } from "./table.ts";
+import type { EarningsResult, EarningsResultInput } from "#shared/features/earnings/contract.ts";
+import { computeTier } from "#shared/features/earnings/tiers.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import { newId } from "#server/lib/ids.ts";
+import { quizResultExists } from "#server/features/quiz/service.ts";
+
+/** The server computes tier, range and score from the answers and refuses a body that disagrees. */
+export function createEarningsResult(db: Db, input: EarningsResultInput): { id: string; tier: string } {
+  const computed = computeTier(input.answers);
+  const problems: { field: string; message: string }[] = [];
+  if (input.tier !== computed.tier) problems.push({ field: "tier", message: `Expected "${computed.tier}" for these answers` });
+  if (input.estimatedEarnings !== computed.estimatedEarnings) {
+    problems.push({ field: "estimatedEarnings", message: `Expected "${computed.estimatedEarnings}" for these answers` });
+  }
+  if (input.score !== computed.score) problems.push({ field: "score", message: `Expected ${computed.score} (the sum of the answers)` });
+  if (problems.length > 0) throw new HttpError(422, "The tier, estimate or score does not match the answers.", problems);
+
+  const quizResultId = input.quizResultId ?? null;
+  if (quizResultId !== null && !quizResultExists(db, quizResultId)) {
+    throw new HttpError(422, "quizResultId does not name a saved quiz result.", [{ field: "quizResultId", message: "Unknown quiz result" }]);
+  }
+  const id = newId();
+  db.insert(earningsResults)
+    .values({ id, quizResultId, tier: computed.tier, estimatedEarnings: computed.estimatedEarnings, score: computed.score, answers: [...input.answers] })
+    .run();
+  return { id, tier: computed.tier };
+}
+
+export function getEarningsResult(db: Db, id: string): EarningsResult {
+  const row = db.select().from(earningsResults).where(eq(earningsResults.id, id)).get();
+  if (!row) throw new HttpError(404, "No earnings result with that id.");
+  return {
+    id: row.id,
+    quizResultId: row.quizResultId,
+    tier: row.tier as EarningsResult["tier"],
+    estimatedEarnings: row.estimatedEarnings,
+    score: row.score,
+    answers: row.answers,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

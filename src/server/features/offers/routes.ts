@@ -1,0 +1,43 @@
+import { Elysia, t } from "elysia";
+import type { Db } from "#server/db/client.ts";
+import { activeOffersFor, embedCodeFor } from "./service.ts";
+
+// The embed document may run the affiliate's own scripts, so it gets its own policy: the
+// CSP sandbox keeps it in an opaque origin (no cookies, no storage, no access to the
+// page) even if someone opens it directly, and only this site may frame it.
+const EMBED_CSP = [
+  "sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox",
+  "default-src * data: blob: 'unsafe-inline' 'unsafe-eval'",
+  "frame-ancestors 'self'",
+].join("; ");
+
+export function offerRoutes(db: Db) {
+  return new Elysia({ name: "offers" })
+    .get(
+      "/api/module/:id/affiliate-offers",
+      ({ params, query, set }) => {
+        set.headers["cache-control"] = "no-store";
+        return activeOffersFor(db, Number(params.id), query.fullRandom === "true");
+      },
+      {
+        params: t.Object({ id: t.String({ pattern: "^(10|[1-9])$", error: "Module id must be a whole number from 1 to 10." }) }),
+        query: t.Object({ fullRandom: t.Optional(t.String()), t: t.Optional(t.String()) }),
+      },
+    )
+    .get(
+      "/embed/offer/:id",
+      ({ params }) => {
+        const code = embedCodeFor(db, Number(params.id));
+        const html = `<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><style>html,body{margin:0;padding:0;background:transparent;font-family:system-ui,sans-serif}</style></head><body>${code}</body></html>`;
+        return new Response(html, {
+          headers: {
+            "content-type": "text/html; charset=utf-8",
+            "content-security-policy": EMBED_CSP,
+            "x-frame-options": "SAMEORIGIN",
+            "cache-control": "no-store",
+          },
+        });
+      },
+      { params: t.Object({ id: t.String({ pattern: "^\\d{1,9}$" }) }) },
+    );
+}

@@ -1,0 +1,127 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "#server/db/client.ts";
+import { affiliateOffers } from "./table.ts";
+import type { PublicOffer } from "#shared/features/offers/contract.ts";
+import type { AdminOffer, OfferInput } from "#shared/features/offers/contract.ts";
+import { toVideoSource } from "#shared/features/offers/video-url.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+
+export function toPublicOffer(row: typeof affiliateOffers.$inferSelect): PublicOffer {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    imageUrl: row.imageUrl,
+    videoUrl: row.videoUrl,
+    useEmbed: row.useEmbed,
+    embedCode: row.embedCode,
+    linkUrl: row.linkUrl,
+    linkText: row.linkText,
+  };
+}
+
+function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+/**
+ * DECISIONS P19, as we read it: the active offers of one module, newest first; with
+ * fullRandom the same offers in random order (see docs/decisions/008).
+ */
+export function activeOffersFor(db: Db, moduleId: number, fullRandom: boolean): PublicOffer[] {
+  if (!Number.isInteger(moduleId) || moduleId < 1 || moduleId > 10) {
+    throw new HttpError(422, "Module id must be a whole number from 1 to 10.");
+  }
+  const rows = db
+    .select()
+    .from(affiliateOffers)
+    .where(and(eq(affiliateOffers.moduleId, moduleId), eq(affiliateOffers.isActive, true)))
+    .orderBy(desc(affiliateOffers.createdAt), desc(affiliateOffers.id))
+    .all()
+    .map(toPublicOffer);
+  return fullRandom ? shuffle(rows) : rows;
+}
+
+/** The embed code of an active embed offer, for its sandboxed frame. */
+export function embedCodeFor(db: Db, id: number): string {
+  const row = db
+    .select({ embedCode: affiliateOffers.embedCode, useEmbed: affiliateOffers.useEmbed, isActive: affiliateOffers.isActive })
+    .from(affiliateOffers)
+    .where(eq(affiliateOffers.id, id))
+    .get();
+  if (!row || !row.isActive || !row.useEmbed || !row.embedCode) throw new HttpError(404, "No such embed.");
+  return row.embedCode;
+}
+
+// ---- Admin ----
+
+const blankText = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === "" ? null : v.trim());
+
+export function toAdminOffer(row: typeof affiliateOffers.$inferSelect): AdminOffer {
+  return {
+    ...toPublicOffer(row),
+    moduleId: row.moduleId,
+    isActive: row.isActive,
+    archetype: row.archetype,
+    productId: row.productId,
+    badge: row.badge,
+    price: row.price,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function listAllOffers(db: Db): AdminOffer[] {
+  return db.select().from(affiliateOffers).orderBy(desc(affiliateOffers.createdAt), desc(affiliateOffers.id)).all().map(toAdminOffer);
+}
+
+function offerValues(input: OfferInput) {
+  // 'https://' is the form's placeholder for an empty video URL (SPEC 4).
+  const video = blankText(input.videoUrl === "https://" ? null : input.videoUrl);
+  if (!input.useEmbed && video && !toVideoSource(video)) {
+    throw new HttpError(422, "The video URL is not one we can play.", [
+      { field: "videoUrl", message: "Use a YouTube or Vimeo link, or a direct MP4, WebM or Ogg file" },
+    ]);
+  }
+  const embedCode = blankText(input.embedCode);
+  if (input.useEmbed && !embedCode) {
+    throw new HttpError(422, "Embed code is required when the offer uses embed code.", [{ field: "embedCode", message: "Paste the embed code" }]);
+  }
+  return {
+    title: input.title.trim(),
+    description: input.description.trim(),
+    // SPEC 4: embed mode has no image or video; media mode has no embed code.
+    imageUrl: input.useEmbed ? null : blankText(input.imageUrl),
+    videoUrl: input.useEmbed ? null : video,
+    useEmbed: input.useEmbed,
+    embedCode: input.useEmbed ? embedCode : null,
+    linkUrl: input.linkUrl.trim(),
+    linkText: blankText(input.linkText),
+    moduleId: input.moduleId,
+    isActive: input.isActive,
+    archetype: blankText(input.archetype),
+    productId: blankText(input.productId),
+    badge: blankText(input.badge),
+    price: blankText(input.price),
+  };
+}
+
+export function createOffer(db: Db, input: OfferInput): AdminOffer {
+  return toAdminOffer(db.insert(affiliateOffers).values(offerValues(input)).returning().get());
+}
+
+export function updateOffer(db: Db, id: number, input: OfferInput): AdminOffer {
+  const row = db.update(affiliateOffers).set({ ...offerValues(input), updatedAt: new Date() }).where(eq(affiliateOffers.id, id)).returning().get();
+  if (!row) throw new HttpError(404, "No offer with that id.");
+  return toAdminOffer(row);
+}
+
+export function deleteOffer(db: Db, id: number): void {
+  if (db.delete(affiliateOffers).where(eq(affiliateOffers.id, id)).returning({ id: affiliateOffers.id }).all().length === 0) {
+    throw new HttpError(404, "No offer with that id.");
+  }
+}

@@ -1,0 +1,48 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "#server/db/client.ts";
+import { quizResults } from "./table.ts";
+import type { QuizResult, QuizResultInput } from "#shared/features/quiz/contract.ts";
+import { scoreArchetype } from "#shared/features/quiz/scoring.ts";
+import { scoringTable } from "#shared/features/quiz/content.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import { newId } from "#server/lib/ids.ts";
+
+// The hot write path prepares its statement once per database instead of per request:
+// prepared statements hold native memory until the garbage collector finalizes them.
+const prepared = new WeakMap<Db, ReturnType<typeof prepareInsert>>();
+function prepareInsert(db: Db) {
+  return db
+    .insert(quizResults)
+    .values({ id: sql.placeholder("id"), archetype: sql.placeholder("archetype"), answers: sql.placeholder("answers") })
+    .prepare();
+}
+
+/** Scores the answers itself; a claimed archetype the answers do not give is refused. */
+export function createQuizResult(db: Db, input: QuizResultInput): { id: string; archetype: string } {
+  const { archetype } = scoreArchetype(input.answers, scoringTable);
+  if (archetype !== input.archetype) {
+    throw new HttpError(422, `These answers score as "${archetype}", not "${input.archetype}".`, [
+      { field: "archetype", message: `Expected "${archetype}" for these answers` },
+    ]);
+  }
+  const id = newId();
+  let insert = prepared.get(db);
+  if (!insert) prepared.set(db, (insert = prepareInsert(db)));
+  insert.run({ id, archetype, answers: [...input.answers] });
+  return { id, archetype };
+}
+
+export function getQuizResult(db: Db, id: string): QuizResult {
+  const row = db.select().from(quizResults).where(eq(quizResults.id, id)).get();
+  if (!row) throw new HttpError(404, "No quiz result with that id.");
+  return {
+    id: row.id,
+    archetype: row.archetype as QuizResult["archetype"],
+    answers: row.answers as QuizResult["answers"],
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function quizResultExists(db: Db, id: string): boolean {
+  return db.select({ id: quizResults.id }).from(quizResults).where(eq(quizResults.id, id)).get() !== undefined;
+}

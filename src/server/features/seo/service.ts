@@ -1,0 +1,66 @@
+import type { Db } from "#server/db/client.ts";
+import type { BlogPostSummary } from "#shared/features/blog/contract.ts";
+import { listPublishedPosts } from "#server/features/blog/service.ts";
+import { getSettings } from "#server/features/settings/service.ts";
+import { listModules } from "#server/features/course/service.ts";
+
+export function xmlEscape(value: string): string {
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+}
+
+const STATIC_PAGES = ["/", "/quiz", "/quiz/earnings", "/learn", "/learn-more", "/learn/complete", "/resources", "/blog", "/terms", "/privacy"];
+
+/** Every public page, module and published post, with last-modified dates. */
+export function sitemapXml(db: Db, origin: string, contentDate: Date): string {
+  const posts = listPublishedPosts(db);
+  const day = (d: Date | string) => new Date(d).toISOString().slice(0, 10);
+  const newestPost = posts.reduce((max, p) => (p.updatedAt > max ? p.updatedAt : max), contentDate.toISOString());
+  const entries: { loc: string; lastmod: string }[] = [
+    ...STATIC_PAGES.map((path) => ({ loc: origin + path, lastmod: day(path === "/blog" ? newestPost : contentDate) })),
+    ...listModules().map((m) => ({ loc: `${origin}/learn/${m.id}`, lastmod: day(contentDate) })),
+    ...posts.map((p) => ({ loc: `${origin}/blog/${p.slug}`, lastmod: day(p.updatedAt) })),
+  ];
+  const urls = entries.map((e) => `  <url><loc>${xmlEscape(e.loc)}</loc><lastmod>${e.lastmod}</lastmod></url>`).join("\n");
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+}
+
+/** RSS 2.0 of the published posts, newest first. */
+export function rssXml(db: Db, origin: string): string {
+  const { brandName } = getSettings(db);
+  const posts: BlogPostSummary[] = listPublishedPosts(db).slice(0, 50);
+  const items = posts
+    .map((p) => {
+      const link = `${origin}/blog/${p.slug}`;
+      return [
+        "    <item>",
+        `      <title>${xmlEscape(p.title)}</title>`,
+        `      <link>${xmlEscape(link)}</link>`,
+        `      <guid isPermaLink="true">${xmlEscape(link)}</guid>`,
+        `      <pubDate>${new Date(p.createdAt).toUTCString()}</pubDate>`,
+        p.category ? `      <category>${xmlEscape(p.category)}</category>` : null,
+        `      <description>${xmlEscape(p.excerpt ?? "")}</description>`,
+        "    </item>",
+      ]
+        .filter(Boolean)
+        .join("\n");
+    })
+    .join("\n");
+  const lastBuild = posts[0] ? new Date(posts[0].updatedAt).toUTCString() : new Date(0).toUTCString();
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">
+  <channel>
+    <title>${xmlEscape(`${brandName} Blog`)}</title>
+    <link>${xmlEscape(`${origin}/blog`)}</link>
+    <atom:link href="${xmlEscape(`${origin}/blog/rss.xml`)}" rel="self" type="application/rss+xml"/>
+    <description>Expert advice, platform reviews, and income strategies to help you succeed as a webcam model.</description>
+    <language>en</language>
+    <lastBuildDate>${lastBuild}</lastBuildDate>
+${items}
+  </channel>
+</rss>
+`;
+}
+
+export function robotsTxt(origin: string): string {
+  return ["User-agent: *", "Disallow: /admin", "Disallow: /admin-login", "Disallow: /api/", "Disallow: /embed/", "", `Sitemap: ${origin}/sitemap.xml`, ""].join("\n");
+}

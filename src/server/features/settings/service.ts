@@ -1,0 +1,35 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "#server/db/client.ts";
+import { siteSettings } from "./table.ts";
+import type { SiteSettings } from "#shared/features/settings/contract.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+
+export function getSettings(db: Db): SiteSettings {
+  const row = db.select().from(siteSettings).where(eq(siteSettings.id, 1)).get();
+  // The seed always writes this row; its absence means the database was not seeded.
+  if (!row) throw new HttpError(503, "Site settings are missing: run the seed.");
+  return {
+    brandName: row.brandName,
+    platformA: { name: row.platformAName, url: row.platformAUrl },
+    platformB: { name: row.platformBName, url: row.platformBUrl },
+    bannerPlatform: row.bannerPlatform,
+  };
+}
+
+/** Row values for a settings object; used by the seed and the admin's settings update. */
+export function settingsRow(settings: SiteSettings) {
+  return {
+    id: 1,
+    brandName: settings.brandName,
+    platformAName: settings.platformA.name,
+    platformAUrl: settings.platformA.url,
+    platformBName: settings.platformB.name,
+    platformBUrl: settings.platformB.url,
+    bannerPlatform: settings.bannerPlatform,
+  };
+}
+
+export function updateSettings(db: Db, settings: SiteSettings): SiteSettings {
+  db.update(siteSettings).set({ ...settingsRow(settings), updatedAt: new Date() }).where(eq(siteSettings.id, 1)).run();
+  return getSettings(db);
+}

@@ -1,0 +1,79 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { HttpUrlText, OptionalText } from "#shared/schema/common.ts";
+import "#shared/schema/formats.ts";
+export { categoryColor, categoryLabel } from "./categories.ts";
+
+export const BlogCategory = Type.Object({
+  id: Type.Integer(),
+  name: Type.String({ minLength: 1, maxLength: 60, error: "Name is required" }),
+  slug: Type.String({ minLength: 1, maxLength: 60, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", error: "Slug is required" }),
+});
+export type BlogCategory = Static<typeof BlogCategory>;
+
+
+export const SLUG_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
+
+/** A blog post as the API serves it (SPEC 3). Dates are ISO strings. */
+export const BlogPost = Type.Object({
+  id: Type.Integer(),
+  title: Type.String(),
+  slug: Type.String(),
+  excerpt: Type.Union([Type.String(), Type.Null()]),
+  category: Type.Union([Type.String(), Type.Null()]),
+  coverImage: Type.Union([Type.String(), Type.Null()]),
+  content: Type.String(),
+  createdAt: Type.String(),
+  updatedAt: Type.String(),
+  metaDescription: Type.Union([Type.String(), Type.Null()]),
+  metaKeywords: Type.Union([Type.String(), Type.Null()]),
+  published: Type.Boolean(),
+  readingMinutes: Type.Integer(),
+});
+export type BlogPost = Static<typeof BlogPost>;
+
+/** What the list needs: no content. */
+export type BlogPostSummary = Pick<
+  BlogPost,
+  "id" | "title" | "slug" | "excerpt" | "category" | "coverImage" | "createdAt" | "updatedAt" | "readingMinutes"
+>;
+
+/** A post in content/blog/posts/*.json. */
+export const SeedPost = Type.Object({
+  title: Type.String({ minLength: 10, maxLength: 110 }),
+  slug: Type.String({ pattern: SLUG_PATTERN, maxLength: 80 }),
+  excerpt: Type.String({ minLength: 80, maxLength: 300 }),
+  category: Type.Union([
+    Type.Literal("getting-started"),
+    Type.Literal("tips-and-tricks"),
+    Type.Literal("platform-reviews"),
+    Type.Literal("income-strategies"),
+  ]),
+  coverImage: Type.Union([Type.String({ pattern: "^/seed/blog/[a-z0-9-]+\\.(svg|jpg)$" }), Type.Null()]),
+  content: Type.String({ minLength: 2000 }),
+  metaDescription: Type.String({ minLength: 70, maxLength: 160 }),
+  metaKeywords: Type.String({ minLength: 10, maxLength: 200 }),
+  published: Type.Boolean(),
+  createdAt: Type.String({ format: "date-time" }),
+});
+export type SeedPost = Static<typeof SeedPost>;
+
+// The admin form and the admin API validate with this same schema and its messages.
+
+export const PostInput = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: 200, error: "Title is required" }),
+  slug: Type.String({ minLength: 1, maxLength: 120, pattern: SLUG_PATTERN, error: "Slug is required: lower-case letters, digits and single hyphens" }),
+  content: Type.String({ minLength: 1, maxLength: 200_000, error: "Content is required" }),
+  excerpt: OptionalText(500),
+  category: Type.Optional(Type.Union([Type.String({ maxLength: 60 }), Type.Null()])),
+  coverImage: Type.Optional(Type.Union([Type.String({ maxLength: 2048, pattern: HttpUrlText, error: "Cover image must be an uploaded image or a URL" }), Type.Null()])),
+  published: Type.Boolean({ error: "Published must be true or false" }),
+  metaDescription: OptionalText(300),
+  metaKeywords: OptionalText(300),
+});
+export type PostInput = Static<typeof PostInput>;
+
+export const CategoryInput = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 60, error: "Name is required" }),
+  slug: Type.String({ minLength: 1, maxLength: 60, pattern: SLUG_PATTERN, error: "Slug is required: lower-case letters, digits and single hyphens" }),
+});
+export type CategoryInput = Static<typeof CategoryInput>;

@@ -1,0 +1,1 @@
+export const offersPath = (moduleId: number | string) => `/api/module/${moduleId}/affiliate-offers`;

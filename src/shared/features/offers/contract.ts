@@ -1,0 +1,59 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { HttpUrlText, OptionalText } from "#shared/schema/common.ts";
+export { offersPath } from "./constants.ts";
+
+/** SPEC 3: the public view of an affiliate offer. */
+export const PublicOffer = Type.Object({
+  id: Type.Integer(),
+  title: Type.String(),
+  description: Type.String(),
+  imageUrl: Type.Union([Type.String(), Type.Null()]),
+  videoUrl: Type.Union([Type.String(), Type.Null()]),
+  useEmbed: Type.Boolean(),
+  embedCode: Type.Union([Type.String(), Type.Null()]),
+  linkUrl: Type.String(),
+  linkText: Type.Union([Type.String(), Type.Null()]),
+});
+export type PublicOffer = Static<typeof PublicOffer>;
+
+/** What content/offers.json seeds: the public fields plus the module and state. */
+export const SeedOffer = Type.Object({
+  title: Type.String({ minLength: 3, maxLength: 120 }),
+  description: Type.String({ minLength: 20, maxLength: 600 }),
+  imageUrl: Type.Union([Type.String({ pattern: "^/|^https://" }), Type.Null()]),
+  videoUrl: Type.Union([Type.String({ pattern: "^/|^https://" }), Type.Null()]),
+  useEmbed: Type.Boolean(),
+  embedCode: Type.Union([Type.String({ minLength: 10 }), Type.Null()]),
+  linkUrl: Type.String({ pattern: "^https://" }),
+  linkText: Type.Union([Type.String({ maxLength: 40 }), Type.Null()]),
+  moduleId: Type.Integer({ minimum: 1, maximum: 10 }),
+  isActive: Type.Boolean(),
+});
+export type SeedOffer = Static<typeof SeedOffer>;
+
+// The admin form and the admin API validate with this same schema and its messages.
+
+export const OfferInput = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: 200, error: "Title is required" }),
+  description: Type.String({ minLength: 1, maxLength: 2000, error: "Description is required" }),
+  imageUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048, pattern: HttpUrlText, error: "Image must be an uploaded image or a URL" }), Type.Null()])),
+  videoUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
+  useEmbed: Type.Boolean(),
+  embedCode: OptionalText(20_000),
+  linkUrl: Type.String({ minLength: 1, maxLength: 2048, pattern: "^https?://[^\\s]+$", error: "Link URL is required and must be a valid URL" }),
+  linkText: OptionalText(60),
+  moduleId: Type.Integer({ minimum: 1, maximum: 10, error: "Module must be a whole number from 1 to 10" }),
+  isActive: Type.Boolean(),
+  archetype: OptionalText(60),
+  productId: OptionalText(64),
+  badge: OptionalText(30),
+  price: OptionalText(40),
+});
+export type OfferInput = Static<typeof OfferInput>;
+
+/** The admin's view of an offer: the public fields plus the rest (SPEC 3). */
+export interface AdminOffer extends Required<OfferInput> {
+  id: number;
+  createdAt: string;
+  updatedAt: string;
+}

@@ -1,0 +1,25 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { PRODUCT_ARCHETYPES } from "./constants.ts";
+export { ALL_ARCHETYPES, PRODUCT_ARCHETYPES, PRODUCT_BADGES, badgeTone, type ProductArchetype } from "./constants.ts";
+import { literalUnion } from "#shared/schema/common.ts";
+
+
+export const ProductArchetypeName = literalUnion(PRODUCT_ARCHETYPES, {
+  error: `Archetype must be one of: ${PRODUCT_ARCHETYPES.join(", ")}`,
+});
+
+/** SPEC 5's rules and messages; the admin form and the API share them. */
+export const RecommendedProduct = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9_-]+$" }),
+  name: Type.String({ minLength: 2, maxLength: 120, error: "Name must be at least 2 characters" }),
+  description: Type.String({ minLength: 10, maxLength: 600, error: "Description must be at least 10 characters" }),
+  link: Type.String({ pattern: "^https?://[^\\s]+$", maxLength: 2048, error: "Must be a valid URL" }),
+  price: Type.String({ minLength: 1, maxLength: 40, error: "Price is required" }),
+  imageUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
+  badge: Type.String({ minLength: 1, maxLength: 30, error: "Badge is required" }),
+  archetype: ProductArchetypeName,
+  isDefault: Type.Boolean({ default: false }),
+  moduleId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 10 }), Type.Null()])),
+});
+export type RecommendedProduct = Static<typeof RecommendedProduct>;
+

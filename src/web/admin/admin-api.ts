@@ -1,0 +1,36 @@
+import { useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { apiRequest } from "#web/lib/query-client.ts";
+
+export const ADMIN_API = {
+  me: "/api/auth/me",
+  posts: "/api/admin/blog/posts",
+  post: (id?: number) => (id ? `/api/admin/blog/post/${id}` : "/api/admin/blog/post"),
+  category: (id?: number) => (id ? `/api/admin/blog/category/${id}` : "/api/admin/blog/category"),
+  offers: "/api/admin/affiliate-offers",
+  offer: (id?: number) => (id ? `/api/admin/affiliate-offer/${id}` : "/api/admin/affiliate-offer"),
+  products: "/api/admin/recommended-products",
+  product: (id?: string) => (id ? `/api/admin/recommended-product/${encodeURIComponent(id)}` : "/api/admin/recommended-product"),
+  settings: "/api/admin/settings",
+  upload: "/api/upload",
+  login: "/api/auth/login",
+  logout: "/api/auth/logout",
+} as const;
+
+export interface Me {
+  isAdmin: boolean;
+  user?: { id: number; username: string };
+}
+
+/** SPEC 7: retried twice while the local flag says we are signed in, never otherwise. */
+export function useMe(flag: boolean) {
+  return useQuery<Me>({ queryKey: [ADMIN_API.me], retry: flag ? 2 : 0, staleTime: 0 });
+}
+
+/** A JSON call that refreshes the given lists when it succeeds. */
+export function useAdminMutation<TBody, TResult = unknown>(method: "POST" | "PUT" | "DELETE", url: (body: TBody) => string, refresh: QueryKey[], send = true) {
+  const queryClient = useQueryClient();
+  return useMutation<TResult, Error, TBody>({
+    mutationFn: async (body) => (await apiRequest(method, url(body), send ? body : undefined)).json() as Promise<TResult>,
+    onSuccess: () => Promise.all(refresh.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
+  });
+}

@@ -1,0 +1,164 @@
+import { useState, type FormEvent } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { toast } from "#web/stores/toast.ts";
+import { fieldErrors } from "#web/lib/validate.ts";
+import { slugify } from "#web/lib/slug.ts";
+import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
+import { Field } from "#web/admin/field.tsx";
+import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
+import { API } from "#shared/paths.ts";
+import { PostInput } from "#shared/features/blog/contract.ts";
+import type { BlogCategory, BlogPost } from "#shared/features/blog/contract.ts";
+
+const PUBLIC_LISTS = [[API.blogPosts], [API.blogCategories]];
+
+export function PostsTab({ onEdit, onNew }: { onEdit: (post: BlogPost) => void; onNew: () => void }) {
+  const posts = useQuery<BlogPost[]>({ queryKey: [ADMIN_API.posts], retry: 2 });
+  const [deleting, setDeleting] = useState<BlogPost | null>(null);
+  const remove = useAdminMutation<number>("DELETE", (id) => ADMIN_API.post(id), [[ADMIN_API.posts], ...PUBLIC_LISTS], false);
+
+  if (posts.isPending) return <p aria-busy="true">Loading posts...</p>;
+  if (posts.isError) return <p role="alert">Error loading posts: {posts.error.message}</p>;
+  if (posts.data.length === 0) {
+    return (
+      <div className="empty-state">
+        <p>No blog posts found</p>
+        <button type="button" onClick={onNew}>
+          Create Your First Post
+        </button>
+      </div>
+    );
+  }
+  return (
+    <>
+      <AdminTable
+        rows={posts.data}
+        name={(post) => post.title}
+        onEdit={onEdit}
+        onDelete={setDeleting}
+        columns={[
+          { header: "Title", cell: (post) => post.title },
+          { header: "Category", cell: (post) => post.category ?? "Uncategorized" },
+          { header: "Status", cell: (post) => (post.published ? "Published" : "Draft") },
+        ]}
+      />
+      <DeleteDialog
+        item={deleting}
+        title="Delete Post"
+        message={(post) => `Are you sure you want to delete "${post.title}"? This action cannot be undone.`}
+        remove={remove}
+        success={{ title: "Success", description: "Post deleted successfully" }}
+        failure={{ title: "Error", description: "Failed to delete post." }}
+        onClose={() => setDeleting(null)}
+      />
+    </>
+  );
+}
+
+type PostForm = {
+  title: string;
+  slug: string;
+  content: string;
+  excerpt: string;
+  category: string;
+  coverImage: string | null;
+  metaDescription: string;
+  metaKeywords: string;
+  published: boolean;
+};
+
+export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: () => void }) {
+  const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
+  const [form, setForm] = useState<PostForm>({
+    title: post?.title ?? "",
+    slug: post?.slug ?? "",
+    content: post?.content ?? "",
+    excerpt: post?.excerpt ?? "",
+    category: post?.category ?? "",
+    coverImage: post?.coverImage ?? null,
+    metaDescription: post?.metaDescription ?? "",
+    metaKeywords: post?.metaKeywords ?? "",
+    published: post?.published ?? false,
+  });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useAdminMutation<PostForm>(post ? "PUT" : "POST", () => ADMIN_API.post(post?.id), [[ADMIN_API.posts], ...PUBLIC_LISTS]);
+  const set = <K extends keyof PostForm>(key: K, value: PostForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const body = { ...form, category: form.category || null };
+    const problems = fieldErrors(PostInput, body);
+    setErrors(problems);
+    if (Object.keys(problems).length) return;
+    save.mutate(body as PostForm, {
+      onSuccess: () => {
+        toast({ title: "Success", description: post ? "Post updated successfully" : "Post created successfully" });
+        onDone();
+      },
+      onError: (error) => {
+        const conflict = error.message.startsWith("409");
+        toast({ title: "Error", description: conflict ? "That slug is already used by another post." : "Failed to save post. Please try again.", variant: "destructive" });
+      },
+    });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="admin-form">
+      <h2>{post ? "Edit Post" : "New Post"}</h2>
+      <Field label="Title" error={errors.title}>
+        {(props) => (
+          <input
+            {...props}
+            value={form.title}
+            onChange={(e) => {
+              const title = e.target.value;
+              // SPEC 4: the slug follows the title in create mode only.
+              setForm((f) => ({ ...f, title, slug: post ? f.slug : slugify(title) }));
+            }}
+          />
+        )}
+      </Field>
+      <Field label="Slug" error={errors.slug}>
+        {(props) => <input {...props} value={form.slug} onChange={(e) => set("slug", e.target.value)} />}
+      </Field>
+      <Field label="Content (HTML)" error={errors.content}>
+        {(props) => <textarea {...props} rows={12} value={form.content} onChange={(e) => set("content", e.target.value)} />}
+      </Field>
+      <Field label="Excerpt" error={errors.excerpt}>
+        {(props) => <textarea {...props} rows={3} value={form.excerpt} onChange={(e) => set("excerpt", e.target.value)} />}
+      </Field>
+      <Field label="Category" error={errors.category}>
+        {(props) => (
+          <select {...props} value={form.category} onChange={(e) => set("category", e.target.value)}>
+            <option value="">Uncategorized</option>
+            {(categories.data ?? []).map((c) => (
+              <option key={c.slug} value={c.slug}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <ImageUploader label="Cover image" value={form.coverImage} onChange={(url) => set("coverImage", url)} />
+      <Field label="Meta description" error={errors.metaDescription}>
+        {(props) => <input {...props} value={form.metaDescription} onChange={(e) => set("metaDescription", e.target.value)} />}
+      </Field>
+      <Field label="Meta keywords (comma separated)" error={errors.metaKeywords}>
+        {(props) => <input {...props} value={form.metaKeywords} onChange={(e) => set("metaKeywords", e.target.value)} />}
+      </Field>
+      <label className="checkbox">
+        <input type="checkbox" checked={form.published} onChange={(e) => set("published", e.target.checked)} />
+        Publish post
+      </label>
+      <div className="form-actions">
+        <button type="button" className="secondary outline" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
+          {save.isPending ? "Saving..." : post ? "Update Post" : "Create Post"}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,112 @@
+import { useState } from "react";
+import { Link, useLocation, useSearch } from "wouter";
+import { useQuery } from "@tanstack/react-query";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { Loading } from "#web/ui/error-state.tsx";
+import { PostCard } from "./post-card.tsx";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+import { filterPosts } from "#shared/features/blog/blog.ts";
+import { API } from "#shared/paths.ts";
+import { categoryLabel } from "#shared/features/blog/categories.ts";
+import type { BlogCategory, BlogPostSummary } from "#shared/features/blog/contract.ts";
+
+/** /blog with optional ?category= (SPEC 2 and 4). */
+export default function BlogPage() {
+  const { brandName } = useSettings();
+  const [, navigate] = useLocation();
+  const category = new URLSearchParams(useSearch()).get("category");
+  const [search, setSearch] = useState("");
+  const posts = useQuery<BlogPostSummary[]>({ queryKey: [API.blogPosts] });
+  const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
+
+  const filtersActive = Boolean(category) || search.trim() !== "";
+  const visible = filterPosts(posts.data ?? [], { category, search });
+  const setCategory = (slug: string | null) => navigate(slug ? `/blog?category=${encodeURIComponent(slug)}` : "/blog", { replace: true });
+  const clear = () => {
+    setSearch("");
+    setCategory(null);
+  };
+
+  return (
+    <>
+      <PageMeta
+        title={pageTitle("Webcam Model Blog", brandName)}
+        description="Expert advice, platform reviews, and income strategies to help you succeed as a webcam model."
+        canonicalPath={category ? `/blog?category=${encodeURIComponent(category)}` : "/blog"}
+      />
+      <link rel="alternate" type="application/rss+xml" title={`${brandName} Blog`} href="/blog/rss.xml" />
+      <header className="page-intro">
+        <h1>Cam Model Resources &amp; Guides</h1>
+        <p>Expert advice, platform reviews, and income strategies to help you succeed as a webcam model.</p>
+      </header>
+
+      <div className="blog-filters">
+        <input
+          type="search"
+          placeholder="Search articles..."
+          aria-label="Search articles"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <div className="category-filter" role="group" aria-labelledby="filter-label">
+          <span id="filter-label">Filter by:</span>
+          {(categories.data ?? []).map((c) => (
+            <button
+              key={c.slug}
+              type="button"
+              className={category === c.slug ? "chip active" : "chip outline secondary"}
+              aria-pressed={category === c.slug}
+              onClick={() => setCategory(category === c.slug ? null : c.slug)}
+            >
+              {c.name}
+            </button>
+          ))}
+          {filtersActive && (
+            <a
+              href="/blog"
+              className="clear-link"
+              onClick={(e) => {
+                e.preventDefault();
+                clear();
+              }}
+            >
+              Clear filters
+            </a>
+          )}
+        </div>
+      </div>
+
+      {posts.isPending ? (
+        <Loading text="Loading articles..." />
+      ) : visible.length === 0 ? (
+        <section className="empty-state" aria-live="polite">
+          <h2>No articles found</h2>
+          <p>{filtersActive ? "Try changing your filters or search term." : "Check back soon for new content!"}</p>
+          {filtersActive && (
+            <button type="button" onClick={clear}>
+              Clear Filters
+            </button>
+          )}
+        </section>
+      ) : (
+        <>
+          <p className="visually-hidden" aria-live="polite">
+            {visible.length} {visible.length === 1 ? "article" : "articles"}
+            {category ? ` in ${categoryLabel(category)}` : ""}
+          </p>
+          <ul className="post-grid">
+            {visible.map((post) => (
+              <li key={post.id}>
+                <PostCard post={post} />
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <p className="feed-link">
+        <a href="/blog/rss.xml">RSS feed</a> · <Link href="/quiz">Take the free quiz</Link>
+      </p>
+    </>
+  );
+}

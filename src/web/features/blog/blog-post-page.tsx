@@ -1,0 +1,118 @@
+import { useEffect } from "react";
+import { Link, useLocation } from "wouter";
+import { useQuery } from "@tanstack/react-query";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { Loading } from "#web/ui/error-state.tsx";
+import { CategoryBadge } from "./category-badge.tsx";
+import { RelativeTime } from "./relative-time.tsx";
+import { PostCard } from "./post-card.tsx";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { useOrigin } from "#web/lib/origin.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+import { longDate } from "#shared/features/blog/blog.ts";
+import { API } from "#shared/paths.ts";
+import type { BlogPost, BlogPostSummary } from "#shared/features/blog/contract.ts";
+import type { PageProps } from "#web/routes.ts";
+
+const DEFAULT_DESCRIPTION = "Practical, honest guides for new webcam models: safety, setup, engagement and income.";
+const DEFAULT_KEYWORDS = "cam model tips, webcam model guide, best cam sites, how to become a cam model, cam model income";
+
+/** /blog/{slug} (SPEC 2). */
+export default function BlogPostPage({ params }: PageProps) {
+  const slug = params.slug ?? "";
+  const { brandName } = useSettings();
+  const origin = useOrigin();
+  const [, navigate] = useLocation();
+  const post = useQuery<BlogPost>({ queryKey: [API.blogPost(slug)] });
+  const related = useQuery<BlogPostSummary[]>({ queryKey: [API.blogRelated(slug)] });
+
+  // SPEC 2: a failed fetch or a missing post goes back to the blog, with no message.
+  useEffect(() => {
+    if (post.isError) navigate(slug === "platform-reviews" ? "/blog?category=platform-reviews" : "/blog", { replace: true });
+  }, [post.isError, slug, navigate]);
+
+  if (!post.data) return <Loading text="Loading article..." />;
+  const p = post.data;
+  const description = p.metaDescription || p.excerpt || DEFAULT_DESCRIPTION;
+  const url = `${origin}/blog/${p.slug}`;
+  const image = p.coverImage ? (p.coverImage.startsWith("/") ? origin + p.coverImage : p.coverImage) : undefined;
+  const jsonLd = [
+    {
+      "@context": "https://schema.org",
+      "@type": "BlogPosting",
+      headline: p.title,
+      description,
+      ...(image ? { image } : {}),
+      datePublished: p.createdAt,
+      dateModified: p.updatedAt,
+      author: { "@type": "Organization", name: brandName },
+      publisher: { "@type": "Organization", name: brandName },
+      mainEntityOfPage: url,
+      keywords: p.metaKeywords ?? undefined,
+    },
+    {
+      "@context": "https://schema.org",
+      "@type": "BreadcrumbList",
+      itemListElement: [
+        { "@type": "ListItem", position: 1, name: "Home", item: `${origin}/` },
+        { "@type": "ListItem", position: 2, name: "Blog", item: `${origin}/blog` },
+        { "@type": "ListItem", position: 3, name: p.title, item: url },
+      ],
+    },
+  ];
+
+  return (
+    <article className="blog-post">
+      <PageMeta
+        title={pageTitle(p.title, brandName)}
+        description={description}
+        keywords={p.metaKeywords || DEFAULT_KEYWORDS}
+        image={p.coverImage}
+        type="article"
+      />
+      <link rel="alternate" type="application/rss+xml" title={`${brandName} Blog`} href="/blog/rss.xml" />
+      <script
+        type="application/ld+json"
+        // A data block, not a script: the CSP does not apply, and < is escaped.
+        dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
+      />
+      <p>
+        <Link href="/blog" role="button" className="secondary outline back-button">
+          ← Back to Blog
+        </Link>
+      </p>
+      <header className="post-header">
+        {p.category && <CategoryBadge slug={p.category} />}
+        <h1>{p.title}</h1>
+        <p className="post-meta">
+          <time dateTime={p.createdAt}>{longDate(p.createdAt)}</time> · <RelativeTime iso={p.createdAt} /> · {p.readingMinutes} min
+          read
+        </p>
+      </header>
+      {p.coverImage && <img className="post-cover large" src={p.coverImage} alt="" width={1200} height={630} />}
+      {/* Sanitised on the server with an allow-list before it is stored and when it is served. */}
+      <div className="post-content" dangerouslySetInnerHTML={{ __html: p.content }} />
+
+      <aside className="closing-banner" aria-labelledby="closing-heading">
+        <h2 id="closing-heading">Ready to Start Your Cam Journey?</h2>
+        <p>Discover your unique cam girl archetype and learn how much you could earn.</p>
+        <Link href="/quiz" role="button">
+          Take the Free Quiz
+        </Link>
+      </aside>
+
+      {related.data && related.data.length > 0 && (
+        <section aria-labelledby="related-heading">
+          <h2 id="related-heading">Related articles</h2>
+          <ul className="post-grid">
+            {related.data.map((r) => (
+              <li key={r.id}>
+                <PostCard post={r} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,95 @@
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { lastQuizId } from "#web/lib/visitor-storage.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+
+const SKILLS = [
+  "Protecting your privacy and setting firm boundaries",
+  "Building a persona and brand that feel like you",
+  "Lighting, camera, audio and a stable connection",
+  "Confident, engaging shows and loyal regulars",
+  "Tip menus, goals, fan clubs and content sales",
+  "Setting 25–30% aside for taxes and keeping records",
+  "Spotting burnout early and protecting your time",
+  "Goals, numbers and a plan for the long term",
+];
+
+/** /learn/complete: the graduation page (SPEC 2, DECISIONS P9). */
+export default function CompletePage() {
+  const { brandName } = useSettings();
+  // The starter kit of the visitor's last quiz, known only in the browser.
+  const [kitHref, setKitHref] = useState("/quiz");
+  useEffect(() => {
+    const id = lastQuizId();
+    if (id) setKitHref(`/quiz/starter-kit?quizId=${encodeURIComponent(id)}`);
+  }, []);
+
+  const gifts = [
+    { emoji: "🎁", title: "Starter Kit Discount", text: "20% off selected starter-kit picks where our retail partners offer it. Your kit is one click away.", action: "Get My Starter Kit", href: kitHref },
+    { emoji: "📚", title: "Resource Library", text: "Sign-up links, your starter kit, our guides and a checklist for every module, all in one place.", action: "Open the Library", href: "/resources" },
+    { emoji: "💬", title: "Community Access", text: "Guides, platform reviews and income strategies from the blog, written for models like you.", action: "Visit the Blog", href: "/blog" },
+  ];
+
+  return (
+    <section className="graduation">
+      <PageMeta title={pageTitle("Congratulations, Graduate!", brandName)} description="You completed the free ten-module cam model course." />
+      <header className="hero">
+        <p className="result-emoji" aria-hidden="true">
+          🎓
+        </p>
+        <h1>Congratulations</h1>
+        <p className="lead">You have completed all ten modules of the free cam model course.</p>
+      </header>
+
+      <div className="grid-2">
+        <section aria-labelledby="skills-heading">
+          <h2 id="skills-heading">Skills you gained</h2>
+          <ul>
+            {SKILLS.map((s) => (
+              <li key={s}>{s}</li>
+            ))}
+          </ul>
+        </section>
+        <section aria-labelledby="next-steps-heading">
+          <h2 id="next-steps-heading">Next steps</h2>
+          <ol>
+            <li>Finish your safety set-up: stage name, separate accounts, two-factor sign-in.</li>
+            <li>Test your light, sound and upload speed at the time you plan to stream.</li>
+            <li>Write your tip menu and your yes/no/maybe list.</li>
+            <li>Pick a schedule you can keep, with at least one day off a week.</li>
+            <li>Go live, then review what worked after your first five shows.</li>
+          </ol>
+        </section>
+      </div>
+
+      <section aria-labelledby="gifts-heading">
+        <h2 id="gifts-heading">Your graduation gifts</h2>
+        <div className="card-grid">
+          {gifts.map((g) => (
+            <article key={g.title} className="feature-card">
+              <p className="feature-emoji" aria-hidden="true">
+                {g.emoji}
+              </p>
+              <h3>{g.title}</h3>
+              <p>{g.text}</p>
+              <Link href={g.href} role="button" className="outline">
+                {g.action}
+              </Link>
+            </article>
+          ))}
+        </div>
+      </section>
+
+      <div className="button-row next-step">
+        <Link href="/learn" role="button" className="secondary outline">
+          Back to Courses
+        </Link>
+        <Link href="/resources" role="button">
+          Start Your Career
+        </Link>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { Loading } from "#web/ui/error-state.tsx";
+import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { useModules } from "./queries.ts";
+import { readCompletedModules } from "./course-progress.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+
+/** /learn: the course overview (SPEC 2). */
+export default function LearnPage() {
+  const { brandName } = useSettings();
+  const modules = useModules();
+  // Progress lives in this browser only, so it is read after hydration.
+  const [completed, setCompleted] = useState<number[]>([]);
+  useEffect(() => setCompleted(readCompletedModules()), []);
+
+  return (
+    <>
+      <PageMeta
+        title={pageTitle("Free Cam Model Course: 10 Modules", brandName)}
+        description="A free ten-module course for new cam models: safety and privacy, persona, equipment, engagement, money and taxes, tools, fan clubs, burnout and long-term goals."
+      />
+      <section className="hero">
+        <h1>The Free Cam Model Course</h1>
+        <p className="lead">
+          Ten practical modules, fifty short lessons and a quiz after each module. Learn to start safely, look and sound
+          great, earn steadily and stay in control, at your own pace.
+        </p>
+        <div className="button-row">
+          <Link href="/learn/1" role="button">
+            Start the Course
+          </Link>
+        </div>
+        {completed.length > 0 && (
+          <p className="muted">
+            You have completed {completed.length} of {modules.data?.length ?? 10} modules.
+          </p>
+        )}
+      </section>
+
+      <section aria-labelledby="modules-heading">
+        <h2 id="modules-heading">Module breakdown</h2>
+        {!modules.data ? (
+          <Loading text="Loading the course..." />
+        ) : (
+          <ol className="module-list">
+            {modules.data.map((module) => {
+              const done = completed.includes(module.id);
+              return (
+                <li key={module.id}>
+                  <details className={done ? "module-card completed" : "module-card"}>
+                    <summary>
+                      <span className="module-number">Module {module.id}</span> {module.title}
+                      {done && (
+                        <span className="badge badge-accent completed-badge">
+                          <span aria-hidden="true">✓ </span>Completed
+                        </span>
+                      )}
+                    </summary>
+                    <p>{module.description}</p>
+                    <h3>What you'll learn</h3>
+                    <ul>
+                      {module.topics.map((topic) => (
+                        <li key={topic.id}>{topic.title}</li>
+                      ))}
+                    </ul>
+                    <Link href={`/learn/${module.id}`} role="button">
+                      Start Course Now<span className="visually-hidden">: module {module.id}</span>
+                    </Link>
+                  </details>
+                </li>
+              );
+            })}
+          </ol>
+        )}
+      </section>
+
+      <PlatformButtons heading="Ready to put it into practice? Join a platform" />
+    </>
+  );
+}

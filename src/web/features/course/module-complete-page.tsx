@@ -1,0 +1,31 @@
+import { Link, useSearch } from "wouter";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { OfferCard } from "#web/features/offers/offer-card.tsx";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+import { moduleCompleteSkip, parseModuleId } from "#shared/features/course/course.ts";
+
+/** /learn/module-complete?moduleId={n}: the default module is 1 (SPEC 2). */
+export default function ModuleCompletePage() {
+  const { brandName } = useSettings();
+  const n = parseModuleId(new URLSearchParams(useSearch()).get("moduleId")) || 1;
+  return (
+    <section className="completion-page">
+      <PageMeta title={pageTitle(`Module ${n} Complete`, brandName)} description={`You finished the lessons of module ${n}.`} noindex />
+      <h1>
+        <span aria-hidden="true">🎉</span> Module {n} Complete!
+      </h1>
+      <p className="lead">Nice work. Check what stuck with a five-question quiz, or move straight on.</p>
+      <h2 className="offer-heading">A special offer for you</h2>
+      <OfferCard moduleId={n} page="module-complete" />
+      <div className="button-row">
+        <Link href={`/learn/${n}?quiz=true`} role="button">
+          Start Module {n} Quiz
+        </Link>
+        <Link href={moduleCompleteSkip(n)} role="button" className="secondary outline">
+          Skip to the next module
+        </Link>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import { Link, useLocation, useSearch } from "wouter";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { Loading } from "#web/ui/error-state.tsx";
+import { OfferCard } from "#web/features/offers/offer-card.tsx";
+import { TopicViewer } from "./topic-viewer.tsx";
+import { ModuleQuiz } from "./module-quiz.tsx";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { useModule } from "./queries.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+import { parseModuleId } from "#shared/features/course/course.ts";
+import type { PageProps } from "#web/routes.ts";
+
+/** /learn/{id}, with ?quiz=true opening the module quiz (SPEC 2). */
+export default function ModulePage({ params }: PageProps) {
+  const { brandName } = useSettings();
+  const id = parseModuleId(params.id);
+  const quizMode = new URLSearchParams(useSearch()).get("quiz") === "true";
+  const [, navigate] = useLocation();
+  const module = useModule(id);
+
+  if (module.isPending) return <Loading text="Loading module..." />;
+  if (!module.data || id === null) {
+    return (
+      <section className="status-page">
+        <PageMeta title={pageTitle("Module Not Found", brandName)} description="This course module does not exist." noindex />
+        <h1>Module Not Found</h1>
+        <p>The requested module doesn't exist. Please return to the course page.</p>
+        <Link href="/learn" role="button">
+          Back to the course
+        </Link>
+      </section>
+    );
+  }
+  const data = module.data;
+  return (
+    <article className="module-page">
+      <PageMeta
+        title={pageTitle(`Module ${data.id}: ${data.title}`, brandName)}
+        description={data.description}
+      />
+      <OfferCard moduleId={data.id} page="module" />
+      <header className="module-header">
+        <p className="eyebrow">
+          <Link href="/learn">Free course</Link> · Module {data.id} of 10
+        </p>
+        <h1>{data.title}</h1>
+        <p>{data.description}</p>
+      </header>
+      {quizMode ? (
+        // 'Review This Module Again' returns to the first topic and clears the result.
+        <ModuleQuiz key={`quiz-${data.id}`} module={data} onReview={() => navigate(`/learn/${data.id}`)} />
+      ) : (
+        <TopicViewer key={`topics-${data.id}`} module={data} />
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,136 @@
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import type { CourseModule, QuizOutcome } from "#shared/features/course/contract.ts";
+import { afterModule, passed, quizScore, scoreMessage } from "#shared/features/course/course.ts";
+import { markModuleCompleted } from "./course-progress.ts";
+
+/** SPEC 4 'Module quiz': choose, submit (then locked, with the explanation), next, complete. */
+export function ModuleQuiz({ module, onReview }: { module: CourseModule; onReview: () => void }) {
+  const questions = module.quiz?.questions ?? [];
+  const [index, setIndex] = useState(0);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [submitted, setSubmitted] = useState(false);
+  const [correct, setCorrect] = useState(0);
+  const [outcome, setOutcome] = useState<QuizOutcome | null>(null);
+
+  if (questions.length === 0) {
+    return (
+      <section className="status-page" aria-labelledby="quiz-na">
+        <h2 id="quiz-na">Quiz Not Available</h2>
+        <p>This module's quiz is currently being updated.</p>
+        <Link href={afterModule(module.id)} role="button">
+          Continue
+        </Link>
+      </section>
+    );
+  }
+  if (outcome) return <ResultPanel outcome={outcome} onReview={onReview} />;
+
+  const question = questions[index]!;
+  const last = index === questions.length - 1;
+  const right = selected === question.correctAnswer;
+
+  function submit() {
+    if (!selected || submitted) return;
+    setSubmitted(true);
+    if (selected === question.correctAnswer) setCorrect((c) => c + 1);
+  }
+
+  function next() {
+    if (last) {
+      const total = questions.length;
+      setOutcome({ moduleId: module.id, score: quizScore(correct, total), totalQuestions: total, correctAnswers: correct, completed: true });
+      return;
+    }
+    setIndex(index + 1);
+    setSelected(null);
+    setSubmitted(false);
+  }
+
+  return (
+    <section className="module-quiz" aria-labelledby="quiz-heading">
+      <h2 id="quiz-heading">Module {module.id} Quiz</h2>
+      <p className="wizard-count">
+        <span>
+          Question {index + 1} of {questions.length}
+        </span>
+      </p>
+      <fieldset className="wizard-question" key={question.id} aria-labelledby={`mq-${question.id}`}>
+        <h3 id={`mq-${question.id}`}>{question.question}</h3>
+        <div className="wizard-options">
+          {question.options.map((option) => {
+            const state = submitted ? (option.id === question.correctAnswer ? "correct" : option.id === selected ? "wrong" : "") : "";
+            return (
+              <label key={option.id} className={`wizard-option ${selected === option.id ? "selected" : ""} ${state}`}>
+                <input
+                  type="radio"
+                  name={`module-quiz-${question.id}`}
+                  value={option.id}
+                  checked={selected === option.id}
+                  onChange={() => setSelected(option.id)}
+                  disabled={submitted}
+                />
+                <span>
+                  <strong>{option.id}.</strong> {option.text}
+                </span>
+              </label>
+            );
+          })}
+        </div>
+      </fieldset>
+
+      {submitted && (
+        <div className={right ? "answer-feedback correct" : "answer-feedback wrong"} role="status">
+          <p>
+            <strong>{right ? "Correct!" : `Incorrect. The right answer is ${question.correctAnswer}.`}</strong>
+          </p>
+          <p>{question.explanation}</p>
+        </div>
+      )}
+
+      <div className="wizard-nav">
+        {submitted ? (
+          <button type="button" onClick={next}>
+            {last ? "Complete Quiz" : "Next Question"}
+          </button>
+        ) : (
+          <button type="button" onClick={submit} disabled={!selected}>
+            Submit Answer
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** SPEC 4 'Result panel'. The quiz is not gated: Continue works at any score. */
+function ResultPanel({ outcome, onReview }: { outcome: QuizOutcome; onReview: () => void }) {
+  useEffect(() => {
+    markModuleCompleted(outcome.moduleId);
+  }, [outcome.moduleId]);
+  const ok = passed(outcome.score);
+  return (
+    <section className="result-panel" aria-labelledby="result-heading" role="status">
+      <h2 id="result-heading">Your score: {outcome.score}%</h2>
+      <p>
+        {outcome.correctAnswers} of {outcome.totalQuestions} correct.
+      </p>
+      <p className="score-message">
+        <strong>{scoreMessage(outcome.score)}</strong>
+      </p>
+      <p>
+        {ok
+          ? `You've successfully completed Module ${outcome.moduleId}!`
+          : "We recommend reviewing this module before you move on, but you can continue whenever you are ready."}
+      </p>
+      <div className="button-row">
+        <Link href={afterModule(outcome.moduleId)} role="button">
+          Continue
+        </Link>
+        <button type="button" className="secondary outline" onClick={onReview}>
+          Review This Module Again
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,28 @@
+import { Link, useSearch } from "wouter";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { OfferCard } from "#web/features/offers/offer-card.tsx";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+import { afterModule, parseModuleId } from "#shared/features/course/course.ts";
+
+/** /learn/quiz-complete?moduleId={n} (SPEC 2). */
+export default function QuizCompletePage() {
+  const { brandName } = useSettings();
+  const n = parseModuleId(new URLSearchParams(useSearch()).get("moduleId")) || 1;
+  return (
+    <section className="completion-page">
+      <PageMeta title={pageTitle(`Module ${n} Quiz`, brandName)} description={`The quiz of module ${n}.`} noindex />
+      <h1>Ready for the Module {n} quiz?</h1>
+      <p className="lead">Five questions, each with an explanation. There is no pass mark to unlock anything: it is for you.</p>
+      <OfferCard moduleId={n} page="quiz-complete" />
+      <div className="button-row">
+        <Link href={`/learn/${n}`} role="button">
+          Start Module Quiz
+        </Link>
+        <Link href={afterModule(n)} role="button" className="secondary outline">
+          Skip for now
+        </Link>
+      </div>
+    </section>
+  );
+}

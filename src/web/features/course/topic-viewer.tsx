@@ -1,0 +1,72 @@
+import { useState } from "react";
+import type { CourseModule } from "#shared/features/course/contract.ts";
+import { DEFAULT_PRO_TIP } from "#shared/features/course/constants.ts";
+import { topicProgress } from "#shared/features/course/course.ts";
+import { scrollToTop } from "#web/lib/scroll.ts";
+
+/** SPEC 4 'Module viewer': one topic at a time, from the first. */
+export function TopicViewer({ module }: { module: CourseModule }) {
+  const [index, setIndex] = useState(0);
+  const topics = module.topics;
+  const topic = topics[index]!;
+  const last = index === topics.length - 1;
+  const percent = topicProgress(index, topics.length);
+
+  function go(to: number) {
+    setIndex(to);
+    scrollToTop();
+  }
+
+  return (
+    <section className="topic-viewer" aria-labelledby="topic-title">
+      <div className="wizard-progress">
+        <p className="wizard-count">
+          <span>
+            Topic {index + 1} of {topics.length}
+          </span>
+          <span>{percent}%</span>
+        </p>
+        <div className="progress-track" role="progressbar" aria-label="Module progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+          <div className="progress-fill" style={{ width: `${percent}%` }} />
+        </div>
+      </div>
+
+      <h2 id="topic-title">{topic.title}</h2>
+      {topic.content.trim() ? (
+        // Trusted HTML from content/ (checked by tests/content.test.ts), never from visitors.
+        <div className="lesson" dangerouslySetInnerHTML={{ __html: topic.content }} />
+      ) : (
+        <p className="lesson-empty">This topic content is coming soon!</p>
+      )}
+
+      <aside className="tip" aria-labelledby="pro-tip-heading">
+        <h3 id="pro-tip-heading">
+          <span aria-hidden="true">💡</span> Pro tip
+        </h3>
+        <p>{topic.proTip ?? DEFAULT_PRO_TIP}</p>
+      </aside>
+
+      {last && (
+        <section className="topics-done" aria-labelledby="topics-done-heading">
+          <h3 id="topics-done-heading">All Topics Completed</h3>
+          <p>You have finished every topic in this module. Continue to test what you learned.</p>
+          {/* SPEC 2: a full page load, not a client navigation. */}
+          <a href={`/learn/module-complete?moduleId=${module.id}`} role="button">
+            Continue
+          </a>
+        </section>
+      )}
+
+      <nav className="wizard-nav" aria-label="Topics">
+        <button type="button" className="secondary outline" onClick={() => go(index - 1)} disabled={index === 0}>
+          Previous
+        </button>
+        {!last && (
+          <button type="button" onClick={() => go(index + 1)}>
+            Next
+          </button>
+        )}
+      </nav>
+    </section>
+  );
+}

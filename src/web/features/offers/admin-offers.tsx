@@ -1,0 +1,221 @@
+import { useState, type FormEvent } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { toast } from "#web/stores/toast.ts";
+import { fieldErrors } from "#web/lib/validate.ts";
+import { ImageUploader, MediaUploader } from "#web/features/uploads/uploaders.tsx";
+import { Field } from "#web/admin/field.tsx";
+import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
+import { OfferInput, type AdminOffer } from "#shared/features/offers/contract.ts";
+
+export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => void; onNew: () => void }) {
+  // SPEC 7: polled every 2 s while this tab is open, up to 3 retries.
+  const offers = useQuery<AdminOffer[]>({ queryKey: [ADMIN_API.offers], refetchInterval: 2000, retry: 3 });
+  const [deleting, setDeleting] = useState<AdminOffer | null>(null);
+  const remove = useAdminMutation<number>("DELETE", (id) => ADMIN_API.offer(id), [[ADMIN_API.offers]], false);
+
+  return (
+    <>
+      <div className="toolbar">
+        <button type="button" className="secondary outline" onClick={() => void offers.refetch()} disabled={offers.isFetching}>
+          Refresh
+        </button>
+        <button type="button" onClick={onNew}>
+          New Offer
+        </button>
+      </div>
+      {offers.isPending ? (
+        <p aria-busy="true">Loading affiliate offers...</p>
+      ) : offers.isError ? (
+        <div role="alert">
+          <p>Error loading affiliate offers: {offers.error.message}</p>
+          <button type="button" onClick={() => void offers.refetch()}>
+            Try Again
+          </button>
+        </div>
+      ) : offers.data.length === 0 ? (
+        <div className="empty-state">
+          <p>No affiliate offers found</p>
+          <button type="button" onClick={onNew}>
+            Create Your First Offer
+          </button>
+        </div>
+      ) : (
+        <AdminTable
+          rows={offers.data}
+          name={(offer) => offer.title}
+          onEdit={onEdit}
+          onDelete={setDeleting}
+          columns={[
+            {
+              header: "Title",
+              cell: (offer) => (
+                <>
+                  {offer.title} <small className="muted">Module {offer.moduleId}</small>
+                </>
+              ),
+            },
+            { header: "URL", cell: (offer) => offer.linkUrl, className: "url-cell" },
+            { header: "Status", cell: (offer) => (offer.isActive ? "Active" : "Inactive") },
+          ]}
+        />
+      )}
+      <DeleteDialog
+        item={deleting}
+        title="Delete Affiliate Offer"
+        message={(offer) => `Are you sure you want to delete "${offer.title}"? This action cannot be undone.`}
+        remove={remove}
+        success={{ title: "Success", description: "Affiliate offer deleted successfully" }}
+        failure={{ title: "Error", description: "Failed to delete affiliate offer." }}
+        onClose={() => setDeleting(null)}
+      />
+    </>
+  );
+}
+
+type OfferForm = {
+  title: string;
+  description: string;
+  imageUrl: string | null;
+  videoUrl: string | null;
+  useEmbed: boolean;
+  embedCode: string;
+  linkUrl: string;
+  linkText: string;
+  moduleId: number;
+  isActive: boolean;
+  archetype: string | null;
+  productId: string | null;
+  badge: string | null;
+  price: string | null;
+};
+
+export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDone: () => void }) {
+  const all = useQuery<AdminOffer[]>({ queryKey: [ADMIN_API.offers] });
+  const [form, setForm] = useState<OfferForm>({
+    title: offer?.title ?? "",
+    description: offer?.description ?? "",
+    imageUrl: offer?.imageUrl ?? null,
+    videoUrl: offer?.videoUrl ?? null,
+    useEmbed: offer?.useEmbed ?? false,
+    embedCode: offer?.embedCode ?? "",
+    linkUrl: offer?.linkUrl ?? "",
+    linkText: offer?.linkText ?? "",
+    moduleId: offer?.moduleId ?? 1,
+    isActive: offer?.isActive ?? true,
+    archetype: offer?.archetype ?? null,
+    productId: offer?.productId ?? null,
+    badge: offer?.badge ?? null,
+    price: offer?.price ?? null,
+  });
+  const [mediaKind, setMediaKind] = useState<"image" | "video">(offer?.videoUrl ? "video" : "image");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useAdminMutation<OfferForm>(offer ? "PUT" : "POST", () => ADMIN_API.offer(offer?.id), [[ADMIN_API.offers]]);
+  const set = <K extends keyof OfferForm>(key: K, value: OfferForm[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const moduleTaken = (all.data ?? []).some((o) => o.moduleId === form.moduleId && o.id !== offer?.id);
+
+  // SPEC 4 'Offer media switches'.
+  const useEmbed = (embed: boolean) => setForm((f) => (embed ? { ...f, useEmbed: true, imageUrl: null, videoUrl: null } : { ...f, useEmbed: false, embedCode: "" }));
+  const chooseKind = (kind: "image" | "video") => {
+    setMediaKind(kind);
+    setForm((f) => (kind === "video" ? { ...f, imageUrl: null, videoUrl: "https://" } : { ...f, videoUrl: null }));
+  };
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const problems = fieldErrors(OfferInput, form);
+    setErrors(problems);
+    if (Object.keys(problems).length) return;
+    save.mutate(form, {
+      onSuccess: () => {
+        toast({ title: "Success", description: offer ? "Affiliate offer updated successfully" : "Affiliate offer created successfully" });
+        onDone();
+      },
+      onError: () => toast({ title: "Error", description: "Failed to save affiliate offer. Please try again.", variant: "destructive" }),
+    });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="admin-form">
+      <h2>{offer ? "Edit Offer" : "New Offer"}</h2>
+      <Field label="Title" error={errors.title}>
+        {(props) => <input {...props} value={form.title} onChange={(e) => set("title", e.target.value)} />}
+      </Field>
+      <Field label="Description" error={errors.description}>
+        {(props) => <textarea {...props} rows={4} value={form.description} onChange={(e) => set("description", e.target.value)} />}
+      </Field>
+      <fieldset className="switch-row">
+        <legend>Content type</legend>
+        <label>
+          <input type="checkbox" role="switch" checked={form.useEmbed} onChange={(e) => useEmbed(e.target.checked)} />
+          {form.useEmbed ? "Embed Code" : "Media Upload"}
+        </label>
+      </fieldset>
+      {form.useEmbed ? (
+        <Field label="Embed/HTML Code" error={errors.embedCode}>
+          {(props) => <textarea {...props} rows={6} value={form.embedCode} onChange={(e) => set("embedCode", e.target.value)} />}
+        </Field>
+      ) : (
+        <>
+          <fieldset>
+            <legend>Media</legend>
+            <label>
+              <input type="radio" name="media-kind" checked={mediaKind === "image"} onChange={() => chooseKind("image")} /> Image
+            </label>
+            <label>
+              <input type="radio" name="media-kind" checked={mediaKind === "video"} onChange={() => chooseKind("video")} /> Video
+            </label>
+          </fieldset>
+          {mediaKind === "image" ? (
+            <ImageUploader label="Image" value={form.imageUrl} onChange={(url) => set("imageUrl", url)} />
+          ) : (
+            <>
+              <Field label="Video URL" error={errors.videoUrl}>
+                {(props) => <input {...props} type="url" value={form.videoUrl ?? ""} onChange={(e) => set("videoUrl", e.target.value)} />}
+              </Field>
+              <small className="hint">
+                A YouTube regular or embed link, a YouTube Shorts short link, any Vimeo link (converted automatically), or a direct MP4
+                link.
+              </small>
+              <MediaUploader label="Upload Video File" accept="video" value={null} onChange={(url) => set("videoUrl", url)} />
+            </>
+          )}
+        </>
+      )}
+      <Field label="Link URL" error={errors.linkUrl}>
+        {(props) => <input {...props} type="url" value={form.linkUrl} onChange={(e) => set("linkUrl", e.target.value)} />}
+      </Field>
+      <Field label="Button Text (optional; empty hides the button)" error={errors.linkText}>
+        {(props) => <input {...props} value={form.linkText} onChange={(e) => set("linkText", e.target.value)} />}
+      </Field>
+      <Field label="Module ID" error={errors.moduleId}>
+        {(props) => (
+          <select {...props} value={form.moduleId} onChange={(e) => set("moduleId", Number(e.target.value))}>
+            {Array.from({ length: 10 }, (_, i) => (
+              <option key={i + 1} value={i + 1}>
+                Module {i + 1}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      {moduleTaken && (
+        <p className="warning" role="status">
+          Warning: Another offer already exists for this module. Only one active offer per module will be shown to users.
+        </p>
+      )}
+      <label className="checkbox">
+        <input type="checkbox" checked={form.isActive} onChange={(e) => set("isActive", e.target.checked)} />
+        Active (visible to users)
+      </label>
+      <div className="form-actions">
+        <button type="button" className="secondary outline" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
+          {save.isPending ? "Saving..." : offer ? "Update Offer" : "Create Offer"}
+        </button>
+      </div>
+    </form>
+  );
+}

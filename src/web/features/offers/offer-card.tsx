@@ -1,0 +1,131 @@
+import { useEffect, useRef, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { offersPath } from "#shared/features/offers/constants.ts";
+import type { PublicOffer } from "#shared/features/offers/contract.ts";
+import { toVideoSource } from "#shared/features/offers/video-url.ts";
+
+export type OfferPage = "module" | "module-complete" | "quiz-complete";
+
+const PLACEHOLDER_IMAGE = "/seed/offers/placeholder.svg";
+
+async function fetchOffers(moduleId: number, page: OfferPage): Promise<PublicOffer[]> {
+  // The timestamp defeats any cache between us and the visitor (SPEC 7).
+  const response = await fetch(`${offersPath(moduleId)}?fullRandom=true&t=${Date.now()}`, { credentials: "include", cache: "no-store" });
+  // On the completion pages a 401 simply means there is no offer to show.
+  if (response.status === 401 && page !== "module") return [];
+  if (!response.ok) throw new Error("Failed to fetch offer");
+  return response.json();
+}
+
+/** SPEC 4 'Offer card': loading, then shown; hidden on error or when there are none. */
+export function OfferCard({ moduleId, page }: { moduleId: number; page: OfferPage }) {
+  const [shownId, setShownId] = useState<number | null>(null);
+  const query = useQuery({
+    queryKey: ["offers", moduleId, page],
+    queryFn: () => fetchOffers(moduleId, page),
+    // Random per visit: never reuse a cached answer, never refetch behind the visitor's back.
+    staleTime: 0,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+    retry: page === "module-complete" ? 1 : page === "module" ? 1 : 0,
+    retryDelay: 1000,
+  });
+  const offers = query.data ?? [];
+  // 'Show different offer' asks again and avoids repeating the one on screen when it can.
+  const offer = offers.find((o) => o.id !== shownId) ?? offers[0];
+
+  if (query.isPending) {
+    return (
+      <aside className="offer-card loading" aria-label="Sponsored offer" aria-busy="true">
+        <p>Loading offer…</p>
+      </aside>
+    );
+  }
+  if (query.isError || !offer) return null;
+
+  return (
+    <aside className="offer-card" aria-label="Sponsored offer">
+      <p className="eyebrow">Sponsored</p>
+      <OfferMedia offer={offer} />
+      <h2 className="offer-title">{offer.title}</h2>
+      <p>{offer.description}</p>
+      <div className="offer-actions">
+        {offer.linkText ? (
+          <a href={offer.linkUrl} target="_blank" rel="sponsored noopener" role="button">
+            {offer.linkText}
+            <span className="visually-hidden"> (opens in a new tab)</span>
+          </a>
+        ) : null}
+        <button
+          type="button"
+          className="secondary outline"
+          onClick={() => {
+            setShownId(offer.id);
+            void query.refetch();
+          }}
+          disabled={query.isFetching}
+        >
+          Show different offer
+        </button>
+      </div>
+    </aside>
+  );
+}
+
+function OfferMedia({ offer }: { offer: PublicOffer }) {
+  if (offer.useEmbed && offer.embedCode) {
+    // DECISIONS P15: the embed runs in its own sandboxed document (scripts and popups, never
+    // same-origin), so it cannot read this page, its storage or its cookies.
+    return (
+      <iframe
+        className="offer-embed"
+        src={`/embed/offer/${offer.id}`}
+        title={`Sponsored: ${offer.title}`}
+        sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox"
+        referrerPolicy="no-referrer"
+        loading="lazy"
+      />
+    );
+  }
+  const video = toVideoSource(offer.videoUrl);
+  if (video?.kind === "youtube" || video?.kind === "vimeo") {
+    return (
+      <iframe
+        className="offer-video"
+        src={video.src}
+        title={`Video: ${offer.title}`}
+        allow="autoplay; encrypted-media; picture-in-picture"
+        referrerPolicy="strict-origin-when-cross-origin"
+        loading="lazy"
+      />
+    );
+  }
+  if (video?.kind === "file") return <AutoplayVideo src={video.src} type={video.type} title={offer.title} />;
+  if (offer.imageUrl) return <OfferImage src={offer.imageUrl} />;
+  return null;
+}
+
+function OfferImage({ src }: { src: string }) {
+  const [failed, setFailed] = useState(false);
+  // SPEC 8: a broken offer image falls back to a placeholder image.
+  return <img className="offer-image" src={failed ? PLACEHOLDER_IMAGE : src} alt="" onError={() => setFailed(true)} />;
+}
+
+/** Muted, looping, inline; play() is retried at 0.5 s and 1 s when the browser refuses at first. */
+function AutoplayVideo({ src, type, title }: { src: string; type: string; title: string }) {
+  const ref = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    const timers = [0, 500, 1000].map((delay) =>
+      setTimeout(() => {
+        const video = ref.current;
+        if (video && video.paused) video.play().catch(() => {});
+      }, delay),
+    );
+    return () => timers.forEach(clearTimeout);
+  }, [src]);
+  return (
+    <video ref={ref} className="offer-video" autoPlay muted loop playsInline preload="metadata" aria-label={`Video: ${title}`}>
+      <source src={src} type={type} />
+    </video>
+  );
+}

@@ -1,0 +1,164 @@
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { toast } from "#web/stores/toast.ts";
+import { fieldErrors } from "#web/lib/validate.ts";
+import { newProductId } from "#web/lib/slug.ts";
+import { DeleteDialog } from "#web/admin/admin-table.tsx";
+import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
+import { Field } from "#web/admin/field.tsx";
+import { RowActions } from "#web/admin/row-actions.tsx";
+import { PRODUCT_ARCHETYPES, PRODUCT_BADGES, RecommendedProduct } from "#shared/features/products/contract.ts";
+
+type Product = RecommendedProduct;
+
+export function ProductsTab() {
+  // SPEC 7: the product list is stale after 10 s.
+  const products = useQuery<Product[]>({ queryKey: [ADMIN_API.products], staleTime: 10_000 });
+  const [editing, setEditing] = useState<Product | "new" | null>(null);
+  const [deleting, setDeleting] = useState<Product | null>(null);
+  const remove = useAdminMutation<string>("DELETE", (id) => ADMIN_API.product(id), [[ADMIN_API.products]], false);
+
+  const groups = PRODUCT_ARCHETYPES.map((archetype) => ({ archetype, items: (products.data ?? []).filter((p) => p.archetype === archetype) })).filter((g) => g.items.length);
+
+  return (
+    <>
+      <div className="toolbar">
+        <button type="button" onClick={() => setEditing("new")}>
+          Add Product
+        </button>
+      </div>
+      {products.isPending ? (
+        <p aria-busy="true">Loading products...</p>
+      ) : products.isError ? (
+        <p role="alert">Error loading products. Please try again.</p>
+      ) : groups.length === 0 ? (
+        <p className="empty-state">No products found. Add your first product to get started.</p>
+      ) : (
+        groups.map(({ archetype, items }) => (
+          <section key={archetype} className="product-group" aria-labelledby={`group-${archetype}`}>
+            <h2 id={`group-${archetype}`}>
+              {archetype} <span className="count-badge">{items.length}</span>
+            </h2>
+            <p className="muted">Products recommended for the {archetype} archetype</p>
+            <ul className="admin-products">
+              {items.map((p) => (
+                <li key={p.id}>
+                  <article className="admin-product">
+                    {p.imageUrl ? <img src={p.imageUrl} alt="" /> : <div className="product-image placeholder" aria-hidden="true">🛍️</div>}
+                    <h3>{p.name}</h3>
+                    <p>
+                      <span className="badge badge-primary">{p.badge}</span> {p.isDefault && <span className="badge badge-accent">Default</span>}
+                    </p>
+                    <p className="clamp-2">{p.description}</p>
+                    <p className="product-price">{p.price}</p>
+                    <p className="actions">
+                      <a href={p.link} target="_blank" rel="noopener noreferrer">
+                        Visit Link<span className="visually-hidden"> for {p.name} (opens in a new tab)</span>
+                      </a>
+                      <RowActions name={p.name} onEdit={() => setEditing(p)} onDelete={() => setDeleting(p)} />
+                    </p>
+                  </article>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))
+      )}
+      {editing && <ProductDialog product={editing === "new" ? null : editing} onClose={() => setEditing(null)} />}
+      <DeleteDialog
+        item={deleting}
+        title="Delete product"
+        message={() => "Are you sure you want to delete this product?"}
+        remove={remove}
+        success={{ title: "Product deleted" }}
+        failure={{ title: "Error", description: "Failed to delete product. Please try again." }}
+        onClose={() => setDeleting(null)}
+      />
+    </>
+  );
+}
+
+function ProductDialog({ product, onClose }: { product: Product | null; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => ref.current?.showModal?.(), []);
+  const [form, setForm] = useState<Product>(
+    product ?? { id: newProductId(), name: "", description: "", link: "", price: "", imageUrl: null, badge: "ESSENTIAL", archetype: "All Archetypes", isDefault: false, moduleId: null },
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useAdminMutation<Product>(product ? "PUT" : "POST", () => ADMIN_API.product(product?.id), [[ADMIN_API.products]]);
+  const set = <K extends keyof Product>(key: K, value: Product[K]) => setForm((f) => ({ ...f, [key]: value }));
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const problems = fieldErrors(RecommendedProduct, form);
+    setErrors(problems);
+    if (Object.keys(problems).length) return;
+    save.mutate(form, {
+      onSuccess: () => {
+        toast({ title: product ? "Product updated" : "Product added" });
+        onClose();
+      },
+      onError: () =>
+        toast({
+          title: "Error",
+          description: product ? "Failed to update product. Please try again." : "Failed to add product. Please try again.",
+          variant: "destructive",
+        }),
+    });
+  }
+
+  return (
+    <dialog ref={ref} aria-labelledby="product-dialog-title" aria-describedby="product-dialog-description" onCancel={onClose}>
+      <article>
+        <h2 id="product-dialog-title">{product ? "Edit Product" : "Add New Product"}</h2>
+        <p id="product-dialog-description">Fill in the details for the recommended product.</p>
+        <form onSubmit={submit} noValidate className="admin-form">
+          <Field label="Name" error={errors.name}>
+            {(props) => <input {...props} value={form.name} onChange={(e) => set("name", e.target.value)} />}
+          </Field>
+          <Field label="Description" error={errors.description}>
+            {(props) => <textarea {...props} rows={3} value={form.description} onChange={(e) => set("description", e.target.value)} />}
+          </Field>
+          <Field label="Link" error={errors.link}>
+            {(props) => <input {...props} type="url" value={form.link} onChange={(e) => set("link", e.target.value)} />}
+          </Field>
+          <Field label="Price" error={errors.price}>
+            {(props) => <input {...props} value={form.price} onChange={(e) => set("price", e.target.value)} />}
+          </Field>
+          <ImageUploader label="Image (optional)" value={form.imageUrl ?? null} onChange={(url) => set("imageUrl", url)} />
+          <Field label="Badge" error={errors.badge}>
+            {(props) => (
+              <select {...props} value={form.badge} onChange={(e) => set("badge", e.target.value)}>
+                {PRODUCT_BADGES.map((b) => (
+                  <option key={b}>{b}</option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Archetype" error={errors.archetype}>
+            {(props) => (
+              <select {...props} value={form.archetype} onChange={(e) => set("archetype", e.target.value as Product["archetype"])}>
+                {PRODUCT_ARCHETYPES.map((a) => (
+                  <option key={a}>{a}</option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <label className="checkbox">
+            <input type="checkbox" checked={form.isDefault} onChange={(e) => set("isDefault", e.target.checked)} />
+            Featured (default) for this archetype
+          </label>
+          <div className="form-actions">
+            <button type="button" className="secondary outline" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
+              {save.isPending ? "Saving..." : product ? "Update Product" : "Add Product"}
+            </button>
+          </div>
+        </form>
+      </article>
+    </dialog>
+  );
+}

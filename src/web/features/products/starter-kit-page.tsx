@@ -1,0 +1,104 @@
+import { Link, useSearch } from "wouter";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { ErrorState, Loading } from "#web/ui/error-state.tsx";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { useProducts } from "./queries.ts";
+import { useQuizResult } from "#web/features/quiz/queries.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+import { archetypeProfile } from "#shared/features/quiz/content.ts";
+import { ALL_ARCHETYPES, badgeTone } from "#shared/features/products/constants.ts";
+import type { RecommendedProduct } from "#shared/features/products/contract.ts";
+
+/** /quiz/starter-kit?quizId={id} (SPEC 2). */
+export default function StarterKitPage() {
+  const { brandName } = useSettings();
+  const quizId = new URLSearchParams(useSearch()).get("quizId");
+  const quiz = useQuizResult(quizId);
+  const archetype = quiz.data?.archetype ?? null;
+  const products = useProducts(archetype);
+  const essentials = useProducts(ALL_ARCHETYPES);
+
+  if (quiz.isPending || (archetype && products.isPending) || essentials.isPending) {
+    return <Loading text="Loading your personalized recommendations..." />;
+  }
+  const profile = archetype ? archetypeProfile(archetype) : undefined;
+  if (!profile || products.isError || essentials.isError) {
+    return (
+      <>
+        <PageMeta title={pageTitle("Your Starter Kit", brandName)} description="Your personalized cam model starter kit." noindex />
+        <ErrorState
+          message="We couldn't load your personalized starter kit. Please try again."
+          action="Restart the Quiz"
+          href="/quiz"
+        />
+      </>
+    );
+  }
+
+  return (
+    <article className="starter-kit">
+      <PageMeta
+        title={pageTitle(`Your ${profile.name} Starter Kit`, brandName)}
+        description={`Lighting, camera, audio and privacy tools picked for the ${profile.name} cam model archetype, plus the essentials every new model needs.`}
+      />
+      <header className="page-intro">
+        <p className="eyebrow">Your personalized starter kit</p>
+        <h1>
+          <span aria-hidden="true">{profile.emoji}</span> {profile.name}
+        </h1>
+        <p>{profile.tagline} Here is the gear we would start with.</p>
+      </header>
+
+      <section aria-labelledby="kit-persona">
+        <h2 id="kit-persona">Picked for the {profile.name}</h2>
+        <ProductGrid products={products.data ?? []} />
+      </section>
+
+      <section aria-labelledby="kit-essentials">
+        <h2 id="kit-essentials">Essential For All Cam Models</h2>
+        <ProductGrid products={essentials.data ?? []} />
+      </section>
+
+      <p className="muted small">
+        Buy Now links go to retailers and may be affiliate links: we may earn a commission at no extra cost to you. Prices
+        are guides and change often.
+      </p>
+
+      <section className="next-step">
+        <Link href="/learn/1" role="button">
+          Start the Free Cam Model Course
+        </Link>
+      </section>
+    </article>
+  );
+}
+
+function ProductGrid({ products }: { products: RecommendedProduct[] }) {
+  if (products.length === 0) return <p>No products here yet.</p>;
+  return (
+    <ul className="product-grid">
+      {products.map((product) => (
+        <li key={product.id} className={product.isDefault ? "product-card featured" : "product-card"}>
+          <article>
+            {product.imageUrl ? (
+              <img src={product.imageUrl} alt="" loading="lazy" className="product-image" />
+            ) : (
+              <div className="product-image placeholder" aria-hidden="true">
+                🛍️
+              </div>
+            )}
+            <div className="product-body">
+              <p className={`badge badge-${badgeTone(product.badge)}`}>{product.badge}</p>
+              <h3>{product.name}</h3>
+              <p>{product.description}</p>
+              <p className="product-price">{product.price}</p>
+              <a href={product.link} target="_blank" rel="sponsored noopener" role="button" className="outline">
+                Buy Now<span className="visually-hidden">: {product.name} (opens in a new tab)</span>
+              </a>
+            </div>
+          </article>
+        </li>
+      ))}
+    </ul>
+  );
+}

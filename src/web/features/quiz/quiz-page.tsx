@@ -1,0 +1,44 @@
+import { useState } from "react";
+import { useLocation } from "wouter";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { Wizard } from "#web/ui/wizard.tsx";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { saveResult } from "#web/lib/save-result.ts";
+import { rememberQuizId } from "#web/lib/visitor-storage.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+import { API } from "#shared/paths.ts";
+import { scoreArchetype } from "#shared/features/quiz/scoring.ts";
+import { archetypeQuestions, scoringTable } from "#shared/features/quiz/content.ts";
+import type { Letter } from "#shared/features/quiz/contract.ts";
+
+export default function QuizPage() {
+  const { brandName } = useSettings();
+  const [, navigate] = useLocation();
+  const [saving, setSaving] = useState(false);
+
+  async function finish(answers: Letter[]) {
+    const { archetype } = scoreArchetype(answers, scoringTable);
+    setSaving(true);
+    const saved = await saveResult(API.quizResults, { archetype, answers }, "Failed to save quiz result. Please try again.");
+    if (!saved) return setSaving(false);
+    rememberQuizId(saved.id);
+    navigate(`/quiz/result?archetype=${encodeURIComponent(archetype)}&id=${encodeURIComponent(saved.id)}`);
+  }
+
+  return (
+    <>
+      <PageMeta
+        title={pageTitle("Discover Your Cam Girl Archetype", brandName)}
+        description="A 5-minute, 15-question quiz that matches you with one of 10 cam model archetypes, with the strengths, safety tips and pitfalls of each."
+      />
+      <header className="page-intro">
+        <h1>Discover Your Cam Girl Archetype</h1>
+        <p>
+          Take this 5-minute quiz: 15 questions about your style, comfort zone and goals. There are no wrong answers;
+          pick what feels most like you.
+        </p>
+      </header>
+      <Wizard questions={archetypeQuestions} onFinish={finish} busy={saving} />
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { useEffect, useState, type FormEvent } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { toast } from "#web/stores/toast.ts";
+import { fieldErrors } from "#web/lib/validate.ts";
+import { Field } from "#web/admin/field.tsx";
+import { API } from "#shared/paths.ts";
+import { SiteSettings } from "#shared/features/settings/contract.ts";
+
+/** DECISIONS P5: the brand, the two platforms and which one the banner names. */
+export function SettingsTab() {
+  const current = useQuery<SiteSettings>({ queryKey: [ADMIN_API.settings] });
+  const [form, setForm] = useState<SiteSettings | null>(null);
+  useEffect(() => {
+    if (current.data && !form) setForm(current.data);
+  }, [current.data, form]);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useAdminMutation<SiteSettings>("PUT", () => ADMIN_API.settings, [[ADMIN_API.settings], [API.settings]]);
+
+  if (!form) return <p aria-busy="true">Loading settings...</p>;
+  const platform = (key: "platformA" | "platformB", field: "name" | "url", value: string) => setForm({ ...form, [key]: { ...form[key], [field]: value } });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const problems = fieldErrors(SiteSettings, form);
+    setErrors(problems);
+    if (Object.keys(problems).length) return;
+    save.mutate(form!, {
+      onSuccess: () => toast({ title: "Success", description: "Settings saved" }),
+      onError: () => toast({ title: "Error", description: "Failed to save settings. Please try again.", variant: "destructive" }),
+    });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="admin-form">
+      <h2>Site settings</h2>
+      <Field label="Brand name" error={errors.brandName}>
+        {(props) => <input {...props} value={form.brandName} onChange={(e) => setForm({ ...form, brandName: e.target.value })} />}
+      </Field>
+      {(["platformA", "platformB"] as const).map((key, i) => (
+        <fieldset key={key}>
+          <legend>Platform {i === 0 ? "one" : "two"}</legend>
+          <Field label={`Platform ${i + 1} name`} error={errors[key]}>
+            {(props) => <input {...props} value={form[key].name} onChange={(e) => platform(key, "name", e.target.value)} />}
+          </Field>
+          <Field label={`Platform ${i + 1} sign-up URL`}>
+            {(props) => <input {...props} type="url" value={form[key].url} onChange={(e) => platform(key, "url", e.target.value)} />}
+          </Field>
+        </fieldset>
+      ))}
+      <fieldset>
+        <legend>The promotional banner names</legend>
+        {(["a", "b"] as const).map((value) => (
+          <label key={value}>
+            <input type="radio" name="banner" checked={form.bannerPlatform === value} onChange={() => setForm({ ...form, bannerPlatform: value })} />{" "}
+            {value === "a" ? form.platformA.name : form.platformB.name}
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
+        {save.isPending ? "Saving..." : "Save Settings"}
+      </button>
+    </form>
+  );
+}

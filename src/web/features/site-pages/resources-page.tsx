@@ -1,0 +1,84 @@
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import { useQuery } from "@tanstack/react-query";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { useModules } from "#web/features/course/queries.ts";
+import { lastQuizId } from "#web/lib/visitor-storage.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+import { API } from "#shared/paths.ts";
+import type { BlogCategory } from "#shared/features/blog/contract.ts";
+
+/** /resources: the resource library (DECISIONS P7). */
+export default function ResourcesPage() {
+  const { brandName } = useSettings();
+  const modules = useModules();
+  const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
+  const [kitHref, setKitHref] = useState<string | null>(null);
+  useEffect(() => {
+    const id = lastQuizId();
+    setKitHref(id ? `/quiz/starter-kit?quizId=${encodeURIComponent(id)}` : null);
+  }, []);
+
+  return (
+    <>
+      <PageMeta
+        title={pageTitle("Resource Library for New Cam Models", brandName)}
+        description="Platform sign-up links, your personal starter kit, guides by topic and a practical checklist for every module of the free cam model course."
+      />
+      <header className="page-intro">
+        <h1>Resource Library</h1>
+        <p>Everything you need to start, in one place: platforms, gear, guides and a checklist for every module.</p>
+      </header>
+
+      <PlatformButtons heading="Sign up to a platform" />
+
+      <section aria-labelledby="kit-heading" className="resource-section">
+        <h2 id="kit-heading">Your starter kit</h2>
+        {kitHref ? (
+          <p>
+            Lighting, camera, audio and privacy tools picked for your archetype.{" "}
+            <Link href={kitHref}>Open your starter kit</Link>
+          </p>
+        ) : (
+          <p>
+            Take the 5-minute quiz to find your archetype and get a starter kit picked for it.{" "}
+            <Link href="/quiz">Take the quiz</Link>
+          </p>
+        )}
+      </section>
+
+      <section aria-labelledby="guides-heading" className="resource-section">
+        <h2 id="guides-heading">Guides by topic</h2>
+        <ul className="category-links">
+          {(categories.data ?? []).map((c) => (
+            <li key={c.slug}>
+              <Link href={`/blog?category=${encodeURIComponent(c.slug)}`}>{c.name}</Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="checklists-heading" className="resource-section">
+        <h2 id="checklists-heading">Module checklists</h2>
+        <div className="checklists">
+          {(modules.data ?? []).map((m) => (
+            <article key={m.id} className="checklist-card">
+              <h3>
+                <Link href={`/learn/${m.id}`}>
+                  Module {m.id}: {m.title}
+                </Link>
+              </h3>
+              <ul>
+                {m.checklist.map((item) => (
+                  <li key={item}>{item}</li>
+                ))}
+              </ul>
+            </article>
+          ))}
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,168 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { toast } from "#web/stores/toast.ts";
+import { ADMIN_API } from "#web/admin/admin-api.ts";
+
+const MB = 1024 * 1024;
+
+async function upload(file: File): Promise<string> {
+  const data = new FormData();
+  data.append("file", file);
+  // Same-origin requests carry the session cookie: the server requires it (DECISIONS P11).
+  const response = await fetch(ADMIN_API.upload, { method: "POST", body: data, credentials: "same-origin" });
+  if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { url: string }).url;
+}
+
+interface UploaderProps {
+  value: string | null;
+  onChange: (url: string | null) => void;
+  label: string;
+}
+
+/** SPEC 4 and 5: the single image uploader (idle, uploading, preview). */
+export function ImageUploader({ value, onChange, label }: UploaderProps) {
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+
+  async function pick(file: File | undefined) {
+    if (!file) return;
+    if (!file.type.startsWith("image/")) {
+      toast({ title: "Invalid file type", description: "Please select an image file.", variant: "destructive" });
+      return;
+    }
+    if (file.size > 5 * MB) {
+      toast({ title: "File too large", description: "Image must be less than 5MB.", variant: "destructive" });
+      return;
+    }
+    setBusy(true);
+    try {
+      onChange(await upload(file));
+      toast({ title: "Image uploaded", description: "Your image has been uploaded successfully." });
+    } catch {
+      toast({ title: "Upload failed", description: "There was a problem uploading your image. Please try again.", variant: "destructive" });
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = "";
+    }
+  }
+
+  return (
+    <div className="uploader">
+      <label htmlFor={id}>{label}</label>
+      {value ? (
+        <div className="upload-preview">
+          <img src={value} alt="Preview of the uploaded image" />
+          <button
+            type="button"
+            className="secondary outline"
+            onClick={() => {
+              onChange(null);
+              toast({ title: "Image removed" });
+            }}
+          >
+            Remove
+          </button>
+        </div>
+      ) : (
+        <>
+          <input ref={input} id={id} type="file" accept="image/*" disabled={busy} onChange={(e) => void pick(e.target.files?.[0])} />
+          {busy && <p aria-live="polite">Uploading...</p>}
+        </>
+      )}
+    </div>
+  );
+}
+
+type Accept = "both" | "image" | "video";
+
+interface MediaUploaderProps extends UploaderProps {
+  accept?: Accept;
+  maxMb?: number;
+}
+
+const WRONG_TYPE: Record<Accept, string> = {
+  both: "Please upload an image or video file",
+  image: "Please upload an image file (jpeg, png, etc.)",
+  video: "Please upload a video file (mp4, webm, etc.)",
+};
+
+/** SPEC 4 and 5: the media uploader (images and/or videos, configurable limit). */
+export function MediaUploader({ value, onChange, label, accept = "both", maxMb = 100 }: MediaUploaderProps) {
+  const [busy, setBusy] = useState(false);
+  const [isVideo, setIsVideo] = useState(() => Boolean(value && /\.(mp4|webm|ogg)$/i.test(value)));
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+
+  async function pick(file: File | undefined) {
+    if (!file) return;
+    const video = file.type.startsWith("video/");
+    const ok = (accept !== "video" && file.type.startsWith("image/")) || (accept !== "image" && video);
+    if (!ok) {
+      toast({ title: "Invalid file type", description: WRONG_TYPE[accept], variant: "destructive" });
+      return;
+    }
+    if (file.size > maxMb * MB) {
+      toast({ title: "File too large", description: `File must be less than ${maxMb}MB`, variant: "destructive" });
+      return;
+    }
+    setBusy(true);
+    try {
+      onChange(await upload(file));
+      setIsVideo(video);
+      toast({ title: "Upload successful", description: `${video ? "Video" : "Image"} has been uploaded successfully` });
+    } catch {
+      toast({ title: "Upload failed", description: "Failed to upload file. Please try again.", variant: "destructive" });
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = "";
+    }
+  }
+
+  const acceptAttr = accept === "both" ? "image/*,video/mp4,video/webm,video/ogg" : accept === "image" ? "image/*" : "video/mp4,video/webm,video/ogg";
+  return (
+    <div className="uploader">
+      <label htmlFor={id}>{label}</label>
+      {value ? (
+        <div className="upload-preview">
+          {isVideo ? <PreviewVideo src={value} /> : <img src={value} alt="Preview of the uploaded image" />}
+          <button
+            type="button"
+            className="secondary outline"
+            onClick={() => {
+              onChange(null);
+              toast({ title: isVideo ? "Video removed" : "Image removed" });
+            }}
+          >
+            Remove
+          </button>
+        </div>
+      ) : (
+        <>
+          <input ref={input} id={id} type="file" accept={acceptAttr} disabled={busy} onChange={(e) => void pick(e.target.files?.[0])} />
+          <small>{accept === "image" ? "Images up to 5MB." : `MP4, WebM and Ogg, max ${maxMb}MB.`}</small>
+          {busy && <p aria-live="polite">Uploading...</p>}
+        </>
+      )}
+    </div>
+  );
+}
+
+/** SPEC 4: muted, looping autoplay, started after 300 ms and retried once after 500 ms. */
+function PreviewVideo({ src }: { src: string }) {
+  const ref = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    const play = () => ref.current?.play();
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const first = setTimeout(() => {
+      play()?.catch(() => {
+        retry = setTimeout(() => void play()?.catch(() => {}), 500);
+      });
+    }, 300);
+    return () => {
+      clearTimeout(first);
+      if (retry) clearTimeout(retry);
+    };
+  }, [src]);
+  return <video ref={ref} src={src} muted loop playsInline aria-label="Preview of the uploaded video" />;
+}

@@ -1,0 +1,68 @@
+import { Link } from "wouter";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { scrollToTop } from "#web/lib/scroll.ts";
+
+export function Footer() {
+  const { brandName, platformA, platformB } = useSettings();
+  const year = new Date().getFullYear();
+
+  return (
+    <footer className="site-footer">
+      <div className="container footer-grid">
+        <section aria-labelledby="footer-about">
+          <h2 id="footer-about">{brandName}</h2>
+          <p>
+            The ultimate resource for aspiring cam models: discover your style, calculate your earning potential and
+            learn how to succeed.
+          </p>
+        </section>
+        <nav aria-labelledby="footer-quick-links">
+          <h2 id="footer-quick-links">Quick Links</h2>
+          <ul>
+            <li>
+              <Link href="/quiz">Take the Quiz</Link>
+            </li>
+            <li>
+              {/* Already on /learn: navigating is a no-op, so scroll to the top after 50 ms (SPEC 2). */}
+              <Link href="/learn" onClick={() => window.setTimeout(scrollToTop, 50)}>
+                Free Course
+              </Link>
+            </li>
+            <li>
+              <Link href="/blog">Blog</Link>
+            </li>
+            <li>
+              <Link href="/blog/platform-reviews">Platform Reviews</Link>
+            </li>
+          </ul>
+        </nav>
+        <nav aria-labelledby="footer-platforms">
+          <h2 id="footer-platforms">Popular Platforms</h2>
+          <ul>
+            {[platformA, platformB].map((p) => (
+              <li key={p.url}>
+                <a href={p.url} target="_blank" rel="sponsored noopener">
+                  {p.name}
+                  <span className="visually-hidden"> (opens in a new tab)</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+      <div className="container footer-legal">
+        <p>
+          © <span suppressHydrationWarning>{year}</span> {brandName}. All rights reserved.
+        </p>
+        <p className="statement-2257">
+          18 U.S.C. 2257 Record-Keeping Requirements Compliance Statement: this site publishes no sexually explicit
+          content and produces none. It offers educational information for adults only. All people shown in images
+          were 18 years of age or older when the images were made.
+        </p>
+        <p>
+          <Link href="/terms">Terms of Service</Link> · <Link href="/privacy">Privacy Policy</Link>
+        </p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,65 @@
+import { useState } from "react";
+import { Link, useLocation } from "wouter";
+import { isActivePath } from "#shared/paths.ts";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { ThemeToggle } from "./theme-toggle.tsx";
+
+const NAV_LINKS = [
+  { href: "/quiz", label: "Quiz" },
+  { href: "/learn", label: "Learn" },
+  { href: "/blog", label: "Blog" },
+];
+
+export function Header() {
+  const { brandName } = useSettings();
+  const [location] = useLocation();
+  const [open, setOpen] = useState(false);
+
+  return (
+    <header className="site-header">
+      <nav className="container site-nav" aria-label="Main">
+        <ul>
+          <li>
+            <Link href="/" className="logo" onClick={() => setOpen(false)}>
+              <span aria-hidden="true">💋</span> <strong>{brandName}</strong>
+            </Link>
+          </li>
+        </ul>
+        <ul className="nav-actions">
+          <li>
+            <ThemeToggle />
+          </li>
+          <li className="menu-toggle-item">
+            <button
+              type="button"
+              className="menu-toggle outline secondary"
+              aria-expanded={open}
+              aria-controls="site-menu"
+              aria-label={open ? "Close menu" : "Open menu"}
+              onClick={() => setOpen((o) => !o)}
+            >
+              <span aria-hidden="true">{open ? "✕" : "☰"}</span>
+            </button>
+          </li>
+        </ul>
+        <ul id="site-menu" className={open ? "site-menu open" : "site-menu"}>
+          {NAV_LINKS.map((link) => {
+            const active = isActivePath(location, link.href);
+            return (
+              <li key={link.href}>
+                <Link
+                  href={link.href}
+                  className={active ? "active" : undefined}
+                  aria-current={active ? "page" : undefined}
+                  onClick={() => setOpen(false)}
+                >
+                  {link.label}
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+    </header>
+  );
+}

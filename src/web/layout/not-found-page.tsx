@@ -1,0 +1,20 @@
+import { Link } from "wouter";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+
+export default function NotFoundPage() {
+  const { brandName } = useSettings();
+  return (
+    <section className="status-page">
+      <PageMeta title={pageTitle("Page Not Found", brandName)} description="This page does not exist." noindex />
+      <h1>404 Page Not Found</h1>
+      <p>Did you forget to add the page to the router? If you followed a link here, the page may have moved.</p>
+      <p>
+        <Link href="/" role="button">
+          Back to the home page
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+import { toast } from "#web/stores/toast.ts";
+import { ApiError, apiRequest } from "./query-client.ts";
+
+/**
+ * Saves a quiz or calculator result. On failure shows a toast: the given message for a
+ * non-OK answer, the unexpected-error message for anything else. Null when it failed.
+ */
+export async function saveResult(url: string, body: unknown, failure: string): Promise<{ id: string } | null> {
+  try {
+    return (await (await apiRequest("POST", url, body)).json()) as { id: string };
+  } catch (error) {
+    toast({
+      title: "Error",
+      description: error instanceof ApiError ? failure : "An unexpected error occurred. Please try again.",
+      variant: "destructive",
+    });
+    return null;
+  }
+}
