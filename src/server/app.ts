@@ -8,6 +8,7 @@ import { PageCache } from "./ssr/page-cache.ts";
 import { createQueryResolver } from "./ssr/queries.ts";
 import { THEME_SCRIPT } from "#web/theme-script.ts";
 import { cspHash, securityHeaders } from "./plugins/security.ts";
+import { VIDEO_PLAYER_ORIGINS } from "#shared/features/offers/video-url.ts";
 import { errorHandler, HttpError, isApiPath } from "./plugins/errors.ts";
 import { staticFiles } from "./plugins/static.ts";
 import { healthRoutes } from "./features/health/routes.ts";
@@ -58,7 +59,7 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
   const gate = adminGate(database.db, secret, allowedOrigins);
 
   return new Elysia({ serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES } })
-    .use(securityHeaders([cspHash(THEME_SCRIPT)]))
+    .use(securityHeaders({ inlineScriptHashes: [cspHash(THEME_SCRIPT)], frameSources: VIDEO_PLAYER_ORIGINS }))
     .use(errorHandler({ logger, renderErrorPage: (request, status) => render(request, status) }))
     .onRequest(({ request }) => gate(request))
     .use(staticFiles(assets))

@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
  * Headers every response carries. The CSP allows only this origin: the one inline
  * script (the theme setter that must run before first paint) is allowed by its hash.
  */
-export function securityHeaders(inlineScriptHashes: string[]) {
+export function securityHeaders({ inlineScriptHashes, frameSources }: { inlineScriptHashes: string[]; frameSources: readonly string[] }) {
   const csp = [
     "default-src 'self'",
     `script-src 'self' ${inlineScriptHashes.map((h) => `'${h}'`).join(" ")}`.trim(),
@@ -15,9 +15,8 @@ export function securityHeaders(inlineScriptHashes: string[]) {
     "media-src 'self' blob: https:",
     "font-src 'self'",
     "connect-src 'self'",
-    // DECISIONS P18: the only third parties, and only as frames: YouTube's privacy-enhanced
-    // player and Vimeo's player, for offer videos. Embed offers are our own sandboxed page.
-    "frame-src 'self' https://www.youtube-nocookie.com https://player.vimeo.com",
+    // The only third parties, and only as frames (video players); embed offers are our own sandboxed page.
+    `frame-src 'self' ${frameSources.join(" ")}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

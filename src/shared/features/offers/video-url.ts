@@ -9,13 +9,19 @@ export type VideoSource =
 
 const FILE_TYPES: Record<string, string> = { mp4: "video/mp4", m4v: "video/mp4", webm: "video/webm", ogg: "video/ogg", ogv: "video/ogg" };
 
+/**
+ * The only third-party origins the site ever loads, and only as frames: the players of
+ * offer videos (and of videos embedded in blog posts). The CSP's frame-src is built from it.
+ */
+export const VIDEO_PLAYER_ORIGINS = ["https://www.youtube-nocookie.com", "https://player.vimeo.com"] as const;
+
 function youtubeSrc(id: string): string {
   // loop needs the playlist parameter; mute lets browsers autoplay.
-  return `https://www.youtube-nocookie.com/embed/${id}?autoplay=1&mute=1&loop=1&playlist=${id}&playsinline=1&rel=0`;
+  return `${VIDEO_PLAYER_ORIGINS[0]}/embed/${id}?autoplay=1&mute=1&loop=1&playlist=${id}&playsinline=1&rel=0`;
 }
 
 function vimeoSrc(id: string): string {
-  return `https://player.vimeo.com/video/${id}?autoplay=1&muted=1&loop=1&background=1`;
+  return `${VIDEO_PLAYER_ORIGINS[1]}/video/${id}?autoplay=1&muted=1&loop=1&background=1`;
 }
 
 export function toVideoSource(raw: string | null | undefined): VideoSource | null {
