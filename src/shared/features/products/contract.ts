@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { PRODUCT_ARCHETYPES } from "./constants.ts";
-export { ALL_ARCHETYPES, PRODUCT_ARCHETYPES, PRODUCT_BADGES, badgeTone, type ProductArchetype } from "./constants.ts";
+export { PRODUCT_ARCHETYPES, PRODUCT_BADGES, badgeTone } from "./constants.ts";
 import { literalUnion } from "#shared/schema/common.ts";
 
 
