@@ -7,6 +7,7 @@ import { ImageUploader, MediaUploader } from "#web/features/uploads/uploaders.ts
 import { Field } from "#web/admin/field.tsx";
 import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
 import { OfferInput, type AdminOffer } from "#shared/features/offers/contract.ts";
+import { MODULE_IDS } from "#shared/features/course/constants.ts";
 
 export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => void; onNew: () => void }) {
   // SPEC 7: polled every 2 s while this tab is open, up to 3 retries.
@@ -191,9 +192,9 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
       <Field label="Module ID" error={errors.moduleId}>
         {(props) => (
           <select {...props} value={form.moduleId} onChange={(e) => set("moduleId", Number(e.target.value))}>
-            {Array.from({ length: 10 }, (_, i) => (
-              <option key={i + 1} value={i + 1}>
-                Module {i + 1}
+            {MODULE_IDS.map((id) => (
+              <option key={id} value={id}>
+                Module {id}
               </option>
             ))}
           </select>
