@@ -9,7 +9,7 @@ for (const n of wanted.length ? wanted : MODULE_IDS) {
   const file = `${import.meta.dir}/../content/course/module-${String(n).padStart(2, "0")}.json`;
   const m = await Bun.file(file).json();
   const errs = [...Value.Errors(CourseModule, m)].map((e) => `${e.path}: ${e.message}`);
-  if (m.id !== n) errs.push("id must be " + n);
+  if (m.id !== n) errs.push(`id must be ${n}`);
   if (m.title !== titles[n - 1]) errs.push(`title must be exactly "${titles[n - 1]}"`);
   if (m.topics?.length !== 5) errs.push("need exactly 5 topics");
   if (!m.quiz) errs.push("quiz missing");
@@ -23,8 +23,8 @@ for (const n of wanted.length ? wanted : MODULE_IDS) {
     if (!t.proTip) errs.push(`topic ${t.id} needs a proTip`);
     if (/\s(on\w+|style)=|javascript:/i.test(t.content)) errs.push(`topic ${t.id} has attributes that are not allowed`);
   }
-  const answers = (m.quiz?.questions ?? []).map((q: any) => q.correctAnswer).join("");
+  const answers = (m.quiz?.questions ?? []).map((q: { correctAnswer: string }) => q.correctAnswer).join("");
   console.log(`module ${n} quiz answers: ${answers}`);
-  if (errs.length) { bad = true; console.log(`module ${n} PROBLEMS:\n  ` + errs.join("\n  ")); } else console.log(`module ${n} ok`);
+  if (errs.length) { bad = true; console.log(`module ${n} PROBLEMS:\n  ${errs.join("\n  ")}`); } else console.log(`module ${n} ok`);
 }
 process.exit(bad ? 1 : 0);

@@ -54,7 +54,7 @@ export function embedCodeFor(db: Db, id: number): string {
     .from(affiliateOffers)
     .where(eq(affiliateOffers.id, id))
     .get();
-  if (!row || !row.isActive || !row.useEmbed || !row.embedCode) throw new HttpError(404, "No such embed.");
+  if (!row?.isActive || !row.useEmbed || !row.embedCode) throw new HttpError(404, "No such embed.");
   return row.embedCode;
 }
 

@@ -116,7 +116,7 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
   const moduleTaken = (all.data ?? []).some((o) => o.moduleId === form.moduleId && o.id !== offer?.id);
 
   // SPEC 4 'Offer media switches'.
-  const useEmbed = (embed: boolean) => setForm((f) => (embed ? { ...f, useEmbed: true, imageUrl: null, videoUrl: null } : { ...f, useEmbed: false, embedCode: "" }));
+  const setEmbedMode = (embed: boolean) => setForm((f) => (embed ? { ...f, useEmbed: true, imageUrl: null, videoUrl: null } : { ...f, useEmbed: false, embedCode: "" }));
   const chooseKind = (kind: "image" | "video") => {
     setMediaKind(kind);
     setForm((f) => (kind === "video" ? { ...f, imageUrl: null, videoUrl: "https://" } : { ...f, videoUrl: null }));
@@ -148,7 +148,8 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
       <fieldset className="switch-row">
         <legend>Content type</legend>
         <label>
-          <input type="checkbox" role="switch" checked={form.useEmbed} onChange={(e) => useEmbed(e.target.checked)} />
+          {/* biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox carries its own checked state (ARIA in HTML: no aria-checked on it) */}
+          <input type="checkbox" role="switch" checked={form.useEmbed} onChange={(e) => setEmbedMode(e.target.checked)} />
           {form.useEmbed ? "Embed Code" : "Media Upload"}
         </label>
       </fieldset>
