@@ -148,8 +148,13 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
       <fieldset className="switch-row">
         <legend>Content type</legend>
         <label>
-          {/* biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox carries its own checked state (ARIA in HTML: no aria-checked on it) */}
-          <input type="checkbox" role="switch" checked={form.useEmbed} onChange={(e) => setEmbedMode(e.target.checked)} />
+          <input
+            type="checkbox"
+            // biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox has its own checked state (no aria-checked on it)
+            role="switch"
+            checked={form.useEmbed}
+            onChange={(e) => setEmbedMode(e.target.checked)}
+          />
           {form.useEmbed ? "Embed Code" : "Media Upload"}
         </label>
       </fieldset>
