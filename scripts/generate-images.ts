@@ -13,7 +13,7 @@ const PALETTES: Record<string, [string, string, string]> = {
   "income-strategies": ["#8d4a00", "#c2185b", "Income Strategies"],
 };
 
-function escape(s: string) {
+function escapeHtml(s: string) {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 }
 
@@ -23,8 +23,8 @@ function card(title: string, eyebrow: string, from: string, to: string) {
 background:linear-gradient(135deg, ${from}, ${to});font-family:'DejaVu Sans',system-ui,sans-serif;color:#fff;position:relative;overflow:hidden">
 <div style="position:absolute;right:-120px;top:-120px;width:520px;height:520px;border-radius:50%;background:rgba(255,255,255,.08)"></div>
 <div style="position:absolute;left:-160px;bottom:-220px;width:560px;height:560px;border-radius:50%;background:rgba(255,255,255,.06)"></div>
-<div style="font-size:30px;letter-spacing:4px;text-transform:uppercase;opacity:.85;margin-bottom:24px">${escape(eyebrow)}</div>
-<div style="font-size:64px;font-weight:700;line-height:1.12;max-width:1000px">${escape(title)}</div>
+<div style="font-size:30px;letter-spacing:4px;text-transform:uppercase;opacity:.85;margin-bottom:24px">${escapeHtml(eyebrow)}</div>
+<div style="font-size:64px;font-weight:700;line-height:1.12;max-width:1000px">${escapeHtml(title)}</div>
 </div></body></html>`;
 }
 
@@ -33,7 +33,7 @@ const page = await browser.newPage({ viewport: { width: 1200, height: 630 } });
 async function render(html: string, file: string) {
   await page.setContent(html);
   writeFileSync(file, await page.screenshot({ type: "jpeg", quality: 78 }));
-  console.log("wrote", file.replace(root + "/", ""));
+  console.log("wrote", file.replace(`${root}/`, ""));
 }
 
 const postsDir = join(root, "content", "blog", "posts");

@@ -192,7 +192,7 @@ describe("content/course", () => {
 describe("content/offers.json and content/blog", () => {
   test("offers match the seed schema; every module has an active one; image, video and embed all appear", () => {
     expect(problems(Type.Array(offersContract.SeedOffer), offers)).toEqual([]);
-    for (let m = 1; m <= 10; m++) expect(offers.some((o) => o.moduleId === m && o.isActive)).toBe(true);
+    for (let m = 1; m <= courseContract.MODULE_COUNT; m++) expect(offers.some((o) => o.moduleId === m && o.isActive)).toBe(true);
     expect(offers.some((o) => o.imageUrl && !o.useEmbed)).toBe(true);
     expect(offers.some((o) => o.videoUrl && !o.useEmbed)).toBe(true);
     expect(offers.some((o) => o.useEmbed && o.embedCode)).toBe(true);

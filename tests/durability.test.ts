@@ -14,7 +14,9 @@ const tempDir = () => {
   return dir;
 };
 beforeAll(() => ensureBuilt(), 180_000);
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 const QUIZ = { archetype: "Girl Next Door", answers: Array(15).fill("A") };
 const post = (url: string) =>

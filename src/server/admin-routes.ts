@@ -28,24 +28,48 @@ export function adminRoutes(db: Db, secret: string, allowedOrigins: (request: Re
       })
       // Blog posts
       .get("/api/admin/blog/posts", () => listAllPosts(db))
-      .post("/api/admin/blog/post", ({ body, set }) => ((set.status = 201), createPost(db, body)), json(PostInput))
+      .post("/api/admin/blog/post", ({ body, set }) => {
+        set.status = 201;
+        return createPost(db, body);
+      }, json(PostInput))
       .put("/api/admin/blog/post/:id", ({ params, body }) => updatePost(db, Number(params.id), body), { ...json(PostInput), params: NumericId })
-      .delete("/api/admin/blog/post/:id", ({ params }) => (deletePost(db, Number(params.id)), { message: "Post deleted" }), { params: NumericId })
+      .delete("/api/admin/blog/post/:id", ({ params }) => {
+        deletePost(db, Number(params.id));
+        return { message: "Post deleted" };
+      }, { params: NumericId })
       // Categories (the list is public: GET /api/blog/categories)
-      .post("/api/admin/blog/category", ({ body, set }) => ((set.status = 201), createCategory(db, body)), json(CategoryInput))
-      .delete("/api/admin/blog/category/:id", ({ params }) => (deleteCategory(db, Number(params.id)), { message: "Category deleted" }), {
+      .post("/api/admin/blog/category", ({ body, set }) => {
+        set.status = 201;
+        return createCategory(db, body);
+      }, json(CategoryInput))
+      .delete("/api/admin/blog/category/:id", ({ params }) => {
+        deleteCategory(db, Number(params.id));
+        return { message: "Category deleted" };
+      }, {
         params: NumericId,
       })
       // Affiliate offers
       .get("/api/admin/affiliate-offers", () => listAllOffers(db))
-      .post("/api/admin/affiliate-offer", ({ body, set }) => ((set.status = 201), createOffer(db, body)), json(OfferInput))
+      .post("/api/admin/affiliate-offer", ({ body, set }) => {
+        set.status = 201;
+        return createOffer(db, body);
+      }, json(OfferInput))
       .put("/api/admin/affiliate-offer/:id", ({ params, body }) => updateOffer(db, Number(params.id), body), { ...json(OfferInput), params: NumericId })
-      .delete("/api/admin/affiliate-offer/:id", ({ params }) => (deleteOffer(db, Number(params.id)), { message: "Offer deleted" }), { params: NumericId })
+      .delete("/api/admin/affiliate-offer/:id", ({ params }) => {
+        deleteOffer(db, Number(params.id));
+        return { message: "Offer deleted" };
+      }, { params: NumericId })
       // Recommended products
       .get("/api/admin/recommended-products", () => listAllProducts(db))
-      .post("/api/admin/recommended-product", ({ body, set }) => ((set.status = 201), createProduct(db, body)), json(RecommendedProduct))
+      .post("/api/admin/recommended-product", ({ body, set }) => {
+        set.status = 201;
+        return createProduct(db, body);
+      }, json(RecommendedProduct))
       .put("/api/admin/recommended-product/:id", ({ params, body }) => updateProduct(db, params.id, body), { ...json(RecommendedProduct), params: TextId })
-      .delete("/api/admin/recommended-product/:id", ({ params }) => (deleteProduct(db, params.id), { message: "Product deleted" }), { params: TextId })
+      .delete("/api/admin/recommended-product/:id", ({ params }) => {
+        deleteProduct(db, params.id);
+        return { message: "Product deleted" };
+      }, { params: TextId })
       // Site settings (DECISIONS P5)
       .get("/api/admin/settings", () => getSettings(db))
       .put("/api/admin/settings", ({ body }) => updateSettings(db, body), json(SiteSettings))

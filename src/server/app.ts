@@ -86,5 +86,3 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
       return render(request);
     });
 }
-
-export type App = ReturnType<typeof createApp>;

@@ -17,6 +17,7 @@ export function Document({ assets, bootJson, children }: DocumentProps) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own constant script, no outside input */}
         <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href={assets.css} />
@@ -26,6 +27,7 @@ export function Document({ assets, bootJson, children }: DocumentProps) {
       </head>
       <body>
         {children}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a JSON data block, escaped where it is serialised */}
         <script type="application/json" id={BOOT_ELEMENT_ID} dangerouslySetInnerHTML={{ __html: bootJson }} />
       </body>
     </html>

@@ -187,7 +187,10 @@ const parsed = new Map<string, Parsed>();
 export function routeParser(route: string, loose?: boolean): Parsed {
   const key = `${route}|${loose ? 1 : 0}`;
   let hit = parsed.get(key);
-  if (!hit) parsed.set(key, (hit = parse(route, loose) as Parsed));
+  if (!hit) {
+    hit = parse(route, loose) as Parsed;
+    parsed.set(key, hit);
+  }
   return hit;
 }
 

@@ -59,7 +59,7 @@ test("categories, a post with a cover upload: create, publish, see it on /blog, 
   await page.getByLabel("Category").selectOption("safety-first");
   await page.getByLabel("Cover image").setInputFiles(join(import.meta.dir, "..", "fixtures", "cover.jpg"));
   await expect(page.getByTestId("toast")).toContainText("Image uploaded");
-  await expect(page.getByRole("img", { name: "Preview of the uploaded image" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "Preview of the upload" })).toBeVisible();
   await page.getByLabel("Publish post").check();
   await scan();
   await page.getByRole("button", { name: "Create Post" }).click();

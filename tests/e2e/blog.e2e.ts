@@ -72,7 +72,7 @@ test("a deep link with ?category= arrives filtered; a post's badge filters too",
 test("an unknown post redirects to the blog; the footer's Platform Reviews opens the guide", async ({ page, visit }) => {
   const response = await page.request.get("/blog/not-a-post", { maxRedirects: 0 });
   expect(response.status()).toBe(302);
-  expect(response.headers()["location"]).toBe("/blog");
+  expect(response.headers().location).toBe("/blog");
   await visit("/");
   await page.locator("footer").getByRole("link", { name: "Platform Reviews" }).click();
   await expect(page.getByRole("heading", { level: 1, name: /How to Compare Cam Platforms/ })).toBeVisible();

@@ -82,7 +82,7 @@ test("Review This Module Again returns to the first topic", async ({ page, visit
 test("a non-numeric module id redirects to /learn; an unknown one is 'Module Not Found'", async ({ page, visit }) => {
   const redirect = await page.request.get("/learn/intro", { maxRedirects: 0 });
   expect(redirect.status()).toBe(302);
-  expect(redirect.headers()["location"]).toBe("/learn");
+  expect(redirect.headers().location).toBe("/learn");
   await visit("/learn/42", { status: 404 });
   await expect(page.getByRole("heading", { level: 1, name: "Module Not Found" })).toBeVisible();
   await expect(page.getByText("The requested module doesn't exist. Please return to the course page.")).toBeVisible();

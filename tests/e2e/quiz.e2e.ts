@@ -130,7 +130,7 @@ test("result and starter kit without parameters redirect to /quiz on the server"
   for (const path of ["/quiz/result", "/quiz/starter-kit"]) {
     const response = await page.request.get(path, { maxRedirects: 0 });
     expect(response.status()).toBe(302);
-    expect(response.headers()["location"]).toBe("/quiz");
+    expect(response.headers().location).toBe("/quiz");
   }
   await page.goto("/quiz/starter-kit");
   await expect(page).toHaveURL(/\/quiz$/);

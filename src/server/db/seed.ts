@@ -40,13 +40,13 @@ export function seedDatabase(handle: DatabaseHandle, content: Content = defaultC
     // Products keep their content order: createdAt steps by 1 ms so the order is stable.
     const start = Date.now();
     report.products = added(() => {
-      content.products.forEach((product, i) =>
+      content.products.forEach((product, i) => {
         db
           .insert(recommendedProducts)
           .values({ ...product, createdAt: new Date(start + i) })
           .onConflictDoNothing()
-          .run(),
-      );
+          .run();
+      });
     });
     report.blogCategories = added(() => {
       for (const category of content.blogCategories) db.insert(blogCategories).values(category).onConflictDoNothing().run();

@@ -8,7 +8,7 @@ function header(name: string, size: number): Uint8Array {
   if (Buffer.byteLength(name) > 100) throw new Error(`File name too long for the archive: ${name}`);
   const h = new Uint8Array(BLOCK);
   const put = (text: string, offset: number) => h.set(new TextEncoder().encode(text), offset);
-  const octal = (n: number, width: number) => n.toString(8).padStart(width - 1, "0") + "\0";
+  const octal = (n: number, width: number) => `${n.toString(8).padStart(width - 1, "0")}\0`;
   put(name, 0);
   put(octal(0o644, 8), 100);
   put(octal(0, 8), 108);
@@ -20,7 +20,7 @@ function header(name: string, size: number): Uint8Array {
   put("ustar\0", 257);
   put("00", 263);
   const sum = h.reduce((a, b) => a + b, 0);
-  put(sum.toString(8).padStart(6, "0") + "\0 ", 148);
+  put(`${sum.toString(8).padStart(6, "0")}\0 `, 148);
   return h;
 }
 

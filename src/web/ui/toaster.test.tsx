@@ -36,7 +36,9 @@ describe("toasts (SPEC 4)", () => {
   test("can be updated and dismissed with its button", () => {
     render(<Toaster />);
     let id = "";
-    act(() => void (id = toast({ title: "Uploading" })));
+    act(() => {
+      id = toast({ title: "Uploading" });
+    });
     act(() => useToastStore.getState().update(id, { title: "Upload successful" }));
     expect(screen.getByTestId("toast").textContent).toContain("Upload successful");
     fireEvent.click(screen.getByRole("button", { name: "Dismiss notification" }));

@@ -45,7 +45,8 @@ export function Wizard<V extends string | number>({ questions, onFinish, busy = 
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
   };
-  useEffect(() => cancelTimer, []);
+  // Unmounting cancels a pending auto-advance.
+  useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
 
   useEffect(() => {
     // Keyboard and screen-reader users land on the new question, not on the page body.

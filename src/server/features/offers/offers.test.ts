@@ -1,10 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { testApp } from "#tests/support/app.ts";
+import { MODULE_IDS } from "#shared/features/course/constants.ts";
 
 const PUBLIC_FIELDS = ["description", "embedCode", "id", "imageUrl", "linkText", "linkUrl", "title", "useEmbed", "videoUrl"];
 
 describe("GET /api/module/:id/affiliate-offers", () => {
-  test.each([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])("module %i: at least one active offer, public fields only", async (id) => {
+  test.each(MODULE_IDS)("module %i: at least one active offer, public fields only", async (id) => {
     const { request } = testApp();
     const res = await request(`/api/module/${id}/affiliate-offers?fullRandom=true&t=${Date.now()}`);
     expect(res.status).toBe(200);

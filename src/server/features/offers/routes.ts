@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { Db } from "#server/db/client.ts";
+import { MODULE_COUNT, MODULE_IDS } from "#shared/features/course/constants.ts";
 import { activeOffersFor, embedCodeFor } from "./service.ts";
 
 // The embed document may run the affiliate's own scripts, so it gets its own policy: the
@@ -20,7 +21,7 @@ export function offerRoutes(db: Db) {
         return activeOffersFor(db, Number(params.id), query.fullRandom === "true");
       },
       {
-        params: t.Object({ id: t.String({ pattern: "^(10|[1-9])$", error: "Module id must be a whole number from 1 to 10." }) }),
+        params: t.Object({ id: t.String({ pattern: `^(${MODULE_IDS.join("|")})$`, error: `Module id must be a whole number from 1 to ${MODULE_COUNT}.` }) }),
         query: t.Object({ fullRandom: t.Optional(t.String()), t: t.Optional(t.String()) }),
       },
     )

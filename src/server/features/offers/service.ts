@@ -5,6 +5,7 @@ import type { PublicOffer } from "#shared/features/offers/contract.ts";
 import type { AdminOffer, OfferInput } from "#shared/features/offers/contract.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
 import { HttpError } from "#server/plugins/errors.ts";
+import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 
 export function toPublicOffer(row: typeof affiliateOffers.$inferSelect): PublicOffer {
   return {
@@ -33,8 +34,8 @@ function shuffle<T>(items: T[]): T[] {
  * fullRandom the same offers in random order (see docs/decisions/008).
  */
 export function activeOffersFor(db: Db, moduleId: number, fullRandom: boolean): PublicOffer[] {
-  if (!Number.isInteger(moduleId) || moduleId < 1 || moduleId > 10) {
-    throw new HttpError(422, "Module id must be a whole number from 1 to 10.");
+  if (!Number.isInteger(moduleId) || moduleId < 1 || moduleId > MODULE_COUNT) {
+    throw new HttpError(422, `Module id must be a whole number from 1 to ${MODULE_COUNT}.`);
   }
   const rows = db
     .select()
@@ -53,7 +54,7 @@ export function embedCodeFor(db: Db, id: number): string {
     .from(affiliateOffers)
     .where(eq(affiliateOffers.id, id))
     .get();
-  if (!row || !row.isActive || !row.useEmbed || !row.embedCode) throw new HttpError(404, "No such embed.");
+  if (!row?.isActive || !row.useEmbed || !row.embedCode) throw new HttpError(404, "No such embed.");
   return row.embedCode;
 }
 

@@ -27,7 +27,10 @@ export function createQuizResult(db: Db, input: QuizResultInput): { id: string; 
   }
   const id = newId();
   let insert = prepared.get(db);
-  if (!insert) prepared.set(db, (insert = prepareInsert(db)));
+  if (!insert) {
+    insert = prepareInsert(db);
+    prepared.set(db, insert);
+  }
   insert.run({ id, archetype, answers: [...input.answers] });
   return { id, archetype };
 }

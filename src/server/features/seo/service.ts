@@ -14,6 +14,7 @@ const STATIC_PAGES = ["/", "/quiz", "/quiz/earnings", "/learn", "/learn-more", "
 export function sitemapXml(db: Db, origin: string, contentDate: Date): string {
   const posts = listPublishedPosts(db);
   const day = (d: Date | string) => new Date(d).toISOString().slice(0, 10);
+  // biome-ignore lint/complexity/useMathMinMax: ISO date strings, compared as text (Math.max would give NaN).
   const newestPost = posts.reduce((max, p) => (p.updatedAt > max ? p.updatedAt : max), contentDate.toISOString());
   const entries: { loc: string; lastmod: string }[] = [
     ...STATIC_PAGES.map((path) => ({ loc: origin + path, lastmod: day(path === "/blog" ? newestPost : contentDate) })),

@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { literalUnion } from "#shared/schema/common.ts";
 import { MODULE_COUNT, QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "./constants.ts";
-export { DEFAULT_PRO_TIP, MODULE_COUNT, QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "./constants.ts";
+export { MODULE_COUNT } from "./constants.ts";
 
 
 export const OPTION_IDS = ["A", "B", "C", "D"] as const;

@@ -26,7 +26,3 @@ export function computeTier(answers: readonly number[]): TierResult {
     percentage: max > 0 ? (score / max) * 100 : 0,
   };
 }
-
-export function tierByName(name: string) {
-  return TIERS.find((t) => t.name === name);
-}

@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { HttpUrlText, OptionalText } from "#shared/schema/common.ts";
-export { offersPath } from "./constants.ts";
+import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 
 /** SPEC 3: the public view of an affiliate offer. */
 export const PublicOffer = Type.Object({
@@ -26,7 +26,7 @@ export const SeedOffer = Type.Object({
   embedCode: Type.Union([Type.String({ minLength: 10 }), Type.Null()]),
   linkUrl: Type.String({ pattern: "^https://" }),
   linkText: Type.Union([Type.String({ maxLength: 40 }), Type.Null()]),
-  moduleId: Type.Integer({ minimum: 1, maximum: 10 }),
+  moduleId: Type.Integer({ minimum: 1, maximum: MODULE_COUNT }),
   isActive: Type.Boolean(),
 });
 export type SeedOffer = Static<typeof SeedOffer>;
@@ -42,7 +42,7 @@ export const OfferInput = Type.Object({
   embedCode: OptionalText(20_000),
   linkUrl: Type.String({ minLength: 1, maxLength: 2048, pattern: "^https?://[^\\s]+$", error: "Link URL is required and must be a valid URL" }),
   linkText: OptionalText(60),
-  moduleId: Type.Integer({ minimum: 1, maximum: 10, error: "Module must be a whole number from 1 to 10" }),
+  moduleId: Type.Integer({ minimum: 1, maximum: MODULE_COUNT, error: `Module must be a whole number from 1 to ${MODULE_COUNT}` }),
   isActive: Type.Boolean(),
   archetype: OptionalText(60),
   productId: OptionalText(64),

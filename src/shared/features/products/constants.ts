@@ -3,7 +3,6 @@ import { ARCHETYPES } from "#shared/features/quiz/constants.ts";
 export const ALL_ARCHETYPES = "All Archetypes";
 /** A product is for one of the ten quiz archetypes, or 'All Archetypes' (the essentials). */
 export const PRODUCT_ARCHETYPES = [...ARCHETYPES, ALL_ARCHETYPES] as const;
-export type ProductArchetype = (typeof PRODUCT_ARCHETYPES)[number];
 export const PRODUCT_BADGES = ["ESSENTIAL", "TOP EARNER", "PREMIUM", "RECOMMENDED"] as const;
 
 /** Badge colour on the starter kit: 'perfect' is secondary, 'pro' or 'him' accent, anything else primary. */

@@ -1,7 +1,8 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { PRODUCT_ARCHETYPES } from "./constants.ts";
-export { ALL_ARCHETYPES, PRODUCT_ARCHETYPES, PRODUCT_BADGES, badgeTone, type ProductArchetype } from "./constants.ts";
+export { PRODUCT_ARCHETYPES, PRODUCT_BADGES, badgeTone } from "./constants.ts";
 import { literalUnion } from "#shared/schema/common.ts";
+import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 
 
 export const ProductArchetypeName = literalUnion(PRODUCT_ARCHETYPES, {
@@ -19,7 +20,7 @@ export const RecommendedProduct = Type.Object({
   badge: Type.String({ minLength: 1, maxLength: 30, error: "Badge is required" }),
   archetype: ProductArchetypeName,
   isDefault: Type.Boolean({ default: false }),
-  moduleId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 10 }), Type.Null()])),
+  moduleId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: MODULE_COUNT }), Type.Null()])),
 });
 export type RecommendedProduct = Static<typeof RecommendedProduct>;
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { literalUnion } from "#shared/schema/common.ts";
 import { ARCHETYPES, LETTERS, QUIZ_QUESTION_COUNT } from "./constants.ts";
-export { ARCHETYPES, DEFAULT_ARCHETYPE, isArchetype, LETTERS, QUIZ_QUESTION_COUNT, type Archetype, type Letter } from "./constants.ts";
+export { ARCHETYPES, type Letter } from "./constants.ts";
 
 
 export const ArchetypeName = literalUnion(ARCHETYPES, { error: `Archetype must be one of: ${ARCHETYPES.join(", ")}` });

@@ -7,6 +7,7 @@ import { useSettings } from "#web/features/settings/queries.ts";
 import { useModules } from "./queries.ts";
 import { readCompletedModules } from "./course-progress.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
+import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 
 /** /learn: the course overview (SPEC 2). */
 export default function LearnPage() {
@@ -19,7 +20,7 @@ export default function LearnPage() {
   return (
     <>
       <PageMeta
-        title={pageTitle("Free Cam Model Course: 10 Modules", brandName)}
+        title={pageTitle(`Free Cam Model Course: ${MODULE_COUNT} Modules`, brandName)}
         description="A free ten-module course for new cam models: safety and privacy, persona, equipment, engagement, money and taxes, tools, fan clubs, burnout and long-term goals."
       />
       <section className="hero">
@@ -35,7 +36,7 @@ export default function LearnPage() {
         </div>
         {completed.length > 0 && (
           <p className="muted">
-            You have completed {completed.length} of {modules.data?.length ?? 10} modules.
+            You have completed {completed.length} of {modules.data?.length ?? MODULE_COUNT} modules.
           </p>
         )}
       </section>

@@ -8,6 +8,7 @@ import { useSettings } from "#web/features/settings/queries.ts";
 import { useModule } from "./queries.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { parseModuleId } from "#shared/features/course/course.ts";
+import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import type { PageProps } from "#web/routes.ts";
 
 /** /learn/{id}, with ?quiz=true opening the module quiz (SPEC 2). */
@@ -41,7 +42,7 @@ export default function ModulePage({ params }: PageProps) {
       <OfferCard moduleId={data.id} page="module" />
       <header className="module-header">
         <p className="eyebrow">
-          <Link href="/learn">Free course</Link> · Module {data.id} of 10
+          <Link href="/learn">Free course</Link> · Module {data.id} of {MODULE_COUNT}
         </p>
         <h1>{data.title}</h1>
         <p>{data.description}</p>

@@ -33,7 +33,7 @@ export function TopicViewer({ module }: { module: CourseModule }) {
 
       <h2 id="topic-title">{topic.title}</h2>
       {topic.content.trim() ? (
-        // Trusted HTML from content/ (checked by tests/content.test.ts), never from visitors.
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: trusted HTML from content/ (checked by tests/content.test.ts), never from visitors.
         <div className="lesson" dangerouslySetInnerHTML={{ __html: topic.content }} />
       ) : (
         <p className="lesson-empty">This topic content is coming soon!</p>

@@ -7,6 +7,7 @@ import { ImageUploader, MediaUploader } from "#web/features/uploads/uploaders.ts
 import { Field } from "#web/admin/field.tsx";
 import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
 import { OfferInput, type AdminOffer } from "#shared/features/offers/contract.ts";
+import { MODULE_IDS } from "#shared/features/course/constants.ts";
 
 export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => void; onNew: () => void }) {
   // SPEC 7: polled every 2 s while this tab is open, up to 3 retries.
@@ -115,7 +116,7 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
   const moduleTaken = (all.data ?? []).some((o) => o.moduleId === form.moduleId && o.id !== offer?.id);
 
   // SPEC 4 'Offer media switches'.
-  const useEmbed = (embed: boolean) => setForm((f) => (embed ? { ...f, useEmbed: true, imageUrl: null, videoUrl: null } : { ...f, useEmbed: false, embedCode: "" }));
+  const setEmbedMode = (embed: boolean) => setForm((f) => (embed ? { ...f, useEmbed: true, imageUrl: null, videoUrl: null } : { ...f, useEmbed: false, embedCode: "" }));
   const chooseKind = (kind: "image" | "video") => {
     setMediaKind(kind);
     setForm((f) => (kind === "video" ? { ...f, imageUrl: null, videoUrl: "https://" } : { ...f, videoUrl: null }));
@@ -147,7 +148,13 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
       <fieldset className="switch-row">
         <legend>Content type</legend>
         <label>
-          <input type="checkbox" role="switch" checked={form.useEmbed} onChange={(e) => useEmbed(e.target.checked)} />
+          <input
+            type="checkbox"
+            // biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox has its own checked state (no aria-checked on it)
+            role="switch"
+            checked={form.useEmbed}
+            onChange={(e) => setEmbedMode(e.target.checked)}
+          />
           {form.useEmbed ? "Embed Code" : "Media Upload"}
         </label>
       </fieldset>
@@ -191,9 +198,9 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
       <Field label="Module ID" error={errors.moduleId}>
         {(props) => (
           <select {...props} value={form.moduleId} onChange={(e) => set("moduleId", Number(e.target.value))}>
-            {Array.from({ length: 10 }, (_, i) => (
-              <option key={i + 1} value={i + 1}>
-                Module {i + 1}
+            {MODULE_IDS.map((id) => (
+              <option key={id} value={id}>
+                Module {id}
               </option>
             ))}
           </select>

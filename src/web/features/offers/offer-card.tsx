@@ -118,7 +118,7 @@ function AutoplayVideo({ src, type, title }: { src: string; type: string; title:
     const timers = [0, 500, 1000].map((delay) =>
       setTimeout(() => {
         const video = ref.current;
-        if (video && video.paused) video.play().catch(() => {});
+        if (video?.paused) video.play().catch(() => {});
       }, delay),
     );
     return () => timers.forEach(clearTimeout);

@@ -52,7 +52,7 @@ export function ImageUploader({ value, onChange, label }: UploaderProps) {
       <label htmlFor={id}>{label}</label>
       {value ? (
         <div className="upload-preview">
-          <img src={value} alt="Preview of the uploaded image" />
+          <img src={value} alt="Preview of the upload" />
           <button
             type="button"
             className="secondary outline"
@@ -125,7 +125,7 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
       <label htmlFor={id}>{label}</label>
       {value ? (
         <div className="upload-preview">
-          {isVideo ? <PreviewVideo src={value} /> : <img src={value} alt="Preview of the uploaded image" />}
+          {isVideo ? <PreviewVideo src={value} /> : <img src={value} alt="Preview of the upload" />}
           <button
             type="button"
             className="secondary outline"

@@ -1,0 +1,22 @@
+import type { KnipConfig } from "knip";
+
+// Entry points knip cannot find by itself. package.json scripts already name
+// src/server/main.ts and scripts/*; the Playwright plugin reads playwright.config.ts.
+// Page modules are reached through the dynamic import()s in src/web/routes.ts.
+export default {
+  entry: [
+    "src/web/entry.client.tsx",
+    "src/web/styles/app.css",
+    "scripts/*.ts",
+    "bench/*.ts",
+    "tests/setup/*.ts",
+    "**/*.test.{ts,tsx}",
+  ],
+  project: ["src/**/*.{ts,tsx,css}", "scripts/**/*.ts", "bench/**/*.ts", "tests/**/*.{ts,tsx}", "*.ts"],
+  // An export used in its own file is a choice of API, not dead code.
+  ignoreExportsUsedInFile: true,
+  compilers: {
+    // Only to see the packages a stylesheet @imports (pico.css).
+    css: (text: string) => [...text.matchAll(/@import\s+["']([^"']+)["']/g)].map(([, path]) => `import "${path}";`).join("\n"),
+  },
+} satisfies KnipConfig;
