@@ -15,16 +15,3 @@ export const API = {
   blogRelated: (slug: string) => `/api/blog/post/${encodeURIComponent(slug)}/related`,
   module: (id: number | string) => `/api/course/modules/${id}`,
 } as const;
-
-const BANNER_PATHS = ["/quiz/result", "/quiz/starter-kit", "/quiz/earnings"];
-
-/** SPEC 2: the promotional banner shows on paths containing these segments. */
-export function showsPromoBanner(pathname: string): boolean {
-  return BANNER_PATHS.some((p) => pathname.includes(p));
-}
-
-/** Whether a nav link is the active one: exact for '/', by section otherwise. */
-export function isActivePath(current: string, href: string): boolean {
-  if (href === "/") return current === "/";
-  return current === href || current.startsWith(`${href}/`);
-}
