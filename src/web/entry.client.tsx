@@ -18,7 +18,8 @@ hydrate(queryClient, boot.state);
 
 // Load the current page's chunk first so hydration renders it without suspending.
 const page = (boot.forcedPageId && pageById(boot.forcedPageId)) || matchPage(location.pathname).page;
-await loadPage(page);
+// (A moved address never arrives here: the server answered it with a redirect.)
+if ("load" in page) await loadPage(page);
 
 hydrateRoot(
   document,

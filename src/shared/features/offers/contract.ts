@@ -1,6 +1,5 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { HttpUrlText, OptionalText } from "#shared/schema/common.ts";
-export { offersPath } from "./constants.ts";
 
 /** SPEC 3: the public view of an affiliate offer. */
 export const PublicOffer = Type.Object({

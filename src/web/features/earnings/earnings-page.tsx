@@ -6,12 +6,29 @@ import { ErrorState, Loading } from "#web/ui/error-state.tsx";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { saveResult } from "#web/lib/save-result.ts";
-import { useEarningsResult } from "./queries.ts";
-import { useQuizResult } from "#web/features/quiz/queries.ts";
+import { useRead } from "#web/lib/reads.ts";
+import { need, optional, type PageRoute } from "#web/page-route.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { API } from "#shared/paths.ts";
 import { computeTier } from "#shared/features/earnings/tiers.ts";
-import { earningsQuestions, tierProfile } from "#shared/features/earnings/content.ts";
+import { earningsQuestions } from "#shared/features/earnings/content.ts";
+import { earningsResultRead, tierProfileRead } from "#shared/features/earnings/reads.ts";
+import { quizResultRead } from "#shared/features/quiz/reads.ts";
+
+export const route: PageRoute = {
+  // The calculator is the same for everyone, and a saved tier result never changes.
+  cache: true,
+  data: async ({ search, read }) => {
+    const id = search.get("id");
+    if (search.get("tier") && id) {
+      const result = await read(earningsResultRead, { id });
+      return [optional(earningsResultRead, { id }), ...(result ? [need(tierProfileRead, { name: result.tier })] : [])];
+    }
+    const quizId = search.get("quizId");
+    // A stale quiz id only means the result is saved without it: not a missing page.
+    return quizId ? [{ ...optional(quizResultRead, { id: quizId }), missingStatus: 200 }] : [];
+  },
+};
 
 /** /quiz/earnings: the calculator, or with tier and id the tier result (SPEC 2, three modes). */
 export default function EarningsPage() {
@@ -25,7 +42,7 @@ function Calculator({ quizId }: { quizId: string | null }) {
   const { brandName } = useSettings();
   const [saving, setSaving] = useState(false);
   // A stale quiz id in the address must not block saving: it is sent only if it exists.
-  const quiz = useQuizResult(quizId);
+  const quiz = useRead(quizResultRead, quizId ? { id: quizId } : null);
   const knownQuizId = quiz.data?.id ?? null;
 
   async function finish(answers: (1 | 2 | 3)[]) {
@@ -58,9 +75,10 @@ function Calculator({ quizId }: { quizId: string | null }) {
 
 function TierResult({ id }: { id: string }) {
   const { brandName } = useSettings();
-  const result = useEarningsResult(id);
-  if (result.isPending) return <Loading text="Loading your earnings potential..." />;
-  const profile = result.data ? tierProfile(result.data.tier) : undefined;
+  const result = useRead(earningsResultRead, { id });
+  const tier = useRead(tierProfileRead, result.data ? { name: result.data.tier } : null);
+  if (result.isPending || (tier.isPending && tier.fetchStatus !== "idle")) return <Loading text="Loading your earnings potential..." />;
+  const profile = tier.data;
   if (!result.data || !profile) {
     return (
       <>
