@@ -39,18 +39,18 @@ function PageOutlet({ forcedPageId }: { forcedPageId: string | null }) {
   // The forced page (the server's error page) holds only for the location it was rendered at.
   const [forcedAt] = useState(location);
   const forced = forcedPageId && location === forcedAt ? pageById(forcedPageId) : undefined;
-  const match = forced ? { page: forced, params: {} } : matchPage(location);
+  const search = useSearch();
+  const match = forced ? { page: forced, params: {} } : matchPage(location, new URLSearchParams(search));
   if ("movedTo" in match.page) return <Redirect to={match.page.movedTo} replace />;
   return (
     <Suspense fallback={<p aria-busy="true">Loading…</p>}>
-      <PageView key={match.page.id + location} page={match.page} params={match.params} pathname={location} />
+      <PageView key={match.page.id + location} page={match.page} params={match.params} pathname={location} search={search} />
     </Suspense>
   );
 }
 
-function PageView({ page, params, pathname }: { page: PageDef; params: PageProps["params"]; pathname: string }) {
+function PageView({ page, params, pathname, search }: { page: PageDef; params: PageProps["params"]; pathname: string; search: string }) {
   const { default: Page, route } = use(loadPage(page) as Promise<PageModule>);
-  const search = useSearch();
   const redirect = route?.redirect?.({ params, search: new URLSearchParams(search), pathname });
   if (redirect) return <Redirect to={redirect.to} replace />;
   return <Page params={params} />;

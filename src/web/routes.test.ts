@@ -13,11 +13,17 @@ describe("page table", () => {
     ["/quiz", "quiz"],
     ["/quiz/result", "quiz-result"],
     ["/quiz/earnings", "earnings"],
+    ["/quiz/earnings?quizId=abc", "earnings"],
+    ["/quiz/earnings?tier=Power%20Earner&id=abc", "tier-result"],
+    ["/quiz/earnings?tier=Power%20Earner", "earnings"],
     ["/quiz/starter-kit", "starter-kit"],
     ["/quiz/other", "not-found"],
     ["/course-complete", "course-complete-redirect"],
     ["/anything/else", "not-found"],
-  ])("%s -> %s", (path, id) => expect(matchPage(path).page.id).toBe(id));
+  ])("%s -> %s", (address, id) => {
+    const [path = "", query] = address.split("?");
+    expect(matchPage(path, new URLSearchParams(query)).page.id).toBe(id);
+  });
 
   test("ids are unique and the wildcard 404 is last", async () => {
     expect(new Set(pages.map((p) => p.id)).size).toBe(pages.length);

@@ -7,6 +7,8 @@ export interface PageDef {
   id: string;
   /** A wouter (regexparam) pattern: named (:id), optional (:id?) and wildcard (*) parts. */
   path: string;
+  /** When one address holds several pages: this one only for a query string it accepts. */
+  query?: (search: URLSearchParams) => boolean;
   load: () => Promise<PageModule>;
 }
 
@@ -30,6 +32,13 @@ export const pages: PathEntry[] = [
   { id: "privacy", path: "/privacy", load: () => import("./features/site-pages/site-page.tsx") },
   { id: "quiz", path: "/quiz", load: () => import("./features/quiz/quiz-page.tsx") },
   { id: "quiz-result", path: "/quiz/result", load: () => import("./features/quiz/quiz-result-page.tsx") },
+  // With a tier and a result id the calculator's address shows that saved result.
+  {
+    id: "tier-result",
+    path: "/quiz/earnings",
+    query: (s) => Boolean(s.get("tier") && s.get("id")),
+    load: () => import("./features/earnings/tier-result-page.tsx"),
+  },
   { id: "earnings", path: "/quiz/earnings", load: () => import("./features/earnings/earnings-page.tsx") },
   { id: "starter-kit", path: "/quiz/starter-kit", load: () => import("./features/products/starter-kit-page.tsx") },
   { id: "learn", path: "/learn", load: () => import("./features/course/learn-page.tsx") },
@@ -67,10 +76,10 @@ export function routeParser(route: string, loose?: boolean): Parsed {
   return hit;
 }
 
-export function matchPage(pathname: string): PageMatch {
+export function matchPage(pathname: string, search = new URLSearchParams()): PageMatch {
   for (const page of pages) {
     const [ok, params] = matchRoute(routeParser, page.path, pathname);
-    if (ok) return { page, params: params as PageProps["params"] };
+    if (ok && (!("query" in page) || !page.query || page.query(search))) return { page, params: params as PageProps["params"] };
   }
   return { page: notFoundPage, params: {} };
 }

@@ -130,7 +130,7 @@ export function createRenderer({ assets, resolveRead, logger, origin, cache }: R
     const url = new URL(request.url);
     const siteOrigin = origin(request);
     if (forced === 500) return renderMatch(url, await pageRequest(url, { page: errorPage, params: {} }), true, siteOrigin);
-    const match = forced === 404 ? { page: notFoundPage, params: {} } : matchPage(url.pathname);
+    const match = forced === 404 ? { page: notFoundPage, params: {} } : matchPage(url.pathname, url.searchParams);
     if ("movedTo" in match.page) return redirectResponse({ to: match.page.movedTo, permanent: true });
     const target = await pageRequest(url, { page: match.page, params: match.params });
     const cacheable = cache && !forced && request.method === "GET" && target.route.cache === true;
