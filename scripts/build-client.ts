@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { basename, join } from "node:path";
-import { pages, errorPage } from "#web/routes.ts";
+import { pages, errorPage, type PageDef } from "#web/routes.ts";
 
 const root = join(import.meta.dir, "..");
 const outdir = join(root, "dist", "client");
@@ -12,7 +12,9 @@ mkdirSync(outdir, { recursive: true });
 
 // Each page module is an entry point too, so its output file is known by name and its
 // dynamic import() in the page table resolves to that same file.
-const pageSources = [...new Set([...pages, errorPage].map((p) => pageSource(p.load)))];
+// (A moved address has no module.)
+const pageDefs = [...pages, errorPage].filter((p): p is PageDef => "load" in p);
+const pageSources = [...new Set(pageDefs.map((p) => pageSource(p.load)))];
 
 function pageSource(load: () => unknown): string {
   const match = /import\(["'](.+?)["']\)/.exec(load.toString());
@@ -69,7 +71,7 @@ const manifest = {
   css: entryOf("app.css").url,
   entry,
   pages: Object.fromEntries(
-    [...pages, errorPage].map((p) => [
+    pageDefs.map((p) => [
       p.id,
       // The entry itself is linked by React's bootstrap module; everything else it needs is preloaded.
       [...new Set([...entryDeps, ...closure(entryOf(pageSource(p.load)).url)])].filter((f) => f !== entry),

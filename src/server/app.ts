@@ -5,22 +5,18 @@ import type { Logger } from "./logger.ts";
 import type { AssetStore } from "./ssr/assets.ts";
 import { createRenderer } from "./ssr/render.tsx";
 import { PageCache } from "./ssr/page-cache.ts";
-import { createQueryResolver } from "./ssr/queries.ts";
+import { createReads } from "./lib/reads.ts";
+import { publicReads } from "./public-reads.ts";
 import { THEME_SCRIPT } from "#web/theme-script.ts";
 import { cspHash, securityHeaders } from "./plugins/security.ts";
 import { VIDEO_PLAYER_ORIGINS } from "#shared/features/offers/video-url.ts";
 import { errorHandler, HttpError, isApiPath } from "./plugins/errors.ts";
 import { staticFiles } from "./plugins/static.ts";
 import { healthRoutes } from "./features/health/routes.ts";
-import { settingsRoutes } from "./features/settings/routes.ts";
-import { sitePageRoutes } from "./features/site-pages/routes.ts";
 import { benchRoutes } from "./features/bench/routes.ts";
 import { quizRoutes } from "./features/quiz/routes.ts";
 import { earningsRoutes } from "./features/earnings/routes.ts";
-import { productRoutes } from "./features/products/routes.ts";
-import { courseRoutes } from "./features/course/routes.ts";
 import { offerRoutes } from "./features/offers/routes.ts";
-import { blogRoutes } from "./features/blog/routes.ts";
 import { seoRoutes } from "./features/seo/routes.ts";
 import { BUILD_DATE } from "./build-info.ts";
 import { authRoutes } from "./features/auth/routes.ts";
@@ -50,9 +46,9 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
   const contact = config.publicUrl ?? "this website";
   // Links in feeds, the sitemap and canonical tags use PUBLIC_URL when it is set.
   const origin = (request: Request) => config.publicUrl ?? new URL(request.url).origin;
-  const resolveQuery = createQueryResolver(database, contact);
+  const reads = createReads(publicReads, { db: database.db, contact });
   const pageCache = new PageCache();
-  const render = createRenderer({ assets, resolveQuery, logger, origin, cache: pageCache });
+  const render = createRenderer({ assets, resolveRead: reads.resolve, logger, origin, cache: pageCache });
   // State-changing admin calls must come from this site: its public origin or the one reached.
   const allowedOrigins = (request: Request) => [...new Set([new URL(request.url).origin, ...(config.publicUrl ? [new URL(config.publicUrl).origin] : [])])];
   const secure = (request: Request) => (config.publicUrl ?? request.url).startsWith("https:");
@@ -64,14 +60,10 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
     .onRequest(({ request }) => gate(request))
     .use(staticFiles(assets))
     .use(healthRoutes(database))
-    .use(settingsRoutes(database.db))
-    .use(sitePageRoutes(database.db, contact))
+    .use(reads.routes)
     .use(quizRoutes(database.db))
     .use(earningsRoutes(database.db))
-    .use(productRoutes(database.db))
-    .use(courseRoutes())
     .use(offerRoutes(database.db))
-    .use(blogRoutes(database.db))
     .use(seoRoutes(database.db, { origin, contentDate: BUILD_DATE }))
     .use(authRoutes(database.db, { secret, secure, allowedOrigins, throttle: loginThrottle }))
     .use(adminRoutes(database.db, secret, allowedOrigins, () => pageCache.clear()))

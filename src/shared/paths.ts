@@ -1,30 +1,14 @@
-// Paths and path rules both sides agree on.
+// API paths the pages and admin screens use besides their declared reads.
+import { settingsRead } from "#shared/features/settings/reads.ts";
+import { blogCategoriesRead, blogPostsRead } from "#shared/features/blog/reads.ts";
 
 export const API = {
-  settings: "/api/settings",
-  sitePage: (slug: string) => `/api/pages/${encodeURIComponent(slug)}`,
+  /** Where the quiz and the calculator save a result (POST). */
   quizResults: "/api/quiz/result",
-  quizResult: (id: string) => `/api/quiz/result/${encodeURIComponent(id)}`,
   earningsResults: "/api/earnings/result",
-  earningsResult: (id: string) => `/api/earnings/result/${encodeURIComponent(id)}`,
-  products: (archetype: string) => `/api/recommended-products/${encodeURIComponent(archetype)}`,
-  modules: "/api/course/modules",
-  blogCategories: "/api/blog/categories",
-  blogPosts: "/api/blog/posts",
-  blogPost: (slug: string) => `/api/blog/post/${encodeURIComponent(slug)}`,
-  blogRelated: (slug: string) => `/api/blog/post/${encodeURIComponent(slug)}/related`,
-  module: (id: number | string) => `/api/course/modules/${id}`,
-} as const;
-
-const BANNER_PATHS = ["/quiz/result", "/quiz/starter-kit", "/quiz/earnings"];
-
-/** SPEC 2: the promotional banner shows on paths containing these segments. */
-export function showsPromoBanner(pathname: string): boolean {
-  return BANNER_PATHS.some((p) => pathname.includes(p));
-}
-
-/** Whether a nav link is the active one: exact for '/', by section otherwise. */
-export function isActivePath(current: string, href: string): boolean {
-  if (href === "/") return current === "/";
-  return current === href || current.startsWith(`${href}/`);
-}
+  // The admin screens refresh these public reads after a change; every read is declared
+  // in its feature's reads.ts.
+  settings: settingsRead.key(),
+  blogCategories: blogCategoriesRead.key(),
+  blogPosts: blogPostsRead.key(),
+};

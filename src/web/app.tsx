@@ -2,7 +2,8 @@ import { Suspense, use, useEffect, useState } from "react";
 import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { Redirect, Router, useLocation, useSearch } from "wouter";
 import { Layout } from "./layout/layout.tsx";
-import { matchPage, pageById, type PageModule } from "./routes.ts";
+import { matchPage, pageById, type PageDef } from "./routes.ts";
+import type { PageModule, PageProps } from "./page-route.ts";
 import { loadPage } from "./page-loader.ts";
 import { OriginContext } from "./lib/origin.ts";
 
@@ -38,18 +39,19 @@ function PageOutlet({ forcedPageId }: { forcedPageId: string | null }) {
   // The forced page (the server's error page) holds only for the location it was rendered at.
   const [forcedAt] = useState(location);
   const forced = forcedPageId && location === forcedAt ? pageById(forcedPageId) : undefined;
-  const match = forced ? { page: forced, params: {} } : matchPage(location);
   const search = useSearch();
-  const redirect = match.page.redirect?.(match.params, new URLSearchParams(search));
-  if (redirect) return <Redirect to={redirect.to} replace />;
+  const match = forced ? { page: forced, params: {} } : matchPage(location, new URLSearchParams(search));
+  if ("movedTo" in match.page) return <Redirect to={match.page.movedTo} replace />;
   return (
     <Suspense fallback={<p aria-busy="true">Loading…</p>}>
-      <PageView key={match.page.id + location} match={match} />
+      <PageView key={match.page.id + location} page={match.page} params={match.params} pathname={location} search={search} />
     </Suspense>
   );
 }
 
-function PageView({ match }: { match: ReturnType<typeof matchPage> }) {
-  const { default: Page } = use(loadPage(match.page) as Promise<PageModule>);
-  return <Page params={match.params} />;
+function PageView({ page, params, pathname, search }: { page: PageDef; params: PageProps["params"]; pathname: string; search: string }) {
+  const { default: Page, route } = use(loadPage(page) as Promise<PageModule>);
+  const redirect = route?.redirect?.({ params, search: new URLSearchParams(search), pathname });
+  if (redirect) return <Redirect to={redirect.to} replace />;
+  return <Page params={params} />;
 }

@@ -17,8 +17,9 @@ for (const query of boot.state.queries) query.state.dataUpdatedAt = Date.now();
 hydrate(queryClient, boot.state);
 
 // Load the current page's chunk first so hydration renders it without suspending.
-const page = (boot.forcedPageId && pageById(boot.forcedPageId)) || matchPage(location.pathname).page;
-await loadPage(page);
+const page = (boot.forcedPageId && pageById(boot.forcedPageId)) || matchPage(location.pathname, new URLSearchParams(location.search)).page;
+// (A moved address never arrives here: the server answered it with a redirect.)
+if ("load" in page) await loadPage(page);
 
 hydrateRoot(
   document,

@@ -1,4 +1,5 @@
-import type { PageDef, PageModule } from "./routes.ts";
+import type { PageDef } from "./routes.ts";
+import type { PageModule } from "./page-route.ts";
 
 // A promise React's use() can read synchronously once settled: React checks these
 // status fields, so a page that is already loaded renders without suspending.
@@ -27,12 +28,4 @@ export function loadPage(page: PageDef): TrackedPromise<PageModule> {
     promise = tracked;
   }
   return promise;
-}
-
-/** Registers an already-imported module (the server does this before rendering). */
-export function primePage(page: PageDef, module: PageModule): void {
-  const settled: TrackedPromise<PageModule> = Promise.resolve(module);
-  settled.status = "fulfilled";
-  settled.value = module;
-  cache.set(page.id, settled);
 }

@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { testApp } from "#tests/support/app.ts";
 import { postJson } from "#tests/support/json.ts";
-import { archetypeProfile } from "#shared/features/quiz/content.ts";
-import { tierProfile } from "#shared/features/earnings/content.ts";
+import { archetypeProfile } from "#server/features/quiz/content.ts";
+import { tierProfile } from "#server/features/earnings/content.ts";
 
 async function savedQuiz(request: ReturnType<typeof testApp>["request"], archetype = "Dominatrix", letter = "B") {
   const res = await request("/api/quiz/result", postJson({ archetype, answers: Array(15).fill(letter) }));

@@ -4,71 +4,94 @@ import { App } from "#web/app.tsx";
 import { Document } from "#web/document.tsx";
 import { serializeBoot, type BootData } from "#web/boot.ts";
 import { createQueryClient } from "#web/lib/query-client.ts";
-import { errorPage, matchPage, notFoundPage, pageQueries, type PageMatch, type QueryReader } from "#web/routes.ts";
-import { primePage } from "#web/page-loader.ts";
+import { errorPage, matchPage, notFoundPage, type PageDef, type PageMatch } from "#web/routes.ts";
+import { pageData, pageStatus, type PageRoute, type Reader, type Redirect, type RouteContext } from "#web/page-route.ts";
+import { loadPage } from "#web/page-loader.ts";
 import { HttpError } from "#server/plugins/errors.ts";
+import type { ReadResolver } from "#server/lib/reads.ts";
+import { readKey } from "#shared/read.ts";
 import type { Logger } from "#server/logger.ts";
 import type { AssetStore } from "./assets.ts";
-import type { QueryResolver } from "./queries.ts";
 import { cachedResponse, toCachedPage, type CachedPage, type PageCache } from "./page-cache.ts";
 
 export interface RendererDeps {
   assets: AssetStore;
-  /** Pages marked `cache` in the page table are kept here once rendered. */
+  /** Pages whose route says `cache` are kept here once rendered. */
   cache?: PageCache;
-  resolveQuery: QueryResolver;
+  resolveRead: ReadResolver;
   logger: Logger;
   origin: (request: Request) => string;
 }
 
 export type PageRenderer = (request: Request, forced?: 404 | 500) => Promise<Response>;
 
-export function createRenderer({ assets, resolveQuery, logger, origin, cache }: RendererDeps): PageRenderer {
+interface PageRequest {
+  page: PageDef;
+  route: PageRoute;
+  context: RouteContext;
+}
+
+function redirectResponse({ to, permanent }: Redirect): Response {
+  return new Response(null, {
+    status: permanent ? 301 : 302,
+    headers: { location: to, "cache-control": permanent ? "public, max-age=3600" : "no-store" },
+  });
+}
+
+export function createRenderer({ assets, resolveRead, logger, origin, cache }: RendererDeps): PageRenderer {
   const { manifest } = assets;
 
   /** Resolves each key once per request; a missing record (404) reads as null. */
-  function createReader(): QueryReader {
-    const answers = new Map<string, unknown>();
-    return <T,>(key: string): T | null => {
-      if (!answers.has(key)) {
-        try {
-          answers.set(key, resolveQuery(key));
-        } catch (error) {
-          if (!(error instanceof HttpError && error.status === 404)) throw error;
-          answers.set(key, null);
-        }
+  function createReader() {
+    const answers = new Map<string, Promise<unknown>>();
+    const byKey = (key: string): Promise<unknown> => {
+      let answer = answers.get(key);
+      if (!answer) {
+        answer = resolveRead(key).catch((error: unknown) => {
+          if (error instanceof HttpError && error.status === 404) return null;
+          throw error;
+        });
+        answers.set(key, answer);
       }
-      return answers.get(key) as T | null;
+      return answer;
     };
+    const read: Reader = (decl, ...args) => byKey(readKey(decl.path, args[0])) as never;
+    return { byKey, read };
   }
 
-  async function renderMatch(url: URL, match: PageMatch, forced: boolean, siteOrigin: string, read = createReader()): Promise<Response> {
+  async function pageRequest(url: URL, match: { page: PageDef; params: PageMatch["params"] }): Promise<PageRequest> {
+    const { route = {} } = await loadPage(match.page);
+    return { page: match.page, route, context: { params: match.params, search: url.searchParams, pathname: url.pathname } };
+  }
+
+  async function renderMatch(url: URL, { page, route, context }: PageRequest, forced: boolean, siteOrigin: string): Promise<Response> {
     const queryClient = createQueryClient({ server: true });
-    const pageStatus = match.page.status;
-    let status = typeof pageStatus === "function" ? pageStatus(match.params, url.searchParams) : (pageStatus ?? 200);
-    for (const spec of pageQueries(match, url.searchParams, read)) {
-      const key = typeof spec === "string" ? spec : spec.key;
-      let data: unknown;
-      try {
-        data = read(key);
-      } catch (error) {
+    const reader = createReader();
+    let status = pageStatus(route, context);
+    const needs = await pageData(route, { ...context, read: reader.read });
+    if (!Array.isArray(needs)) return redirectResponse(needs);
+    // Read side by side; each answer is then taken in the page's order.
+    const answers = await Promise.allSettled(needs.map(({ key }) => reader.byKey(key)));
+    for (const [index, { key, missingStatus }] of needs.entries()) {
+      const answer = answers[index]!;
+      if (answer.status === "rejected") {
         // The error page renders even when its data (the settings) cannot be read.
-        if (match.page === errorPage) continue;
-        throw error;
+        if (page === errorPage) continue;
+        throw answer.reason;
       }
+      const data = answer.value;
       if (data === null) {
-        if (typeof spec === "string") throw new HttpError(404, `Not found: ${key}`);
+        if (missingStatus === undefined) throw new HttpError(404, `Not found: ${key}`);
         // The page shows its own "not found" state; the status says so.
-        status = spec.missingStatus;
+        status = missingStatus;
       }
       queryClient.setQueryData([key], data);
     }
-    primePage(match.page, await match.page.load());
 
     const boot: BootData = {
       state: dehydrate(queryClient),
-      assets: { css: manifest.css, entry: manifest.entry, preload: manifest.pages[match.page.id] ?? [] },
-      forcedPageId: forced ? match.page.id : null,
+      assets: { css: manifest.css, entry: manifest.entry, preload: manifest.pages[page.id] ?? [] },
+      forcedPageId: forced ? page.id : null,
       origin: siteOrigin,
     };
     const bootJson = serializeBoot(boot);
@@ -106,10 +129,11 @@ export function createRenderer({ assets, resolveQuery, logger, origin, cache }: 
   return async function render(request, forced) {
     const url = new URL(request.url);
     const siteOrigin = origin(request);
-    if (forced === 500) return renderMatch(url, { page: errorPage, params: {} }, true, siteOrigin);
-    const match = forced === 404 ? { page: notFoundPage, params: {} } : matchPage(url.pathname);
-    const rule = match.page.cache;
-    const cacheable = cache && !forced && request.method === "GET" && (typeof rule === "function" ? rule(url.searchParams) : rule === true);
+    if (forced === 500) return renderMatch(url, await pageRequest(url, { page: errorPage, params: {} }), true, siteOrigin);
+    const match = forced === 404 ? { page: notFoundPage, params: {} } : matchPage(url.pathname, url.searchParams);
+    if ("movedTo" in match.page) return redirectResponse({ to: match.page.movedTo, permanent: true });
+    const target = await pageRequest(url, { page: match.page, params: match.params });
+    const cacheable = cache && !forced && request.method === "GET" && target.route.cache === true;
     const key = url.pathname + url.search;
     if (cacheable) {
       const hit = cache.get(key);
@@ -117,21 +141,15 @@ export function createRenderer({ assets, resolveQuery, logger, origin, cache }: 
       // (an unpublished post, say) has emptied the cache.
       if (hit) return cachedResponse(hit, request);
     }
-    const read = createReader();
-    const redirect = forced ? null : match.page.redirect?.(match.params, url.searchParams, read);
-    if (redirect) {
-      return new Response(null, {
-        status: redirect.permanent ? 301 : 302,
-        headers: { location: redirect.to, "cache-control": redirect.permanent ? "public, max-age=3600" : "no-store" },
-      });
-    }
+    const redirect = forced ? null : target.route.redirect?.(target.context);
+    if (redirect) return redirectResponse(redirect);
     try {
-      if (!cacheable) return await renderMatch(url, match, forced === 404, siteOrigin, read);
+      if (!cacheable) return await renderMatch(url, target, forced === 404, siteOrigin);
       let pending = inflight.get(key);
       const first = !pending;
       if (!pending) {
         pending = (async () => {
-          const response = await renderMatch(url, match, false, siteOrigin, read);
+          const response = await renderMatch(url, target, false, siteOrigin);
           if (response.status !== 200) return response;
           const page = await toCachedPage(response);
           cache.set(key, page);
@@ -140,16 +158,17 @@ export function createRenderer({ assets, resolveQuery, logger, origin, cache }: 
         inflight.set(key, pending);
       }
       const outcome = await pending;
-      // Not cacheable after all (a 404 state): the first request keeps that answer and
-      // every request that waited renders its own (a body can be read only once).
-      if (outcome instanceof Response) return first ? outcome : renderMatch(url, match, false, siteOrigin);
+      // Not cacheable after all (a 404 state, a redirect decided from data): the first
+      // request keeps that answer and every request that waited renders its own (a body
+      // can be read only once).
+      if (outcome instanceof Response) return first ? outcome : renderMatch(url, target, false, siteOrigin);
       const fresh = cachedResponse(outcome, request);
       fresh.headers.set("x-cache", "miss");
       return fresh;
     } catch (error) {
       // A page whose data does not exist is a 404, like an unknown path.
       if (error instanceof HttpError && error.status === 404 && match.page !== notFoundPage) {
-        return renderMatch(url, { page: notFoundPage, params: {} }, true, siteOrigin);
+        return renderMatch(url, await pageRequest(url, { page: notFoundPage, params: {} }), true, siteOrigin);
       }
       throw error;
     }

@@ -1,6 +1,9 @@
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
+import type { PageRoute } from "#web/page-route.ts";
+
+export const route: PageRoute = { status: 500 };
 
 export default function ErrorPage() {
   const { brandName } = useSettings();

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
-import { isActivePath } from "#shared/paths.ts";
+import { isActivePath } from "./nav-paths.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { ThemeToggle } from "./theme-toggle.tsx";
 

@@ -1,5 +1,5 @@
 import { useLocation } from "wouter";
-import { showsPromoBanner } from "#shared/paths.ts";
+import { showsPromoBanner } from "./nav-paths.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 
 export function PromoBanner() {

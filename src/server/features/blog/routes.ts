@@ -1,13 +1,10 @@
-import { Elysia, t } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import { serveRead } from "#server/lib/reads.ts";
+import { blogCategoriesRead, blogPostRead, blogPostsRead, blogRelatedRead } from "#shared/features/blog/reads.ts";
 import { getPublishedPost, listCategories, listPublishedPosts, relatedPosts } from "./service.ts";
 
-const SlugParams = t.Object({ slug: t.String({ minLength: 1, maxLength: 120 }) });
-
-export function blogRoutes(db: Db) {
-  return new Elysia({ name: "blog" })
-    .get("/api/blog/posts", () => listPublishedPosts(db))
-    .get("/api/blog/categories", () => listCategories(db))
-    .get("/api/blog/post/:slug", ({ params }) => getPublishedPost(db, params.slug), { params: SlugParams })
-    .get("/api/blog/post/:slug/related", ({ params }) => relatedPosts(db, params.slug), { params: SlugParams });
-}
+export const blogReads = [
+  serveRead(blogPostsRead, ({ db }) => listPublishedPosts(db)),
+  serveRead(blogCategoriesRead, ({ db }) => listCategories(db)),
+  serveRead(blogPostRead, ({ db }, { slug }) => getPublishedPost(db, slug)),
+  serveRead(blogRelatedRead, ({ db }, { slug }) => relatedPosts(db, slug)),
+];

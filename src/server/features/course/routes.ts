@@ -1,10 +1,8 @@
-import { Elysia, t } from "elysia";
+import { serveRead } from "#server/lib/reads.ts";
+import { moduleRead, modulesRead } from "#shared/features/course/reads.ts";
 import { getModule, listModules } from "./service.ts";
 
-export function courseRoutes() {
-  return new Elysia({ name: "course" })
-    .get("/api/course/modules", () => listModules())
-    .get("/api/course/modules/:id", ({ params }) => getModule(Number(params.id)), {
-      params: t.Object({ id: t.String({ pattern: "^\\d{1,4}$", error: "Module id must be a whole number." }) }),
-    });
-}
+export const courseReads = [
+  serveRead(modulesRead, () => listModules()),
+  serveRead(moduleRead, (_, { id }) => getModule(Number(id))),
+];

@@ -1,7 +1,10 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
 import { EarningsResultInput } from "#shared/features/earnings/contract.ts";
+import { earningsResultRead, tierProfileRead } from "#shared/features/earnings/reads.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
+import { serveRead } from "#server/lib/reads.ts";
+import { tierProfile } from "./content.ts";
 import { createEarningsResult, getEarningsResult } from "./service.ts";
 
 export function earningsRoutes(db: Db) {
@@ -13,8 +16,10 @@ export function earningsRoutes(db: Db) {
         return createEarningsResult(db, body);
       },
       { parse: jsonBody(EarningsResultInput), body: EarningsResultInput },
-    )
-    .get("/api/earnings/result/:id", ({ params }) => getEarningsResult(db, params.id), {
-      params: t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) }),
-    });
+    );
 }
+
+export const earningsReads = [
+  serveRead(earningsResultRead, ({ db }, { id }) => getEarningsResult(db, id)),
+  serveRead(tierProfileRead, (_, { name }) => tierProfile(name) ?? null),
+];

@@ -1,6 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Db } from "#server/db/client.ts";
-import { MODULE_COUNT, MODULE_IDS } from "#shared/features/course/constants.ts";
+import { moduleOffersRead } from "#shared/features/offers/reads.ts";
+import { serveRead } from "#server/lib/reads.ts";
 import { activeOffersFor, embedCodeFor } from "./service.ts";
 
 // The embed document may run the affiliate's own scripts, so it gets its own policy: the
@@ -12,19 +13,14 @@ const EMBED_CSP = [
   "frame-ancestors 'self'",
 ].join("; ");
 
+export const offerReads = [
+  serveRead(moduleOffersRead, ({ db }, { id }, { fullRandom }) => activeOffersFor(db, Number(id), fullRandom === "true"), {
+    cacheControl: "no-store",
+  }),
+];
+
 export function offerRoutes(db: Db) {
   return new Elysia({ name: "offers" })
-    .get(
-      "/api/module/:id/affiliate-offers",
-      ({ params, query, set }) => {
-        set.headers["cache-control"] = "no-store";
-        return activeOffersFor(db, Number(params.id), query.fullRandom === "true");
-      },
-      {
-        params: t.Object({ id: t.String({ pattern: `^(${MODULE_IDS.join("|")})$`, error: `Module id must be a whole number from 1 to ${MODULE_COUNT}.` }) }),
-        query: t.Object({ fullRandom: t.Optional(t.String()), t: t.Optional(t.String()) }),
-      },
-    )
     .get(
       "/embed/offer/:id",
       ({ params }) => {

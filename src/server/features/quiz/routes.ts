@@ -1,10 +1,11 @@
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
 import { QuizResultInput } from "#shared/features/quiz/contract.ts";
+import { archetypeProfileRead, quizResultRead } from "#shared/features/quiz/reads.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
+import { serveRead } from "#server/lib/reads.ts";
+import { archetypeProfile } from "./content.ts";
 import { createQuizResult, getQuizResult } from "./service.ts";
-
-const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 
 export function quizRoutes(db: Db) {
   return new Elysia({ name: "quiz" })
@@ -15,6 +16,10 @@ export function quizRoutes(db: Db) {
         return createQuizResult(db, body);
       },
       { parse: jsonBody(QuizResultInput), body: QuizResultInput },
-    )
-    .get("/api/quiz/result/:id", ({ params }) => getQuizResult(db, params.id), { params: IdParams });
+    );
 }
+
+export const quizReads = [
+  serveRead(quizResultRead, ({ db }, { id }) => getQuizResult(db, id)),
+  serveRead(archetypeProfileRead, (_, { name }) => archetypeProfile(name) ?? null),
+];

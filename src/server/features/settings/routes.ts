@@ -1,8 +1,5 @@
-import { Elysia } from "elysia";
-import type { Db } from "#server/db/client.ts";
-import { API } from "#shared/paths.ts";
+import { serveRead } from "#server/lib/reads.ts";
+import { settingsRead } from "#shared/features/settings/reads.ts";
 import { getSettings } from "./service.ts";
 
-export function settingsRoutes(db: Db) {
-  return new Elysia({ name: "settings" }).get(API.settings, () => getSettings(db));
-}
+export const settingsReads = [serveRead(settingsRead, ({ db }) => getSettings(db))];

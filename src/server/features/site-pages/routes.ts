@@ -1,11 +1,5 @@
-import { Elysia, t } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import { serveRead } from "#server/lib/reads.ts";
+import { sitePageRead } from "#shared/features/site-pages/reads.ts";
 import { getSitePage } from "./service.ts";
 
-export function sitePageRoutes(db: Db, contact: string) {
-  return new Elysia({ name: "site-pages" }).get(
-    "/api/pages/:slug",
-    ({ params }) => getSitePage(db, params.slug, contact),
-    { params: t.Object({ slug: t.String({ maxLength: 64 }) }) },
-  );
-}
+export const sitePageReads = [serveRead(sitePageRead, ({ db, contact }, { slug }) => getSitePage(db, slug, contact))];

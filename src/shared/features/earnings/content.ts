@@ -1,12 +1,7 @@
-// The calculator content, typed by the contract. tests/content.test.ts checks every file
-// against these schemas, so the casts below are verified, not assumed.
+// The calculator's questions, typed by the contract. tests/content.test.ts checks the file
+// against the schema, so the cast below is verified, not assumed. The tier profiles are
+// served one at a time (src/server/features/earnings/content.ts).
 import questionsJson from "#content/earnings/questions.json" with { type: "json" };
-import tiersJson from "#content/earnings/tiers.json" with { type: "json" };
-import type { EarningsQuestion, TierProfile } from "./contract.ts";
+import type { EarningsQuestion } from "./contract.ts";
 
 export const earningsQuestions = questionsJson as EarningsQuestion[];
-export const tierProfiles = tiersJson as TierProfile[];
-
-export function tierProfile(name: string): TierProfile | undefined {
-  return tierProfiles.find((p) => p.tier === name);
-}

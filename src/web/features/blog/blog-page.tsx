@@ -1,15 +1,17 @@
 import { useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
-import { useQuery } from "@tanstack/react-query";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PostCard } from "./post-card.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { filterPosts } from "#shared/features/blog/blog.ts";
-import { API } from "#shared/paths.ts";
+import { blogCategoriesRead, blogPostsRead } from "#shared/features/blog/reads.ts";
+import { useRead } from "#web/lib/reads.ts";
+import { need, type PageRoute } from "#web/page-route.ts";
 import { categoryLabel } from "#shared/features/blog/categories.ts";
-import type { BlogCategory, BlogPostSummary } from "#shared/features/blog/contract.ts";
+
+export const route: PageRoute = { cache: true, data: () => [need(blogPostsRead), need(blogCategoriesRead)] };
 
 /** /blog with optional ?category= (SPEC 2 and 4). */
 export default function BlogPage() {
@@ -17,8 +19,8 @@ export default function BlogPage() {
   const [, navigate] = useLocation();
   const category = new URLSearchParams(useSearch()).get("category");
   const [search, setSearch] = useState("");
-  const posts = useQuery<BlogPostSummary[]>({ queryKey: [API.blogPosts] });
-  const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
+  const posts = useRead(blogPostsRead);
+  const categories = useRead(blogCategoriesRead);
 
   const filtersActive = Boolean(category) || search.trim() !== "";
   const visible = filterPosts(posts.data ?? [], { category, search });

@@ -1,6 +1,5 @@
 import { useEffect } from "react";
 import { Link, useLocation } from "wouter";
-import { useQuery } from "@tanstack/react-query";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { Loading } from "#web/ui/error-state.tsx";
 import { CategoryBadge } from "./category-badge.tsx";
@@ -10,9 +9,22 @@ import { useSettings } from "#web/features/settings/queries.ts";
 import { useOrigin } from "#web/lib/origin.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { longDate } from "#shared/features/blog/blog.ts";
-import { API } from "#shared/paths.ts";
-import type { BlogPost, BlogPostSummary } from "#shared/features/blog/contract.ts";
-import type { PageProps } from "#web/routes.ts";
+import { blogPostRead, blogRelatedRead } from "#shared/features/blog/reads.ts";
+import { useRead } from "#web/lib/reads.ts";
+import { need, type PageProps, type PageRoute } from "#web/page-route.ts";
+
+/** Where a missing post sends the visitor: the footer's Platform Reviews link falls back to that category. */
+const missingPostTarget = (slug: string) => (slug === "platform-reviews" ? "/blog?category=platform-reviews" : "/blog");
+
+export const route: PageRoute = {
+  cache: true,
+  data: async ({ params, read }) => {
+    const slug = params.slug ?? "";
+    // An unknown or unpublished post sends the visitor to the blog (on the server: a real 302).
+    if ((await read(blogPostRead, { slug })) === null) return { to: missingPostTarget(slug) };
+    return [need(blogPostRead, { slug }), need(blogRelatedRead, { slug })];
+  },
+};
 
 const DEFAULT_DESCRIPTION = "Practical, honest guides for new webcam models: safety, setup, engagement and income.";
 const DEFAULT_KEYWORDS = "cam model tips, webcam model guide, best cam sites, how to become a cam model, cam model income";
@@ -23,12 +35,12 @@ export default function BlogPostPage({ params }: PageProps) {
   const { brandName } = useSettings();
   const origin = useOrigin();
   const [, navigate] = useLocation();
-  const post = useQuery<BlogPost>({ queryKey: [API.blogPost(slug)] });
-  const related = useQuery<BlogPostSummary[]>({ queryKey: [API.blogRelated(slug)] });
+  const post = useRead(blogPostRead, { slug });
+  const related = useRead(blogRelatedRead, { slug });
 
   // SPEC 2: a failed fetch or a missing post goes back to the blog, with no message.
   useEffect(() => {
-    if (post.isError) navigate(slug === "platform-reviews" ? "/blog?category=platform-reviews" : "/blog", { replace: true });
+    if (post.isError) navigate(missingPostTarget(slug), { replace: true });
   }, [post.isError, slug, navigate]);
 
   if (!post.data) return <Loading text="Loading article..." />;

@@ -4,6 +4,9 @@ import { PageMeta } from "#web/ui/page-meta.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { lastQuizId } from "#web/lib/visitor-storage.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
+import type { PageRoute } from "#web/page-route.ts";
+
+export const route: PageRoute = { cache: true };
 
 const SKILLS = [
   "Protecting your privacy and setting firm boundaries",

@@ -4,15 +4,19 @@ import { PageMeta } from "#web/ui/page-meta.tsx";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
-import { useModules } from "./queries.ts";
+import { useRead } from "#web/lib/reads.ts";
+import { need, type PageRoute } from "#web/page-route.ts";
 import { readCompletedModules } from "./course-progress.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
+import { modulesRead } from "#shared/features/course/reads.ts";
+
+export const route: PageRoute = { cache: true, data: () => [need(modulesRead)] };
 
 /** /learn: the course overview (SPEC 2). */
 export default function LearnPage() {
   const { brandName } = useSettings();
-  const modules = useModules();
+  const modules = useRead(modulesRead);
   // Progress lives in this browser only, so it is read after hydration.
   const [completed, setCompleted] = useState<number[]>([]);
   useEffect(() => setCompleted(readCompletedModules()), []);

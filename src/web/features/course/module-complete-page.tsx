@@ -4,6 +4,9 @@ import { OfferCard } from "#web/features/offers/offer-card.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { moduleCompleteSkip, parseModuleId } from "#shared/features/course/course.ts";
+import type { PageRoute } from "#web/page-route.ts";
+
+export const route: PageRoute = { cache: true };
 
 /** /learn/module-complete?moduleId={n}: the default module is 1 (SPEC 2). */
 export default function ModuleCompletePage() {

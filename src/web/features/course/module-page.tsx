@@ -5,11 +5,19 @@ import { OfferCard } from "#web/features/offers/offer-card.tsx";
 import { TopicViewer } from "./topic-viewer.tsx";
 import { ModuleQuiz } from "./module-quiz.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
-import { useModule } from "./queries.ts";
+import { useRead } from "#web/lib/reads.ts";
+import { optional, type PageProps, type PageRoute } from "#web/page-route.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { parseModuleId } from "#shared/features/course/course.ts";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
-import type { PageProps } from "#web/routes.ts";
+import { moduleRead } from "#shared/features/course/reads.ts";
+
+export const route: PageRoute = {
+  cache: true,
+  // A non-numeric id goes back to the course overview.
+  redirect: ({ params }) => (parseModuleId(params.id) === null ? { to: "/learn" } : null),
+  data: ({ params }) => [optional(moduleRead, { id: parseModuleId(params.id) ?? 0 })],
+};
 
 /** /learn/{id}, with ?quiz=true opening the module quiz (SPEC 2). */
 export default function ModulePage({ params }: PageProps) {
@@ -17,7 +25,7 @@ export default function ModulePage({ params }: PageProps) {
   const id = parseModuleId(params.id);
   const quizMode = new URLSearchParams(useSearch()).get("quiz") === "true";
   const [, navigate] = useLocation();
-  const module = useModule(id);
+  const module = useRead(moduleRead, id === null ? null : { id });
 
   if (module.isPending) return <Loading text="Loading module..." />;
   if (!module.data || id === null) {

@@ -4,6 +4,9 @@ import { OfferCard } from "#web/features/offers/offer-card.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { afterModule, parseModuleId } from "#shared/features/course/course.ts";
+import type { PageRoute } from "#web/page-route.ts";
+
+export const route: PageRoute = { cache: true };
 
 /** /learn/quiz-complete?moduleId={n} (SPEC 2). */
 export default function QuizCompletePage() {

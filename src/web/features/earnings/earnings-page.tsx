@@ -1,31 +1,34 @@
 import { useState } from "react";
-import { Link, useSearch } from "wouter";
+import { useSearch } from "wouter";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { Wizard } from "#web/ui/wizard.tsx";
-import { ErrorState, Loading } from "#web/ui/error-state.tsx";
-import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { saveResult } from "#web/lib/save-result.ts";
-import { useEarningsResult } from "./queries.ts";
-import { useQuizResult } from "#web/features/quiz/queries.ts";
+import { useRead } from "#web/lib/reads.ts";
+import { optional, type PageRoute } from "#web/page-route.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { API } from "#shared/paths.ts";
 import { computeTier } from "#shared/features/earnings/tiers.ts";
-import { earningsQuestions, tierProfile } from "#shared/features/earnings/content.ts";
+import { earningsQuestions } from "#shared/features/earnings/content.ts";
+import { quizResultRead } from "#shared/features/quiz/reads.ts";
 
-/** /quiz/earnings: the calculator, or with tier and id the tier result (SPEC 2, three modes). */
+export const route: PageRoute = {
+  // The calculator is the same for everyone.
+  cache: true,
+  data: ({ search }) => {
+    const quizId = search.get("quizId");
+    // A stale quiz id only means the result is saved without it: not a missing page.
+    return quizId ? [{ ...optional(quizResultRead, { id: quizId }), missingStatus: 200 }] : [];
+  },
+};
+
+/** /quiz/earnings: the calculator; ?quizId= links the saved result to a quiz result. */
 export default function EarningsPage() {
-  const search = new URLSearchParams(useSearch());
-  const id = search.get("id");
-  if (search.get("tier") && id) return <TierResult id={id} />;
-  return <Calculator quizId={search.get("quizId")} />;
-}
-
-function Calculator({ quizId }: { quizId: string | null }) {
+  const quizId = new URLSearchParams(useSearch()).get("quizId");
   const { brandName } = useSettings();
   const [saving, setSaving] = useState(false);
   // A stale quiz id in the address must not block saving: it is sent only if it exists.
-  const quiz = useQuizResult(quizId);
+  const quiz = useRead(quizResultRead, quizId ? { id: quizId } : null);
   const knownQuizId = quiz.data?.id ?? null;
 
   async function finish(answers: (1 | 2 | 3)[]) {
@@ -53,73 +56,5 @@ function Calculator({ quizId }: { quizId: string | null }) {
       </header>
       <Wizard questions={earningsQuestions} onFinish={finish} busy={saving} />
     </>
-  );
-}
-
-function TierResult({ id }: { id: string }) {
-  const { brandName } = useSettings();
-  const result = useEarningsResult(id);
-  if (result.isPending) return <Loading text="Loading your earnings potential..." />;
-  const profile = result.data ? tierProfile(result.data.tier) : undefined;
-  if (!result.data || !profile) {
-    return (
-      <>
-        <PageMeta title={pageTitle("Earnings Results", brandName)} description="Your cam model earnings estimate." noindex />
-        <ErrorState message="We couldn't load your earnings calculation. Please try again." action="Restart the Quiz" href="/quiz" />
-      </>
-    );
-  }
-  const { quizResultId, estimatedEarnings } = result.data;
-  return (
-    <article className="result">
-      <PageMeta
-        title={pageTitle(`${profile.tier}: Your Earnings Potential`, brandName)}
-        description={`${profile.tier}: ${estimatedEarnings}. ${profile.tagline}`}
-      />
-      <header className="result-hero">
-        <p className="eyebrow">Your earnings potential</p>
-        <p className="result-emoji" aria-hidden="true">
-          {profile.emoji}
-        </p>
-        <h1>{profile.tier}</h1>
-        <p className="earnings-range">{estimatedEarnings}</p>
-        <p className="lead">{profile.tagline}</p>
-      </header>
-
-      <section aria-labelledby="tier-about">
-        <h2 id="tier-about">What this means</h2>
-        {profile.description.split(/\n\n+/).map((paragraph) => (
-          <p key={paragraph.slice(0, 40)}>{paragraph}</p>
-        ))}
-      </section>
-
-      <section aria-labelledby="tier-schedule">
-        <h2 id="tier-schedule">Suggested schedule</h2>
-        <ul>
-          {profile.schedule.map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-        </ul>
-      </section>
-
-      <aside className="tip" aria-labelledby="tier-tip">
-        <h2 id="tier-tip">Pro tip</h2>
-        <p>{profile.tip}</p>
-      </aside>
-
-      <PlatformButtons />
-
-      <section className="next-step">
-        {quizResultId ? (
-          <Link href={`/quiz/starter-kit?quizId=${encodeURIComponent(quizResultId)}`} role="button">
-            GET MY STARTER KIT
-          </Link>
-        ) : (
-          <Link href="/learn" role="button">
-            START FREE COURSE
-          </Link>
-        )}
-      </section>
-    </article>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { offersPath } from "#shared/features/offers/constants.ts";
+import { moduleOffersRead } from "#shared/features/offers/reads.ts";
 import type { PublicOffer } from "#shared/features/offers/contract.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
 
@@ -9,8 +9,8 @@ export type OfferPage = "module" | "module-complete" | "quiz-complete";
 const PLACEHOLDER_IMAGE = "/seed/offers/placeholder.svg";
 
 async function fetchOffers(moduleId: number, page: OfferPage): Promise<PublicOffer[]> {
-  // The timestamp defeats any cache between us and the visitor (SPEC 7).
-  const response = await fetch(`${offersPath(moduleId)}?fullRandom=true&t=${Date.now()}`, { credentials: "include", cache: "no-store" });
+  const url = moduleOffersRead.key({ id: moduleId }, { fullRandom: "true", t: String(Date.now()) });
+  const response = await fetch(url, { credentials: "include", cache: "no-store" });
   // On the completion pages a 401 simply means there is no offer to show.
   if (response.status === 401 && page !== "module") return [];
   if (!response.ok) throw new Error("Failed to fetch offer");

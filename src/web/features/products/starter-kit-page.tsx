@@ -2,26 +2,40 @@ import { Link, useSearch } from "wouter";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { ErrorState, Loading } from "#web/ui/error-state.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
-import { useProducts } from "./queries.ts";
-import { useQuizResult } from "#web/features/quiz/queries.ts";
+import { useRead } from "#web/lib/reads.ts";
+import { need, optional, type PageRoute } from "#web/page-route.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
-import { archetypeProfile } from "#shared/features/quiz/content.ts";
+import { archetypeProfileRead, quizResultRead } from "#shared/features/quiz/reads.ts";
+import { productsRead } from "#shared/features/products/reads.ts";
 import { ALL_ARCHETYPES, badgeTone } from "#shared/features/products/constants.ts";
 import type { RecommendedProduct } from "#shared/features/products/contract.ts";
+
+export const route: PageRoute = {
+  cache: true,
+  redirect: ({ search }) => (search.get("quizId") ? null : { to: "/quiz" }),
+  // The quiz result names the archetype whose products and profile the kit shows.
+  data: async ({ search, read }) => {
+    const id = search.get("quizId") ?? "";
+    const quiz = await read(quizResultRead, { id });
+    const picked = quiz ? [need(productsRead, { archetype: quiz.archetype }), need(archetypeProfileRead, { name: quiz.archetype })] : [];
+    return [optional(quizResultRead, { id }), need(productsRead, { archetype: ALL_ARCHETYPES }), ...picked];
+  },
+};
 
 /** /quiz/starter-kit?quizId={id} (SPEC 2). */
 export default function StarterKitPage() {
   const { brandName } = useSettings();
   const quizId = new URLSearchParams(useSearch()).get("quizId");
-  const quiz = useQuizResult(quizId);
+  const quiz = useRead(quizResultRead, quizId ? { id: quizId } : null);
   const archetype = quiz.data?.archetype ?? null;
-  const products = useProducts(archetype);
-  const essentials = useProducts(ALL_ARCHETYPES);
+  const products = useRead(productsRead, archetype ? { archetype } : null);
+  const essentials = useRead(productsRead, { archetype: ALL_ARCHETYPES });
+  const profileQuery = useRead(archetypeProfileRead, archetype ? { name: archetype } : null);
 
-  if (quiz.isPending || (archetype && products.isPending) || essentials.isPending) {
+  if (quiz.isPending || (archetype && (products.isPending || profileQuery.isPending)) || essentials.isPending) {
     return <Loading text="Loading your personalized recommendations..." />;
   }
-  const profile = archetype ? archetypeProfile(archetype) : undefined;
+  const profile = profileQuery.data;
   if (!profile || products.isError || essentials.isError) {
     return (
       <>

@@ -3,24 +3,46 @@ import { PageMeta } from "#web/ui/page-meta.tsx";
 import { ErrorState, Loading } from "#web/ui/error-state.tsx";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
-import { useQuizResult } from "./queries.ts";
+import { useRead } from "#web/lib/reads.ts";
+import { need, optional, type PageRoute } from "#web/page-route.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
-import { archetypeProfile } from "#shared/features/quiz/content.ts";
 import { isArchetype } from "#shared/features/quiz/constants.ts";
+import { archetypeProfileRead, quizResultRead } from "#shared/features/quiz/reads.ts";
+
+const archetypeIn = (search: URLSearchParams) => {
+  const named = search.get("archetype") ?? "";
+  return isArchetype(named) ? named : null;
+};
+
+export const route: PageRoute = {
+  // A saved result never changes, so its page is the same for anyone at that address.
+  cache: true,
+  redirect: ({ search }) => (search.get("archetype") || search.get("id") ? null : { to: "/quiz" }),
+  status: ({ search }) => (archetypeIn(search) || search.get("id") ? 200 : 404),
+  // A known archetype in the address is shown as is; otherwise the result is read by id.
+  data: async ({ search, read }) => {
+    const named = archetypeIn(search);
+    if (named) return [need(archetypeProfileRead, { name: named })];
+    const id = search.get("id");
+    if (!id) return [];
+    const result = await read(quizResultRead, { id });
+    return [optional(quizResultRead, { id }), ...(result ? [need(archetypeProfileRead, { name: result.archetype })] : [])];
+  },
+};
 
 /** /quiz/result?archetype={name}&id={resultId} (SPEC 2). */
 export default function QuizResultPage() {
   const { brandName } = useSettings();
   const search = new URLSearchParams(useSearch());
   const id = search.get("id");
-  const named = search.get("archetype");
-  const fromQuery = named && isArchetype(named) ? named : null;
+  const fromQuery = archetypeIn(search);
   // The archetype comes from the address; only without a known one is the result loaded by id.
-  const result = useQuizResult(fromQuery ? null : id);
+  const result = useRead(quizResultRead, fromQuery || !id ? null : { id });
   const archetype = fromQuery ?? result.data?.archetype ?? null;
-  const profile = archetype ? archetypeProfile(archetype) : undefined;
+  const profileQuery = useRead(archetypeProfileRead, archetype ? { name: archetype } : null);
+  const profile = profileQuery.data;
 
-  if (!fromQuery && result.isPending && result.fetchStatus !== "idle") {
+  if ((result.isPending && result.fetchStatus !== "idle") || (profileQuery.isPending && profileQuery.fetchStatus !== "idle")) {
     return <Loading text="Loading your results..." />;
   }
   if (!profile) {

@@ -1,6 +1,6 @@
-import { useQuery } from "@tanstack/react-query";
 import type { SiteSettings } from "#shared/features/settings/contract.ts";
-import { API } from "#shared/paths.ts";
+import { settingsRead } from "#shared/features/settings/reads.ts";
+import { useRead } from "#web/lib/reads.ts";
 
 // Shown only if settings could not be loaded (the error page when the database is down).
 const FALLBACK: SiteSettings = {
@@ -11,6 +11,6 @@ const FALLBACK: SiteSettings = {
 };
 
 export function useSettings(): SiteSettings {
-  const { data } = useQuery<SiteSettings>({ queryKey: [API.settings] });
+  const { data } = useRead(settingsRead);
   return data ?? FALLBACK;
 }

@@ -4,6 +4,9 @@ import { PageMeta } from "#web/ui/page-meta.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { prefersReducedMotion } from "#web/lib/scroll.ts";
+import type { PageRoute } from "#web/page-route.ts";
+
+export const route: PageRoute = { cache: true };
 
 export default function AboutPage() {
   const { brandName } = useSettings();

@@ -2,6 +2,9 @@ import { Link } from "wouter";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
+import type { PageRoute } from "#web/page-route.ts";
+
+export const route: PageRoute = { cache: true };
 
 const FEATURES = [
   {

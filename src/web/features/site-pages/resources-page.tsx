@@ -1,20 +1,22 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { useQuery } from "@tanstack/react-query";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
-import { useModules } from "#web/features/course/queries.ts";
+import { useRead } from "#web/lib/reads.ts";
+import { need, type PageRoute } from "#web/page-route.ts";
 import { lastQuizId } from "#web/lib/visitor-storage.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
-import { API } from "#shared/paths.ts";
-import type { BlogCategory } from "#shared/features/blog/contract.ts";
+import { modulesRead } from "#shared/features/course/reads.ts";
+import { blogCategoriesRead } from "#shared/features/blog/reads.ts";
+
+export const route: PageRoute = { cache: true, data: () => [need(modulesRead), need(blogCategoriesRead)] };
 
 /** /resources: the resource library (DECISIONS P7). */
 export default function ResourcesPage() {
   const { brandName } = useSettings();
-  const modules = useModules();
-  const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
+  const modules = useRead(modulesRead);
+  const categories = useRead(blogCategoriesRead);
   const [kitHref, setKitHref] = useState<string | null>(null);
   useEffect(() => {
     const id = lastQuizId();

@@ -1,17 +1,23 @@
-import { useQuery } from "@tanstack/react-query";
 import { useLocation } from "wouter";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
-import { API } from "#shared/paths.ts";
-import type { SitePage } from "#shared/features/site-pages/contract.ts";
+import { useRead } from "#web/lib/reads.ts";
+import { need, type PageRoute } from "#web/page-route.ts";
+import { sitePageRead } from "#shared/features/site-pages/reads.ts";
+
+const slugOf = (pathname: string) => pathname.replace(/^\//, "");
+
+export const route: PageRoute = {
+  cache: true,
+  data: ({ pathname }) => [need(sitePageRead, { slug: slugOf(pathname) })],
+};
 
 /** /terms and /privacy: operator-editable text pages (DECISIONS P8). */
 export default function SitePageView() {
   const [location] = useLocation();
-  const slug = location.replace(/^\//, "");
   const { brandName } = useSettings();
-  const { data, isError } = useQuery<SitePage>({ queryKey: [API.sitePage(slug)] });
+  const { data, isError } = useRead(sitePageRead, { slug: slugOf(location) });
 
   if (!data) {
     return <p aria-busy={!isError}>{isError ? "This page could not be loaded. Please try again." : "Loading…"}</p>;

@@ -1,8 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { isActivePath, showsPromoBanner } from "./paths.ts";
-import { fillTokens, pageTitle } from "./features/settings/brand.ts";
+import { isActivePath, showsPromoBanner } from "./nav-paths.ts";
 
-describe("promotional banner paths (SPEC 2)", () => {
+describe("promotional banner paths", () => {
   test.each([
     ["/quiz/result", true],
     ["/quiz/starter-kit", true],
@@ -24,11 +23,4 @@ describe("active nav link", () => {
     ["/learn/3", "/learn", true],
     ["/learn-more", "/learn", false],
   ])("%s with link %s -> %p", (current, href, active) => expect(isActivePath(current, href)).toBe(active));
-});
-
-describe("brand helpers", () => {
-  test("page titles", () => expect(pageTitle("Webcam Model Blog", "Cam Guide")).toBe("Webcam Model Blog | Cam Guide"));
-  test("tokens are filled; unknown ones stay visible", () => {
-    expect(fillTokens("Welcome to {{brand}} — {{other}}", { brand: "Velvet" })).toBe("Welcome to Velvet — {{other}}");
-  });
 });

@@ -1,0 +1,108 @@
+// Serves the public reads declared in src/shared/features/*/reads.ts. One list of bound
+// reads gives both the HTTP GET routes and the resolver server rendering uses, so a read
+// exists in both or in neither, with the same parameter rules and the same handler.
+import { Elysia, t, type TSchema } from "elysia";
+import { TypeCompiler } from "@sinclair/typebox/compiler";
+import type { AnyRead, ParamRule, QueryValues, Read } from "#shared/read.ts";
+import type { Db } from "#server/db/client.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+
+/** What a read's handler may use. */
+export interface ReadContext {
+  db: Db;
+  /** How the legal pages name the operator's contact (PUBLIC_URL or a phrase). */
+  contact: string;
+}
+
+type Handler<Result, Name extends string, Query extends string> = (
+  context: ReadContext,
+  params: { [K in Name]: string },
+  query: QueryValues<Query>,
+) => Result | Promise<Result>;
+
+export interface ServedRead {
+  read: AnyRead;
+  handle: Handler<unknown, string, string>;
+  /** The answer's Cache-Control header over HTTP, when it must differ from the default. */
+  cacheControl?: string;
+}
+
+/** Binds a handler to a declaration; the handler may return a value or a Promise. */
+export function serveRead<Result, Name extends string, Query extends string>(
+  read: Read<Result, Name, Query>,
+  handle: Handler<Result, Name, Query>,
+  options: { cacheControl?: string } = {},
+): ServedRead {
+  return { read: read as unknown as AnyRead, handle: handle as Handler<unknown, string, string>, ...options };
+}
+
+/** Answers a read's address (its query key); rejects with a 404 HttpError when nothing is there. */
+export type ReadResolver = (key: string) => Promise<unknown>;
+
+function paramsSchema(rules: Record<string, ParamRule>) {
+  const entries = Object.entries(rules);
+  return entries.length === 0 ? undefined : t.Object(Object.fromEntries(entries.map(([name, rule]) => [name, t.String(rule)])));
+}
+
+function querySchema(names: readonly string[]) {
+  return names.length === 0 ? undefined : t.Object(Object.fromEntries(names.map((name) => [name, t.Optional(t.String())])));
+}
+
+async function answer(served: ServedRead, context: ReadContext, params: Record<string, string>, query: Record<string, string | undefined>) {
+  const value = await served.handle(context, params, query);
+  if (value === null || value === undefined) throw new HttpError(404, "Not found.");
+  return value;
+}
+
+export function createReads(reads: readonly ServedRead[], context: ReadContext): { routes: Elysia; resolve: ReadResolver } {
+  const routes = new Elysia({ name: "public-reads" });
+  const matchers = reads.map((served) => {
+    const params = paramsSchema(served.read.params);
+    const query = querySchema(served.read.query);
+    routes.get(
+      served.read.path,
+      ({ params: values, query: search, set }) => {
+        if (served.cacheControl) set.headers["cache-control"] = served.cacheControl;
+        return answer(served, context, values as Record<string, string>, search as Record<string, string | undefined>);
+      },
+      { ...(params ? { params } : {}), ...(query ? { query } : {}) },
+    );
+    return { served, segments: served.read.path.split("/"), check: params ? TypeCompiler.Compile(params as TSchema) : null };
+  });
+
+  async function resolve(key: string): Promise<unknown> {
+    // Split by hand: new URL() would resolve "/api/quiz/result/.." to another path.
+    const [pathname = "", search = ""] = key.split("?", 2);
+    const parts = pathname.split("/");
+    for (const { served, segments, check } of matchers) {
+      const params = matchSegments(segments, parts);
+      if (!params) continue;
+      // Parameters the HTTP route would refuse (422) name nothing a page can show.
+      if (check && !check.Check(params)) throw new HttpError(404, `No data for ${pathname}`);
+      const query = Object.fromEntries([...new URLSearchParams(search)].filter(([name]) => served.read.query.includes(name)));
+      return answer(served, context, params, query);
+    }
+    // A key no read declares names nothing that exists.
+    throw new HttpError(404, `No data for ${pathname}`);
+  }
+
+  return { routes: routes as unknown as Elysia, resolve };
+}
+
+/** Path parameters by name, decoded as the HTTP router decodes them, or null when the path differs. */
+function matchSegments(pattern: string[], parts: string[]): Record<string, string> | null {
+  if (pattern.length !== parts.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < pattern.length; i++) {
+    const segment = pattern[i]!;
+    const part = parts[i]!;
+    if (segment.startsWith(":")) {
+      try {
+        params[segment.slice(1)] = decodeURIComponent(part);
+      } catch {
+        return null;
+      }
+    } else if (segment !== part) return null;
+  }
+  return params;
+}

@@ -1,0 +1,10 @@
+import { defineRead } from "#shared/read.ts";
+import type { BlogCategory, BlogPost, BlogPostSummary } from "./contract.ts";
+
+const slug = { minLength: 1, maxLength: 120 };
+
+/** Published posts, newest first. */
+export const blogPostsRead = defineRead<BlogPostSummary[]>()("/api/blog/posts", {});
+export const blogCategoriesRead = defineRead<BlogCategory[]>()("/api/blog/categories", {});
+export const blogPostRead = defineRead<BlogPost | null>()("/api/blog/post/:slug", { slug });
+export const blogRelatedRead = defineRead<BlogPostSummary[]>()("/api/blog/post/:slug/related", { slug });

@@ -1,1 +1,0 @@
-export const offersPath = (moduleId: number | string) => `/api/module/${moduleId}/affiliate-offers`;

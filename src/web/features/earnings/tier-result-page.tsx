@@ -1,0 +1,90 @@
+import { Link, useSearch } from "wouter";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { ErrorState, Loading } from "#web/ui/error-state.tsx";
+import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { useRead } from "#web/lib/reads.ts";
+import { need, optional, type PageRoute } from "#web/page-route.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+import { earningsResultRead, tierProfileRead } from "#shared/features/earnings/reads.ts";
+
+export const route: PageRoute = {
+  // A saved tier result never changes.
+  cache: true,
+  data: async ({ search, read }) => {
+    const id = search.get("id") ?? "";
+    const result = await read(earningsResultRead, { id });
+    return [optional(earningsResultRead, { id }), ...(result ? [need(tierProfileRead, { name: result.tier })] : [])];
+  },
+};
+
+/** /quiz/earnings?tier={name}&id={resultId}: the saved estimate with its tier's profile. */
+export default function TierResultPage() {
+  const id = new URLSearchParams(useSearch()).get("id") ?? "";
+  const { brandName } = useSettings();
+  const result = useRead(earningsResultRead, { id });
+  const tier = useRead(tierProfileRead, result.data ? { name: result.data.tier } : null);
+  if (result.isPending || (tier.isPending && tier.fetchStatus !== "idle")) return <Loading text="Loading your earnings potential..." />;
+  const profile = tier.data;
+  if (!result.data || !profile) {
+    return (
+      <>
+        <PageMeta title={pageTitle("Earnings Results", brandName)} description="Your cam model earnings estimate." noindex />
+        <ErrorState message="We couldn't load your earnings calculation. Please try again." action="Restart the Quiz" href="/quiz" />
+      </>
+    );
+  }
+  const { quizResultId, estimatedEarnings } = result.data;
+  return (
+    <article className="result">
+      <PageMeta
+        title={pageTitle(`${profile.tier}: Your Earnings Potential`, brandName)}
+        description={`${profile.tier}: ${estimatedEarnings}. ${profile.tagline}`}
+      />
+      <header className="result-hero">
+        <p className="eyebrow">Your earnings potential</p>
+        <p className="result-emoji" aria-hidden="true">
+          {profile.emoji}
+        </p>
+        <h1>{profile.tier}</h1>
+        <p className="earnings-range">{estimatedEarnings}</p>
+        <p className="lead">{profile.tagline}</p>
+      </header>
+
+      <section aria-labelledby="tier-about">
+        <h2 id="tier-about">What this means</h2>
+        {profile.description.split(/\n\n+/).map((paragraph) => (
+          <p key={paragraph.slice(0, 40)}>{paragraph}</p>
+        ))}
+      </section>
+
+      <section aria-labelledby="tier-schedule">
+        <h2 id="tier-schedule">Suggested schedule</h2>
+        <ul>
+          {profile.schedule.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      </section>
+
+      <aside className="tip" aria-labelledby="tier-tip">
+        <h2 id="tier-tip">Pro tip</h2>
+        <p>{profile.tip}</p>
+      </aside>
+
+      <PlatformButtons />
+
+      <section className="next-step">
+        {quizResultId ? (
+          <Link href={`/quiz/starter-kit?quizId=${encodeURIComponent(quizResultId)}`} role="button">
+            GET MY STARTER KIT
+          </Link>
+        ) : (
+          <Link href="/learn" role="button">
+            START FREE COURSE
+          </Link>
+        )}
+      </section>
+    </article>
+  );
+}

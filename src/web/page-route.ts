@@ -1,0 +1,82 @@
+// What a page module says about its address besides its component: the data it shows,
+// where it sends the visitor instead, its HTTP status and whether its HTML may be cached.
+// Each page module exports these as `route`, next to its default component; the server
+// reads them before rendering, the browser before showing the page.
+import type { ComponentType } from "react";
+import { readKey, type ParamArgs, type Read } from "#shared/read.ts";
+import { settingsRead } from "#shared/features/settings/reads.ts";
+
+export interface PageProps {
+  params: Record<string, string | undefined>;
+}
+
+export interface RouteContext {
+  params: PageProps["params"];
+  search: URLSearchParams;
+  pathname: string;
+}
+
+/** Server only: one read's answer, or null when its record is missing; each is read once per request. */
+export type Reader = <Result, Name extends string, Query extends string>(
+  read: Read<Result, Name, Query>,
+  ...args: ParamArgs<Name>
+) => Promise<Result | null>;
+
+export interface Redirect {
+  to: string;
+  /** A 301 instead of a 302. */
+  permanent?: boolean;
+}
+
+/** One read the page shows, by its key; a missing record answers 404 unless it is optional. */
+export interface DataNeed {
+  key: string;
+  /** The page shows its own "not found" state, with this status. */
+  missingStatus?: number;
+}
+
+export interface PageRoute {
+  /**
+   * The same for every visitor at this address (path and query): the server renders it
+   * once and serves it from memory until the admin changes something.
+   */
+  cache?: boolean;
+  /** The HTTP status when it is not 200. */
+  status?: number | ((context: RouteContext) => number);
+  /**
+   * Where this address sends the visitor instead, decided from the address alone: the
+   * server answers a real 3xx, the browser navigates without rendering.
+   */
+  redirect?: (context: RouteContext) => Redirect | null;
+  /**
+   * Server only: the reads to put into the first HTML, resolved before rendering. `read`
+   * lets one need depend on another's answer; a redirect decided from data is returned
+   * instead (in the browser the page handles the missing record itself).
+   */
+  data?: (context: RouteContext & { read: Reader }) => DataNeed[] | Redirect | Promise<DataNeed[] | Redirect>;
+}
+
+export interface PageModule {
+  default: ComponentType<PageProps>;
+  route?: PageRoute;
+}
+
+/** A read the page cannot show without: a missing record makes the whole address a 404. */
+export function need<Result, Name extends string, Query extends string>(read: Read<Result, Name, Query>, ...args: ParamArgs<Name>): DataNeed {
+  return { key: readKey(read.path, args[0]) };
+}
+
+/** A read whose record may be missing: the page shows its own state and answers 404 (or `missingStatus`). */
+export function optional<Result, Name extends string, Query extends string>(read: Read<Result, Name, Query>, ...args: ParamArgs<Name>): DataNeed {
+  return { key: readKey(read.path, args[0]), missingStatus: 404 };
+}
+
+/** The reads a page needs before it renders; every page reads the site settings for its layout. */
+export async function pageData(route: PageRoute, context: RouteContext & { read: Reader }): Promise<DataNeed[] | Redirect> {
+  const needs = (await route.data?.(context)) ?? [];
+  return Array.isArray(needs) ? [need(settingsRead), ...needs] : needs;
+}
+
+export function pageStatus(route: PageRoute, context: RouteContext): number {
+  return typeof route.status === "function" ? route.status(context) : (route.status ?? 200);
+}
