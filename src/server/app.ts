@@ -20,10 +20,15 @@ import { offerRoutes } from "./features/offers/routes.ts";
 import { seoRoutes } from "./features/seo/routes.ts";
 import { BUILD_DATE } from "./build-info.ts";
 import { authRoutes } from "./features/auth/routes.ts";
-import { adminGate } from "./features/auth/guard.ts";
+import { ADMIN_PREFIX, adminGuard } from "./features/auth/guard.ts";
+import { sessionTokens } from "./features/auth/session.ts";
 import type { LoginThrottle } from "./features/auth/throttle.ts";
-import { adminRoutes } from "./admin-routes.ts";
 import { uploadRoutes } from "./features/uploads/routes.ts";
+import { UPLOAD_PATH, uploadAdminRoutes } from "./features/uploads/admin-routes.ts";
+import { blogAdminRoutes } from "./features/blog/admin-routes.ts";
+import { offerAdminRoutes } from "./features/offers/admin-routes.ts";
+import { productAdminRoutes } from "./features/products/admin-routes.ts";
+import { settingsAdminRoutes } from "./features/settings/admin-routes.ts";
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -52,12 +57,17 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
   // State-changing admin calls must come from this site: its public origin or the one reached.
   const allowedOrigins = (request: Request) => [...new Set([new URL(request.url).origin, ...(config.publicUrl ? [new URL(config.publicUrl).origin] : [])])];
   const secure = (request: Request) => (config.publicUrl ?? request.url).startsWith("https:");
-  const gate = adminGate(database.db, secret, allowedOrigins);
+  const tokens = sessionTokens(secret);
+  // Everything used inside an admin mount is guarded by its prefix. Whatever the admin
+  // changes may show on any cached page, so every admin write empties the page cache.
+  const adminMount = (prefix: string) =>
+    adminGuard(prefix, { db: database.db, tokens, allowedOrigins }).onAfterHandle(({ request }) => {
+      if (request.method !== "GET") pageCache.clear();
+    });
 
   return new Elysia({ serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES } })
     .use(securityHeaders({ inlineScriptHashes: [cspHash(THEME_SCRIPT)], frameSources: VIDEO_PLAYER_ORIGINS }))
     .use(errorHandler({ logger, renderErrorPage: (request, status) => render(request, status) }))
-    .onRequest(({ request }) => gate(request))
     .use(staticFiles(assets))
     .use(healthRoutes(database))
     .use(reads.routes)
@@ -65,9 +75,16 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
     .use(earningsRoutes(database.db))
     .use(offerRoutes(database.db))
     .use(seoRoutes(database.db, { origin, contentDate: BUILD_DATE }))
-    .use(authRoutes(database.db, { secret, secure, allowedOrigins, throttle: loginThrottle }))
-    .use(adminRoutes(database.db, secret, allowedOrigins, () => pageCache.clear()))
-    .use(uploadRoutes(database.db, { dir: uploadsDir, secret, allowedOrigins }))
+    .use(authRoutes(database.db, { tokens, secure, allowedOrigins, throttle: loginThrottle }))
+    .use(
+      adminMount(ADMIN_PREFIX)
+        .use(blogAdminRoutes(database.db))
+        .use(offerAdminRoutes(database.db))
+        .use(productAdminRoutes(database.db))
+        .use(settingsAdminRoutes(database.db)),
+    )
+    .use(uploadRoutes(uploadsDir))
+    .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir)))
     .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
     .all("/api/*", () => {
       throw new HttpError(404, "No such API endpoint.");

@@ -93,6 +93,27 @@ test("categories, a post with a cover upload: create, publish, see it on /blog, 
   expect((await page.request.get("/api/blog/post/staying-safe-online-as-a-new-model")).status()).toBe(404);
 });
 
+test("the server's objections show at their fields: a used slug, a video URL it cannot play", async ({ page, scan, allowProblem }) => {
+  allowProblem(/status of (409|422)|HTTP (409|422) for/);
+  await signIn(page);
+  await page.getByRole("tab", { name: "Categories" }).click();
+  await page.getByLabel("Name").fill("Tips and Tricks");
+  await page.getByRole("button", { name: "Add Category" }).click();
+  await expect(page.getByLabel("Slug")).toHaveAccessibleDescription("Another category already uses this slug");
+  await expect(page.getByTestId("toast")).toContainText("Failed to create category.");
+  await scan();
+
+  await page.getByRole("tab", { name: "New Offer" }).click();
+  await page.getByLabel("Title").fill("An offer whose video is a web page");
+  await page.getByLabel("Description").fill("The server refuses the video address.");
+  await page.getByRole("radio", { name: "Video" }).check();
+  await page.getByLabel("Video URL").fill("https://example.com/page");
+  await page.getByLabel("Link URL").fill("https://example.com/offer");
+  await page.getByRole("button", { name: "Create Offer" }).click();
+  await expect(page.getByLabel("Video URL")).toHaveAccessibleDescription("Use a YouTube or Vimeo link, or a direct MP4, WebM or Ogg file");
+  await expect(page.getByTestId("toast")).toContainText("Failed to save affiliate offer. Please try again.");
+});
+
 test("an offer for module 2 shows on /learn/2", async ({ page, scan }) => {
   await signIn(page);
   await page.getByRole("tab", { name: "Affiliate Offers" }).click();

@@ -1,5 +1,6 @@
-import { Elysia, type ValidationError } from "elysia";
+import { Elysia } from "elysia";
 import type { Logger } from "#server/logger.ts";
+import { fieldProblems } from "#shared/schema/field-problems.ts";
 
 /** An error whose message is safe and useful to show to the client. */
 export class HttpError extends Error {
@@ -11,29 +12,6 @@ export class HttpError extends Error {
     super(message);
     this.name = "HttpError";
   }
-}
-
-export interface FieldProblem {
-  field: string;
-  message: string;
-}
-
-// Elysia's own validation error carries the submitted values (passwords included);
-// only the path and message of each problem ever leave the server.
-function validationProblems(error: Readonly<ValidationError>): FieldProblem[] {
-  const seen = new Set<string>();
-  const problems: FieldProblem[] = [];
-  for (const issue of error.all) {
-    if (!("path" in issue)) continue;
-    const field = String(issue.path ?? "").replace(/^\//, "").replace(/\//g, ".") || "(body)";
-    const message =
-      (typeof issue.schema?.error === "string" && issue.schema.error) || issue.summary || issue.message;
-    const key = `${field}:${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    problems.push({ field, message });
-  }
-  return problems;
 }
 
 function json(status: number, body: unknown): Response {
@@ -70,7 +48,9 @@ export function errorHandler({ logger, renderErrorPage }: ErrorPluginOptions) {
       case "PARSE":
         return json(400, { error: "The request body could not be read. Send valid JSON with Content-Type: application/json." });
       case "VALIDATION":
-        return json(422, { error: "Some fields are missing or invalid.", details: validationProblems(error) });
+        // Elysia's own error carries the submitted values (passwords included): only each
+        // problem's path and message leave the server.
+        return json(422, { error: "Some fields are missing or invalid.", details: fieldProblems(error.all) });
       case "NOT_FOUND":
         return api ? json(404, { error: "No such API endpoint." }) : renderErrorPage(request, 404);
       case "INVALID_COOKIE_SIGNATURE":

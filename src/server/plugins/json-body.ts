@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
-import { HttpError, type FieldProblem } from "./errors.ts";
+import { checkSchema } from "#shared/schema/check.ts";
+import { HttpError } from "./errors.ts";
 
 export const JSON_BODY_LIMIT = 16 * 1024;
 
@@ -21,20 +21,6 @@ export async function readBodyLimited(request: Request, limit: number, tooLarge:
     chunks.push(value);
   }
   return new Uint8Array(Buffer.concat(chunks));
-}
-
-/** Each problem of a value against a schema, as the API reports them. */
-export function schemaProblems(schema: TSchema, value: unknown): FieldProblem[] {
-  const seen = new Set<string>();
-  const problems: FieldProblem[] = [];
-  for (const error of Value.Errors(schema, value)) {
-    const field = error.path.replace(/^\//, "").replace(/\//g, ".") || "(body)";
-    const message = typeof error.schema.error === "string" ? error.schema.error : error.message;
-    if (seen.has(field)) continue;
-    seen.add(field);
-    problems.push({ field, message });
-  }
-  return problems;
 }
 
 /**
@@ -61,9 +47,8 @@ export function jsonBody(schema?: TSchema, limit = JSON_BODY_LIMIT) {
     } catch {
       throw new HttpError(400, "The request body could not be read. Send valid JSON with Content-Type: application/json.");
     }
-    if (schema && !Value.Check(schema, body)) {
-      throw new HttpError(422, "Some fields are missing or invalid.", schemaProblems(schema, body));
-    }
+    const problems = schema ? checkSchema(schema, body) : [];
+    if (problems.length > 0) throw new HttpError(422, "Some fields are missing or invalid.", problems);
     return body;
   };
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
-import { apiRequest } from "#web/lib/query-client.ts";
+import { api } from "#web/lib/query-client.ts";
 
 export const ADMIN_API = {
   me: "/api/auth/me",
@@ -30,7 +30,7 @@ export function useMe(flag: boolean) {
 export function useAdminMutation<TBody, TResult = unknown>(method: "POST" | "PUT" | "DELETE", url: (body: TBody) => string, refresh: QueryKey[], send = true) {
   const queryClient = useQueryClient();
   return useMutation<TResult, Error, TBody>({
-    mutationFn: async (body) => (await apiRequest(method, url(body), send ? body : undefined)).json() as Promise<TResult>,
+    mutationFn: (body) => api<TResult>(method, url(body), send ? { json: body } : {}),
     onSuccess: () => Promise.all(refresh.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { Loading } from "#web/ui/error-state.tsx";
 import { ADMIN_API, useMe } from "./admin-api.ts";
-import { apiRequest } from "#web/lib/query-client.ts";
+import { api } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 import { clearAdminFlag, hasAdminFlag } from "#web/features/auth/admin-session.ts";
 import { PostsTab, PostEditor } from "#web/features/blog/admin-posts.tsx";
@@ -42,7 +42,7 @@ export default function AdminPage() {
 
   async function signOut() {
     try {
-      await apiRequest("POST", ADMIN_API.logout, {});
+      await api("POST", ADMIN_API.logout, { json: {} });
     } finally {
       clearAdminFlag();
       queryClient.clear();

@@ -1,39 +1,72 @@
 import { QueryClient, type QueryFunction } from "@tanstack/react-query";
+import { isFieldProblems, messagesByField, type FieldProblem } from "#shared/schema/field-problems.ts";
 
-/** A non-OK answer: the message has the form 'status: body' (SPEC 7). */
-export class ApiError extends Error {
-  constructor(
-    public readonly status: number,
-    public readonly body: string,
-  ) {
-    super(`${status}: ${body}`);
-    this.name = "ApiError";
+// The one browser API client (api, ApiError) lives beside the query client that uses it
+// for every query.
+
+function parseJson(text: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
   }
 }
 
-async function throwIfNotOk(response: Response): Promise<void> {
-  if (!response.ok) throw new ApiError(response.status, (await response.text()) || response.statusText);
+/**
+ * A non-OK answer from the API. The message keeps the form 'status: body'; `error` is the
+ * server's own message and `details` the fields it names, when it sent them.
+ */
+export class ApiError extends Error {
+  readonly error: string | null;
+  readonly details: FieldProblem[];
+
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`${status}: ${body}`);
+    this.name = "ApiError";
+    const answer = parseJson(body);
+    this.error = typeof answer?.error === "string" ? answer.error : null;
+    this.details = isFieldProblems(answer?.details) ? answer.details : [];
+  }
 }
 
-/** JSON request with credentials and no HTTP caching, as every call of SPEC 7. */
-export async function apiRequest(method: string, url: string, body?: unknown): Promise<Response> {
+/** The server's field problems of a failed call, keyed by field; empty for any other failure. */
+export function serverFieldErrors(error: unknown): Record<string, string> {
+  return error instanceof ApiError ? messagesByField(error.details) : {};
+}
+
+export interface ApiOptions {
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as multipart/form-data (uploads). */
+  form?: FormData;
+  signal?: AbortSignal;
+}
+
+/**
+ * Every call the browser makes to the API goes through here: the session cookie is sent,
+ * nothing is cached on the way, the answer is read as JSON, and a non-OK answer throws
+ * an ApiError. Anything else thrown (the network is down) is not an ApiError.
+ */
+export async function api<T = unknown>(method: string, url: string, { json, form, signal }: ApiOptions = {}): Promise<T> {
   const response = await fetch(url, {
     method,
     credentials: "include",
     cache: "no-store",
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+    headers: json === undefined ? {} : { "content-type": "application/json" },
+    body: form ?? (json === undefined ? undefined : JSON.stringify(json)),
   });
-  await throwIfNotOk(response);
-  return response;
+  const text = await response.text();
+  if (!response.ok) throw new ApiError(response.status, text || response.statusText);
+  return (text ? JSON.parse(text) : undefined) as T;
 }
 
 /** GET on the first key element; a 401 throws like any other failure. */
-export const defaultQueryFn: QueryFunction = async ({ queryKey, signal }) => {
-  const response = await fetch(String(queryKey[0]), { credentials: "include", cache: "no-store", signal });
-  await throwIfNotOk(response);
-  return response.json();
-};
+export const defaultQueryFn: QueryFunction = ({ queryKey, signal }) => api("GET", String(queryKey[0]), { signal });
 
 export const QUERY_DEFAULTS = {
   staleTime: 60_000,
@@ -45,7 +78,7 @@ export const QUERY_DEFAULTS = {
 };
 
 /**
- * The browser's client uses SPEC 7's defaults. The server makes one client per request:
+ * The browser's client uses QUERY_DEFAULTS. The server makes one client per request:
  * with a finite gcTime every query would arm a five-minute timer that keeps the whole
  * request's data alive, so there it is Infinity (no timer; the client dies with the request).
  */

@@ -1,5 +1,5 @@
 import { toast } from "#web/stores/toast.ts";
-import { ApiError, apiRequest } from "./query-client.ts";
+import { api, ApiError } from "./query-client.ts";
 
 /**
  * Saves a quiz or calculator result. On failure shows a toast: the given message for a
@@ -7,7 +7,7 @@ import { ApiError, apiRequest } from "./query-client.ts";
  */
 export async function saveResult(url: string, body: unknown, failure: string): Promise<{ id: string } | null> {
   try {
-    return (await (await apiRequest("POST", url, body)).json()) as { id: string };
+    return await api<{ id: string }>("POST", url, { json: body });
   } catch (error) {
     toast({
       title: "Error",

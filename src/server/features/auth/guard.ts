@@ -1,34 +1,10 @@
-import { Elysia, type Cookie } from "elysia";
-import { jwt } from "@elysiajs/jwt";
-import { jwtVerify } from "jose";
+import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
-import type { AdminUser } from "#shared/features/auth/contract.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import { adminForToken } from "./service.ts";
+import { sessionAdmin, type SessionTokens } from "./session.ts";
 
-export const SESSION_COOKIE = "cg_session";
-export const SESSION_DAYS = 7;
-
-export interface SessionClaims {
-  sub: string;
-  v: number;
-}
-
-export function sessionJwt(secret: string) {
-  return jwt({ name: "sessionJwt", secret, exp: `${SESSION_DAYS}d`, alg: "HS256" });
-}
-
-type Verifier = { verify(token?: string): Promise<unknown> };
-
-/** The signed-in admin, when the cookie holds a valid, current token. */
-export async function currentAdmin(db: Db, verifier: Verifier, cookie: Record<string, Cookie<unknown>>): Promise<(AdminUser & { v: number }) | null> {
-  const token = cookie[SESSION_COOKIE]?.value;
-  if (typeof token !== "string" || !token) return null;
-  const claims = (await verifier.verify(token)) as SessionClaims | false;
-  if (!claims) return null;
-  const admin = adminForToken(db, Number(claims.sub), Number(claims.v));
-  return admin ? { ...admin, v: Number(claims.v) } : null;
-}
+/** Where the admin API lives; uploads keep their own mount, POST /api/upload. */
+export const ADMIN_PREFIX = "/api/admin";
 
 /** A state-changing request from a foreign Origin, or marked cross-site by the browser, is refused. */
 export function refuseForeign(request: Request, allowedOrigins: string[]): void {
@@ -40,52 +16,41 @@ export function refuseForeign(request: Request, allowedOrigins: string[]): void 
   }
 }
 
-/** The session cookie's value from a raw request (before Elysia has parsed anything). */
-function sessionToken(request: Request): string | null {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return decodeURIComponent(rest.join("="));
-  }
-  return null;
+// request.url is already normalised (dot segments resolved), so its path can be read
+// without parsing a URL on every request the site serves.
+function isUnder(prefix: string, url: string): boolean {
+  const start = url.indexOf("/", url.indexOf("://") + 3);
+  if (start < 0 || !url.startsWith(prefix, start)) return false;
+  const next = url[start + prefix.length];
+  return next === undefined || next === "/" || next === "?" || next === "#";
 }
 
-export function isAdminPath(pathname: string): boolean {
-  return pathname.startsWith("/api/admin/") || pathname === "/api/admin" || pathname === "/api/upload";
+export interface AdminGuardOptions {
+  db: Db;
+  tokens: SessionTokens;
+  /** The origins a state-changing admin call may come from. */
+  allowedOrigins: (request: Request) => string[];
 }
 
 /**
- * The first thing every admin request meets, before its body is parsed or validated: a
- * foreign origin is 403, a missing or stale session 401. So a guest learns nothing about
- * the admin API's rules, and no body is read for them.
+ * The admin guard, as a mount: every route used inside it is served under `prefix`, and
+ * every request under `prefix` must come from the signed-in admin on this site, whether
+ * or not a route is listed anywhere else. The check runs on the raw request, before
+ * routing, body parsing and validation: a guest gets 401 and a foreign origin 403
+ * without learning the API's rules, and no body is read for them.
  */
-export function adminGate(db: Db, secret: string, allowedOrigins: (request: Request) => string[]) {
-  const verifier = { verify: (token?: string) => (token ? sessionJwtVerify(secret, token) : Promise.resolve(false)) };
-  return async (request: Request): Promise<void> => {
-    if (!isAdminPath(new URL(request.url).pathname)) return;
-    refuseForeign(request, allowedOrigins(request));
-    const token = sessionToken(request);
-    const cookie = { [SESSION_COOKIE]: { value: token } } as unknown as Record<string, Cookie<unknown>>;
-    if (!token || !(await currentAdmin(db, verifier, cookie))) throw new HttpError(401, "Sign in as the admin to continue.");
-  };
-}
-
-async function sessionJwtVerify(secret: string, token: string): Promise<unknown> {
-  try {
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), { algorithms: ["HS256"] });
-    return payload;
-  } catch {
-    return false;
-  }
-}
-
-/** DECISIONS P11: every admin call needs the session; nothing happens without it. */
-export function adminGuard(db: Db, secret: string, allowedOrigins: (request: Request) => string[]) {
-  return new Elysia({ name: "admin-guard" })
-    .use(sessionJwt(secret))
-    .derive({ as: "scoped" }, async ({ request, cookie, sessionJwt }) => {
-      refuseForeign(request, allowedOrigins(request));
-      const admin = await currentAdmin(db, sessionJwt, cookie);
-      if (!admin) throw new HttpError(401, "Sign in as the admin to continue.");
-      return { admin };
-    });
+export function adminGuard(prefix: string, { db, tokens, allowedOrigins }: AdminGuardOptions) {
+  return (
+    new Elysia({ prefix })
+      // Request hooks run for every request of the app, so the hook itself checks the prefix.
+      .onRequest(async ({ request }) => {
+        if (!isUnder(prefix, request.url)) return;
+        refuseForeign(request, allowedOrigins(request));
+        if (!(await sessionAdmin(db, tokens, request))) throw new HttpError(401, "Sign in as the admin to continue.");
+      })
+      .onAfterHandle(({ set }) => {
+        // Admin answers are private and change with every edit.
+        set.headers["cache-control"] = "no-store";
+      })
+  );
 }

@@ -5,22 +5,22 @@ import { HttpError } from "#server/plugins/errors.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
 import { LoginThrottle } from "./throttle.ts";
 import { endSessions, verifyLogin } from "./service.ts";
-import { currentAdmin, refuseForeign, SESSION_COOKIE, SESSION_DAYS, sessionJwt } from "./guard.ts";
+import { refuseForeign } from "./guard.ts";
+import { SESSION_COOKIE, SESSION_DAYS, sessionAdmin, type SessionTokens } from "./session.ts";
 
 export interface AuthOptions {
-  secret: string;
+  tokens: SessionTokens;
   /** Sends the cookie with Secure when the site is served over HTTPS. */
   secure: (request: Request) => boolean;
   allowedOrigins: (request: Request) => string[];
   throttle?: LoginThrottle;
 }
 
-export function authRoutes(db: Db, { secret, secure, allowedOrigins, throttle = new LoginThrottle() }: AuthOptions) {
+export function authRoutes(db: Db, { tokens, secure, allowedOrigins, throttle = new LoginThrottle() }: AuthOptions) {
   return new Elysia({ name: "auth" })
-    .use(sessionJwt(secret))
     .post(
       "/api/auth/login",
-      async ({ body, request, cookie, sessionJwt, set, server }) => {
+      async ({ body, request, cookie, set, server }) => {
         refuseForeign(request, allowedOrigins(request));
         // The socket's address; behind a reverse proxy every client shares the proxy's.
         const ip = server?.requestIP(request)?.address ?? "local";
@@ -35,10 +35,8 @@ export function authRoutes(db: Db, { secret, secure, allowedOrigins, throttle = 
           throw new HttpError(401, "Invalid username or password");
         }
         throttle.succeed(ip, body.username);
-        // A fresh token at every sign-in: it carries a unique id and the current version.
-        const token = await sessionJwt.sign({ sub: String(admin.id), v: admin.tokenVersion, jti: crypto.randomUUID() });
         cookie[SESSION_COOKIE]!.set({
-          value: token,
+          value: await tokens.sign(admin),
           httpOnly: true,
           sameSite: "lax",
           secure: secure(request),
@@ -49,17 +47,17 @@ export function authRoutes(db: Db, { secret, secure, allowedOrigins, throttle = 
       },
       { parse: jsonBody(LoginInput), body: LoginInput },
     )
-    .post("/api/auth/logout", async ({ request, cookie, sessionJwt }) => {
+    .post("/api/auth/logout", async ({ request, cookie }) => {
       refuseForeign(request, allowedOrigins(request));
-      const admin = await currentAdmin(db, sessionJwt, cookie);
+      const admin = await sessionAdmin(db, tokens, request);
       // Signing out ends the session on the server too: a copied cookie stops working.
-      if (admin) endSessions(db, admin.id);
+      if (admin) await endSessions(db, admin.id);
       cookie[SESSION_COOKIE]!.set({ value: "", httpOnly: true, sameSite: "lax", secure: secure(request), path: "/", maxAge: 0 });
       return { message: "Logged out" };
     })
-    .get("/api/auth/me", async ({ cookie, sessionJwt, set }) => {
+    .get("/api/auth/me", async ({ request, set }) => {
       set.headers["cache-control"] = "no-store";
-      const admin = await currentAdmin(db, sessionJwt, cookie);
+      const admin = await sessionAdmin(db, tokens, request);
       return admin ? { isAdmin: true, user: { id: admin.id, username: admin.username } } : { isAdmin: false };
     });
 }

@@ -32,20 +32,22 @@ function postValues(db: Db, input: PostInput) {
   };
 }
 
+const SLUG_TAKEN = [{ field: "slug", message: "Another post already uses this slug" }];
+
 function slugTaken(db: Db, slug: string, exceptId?: number): boolean {
   const row = db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, slug)).get();
   return Boolean(row && row.id !== exceptId);
 }
 
 export function createPost(db: Db, input: PostInput): BlogPost {
-  if (slugTaken(db, input.slug)) throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`);
+  if (slugTaken(db, input.slug)) throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
   const row = db.insert(blogPosts).values(postValues(db, input)).returning().get();
   return toPost(row);
 }
 
 export function updatePost(db: Db, id: number, input: PostInput): BlogPost {
   if (!db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.id, id)).get()) throw new HttpError(404, "No post with that id.");
-  if (slugTaken(db, input.slug, id)) throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`);
+  if (slugTaken(db, input.slug, id)) throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
   const row = db.update(blogPosts).set({ ...postValues(db, input), updatedAt: new Date() }).where(eq(blogPosts.id, id)).returning().get();
   return toPost(row!);
 }
@@ -58,7 +60,7 @@ export function deletePost(db: Db, id: number): void {
 
 export function createCategory(db: Db, input: CategoryInput): BlogCategory {
   if (db.select({ id: blogCategories.id }).from(blogCategories).where(eq(blogCategories.slug, input.slug)).get()) {
-    throw new HttpError(409, `A category with the slug "${input.slug}" already exists.`);
+    throw new HttpError(409, `A category with the slug "${input.slug}" already exists.`, [{ field: "slug", message: "Another category already uses this slug" }]);
   }
   return db.insert(blogCategories).values({ name: input.name.trim(), slug: input.slug }).returning().get();
 }

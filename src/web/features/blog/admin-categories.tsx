@@ -2,7 +2,8 @@ import { useState, type FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { toast } from "#web/stores/toast.ts";
-import { fieldErrors } from "#web/lib/validate.ts";
+import { formErrors } from "#web/admin/form-errors.ts";
+import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { slugify } from "#web/lib/slug.ts";
 import { Field } from "#web/admin/field.tsx";
 import { API } from "#shared/paths.ts";
@@ -20,7 +21,7 @@ export function CategoriesTab() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const problems = fieldErrors(CategoryInput, form);
+    const problems = formErrors(CategoryInput, form);
     setErrors(problems);
     if (Object.keys(problems).length) return;
     create.mutate(form, {
@@ -28,7 +29,10 @@ export function CategoriesTab() {
         toast({ title: "Success", description: "Category created successfully" });
         setForm({ name: "", slug: "" });
       },
-      onError: () => toast({ title: "Error", description: "Failed to create category.", variant: "destructive" }),
+      onError: (error) => {
+        setErrors(serverFieldErrors(error));
+        toast({ title: "Error", description: "Failed to create category.", variant: "destructive" });
+      },
     });
   }
 

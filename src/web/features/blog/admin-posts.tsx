@@ -2,7 +2,8 @@ import { useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { toast } from "#web/stores/toast.ts";
-import { fieldErrors } from "#web/lib/validate.ts";
+import { formErrors } from "#web/admin/form-errors.ts";
+import { ApiError, serverFieldErrors } from "#web/lib/query-client.ts";
 import { slugify } from "#web/lib/slug.ts";
 import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
 import { Field } from "#web/admin/field.tsx";
@@ -88,7 +89,7 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
   function submit(event: FormEvent) {
     event.preventDefault();
     const body = { ...form, category: form.category || null };
-    const problems = fieldErrors(PostInput, body);
+    const problems = formErrors(PostInput, body);
     setErrors(problems);
     if (Object.keys(problems).length) return;
     save.mutate(body as PostForm, {
@@ -97,7 +98,8 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
         onDone();
       },
       onError: (error) => {
-        const conflict = error.message.startsWith("409");
+        setErrors(serverFieldErrors(error));
+        const conflict = error instanceof ApiError && error.status === 409;
         toast({ title: "Error", description: conflict ? "That slug is already used by another post." : "Failed to save post. Please try again.", variant: "destructive" });
       },
     });

@@ -2,7 +2,8 @@ import { useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { toast } from "#web/stores/toast.ts";
-import { fieldErrors } from "#web/lib/validate.ts";
+import { formErrors } from "#web/admin/form-errors.ts";
+import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { ImageUploader, MediaUploader } from "#web/features/uploads/uploaders.tsx";
 import { Field } from "#web/admin/field.tsx";
 import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
@@ -124,7 +125,7 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const problems = fieldErrors(OfferInput, form);
+    const problems = formErrors(OfferInput, form);
     setErrors(problems);
     if (Object.keys(problems).length) return;
     save.mutate(form, {
@@ -132,7 +133,10 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
         toast({ title: "Success", description: offer ? "Affiliate offer updated successfully" : "Affiliate offer created successfully" });
         onDone();
       },
-      onError: () => toast({ title: "Error", description: "Failed to save affiliate offer. Please try again.", variant: "destructive" }),
+      onError: (error) => {
+        setErrors(serverFieldErrors(error));
+        toast({ title: "Error", description: "Failed to save affiliate offer. Please try again.", variant: "destructive" });
+      },
     });
   }
 

@@ -3,18 +3,21 @@ import { useQuery } from "@tanstack/react-query";
 import { moduleOffersRead } from "#shared/features/offers/reads.ts";
 import type { PublicOffer } from "#shared/features/offers/contract.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
+import { api, ApiError } from "#web/lib/query-client.ts";
 
 export type OfferPage = "module" | "module-complete" | "quiz-complete";
 
 const PLACEHOLDER_IMAGE = "/seed/offers/placeholder.svg";
 
 async function fetchOffers(moduleId: number, page: OfferPage): Promise<PublicOffer[]> {
-  const url = moduleOffersRead.key({ id: moduleId }, { fullRandom: "true", t: String(Date.now()) });
-  const response = await fetch(url, { credentials: "include", cache: "no-store" });
-  // On the completion pages a 401 simply means there is no offer to show.
-  if (response.status === 401 && page !== "module") return [];
-  if (!response.ok) throw new Error("Failed to fetch offer");
-  return response.json();
+  try {
+    // The timestamp defeats any cache between us and the visitor.
+    return await api<PublicOffer[]>("GET", moduleOffersRead.key({ id: moduleId }, { fullRandom: "true", t: String(Date.now()) }));
+  } catch (error) {
+    // On the completion pages a 401 simply means there is no offer to show.
+    if (error instanceof ApiError && error.status === 401 && page !== "module") return [];
+    throw error;
+  }
 }
 
 /** SPEC 4 'Offer card': loading, then shown; hidden on error or when there are none. */

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { toast } from "#web/stores/toast.ts";
-import { fieldErrors } from "#web/lib/validate.ts";
+import { formErrors } from "#web/admin/form-errors.ts";
+import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { newProductId } from "#web/lib/slug.ts";
 import { DeleteDialog } from "#web/admin/admin-table.tsx";
 import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
@@ -91,7 +92,7 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const problems = fieldErrors(RecommendedProduct, form);
+    const problems = formErrors(RecommendedProduct, form);
     setErrors(problems);
     if (Object.keys(problems).length) return;
     save.mutate(form, {
@@ -99,12 +100,14 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
         toast({ title: product ? "Product updated" : "Product added" });
         onClose();
       },
-      onError: () =>
+      onError: (error) => {
+        setErrors(serverFieldErrors(error));
         toast({
           title: "Error",
           description: product ? "Failed to update product. Please try again." : "Failed to add product. Please try again.",
           variant: "destructive",
-        }),
+        });
+      },
     });
   }
 

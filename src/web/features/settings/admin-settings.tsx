@@ -2,7 +2,8 @@ import { useEffect, useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { toast } from "#web/stores/toast.ts";
-import { fieldErrors } from "#web/lib/validate.ts";
+import { formErrors } from "#web/admin/form-errors.ts";
+import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { Field } from "#web/admin/field.tsx";
 import { API } from "#shared/paths.ts";
 import { SiteSettings } from "#shared/features/settings/contract.ts";
@@ -22,12 +23,15 @@ export function SettingsTab() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const problems = fieldErrors(SiteSettings, form);
+    const problems = formErrors(SiteSettings, form);
     setErrors(problems);
     if (Object.keys(problems).length) return;
     save.mutate(form!, {
       onSuccess: () => toast({ title: "Success", description: "Settings saved" }),
-      onError: () => toast({ title: "Error", description: "Failed to save settings. Please try again.", variant: "destructive" }),
+      onError: (error) => {
+        setErrors(serverFieldErrors(error));
+        toast({ title: "Error", description: "Failed to save settings. Please try again.", variant: "destructive" });
+      },
     });
   }
 
@@ -40,10 +44,10 @@ export function SettingsTab() {
       {(["platformA", "platformB"] as const).map((key, i) => (
         <fieldset key={key}>
           <legend>Platform {i === 0 ? "one" : "two"}</legend>
-          <Field label={`Platform ${i + 1} name`} error={errors[key]}>
+          <Field label={`Platform ${i + 1} name`} error={errors[`${key}.name`]}>
             {(props) => <input {...props} value={form[key].name} onChange={(e) => platform(key, "name", e.target.value)} />}
           </Field>
-          <Field label={`Platform ${i + 1} sign-up URL`}>
+          <Field label={`Platform ${i + 1} sign-up URL`} error={errors[`${key}.url`]}>
             {(props) => <input {...props} type="url" value={form[key].url} onChange={(e) => platform(key, "url", e.target.value)} />}
           </Field>
         </fieldset>

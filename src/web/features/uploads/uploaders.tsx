@@ -1,16 +1,15 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { toast } from "#web/stores/toast.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { api } from "#web/lib/query-client.ts";
 
 const MB = 1024 * 1024;
 
 async function upload(file: File): Promise<string> {
-  const data = new FormData();
-  data.append("file", file);
-  // Same-origin requests carry the session cookie: the server requires it (DECISIONS P11).
-  const response = await fetch(ADMIN_API.upload, { method: "POST", body: data, credentials: "same-origin" });
-  if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
-  return ((await response.json()) as { url: string }).url;
+  const form = new FormData();
+  form.append("file", file);
+  // The call carries the session cookie: uploads need the admin's session.
+  return (await api<{ url: string }>("POST", ADMIN_API.upload, { form })).url;
 }
 
 interface UploaderProps {

@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { act, cleanup, fireEvent, screen } from "@testing-library/react";
+import { renderAt } from "#tests/support/render.tsx";
+import { adminApp } from "#tests/support/admin.ts";
+import { routeFetchTo } from "#tests/support/fetch.ts";
+import { fieldMessage, messageAt } from "#tests/support/field-message.ts";
+import { useToastStore } from "#web/stores/toast.ts";
+import { PostEditor } from "./admin-posts.tsx";
+import { CategoriesTab } from "./admin-categories.tsx";
+
+afterEach(() => {
+  act(() => useToastStore.getState().remove());
+  cleanup();
+});
+
+const lastToast = () => useToastStore.getState().toasts[0]?.description;
+
+function fillPost(title: string) {
+  fireEvent.change(screen.getByLabelText("Title"), { target: { value: title } });
+  fireEvent.change(screen.getByLabelText("Content (HTML)"), { target: { value: "<p>Body</p>" } });
+}
+
+describe("the post editor shows the server's answer at the field", () => {
+  test("a slug another post uses: the message at Slug, the conflict toast", async () => {
+    const { asAdmin, database } = await adminApp();
+    routeFetchTo(asAdmin);
+    const { slug } = database.sqlite.query("SELECT slug FROM blog_posts LIMIT 1").get() as { slug: string };
+    renderAt("/admin", <PostEditor post={null} onDone={() => {}} />);
+    fillPost("Some title");
+    fireEvent.change(screen.getByLabelText("Slug"), { target: { value: slug } });
+    fireEvent.click(screen.getByRole("button", { name: "Create Post" }));
+    await messageAt("Slug", "Another post already uses this slug");
+    expect(lastToast()).toBe("That slug is already used by another post.");
+    expect(fieldMessage("Title")).toBeNull();
+  });
+
+  test("a category deleted meanwhile: the message at Category", async () => {
+    const { asAdmin } = await adminApp();
+    routeFetchTo(asAdmin);
+    const temp = await (await asAdmin("/api/admin/blog/category", { method: "POST", json: { name: "Temporary", slug: "temporary" } })).json();
+    renderAt("/admin", <PostEditor post={null} onDone={() => {}} />);
+    await screen.findByRole("option", { name: "Temporary" });
+    fillPost("A post in a category that goes away");
+    fireEvent.change(screen.getByLabelText("Category"), { target: { value: "temporary" } });
+    await asAdmin(`/api/admin/blog/category/${temp.id}`, { method: "DELETE" });
+    fireEvent.click(screen.getByRole("button", { name: "Create Post" }));
+    await messageAt("Category", "Choose an existing category");
+    expect(lastToast()).toBe("Failed to save post. Please try again.");
+  });
+});
+
+test("the category form shows a slug already used at Slug", async () => {
+  const { asAdmin } = await adminApp();
+  routeFetchTo(asAdmin);
+  renderAt("/admin", <CategoriesTab />);
+  fireEvent.change(screen.getByLabelText("Name"), { target: { value: "Tips and tricks" } });
+  fireEvent.click(screen.getByRole("button", { name: "Add Category" }));
+  await messageAt("Slug", "Another category already uses this slug");
+  expect(lastToast()).toBe("Failed to create category.");
+});
