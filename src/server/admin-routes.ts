@@ -27,27 +27,27 @@ export function adminRoutes(db: Db, secret: string, allowedOrigins: (request: Re
         if (request.method !== "GET") onChange();
       })
       // Blog posts
-      .get("/api/admin/blog/posts", () => listAllPosts(db))
-      .post("/api/admin/blog/post", ({ body, set }) => ((set.status = 201), createPost(db, body)), json(PostInput))
-      .put("/api/admin/blog/post/:id", ({ params, body }) => updatePost(db, Number(params.id), body), { ...json(PostInput), params: NumericId })
-      .delete("/api/admin/blog/post/:id", ({ params }) => (deletePost(db, Number(params.id)), { message: "Post deleted" }), { params: NumericId })
+      .get("/api/admin/blog/posts", async () => listAllPosts(db))
+      .post("/api/admin/blog/post", async ({ body, set }) => ((set.status = 201), createPost(db, body)), json(PostInput))
+      .put("/api/admin/blog/post/:id", async ({ params, body }) => updatePost(db, Number(params.id), body), { ...json(PostInput), params: NumericId })
+      .delete("/api/admin/blog/post/:id", async ({ params }) => (await deletePost(db, Number(params.id)), { message: "Post deleted" }), { params: NumericId })
       // Categories (the list is public: GET /api/blog/categories)
-      .post("/api/admin/blog/category", ({ body, set }) => ((set.status = 201), createCategory(db, body)), json(CategoryInput))
-      .delete("/api/admin/blog/category/:id", ({ params }) => (deleteCategory(db, Number(params.id)), { message: "Category deleted" }), {
+      .post("/api/admin/blog/category", async ({ body, set }) => ((set.status = 201), createCategory(db, body)), json(CategoryInput))
+      .delete("/api/admin/blog/category/:id", async ({ params }) => (await deleteCategory(db, Number(params.id)), { message: "Category deleted" }), {
         params: NumericId,
       })
       // Affiliate offers
-      .get("/api/admin/affiliate-offers", () => listAllOffers(db))
-      .post("/api/admin/affiliate-offer", ({ body, set }) => ((set.status = 201), createOffer(db, body)), json(OfferInput))
-      .put("/api/admin/affiliate-offer/:id", ({ params, body }) => updateOffer(db, Number(params.id), body), { ...json(OfferInput), params: NumericId })
-      .delete("/api/admin/affiliate-offer/:id", ({ params }) => (deleteOffer(db, Number(params.id)), { message: "Offer deleted" }), { params: NumericId })
+      .get("/api/admin/affiliate-offers", async () => listAllOffers(db))
+      .post("/api/admin/affiliate-offer", async ({ body, set }) => ((set.status = 201), createOffer(db, body)), json(OfferInput))
+      .put("/api/admin/affiliate-offer/:id", async ({ params, body }) => updateOffer(db, Number(params.id), body), { ...json(OfferInput), params: NumericId })
+      .delete("/api/admin/affiliate-offer/:id", async ({ params }) => (await deleteOffer(db, Number(params.id)), { message: "Offer deleted" }), { params: NumericId })
       // Recommended products
-      .get("/api/admin/recommended-products", () => listAllProducts(db))
-      .post("/api/admin/recommended-product", ({ body, set }) => ((set.status = 201), createProduct(db, body)), json(RecommendedProduct))
-      .put("/api/admin/recommended-product/:id", ({ params, body }) => updateProduct(db, params.id, body), { ...json(RecommendedProduct), params: TextId })
-      .delete("/api/admin/recommended-product/:id", ({ params }) => (deleteProduct(db, params.id), { message: "Product deleted" }), { params: TextId })
+      .get("/api/admin/recommended-products", async () => listAllProducts(db))
+      .post("/api/admin/recommended-product", async ({ body, set }) => ((set.status = 201), createProduct(db, body)), json(RecommendedProduct))
+      .put("/api/admin/recommended-product/:id", async ({ params, body }) => updateProduct(db, params.id, body), { ...json(RecommendedProduct), params: TextId })
+      .delete("/api/admin/recommended-product/:id", async ({ params }) => (await deleteProduct(db, params.id), { message: "Product deleted" }), { params: TextId })
       // Site settings (DECISIONS P5)
-      .get("/api/admin/settings", () => getSettings(db))
-      .put("/api/admin/settings", ({ body }) => updateSettings(db, body), json(SiteSettings))
+      .get("/api/admin/settings", async () => getSettings(db))
+      .put("/api/admin/settings", async ({ body }) => updateSettings(db, body), json(SiteSettings))
   );
 }

@@ -23,34 +23,65 @@ export interface RendererDeps {
 
 export type PageRenderer = (request: Request, forced?: 404 | 500) => Promise<Response>;
 
+type Reader = QueryReader & { settle<T>(decide: () => T): Promise<T> };
+
+/** What read() throws while an answer is on its way. */
+class Pending {
+  constructor(readonly until: Promise<unknown>) {}
+}
+
 export function createRenderer({ assets, resolveQuery, logger, origin, cache }: RendererDeps): PageRenderer {
   const { manifest } = assets;
 
-  /** Resolves each key once per request; a missing record (404) reads as null. */
-  function createReader(): QueryReader {
-    const answers = new Map<string, unknown>();
-    return <T,>(key: string): T | null => {
-      if (!answers.has(key)) {
+  /**
+   * Resolves each key once per request; a missing record (404) reads as null. Services
+   * answer asynchronously while a page decides its queries synchronously, so read() throws
+   * Pending for an answer still on its way, and settle() runs a decision again once the
+   * answers it asked for have come.
+   */
+  function createReader(): Reader {
+    const answers = new Map<string, { data: unknown } | { error: unknown }>();
+    const arriving = new Map<string, Promise<unknown>>();
+    const read = <T,>(key: string): T | null => {
+      const answer = answers.get(key);
+      if (answer === undefined) {
+        let pending = arriving.get(key);
+        if (!pending) {
+          pending = Promise.resolve()
+            .then(() => resolveQuery(key))
+            .then(
+              (data) => answers.set(key, { data }),
+              (error) => answers.set(key, error instanceof HttpError && error.status === 404 ? { data: null } : { error }),
+            );
+          arriving.set(key, pending);
+        }
+        throw new Pending(pending);
+      }
+      if ("error" in answer) throw answer.error;
+      return answer.data as T | null;
+    };
+    async function settle<T>(decide: () => T): Promise<T> {
+      for (;;) {
         try {
-          answers.set(key, resolveQuery(key));
-        } catch (error) {
-          if (!(error instanceof HttpError && error.status === 404)) throw error;
-          answers.set(key, null);
+          return decide();
+        } catch (thrown) {
+          if (!(thrown instanceof Pending)) throw thrown;
+          await thrown.until;
         }
       }
-      return answers.get(key) as T | null;
-    };
+    }
+    return Object.assign(read, { settle });
   }
 
   async function renderMatch(url: URL, match: PageMatch, forced: boolean, siteOrigin: string, read = createReader()): Promise<Response> {
     const queryClient = createQueryClient({ server: true });
     const pageStatus = match.page.status;
     let status = typeof pageStatus === "function" ? pageStatus(match.params, url.searchParams) : (pageStatus ?? 200);
-    for (const spec of pageQueries(match, url.searchParams, read)) {
+    for (const spec of await read.settle(() => pageQueries(match, url.searchParams, read))) {
       const key = typeof spec === "string" ? spec : spec.key;
       let data: unknown;
       try {
-        data = read(key);
+        data = await read.settle(() => read(key));
       } catch (error) {
         // The error page renders even when its data (the settings) cannot be read.
         if (match.page === errorPage) continue;
@@ -118,7 +149,7 @@ export function createRenderer({ assets, resolveQuery, logger, origin, cache }: 
       if (hit) return cachedResponse(hit, request);
     }
     const read = createReader();
-    const redirect = forced ? null : match.page.redirect?.(match.params, url.searchParams, read);
+    const redirect = forced ? null : await read.settle(() => match.page.redirect?.(match.params, url.searchParams, read));
     if (redirect) {
       return new Response(null, {
         status: redirect.permanent ? 301 : 302,

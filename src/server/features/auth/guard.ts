@@ -26,7 +26,7 @@ export async function currentAdmin(db: Db, verifier: Verifier, cookie: Record<st
   if (typeof token !== "string" || !token) return null;
   const claims = (await verifier.verify(token)) as SessionClaims | false;
   if (!claims) return null;
-  const admin = adminForToken(db, Number(claims.sub), Number(claims.v));
+  const admin = await adminForToken(db, Number(claims.sub), Number(claims.v));
   return admin ? { ...admin, v: Number(claims.v) } : null;
 }
 

@@ -53,7 +53,7 @@ export function authRoutes(db: Db, { secret, secure, allowedOrigins, throttle = 
       refuseForeign(request, allowedOrigins(request));
       const admin = await currentAdmin(db, sessionJwt, cookie);
       // Signing out ends the session on the server too: a copied cookie stops working.
-      if (admin) endSessions(db, admin.id);
+      if (admin) await endSessions(db, admin.id);
       cookie[SESSION_COOKIE]!.set({ value: "", httpOnly: true, sameSite: "lax", secure: secure(request), path: "/", maxAge: 0 });
       return { message: "Logged out" };
     })
