@@ -1,27 +1,21 @@
 import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, join } from "node:path";
-import { Database } from "bun:sqlite";
 import { readTar, writeTar } from "./lib/tar.ts";
+import { databaseFileProblem, removeDatabaseSideFiles, snapshotDatabase } from "./db/snapshot.ts";
 import { UPLOAD_NAME } from "./features/uploads/service.ts";
 
 /**
- * `cam-guide backup <file>`: a consistent copy of the database (VACUUM INTO works while
- * the site runs and writes) followed by the uploads. Uploads are never changed or
+ * `cam-guide backup <file>`: a consistent copy of the database (taken while the site runs
+ * and writes) followed by the uploads. Uploads are never changed or
  * deleted once written, so every file the copied database names is there to copy.
  */
-export function backup(dataDir: string, target: string): { files: number } {
+export async function backup(dataDir: string, target: string): Promise<{ files: number }> {
   const db = join(dataDir, "app.db");
   if (!existsSync(db)) throw new Error(`No database at ${db}.`);
   const scratch = mkdtempSync(join(dataDir, ".backup-"));
   try {
     const snapshot = join(scratch, "app.db");
-    const source = new Database(db, { readonly: true });
-    try {
-      source.run("PRAGMA busy_timeout = 5000");
-      source.run(`VACUUM INTO '${snapshot.replace(/'/g, "''")}'`);
-    } finally {
-      source.close();
-    }
+    await snapshotDatabase(db, snapshot);
     const entries: [string, string][] = [["app.db", snapshot]];
     const secret = join(dataDir, "jwt-secret");
     if (existsSync(secret)) entries.push(["jwt-secret", secret]);
@@ -42,7 +36,7 @@ const RESTORABLE = (name: string) => name === "app.db" || name === "jwt-secret" 
  * `cam-guide restore <file>`: puts a backup back into DATA_DIR (stop the server first).
  * An existing database is kept beside it as app.db.before-restore-<time>.
  */
-export function restore(dataDir: string, source: string): { files: number; kept: string | null } {
+export async function restore(dataDir: string, source: string): Promise<{ files: number; kept: string | null }> {
   mkdirSync(join(dataDir, "uploads"), { recursive: true });
   const staging = mkdtempSync(join(dataDir, ".restore-"));
   let files = 0;
@@ -61,10 +55,8 @@ export function restore(dataDir: string, source: string): { files: number; kept:
       files++;
     });
     if (!existsSync(join(staging, "app.db"))) throw new Error("The backup holds no database.");
-    const check = new Database(join(staging, "app.db"), { readonly: true });
-    const ok = (check.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check;
-    check.close();
-    if (ok !== "ok") throw new Error(`The database in the backup is damaged: ${ok}`);
+    const problem = await databaseFileProblem(join(staging, "app.db"));
+    if (problem) throw new Error(`The database in the backup is damaged: ${problem}`);
 
     const db = join(dataDir, "app.db");
     let kept: string | null = null;
@@ -72,7 +64,7 @@ export function restore(dataDir: string, source: string): { files: number; kept:
       kept = `${db}.before-restore-${Date.now()}`;
       renameSync(db, kept);
     }
-    for (const suffix of ["-wal", "-shm"]) rmSync(db + suffix, { force: true });
+    removeDatabaseSideFiles(db);
     renameSync(join(staging, "app.db"), db);
     if (existsSync(join(staging, "jwt-secret"))) renameSync(join(staging, "jwt-secret"), join(dataDir, "jwt-secret"));
     if (existsSync(join(staging, "uploads"))) {

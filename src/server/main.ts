@@ -51,7 +51,7 @@ function openData(config: Config): DatabaseHandle {
 
 async function serve(config: Config) {
   const database = openData(config);
-  const report = seedDatabase(database);
+  const report = await seedDatabase(database);
   if (Object.values(report).some((n) => n > 0)) logger.info(describeSeed(report));
   const admin = await ensureAdmin(database.db, config.adminUsername, config.adminPassword);
   if (admin.created && admin.generatedPassword) {
@@ -117,7 +117,7 @@ async function main(argv: string[]) {
       return serve(config);
     case "seed": {
       const database = openData(config);
-      console.log(describeSeed(seedDatabase(database)));
+      console.log(describeSeed(await seedDatabase(database)));
       database.close();
       return;
     }
@@ -139,10 +139,10 @@ async function main(argv: string[]) {
       const dir = resolve(config.dataDir);
       try {
         if (command === "backup") {
-          const { files } = backup(dir, resolve(sub));
+          const { files } = await backup(dir, resolve(sub));
           console.log(`Backup written to ${resolve(sub)} (${files} files: the database, its secret and the uploads).`);
         } else {
-          const { files, kept } = restore(dir, resolve(sub));
+          const { files, kept } = await restore(dir, resolve(sub));
           console.log(`Restored ${files} files into ${dir}.${kept ? ` The previous database is kept at ${kept}.` : ""}`);
         }
       } catch (error) {

@@ -51,9 +51,9 @@ describe("database", () => {
 });
 
 describe("seed", () => {
-  test("loads the content once; a second run adds nothing", () => {
+  test("loads the content once; a second run adds nothing", async () => {
     const handle = openMemoryDatabase();
-    const first = seedDatabase(handle);
+    const first = await seedDatabase(handle);
     expect(first).toEqual({
       siteSettings: 1,
       sitePages: content.sitePages.length,
@@ -63,18 +63,28 @@ describe("seed", () => {
       blogPosts: content.blogPosts.length,
     });
     expect(describeSeed(first)).toContain("added 1 siteSettings");
-    const second = seedDatabase(handle);
+    const second = await seedDatabase(handle);
     expect(Object.values(second).every((n) => n === 0)).toBe(true);
     expect(describeSeed(second)).toContain("nothing to add");
     expect(handle.sqlite.query("SELECT count(*) AS n FROM site_pages").get()).toEqual({ n: content.sitePages.length });
   });
 
-  test("never overwrites what the admin changed", () => {
+  test("never overwrites what the admin changed", async () => {
     const handle = openMemoryDatabase();
-    seedDatabase(handle);
+    await seedDatabase(handle);
     handle.sqlite.run("UPDATE site_settings SET brand_name = 'Mine' WHERE id = 1");
-    seedDatabase(handle);
-    expect(getSettings(handle.db).brandName).toBe("Mine");
+    await seedDatabase(handle);
+    expect((await getSettings(handle.db)).brandName).toBe("Mine");
+  });
+
+  test("a seed that fails halfway leaves nothing behind", async () => {
+    const handle = openMemoryDatabase();
+    // The last step fails: module 11 breaks the offers' CHECK constraint.
+    const broken = { ...content, offers: [...content.offers, { ...content.offers[0]!, title: "Broken", moduleId: 11 }] };
+    await expect(seedDatabase(handle, broken)).rejects.toThrow(/CHECK/);
+    for (const table of ["site_settings", "site_pages", "recommended_products", "blog_categories", "blog_posts", "affiliate_offers"]) {
+      expect(handle.sqlite.query(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 0 });
+    }
   });
 
   test("the operator note is stripped from page bodies", () => {

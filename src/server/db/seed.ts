@@ -7,6 +7,7 @@ import { recommendedProducts } from "#server/features/products/table.ts";
 import { sitePages } from "#server/features/site-pages/table.ts";
 import { siteSettings } from "#server/features/settings/table.ts";
 import { sanitizePostHtml } from "#server/lib/sanitize.ts";
+import { inTransaction } from "./transaction.ts";
 import { content as defaultContent, type Content } from "./content.ts";
 import { SiteSettings } from "#shared/features/settings/contract.ts";
 import { settingsRow } from "#server/features/settings/service.ts";
@@ -16,63 +17,54 @@ export type SeedReport = Record<string, number>;
 /**
  * Loads content/ into the database. Idempotent: each record is inserted only when
  * its natural key is absent, so a second run adds nothing and never overwrites
- * what the admin changed.
+ * what the admin changed. All of it lands in one transaction, or none of it.
  */
-export function seedDatabase(handle: DatabaseHandle, content: Content = defaultContent): SeedReport {
+export async function seedDatabase(handle: DatabaseHandle, content: Content = defaultContent): Promise<SeedReport> {
   const settings: unknown = content.siteSettings;
   if (!Value.Check(SiteSettings, settings)) {
     throw new Error("content/site-settings.json does not match the SiteSettings schema");
   }
-  const report: SeedReport = {};
-  const { db, sqlite } = handle;
-  const totalChanges = () => (sqlite.query("SELECT total_changes() AS n").get() as { n: number }).n;
-  // Counts the rows a batch of insert-if-absent statements really added.
-  const added = (insert: () => void) => {
-    const before = totalChanges();
-    insert();
-    return totalChanges() - before;
-  };
-  sqlite.transaction(() => {
-    report.siteSettings = added(() => db.insert(siteSettings).values(settingsRow(settings)).onConflictDoNothing().run());
-    report.sitePages = added(() => {
-      for (const page of content.sitePages) db.insert(sitePages).values(page).onConflictDoNothing().run();
-    });
-    // Products keep their content order: createdAt steps by 1 ms so the order is stable.
-    const start = Date.now();
-    report.products = added(() => {
-      content.products.forEach((product, i) => {
-        db
-          .insert(recommendedProducts)
-          .values({ ...product, createdAt: new Date(start + i) })
-          .onConflictDoNothing()
-          .run();
-      });
-    });
-    report.blogCategories = added(() => {
-      for (const category of content.blogCategories) db.insert(blogCategories).values(category).onConflictDoNothing().run();
-    });
-    report.blogPosts = added(() => {
-      for (const post of content.blogPosts) {
-        const at = new Date(post.createdAt);
-        db.insert(blogPosts)
-          .values({ ...post, content: sanitizePostHtml(post.content), createdAt: at, updatedAt: at })
-          .onConflictDoNothing()
-          .run();
-      }
-    });
+  // Prepared before the transaction, which holds nothing but its statements.
+  const posts = content.blogPosts.map((post) => {
+    const at = new Date(post.createdAt);
+    return { ...post, content: sanitizePostHtml(post.content), createdAt: at, updatedAt: at };
+  });
+  // Products and offers keep their content order: createdAt steps by 1 ms so the order is stable.
+  const start = Date.now();
+  const products = content.products.map((product, i) => ({ ...product, createdAt: new Date(start + i) }));
+  const offers = content.offers.map((offer, i) => ({ ...offer, createdAt: new Date(start + i), updatedAt: new Date(start + i) }));
+
+  // An insert that skips rows whose key exists returns only the rows it added.
+  const added = async (rows: unknown[], insert: () => PromiseLike<unknown[]>) => (rows.length === 0 ? 0 : (await insert()).length);
+  return inTransaction(handle.db, async (tx) => {
+    const report: SeedReport = {};
+    const settingsRows = [settingsRow(settings)];
+    report.siteSettings = await added(settingsRows, () => tx.insert(siteSettings).values(settingsRows).onConflictDoNothing().returning({ id: siteSettings.id }));
+    report.sitePages = await added(content.sitePages, () =>
+      tx.insert(sitePages).values(content.sitePages).onConflictDoNothing().returning({ slug: sitePages.slug }),
+    );
+    report.products = await added(products, () =>
+      tx.insert(recommendedProducts).values(products).onConflictDoNothing().returning({ id: recommendedProducts.id }),
+    );
+    report.blogCategories = await added(content.blogCategories, () =>
+      tx.insert(blogCategories).values(content.blogCategories).onConflictDoNothing().returning({ id: blogCategories.id }),
+    );
+    report.blogPosts = await added(posts, () => tx.insert(blogPosts).values(posts).onConflictDoNothing().returning({ id: blogPosts.id }));
     // Offers have no natural key: one with the same title in the same module counts as seeded.
-    report.offers = added(() => {
-      content.offers.forEach((offer, i) => {
-        const exists = db
-          .select({ id: affiliateOffers.id })
-          .from(affiliateOffers)
-          .where(and(eq(affiliateOffers.title, offer.title), eq(affiliateOffers.moduleId, offer.moduleId)))
-          .get();
-        if (!exists) db.insert(affiliateOffers).values({ ...offer, createdAt: new Date(start + i), updatedAt: new Date(start + i) }).run();
-      });
-    });
-  })();
-  return report;
+    report.offers = 0;
+    for (const offer of offers) {
+      const [exists] = await tx
+        .select({ id: affiliateOffers.id })
+        .from(affiliateOffers)
+        .where(and(eq(affiliateOffers.title, offer.title), eq(affiliateOffers.moduleId, offer.moduleId)))
+        .limit(1);
+      if (!exists) {
+        await tx.insert(affiliateOffers).values(offer);
+        report.offers++;
+      }
+    }
+    return report;
+  });
 }
 
 export function describeSeed(report: SeedReport): string {

@@ -143,7 +143,7 @@ describe("social tags on every public page", () => {
     const { loadAssets } = await import("./assets.ts");
     const { memoryLogger } = await import("#server/logger.ts");
     const database = openMemoryDatabase();
-    seedDatabase(database);
+    await seedDatabase(database);
     const app = createApp({ database, secret: "x".repeat(40), uploadsDir: "/tmp/unused-uploads", config: { publicUrl: "https://guide.example.com" }, assets: loadAssets(), logger: memoryLogger() });
     const body = await (await app.handle(new Request("http://localhost/blog"))).text();
     expect(body).toContain('<link rel="canonical" href="https://guide.example.com/blog"/>');

@@ -27,24 +27,24 @@ export type EnsureAdminResult = { created: false } | { created: true; username: 
  * An existing admin is never changed here (the reset-password command does that).
  */
 export async function ensureAdmin(db: Db, username: string, password: string | null): Promise<EnsureAdminResult> {
-  const existing = db.select({ id: adminUsers.id }).from(adminUsers).limit(1).get();
+  const [existing] = await db.select({ id: adminUsers.id }).from(adminUsers).limit(1);
   if (existing) return { created: false };
   const plain = password ?? generatePassword();
-  db.insert(adminUsers).values({ username, passwordHash: await hashPassword(plain) }).run();
+  await db.insert(adminUsers).values({ username, passwordHash: await hashPassword(plain) });
   return { created: true, username, generatedPassword: password ? null : plain };
 }
 
 export async function resetAdminPassword(db: Db, username: string, password: string | null) {
   const plain = password ?? generatePassword();
-  const row = db.select({ id: adminUsers.id }).from(adminUsers).where(eq(adminUsers.username, username)).get();
+  const [row] = await db.select({ id: adminUsers.id }).from(adminUsers).where(eq(adminUsers.username, username)).limit(1);
   const passwordHash = await hashPassword(plain);
   if (row) {
-    db.update(adminUsers)
+    await db
+      .update(adminUsers)
       .set({ passwordHash, tokenVersion: sql`${adminUsers.tokenVersion} + 1`, updatedAt: new Date() })
-      .where(eq(adminUsers.id, row.id))
-      .run();
+      .where(eq(adminUsers.id, row.id));
   } else {
-    db.insert(adminUsers).values({ username, passwordHash }).run();
+    await db.insert(adminUsers).values({ username, passwordHash });
   }
   return { username, generatedPassword: password ? null : plain };
 }

@@ -10,21 +10,21 @@ let dummyHash: Promise<string> | null = null;
 const dummy = () => (dummyHash ??= Bun.password.hash("not-a-real-password", ARGON2));
 
 export async function verifyLogin(db: Db, username: string, password: string): Promise<(AdminUser & { tokenVersion: number }) | null> {
-  const row = db.select().from(adminUsers).where(eq(adminUsers.username, username)).get();
+  const [row] = await db.select().from(adminUsers).where(eq(adminUsers.username, username)).limit(1);
   const ok = await Bun.password.verify(password, row?.passwordHash ?? (await dummy()));
   return row && ok ? { id: row.id, username: row.username, tokenVersion: row.tokenVersion } : null;
 }
 
 /** The admin a token names, if the token is still current (not signed out since). */
-export function adminForToken(db: Db, id: number, tokenVersion: number): AdminUser | null {
-  const row = db.select().from(adminUsers).where(eq(adminUsers.id, id)).get();
+export async function adminForToken(db: Db, id: number, tokenVersion: number): Promise<AdminUser | null> {
+  const [row] = await db.select().from(adminUsers).where(eq(adminUsers.id, id)).limit(1);
   return row && row.tokenVersion === tokenVersion ? { id: row.id, username: row.username } : null;
 }
 
 /** Ends every session of this admin: tokens carry the version they were issued with. */
-export function endSessions(db: Db, id: number): void {
-  db.update(adminUsers)
+export async function endSessions(db: Db, id: number): Promise<void> {
+  await db
+    .update(adminUsers)
     .set({ tokenVersion: sql`${adminUsers.tokenVersion} + 1`, updatedAt: new Date() })
-    .where(eq(adminUsers.id, id))
-    .run();
+    .where(eq(adminUsers.id, id));
 }

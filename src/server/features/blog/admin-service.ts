@@ -10,13 +10,19 @@ import { toPost } from "./service.ts";
 const blank = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === "" ? null : v.trim());
 
 /** Every post, drafts included, newest first. */
-export function listAllPosts(db: Db): BlogPost[] {
-  return db.select().from(blogPosts).orderBy(desc(blogPosts.createdAt), desc(blogPosts.id)).all().map(toPost);
+export async function listAllPosts(db: Db): Promise<BlogPost[]> {
+  const rows = await db.select().from(blogPosts).orderBy(desc(blogPosts.createdAt), desc(blogPosts.id));
+  return rows.map(toPost);
 }
 
-function postValues(db: Db, input: PostInput) {
+async function categoryExists(db: Db, slug: string): Promise<boolean> {
+  const [row] = await db.select({ id: blogCategories.id }).from(blogCategories).where(eq(blogCategories.slug, slug)).limit(1);
+  return row !== undefined;
+}
+
+async function postValues(db: Db, input: PostInput) {
   const category = blank(input.category);
-  if (category && !db.select({ id: blogCategories.id }).from(blogCategories).where(eq(blogCategories.slug, category)).get()) {
+  if (category && !(await categoryExists(db, category))) {
     throw new HttpError(422, `There is no category "${category}".`, [{ field: "category", message: "Choose an existing category" }]);
   }
   return {
@@ -34,40 +40,46 @@ function postValues(db: Db, input: PostInput) {
 
 const SLUG_TAKEN = [{ field: "slug", message: "Another post already uses this slug" }];
 
-function slugTaken(db: Db, slug: string, exceptId?: number): boolean {
-  const row = db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, slug)).get();
+async function slugTaken(db: Db, slug: string, exceptId?: number): Promise<boolean> {
+  const [row] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
   return Boolean(row && row.id !== exceptId);
 }
 
-export function createPost(db: Db, input: PostInput): BlogPost {
-  if (slugTaken(db, input.slug)) throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
-  const row = db.insert(blogPosts).values(postValues(db, input)).returning().get();
-  return toPost(row);
-}
-
-export function updatePost(db: Db, id: number, input: PostInput): BlogPost {
-  if (!db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.id, id)).get()) throw new HttpError(404, "No post with that id.");
-  if (slugTaken(db, input.slug, id)) throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
-  const row = db.update(blogPosts).set({ ...postValues(db, input), updatedAt: new Date() }).where(eq(blogPosts.id, id)).returning().get();
+export async function createPost(db: Db, input: PostInput): Promise<BlogPost> {
+  if (await slugTaken(db, input.slug)) throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
+  const [row] = await db.insert(blogPosts).values(await postValues(db, input)).returning();
   return toPost(row!);
 }
 
-export function deletePost(db: Db, id: number): void {
-  if (db.delete(blogPosts).where(eq(blogPosts.id, id)).returning({ id: blogPosts.id }).all().length === 0) {
-    throw new HttpError(404, "No post with that id.");
-  }
+export async function updatePost(db: Db, id: number, input: PostInput): Promise<BlogPost> {
+  const [existing] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.id, id)).limit(1);
+  if (!existing) throw new HttpError(404, "No post with that id.");
+  if (await slugTaken(db, input.slug, id)) throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
+  const [row] = await db
+    .update(blogPosts)
+    .set({ ...(await postValues(db, input)), updatedAt: new Date() })
+    .where(eq(blogPosts.id, id))
+    .returning();
+  return toPost(row!);
 }
 
-export function createCategory(db: Db, input: CategoryInput): BlogCategory {
-  if (db.select({ id: blogCategories.id }).from(blogCategories).where(eq(blogCategories.slug, input.slug)).get()) {
-    throw new HttpError(409, `A category with the slug "${input.slug}" already exists.`, [{ field: "slug", message: "Another category already uses this slug" }]);
-  }
-  return db.insert(blogCategories).values({ name: input.name.trim(), slug: input.slug }).returning().get();
+export async function deletePost(db: Db, id: number): Promise<void> {
+  const deleted = await db.delete(blogPosts).where(eq(blogPosts.id, id)).returning({ id: blogPosts.id });
+  if (deleted.length === 0) throw new HttpError(404, "No post with that id.");
+}
+
+export async function createCategory(db: Db, input: CategoryInput): Promise<BlogCategory> {
+  if (await categoryExists(db, input.slug)) throw new HttpError(409, `A category with the slug "${input.slug}" already exists.`, [
+      { field: "slug", message: "Another category already uses this slug" },
+    ]);
+  const [row] = await db.insert(blogCategories).values({ name: input.name.trim(), slug: input.slug }).returning();
+  return row!;
 }
 
 /** Posts in a deleted category become Uncategorized (the foreign key sets them to null). */
-export function deleteCategory(db: Db, id: number): void {
-  if (db.delete(blogCategories).where(eq(blogCategories.id, id)).returning({ id: blogCategories.id }).all().length === 0) {
+export async function deleteCategory(db: Db, id: number): Promise<void> {
+  const deleted = await db.delete(blogCategories).where(eq(blogCategories.id, id)).returning({ id: blogCategories.id });
+  if (deleted.length === 0) {
     throw new HttpError(404, "No category with that id.");
   }
 }

@@ -8,8 +8,8 @@ import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 
 type Row = typeof blogPosts.$inferSelect;
 
-export function listCategories(db: Db): BlogCategory[] {
-  return db.select().from(blogCategories).orderBy(asc(blogCategories.name)).all();
+export function listCategories(db: Db): Promise<BlogCategory[]> {
+  return db.select().from(blogCategories).orderBy(asc(blogCategories.name));
 }
 
 export function toPost(row: Row): BlogPost {
@@ -38,36 +38,34 @@ export function toSummary(row: Row): BlogPostSummary {
 }
 
 /** Published posts, newest first. Drafts never leave the admin. */
-export function listPublishedPosts(db: Db): BlogPostSummary[] {
-  return db
+export async function listPublishedPosts(db: Db): Promise<BlogPostSummary[]> {
+  const rows = await db
     .select()
     .from(blogPosts)
     .where(eq(blogPosts.published, true))
-    .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id))
-    .all()
-    .map(toSummary);
+    .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id));
+  return rows.map(toSummary);
 }
 
-export function getPublishedPost(db: Db, slug: string): BlogPost {
-  const row = db
+export async function getPublishedPost(db: Db, slug: string): Promise<BlogPost> {
+  const [row] = await db
     .select()
     .from(blogPosts)
     .where(and(eq(blogPosts.slug, slug), eq(blogPosts.published, true)))
-    .get();
+    .limit(1);
   if (!row) throw new HttpError(404, "No published post with that slug.");
   return toPost(row);
 }
 
 /** Up to three other published posts of the same category, newest first. */
-export function relatedPosts(db: Db, slug: string, limit = 3): BlogPostSummary[] {
-  const post = db.select({ category: blogPosts.category }).from(blogPosts).where(eq(blogPosts.slug, slug)).get();
+export async function relatedPosts(db: Db, slug: string, limit = 3): Promise<BlogPostSummary[]> {
+  const [post] = await db.select({ category: blogPosts.category }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
   if (!post?.category) return [];
-  return db
+  const rows = await db
     .select()
     .from(blogPosts)
     .where(and(eq(blogPosts.category, post.category), eq(blogPosts.published, true), ne(blogPosts.slug, slug)))
     .orderBy(desc(blogPosts.createdAt))
-    .limit(limit)
-    .all()
-    .map(toSummary);
+    .limit(limit);
+  return rows.map(toSummary);
 }

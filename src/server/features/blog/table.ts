@@ -1,21 +1,20 @@
-import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { boolean, index, serialId, table, text, timestampNow } from "#server/db/columns.ts";
 
-export const blogCategories = sqliteTable("blog_categories", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
+export const blogCategories = table("blog_categories", {
+  id: serialId("id"),
   name: text("name").notNull(),
   slug: text("slug").notNull().unique(),
 });
 
-export const blogPosts = sqliteTable(
+export const blogPosts = table(
   "blog_posts",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: serialId("id"),
     title: text("title").notNull(),
     slug: text("slug").notNull().unique(),
     excerpt: text("excerpt"),
-    // Posts name their category by slug (SPEC 3). Deleting the category leaves the
-    // post Uncategorized rather than deleting it.
+    // Posts name their category by slug. Deleting the category leaves the post
+    // Uncategorized rather than deleting it.
     category: text("category").references(() => blogCategories.slug, {
       onDelete: "set null",
       onUpdate: "cascade",
@@ -24,13 +23,9 @@ export const blogPosts = sqliteTable(
     content: text("content").notNull(),
     metaDescription: text("meta_description"),
     metaKeywords: text("meta_keywords"),
-    published: integer("published", { mode: "boolean" }).notNull().default(false),
-    createdAt: integer("created_at", { mode: "timestamp_ms" })
-      .notNull()
-      .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
-    updatedAt: integer("updated_at", { mode: "timestamp_ms" })
-      .notNull()
-      .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
+    published: boolean("published").notNull().default(false),
+    createdAt: timestampNow("created_at"),
+    updatedAt: timestampNow("updated_at"),
   },
   (table) => [index("blog_posts_published_created_idx").on(table.published, table.createdAt)],
 );

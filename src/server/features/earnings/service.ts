@@ -8,7 +8,7 @@ import { newId } from "#server/lib/ids.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";
 
 /** The server computes tier, range and score from the answers and refuses a body that disagrees. */
-export function createEarningsResult(db: Db, input: EarningsResultInput): { id: string; tier: string } {
+export async function createEarningsResult(db: Db, input: EarningsResultInput): Promise<{ id: string; tier: string }> {
   const computed = computeTier(input.answers);
   const problems: { field: string; message: string }[] = [];
   if (input.tier !== computed.tier) problems.push({ field: "tier", message: `Expected "${computed.tier}" for these answers` });
@@ -19,18 +19,18 @@ export function createEarningsResult(db: Db, input: EarningsResultInput): { id: 
   if (problems.length > 0) throw new HttpError(422, "The tier, estimate or score does not match the answers.", problems);
 
   const quizResultId = input.quizResultId ?? null;
-  if (quizResultId !== null && !quizResultExists(db, quizResultId)) {
+  if (quizResultId !== null && !(await quizResultExists(db, quizResultId))) {
     throw new HttpError(422, "quizResultId does not name a saved quiz result.", [{ field: "quizResultId", message: "Unknown quiz result" }]);
   }
   const id = newId();
-  db.insert(earningsResults)
-    .values({ id, quizResultId, tier: computed.tier, estimatedEarnings: computed.estimatedEarnings, score: computed.score, answers: [...input.answers] })
-    .run();
+  await db
+    .insert(earningsResults)
+    .values({ id, quizResultId, tier: computed.tier, estimatedEarnings: computed.estimatedEarnings, score: computed.score, answers: [...input.answers] });
   return { id, tier: computed.tier };
 }
 
-export function getEarningsResult(db: Db, id: string): EarningsResult {
-  const row = db.select().from(earningsResults).where(eq(earningsResults.id, id)).get();
+export async function getEarningsResult(db: Db, id: string): Promise<EarningsResult> {
+  const [row] = await db.select().from(earningsResults).where(eq(earningsResults.id, id)).limit(1);
   if (!row) throw new HttpError(404, "No earnings result with that id.");
   return {
     id: row.id,

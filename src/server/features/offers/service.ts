@@ -1,3 +1,4 @@
+import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { affiliateOffers } from "./table.ts";
@@ -5,7 +6,6 @@ import type { PublicOffer } from "#shared/features/offers/contract.ts";
 import type { AdminOffer, OfferInput } from "#shared/features/offers/contract.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 
 export function toPublicOffer(row: typeof affiliateOffers.$inferSelect): PublicOffer {
   return {
@@ -33,28 +33,27 @@ function shuffle<T>(items: T[]): T[] {
  * DECISIONS P19, as we read it: the active offers of one module, newest first; with
  * fullRandom the same offers in random order (see docs/decisions/008).
  */
-export function activeOffersFor(db: Db, moduleId: number, fullRandom: boolean): PublicOffer[] {
+export async function activeOffersFor(db: Db, moduleId: number, fullRandom: boolean): Promise<PublicOffer[]> {
   if (!Number.isInteger(moduleId) || moduleId < 1 || moduleId > MODULE_COUNT) {
     throw new HttpError(422, `Module id must be a whole number from 1 to ${MODULE_COUNT}.`);
   }
-  const rows = db
+  const rows = await db
     .select()
     .from(affiliateOffers)
     .where(and(eq(affiliateOffers.moduleId, moduleId), eq(affiliateOffers.isActive, true)))
-    .orderBy(desc(affiliateOffers.createdAt), desc(affiliateOffers.id))
-    .all()
-    .map(toPublicOffer);
-  return fullRandom ? shuffle(rows) : rows;
+    .orderBy(desc(affiliateOffers.createdAt), desc(affiliateOffers.id));
+  const offers = rows.map(toPublicOffer);
+  return fullRandom ? shuffle(offers) : offers;
 }
 
 /** The embed code of an active embed offer, for its sandboxed frame. */
-export function embedCodeFor(db: Db, id: number): string {
-  const row = db
+export async function embedCodeFor(db: Db, id: number): Promise<string> {
+  const [row] = await db
     .select({ embedCode: affiliateOffers.embedCode, useEmbed: affiliateOffers.useEmbed, isActive: affiliateOffers.isActive })
     .from(affiliateOffers)
     .where(eq(affiliateOffers.id, id))
-    .get();
-  if (!row?.isActive || !row.useEmbed || !row.embedCode) throw new HttpError(404, "No such embed.");
+    .limit(1);
+  if (!row || !row.isActive || !row.useEmbed || !row.embedCode) throw new HttpError(404, "No such embed.");
   return row.embedCode;
 }
 
@@ -76,8 +75,9 @@ export function toAdminOffer(row: typeof affiliateOffers.$inferSelect): AdminOff
   };
 }
 
-export function listAllOffers(db: Db): AdminOffer[] {
-  return db.select().from(affiliateOffers).orderBy(desc(affiliateOffers.createdAt), desc(affiliateOffers.id)).all().map(toAdminOffer);
+export async function listAllOffers(db: Db): Promise<AdminOffer[]> {
+  const rows = await db.select().from(affiliateOffers).orderBy(desc(affiliateOffers.createdAt), desc(affiliateOffers.id));
+  return rows.map(toAdminOffer);
 }
 
 function offerValues(input: OfferInput) {
@@ -111,18 +111,22 @@ function offerValues(input: OfferInput) {
   };
 }
 
-export function createOffer(db: Db, input: OfferInput): AdminOffer {
-  return toAdminOffer(db.insert(affiliateOffers).values(offerValues(input)).returning().get());
+export async function createOffer(db: Db, input: OfferInput): Promise<AdminOffer> {
+  const [row] = await db.insert(affiliateOffers).values(offerValues(input)).returning();
+  return toAdminOffer(row!);
 }
 
-export function updateOffer(db: Db, id: number, input: OfferInput): AdminOffer {
-  const row = db.update(affiliateOffers).set({ ...offerValues(input), updatedAt: new Date() }).where(eq(affiliateOffers.id, id)).returning().get();
+export async function updateOffer(db: Db, id: number, input: OfferInput): Promise<AdminOffer> {
+  const [row] = await db
+    .update(affiliateOffers)
+    .set({ ...offerValues(input), updatedAt: new Date() })
+    .where(eq(affiliateOffers.id, id))
+    .returning();
   if (!row) throw new HttpError(404, "No offer with that id.");
   return toAdminOffer(row);
 }
 
-export function deleteOffer(db: Db, id: number): void {
-  if (db.delete(affiliateOffers).where(eq(affiliateOffers.id, id)).returning({ id: affiliateOffers.id }).all().length === 0) {
-    throw new HttpError(404, "No offer with that id.");
-  }
+export async function deleteOffer(db: Db, id: number): Promise<void> {
+  const deleted = await db.delete(affiliateOffers).where(eq(affiliateOffers.id, id)).returning({ id: affiliateOffers.id });
+  if (deleted.length === 0) throw new HttpError(404, "No offer with that id.");
 }

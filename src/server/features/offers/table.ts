@@ -1,33 +1,29 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { boolean, check, index, integer, serialId, table, text, timestampNow } from "#server/db/columns.ts";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 
-export const affiliateOffers = sqliteTable(
+export const affiliateOffers = table(
   "affiliate_offers",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
+    id: serialId("id"),
     title: text("title").notNull(),
     description: text("description").notNull(),
     imageUrl: text("image_url"),
     videoUrl: text("video_url"),
-    useEmbed: integer("use_embed", { mode: "boolean" }).notNull().default(false),
+    useEmbed: boolean("use_embed").notNull().default(false),
     embedCode: text("embed_code"),
     linkUrl: text("link_url").notNull(),
     linkText: text("link_text"),
     moduleId: integer("module_id").notNull().default(1),
-    isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
-    // Present in the admin form state with no visible input (SPEC 3); kept so a
-    // round trip through the API loses nothing.
+    isActive: boolean("is_active").notNull().default(true),
+    // Present in the admin form state with no visible input; kept so a round trip
+    // through the API loses nothing.
     archetype: text("archetype"),
     productId: text("product_id"),
     badge: text("badge"),
     price: text("price"),
-    createdAt: integer("created_at", { mode: "timestamp_ms" })
-      .notNull()
-      .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
-    updatedAt: integer("updated_at", { mode: "timestamp_ms" })
-      .notNull()
-      .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
+    createdAt: timestampNow("created_at"),
+    updatedAt: timestampNow("updated_at"),
   },
   (table) => [
     // Inlined, not a parameter: a new MODULE_COUNT changes this CHECK, and db:check asks for a migration.

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { inTransaction } from "#server/db/transaction.ts";
 import { recommendedProducts } from "./table.ts";
 import { PRODUCT_ARCHETYPES, type RecommendedProduct } from "#shared/features/products/contract.ts";
 import { HttpError } from "#server/plugins/errors.ts";
@@ -20,26 +21,29 @@ export function toProduct(row: typeof recommendedProducts.$inferSelect): Recomme
 }
 
 /** The featured product first, then in the order they were added. */
-export function listProductsFor(db: Db, archetype: string): RecommendedProduct[] {
+export async function listProductsFor(db: Db, archetype: string): Promise<RecommendedProduct[]> {
   if (!(PRODUCT_ARCHETYPES as readonly string[]).includes(archetype)) {
     // The submitted value is not echoed back: the list of allowed names says it all.
     throw new HttpError(422, `Unknown archetype. Allowed: ${PRODUCT_ARCHETYPES.join(", ")}.`, {
       allowed: PRODUCT_ARCHETYPES,
     });
   }
-  return db
+  const rows = await db
     .select()
     .from(recommendedProducts)
     .where(eq(recommendedProducts.archetype, archetype))
-    .orderBy(desc(recommendedProducts.isDefault), asc(recommendedProducts.createdAt), asc(recommendedProducts.id))
-    .all()
-    .map(toProduct);
+    .orderBy(desc(recommendedProducts.isDefault), asc(recommendedProducts.createdAt), asc(recommendedProducts.id));
+  return rows.map(toProduct);
 }
 
 // ---- Admin ----
 
-export function listAllProducts(db: Db): RecommendedProduct[] {
-  return db.select().from(recommendedProducts).orderBy(asc(recommendedProducts.archetype), desc(recommendedProducts.isDefault), asc(recommendedProducts.createdAt)).all().map(toProduct);
+export async function listAllProducts(db: Db): Promise<RecommendedProduct[]> {
+  const rows = await db
+    .select()
+    .from(recommendedProducts)
+    .orderBy(asc(recommendedProducts.archetype), desc(recommendedProducts.isDefault), asc(recommendedProducts.createdAt));
+  return rows.map(toProduct);
 }
 
 function productValues(input: RecommendedProduct) {
@@ -57,38 +61,36 @@ function productValues(input: RecommendedProduct) {
 }
 
 /** One featured product per archetype: marking a new one unmarks the others. */
-function keepOneDefault(db: Db, product: RecommendedProduct) {
+async function keepOneDefault(tx: Db, product: RecommendedProduct): Promise<void> {
   if (!product.isDefault) return;
-  db.update(recommendedProducts)
+  await tx
+    .update(recommendedProducts)
     .set({ isDefault: false })
-    .where(and(eq(recommendedProducts.archetype, product.archetype), ne(recommendedProducts.id, product.id)))
-    .run();
+    .where(and(eq(recommendedProducts.archetype, product.archetype), ne(recommendedProducts.id, product.id)));
 }
 
-export function createProduct(db: Db, input: RecommendedProduct): RecommendedProduct {
-  if (db.select({ id: recommendedProducts.id }).from(recommendedProducts).where(eq(recommendedProducts.id, input.id)).get()) {
-    throw new HttpError(409, `A product with the id "${input.id}" already exists.`);
-  }
-  return db.transaction((tx) => {
-    const row = tx.insert(recommendedProducts).values({ id: input.id, ...productValues(input) }).returning().get();
-    const product = toProduct(row);
-    keepOneDefault(tx as unknown as Db, product);
+export async function createProduct(db: Db, input: RecommendedProduct): Promise<RecommendedProduct> {
+  const [taken] = await db.select({ id: recommendedProducts.id }).from(recommendedProducts).where(eq(recommendedProducts.id, input.id)).limit(1);
+  if (taken) throw new HttpError(409, `A product with the id "${input.id}" already exists.`);
+  return inTransaction(db, async (tx) => {
+    const [row] = await tx.insert(recommendedProducts).values({ id: input.id, ...productValues(input) }).returning();
+    const product = toProduct(row!);
+    await keepOneDefault(tx, product);
     return product;
   });
 }
 
-export function updateProduct(db: Db, id: string, input: RecommendedProduct): RecommendedProduct {
-  return db.transaction((tx) => {
-    const row = tx.update(recommendedProducts).set(productValues(input)).where(eq(recommendedProducts.id, id)).returning().get();
+export function updateProduct(db: Db, id: string, input: RecommendedProduct): Promise<RecommendedProduct> {
+  return inTransaction(db, async (tx) => {
+    const [row] = await tx.update(recommendedProducts).set(productValues(input)).where(eq(recommendedProducts.id, id)).returning();
     if (!row) throw new HttpError(404, "No product with that id.");
     const product = toProduct(row);
-    keepOneDefault(tx as unknown as Db, product);
+    await keepOneDefault(tx, product);
     return product;
   });
 }
 
-export function deleteProduct(db: Db, id: string): void {
-  if (db.delete(recommendedProducts).where(eq(recommendedProducts.id, id)).returning({ id: recommendedProducts.id }).all().length === 0) {
-    throw new HttpError(404, "No product with that id.");
-  }
+export async function deleteProduct(db: Db, id: string): Promise<void> {
+  const deleted = await db.delete(recommendedProducts).where(eq(recommendedProducts.id, id)).returning({ id: recommendedProducts.id });
+  if (deleted.length === 0) throw new HttpError(404, "No product with that id.");
 }

@@ -1,11 +1,10 @@
-import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { boolean, index, integer, table, text, textId, timestampNow } from "#server/db/columns.ts";
 
-export const recommendedProducts = sqliteTable(
+export const recommendedProducts = table(
   "recommended_products",
   {
     // Seeded products have readable ids; admin-created ones are 'custom_' + 8 chars.
-    id: text("id").primaryKey(),
+    id: textId("id"),
     name: text("name").notNull(),
     description: text("description").notNull(),
     link: text("link").notNull(),
@@ -13,11 +12,9 @@ export const recommendedProducts = sqliteTable(
     imageUrl: text("image_url"),
     badge: text("badge").notNull().default("ESSENTIAL"),
     archetype: text("archetype").notNull(),
-    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    isDefault: boolean("is_default").notNull().default(false),
     moduleId: integer("module_id"),
-    createdAt: integer("created_at", { mode: "timestamp_ms" })
-      .notNull()
-      .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
+    createdAt: timestampNow("created_at"),
   },
   (table) => [index("recommended_products_archetype_idx").on(table.archetype)],
 );

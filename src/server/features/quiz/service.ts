@@ -18,7 +18,7 @@ function prepareInsert(db: Db) {
 }
 
 /** Scores the answers itself; a claimed archetype the answers do not give is refused. */
-export function createQuizResult(db: Db, input: QuizResultInput): { id: string; archetype: string } {
+export async function createQuizResult(db: Db, input: QuizResultInput): Promise<{ id: string; archetype: string }> {
   const { archetype } = scoreArchetype(input.answers, scoringTable);
   if (archetype !== input.archetype) {
     throw new HttpError(422, `These answers score as "${archetype}", not "${input.archetype}".`, [
@@ -31,12 +31,12 @@ export function createQuizResult(db: Db, input: QuizResultInput): { id: string; 
     insert = prepareInsert(db);
     prepared.set(db, insert);
   }
-  insert.run({ id, archetype, answers: [...input.answers] });
+  await insert.execute({ id, archetype, answers: [...input.answers] });
   return { id, archetype };
 }
 
-export function getQuizResult(db: Db, id: string): QuizResult {
-  const row = db.select().from(quizResults).where(eq(quizResults.id, id)).get();
+export async function getQuizResult(db: Db, id: string): Promise<QuizResult> {
+  const [row] = await db.select().from(quizResults).where(eq(quizResults.id, id)).limit(1);
   if (!row) throw new HttpError(404, "No quiz result with that id.");
   return {
     id: row.id,
@@ -46,6 +46,7 @@ export function getQuizResult(db: Db, id: string): QuizResult {
   };
 }
 
-export function quizResultExists(db: Db, id: string): boolean {
-  return db.select({ id: quizResults.id }).from(quizResults).where(eq(quizResults.id, id)).get() !== undefined;
+export async function quizResultExists(db: Db, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: quizResults.id }).from(quizResults).where(eq(quizResults.id, id)).limit(1);
+  return row !== undefined;
 }

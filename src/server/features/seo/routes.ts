@@ -13,7 +13,7 @@ export function seoRoutes(db: Db, { origin, contentDate }: SeoOptions) {
   const text = (body: string, type: string) =>
     new Response(body, { headers: { "content-type": `${type}; charset=utf-8`, "cache-control": "public, max-age=300" } });
   return new Elysia({ name: "seo" })
-    .get("/sitemap.xml", ({ request }) => text(sitemapXml(db, origin(request), contentDate), "application/xml"))
-    .get("/blog/rss.xml", ({ request }) => text(rssXml(db, origin(request)), "application/rss+xml"))
+    .get("/sitemap.xml", async ({ request }) => text(await sitemapXml(db, origin(request), contentDate), "application/xml"))
+    .get("/blog/rss.xml", async ({ request }) => text(await rssXml(db, origin(request)), "application/rss+xml"))
     .get("/robots.txt", ({ request }) => text(robotsTxt(origin(request)), "text/plain"));
 }

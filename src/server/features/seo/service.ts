@@ -11,8 +11,8 @@ export function xmlEscape(value: string): string {
 const STATIC_PAGES = ["/", "/quiz", "/quiz/earnings", "/learn", "/learn-more", "/learn/complete", "/resources", "/blog", "/terms", "/privacy"];
 
 /** Every public page, module and published post, with last-modified dates. */
-export function sitemapXml(db: Db, origin: string, contentDate: Date): string {
-  const posts = listPublishedPosts(db);
+export async function sitemapXml(db: Db, origin: string, contentDate: Date): Promise<string> {
+  const posts = await listPublishedPosts(db);
   const day = (d: Date | string) => new Date(d).toISOString().slice(0, 10);
   // biome-ignore lint/complexity/useMathMinMax: ISO date strings, compared as text (Math.max would give NaN).
   const newestPost = posts.reduce((max, p) => (p.updatedAt > max ? p.updatedAt : max), contentDate.toISOString());
@@ -26,9 +26,9 @@ export function sitemapXml(db: Db, origin: string, contentDate: Date): string {
 }
 
 /** RSS 2.0 of the published posts, newest first. */
-export function rssXml(db: Db, origin: string): string {
-  const { brandName } = getSettings(db);
-  const posts: BlogPostSummary[] = listPublishedPosts(db).slice(0, 50);
+export async function rssXml(db: Db, origin: string): Promise<string> {
+  const { brandName } = await getSettings(db);
+  const posts: BlogPostSummary[] = (await listPublishedPosts(db)).slice(0, 50);
   const items = posts
     .map((p) => {
       const link = `${origin}/blog/${p.slug}`;

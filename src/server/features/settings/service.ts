@@ -4,8 +4,8 @@ import { siteSettings } from "./table.ts";
 import type { SiteSettings } from "#shared/features/settings/contract.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 
-export function getSettings(db: Db): SiteSettings {
-  const row = db.select().from(siteSettings).where(eq(siteSettings.id, 1)).get();
+export async function getSettings(db: Db): Promise<SiteSettings> {
+  const [row] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
   // The seed always writes this row; its absence means the database was not seeded.
   if (!row) throw new HttpError(503, "Site settings are missing: run the seed.");
   return {
@@ -29,7 +29,7 @@ export function settingsRow(settings: SiteSettings) {
   };
 }
 
-export function updateSettings(db: Db, settings: SiteSettings): SiteSettings {
-  db.update(siteSettings).set({ ...settingsRow(settings), updatedAt: new Date() }).where(eq(siteSettings.id, 1)).run();
+export async function updateSettings(db: Db, settings: SiteSettings): Promise<SiteSettings> {
+  await db.update(siteSettings).set({ ...settingsRow(settings), updatedAt: new Date() }).where(eq(siteSettings.id, 1));
   return getSettings(db);
 }

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
-import { check, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { check, integer, table, text, textEnum, timestampNow } from "#server/db/columns.ts";
 
-// One row (id = 1): the brand and the two affiliate platforms (DECISIONS P5).
-export const siteSettings = sqliteTable(
+// One row (id = 1): the brand and the two affiliate platforms the site links to.
+export const siteSettings = table(
   "site_settings",
   {
     id: integer("id").primaryKey(),
@@ -11,10 +11,8 @@ export const siteSettings = sqliteTable(
     platformAUrl: text("platform_a_url").notNull(),
     platformBName: text("platform_b_name").notNull(),
     platformBUrl: text("platform_b_url").notNull(),
-    bannerPlatform: text("banner_platform", { enum: ["a", "b"] }).notNull().default("a"),
-    updatedAt: integer("updated_at", { mode: "timestamp_ms" })
-      .notNull()
-      .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
+    bannerPlatform: textEnum("banner_platform", ["a", "b"]).notNull().default("a"),
+    updatedAt: timestampNow("updated_at"),
   },
   (table) => [
     check("site_settings_single_row", sql`${table.id} = 1`),

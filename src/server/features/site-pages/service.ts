@@ -6,10 +6,10 @@ import { fillTokens } from "#shared/features/settings/brand.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { getSettings } from "#server/features/settings/service.ts";
 
-export function getSitePage(db: Db, slug: string, contact: string): SitePage {
-  const row = db.select().from(sitePages).where(eq(sitePages.slug, slug)).get();
+export async function getSitePage(db: Db, slug: string, contact: string): Promise<SitePage> {
+  const [row] = await db.select().from(sitePages).where(eq(sitePages.slug, slug)).limit(1);
   if (!row) throw new HttpError(404, "No such page.");
-  const tokens = { brand: getSettings(db).brandName, contact };
+  const tokens = { brand: (await getSettings(db)).brandName, contact };
   return {
     slug: row.slug as SitePageSlug,
     title: fillTokens(row.title, tokens),

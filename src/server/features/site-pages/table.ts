@@ -1,13 +1,10 @@
-import { sql } from "drizzle-orm";
-import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { table, text, textId, timestampNow } from "#server/db/columns.ts";
 
-// Operator-editable text pages such as /terms and /privacy (DECISIONS P8).
-export const sitePages = sqliteTable("site_pages", {
-  slug: text("slug").primaryKey(),
+// Operator-editable text pages such as /terms and /privacy: the admin's wording, not the bundle's.
+export const sitePages = table("site_pages", {
+  slug: textId("slug"),
   title: text("title").notNull(),
   description: text("description").notNull(),
   body: text("body").notNull(),
-  updatedAt: integer("updated_at", { mode: "timestamp_ms" })
-    .notNull()
-    .default(sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`),
+  updatedAt: timestampNow("updated_at"),
 });

@@ -1,0 +1,92 @@
+import type { Logger } from "drizzle-orm/logger";
+import type { Db } from "./client.ts";
+
+/**
+ * Runs `work` as one transaction: every write it makes lands, or (when it throws) none does
+ * and the error is rethrown. Answers what work returns.
+ *
+ * The contract, which any database's version of this function keeps:
+ * - work issues every statement of the unit through `tx`, never through the outer `db`;
+ * - work awaits nothing but those statements: compute, hash and read files before calling
+ *   this, then write. A transaction is a short burst of statements, never a wait;
+ * - transactions do not nest.
+ *
+ * Why drizzle's own db.transaction() is not used on SQLite: with bun:sqlite it takes a
+ * synchronous callback, and an async one is committed at its first await, so a failure
+ * later leaves half the writes behind. Here BEGIN IMMEDIATE and COMMIT surround the awaited
+ * statements instead. One connection serves every request, so nothing else may run a
+ * statement while the transaction is open:
+ * - drizzle runs a bun:sqlite statement at once and resolves it on the next microtask, so a
+ *   work that keeps the contract ends within one turn of the event loop, before any other
+ *   request's callback can run;
+ * - each transaction starts on a fresh turn (so no continuation another request left queued
+ *   runs inside it), after the one before has ended;
+ * - should a work wait for anything else after all, a statement another request runs on the
+ *   outer db meanwhile fails with TransactionOpenError instead of slipping into (and maybe
+ *   being rolled back with) this transaction.
+ * A PostgreSQL version is db.transaction(work) on a pooled connection.
+ */
+export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  const lane = lanes.get(db);
+  if (!lane) throw new Error("This database was not opened by openDatabase(): it has no transaction lane.");
+  const run = lane.last.then(nextTurn).then(() => runAtomically(lane, work));
+  lane.last = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  return run;
+}
+
+export class TransactionOpenError extends Error {
+  constructor() {
+    super("A statement ran while a transaction was open on the same connection; the transaction's work must await only its own statements.");
+  }
+}
+
+export interface TransactionLane {
+  /** A second drizzle instance over the same connection, for the statements of a transaction. */
+  tx: Db;
+  open: boolean;
+  /** The last transaction started; the next one starts after it. */
+  last: Promise<unknown>;
+}
+
+const lanes = new WeakMap<Db, TransactionLane>();
+
+/**
+ * The logger the outer db is opened with: drizzle calls it before every statement, which is
+ * where a statement from outside an open transaction is refused.
+ */
+export function outsideTransactionsOnly(lane: Pick<TransactionLane, "open">): Logger {
+  return {
+    logQuery() {
+      if (lane.open) throw new TransactionOpenError();
+    },
+  };
+}
+
+/** Called once per connection by the code that opens it. */
+export function registerLane(db: Db, lane: TransactionLane): void {
+  lanes.set(db, lane);
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+async function runAtomically<T>(lane: TransactionLane, work: (tx: Db) => Promise<T>): Promise<T> {
+  const connection = lane.tx.$client;
+  connection.run("BEGIN IMMEDIATE");
+  lane.open = true;
+  try {
+    const result = await work(lane.tx);
+    connection.run("COMMIT");
+    return result;
+  } catch (error) {
+    // Some failures (a full disk) end the transaction in SQLite already.
+    if (connection.inTransaction) connection.run("ROLLBACK");
+    throw error;
+  } finally {
+    lane.open = false;
+  }
+}
