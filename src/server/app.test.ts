@@ -1,10 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { siteApp } from "#tests/support/app.ts";
-import { createSettings, createSitePage } from "#tests/support/factories.ts";
+import { createSitePage } from "#tests/support/factories.ts";
 import { renderPage } from "#tests/support/page.ts";
-import { runScenarios, type Scenario, type ScenarioResponse } from "#tests/support/scenario.ts";
-
-const withSettings: Scenario["setup"] = async ({ db }) => void (await createSettings(db));
+import { runScenarios, type ScenarioResponse } from "#tests/support/scenario.ts";
 
 function checkCsp(res: ScenarioResponse) {
   const csp = res.headers.get("content-security-policy") ?? "";
@@ -31,7 +29,6 @@ runScenarios(
   ).map(([path, status]) => ({
     name: `${path} carries them`,
     path,
-    setup: withSettings,
     status,
     responseHeaders: { "x-content-type-options": /^nosniff$/, "referrer-policy": /^strict-origin-when-cross-origin$/, "x-powered-by": null },
     check: checkCsp,
@@ -41,20 +38,17 @@ runScenarios(
 const json = { "content-type": "application/json" };
 
 runScenarios("API scenarios", [
-  { name: "settings", path: "/api/settings", setup: withSettings, status: 200, responseHeaders: json, contains: ['"brandName":"Cam Guide"'] },
+  { name: "settings", path: "/api/settings", status: 200, responseHeaders: json, contains: ['"brandName":"Cam Guide"'] },
   {
     name: "site page",
     path: "/api/pages/terms",
-    setup: async ({ db }) => {
-      await createSettings(db);
-      await createSitePage(db, { slug: "terms", title: "Terms of Service", body: "<p>{{brand}} is run by its operator.</p>" });
-    },
+    setup: ({ db }) => createSitePage(db, { slug: "terms", title: "Terms of Service", body: "<p>{{brand}} is run by its operator.</p>" }),
     status: 200,
     responseHeaders: json,
     contains: ['"title":"Terms of Service"', "Cam Guide"],
     notContains: ["{{brand}}"],
   },
-  { name: "unknown site page", path: "/api/pages/nope", setup: withSettings, status: 404, responseHeaders: json, contains: ['"error":"No such page."'] },
+  { name: "unknown site page", path: "/api/pages/nope", status: 404, responseHeaders: json, contains: ['"error":"No such page."'] },
   { name: "unknown GET endpoint", path: "/api/nope", status: 404, responseHeaders: json, contains: ['"error":"No such API endpoint."'] },
   { name: "unknown POST endpoint", method: "POST", path: "/api/nope", body: "{}", status: 404, responseHeaders: json, contains: ['"error"'] },
   {
@@ -67,9 +61,9 @@ runScenarios("API scenarios", [
     contains: ['"error"'],
     notContains: ["at ", "stack"],
   },
-  { name: "malformed JSON to a GET-only endpoint", method: "POST", path: "/api/settings", body: "{oops", setup: withSettings, status: 404, responseHeaders: json, notContains: ["stack"] },
-  { name: "DELETE on a page path", method: "DELETE", path: "/", setup: withSettings, status: 404 },
-  { name: "benchmark ceiling is off unless CAM_GUIDE_BENCH=1", path: "/__bench/ceiling?path=/", setup: withSettings, status: 404, contains: ["404 Page Not Found"] },
+  { name: "malformed JSON to a GET-only endpoint", method: "POST", path: "/api/settings", body: "{oops", status: 404, responseHeaders: json, notContains: ["stack"] },
+  { name: "DELETE on a page path", method: "DELETE", path: "/", status: 404 },
+  { name: "benchmark ceiling is off unless CAM_GUIDE_BENCH=1", path: "/__bench/ceiling?path=/", status: 404, contains: ["404 Page Not Found"] },
   { name: "healthz answers ok after a real query", path: "/healthz", status: 200, json: { status: "ok" } },
   { name: "healthz answers 503 when the database cannot be used", path: "/healthz", setup: ({ database }) => database.close(), status: 503, contains: { status: "unavailable" } },
   {

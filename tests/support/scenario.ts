@@ -2,7 +2,7 @@
 // port) and what its answer must be. Modelled on PocketBase's ApiScenario.
 import { describe, expect, test } from "bun:test";
 import { login, SAME_ORIGIN } from "./admin.ts";
-import { testApp, type TestApp, type TestAppOptions } from "./app.ts";
+import { siteApp, testApp, type TestApp, type TestAppOptions } from "./app.ts";
 import { createAdmin } from "./factories.ts";
 
 /**
@@ -67,7 +67,7 @@ export interface Step {
 
 export interface Scenario extends Step {
   name: string;
-  /** Load the bundled content first. Default false: a scenario builds its rows in `setup`. */
+  /** Load the bundled content first. Default false: a scenario builds its rows in `setup`, on a database holding only the settings row. */
   seed?: boolean;
   /** Builds the rows the request needs (with the factories); what it returns fills `{name}`s. */
   setup?: (ctx: ScenarioContext) => unknown;
@@ -77,7 +77,9 @@ export interface Scenario extends Step {
 
 /**
  * Runs a table of API scenarios, one `test` each, every one on a fresh in-memory database
- * with the real migrations (no seed unless `seed: true`), so no row leaks between them.
+ * with the real migrations, so no row leaks between them. The database holds only the
+ * settings row, which every page reads (the seed writes it into every real database),
+ * unless the scenario asks for the whole seed with `seed: true`.
  * A failure names the scenario, the request, the status and the body.
  *
  * @example
@@ -114,11 +116,11 @@ export interface ScenarioApp extends ScenarioContext {
 }
 
 /**
- * The app for a flow of steps on one database. With `admin: true` (or the first step
+ * The app for a flow of steps on one database (the settings row only, unless `seed: true`). With `admin: true` (or the first step
  * whose `who` is "admin") the admin account exists and is signed in.
  */
 export async function scenarioApp(options: TestAppOptions & { admin?: boolean } = {}): Promise<ScenarioApp> {
-  const t = testApp({ seed: options.seed ?? false, ...options });
+  const t = options.seed ? testApp(options) : await siteApp(options);
   const ctx: ScenarioApp = { ...t, cookie: null, check: (step, made = {}, name) => checkStep(ctx, step, made, name) };
   if (options.admin) await signIn(ctx);
   return ctx;
