@@ -77,7 +77,7 @@ export async function createCategory(db: Db, overrides: Partial<typeof blogCateg
   return row!;
 }
 
-/** A published post without a category, dated now, unless overridden. */
+/** A published post without a category, dated now, about four minutes long, unless overridden. */
 export async function createPost(db: Db, overrides: Partial<typeof blogPosts.$inferInsert> = {}) {
   const n = next();
   const [row] = await db
@@ -86,7 +86,7 @@ export async function createPost(db: Db, overrides: Partial<typeof blogPosts.$in
       title: `Post number ${n}`,
       slug: `post-${n}`,
       excerpt: `A short teaser for post ${n}.`,
-      content: `<p>${"Words worth reading. ".repeat(120)}</p>`,
+      content: `<p>${"Words worth reading. ".repeat(220)}</p>`,
       published: true,
       ...overrides,
     })

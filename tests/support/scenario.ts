@@ -32,6 +32,9 @@ export interface ScenarioResponse {
   json<T = any>(): T;
 }
 
+/** What a step can send: JSON values, a raw string, or form data, bytes or a stream. */
+export type Body = Record<string, unknown> | readonly unknown[] | string | number | boolean | null | FormData | Uint8Array | ReadableStream | Blob;
+
 export interface Step {
   method?: string;
   /** The address; `{name}` is replaced by the value `setup` returned under that name. */
@@ -42,7 +45,7 @@ export interface Step {
    * as application/json unless `headers` give another type; FormData, bytes and streams are
    * sent untouched.
    */
-  body?: unknown | ((made: Made) => unknown);
+  body?: Body | ((made: Made) => Body);
   headers?: Record<string, string | null>;
   who?: Who;
   /** The expected status. */
@@ -62,7 +65,7 @@ export interface Step {
   /** Tables whose whole contents must be exactly as before; true: every table. */
   unchanged?: true | string[];
   /** Anything else to check, with the answer and the app (to read it back, say). */
-  check?: (res: ScenarioResponse, ctx: ScenarioContext, made: Made) => unknown;
+  check?: (res: ScenarioResponse, api: ScenarioApp, made: Made) => unknown;
 }
 
 export interface Scenario extends Step {
@@ -70,7 +73,7 @@ export interface Scenario extends Step {
   /** Load the bundled content first. Default false: a scenario builds its rows in `setup`, on a database holding only the settings row. */
   seed?: boolean;
   /** Builds the rows the request needs (with the factories); what it returns fills `{name}`s. */
-  setup?: (ctx: ScenarioContext) => unknown;
+  setup?: (api: ScenarioApp) => unknown;
   /** Options for the app, such as a login throttle with its own clock. */
   app?: Omit<TestAppOptions, "seed">;
 }
@@ -145,7 +148,7 @@ function requestInit(step: Step, made: Made, cookie: string | null): RequestInit
     headers.set("cookie", cookie!);
     headers.set("origin", SAME_ORIGIN.origin);
   }
-  const raw = typeof step.body === "function" ? (step.body as (made: Made) => unknown)(made) : step.body;
+  const raw = typeof step.body === "function" ? step.body(made) : step.body;
   let body: BodyInit | undefined;
   if (raw === undefined) body = undefined;
   else if (typeof raw === "string") {
@@ -178,7 +181,7 @@ function counts(ctx: ScenarioContext, tables: string[]) {
   return Object.fromEntries(tables.map((t) => [t, (ctx.sqlite.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
 }
 
-async function checkStep(ctx: ScenarioContext, step: Step, made: Made, name = "step"): Promise<ScenarioResponse> {
+async function checkStep(ctx: ScenarioApp, step: Step, made: Made, name = "step"): Promise<ScenarioResponse> {
   if (step.who === "admin" && !ctx.cookie) await signIn(ctx);
   const path = fill(step.path, made);
   const init = requestInit(step, made, ctx.cookie);

@@ -21,7 +21,7 @@ const rows: Scenario["setup"] = async ({ db }) => {
   return { post: existing.id, category: category.id };
 };
 
-const endpoints: { name: string; method: string; path: string; body?: unknown }[] = [
+const endpoints: Pick<Scenario, "name" | "method" | "path" | "body">[] = [
   { name: "list posts", method: "GET", path: "/api/admin/blog/posts" },
   { name: "create post", method: "POST", path: "/api/admin/blog/post", body: post },
   { name: "update post", method: "PUT", path: "/api/admin/blog/post/{post}", body: post },

@@ -17,7 +17,7 @@ const offer = {
 
 const rows: Scenario["setup"] = async ({ db }) => ({ offer: (await createOffer(db, { moduleId: 2 })).id });
 
-const endpoints: { name: string; method: string; path: string; body?: unknown }[] = [
+const endpoints: Pick<Scenario, "name" | "method" | "path" | "body">[] = [
   { name: "list offers", method: "GET", path: "/api/admin/affiliate-offers" },
   { name: "create offer", method: "POST", path: "/api/admin/affiliate-offer", body: offer },
   { name: "update offer", method: "PUT", path: "/api/admin/affiliate-offer/{offer}", body: offer },

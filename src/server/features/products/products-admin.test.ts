@@ -16,7 +16,7 @@ const product = {
 
 const rows: Scenario["setup"] = async ({ db }) => ({ product: (await createProduct(db, { id: "essential-key-light", archetype: "All Archetypes" })).id });
 
-const endpoints: { name: string; method: string; path: string; body?: unknown }[] = [
+const endpoints: Pick<Scenario, "name" | "method" | "path" | "body">[] = [
   { name: "list products", method: "GET", path: "/api/admin/recommended-products" },
   { name: "create product", method: "POST", path: "/api/admin/recommended-product", body: product },
   { name: "update product", method: "PUT", path: "/api/admin/recommended-product/{product}", body: product },
