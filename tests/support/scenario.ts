@@ -97,18 +97,27 @@ export interface Scenario extends Step {
  * For a flow whose steps build on each other (create, then update, then delete), use
  * `scenarioApp()` and `check` each step against the same database.
  */
-export function runScenarios(title: string, scenarios: Scenario[]): void {
+export function runScenarios(title: string, scenarios: Scenario[], options: TableOptions = {}): void {
   describe(title, () => {
     for (const scenario of scenarios) {
       test(`${scenario.name}: ${scenario.method ?? "GET"} ${typeof scenario.path === "string" ? scenario.path : "(made)"} -> ${scenario.status}`, () =>
-        runScenario(scenario));
+        runScenario(scenario, options));
     }
   });
 }
 
+export interface TableOptions {
+  /**
+   * Sends the requests to this handler instead of the cam-guide app, for a table about one
+   * plugin on a minimal Elysia app: `{ handle: (request) => app.handle(request) }`. The
+   * handler (and its app) is shared by the whole table; the database still comes fresh.
+   */
+  handle?: (request: Request) => Response | Promise<Response>;
+}
+
 /** Runs one scenario on a fresh database. */
-export async function runScenario(scenario: Scenario): Promise<ScenarioResponse> {
-  const api = await scenarioApp({ seed: scenario.seed ?? false, ...scenario.app, admin: scenario.who === "admin" });
+export async function runScenario(scenario: Scenario, options: TableOptions = {}): Promise<ScenarioResponse> {
+  const api = await scenarioApp({ seed: scenario.seed ?? false, ...scenario.app, ...options, admin: scenario.who === "admin" });
   const made = await scenario.setup?.(api);
   return api.check(scenario, made && typeof made === "object" ? (made as Made) : {}, scenario.name);
 }
@@ -122,8 +131,10 @@ export interface ScenarioApp extends ScenarioContext {
  * The app for a flow of steps on one database (the settings row only, unless `seed: true`). With `admin: true` (or the first step
  * whose `who` is "admin") the admin account exists and is signed in.
  */
-export async function scenarioApp(options: TestAppOptions & { admin?: boolean } = {}): Promise<ScenarioApp> {
+export async function scenarioApp(options: TestAppOptions & TableOptions & { admin?: boolean } = {}): Promise<ScenarioApp> {
   const t = options.seed ? testApp(options) : await siteApp(options);
+  const { handle } = options;
+  if (handle) t.request = async (path, init) => handle(new Request(`http://localhost${path}`, init));
   const ctx: ScenarioApp = { ...t, cookie: null, check: (step, made = {}, name) => checkStep(ctx, step, made, name) };
   if (options.admin) await signIn(ctx);
   return ctx;
