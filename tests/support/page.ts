@@ -1,7 +1,16 @@
 // Server-rendered pages as a browser would parse them, queried the way a visitor finds
 // things: by role and accessible name (Testing Library), not by markup strings.
 import { Window } from "happy-dom";
-import { within } from "@testing-library/dom";
+import { configure, prettyDOM, within } from "@testing-library/dom";
+
+// A failed query shows a short, uncoloured excerpt of the page, not all of it.
+configure({
+  getElementError(message, container) {
+    const error = new Error(`${message}\n\n${prettyDOM(container, 1500, { highlight: false })}`);
+    error.name = "TestingLibraryElementError";
+    return error;
+  },
+});
 
 // One inert window for the whole test process: it parses, it never runs or fetches anything.
 let window: Window | undefined;
