@@ -1,6 +1,3 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { openMemoryDatabase, type DatabaseHandle } from "#server/db/client.ts";
 import { seedDatabase } from "#server/db/seed.ts";
 import { createApp } from "#server/app.ts";
@@ -8,27 +5,10 @@ import { loadAssets, type AssetStore } from "#server/ssr/assets.ts";
 import { memoryLogger } from "#server/logger.ts";
 import type { LoginThrottle } from "#server/features/auth/throttle.ts";
 import { createSettings } from "./factories.ts";
+import { scratchDir } from "./scratch.ts";
 
 let assets: AssetStore | undefined;
 export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
-
-let scratchRoot: string | undefined;
-let scratchCount = 0;
-
-/**
- * A fresh, empty folder for one test. Every folder lives under one temporary root per
- * test process, which is removed when the process exits, whether the tests passed or not.
- */
-export function scratchDir(label = "scratch"): string {
-  if (!scratchRoot) {
-    const root = mkdtempSync(join(tmpdir(), "cam-guide-tests-"));
-    scratchRoot = root;
-    process.once("exit", () => rmSync(root, { recursive: true, force: true }));
-  }
-  const dir = join(scratchRoot, `${label}-${++scratchCount}`);
-  mkdirSync(dir);
-  return dir;
-}
 
 export interface TestAppOptions {
   /** Load the bundled content (the seed). Default true; tests that build their own rows pass false. */
