@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { isActivePath, showsPromoBanner } from "./paths.ts";
 import { fillTokens, pageTitle } from "./features/settings/brand.ts";
 
-describe("promotional banner paths (SPEC 2)", () => {
+describe("promotional banner paths", () => {
   test.each([
     ["/quiz/result", true],
     ["/quiz/starter-kit", true],

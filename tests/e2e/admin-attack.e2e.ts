@@ -1,6 +1,6 @@
 // Stored script never runs on any public or admin page; an offer embed cannot read the
-// page's cookies or move the top window (issue 7, DECISIONS P14, P15). Runs on the admin
-// project's server because it writes content.
+// page's cookies or move the top window. Runs on the admin project's server because it
+// writes content.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 
