@@ -15,6 +15,8 @@ function server(p: number) {
     env: { E2E_PORT: String(p) },
     stdout: "pipe" as const,
     stderr: "pipe" as const,
+    // Without this Playwright SIGKILLs the server, and its temporary DATA_DIR stays behind.
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 10_000 },
   };
 }
 

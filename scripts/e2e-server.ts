@@ -1,5 +1,6 @@
 // Starts the real server for the browser tests on a fresh, temporary DATA_DIR:
-// the compiled executable when it exists (what ships), else the source.
+// the compiled executable when it exists (what ships), else the source. The DATA_DIR is
+// removed when the server stops (Playwright stops it with SIGTERM), however it stops.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,25 +12,26 @@ const useBinary = existsSync(binary) && process.env.E2E_SOURCE !== "1";
 const cmd = useBinary ? [binary] : ["bun", join(root, "src/server/main.ts")];
 console.log(`e2e server: ${useBinary ? "dist/cam-guide" : "source"} on DATA_DIR ${dataDir}`);
 
-const child = Bun.spawn(cmd, {
-  env: {
-    ...process.env,
-    PORT: process.env.E2E_PORT ?? "4310",
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    ADMIN_USERNAME: "admin",
-    ADMIN_PASSWORD: "e2e-admin-password-123",
-    NODE_ENV: "production",
-  },
-  stdout: "inherit",
-  stderr: "inherit",
-});
-
-function stop() {
-  child.kill("SIGTERM");
+let code = 1;
+try {
+  const child = Bun.spawn(cmd, {
+    env: {
+      ...process.env,
+      PORT: process.env.E2E_PORT ?? "4310",
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME: "admin",
+      ADMIN_PASSWORD: "e2e-admin-password-123",
+      NODE_ENV: "production",
+    },
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  const stop = () => child.kill("SIGTERM");
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  code = await child.exited;
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
 }
-process.on("SIGTERM", stop);
-process.on("SIGINT", stop);
-const code = await child.exited;
-rmSync(dataDir, { recursive: true, force: true });
 process.exit(code);

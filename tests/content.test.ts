@@ -34,7 +34,7 @@ function problems(schema: Parameters<typeof Value.Errors>[0], value: unknown) {
 
 describe("content/site-settings.json", () => {
   test("matches the SiteSettings schema", () => expect(problems(SiteSettings, siteSettings)).toEqual([]));
-  test("uses neutral placeholders, not real companies (DECISIONS P5)", () => {
+  test("uses neutral placeholders, not real companies", () => {
     for (const p of [siteSettings.platformA, siteSettings.platformB]) expect(new URL(p.url).hostname).toMatch(/^example\.(com|org|net)$/);
   });
 });
@@ -64,7 +64,7 @@ describe("content/pages", () => {
 });
 
 describe("content/course/outline.json", () => {
-  test("ten modules with the titles SPEC section 3 gives", () => {
+  test("ten modules with the course titles", () => {
     expect(outline.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(outline[0]!.title).toBe("Camming 101 – What to Expect");
     expect(outline[9]!.title).toBe("Business Mindset, Goals & Evolving Your Career");
@@ -102,7 +102,7 @@ describe("quiz and calculator content", () => {
     });
   });
 
-  test("three tier profiles whose first schedule line is SPEC's", () => {
+  test("three tier profiles with their first schedule line", () => {
     expect(problems(Type.Array(TierProfile, { minItems: 3, maxItems: 3 }), tiers)).toEqual([]);
     expect(tiers.map((t) => t.tier)).toEqual(TIERS.map((t) => t.name));
     expect(tiers.map((t) => t.schedule[0])).toEqual([
@@ -112,7 +112,7 @@ describe("quiz and calculator content", () => {
     ]);
   });
 
-  test("the texts stay non-explicit and invent no figures beyond SPEC's", () => {
+  test("the texts stay non-explicit and invent no figures", () => {
     const all = JSON.stringify([questions, archetypes, earningsQuestions, tiers]).toLowerCase();
     for (const word of ["nude", "naked", "porn", "sex toy", "explicit act"]) expect(all).not.toContain(word);
     // Percentages other than the tax set-aside would be invented statistics.
@@ -147,7 +147,7 @@ describe("content/course", () => {
   const { CourseModule, MODULE_COUNT } = courseContract;
   const ALLOWED_TAGS = ["h3", "h4", "p", "ul", "ol", "li", "strong", "em", "blockquote"];
 
-  test("ten modules, in order, with SPEC's titles (the outline agrees)", () => {
+  test("ten modules, in order, with the course titles (the outline agrees)", () => {
     expect(courseModules.map((m) => m.id)).toEqual(Array.from({ length: MODULE_COUNT }, (_, i) => i + 1));
     expect(courseModules.map((m) => m.title)).toEqual(outline.map((o) => o.title));
   });
@@ -206,7 +206,7 @@ describe("content/offers.json and content/blog", () => {
     }
   });
 
-  test("the four blog categories of SPEC", () => {
+  test("the four blog categories", () => {
     expect(blogCategories.map((c) => c.slug)).toEqual(["getting-started", "tips-and-tricks", "platform-reviews", "income-strategies"]);
   });
 });

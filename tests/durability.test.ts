@@ -1,22 +1,15 @@
-// Nothing acknowledged is lost: under load, after a kill -9, and through backup and restore
-// (issue 7). These run the shipped executable as a real process.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+// Nothing acknowledged is lost: under load, after a kill -9, and through backup and restore.
+// These run the shipped executable as a real process.
+import { beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { BINARY, ensureBuilt, pool, startServer } from "./support/binary.ts";
+import { scratchDir } from "./support/scratch.ts";
 
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "cam-guide-durable-"));
-  dirs.push(dir);
-  return dir;
-};
+// Data directories live under the run's scratch folder, removed after the last test.
+const tempDir = () => scratchDir("durable");
 beforeAll(() => ensureBuilt(), 180_000);
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
 
 const QUIZ = { archetype: "Girl Next Door", answers: Array(15).fill("A") };
 const post = (url: string) =>
@@ -138,10 +131,10 @@ describe("backup and restore", () => {
     }
   }, 120_000);
 
-  test("restore refuses a file that is not a backup and changes nothing", () => {
+  test("restore refuses a file that is not a backup and changes nothing", async () => {
     const dir = tempDir();
     const junk = join(dir, "junk.bin");
-    Bun.write(junk, "definitely not a tar archive".repeat(40));
+    await Bun.write(junk, "definitely not a tar archive".repeat(40));
     const result = Bun.spawnSync([BINARY, "restore", junk], { env: { PATH: process.env.PATH ?? "", DATA_DIR: join(dir, "data") } });
     expect(result.exitCode).toBe(1);
     expect(result.stderr.toString()).toContain("Restore failed");

@@ -1,9 +1,10 @@
 // The shipped artifact: dist/cam-guide copied alone into an empty directory.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
+import { scratchDir } from "./support/scratch.ts";
+import { waitUntilUp } from "./support/binary.ts";
 
 const root = join(import.meta.dir, "..");
 const built = join(root, "dist", "cam-guide");
@@ -15,14 +16,11 @@ beforeAll(() => {
     const result = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "ignore", stderr: "inherit" });
     if (result.exitCode !== 0) throw new Error("bun run build failed");
   }
-  dir = mkdtempSync(join(tmpdir(), "cam-guide-bin-"));
+  // Under the run's scratch folder, removed after the last test.
+  dir = scratchDir("standalone");
   binary = join(dir, "cam-guide");
   copyFileSync(built, binary);
 }, 180_000);
-
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
 
 let nextPort = 4400 + Math.floor(Math.random() * 500);
 
@@ -35,20 +33,6 @@ function start(env: Record<string, string> = {}) {
     stderr: "pipe",
   });
   return { proc, port, url: `http://127.0.0.1:${port}` };
-}
-
-async function waitUntilUp(url: string, proc: Bun.Subprocess) {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`exited early with ${proc.exitCode}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await Bun.sleep(50);
-  }
-  throw new Error("did not answer /healthz within 15 s");
 }
 
 async function stop(proc: Bun.Subprocess) {

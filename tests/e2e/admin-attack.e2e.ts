@@ -1,6 +1,6 @@
 // Stored script never runs on any public or admin page; an offer embed cannot read the
-// page's cookies or move the top window (issue 7, DECISIONS P14, P15). Runs on the admin
-// project's server because it writes content.
+// page's cookies or move the top window. Runs on the admin project's server because it
+// writes content.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 
@@ -15,8 +15,19 @@ async function adminRequest(request: APIRequestContext, baseURL: string) {
   return (method: "post" | "put", path: string, data: unknown) => request[method](path, { data, headers: { origin: baseURL } });
 }
 
+/**
+ * No planted script ran, and none can run later: no element carries an inline event
+ * handler or a javascript: address (a planted <img onerror> would fire only once its
+ * image failed to load).
+ */
 async function expectNoScriptRan(page: Page) {
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  const armed = await page.evaluate(() =>
+    [...document.querySelectorAll("*")]
+      .filter((el) => [...el.attributes].some((a) => /^on/i.test(a.name) || /^\s*javascript:/i.test(a.value)))
+      .map((el) => el.outerHTML.slice(0, 120)),
+  );
+  expect(armed).toEqual([]);
 }
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
@@ -86,14 +97,16 @@ test("script stored in every admin field runs on no page", async ({ page, baseUR
       continue;
     }
     await visit(path);
-    await page.waitForTimeout(300);
+    // Whatever loads after hydration (the offer card) has loaded.
+    await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
     await expectNoScriptRan(page);
   }
   // The admin's own pages show the same text safely.
   await page.goto("/admin");
   for (const tab of ["Blog Posts", "Categories", "Affiliate Offers", "Recommended Products"]) {
     await page.getByRole("tab", { name: tab }).click();
-    await page.waitForTimeout(300);
+    // The tab has rendered the planted text (as text).
+    await expect(page.getByRole("tabpanel").getByText(/<img src=x|<svg onload/).first()).toBeVisible();
     await expectNoScriptRan(page);
   }
   expect(dialogs).toEqual([]);

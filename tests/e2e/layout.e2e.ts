@@ -9,12 +9,15 @@ test("the theme toggle survives a reload, applied before first paint", async ({ 
 
   // The stored theme is on <html> in the very first parse, before any module runs.
   let themeAtFirstParse: string | null = null;
+  let themeRead!: () => void;
+  const read = new Promise<void>((resolve) => (themeRead = resolve));
   page.once("domcontentloaded", async () => {
     themeAtFirstParse = await page.evaluate(() => document.documentElement.getAttribute("data-theme"));
+    themeRead();
   });
   await page.route("**/assets/entry.client-*.js", async (route) => {
-    // Holding the app back shows the theme does not depend on it.
-    await new Promise((r) => setTimeout(r, 300));
+    // The app is held back until the theme has been read: the theme cannot depend on it.
+    await read;
     await route.continue();
   });
   await page.reload();

@@ -74,6 +74,8 @@ test.describe("on a phone", () => {
 });
 
 test("the quiz works with the keyboard alone", async ({ page, visit }) => {
+  // A controllable clock: proving that nothing advances on its own needs no real waiting.
+  await page.clock.install();
   await visit("/quiz");
   // Tab from the top of the page into the radio group.
   const first = page.getByRole("radio").first();
@@ -82,7 +84,8 @@ test("the quiz works with the keyboard alone", async ({ page, visit }) => {
   // Arrow keys browse without moving on; CONTINUE (by keyboard) does.
   await page.keyboard.press("ArrowDown");
   await expect(page.getByRole("radio").nth(1)).toBeChecked();
-  await page.waitForTimeout(900);
+  // Longer than any auto-advance delay: a click would have moved on by now, a key does not.
+  await page.clock.runFor(2_000);
   await expect(page.getByText("Question 1/15")).toBeVisible();
   const next = page.getByRole("button", { name: "CONTINUE" });
   for (let i = 0; i < 3 && !(await next.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");

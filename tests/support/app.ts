@@ -4,9 +4,8 @@ import { createApp } from "#server/app.ts";
 import { loadAssets, type AssetStore } from "#server/ssr/assets.ts";
 import { memoryLogger } from "#server/logger.ts";
 import type { LoginThrottle } from "#server/features/auth/throttle.ts";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { createSettings } from "./factories.ts";
+import { scratchDir } from "./scratch.ts";
 
 let assets: AssetStore | undefined;
 export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
@@ -21,13 +20,37 @@ const seeded = await (async () => {
   return image;
 })();
 
-/** The real app on a fresh in-memory database with the real migrations and seed. */
-export function testApp(options: { seed?: boolean; loginThrottle?: LoginThrottle } = {}) {
+export interface TestAppOptions {
+  /** Load the bundled content (the seed). Default true; tests that build their own rows pass false. */
+  seed?: boolean;
+  loginThrottle?: LoginThrottle;
+  publicUrl?: string | null;
+}
+
+/** The real app on a fresh in-memory database with the real migrations (and the seed unless `seed: false`). */
+export function testApp(options: TestAppOptions = {}) {
   const database: DatabaseHandle = options.seed === false ? openMemoryDatabase() : openMemoryCopy(seeded);
   assets ??= loadAssets();
   const logger = memoryLogger();
-  const uploadsDir = mkdtempSync(join(tmpdir(), "cam-guide-uploads-"));
-  const app = createApp({ database, secret: TEST_SECRET, uploadsDir, config: { publicUrl: null }, assets, logger, loginThrottle: options.loginThrottle });
+  const uploadsDir = scratchDir("uploads");
+  const app = createApp({
+    database,
+    secret: TEST_SECRET,
+    uploadsDir,
+    config: { publicUrl: options.publicUrl ?? null },
+    assets,
+    logger,
+    loginThrottle: options.loginThrottle,
+  });
   const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
-  return { app, database, logger, request, uploadsDir };
+  return { app, database, db: database.db, sqlite: database.sqlite, logger, request, uploadsDir };
+}
+
+export type TestApp = ReturnType<typeof testApp>;
+
+/** An app on a database holding only the settings row, which every page reads for the brand. */
+export async function siteApp(options: Omit<TestAppOptions, "seed"> & { settings?: Parameters<typeof createSettings>[1] } = {}) {
+  const t = testApp({ ...options, seed: false });
+  await createSettings(t.db, options.settings);
+  return t;
 }

@@ -28,17 +28,27 @@ export async function startServer(dataDir: string, env: Record<string, string> =
     stderr: "pipe",
   });
   const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitUntilUp(url, proc);
+  } catch (error) {
+    proc.kill("SIGKILL");
+    throw error;
+  }
+  return { proc, url, port };
+}
+
+/** Polls /healthz until it answers 200; fails if the process exits first or 15 s pass. */
+export async function waitUntilUp(url: string, proc: Bun.Subprocess<"ignore" | "pipe" | "inherit", "pipe", "pipe">): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error(`server exited early with ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return { proc, url, port };
+      if ((await fetch(`${url}/healthz`)).ok) return;
     } catch {
-      // not up yet
+      // not listening yet
     }
     await Bun.sleep(25);
   }
-  proc.kill("SIGKILL");
   throw new Error("the server did not answer /healthz within 15 s");
 }
 

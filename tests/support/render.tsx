@@ -4,13 +4,13 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { createQueryClient } from "#web/lib/query-client.ts";
-import { API } from "#shared/paths.ts";
 import { content } from "#server/db/content.ts";
 
 /** Renders a component inside the app's providers at a given path, with seeded settings. */
 export function renderAt(path: string, ui: ReactNode) {
   const queryClient = createQueryClient();
-  queryClient.setQueryData([API.settings], content.siteSettings);
+  // The key the settings query uses: its API path.
+  queryClient.setQueryData(["/api/settings"], content.siteSettings);
   const location = memoryLocation({ path, record: true });
   const result = render(
     <QueryClientProvider client={queryClient}>

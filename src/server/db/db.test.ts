@@ -25,7 +25,7 @@ describe("database", () => {
     }
   });
 
-  test("migrations create every table SPEC section 3 stores", () => {
+  test("migrations create every table the site stores", () => {
     const { sqlite } = openMemoryDatabase();
     const tables = (sqlite.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
     for (const table of ["quiz_results", "earnings_results", "blog_posts", "blog_categories", "affiliate_offers", "recommended_products", "admin_users", "site_settings", "site_pages"]) {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { sanitizePostHtml } from "./sanitize.ts";
 
-describe("blog HTML sanitiser (DECISIONS P14)", () => {
+describe("blog HTML sanitiser", () => {
   test("keeps ordinary article markup", () => {
     const html = "<h2>Title</h2><p>Some <strong>bold</strong> and <em>em</em>.</p><ul><li>One</li></ul><blockquote>Quote</blockquote>";
     expect(sanitizePostHtml(html)).toBe(html);

@@ -1,125 +1,156 @@
-// The blog as the first HTML response holds it (SPEC 2, issue 5).
+// The blog as the first HTML response holds it, read through the parsed page.
 import { describe, expect, test } from "bun:test";
-import { testApp } from "#tests/support/app.ts";
+import { siteApp } from "#tests/support/app.ts";
+import { createCategory, createPost, createSitePage } from "#tests/support/factories.ts";
+import { renderPage } from "#tests/support/page.ts";
+import type { Db } from "#server/db/client.ts";
 
-const text = (html: string) => html.replaceAll("<!-- -->", "");
 const DRAFT = "your-first-week-on-camera";
+const TAXES = "Taxes for Cam Models: Set-Asides, Records and Staying Ahead";
+const LIGHTING = "Lighting on a Budget: Look Great on Camera Without Expensive Gear";
+const PLATFORMS = "How to Compare Cam Platforms: Payouts, Audience & Safety";
+const SAFELY = "How to Start Camming Safely: Your First Month's Plan";
+
+/** Four categories, five published posts (one with every meta field) and a draft. */
+async function blog(db: Db) {
+  for (const [name, slug] of [
+    ["Getting Started", "getting-started"],
+    ["Income Strategies", "income-strategies"],
+    ["Platform Reviews", "platform-reviews"],
+    ["Tips and Tricks", "tips-and-tricks"],
+  ]) {
+    await createCategory(db, { name, slug });
+  }
+  await createPost(db, {
+    title: TAXES,
+    slug: "taxes-for-cam-models",
+    category: "income-strategies",
+    excerpt: "Set aside money from every payout.",
+    metaDescription: "Taxes for new cam models: set aside 25–30% of every payout and keep records.",
+    metaKeywords: "cam model taxes, self-employment",
+    coverImage: "/seed/blog/taxes-for-cam-models.jpg",
+    content: `<p>${"Plan ahead. ".repeat(300)}</p><h2>Set aside 25–30% of every payout</h2>`,
+    createdAt: new Date("2026-02-14T10:00:00Z"),
+  });
+  await createPost(db, { title: "Building a Tip Menu That Works", slug: "tip-menu", category: "income-strategies" });
+  await createPost(db, { title: LIGHTING, slug: "lighting-on-a-budget", category: "tips-and-tricks", excerpt: "Window light beats expensive gear." });
+  await createPost(db, { title: PLATFORMS, slug: "platform-reviews", category: "platform-reviews" });
+  await createPost(db, { title: SAFELY, slug: "how-to-start-camming-safely", category: "getting-started" });
+  await createPost(db, { title: "Your First Week on Camera", slug: DRAFT, category: "getting-started", published: false });
+}
+
+async function blogApp() {
+  const app = await siteApp();
+  await blog(app.db);
+  return app;
+}
 
 describe("/blog", () => {
   test("the list with its articles, title, meta, feed link and social tags", async () => {
-    const { request, database } = testApp();
-    const res = await request("/blog");
-    expect(res.status).toBe(200);
-    const body = text(await res.text());
-    expect(body).toContain("<title>Webcam Model Blog | Cam Guide</title>");
-    expect(body).toContain("Cam Model Resources &amp; Guides");
-    expect(body).toContain("Expert advice, platform reviews, and income strategies to help you succeed as a webcam model.");
-    expect(body).toContain('placeholder="Search articles..."');
-    expect(body).toContain("Filter by:");
-    const titles = database.sqlite.query("SELECT title FROM blog_posts WHERE published = 1").all() as { title: string }[];
-    for (const { title } of titles) expect(body).toContain(title.replace(/&/g, "&amp;").replace(/'/g, "&#x27;"));
-    expect(body).not.toContain(DRAFT);
-    expect(body).toContain('<link rel="alternate" type="application/rss+xml"');
-    expect(body).toContain('<link rel="canonical" href="http://localhost/blog"/>');
-    expect(body).toContain('<meta property="og:title" content="Webcam Model Blog | Cam Guide"/>');
-    expect(body).toContain('<meta name="twitter:card" content="summary_large_image"/>');
-    expect(body).toContain('href="/blog?category=platform-reviews"');
-    expect(body).not.toContain("Clear filters");
+    const { request } = await blogApp();
+    const page = await renderPage(request, "/blog");
+    expect(page.status).toBe(200);
+    expect(page.title).toBe("Webcam Model Blog | Cam Guide");
+    const main = page.main();
+    expect(main.getByRole("heading", { level: 1, name: "Cam Model Resources & Guides" })).toBeTruthy();
+    expect(main.getByText("Expert advice, platform reviews, and income strategies to help you succeed as a webcam model.")).toBeTruthy();
+    expect(main.getByRole("searchbox", { name: "Search articles" }).getAttribute("placeholder")).toBe("Search articles...");
+    expect(main.getByText("Filter by:")).toBeTruthy();
+    for (const title of [TAXES, LIGHTING, PLATFORMS, SAFELY]) expect(main.getByRole("heading", { name: title })).toBeTruthy();
+    expect(page.html).not.toContain(DRAFT);
+    expect(page.document.querySelector('link[rel="alternate"][type="application/rss+xml"]')).not.toBeNull();
+    expect(page.link("canonical")).toBe("http://localhost/blog");
+    expect(page.meta("og:title")).toBe("Webcam Model Blog | Cam Guide");
+    expect(page.meta("twitter:card")).toBe("summary_large_image");
+    expect(main.getByRole("link", { name: "Platform Reviews" }).getAttribute("href")).toBe("/blog?category=platform-reviews");
+    expect(main.queryByRole("link", { name: "Clear filters" })).toBeNull();
+    expect(page.text).not.toContain("Clear filters");
   });
 
   test("a first request with ?category= is rendered already filtered", async () => {
-    const { request } = testApp();
-    const html = text(await (await request("/blog?category=income-strategies")).text());
+    const { request } = await blogApp();
+    const page = await renderPage(request, "/blog?category=income-strategies");
     // The rendered page, not the query cache that travels with it.
-    const body = html.slice(html.indexOf("<main"), html.indexOf("</main>"));
-    expect(body).toContain("Taxes for Cam Models");
-    expect(body).not.toContain("Lighting on a Budget");
-    expect(body).toContain('aria-pressed="true"');
-    expect(body).toContain("Clear filters");
+    const main = page.main();
+    expect(main.getByRole("heading", { name: TAXES })).toBeTruthy();
+    expect(main.queryByRole("heading", { name: LIGHTING })).toBeNull();
+    expect(main.getByRole("button", { name: "Income Strategies", pressed: true })).toBeTruthy();
+    expect(main.getByRole("link", { name: "Clear filters" }).getAttribute("href")).toBe("/blog");
   });
 
   test("an empty category shows the filtered empty state", async () => {
-    const { request } = testApp();
-    const body = text(await (await request("/blog?category=nothing-here")).text());
-    expect(body).toContain("No articles found");
-    expect(body).toContain("Try changing your filters or search term.");
-    expect(body).toContain("Clear Filters");
+    const { request } = await blogApp();
+    const main = (await renderPage(request, "/blog?category=nothing-here")).main();
+    expect(main.getByRole("heading", { name: "No articles found" })).toBeTruthy();
+    expect(main.getByText("Try changing your filters or search term.")).toBeTruthy();
+    expect(main.getByRole("button", { name: "Clear Filters" })).toBeTruthy();
   });
 
   test("with no posts at all: 'Check back soon for new content!'", async () => {
-    const { request, database } = testApp();
-    database.sqlite.run("UPDATE blog_posts SET published = 0");
-    const body = text(await (await request("/blog")).text());
-    expect(body).toContain("No articles found");
-    expect(body).toContain("Check back soon for new content!");
+    const { request, db } = await siteApp();
+    await createPost(db, { published: false });
+    const main = (await renderPage(request, "/blog")).main();
+    expect(main.getByRole("heading", { name: "No articles found" })).toBeTruthy();
+    expect(main.getByText("Check back soon for new content!")).toBeTruthy();
   });
 });
 
 describe("/blog/:slug", () => {
   test("the article, its dates, meta, social card, JSON-LD and the closing banner", async () => {
-    const { request, database } = testApp();
-    const res = await request("/blog/taxes-for-cam-models");
-    expect(res.status).toBe(200);
-    const body = text(await res.text());
-    const row = database.sqlite.query("SELECT title, meta_description AS d, meta_keywords AS k, created_at AS c FROM blog_posts WHERE slug = 'taxes-for-cam-models'").get() as {
-      title: string;
-      d: string;
-      k: string;
-      c: number;
-    };
-    expect(body).toContain(`<title>${row.title} | Cam Guide</title>`);
-    expect(body).toContain(`<meta name="description" content="${row.d}"/>`);
-    expect(body).toContain(`<meta name="keywords" content="${row.k}"/>`);
-    expect(body).toContain('<meta property="og:type" content="article"/>');
-    expect(body).toContain('<meta property="og:image" content="http://localhost/seed/blog/taxes-for-cam-models.jpg"/>');
-    expect(body).toContain("← Back to Blog");
-    expect(body).toContain("Income Strategies");
-    expect(body).toMatch(/[A-Z][a-z]+ \d{1,2}, 2026/);
-    expect(body).toMatch(/\d+ min read/);
-    expect(body).toContain("25–30%");
-    expect(body).toContain("Ready to Start Your Cam Journey?");
-    expect(body).toContain("Discover your unique cam girl archetype and learn how much you could earn.");
-    expect(body).toContain("Take the Free Quiz");
-    const ld = /<script type="application\/ld\+json">(.+?)<\/script>/.exec(body)![1]!;
-    const data = JSON.parse(ld);
+    const { request } = await blogApp();
+    const page = await renderPage(request, "/blog/taxes-for-cam-models");
+    expect(page.status).toBe(200);
+    expect(page.title).toBe(`${TAXES} | Cam Guide`);
+    expect(page.meta("description")).toBe("Taxes for new cam models: set aside 25–30% of every payout and keep records.");
+    expect(page.meta("keywords")).toBe("cam model taxes, self-employment");
+    expect(page.meta("og:type")).toBe("article");
+    expect(page.meta("og:image")).toBe("http://localhost/seed/blog/taxes-for-cam-models.jpg");
+    const main = page.main();
+    expect(main.getByRole("button", { name: "← Back to Blog" }).getAttribute("href")).toBe("/blog");
+    expect(main.getAllByRole("link", { name: "Income Strategies" })[0]!.getAttribute("href")).toBe("/blog?category=income-strategies");
+    expect(main.getByRole("heading", { level: 1, name: TAXES })).toBeTruthy();
+    expect(page.text).toContain("February 14, 2026");
+    expect(page.text).toMatch(/\d+ min read/);
+    expect(main.getByRole("heading", { name: "Set aside 25–30% of every payout" })).toBeTruthy();
+    expect(main.getByRole("heading", { name: "Ready to Start Your Cam Journey?" })).toBeTruthy();
+    expect(main.getByText("Discover your unique cam girl archetype and learn how much you could earn.")).toBeTruthy();
+    expect(main.getByRole("button", { name: "Take the Free Quiz" }).getAttribute("href")).toBe("/quiz");
+    const data = JSON.parse(page.document.querySelector('script[type="application/ld+json"]')!.textContent!);
     expect(data[0]["@type"]).toBe("BlogPosting");
-    expect(data[0].headline).toBe(row.title);
+    expect(data[0].headline).toBe(TAXES);
     expect(data[1]["@type"]).toBe("BreadcrumbList");
-    expect(body).toContain("Related articles");
+    expect(main.getByRole("heading", { name: "Related articles" })).toBeTruthy();
   });
 
   test("meta falls back to the excerpt, then to a generic sentence and default keywords", async () => {
-    const { request, database } = testApp();
-    database.sqlite.run("UPDATE blog_posts SET meta_description = NULL, meta_keywords = NULL WHERE slug = 'lighting-on-a-budget'");
-    const excerpt = (database.sqlite.query("SELECT excerpt FROM blog_posts WHERE slug = 'lighting-on-a-budget'").get() as { excerpt: string }).excerpt;
-    const body = text(await (await request("/blog/lighting-on-a-budget")).text());
-    expect(body).toContain(`<meta name="description" content="${excerpt.replace(/'/g, "&#x27;")}"/>`);
-    expect(body).toContain('<meta name="keywords" content="cam model tips,');
-    database.sqlite.run("UPDATE blog_posts SET excerpt = NULL WHERE slug = 'lighting-on-a-budget'");
-    // A new address: the first answer is cached, and this edit bypassed the admin API.
-    const bare = text(await (await request("/blog/lighting-on-a-budget?v=2")).text());
-    expect(bare).toContain('<meta name="description" content="Practical, honest guides for new webcam models');
+    const { request, db } = await siteApp();
+    await createPost(db, { slug: "with-excerpt", excerpt: "Window light beats expensive gear, and it's free.", metaDescription: null, metaKeywords: null });
+    await createPost(db, { slug: "bare", excerpt: null, metaDescription: null, metaKeywords: null });
+    const page = await renderPage(request, "/blog/with-excerpt");
+    expect(page.meta("description")).toBe("Window light beats expensive gear, and it's free.");
+    expect(page.meta("keywords")).toStartWith("cam model tips,");
+    expect((await renderPage(request, "/blog/bare")).meta("description")).toStartWith("Practical, honest guides for new webcam models");
   });
 
   test.each([DRAFT, "no-such-post"])("%s: a real redirect to /blog", async (slug) => {
-    const { request } = testApp();
+    const { request } = await blogApp();
     const res = await request(`/blog/${slug}`);
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/blog");
   });
 
   test("/blog/platform-reviews falls back to the category when that post does not exist", async () => {
-    const { request, database } = testApp();
+    const { request, sqlite } = await blogApp();
     // (A query string keeps this first answer out of the way of the cached page below.)
     expect((await request("/blog/platform-reviews?first")).status).toBe(200);
-    database.sqlite.run("UPDATE blog_posts SET published = 0 WHERE slug = 'platform-reviews'");
+    sqlite.run("UPDATE blog_posts SET published = 0 WHERE slug = 'platform-reviews'");
     const res = await request("/blog/platform-reviews");
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/blog?category=platform-reviews");
   });
 
   test("the draft leaks through no page", async () => {
-    const { request } = testApp();
+    const { request } = await blogApp();
     for (const path of ["/", "/blog", "/blog?category=getting-started", "/blog/how-to-start-camming-safely", "/sitemap.xml", "/blog/rss.xml", "/resources"]) {
       expect([path, (await (await request(path)).text()).includes(DRAFT)]).toEqual([path, false]);
     }
@@ -128,26 +159,20 @@ describe("/blog/:slug", () => {
 
 describe("social tags on every public page", () => {
   test.each(["/", "/quiz", "/learn", "/learn/3", "/learn-more", "/resources", "/terms"])("%s has canonical, Open Graph and Twitter tags", async (path) => {
-    const { request } = testApp();
-    const body = await (await request(path)).text();
-    expect(body).toContain(`<link rel="canonical" href="http://localhost${path}"/>`);
-    expect(body).toContain('<meta property="og:title"');
-    expect(body).toContain('<meta property="og:image" content="http://localhost/seed/social-card.jpg"/>');
-    expect(body).toContain('<meta name="twitter:card" content="summary_large_image"/>');
+    const { request, db } = await siteApp();
+    await createSitePage(db, { slug: "terms", title: "Terms of Service" });
+    const page = await renderPage(request, path);
+    expect(page.link("canonical")).toBe(`http://localhost${path}`);
+    expect(page.meta("og:title")).not.toBeNull();
+    expect(page.meta("og:image")).toBe("http://localhost/seed/social-card.jpg");
+    expect(page.meta("twitter:card")).toBe("summary_large_image");
   });
 
   test("PUBLIC_URL is used for canonical links when set", async () => {
-    const { openMemoryDatabase } = await import("#server/db/client.ts");
-    const { seedDatabase } = await import("#server/db/seed.ts");
-    const { createApp } = await import("#server/app.ts");
-    const { loadAssets } = await import("./assets.ts");
-    const { memoryLogger } = await import("#server/logger.ts");
-    const database = openMemoryDatabase();
-    await seedDatabase(database);
-    const app = createApp({ database, secret: "x".repeat(40), uploadsDir: "/tmp/unused-uploads", config: { publicUrl: "https://guide.example.com" }, assets: loadAssets(), logger: memoryLogger() });
-    const body = await (await app.handle(new Request("http://localhost/blog"))).text();
-    expect(body).toContain('<link rel="canonical" href="https://guide.example.com/blog"/>');
-    const sitemap = await (await app.handle(new Request("http://localhost/sitemap.xml"))).text();
+    const { request, db } = await siteApp({ publicUrl: "https://guide.example.com" });
+    await createPost(db, { slug: "platform-reviews" });
+    expect((await renderPage(request, "/blog")).link("canonical")).toBe("https://guide.example.com/blog");
+    const sitemap = await (await request("/sitemap.xml")).text();
     expect(sitemap).toContain("<loc>https://guide.example.com/blog/platform-reviews</loc>");
   });
 });

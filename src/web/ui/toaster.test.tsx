@@ -10,7 +10,7 @@ afterEach(() => {
   jest.useRealTimers();
 });
 
-describe("toasts (SPEC 4)", () => {
+describe("toasts", () => {
   test("shows one at a time: a new toast replaces the old", () => {
     render(<Toaster />);
     act(() => void toast({ title: "First" }));

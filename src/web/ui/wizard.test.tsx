@@ -15,7 +15,7 @@ afterEach(() => {
   jest.useRealTimers();
 });
 
-describe("wizard (SPEC 2 and 4)", () => {
+describe("wizard", () => {
   test("progress, disabled buttons, auto-advance after 500 ms", () => {
     render(<Wizard questions={questions} onFinish={() => {}} />);
     expect(screen.getByText("Question 1/3")).toBeTruthy();
@@ -89,7 +89,7 @@ describe("wizard (SPEC 2 and 4)", () => {
   });
 });
 
-describe("starter-kit badge colours (SPEC 3)", () => {
+describe("starter-kit badge colours", () => {
   test.each([
     ["perfect", "secondary"],
     ["Perfect", "secondary"],

@@ -1,35 +1,42 @@
 import { describe, expect, test } from "bun:test";
-import { testApp } from "#tests/support/app.ts";
+import { runScenarios, type Scenario } from "#tests/support/scenario.ts";
 import { getModule, listModules } from "./service.ts";
 import type { CourseModule } from "#shared/features/course/contract.ts";
 
-describe("course API", () => {
-  test("GET /api/course/modules lists ten modules with topic titles, no lesson text", async () => {
-    const { request } = testApp();
-    const modules = await (await request("/api/course/modules")).json();
-    expect(modules.map((m: { id: number }) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(modules[0].topics).toHaveLength(5);
-    expect(JSON.stringify(modules)).not.toContain("<p>");
-  });
+runScenarios("course API", [
+  {
+    name: "the list: ten modules with topic titles, no lesson text",
+    path: "/api/course/modules",
+    status: 200,
+    notContains: ["<p>"],
+    check: (res) => {
+      const modules = res.json<{ id: number; topics: unknown[] }[]>();
+      expect(modules.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(modules[0]!.topics).toHaveLength(5);
+    },
+  },
+  {
+    name: "one module has the lessons and the quiz",
+    path: "/api/course/modules/4",
+    status: 200,
+    contains: { title: "Setting Up Your Space & Equipment" },
+    check: (res) => {
+      const module = res.json();
+      expect(module.topics).toHaveLength(5);
+      expect(module.quiz.questions).toHaveLength(5);
+    },
+  },
+  ...(
+    [
+      ["0", 404],
+      ["11", 404],
+      ["abc", 422],
+      ["-1", 422],
+    ] as const
+  ).map(([id, status]): Scenario => ({ name: `module ${id}`, path: `/api/course/modules/${id}`, status })),
+]);
 
-  test("GET /api/course/modules/:id has the lessons and the quiz", async () => {
-    const { request } = testApp();
-    const module = await (await request("/api/course/modules/4")).json();
-    expect(module.title).toBe("Setting Up Your Space & Equipment");
-    expect(module.topics).toHaveLength(5);
-    expect(module.quiz.questions).toHaveLength(5);
-  });
-
-  test.each([
-    ["0", 404],
-    ["11", 404],
-    ["abc", 422],
-    ["-1", 422],
-  ])("module %s: %i", async (id, status) => {
-    const { request } = testApp();
-    expect((await request(`/api/course/modules/${id}`)).status).toBe(status);
-  });
-
+describe("course service", () => {
   test("inactive modules are neither listed nor served", () => {
     const modules: CourseModule[] = [
       { id: 1, title: "Visible module", description: "x".repeat(60), isActive: true, topics: [] },

@@ -1,74 +1,73 @@
-import { describe, expect, test } from "bun:test";
-import { testApp } from "#tests/support/app.ts";
-import { countRows, postJson } from "#tests/support/json.ts";
+import { expect } from "bun:test";
+import { createQuizResult } from "#tests/support/factories.ts";
+import { runScenarios, type Scenario } from "#tests/support/scenario.ts";
 
 const lowest = Array.from({ length: 15 }, () => 1);
+const highest = Array.from({ length: 15 }, () => 3);
 const valid = { tier: "Casual Starter", estimatedEarnings: "$500 - $1,500 / month", score: 15, answers: lowest };
+const post = { method: "POST", path: "/api/earnings/result" } as const;
 
-const invalid: { name: string; body: unknown; raw?: boolean; status: number; message: RegExp }[] = [
-  { name: "malformed JSON", body: "{", raw: true, status: 400, message: /valid JSON/ },
-  { name: "14 answers", body: { ...valid, answers: lowest.slice(1) }, status: 422, message: /missing or invalid/ },
-  { name: "an answer of 4", body: { ...valid, answers: [...lowest.slice(1), 4] }, status: 422, message: /missing or invalid/ },
-  { name: "answers as strings", body: { ...valid, answers: lowest.map(String) }, status: 422, message: /missing or invalid/ },
-  { name: "unknown tier", body: { ...valid, tier: "Legend" }, status: 422, message: /missing or invalid/ },
-  { name: "tier that disagrees with the answers", body: { ...valid, tier: "Power Earner" }, status: 422, message: /does not match the answers/ },
-  { name: "range that disagrees", body: { ...valid, estimatedEarnings: "$1,000,000" }, status: 422, message: /does not match the answers/ },
-  { name: "score that disagrees", body: { ...valid, score: 16 }, status: 422, message: /does not match the answers/ },
-  { name: "unknown quizResultId", body: { ...valid, quizResultId: "missing-quiz" }, status: 422, message: /quizResultId/ },
-  { name: "missing score", body: { tier: valid.tier, estimatedEarnings: valid.estimatedEarnings, answers: lowest }, status: 422, message: /missing or invalid/ },
-  { name: "oversized", body: { ...valid, note: "z".repeat(17_000) }, status: 413, message: /16 KB/ },
-];
+runScenarios("POST /api/earnings/result", [
+  {
+    ...post,
+    name: "valid without a quiz",
+    body: valid,
+    status: 201,
+    contains: { tier: "Casual Starter" },
+    rows: { earnings_results: 1 },
+    check: async (res, api) => {
+      const { id } = res.json<{ id: string }>();
+      await api.check({ path: `/api/earnings/result/${id}`, status: 200, contains: { id, quizResultId: null, tier: "Casual Starter", estimatedEarnings: "$500 - $1,500 / month", score: 15 } });
+    },
+  },
+  {
+    ...post,
+    name: "valid with a quiz result id, which is kept",
+    setup: async ({ db }) => ({ quiz: (await createQuizResult(db, { archetype: "Dominatrix", answers: Array(15).fill("B") })).id }),
+    body: ({ quiz }) => ({ quizResultId: quiz, tier: "Power Earner", estimatedEarnings: "$5,000 - $15,000+ / month", score: 45, answers: highest }),
+    status: 201,
+    rows: { earnings_results: 1 },
+    check: async (res, api, { quiz }) => {
+      await api.check({ path: `/api/earnings/result/${res.json().id}`, status: 200, contains: { quizResultId: quiz } });
+    },
+  },
+  ...(
+    [
+      ["malformed JSON", "{", 400, /valid JSON/],
+      ["14 answers", { ...valid, answers: lowest.slice(1) }, 422, /missing or invalid/],
+      ["an answer of 4", { ...valid, answers: [...lowest.slice(1), 4] }, 422, /missing or invalid/],
+      ["answers as strings", { ...valid, answers: lowest.map(String) }, 422, /missing or invalid/],
+      ["unknown tier", { ...valid, tier: "Legend" }, 422, /missing or invalid/],
+      ["tier that disagrees with the answers", { ...valid, tier: "Power Earner" }, 422, /does not match the answers/],
+      ["range that disagrees", { ...valid, estimatedEarnings: "$1,000,000" }, 422, /does not match the answers/],
+      ["score that disagrees", { ...valid, score: 16 }, 422, /does not match the answers/],
+      ["unknown quizResultId", { ...valid, quizResultId: "missing-quiz" }, 422, /quizResultId/],
+      ["missing score", { tier: valid.tier, estimatedEarnings: valid.estimatedEarnings, answers: lowest }, 422, /missing or invalid/],
+      ["oversized", { ...valid, note: "z".repeat(17_000) }, 413, /16 KB/],
+    ] as const
+  ).map(
+    ([name, body, status, message]): Scenario => ({
+      ...post,
+      name: `${name}: nothing stored`,
+      body,
+      status,
+      contains: { error: expect.stringMatching(message) },
+      rows: { earnings_results: 0 },
+    }),
+  ),
+  {
+    ...post,
+    name: "a disagreeing body says which fields and what was expected",
+    body: { ...valid, tier: "Hustler Mode", score: 20 },
+    status: 422,
+    check: (res) =>
+      expect(res.json().details).toEqual([
+        { field: "tier", message: 'Expected "Casual Starter" for these answers' },
+        { field: "score", message: "Expected 15 (the sum of the answers)" },
+      ]),
+  },
+]);
 
-describe("POST /api/earnings/result", () => {
-  test("valid without a quiz", async () => {
-    const { request, database } = testApp();
-    const res = await request("/api/earnings/result", postJson(valid));
-    expect(res.status).toBe(201);
-    const { id, tier } = await res.json();
-    expect(tier).toBe("Casual Starter");
-    const stored = await (await request(`/api/earnings/result/${id}`)).json();
-    expect(stored).toMatchObject({ id, quizResultId: null, tier: "Casual Starter", estimatedEarnings: "$500 - $1,500 / month", score: 15 });
-    expect(countRows(database.sqlite, "earnings_results")).toBe(1);
-  });
-
-  test("valid with a quiz result id, which is kept", async () => {
-    const { request } = testApp();
-    const quiz = await (await request("/api/quiz/result", postJson({ archetype: "Dominatrix", answers: Array(15).fill("B") }))).json();
-    const highest = Array.from({ length: 15 }, () => 3);
-    const res = await request(
-      "/api/earnings/result",
-      postJson({ quizResultId: quiz.id, tier: "Power Earner", estimatedEarnings: "$5,000 - $15,000+ / month", score: 45, answers: highest }),
-    );
-    expect(res.status).toBe(201);
-    const { id } = await res.json();
-    expect((await (await request(`/api/earnings/result/${id}`)).json()).quizResultId).toBe(quiz.id);
-  });
-
-  test.each(invalid)("$name: $status, nothing stored", async ({ body, raw, status, message }) => {
-    const { request, database } = testApp();
-    const res = await request("/api/earnings/result", postJson(body, { raw }));
-    expect(res.status).toBe(status);
-    const json = await res.json();
-    expect(json.error).toMatch(message);
-    expect(countRows(database.sqlite, "earnings_results")).toBe(0);
-  });
-
-  test("a disagreeing body says which fields and what was expected", async () => {
-    const { request } = testApp();
-    const res = await request("/api/earnings/result", postJson({ ...valid, tier: "Hustler Mode", score: 20 }));
-    const body = await res.json();
-    expect(body.details).toEqual([
-      { field: "tier", message: 'Expected "Casual Starter" for these answers' },
-      { field: "score", message: "Expected 15 (the sum of the answers)" },
-    ]);
-  });
-});
-
-describe("GET /api/earnings/result/:id", () => {
-  test("unknown id: 404 JSON", async () => {
-    const { request } = testApp();
-    const res = await request("/api/earnings/result/unknown");
-    expect(res.status).toBe(404);
-    expect((await res.json()).error).toBe("No earnings result with that id.");
-  });
-});
+runScenarios("GET /api/earnings/result/:id", [
+  { name: "unknown id: 404 JSON", path: "/api/earnings/result/unknown", status: 404, contains: { error: "No earnings result with that id." } },
+]);

@@ -1,34 +1,38 @@
-import { describe, expect, test } from "bun:test";
-import { testApp } from "#tests/support/app.ts";
+import { expect } from "bun:test";
+import { createProduct } from "#tests/support/factories.ts";
+import { runScenarios, type Scenario } from "#tests/support/scenario.ts";
 import { ARCHETYPES } from "#shared/features/quiz/contract.ts";
 import { PRODUCT_ARCHETYPES } from "#shared/features/products/contract.ts";
 
-describe("GET /api/recommended-products/:archetype", () => {
-  test.each([...ARCHETYPES, "All Archetypes"])("%s: seeded products, the featured one first", async (archetype) => {
-    const { request } = testApp();
-    const res = await request(`/api/recommended-products/${encodeURIComponent(archetype)}`);
-    expect(res.status).toBe(200);
-    const products = await res.json();
-    expect(products.length).toBeGreaterThanOrEqual(archetype === "All Archetypes" ? 4 : 3);
-    expect(products.every((p: { archetype: string }) => p.archetype === archetype)).toBe(true);
-    expect(products[0].isDefault).toBe(true);
-    expect(products.filter((p: { isDefault: boolean }) => p.isDefault)).toHaveLength(1);
-  });
-
-  test.each(["Astronaut", "girl next door", "Fitness Model", "%00"])("unknown archetype %s: 422 listing the allowed names", async (name) => {
-    const { request } = testApp();
-    const res = await request(`/api/recommended-products/${encodeURIComponent(name)}`);
-    expect(res.status).toBe(422);
-    const body = await res.json();
-    expect(body.error).toContain("Allowed:");
-    expect(body.details.allowed).toEqual([...PRODUCT_ARCHETYPES]);
-  });
-
-  test("an archetype with no products answers an empty list", async () => {
-    const { request, database } = testApp();
-    database.sqlite.run("DELETE FROM recommended_products WHERE archetype = 'Couple'");
-    const res = await request(`/api/recommended-products/Couple`);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual([]);
-  });
-});
+runScenarios("GET /api/recommended-products/:archetype", [
+  ...[...ARCHETYPES, "All Archetypes"].map(
+    (archetype): Scenario => ({
+      name: `${archetype}: the seeded products, the featured one first`,
+      seed: true,
+      path: `/api/recommended-products/${encodeURIComponent(archetype)}`,
+      status: 200,
+      check: (res) => {
+        const products = res.json<{ archetype: string; isDefault: boolean }[]>();
+        expect(products.length).toBeGreaterThanOrEqual(archetype === "All Archetypes" ? 4 : 3);
+        expect(products.every((p) => p.archetype === archetype)).toBe(true);
+        expect(products[0]!.isDefault).toBe(true);
+        expect(products.filter((p) => p.isDefault)).toHaveLength(1);
+      },
+    }),
+  ),
+  ...["Astronaut", "girl next door", "Fitness Model", "%00"].map(
+    (name): Scenario => ({
+      name: `unknown archetype ${name}: 422 listing the allowed names`,
+      path: `/api/recommended-products/${encodeURIComponent(name)}`,
+      status: 422,
+      contains: { error: expect.stringContaining("Allowed:"), details: { allowed: [...PRODUCT_ARCHETYPES] } },
+    }),
+  ),
+  {
+    name: "an archetype with no products answers an empty list",
+    path: "/api/recommended-products/Couple",
+    setup: ({ db }) => createProduct(db, { archetype: "Dominatrix" }),
+    status: 200,
+    json: [],
+  },
+]);

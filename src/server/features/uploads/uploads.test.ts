@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { adminApp } from "#tests/support/admin.ts";
+import { runScenarios, scenarioApp, type Scenario } from "#tests/support/scenario.ts";
 
 const root = join(import.meta.dir, "..", "..", "..", "..");
 // A real 1×1 PNG.
@@ -14,15 +14,40 @@ function form(bytes: Uint8Array, name: string, type: string) {
   return data;
 }
 
-describe("POST /api/upload (DECISIONS P16)", () => {
+const nothingStored: Scenario["check"] = (_, { uploadsDir }) => expect(readdirSync(uploadsDir)).toEqual([]);
+
+runScenarios("POST /api/upload without the session or from another site", [
+  {
+    name: "no session: 401, nothing stored",
+    method: "POST",
+    path: "/api/upload",
+    body: () => form(PNG, "a.png", "image/png"),
+    headers: { origin: "http://localhost" },
+    status: 401,
+    json: { error: "Sign in as the admin to continue." },
+    unchanged: true,
+    check: nothingStored,
+  },
+  { name: "a foreign Origin with the session: 403", who: "admin", method: "POST", path: "/api/upload", body: () => form(PNG, "a.png", "image/png"), headers: { origin: "https://evil.example" }, status: 403, check: nothingStored },
+  {
+    name: "marked cross-site with the session: 403",
+    who: "admin",
+    method: "POST",
+    path: "/api/upload",
+    body: () => form(PNG, "a.png", "image/png"),
+    headers: { origin: null, "sec-fetch-site": "cross-site" },
+    status: 403,
+    check: nothingStored,
+  },
+]);
+
+describe("POST /api/upload", () => {
   test("a real PNG is stored under a server-made name and served with its type", async () => {
-    const { asAdmin, request, uploadsDir } = await adminApp();
-    const res = await asAdmin("/api/upload", { method: "POST", body: form(PNG, "my photo.png", "image/png") });
-    expect(res.status).toBe(201);
-    const { url } = await res.json();
+    const api = await scenarioApp({ admin: true });
+    const { url } = (await api.check({ who: "admin", method: "POST", path: "/api/upload", body: form(PNG, "my photo.png", "image/png"), status: 201 })).json<{ url: string }>();
     expect(url).toMatch(/^\/uploads\/[A-Za-z0-9_-]{22}\.png$/);
-    expect(readdirSync(uploadsDir)).toEqual([url.split("/").pop()]);
-    const served = await request(url);
+    expect(readdirSync(api.uploadsDir)).toEqual([url.split("/").pop()!]);
+    const served = await api.request(url);
     expect(served.status).toBe(200);
     expect(served.headers.get("content-type")).toBe("image/png");
     expect(served.headers.get("x-content-type-options")).toBe("nosniff");
@@ -31,44 +56,18 @@ describe("POST /api/upload (DECISIONS P16)", () => {
   });
 
   test("a small MP4 is accepted and served in byte ranges", async () => {
-    const { asAdmin, request } = await adminApp();
-    const res = await asAdmin("/api/upload", { method: "POST", body: form(MP4, "clip.mp4", "video/mp4") });
-    expect(res.status).toBe(201);
-    const { url } = await res.json();
+    const api = await scenarioApp({ admin: true });
+    const { url } = (await api.check({ who: "admin", method: "POST", path: "/api/upload", body: form(MP4, "clip.mp4", "video/mp4"), status: 201 })).json<{ url: string }>();
     expect(url).toEndWith(".mp4");
-    const part = await request(url, { headers: { range: "bytes=0-99" } });
+    const part = await api.request(url, { headers: { range: "bytes=0-99" } });
     expect(part.status).toBe(206);
     expect(part.headers.get("content-range")).toBe(`bytes 0-99/${MP4.length}`);
     expect(new Uint8Array(await part.arrayBuffer())).toEqual(MP4.slice(0, 100));
-    expect((await request(url, { headers: { range: "bytes=999999-" } })).status).toBe(416);
-  });
-
-  test.each([
-    ["a text file named .png", new TextEncoder().encode("just some text, not an image"), "fake.png", "image/png", 415],
-    ["an HTML file claiming to be an image", new TextEncoder().encode("<html><script>alert(1)</script></html>"), "x.jpg", "image/jpeg", 415],
-    ["an SVG (scripts can hide in it)", new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), "x.svg", "image/svg+xml", 415],
-    ["a path in the file name", PNG, "../../etc/passwd.png", "image/png", 422],
-    ["an empty file", new Uint8Array(), "empty.png", "image/png", 422],
-  ])("%s is refused and nothing is stored", async (_, bytes, name, type, status) => {
-    const { asAdmin, uploadsDir } = await adminApp();
-    const res = await asAdmin("/api/upload", { method: "POST", body: form(bytes, name, type) });
-    expect(res.status).toBe(status);
-    expect((await res.json()).error).toBeTruthy();
-    expect(readdirSync(uploadsDir)).toEqual([]);
-  });
-
-  test("an image over 5 MB is refused", async () => {
-    const { asAdmin, uploadsDir } = await adminApp();
-    const big = new Uint8Array(5 * 1024 * 1024 + 10);
-    big.set(PNG);
-    const res = await asAdmin("/api/upload", { method: "POST", body: form(big, "big.png", "image/png") });
-    expect(res.status).toBe(413);
-    expect((await res.json()).error).toBe("Image must be less than 5MB.");
-    expect(readdirSync(uploadsDir)).toEqual([]);
+    await api.check({ path: url, headers: { range: "bytes=999999-" }, status: 416 });
   });
 
   test("a request over the limit is refused from its Content-Length, before the body is read", async () => {
-    const { request, cookie } = await adminApp();
+    const api = await scenarioApp({ admin: true });
     let pulled = 0;
     const body = new ReadableStream({
       pull(controller) {
@@ -77,25 +76,50 @@ describe("POST /api/upload (DECISIONS P16)", () => {
         if (pulled > 4) controller.close();
       },
     });
-    const res = await request("/api/upload", {
+    await api.check({
+      who: "admin",
       method: "POST",
+      path: "/api/upload",
       body,
-      headers: { cookie, origin: "http://localhost", "content-type": "multipart/form-data; boundary=x", "content-length": String(200 * 1024 * 1024) },
+      headers: { "content-type": "multipart/form-data; boundary=x", "content-length": String(200 * 1024 * 1024) },
+      status: 413,
     });
-    expect(res.status).toBe(413);
     expect(pulled).toBeLessThanOrEqual(1);
   });
-
-  test("no field named file: 422; not multipart: 415", async () => {
-    const { asAdmin } = await adminApp();
-    const data = new FormData();
-    data.append("other", new File([PNG], "a.png"));
-    expect((await asAdmin("/api/upload", { method: "POST", body: data })).status).toBe(422);
-    expect((await asAdmin("/api/upload", { method: "POST", json: { file: "x" } })).status).toBe(415);
-  });
-
-  test.each(["nope.png", "../app.db", "%2e%2e%2fapp.db", "AAAAAAAAAAAAAAAAAAAAAA.exe"])("GET /uploads/%s is a 404", async (name) => {
-    const { request } = await adminApp();
-    expect((await request(`/uploads/${name}`)).status).toBe(404);
-  });
 });
+
+const big = new Uint8Array(5 * 1024 * 1024 + 10);
+big.set(PNG);
+const other = new FormData();
+other.append("other", new File([PNG], "a.png"));
+
+runScenarios("POST /api/upload: refused files store nothing", [
+  ...(
+    [
+      ["a text file named .png", new TextEncoder().encode("just some text, not an image"), "fake.png", "image/png", 415],
+      ["an HTML file claiming to be an image", new TextEncoder().encode("<html><script>alert(1)</script></html>"), "x.jpg", "image/jpeg", 415],
+      ["an SVG (scripts can hide in it)", new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), "x.svg", "image/svg+xml", 415],
+      ["a path in the file name", PNG, "../../etc/passwd.png", "image/png", 422],
+      ["an empty file", new Uint8Array(), "empty.png", "image/png", 422],
+    ] as const
+  ).map(
+    ([name, bytes, file, type, status]): Scenario => ({
+      name,
+      who: "admin",
+      method: "POST",
+      path: "/api/upload",
+      body: () => form(bytes, file, type),
+      status,
+      contains: { error: expect.stringMatching(/./) },
+      check: nothingStored,
+    }),
+  ),
+  { name: "an image over 5 MB", who: "admin", method: "POST", path: "/api/upload", body: () => form(big, "big.png", "image/png"), status: 413, json: { error: "Image must be less than 5MB." }, check: nothingStored },
+  { name: "no field named file", who: "admin", method: "POST", path: "/api/upload", body: () => other, status: 422, check: nothingStored },
+  { name: "not multipart", who: "admin", method: "POST", path: "/api/upload", body: { file: "x" }, status: 415, check: nothingStored },
+]);
+
+runScenarios(
+  "GET /uploads/:name of no stored file is a 404",
+  ["nope.png", "../app.db", "%2e%2e%2fapp.db", "AAAAAAAAAAAAAAAAAAAAAA.exe"].map((name) => ({ name, path: `/uploads/${name}`, status: 404 })),
+);

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { filterPosts, longDate, readingMinutes, relativeTime } from "./blog.ts";
 import { categoryColor, categoryLabel } from "./contract.ts";
 
-describe("category badges (SPEC 3)", () => {
+describe("category badges", () => {
   test.each([
     ["getting-started", "Getting Started", "green"],
     ["tips-and-tricks", "Tips And Tricks", "blue"],
@@ -42,7 +42,7 @@ describe("reading time", () => {
   ])("%#: %i min", (html, minutes) => expect(readingMinutes(html)).toBe(minutes));
 });
 
-describe("list filter (SPEC 4)", () => {
+describe("list filter", () => {
   const posts = [
     { title: "Lighting on a Budget", excerpt: "Soft light for less", category: "tips-and-tricks" },
     { title: "Taxes for Cam Models", excerpt: "Set aside 25–30% of every payout", category: "income-strategies" },

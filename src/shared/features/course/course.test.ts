@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { afterModule, moduleCompleteSkip, parseModuleId, passed, quizScore, scoreMessage, topicProgress, withCompleted } from "./course.ts";
 
-describe("score messages (SPEC 9)", () => {
+describe("score messages", () => {
   test.each([
     [100, "Amazing! You've mastered this module!"],
     [90, "Amazing! You've mastered this module!"],
@@ -31,7 +31,7 @@ describe("quiz score", () => {
   ])("%i of %i -> %i", (correct, total, score) => expect(quizScore(correct, total)).toBe(score));
 });
 
-describe("topic viewer progress (SPEC 4)", () => {
+describe("topic viewer progress", () => {
   test.each([
     [0, 5, 20],
     [2, 5, 60],

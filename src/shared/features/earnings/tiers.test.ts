@@ -3,7 +3,7 @@ import { computeTier } from "./tiers.ts";
 
 const fifteen = (value: number) => Array.from({ length: 15 }, () => value);
 
-describe("earnings tiers (SPEC 4)", () => {
+describe("earnings tiers", () => {
   test("all-lowest answers: Casual Starter", () => {
     expect(computeTier(fifteen(1))).toEqual({ tier: "Casual Starter", estimatedEarnings: "$500 - $1,500 / month", score: 15, percentage: (15 / 45) * 100 });
   });

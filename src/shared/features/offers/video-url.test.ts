@@ -3,7 +3,7 @@ import { toVideoSource } from "./video-url.ts";
 
 const yt = "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1&mute=1&loop=1&playlist=dQw4w9WgXcQ&playsinline=1&rel=0";
 
-describe("video URL conversion (SPEC 2, DECISIONS P18)", () => {
+describe("video URL conversion", () => {
   test.each([
     ["https://www.youtube.com/watch?v=dQw4w9WgXcQ", yt],
     ["https://youtube.com/watch?v=dQw4w9WgXcQ&t=42s", yt],

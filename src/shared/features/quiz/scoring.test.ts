@@ -16,7 +16,7 @@ function extraPoints(n: number, letter: Letter, archetype: (typeof ARCHETYPES)[n
   return totals[archetype] - (scoringTable.base[letter] === archetype ? n : 0);
 }
 
-describe("base points (SPEC 4)", () => {
+describe("base points", () => {
   test.each([
     ["A", "Girl Next Door"],
     ["B", "Dominatrix"],
@@ -31,7 +31,7 @@ describe("base points (SPEC 4)", () => {
   });
 });
 
-describe("SPEC 4's extra-point examples", () => {
+describe("the extra-point examples", () => {
   const extra = (question: number, answer: Letter, archetype: string) =>
     scoringTable.extras.filter((e) => e.question === question && e.answer === answer && e.archetype === archetype);
 

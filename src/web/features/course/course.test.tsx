@@ -31,7 +31,7 @@ const module: CourseModule = {
   },
 };
 
-describe("topic viewer (SPEC 4)", () => {
+describe("topic viewer", () => {
   test("starts at the first topic; Previous disabled; Next until the last; progress", () => {
     renderAt("/learn/3", <TopicViewer module={module} />);
     expect(screen.getByRole("heading", { name: "First topic" })).toBeTruthy();
@@ -56,7 +56,7 @@ describe("topic viewer (SPEC 4)", () => {
   });
 });
 
-describe("module quiz and result panel (SPEC 4, 9)", () => {
+describe("module quiz and result panel", () => {
   function answer(letter: string) {
     fireEvent.click(screen.getByRole("radio", { name: new RegExp(`Answer ${letter}`) }));
     fireEvent.click(screen.getByRole("button", { name: "Submit Answer" }));

@@ -1,0 +1,123 @@
+import { describe, expect, test } from "bun:test";
+import { createCategory, createPost } from "#tests/support/factories.ts";
+import { runScenarios, scenarioApp, type Scenario } from "#tests/support/scenario.ts";
+
+const post = {
+  title: "A New Post",
+  slug: "a-new-post",
+  content: "<p>Hello <script>x()</script></p>",
+  excerpt: "Short teaser",
+  category: "tips-and-tricks",
+  coverImage: null,
+  published: true,
+  metaDescription: "",
+  metaKeywords: "",
+};
+
+// One post and one category for the addresses below to name.
+const rows: Scenario["setup"] = async ({ db }) => {
+  const category = await createCategory(db, { name: "Tips and Tricks", slug: "tips-and-tricks" });
+  const existing = await createPost(db, { category: category.slug });
+  return { post: existing.id, category: category.id };
+};
+
+const endpoints: Pick<Scenario, "name" | "method" | "path" | "body">[] = [
+  { name: "list posts", method: "GET", path: "/api/admin/blog/posts" },
+  { name: "create post", method: "POST", path: "/api/admin/blog/post", body: post },
+  { name: "update post", method: "PUT", path: "/api/admin/blog/post/{post}", body: post },
+  { name: "delete post", method: "DELETE", path: "/api/admin/blog/post/{post}" },
+  { name: "create category", method: "POST", path: "/api/admin/blog/category", body: { name: "Safety", slug: "safety" } },
+  { name: "delete category", method: "DELETE", path: "/api/admin/blog/category/{category}" },
+];
+
+runScenarios("blog admin API without the session", [
+  ...endpoints.map(
+    (e): Scenario => ({
+      ...e,
+      name: `${e.name}: 401, nothing changes`,
+      setup: rows,
+      headers: { origin: "http://localhost" },
+      status: 401,
+      json: { error: "Sign in as the admin to continue." },
+      unchanged: true,
+    }),
+  ),
+  ...endpoints
+    .filter((e) => e.method !== "GET")
+    .flatMap((e): Scenario[] => [
+      { ...e, name: `${e.name} from a foreign Origin with the session: 403, nothing changes`, who: "admin", setup: rows, headers: { origin: "https://evil.example" }, status: 403, unchanged: true },
+      { ...e, name: `${e.name} marked cross-site with the session: 403, nothing changes`, who: "admin", setup: rows, headers: { origin: null, "sec-fetch-site": "cross-site" }, status: 403, unchanged: true },
+    ]),
+]);
+
+runScenarios(
+  "a post with a bad field: 422 naming it, nothing stored",
+  (
+    [
+      [{ ...post, title: "" }, "title"],
+      [{ ...post, slug: "Not A Slug" }, "slug"],
+      [{ ...post, content: "" }, "content"],
+      [{ ...post, published: "yes" }, "published"],
+      [{ ...post, category: "no-such-category" }, "category"],
+    ] as const
+  ).map(([body, field]) => ({
+    name: field,
+    who: "admin",
+    method: "POST",
+    path: "/api/admin/blog/post",
+    body,
+    setup: rows,
+    status: 422,
+    rows: { blog_posts: 0 },
+    check: (res) => expect(JSON.stringify(res.json().details)).toContain(field),
+  })),
+);
+
+runScenarios(
+  "a non-numeric post id is 422",
+  ["abc", "1.5", "-1"].map((id) => ({ name: id, who: "admin", method: "DELETE", path: `/api/admin/blog/post/${id}`, status: 422 })),
+);
+
+describe("blog admin API as the admin", () => {
+  test("posts: create (sanitised), duplicate slug 409, update, list with drafts, delete, unknown 404", async () => {
+    const api = await scenarioApp({ admin: true });
+    await createCategory(api.db, { name: "Tips and Tricks", slug: "tips-and-tricks" });
+    const created = await api.check({ who: "admin", method: "POST", path: "/api/admin/blog/post", body: post, status: 201, contains: { content: "<p>Hello </p>" }, rows: { blog_posts: 1 } });
+    const { id } = created.json<{ id: number }>();
+    await api.check({ path: "/api/blog/post/a-new-post", status: 200 });
+
+    await api.check({
+      who: "admin",
+      method: "POST",
+      path: "/api/admin/blog/post",
+      body: post,
+      status: 409,
+      contains: { error: 'A post with the slug "a-new-post" already exists.' },
+      rows: { blog_posts: 0 },
+    });
+
+    await api.check({ who: "admin", method: "PUT", path: `/api/admin/blog/post/${id}`, body: { ...post, title: "Renamed", published: false }, status: 200 });
+    await api.check({ path: "/api/blog/post/a-new-post", status: 404 });
+    const all = (await api.check({ who: "admin", path: "/api/admin/blog/posts", status: 200 })).json<{ id: number; title: string; published: boolean }[]>();
+    expect(all.find((x) => x.id === id)!.title).toBe("Renamed");
+    expect(all.some((x) => !x.published)).toBe(true);
+
+    await api.check({ who: "admin", method: "DELETE", path: `/api/admin/blog/post/${id}`, status: 200, rows: { blog_posts: -1 } });
+    await api.check({ who: "admin", method: "DELETE", path: `/api/admin/blog/post/${id}`, status: 404 });
+    await api.check({ who: "admin", method: "PUT", path: "/api/admin/blog/post/99999", body: post, status: 404, rows: { blog_posts: 0 } });
+  });
+
+  test("categories: create, duplicate 409, delete leaves posts Uncategorized", async () => {
+    const api = await scenarioApp({ admin: true });
+    const income = await createCategory(api.db, { name: "Income Strategies", slug: "income-strategies" });
+    await createPost(api.db, { category: income.slug });
+    await createPost(api.db, { category: income.slug, published: false });
+    await api.check({ who: "admin", method: "POST", path: "/api/admin/blog/category", body: { name: "Safety", slug: "safety" }, status: 201, rows: { blog_categories: 1 } });
+    await api.check({ who: "admin", method: "POST", path: "/api/admin/blog/category", body: { name: "Again", slug: "safety" }, status: 409, rows: { blog_categories: 0 } });
+    await api.check({ who: "admin", method: "POST", path: "/api/admin/blog/category", body: { name: "", slug: "" }, status: 422, rows: { blog_categories: 0 } });
+    await api.check({ who: "admin", method: "DELETE", path: `/api/admin/blog/category/${income.id}`, status: 200, rows: { blog_categories: -1, blog_posts: 0 } });
+    expect(api.sqlite.query("SELECT count(*) AS n FROM blog_posts WHERE category = 'income-strategies'").get()).toEqual({ n: 0 });
+    expect(api.sqlite.query("SELECT count(*) AS n FROM blog_posts WHERE category IS NULL").get()).toEqual({ n: 2 });
+    await api.check({ who: "admin", method: "DELETE", path: `/api/admin/blog/category/${income.id}`, status: 404 });
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, test } from "bun:test";
+import { createOffer } from "#tests/support/factories.ts";
+import { runScenarios, scenarioApp, type Scenario } from "#tests/support/scenario.ts";
+
+const offer = {
+  title: "Offer",
+  description: "Offer text",
+  imageUrl: null,
+  videoUrl: "https://youtu.be/dQw4w9WgXcQ",
+  useEmbed: false,
+  embedCode: null,
+  linkUrl: "https://example.com/x",
+  linkText: "Go",
+  moduleId: 2,
+  isActive: true,
+};
+
+const rows: Scenario["setup"] = async ({ db }) => ({ offer: (await createOffer(db, { moduleId: 2 })).id });
+
+const endpoints: Pick<Scenario, "name" | "method" | "path" | "body">[] = [
+  { name: "list offers", method: "GET", path: "/api/admin/affiliate-offers" },
+  { name: "create offer", method: "POST", path: "/api/admin/affiliate-offer", body: offer },
+  { name: "update offer", method: "PUT", path: "/api/admin/affiliate-offer/{offer}", body: offer },
+  { name: "delete offer", method: "DELETE", path: "/api/admin/affiliate-offer/{offer}" },
+];
+
+runScenarios("offers admin API without the session", [
+  ...endpoints.map(
+    (e): Scenario => ({
+      ...e,
+      name: `${e.name}: 401, nothing changes`,
+      setup: rows,
+      headers: { origin: "http://localhost" },
+      status: 401,
+      json: { error: "Sign in as the admin to continue." },
+      unchanged: true,
+    }),
+  ),
+  ...endpoints
+    .filter((e) => e.method !== "GET")
+    .flatMap((e): Scenario[] => [
+      { ...e, name: `${e.name} from a foreign Origin with the session: 403, nothing changes`, who: "admin", setup: rows, headers: { origin: "https://evil.example" }, status: 403, unchanged: true },
+      { ...e, name: `${e.name} marked cross-site with the session: 403, nothing changes`, who: "admin", setup: rows, headers: { origin: null, "sec-fetch-site": "cross-site" }, status: 403, unchanged: true },
+    ]),
+]);
+
+runScenarios("an offer with a bad field: 422, nothing stored", [
+  ...[0, 11, 1.5, "2"].map((moduleId): Scenario => ({ name: `moduleId ${JSON.stringify(moduleId)}`, who: "admin", method: "POST", path: "/api/admin/affiliate-offer", body: { ...offer, moduleId }, status: 422, rows: { affiliate_offers: 0 } })),
+  { name: "a link that is not a URL", who: "admin", method: "POST", path: "/api/admin/affiliate-offer", body: { ...offer, linkUrl: "not a url" }, status: 422, rows: { affiliate_offers: 0 } },
+  { name: "a video URL of no known player", who: "admin", method: "POST", path: "/api/admin/affiliate-offer", body: { ...offer, videoUrl: "https://example.com/page" }, status: 422, rows: { affiliate_offers: 0 } },
+]);
+
+describe("offers admin API as the admin", () => {
+  test("create for module 2 and see it publicly first; embed mode drops media; inactive leaves the public list; unknown 404", async () => {
+    const api = await scenarioApp({ admin: true });
+    await createOffer(api.db, { moduleId: 2, createdAt: new Date("2025-01-01") });
+    const created = (await api.check({ who: "admin", method: "POST", path: "/api/admin/affiliate-offer", body: offer, status: 201, rows: { affiliate_offers: 1 } })).json<{ id: number }>();
+    const publicOffers = (await api.check({ path: "/api/module/2/affiliate-offers", status: 200 })).json<{ id: number }[]>();
+    expect(publicOffers[0]!.id).toBe(created.id);
+
+    await api.check({
+      who: "admin",
+      method: "POST",
+      path: "/api/admin/affiliate-offer",
+      body: { ...offer, useEmbed: true, embedCode: "<b>hi</b>", imageUrl: "/x.png" },
+      status: 201,
+      contains: { imageUrl: null, videoUrl: null, embedCode: "<b>hi</b>" },
+    });
+    await api.check({ who: "admin", method: "POST", path: "/api/admin/affiliate-offer", body: { ...offer, videoUrl: "https://" }, status: 201, contains: { videoUrl: null } });
+
+    await api.check({ who: "admin", method: "PUT", path: `/api/admin/affiliate-offer/${created.id}`, body: { ...offer, isActive: false }, status: 200 });
+    const after = (await api.check({ path: "/api/module/2/affiliate-offers", status: 200 })).json<{ id: number }[]>();
+    expect(after.map((o) => o.id)).not.toContain(created.id);
+    await api.check({ who: "admin", method: "DELETE", path: "/api/admin/affiliate-offer/99999", status: 404, rows: { affiliate_offers: 0 } });
+  });
+});

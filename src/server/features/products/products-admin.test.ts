@@ -1,0 +1,96 @@
+import { describe, expect, test } from "bun:test";
+import { createProduct } from "#tests/support/factories.ts";
+import { runScenarios, scenarioApp, type Scenario } from "#tests/support/scenario.ts";
+
+const product = {
+  id: "custom_ab12cd34",
+  name: "Ring light",
+  description: "A soft, even light for your face.",
+  link: "https://example.com/ring",
+  price: "$40",
+  badge: "ESSENTIAL",
+  archetype: "Couple",
+  isDefault: false,
+  moduleId: null,
+};
+
+const rows: Scenario["setup"] = async ({ db }) => ({ product: (await createProduct(db, { id: "essential-key-light", archetype: "All Archetypes" })).id });
+
+const endpoints: Pick<Scenario, "name" | "method" | "path" | "body">[] = [
+  { name: "list products", method: "GET", path: "/api/admin/recommended-products" },
+  { name: "create product", method: "POST", path: "/api/admin/recommended-product", body: product },
+  { name: "update product", method: "PUT", path: "/api/admin/recommended-product/{product}", body: product },
+  { name: "delete product", method: "DELETE", path: "/api/admin/recommended-product/{product}" },
+];
+
+runScenarios("products admin API without the session", [
+  ...endpoints.map(
+    (e): Scenario => ({
+      ...e,
+      name: `${e.name}: 401, nothing changes`,
+      setup: rows,
+      headers: { origin: "http://localhost" },
+      status: 401,
+      json: { error: "Sign in as the admin to continue." },
+      unchanged: true,
+    }),
+  ),
+  ...endpoints
+    .filter((e) => e.method !== "GET")
+    .flatMap((e): Scenario[] => [
+      { ...e, name: `${e.name} from a foreign Origin with the session: 403, nothing changes`, who: "admin", setup: rows, headers: { origin: "https://evil.example" }, status: 403, unchanged: true },
+      { ...e, name: `${e.name} marked cross-site with the session: 403, nothing changes`, who: "admin", setup: rows, headers: { origin: null, "sec-fetch-site": "cross-site" }, status: 403, unchanged: true },
+    ]),
+]);
+
+runScenarios("a product with a bad field: 422 with the form's message, nothing stored", [
+  {
+    name: "an archetype that does not exist",
+    who: "admin",
+    method: "POST",
+    path: "/api/admin/recommended-product",
+    body: { ...product, id: "custom_zz", archetype: "Fitness Model" },
+    status: 422,
+    contains: ["Archetype must be one of: Girl Next Door"],
+    rows: { recommended_products: 0 },
+  },
+  ...(
+    [
+      ["name", "x", "Name must be at least 2 characters"],
+      ["description", "short", "Description must be at least 10 characters"],
+      ["link", "nope", "Must be a valid URL"],
+      ["price", "", "Price is required"],
+      ["badge", "", "Badge is required"],
+    ] as const
+  ).map(
+    ([field, value, message]): Scenario => ({
+      name: field,
+      who: "admin",
+      method: "POST",
+      path: "/api/admin/recommended-product",
+      body: { ...product, id: "custom_qq", [field]: value },
+      status: 422,
+      contains: [message],
+      rows: { recommended_products: 0 },
+    }),
+  ),
+]);
+
+describe("products admin API as the admin", () => {
+  test("create shows in the starter kit data; a taken id is 409; one default per group; delete, then 404", async () => {
+    const api = await scenarioApp({ admin: true });
+    const featured = await createProduct(api.db, { archetype: "Couple", isDefault: true });
+    await api.check({ who: "admin", method: "POST", path: "/api/admin/recommended-product", body: product, status: 201, rows: { recommended_products: 1 } });
+    const couple = (await api.check({ path: "/api/recommended-products/Couple", status: 200 })).json<{ id: string }[]>();
+    expect(couple.map((p) => p.id)).toContain("custom_ab12cd34");
+    await api.check({ who: "admin", method: "POST", path: "/api/admin/recommended-product", body: product, status: 409, rows: { recommended_products: 0 } });
+
+    await api.check({ who: "admin", method: "PUT", path: "/api/admin/recommended-product/custom_ab12cd34", body: { ...product, isDefault: true }, status: 200 });
+    const after = (await api.check({ path: "/api/recommended-products/Couple", status: 200 })).json<{ id: string; isDefault: boolean }[]>();
+    expect(after.filter((p) => p.isDefault).map((p) => p.id)).toEqual(["custom_ab12cd34"]);
+    expect(after.map((p) => p.id)).toContain(featured.id);
+
+    await api.check({ who: "admin", method: "DELETE", path: "/api/admin/recommended-product/custom_ab12cd34", status: 200, rows: { recommended_products: -1 } });
+    await api.check({ who: "admin", method: "DELETE", path: "/api/admin/recommended-product/custom_ab12cd34", status: 404 });
+  });
+});

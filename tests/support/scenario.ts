@@ -1,0 +1,256 @@
+// API scenario tables: each row is one request to the real app through app.handle (no
+// port) and what its answer must be. Modelled on PocketBase's ApiScenario.
+import { describe, expect, test } from "bun:test";
+import { login, SAME_ORIGIN } from "./admin.ts";
+import { siteApp, testApp, type TestApp, type TestAppOptions } from "./app.ts";
+import { createAdmin } from "./factories.ts";
+
+/**
+ * Who sends the request:
+ * - `guest`: a visitor, no cookie and no extra headers.
+ * - `admin`: the signed-in admin from this site: the session cookie and `Origin: http://localhost`.
+ *
+ * `headers` add to (or, with null, remove) what `who` sends, e.g. the admin's cookie
+ * from a foreign site: `{ who: "admin", headers: { origin: "https://evil.example" } }`.
+ */
+export type Who = "guest" | "admin";
+
+/** Values a scenario's setup made (ids, slugs), by name; `{name}` in `path` is replaced by them. */
+export type Made = Record<string, unknown>;
+
+export interface ScenarioContext extends TestApp {
+  /** The admin's session cookie (`name=value`) when `who` is "admin", else null. */
+  cookie: string | null;
+}
+
+/** The answer, read once. */
+export interface ScenarioResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON (throws if it is not JSON). */
+  json<T = any>(): T;
+}
+
+/** What a step can send: JSON values, a raw string, or form data, bytes or a stream. */
+export type Body = Record<string, unknown> | readonly unknown[] | string | number | boolean | null | FormData | Uint8Array | ReadableStream | Blob;
+
+export interface Step {
+  method?: string;
+  /** The address; `{name}` is replaced by the value `setup` returned under that name. */
+  path: string | ((made: Made) => string);
+  /**
+   * Objects, arrays, numbers, booleans and null are sent as JSON with
+   * `Content-Type: application/json`; a string is sent as it is (malformed JSON, say), also
+   * as application/json unless `headers` give another type; FormData, bytes and streams are
+   * sent untouched.
+   */
+  body?: Body | ((made: Made) => Body);
+  headers?: Record<string, string | null>;
+  who?: Who;
+  /** The expected status. */
+  status: number;
+  /**
+   * Strings or patterns the body must contain; or an object (or array) the JSON body must
+   * match (extra fields allowed, as toMatchObject).
+   */
+  contains?: (string | RegExp)[] | Record<string, unknown> | unknown[];
+  /** The JSON body must equal this exactly. */
+  json?: unknown;
+  notContains?: (string | RegExp)[];
+  /** Answer headers: a string the header must contain, a pattern it must match, null for absent. */
+  responseHeaders?: Record<string, string | RegExp | null>;
+  /** How many rows each named table must gain (+) or lose (-); 0: the count must not change. */
+  rows?: Record<string, number>;
+  /** Tables whose whole contents must be exactly as before; true: every table. */
+  unchanged?: true | string[];
+  /** Anything else to check, with the answer and the app (to read it back, say). */
+  check?: (res: ScenarioResponse, api: ScenarioApp, made: Made) => unknown;
+}
+
+export interface Scenario extends Step {
+  name: string;
+  /** Load the bundled content first. Default false: a scenario builds its rows in `setup`, on a database holding only the settings row. */
+  seed?: boolean;
+  /** Builds the rows the request needs (with the factories); what it returns fills `{name}`s. */
+  setup?: (api: ScenarioApp) => unknown;
+  /** Options for the app, such as a login throttle with its own clock. */
+  app?: Omit<TestAppOptions, "seed">;
+}
+
+/**
+ * Runs a table of API scenarios, one `test` each, every one on a fresh in-memory database
+ * with the real migrations, so no row leaks between them. The database holds only the
+ * settings row, which every page reads (the seed writes it into every real database),
+ * unless the scenario asks for the whole seed with `seed: true`.
+ * A failure names the scenario, the request, the status and the body.
+ *
+ * @example
+ * const valid = { archetype: "Girl Next Door", answers: Array(15).fill("A") };
+ * runScenarios("POST /api/quiz/result", [
+ *   { name: "a valid body", method: "POST", path: "/api/quiz/result", body: valid, status: 201, contains: { archetype: "Girl Next Door" }, rows: { quiz_results: 1 } },
+ *   { name: "malformed JSON", method: "POST", path: "/api/quiz/result", body: '{"archetype":', status: 400, contains: ["valid JSON"], rows: { quiz_results: 0 } },
+ *   { name: "an admin list", who: "admin", path: "/api/admin/blog/post/{id}", method: "DELETE",
+ *     setup: async ({ db }) => ({ id: (await createPost(db)).id }), status: 200, rows: { blog_posts: -1 } },
+ * ]);
+ *
+ * For a flow whose steps build on each other (create, then update, then delete), use
+ * `scenarioApp()` and `check` each step against the same database.
+ */
+export function runScenarios(title: string, scenarios: Scenario[], options: TableOptions = {}): void {
+  describe(title, () => {
+    for (const scenario of scenarios) {
+      test(`${scenario.name}: ${scenario.method ?? "GET"} ${typeof scenario.path === "string" ? scenario.path : "(made)"} -> ${scenario.status}`, () =>
+        runScenario(scenario, options));
+    }
+  });
+}
+
+export interface TableOptions {
+  /**
+   * Sends the requests to this handler instead of the cam-guide app, for a table about one
+   * plugin on a minimal Elysia app: `{ handle: (request) => app.handle(request) }`. The
+   * handler (and its app) is shared by the whole table; the database still comes fresh.
+   */
+  handle?: (request: Request) => Response | Promise<Response>;
+}
+
+/** Runs one scenario on a fresh database. */
+export async function runScenario(scenario: Scenario, options: TableOptions = {}): Promise<ScenarioResponse> {
+  const api = await scenarioApp({ seed: scenario.seed ?? false, ...scenario.app, ...options, admin: scenario.who === "admin" });
+  const made = await scenario.setup?.(api);
+  return api.check(scenario, made && typeof made === "object" ? (made as Made) : {}, scenario.name);
+}
+
+export interface ScenarioApp extends ScenarioContext {
+  /** Sends one step and checks its answer; answers it for the next step. */
+  check(step: Step, made?: Made, name?: string): Promise<ScenarioResponse>;
+}
+
+/**
+ * The app for a flow of steps on one database (the settings row only, unless `seed: true`). With `admin: true` (or the first step
+ * whose `who` is "admin") the admin account exists and is signed in.
+ */
+export async function scenarioApp(options: TestAppOptions & TableOptions & { admin?: boolean } = {}): Promise<ScenarioApp> {
+  const t = options.seed ? testApp(options) : await siteApp(options);
+  const { handle } = options;
+  if (handle) t.request = async (path, init) => handle(new Request(`http://localhost${path}`, init));
+  const ctx: ScenarioApp = { ...t, cookie: null, check: (step, made = {}, name) => checkStep(ctx, step, made, name) };
+  if (options.admin) await signIn(ctx);
+  return ctx;
+}
+
+// Signing in costs a password hash check (deliberately slow). Every scenario database has
+// the same admin (id 1) and the app the same secret, so a session the real login issued
+// once stays valid in the next database; it is still checked there, and a real sign-in
+// happens whenever it is not accepted.
+let lastCookie: string | null = null;
+
+async function signIn(ctx: ScenarioContext) {
+  await createAdmin(ctx.db);
+  if (lastCookie) {
+    const me = await ctx.request("/api/auth/me", { headers: { cookie: lastCookie } });
+    if (me.ok && (await me.json()).isAdmin === true) {
+      ctx.cookie = lastCookie;
+      return;
+    }
+  }
+  ctx.cookie = lastCookie = await login(ctx.request);
+}
+
+function fill(path: Step["path"], made: Made): string {
+  if (typeof path === "function") return path(made);
+  return path.replace(/\{(\w+)\}/g, (whole, key: string) => {
+    if (!(key in made)) throw new Error(`${path}: setup made no "${key}"`);
+    return String(made[key]);
+  });
+}
+
+function requestInit(step: Step, made: Made, cookie: string | null): RequestInit {
+  const headers = new Headers();
+  if (step.who === "admin") {
+    headers.set("cookie", cookie!);
+    headers.set("origin", SAME_ORIGIN.origin);
+  }
+  const raw = typeof step.body === "function" ? step.body(made) : step.body;
+  let body: BodyInit | undefined;
+  if (raw === undefined) body = undefined;
+  else if (typeof raw === "string") {
+    body = raw;
+    headers.set("content-type", "application/json");
+  } else if (raw instanceof FormData || raw instanceof Uint8Array || raw instanceof ReadableStream || raw instanceof Blob) body = raw as BodyInit;
+  else {
+    body = JSON.stringify(raw);
+    headers.set("content-type", "application/json");
+  }
+  for (const [name, value] of Object.entries(step.headers ?? {})) {
+    if (value === null) headers.delete(name);
+    else headers.set(name, value);
+  }
+  return { method: step.method ?? "GET", headers, body };
+}
+
+const ALL_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name";
+
+/** Every table of the app's schema, by name. */
+export function appTables(sqlite: TestApp["sqlite"]): string[] {
+  return (sqlite.query(ALL_TABLES).all() as { name: string }[]).map((t) => t.name);
+}
+
+function tableNames(ctx: ScenarioContext, unchanged: Step["unchanged"]): string[] {
+  if (unchanged === true) return appTables(ctx.sqlite);
+  return unchanged ?? [];
+}
+
+function contents(ctx: ScenarioContext, tables: string[]) {
+  return Object.fromEntries(tables.map((t) => [t, ctx.sqlite.query(`SELECT * FROM ${t}`).all()]));
+}
+
+function counts(ctx: ScenarioContext, tables: string[]) {
+  return Object.fromEntries(tables.map((t) => [t, (ctx.sqlite.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
+}
+
+async function checkStep(ctx: ScenarioApp, step: Step, made: Made, name = "step"): Promise<ScenarioResponse> {
+  if (step.who === "admin" && !ctx.cookie) await signIn(ctx);
+  const path = fill(step.path, made);
+  const init = requestInit(step, made, ctx.cookie);
+  const watched = tableNames(ctx, step.unchanged);
+  const before = contents(ctx, watched);
+  const countsBefore = counts(ctx, Object.keys(step.rows ?? {}));
+
+  const res = await ctx.request(path, init);
+  const text = await res.text();
+  const answer: ScenarioResponse = { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) };
+  try {
+    expect(res.status).toBe(step.status);
+    for (const [header, want] of Object.entries(step.responseHeaders ?? {})) {
+      const got = res.headers.get(header);
+      if (want === null) expect(got).toBeNull();
+      else if (want instanceof RegExp) expect(got ?? "").toMatch(want);
+      else expect(got ?? "").toContain(want);
+    }
+    if (Array.isArray(step.contains) && step.contains.every((c) => typeof c === "string" || c instanceof RegExp)) {
+      for (const needle of step.contains as (string | RegExp)[]) {
+        if (needle instanceof RegExp) expect(text).toMatch(needle);
+        else expect(text).toContain(needle);
+      }
+    } else if (step.contains !== undefined) expect(answer.json()).toMatchObject(step.contains as object);
+    if (step.json !== undefined) expect(answer.json()).toEqual(step.json);
+    for (const needle of step.notContains ?? []) {
+      if (needle instanceof RegExp) expect(text).not.toMatch(needle);
+      else expect(text).not.toContain(needle);
+    }
+    if (step.rows) {
+      const after = counts(ctx, Object.keys(step.rows));
+      const changed = Object.fromEntries(Object.keys(step.rows).map((t) => [t, after[t]! - countsBefore[t]!]));
+      expect(changed).toEqual(step.rows);
+    }
+    if (watched.length > 0) expect(contents(ctx, watched)).toEqual(before);
+    await step.check?.(answer, ctx, made);
+  } catch (error) {
+    const body = text.length > 1500 ? `${text.slice(0, 1500)}…` : text;
+    if (error instanceof Error) error.message = `${name}: ${init.method} ${path} answered ${res.status}\n${body}\n\n${error.message}`;
+    throw error;
+  }
+  return answer;
+}
