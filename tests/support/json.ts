@@ -7,6 +7,3 @@ export function postJson(body: unknown, init: { raw?: boolean; type?: string; he
   };
 }
 
-export function countRows(sqlite: { query(sql: string): { get(): unknown } }, table: string): number {
-  return (sqlite.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-}

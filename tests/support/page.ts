@@ -62,8 +62,6 @@ export function pageOf(html: string) {
   };
 }
 
-export type Page = ReturnType<typeof pageOf>;
-
 /** GETs a path from the app and parses the answer. */
 export async function renderPage(request: (path: string, init?: RequestInit) => Promise<Response>, path: string, init?: RequestInit) {
   const res = await request(path, init);
@@ -71,7 +69,3 @@ export async function renderPage(request: (path: string, init?: RequestInit) => 
   return { status: res.status, headers: res.headers, html, ...pageOf(html) };
 }
 
-/** The href of the link with this accessible name (exact string or pattern). */
-export function hrefOf(page: Pick<Page, "screen">, name: string | RegExp): string | null {
-  return page.screen.getByRole("link", { name }).getAttribute("href");
-}
