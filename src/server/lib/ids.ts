@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 
-/** DECISIONS P17: 128 random bits, URL-safe, never sequential. */
+/** Result ids: 128 random bits, URL-safe, never sequential. */
 export function newId(): string {
   return randomBytes(16).toString("base64url");
 }

@@ -1,6 +1,6 @@
 import sanitizeHtml from "sanitize-html";
 
-// DECISIONS P14: blog HTML is cleaned with an allow-list before it is stored and before it
+// Blog HTML is cleaned with an allow-list before it is stored and before it
 // is rendered. No scripts, no event handlers, no javascript: URLs; frames only from the
 // YouTube privacy-enhanced player and Vimeo's player.
 const FRAME_HOSTS = ["www.youtube-nocookie.com", "www.youtube.com", "player.vimeo.com"];
@@ -33,7 +33,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
     },
     // An image without a description is treated as decorative, so screen readers skip it.
     img: (tagName, attribs) => ({ tagName, attribs: { alt: "", ...attribs, loading: "lazy" } }),
-    // YouTube frames always use the privacy-enhanced domain (DECISIONS P18).
+    // YouTube frames always use the privacy-enhanced domain.
     iframe: (tagName, attribs) => ({
       tagName,
       attribs: {

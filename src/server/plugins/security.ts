@@ -11,7 +11,7 @@ export function securityHeaders({ inlineScriptHashes, frameSources }: { inlineSc
     // React renders a few style attributes (progress bars); no external styles are allowed.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
-    // DECISIONS P18: offer videos may be direct files on another host.
+    // Offer videos may be direct files on another host.
     "media-src 'self' blob: https:",
     "font-src 'self'",
     "connect-src 'self'",

@@ -1,6 +1,6 @@
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 // Pages that are the same for every visitor are rendered once and then served from
-// memory until the admin changes something (issue 7). Keyed by path and query.
+// memory until the admin changes something (docs/product.md#speed-and-durability). Keyed by path and query.
 
 export interface CachedPage {
   body: Uint8Array<ArrayBuffer>;

@@ -21,7 +21,7 @@ export interface Me {
   user?: { id: number; username: string };
 }
 
-/** SPEC 7: retried twice while the local flag says we are signed in, never otherwise. */
+/** The session check is retried twice while the local flag says we are signed in, never otherwise. */
 export function useMe(flag: boolean) {
   return useQuery<Me>({ queryKey: [ADMIN_API.me], retry: flag ? 2 : 0, staleTime: 0 });
 }

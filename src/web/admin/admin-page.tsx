@@ -17,7 +17,7 @@ import type { AdminOffer } from "#shared/features/offers/contract.ts";
 
 export type Tab = "posts" | "post-editor" | "categories" | "offers" | "offer-editor" | "products" | "settings";
 
-/** /admin (SPEC 2, 4 and 6). */
+/** /admin: the dashboard (docs/product.md#admin-dashboard). */
 export default function AdminPage() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
@@ -33,7 +33,7 @@ export default function AdminPage() {
 
   useEffect(() => {
     if (flag === null || me.isPending || me.isFetching) return;
-    // SPEC 6: without the server's yes and without the local flag, go to the login page.
+    // Without the server's yes and without the local flag, go to the login page.
     if (!isAdmin) {
       if (flag) clearAdminFlag();
       navigate("/admin-login", { replace: true });
@@ -47,7 +47,7 @@ export default function AdminPage() {
       clearAdminFlag();
       queryClient.clear();
       toast({ title: "Success", description: "Logged out successfully" });
-      // SPEC 4: back to the login page after about half a second.
+      // Back to the login page after about half a second.
       setTimeout(() => navigate("/admin-login"), 500);
     }
   }

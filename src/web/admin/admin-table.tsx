@@ -60,7 +60,7 @@ interface Remover<Id> {
   isPending: boolean;
 }
 
-/** The delete confirmation for one record: SPEC's dialog, then a success or failure toast. */
+/** The delete confirmation for one record: the confirm dialog, then a success or failure toast. */
 export function DeleteDialog<T extends { id: Id }, Id>({
   item,
   title,

@@ -23,7 +23,7 @@ export function Footer() {
               <Link href="/quiz">Take the Quiz</Link>
             </li>
             <li>
-              {/* Already on /learn: navigating is a no-op, so scroll to the top after 50 ms (SPEC 2). */}
+              {/* Already on /learn: navigating is a no-op, so scroll to the top after 50 ms. */}
               <Link href="/learn" onClick={() => window.setTimeout(scrollToTop, 50)}>
                 Free Course
               </Link>

@@ -10,7 +10,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const [location] = useLocation();
   const first = useRef(true);
   useEffect(() => {
-    // Every route change scrolls smoothly to the top (SPEC 2); the first render keeps the
+    // Every route change scrolls smoothly to the top; the first render keeps the
     // browser's own position (reload, back/forward restoration).
     if (first.current) {
       first.current = false;

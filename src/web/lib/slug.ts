@@ -1,4 +1,4 @@
-/** SPEC 4: lower-case, non-word characters stripped, whitespace turned into hyphens. */
+/** Slug from a title: lower-case, non-word characters stripped, whitespace turned into hyphens. */
 export function slugify(text: string): string {
   return text
     .toLowerCase()
@@ -14,7 +14,7 @@ export function slugify(text: string): string {
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 
-/** SPEC 3: new products get 'custom_' plus 8 characters made on the client. */
+/** New products get 'custom_' plus 8 characters made on the client. */
 export function newProductId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   return `custom_${Array.from(bytes, (b) => ALPHABET[b % ALPHABET.length]).join("")}`;

@@ -1,4 +1,4 @@
-// What the browser keeps for an anonymous visitor (SPEC 3 'Browser-stored values').
+// What the browser keeps for an anonymous visitor (docs/product.md#course-progress).
 const LAST_QUIZ_KEY = "lastQuizId";
 
 function safe<T>(fn: () => T, fallback: T): T {
@@ -10,7 +10,7 @@ function safe<T>(fn: () => T, fallback: T): T {
   }
 }
 
-/** DECISIONS P9: the graduation gift leads to the starter kit of the visitor's last quiz. */
+/** The graduation gift leads to the starter kit of the visitor's last quiz. */
 export function rememberQuizId(id: string): void {
   safe(() => localStorage.setItem(LAST_QUIZ_KEY, id), undefined);
 }

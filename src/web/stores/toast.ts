@@ -1,6 +1,6 @@
 import { create } from "zustand";
 
-// SPEC 4: at most one toast, closing itself after 5 s; a dismissed toast is kept
+// At most one toast, closing itself after 5 s; a dismissed toast is kept
 // (closed) for TOAST_REMOVE_DELAY before it leaves the store.
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION = 5000;

@@ -6,7 +6,7 @@ interface ErrorStateProps {
   href: string;
 }
 
-/** SPEC 8's load-failure panel: 'Oops! Something went wrong', a message and one way on. */
+/** The load-failure panel: 'Oops! Something went wrong', a message and one way on. */
 export function ErrorState({ message, action, href }: ErrorStateProps) {
   return (
     <section className="status-page" role="alert">

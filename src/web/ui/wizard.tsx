@@ -19,7 +19,7 @@ interface WizardProps<V extends string | number> {
   busy?: boolean;
 }
 
-// SPEC 4 and 9: choosing an option moves on by itself after 500 ms, 800 ms on the last step.
+// Choosing an option moves on by itself after 500 ms, 800 ms on the last step.
 export const AUTO_ADVANCE_MS = 500;
 export const AUTO_ADVANCE_LAST_MS = 800;
 

@@ -22,7 +22,7 @@ export function hashPassword(password: string): Promise<string> {
 export type EnsureAdminResult = { created: false } | { created: true; username: string; generatedPassword: string | null };
 
 /**
- * DECISIONS P12: on first start the admin is created from ADMIN_USERNAME and
+ * On first start the admin is created from ADMIN_USERNAME and
  * ADMIN_PASSWORD; without a password one is generated and returned, to be printed once.
  * An existing admin is never changed here (the reset-password command does that).
  */
@@ -49,7 +49,7 @@ export async function resetAdminPassword(db: Db, username: string, password: str
   return { username, generatedPassword: password ? null : plain };
 }
 
-/** DECISIONS P13: JWT_SECRET, or a secret generated once and kept in the data directory. */
+/** The session signing secret: JWT_SECRET, or a secret generated once and kept in the data directory. */
 export function loadJwtSecret(dataDir: string, configured: string | null): string {
   if (configured) return configured;
   const file = join(dataDir, "jwt-secret");

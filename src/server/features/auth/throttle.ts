@@ -1,5 +1,5 @@
 /**
- * DECISIONS P13: failed sign-ins are throttled per address and per address + username.
+ * Failed sign-ins are throttled per address and per address + username.
  * After `limit` failures inside `windowMs` further attempts answer 429 until the oldest
  * failure leaves the window. Kept in memory: a restart forgets, which only helps the
  * legitimate admin.

@@ -30,7 +30,7 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 /**
- * DECISIONS P19, as we read it: the active offers of one module, newest first; with
+ * Which offers a module shows (docs/product.md#offers): the active offers of one module, newest first; with
  * fullRandom the same offers in random order (see docs/decisions/008).
  */
 export async function activeOffersFor(db: Db, moduleId: number, fullRandom: boolean): Promise<PublicOffer[]> {
@@ -81,7 +81,7 @@ export async function listAllOffers(db: Db): Promise<AdminOffer[]> {
 }
 
 function offerValues(input: OfferInput) {
-  // 'https://' is the form's placeholder for an empty video URL (SPEC 4).
+  // 'https://' is the form's placeholder for an empty video URL.
   const video = blankText(input.videoUrl === "https://" ? null : input.videoUrl);
   if (!input.useEmbed && video && !toVideoSource(video)) {
     throw new HttpError(422, "The video URL is not one we can play.", [
@@ -95,7 +95,7 @@ function offerValues(input: OfferInput) {
   return {
     title: input.title.trim(),
     description: input.description.trim(),
-    // SPEC 4: embed mode has no image or video; media mode has no embed code.
+    // Embed mode has no image or video; media mode has no embed code.
     imageUrl: input.useEmbed ? null : blankText(input.imageUrl),
     videoUrl: input.useEmbed ? null : video,
     useEmbed: input.useEmbed,

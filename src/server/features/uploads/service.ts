@@ -5,7 +5,7 @@ import { HttpError } from "#server/plugins/errors.ts";
 import { newId } from "#server/lib/ids.ts";
 
 export const MB = 1024 * 1024;
-/** DECISIONS P16: what may be uploaded, recognised by content, and how big it may be. */
+/** What may be uploaded, recognised by content, and how big it may be. */
 export const UPLOAD_KINDS: Record<string, { ext: string; kind: "image" | "video"; limit: number }> = {
   "image/png": { ext: "png", kind: "image", limit: 5 * MB },
   "image/jpeg": { ext: "jpg", kind: "image", limit: 5 * MB },

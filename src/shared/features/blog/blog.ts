@@ -6,13 +6,13 @@ export function readingMinutes(html: string): number {
   return Math.max(1, Math.ceil(words / 200));
 }
 
-/** SPEC 2: the post date as 'MMMM d, yyyy'. Formatted in UTC so server and browser agree. */
+/** The post date as 'MMMM d, yyyy'. Formatted in UTC so server and browser agree. */
 export function longDate(iso: string): string {
   const date = new Date(iso);
   return format(new Date(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()), "MMMM d, yyyy");
 }
 
-/** SPEC 2: relative time, 'x ago'. */
+/** Relative time, 'x ago'. */
 export function relativeTime(iso: string, now: Date = new Date()): string {
   return formatDistanceStrict(new Date(iso), now, { addSuffix: true, roundingMethod: "floor" });
 }
@@ -22,7 +22,7 @@ export interface PostFilter {
   search: string;
 }
 
-/** SPEC 4: a post must match the category (if any) and the search text in title or excerpt. */
+/** The blog list filter: a post must match the category (if any) and the search text in title or excerpt. */
 export function filterPosts<T extends { title: string; excerpt: string | null; category: string | null }>(posts: T[], filter: PostFilter): T[] {
   const needle = filter.search.trim().toLowerCase();
   return posts.filter(

@@ -13,7 +13,7 @@ export type BlogCategory = Static<typeof BlogCategory>;
 
 export const SLUG_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
 
-/** A blog post as the API serves it (SPEC 3). Dates are ISO strings. */
+/** A blog post as the API serves it (docs/product.md#blog-post-page). Dates are ISO strings. */
 export const BlogPost = Type.Object({
   id: Type.Integer(),
   title: Type.String(),

@@ -31,7 +31,7 @@ export const CourseModule = Type.Object({
   description: Type.String({ minLength: 60, maxLength: 400 }),
   isActive: Type.Boolean(),
   topics: Type.Array(Topic, { minItems: 1, maxItems: TOPICS_PER_MODULE }),
-  /** Action items for the resource library (DECISIONS P7). */
+  /** Action items for the resource library (docs/product.md#resource-library). */
   checklist: Type.Optional(Type.Array(Type.String({ minLength: 10, maxLength: 160 }), { minItems: 4, maxItems: 6 })),
   /** Absent while a module's quiz is being written: the page shows 'Quiz Not Available'. */
   quiz: Type.Optional(
@@ -52,7 +52,7 @@ export interface ModuleSummary {
   checklist: string[];
 }
 
-/** SPEC 3 'Quiz outcome'. */
+/** The outcome of a module quiz (docs/product.md#module-quiz). */
 export interface QuizOutcome {
   moduleId: number;
   score: number;

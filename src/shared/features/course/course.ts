@@ -1,18 +1,18 @@
 import { MODULE_COUNT } from "./constants.ts";
 
-/** SPEC 4: progress percent of the topic viewer, (index + 1) / topic count. */
+/** Progress percent of the topic viewer, (index + 1) / topic count. */
 export function topicProgress(index: number, topicCount: number): number {
   return topicCount > 0 ? Math.round(((index + 1) / topicCount) * 100) : 0;
 }
 
-/** SPEC 9: score = round(correct / total × 100). */
+/** Module quiz score = round(correct / total × 100). */
 export function quizScore(correct: number, total: number): number {
   return total > 0 ? Math.round((correct / total) * 100) : 0;
 }
 
 export const PASS_SCORE = 60;
 
-/** SPEC 9's four messages. */
+/** The four score messages (docs/product.md#module-quiz). */
 export function scoreMessage(score: number): string {
   if (score >= 90) return "Amazing! You've mastered this module!";
   if (score >= 75) return "Great job! You've got a solid understanding!";
@@ -24,17 +24,17 @@ export function passed(score: number): boolean {
   return score >= PASS_SCORE;
 }
 
-/** SPEC 4: Continue goes to the next module, or the graduation page after the last one. */
+/** The result panel's Continue goes to the next module, or the graduation page after the last one. */
 export function afterModule(moduleId: number): string {
   return moduleId >= MODULE_COUNT ? "/learn/complete" : `/learn/${moduleId + 1}`;
 }
 
-/** SPEC 2: the module-complete skip goes to the next module, or /course-complete at the end. */
+/** The module-complete skip goes to the next module, or /course-complete at the end. */
 export function moduleCompleteSkip(moduleId: number): string {
   return moduleId >= MODULE_COUNT ? "/course-complete" : `/learn/${moduleId + 1}`;
 }
 
-/** A module id from the address: a whole number, else null (SPEC 5: must be numeric). */
+/** A module id from the address: a whole number, else null (a non-numeric id goes back to /learn). */
 export function parseModuleId(raw: string | null | undefined): number | null {
   if (!raw || !/^\d{1,4}$/.test(raw)) return null;
   return Number(raw);

@@ -3,14 +3,14 @@ import { TIERS, type TierName } from "./constants.ts";
 export interface TierResult {
   tier: TierName;
   estimatedEarnings: string;
-  /** The raw sum of the answers (SPEC 4). */
+  /** The raw sum of the answers. */
   score: number;
   /** sum / (questions × 3) × 100 */
   percentage: number;
 }
 
 /**
- * SPEC 4: below 40% Casual Starter, from 40% up to below 70% Hustler Mode, 70% and
+ * Earnings tiers (docs/product.md#earnings-tiers): below 40% Casual Starter, from 40% up to below 70% Hustler Mode, 70% and
  * above Power Earner. Compared in integers so that exactly 40% and 70% land on the
  * upper tier without floating-point doubt.
  */

@@ -2,7 +2,7 @@ import { Type, type Static } from "@sinclair/typebox";
 import { HttpUrlText, OptionalText } from "#shared/schema/common.ts";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 
-/** SPEC 3: the public view of an affiliate offer. */
+/** The public view of an affiliate offer (docs/product.md#offers). */
 export const PublicOffer = Type.Object({
   id: Type.Integer(),
   title: Type.String(),
@@ -51,7 +51,7 @@ export const OfferInput = Type.Object({
 });
 export type OfferInput = Static<typeof OfferInput>;
 
-/** The admin's view of an offer: the public fields plus the rest (SPEC 3). */
+/** The admin's view of an offer: the public fields plus the rest (docs/product.md#offers). */
 export interface AdminOffer extends Required<OfferInput> {
   id: number;
   createdAt: string;

@@ -1,4 +1,4 @@
-// SPEC 2 and DECISIONS P18: offer videos from YouTube (regular, embed and Shorts links)
+// Offer videos from YouTube (regular, embed and Shorts links)
 // play from the privacy-enhanced domain, Vimeo from its player, direct files in a muted,
 // looping, inline <video>. Anything else is not played.
 

@@ -9,7 +9,7 @@ export const ProductArchetypeName = literalUnion(PRODUCT_ARCHETYPES, {
   error: `Archetype must be one of: ${PRODUCT_ARCHETYPES.join(", ")}`,
 });
 
-/** SPEC 5's rules and messages; the admin form and the API share them. */
+/** The product form's rules and messages (docs/product.md#admin-forms-and-validation); the admin form and the API share them. */
 export const RecommendedProduct = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 64, pattern: "^[a-z0-9_-]+$" }),
   name: Type.String({ minLength: 2, maxLength: 120, error: "Name must be at least 2 characters" }),

@@ -23,7 +23,7 @@ export const ArchetypeQuestion = Type.Object({
 });
 export type ArchetypeQuestion = Static<typeof ArchetypeQuestion>;
 
-/** DECISIONS P2: one point per letter to its base archetype, plus extras per question and letter. */
+/** The scoring table: one point per letter to its base archetype, plus extras per question and letter. */
 export const ScoringTable = Type.Object({
   base: Type.Object({ A: ArchetypeName, B: ArchetypeName, C: ArchetypeName, D: ArchetypeName }),
   extras: Type.Array(

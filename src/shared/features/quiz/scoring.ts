@@ -7,7 +7,7 @@ export interface ArchetypeScore {
 }
 
 /**
- * SPEC 4: each answer gives 1 point to its letter's base archetype, and the scoring
+ * Quiz scoring (docs/product.md#quiz-scoring): each answer gives 1 point to its letter's base archetype, and the scoring
  * table's extras add points for specific question-and-letter pairs. Answers are by
  * position (index 0 is question 1). The highest total wins; a tie goes to the archetype
  * listed first; with no points at all it is Girl Next Door.

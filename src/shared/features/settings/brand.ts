@@ -1,4 +1,4 @@
-/** Page titles follow '{page} | {brand}' (SPEC 2). */
+/** Page titles follow '{page} | {brand}' (docs/product.md#page-titles-and-metadata). */
 export function pageTitle(page: string, brand: string): string {
   return `${page} | ${brand}`;
 }

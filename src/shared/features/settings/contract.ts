@@ -12,7 +12,7 @@ export const Platform = Type.Object({
 });
 export type Platform = Static<typeof Platform>;
 
-/** The brand and the two affiliate platforms (DECISIONS P5), as the site renders them. */
+/** The brand and the two affiliate platforms (docs/product.md#site-settings), as the site renders them. */
 export const SiteSettings = Type.Object({
   brandName: Type.String({ minLength: 1, maxLength: 60, error: "Brand name is required" }),
   platformA: Platform,

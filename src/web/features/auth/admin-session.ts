@@ -1,4 +1,4 @@
-// SPEC 4 'Admin session': a local flag set on login and cleared on logout, so the dashboard
+// The admin session flag: a local flag set on login and cleared on logout, so the dashboard
 // does not bounce to the login page while the server check is still running.
 const FLAG = "adminLoggedIn";
 const USER = "adminUser";

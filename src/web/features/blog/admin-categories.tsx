@@ -45,7 +45,7 @@ export function CategoriesTab() {
             <input
               {...props}
               value={form.name}
-              // SPEC 4: typing a category name also fills its slug.
+              // Typing a category name also fills its slug.
               onChange={(e) => setForm({ name: e.target.value, slug: slugify(e.target.value) })}
             />
           )}
@@ -73,7 +73,7 @@ export function CategoriesTab() {
                 <button
                   type="button"
                   className="danger outline small-button"
-                  // SPEC 7: the outcome is not checked; the list is fetched again either way.
+                  // The outcome is not checked; the list is fetched again either way.
                   onClick={() =>
                     remove.mutate(c.id, {
                       onError: (error) => console.warn("Category delete failed", error.message),

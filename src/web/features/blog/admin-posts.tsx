@@ -115,7 +115,7 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
             value={form.title}
             onChange={(e) => {
               const title = e.target.value;
-              // SPEC 4: the slug follows the title in create mode only.
+              // The slug follows the title in create mode only.
               setForm((f) => ({ ...f, title, slug: post ? f.slug : slugify(title) }));
             }}
           />

@@ -13,7 +13,7 @@ import { categoryLabel } from "#shared/features/blog/categories.ts";
 
 export const route: PageRoute = { cache: true, data: () => [need(blogPostsRead), need(blogCategoriesRead)] };
 
-/** /blog with optional ?category= (SPEC 2 and 4). */
+/** /blog with optional ?category= (docs/product.md#blog-list). */
 export default function BlogPage() {
   const { brandName } = useSettings();
   const [, navigate] = useLocation();

@@ -29,7 +29,7 @@ export const route: PageRoute = {
 const DEFAULT_DESCRIPTION = "Practical, honest guides for new webcam models: safety, setup, engagement and income.";
 const DEFAULT_KEYWORDS = "cam model tips, webcam model guide, best cam sites, how to become a cam model, cam model income";
 
-/** /blog/{slug} (SPEC 2). */
+/** /blog/{slug} (docs/product.md#blog-post-page). */
 export default function BlogPostPage({ params }: PageProps) {
   const slug = params.slug ?? "";
   const { brandName } = useSettings();
@@ -38,7 +38,7 @@ export default function BlogPostPage({ params }: PageProps) {
   const post = useRead(blogPostRead, { slug });
   const related = useRead(blogRelatedRead, { slug });
 
-  // SPEC 2: a failed fetch or a missing post goes back to the blog, with no message.
+  // A failed fetch or a missing post goes back to the blog, with no message.
   useEffect(() => {
     if (post.isError) navigate(missingPostTarget(slug), { replace: true });
   }, [post.isError, slug, navigate]);

@@ -1,7 +1,7 @@
 import { Link } from "wouter";
 import { categoryColor, categoryLabel } from "#shared/features/blog/categories.ts";
 
-/** SPEC 3: the category badge, coloured by slug, linking to the filtered list. */
+/** The category badge, coloured by slug, linking to the filtered list. */
 export function CategoryBadge({ slug }: { slug: string }) {
   return (
     <Link href={`/blog?category=${encodeURIComponent(slug)}`} className={`category-badge category-${categoryColor(slug)}`}>

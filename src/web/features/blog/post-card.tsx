@@ -3,7 +3,7 @@ import type { BlogPostSummary } from "#shared/features/blog/contract.ts";
 import { CategoryBadge } from "./category-badge.tsx";
 import { RelativeTime } from "./relative-time.tsx";
 
-/** SPEC 2: cover or placeholder, badge, relative time, title, clamped excerpt, Read More. */
+/** A post card: cover or placeholder, badge, relative time, title, clamped excerpt, Read More. */
 export function PostCard({ post }: { post: BlogPostSummary }) {
   return (
     <article className="post-card">

@@ -19,7 +19,7 @@ const SKILLS = [
   "Goals, numbers and a plan for the long term",
 ];
 
-/** /learn/complete: the graduation page (SPEC 2, DECISIONS P9). */
+/** /learn/complete: the graduation page (docs/product.md#graduation-page). */
 export default function CompletePage() {
   const { brandName } = useSettings();
   // The starter kit of the visitor's last quiz, known only in the browser.

@@ -1,6 +1,6 @@
 import { withCompleted } from "#shared/features/course/course.ts";
 
-// SPEC 3 'Browser-stored values': completedModules, a list of module ids.
+// Course progress kept in the browser (docs/product.md#course-progress): completedModules, a list of module ids.
 const KEY = "completedModules";
 
 export function readCompletedModules(): number[] {

@@ -13,7 +13,7 @@ import { modulesRead } from "#shared/features/course/reads.ts";
 
 export const route: PageRoute = { cache: true, data: () => [need(modulesRead)] };
 
-/** /learn: the course overview (SPEC 2). */
+/** /learn: the course overview (docs/product.md#course-overview). */
 export default function LearnPage() {
   const { brandName } = useSettings();
   const modules = useRead(modulesRead);

@@ -8,7 +8,7 @@ import type { PageRoute } from "#web/page-route.ts";
 
 export const route: PageRoute = { cache: true };
 
-/** /learn/module-complete?moduleId={n}: the default module is 1 (SPEC 2). */
+/** /learn/module-complete?moduleId={n}: the default module is 1 (docs/product.md#completion-pages). */
 export default function ModuleCompletePage() {
   const { brandName } = useSettings();
   const n = parseModuleId(new URLSearchParams(useSearch()).get("moduleId")) || 1;

@@ -19,7 +19,7 @@ export const route: PageRoute = {
   data: ({ params }) => [optional(moduleRead, { id: parseModuleId(params.id) ?? 0 })],
 };
 
-/** /learn/{id}, with ?quiz=true opening the module quiz (SPEC 2). */
+/** /learn/{id}, with ?quiz=true opening the module quiz (docs/product.md#module-page). */
 export default function ModulePage({ params }: PageProps) {
   const { brandName } = useSettings();
   const id = parseModuleId(params.id);

@@ -4,7 +4,7 @@ import type { CourseModule, QuizOutcome } from "#shared/features/course/contract
 import { afterModule, passed, quizScore, scoreMessage } from "#shared/features/course/course.ts";
 import { markModuleCompleted } from "./course-progress.ts";
 
-/** SPEC 4 'Module quiz': choose, submit (then locked, with the explanation), next, complete. */
+/** The module quiz (docs/product.md#module-quiz): choose, submit (then locked, with the explanation), next, complete. */
 export function ModuleQuiz({ module, onReview }: { module: CourseModule; onReview: () => void }) {
   const questions = module.quiz?.questions ?? [];
   const [index, setIndex] = useState(0);
@@ -103,7 +103,7 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
   );
 }
 
-/** SPEC 4 'Result panel'. The quiz is not gated: Continue works at any score. */
+/** The result panel. The quiz is not gated: Continue works at any score. */
 function ResultPanel({ outcome, onReview }: { outcome: QuizOutcome; onReview: () => void }) {
   useEffect(() => {
     markModuleCompleted(outcome.moduleId);

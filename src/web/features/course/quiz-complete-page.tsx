@@ -8,7 +8,7 @@ import type { PageRoute } from "#web/page-route.ts";
 
 export const route: PageRoute = { cache: true };
 
-/** /learn/quiz-complete?moduleId={n} (SPEC 2). */
+/** /learn/quiz-complete?moduleId={n} (docs/product.md#completion-pages). */
 export default function QuizCompletePage() {
   const { brandName } = useSettings();
   const n = parseModuleId(new URLSearchParams(useSearch()).get("moduleId")) || 1;

@@ -4,7 +4,7 @@ import { DEFAULT_PRO_TIP } from "#shared/features/course/constants.ts";
 import { topicProgress } from "#shared/features/course/course.ts";
 import { scrollToTop } from "#web/lib/scroll.ts";
 
-/** SPEC 4 'Module viewer': one topic at a time, from the first. */
+/** The topic viewer (docs/product.md#module-page): one topic at a time, from the first. */
 export function TopicViewer({ module }: { module: CourseModule }) {
   const [index, setIndex] = useState(0);
   const topics = module.topics;
@@ -50,7 +50,7 @@ export function TopicViewer({ module }: { module: CourseModule }) {
         <section className="topics-done" aria-labelledby="topics-done-heading">
           <h3 id="topics-done-heading">All Topics Completed</h3>
           <p>You have finished every topic in this module. Continue to test what you learned.</p>
-          {/* SPEC 2: a full page load, not a client navigation. */}
+          {/* A full page load, not a client navigation. */}
           <a href={`/learn/module-complete?moduleId=${module.id}`} role="button">
             Continue
           </a>

@@ -37,7 +37,7 @@ export default function EarningsPage() {
     const body = { quizResultId: knownQuizId, tier, estimatedEarnings, score, answers };
     const saved = await saveResult(API.earningsResults, body, "Failed to save earnings result. Please try again.");
     if (!saved) return setSaving(false);
-    // SPEC 4: a full page navigation to the tier result.
+    // A full page navigation to the tier result.
     window.location.assign(`/quiz/earnings?tier=${encodeURIComponent(tier)}&id=${encodeURIComponent(saved.id)}`);
   }
 

@@ -11,7 +11,7 @@ import { OfferInput, type AdminOffer } from "#shared/features/offers/contract.ts
 import { MODULE_IDS } from "#shared/features/course/constants.ts";
 
 export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => void; onNew: () => void }) {
-  // SPEC 7: polled every 2 s while this tab is open, up to 3 retries.
+  // Polled every 2 s while this tab is open, up to 3 retries.
   const offers = useQuery<AdminOffer[]>({ queryKey: [ADMIN_API.offers], refetchInterval: 2000, retry: 3 });
   const [deleting, setDeleting] = useState<AdminOffer | null>(null);
   const remove = useAdminMutation<number>("DELETE", (id) => ADMIN_API.offer(id), [[ADMIN_API.offers]], false);
@@ -116,7 +116,7 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
   const set = <K extends keyof OfferForm>(key: K, value: OfferForm[K]) => setForm((f) => ({ ...f, [key]: value }));
   const moduleTaken = (all.data ?? []).some((o) => o.moduleId === form.moduleId && o.id !== offer?.id);
 
-  // SPEC 4 'Offer media switches'.
+  // The media switches (docs/product.md#admin-forms-and-validation).
   const setEmbedMode = (embed: boolean) => setForm((f) => (embed ? { ...f, useEmbed: true, imageUrl: null, videoUrl: null } : { ...f, useEmbed: false, embedCode: "" }));
   const chooseKind = (kind: "image" | "video") => {
     setMediaKind(kind);

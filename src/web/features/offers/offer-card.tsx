@@ -20,7 +20,7 @@ async function fetchOffers(moduleId: number, page: OfferPage): Promise<PublicOff
   }
 }
 
-/** SPEC 4 'Offer card': loading, then shown; hidden on error or when there are none. */
+/** The offer card (docs/product.md#offer-card): loading, then shown; hidden on error or when there are none. */
 export function OfferCard({ moduleId, page }: { moduleId: number; page: OfferPage }) {
   const [shownId, setShownId] = useState<number | null>(null);
   const query = useQuery({
@@ -77,7 +77,7 @@ export function OfferCard({ moduleId, page }: { moduleId: number; page: OfferPag
 
 function OfferMedia({ offer }: { offer: PublicOffer }) {
   if (offer.useEmbed && offer.embedCode) {
-    // DECISIONS P15: the embed runs in its own sandboxed document (scripts and popups, never
+    // The embed runs in its own sandboxed document (scripts and popups, never
     // same-origin), so it cannot read this page, its storage or its cookies.
     return (
       <iframe
@@ -110,7 +110,7 @@ function OfferMedia({ offer }: { offer: PublicOffer }) {
 
 function OfferImage({ src }: { src: string }) {
   const [failed, setFailed] = useState(false);
-  // SPEC 8: a broken offer image falls back to a placeholder image.
+  // A broken offer image falls back to a placeholder image.
   return <img className="offer-image" src={failed ? PLACEHOLDER_IMAGE : src} alt="" onError={() => setFailed(true)} />;
 }
 

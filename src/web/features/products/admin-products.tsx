@@ -14,7 +14,7 @@ import { PRODUCT_ARCHETYPES, PRODUCT_BADGES, RecommendedProduct } from "#shared/
 type Product = RecommendedProduct;
 
 export function ProductsTab() {
-  // SPEC 7: the product list is stale after 10 s.
+  // The product list is stale after 10 s.
   const products = useQuery<Product[]>({ queryKey: [ADMIN_API.products], staleTime: 10_000 });
   const [editing, setEditing] = useState<Product | "new" | null>(null);
   const [deleting, setDeleting] = useState<Product | null>(null);

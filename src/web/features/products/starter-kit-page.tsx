@@ -22,7 +22,7 @@ export const route: PageRoute = {
   },
 };
 
-/** /quiz/starter-kit?quizId={id} (SPEC 2). */
+/** /quiz/starter-kit?quizId={id} (docs/product.md#starter-kit). */
 export default function StarterKitPage() {
   const { brandName } = useSettings();
   const quizId = new URLSearchParams(useSearch()).get("quizId");

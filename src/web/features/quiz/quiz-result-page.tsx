@@ -30,7 +30,7 @@ export const route: PageRoute = {
   },
 };
 
-/** /quiz/result?archetype={name}&id={resultId} (SPEC 2). */
+/** /quiz/result?archetype={name}&id={resultId} (docs/product.md#quiz-result-page). */
 export default function QuizResultPage() {
   const { brandName } = useSettings();
   const search = new URLSearchParams(useSearch());

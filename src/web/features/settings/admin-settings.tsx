@@ -8,7 +8,7 @@ import { Field } from "#web/admin/field.tsx";
 import { API } from "#shared/paths.ts";
 import { SiteSettings } from "#shared/features/settings/contract.ts";
 
-/** DECISIONS P5: the brand, the two platforms and which one the banner names. */
+/** Site settings: the brand, the two platforms and which one the banner names. */
 export function SettingsTab() {
   const current = useQuery<SiteSettings>({ queryKey: [ADMIN_API.settings] });
   const [form, setForm] = useState<SiteSettings | null>(null);

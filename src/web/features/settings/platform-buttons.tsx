@@ -1,6 +1,6 @@
 import { useSettings } from "./queries.ts";
 
-/** The two affiliate sign-up buttons (SPEC 2): a new tab, marked sponsored. */
+/** The two affiliate sign-up buttons: a new tab, marked sponsored. */
 export function PlatformButtons({ heading = "Ready to start? Pick a platform" }: { heading?: string }) {
   const { platformA, platformB } = useSettings();
   return (

@@ -12,7 +12,7 @@ import { blogCategoriesRead } from "#shared/features/blog/reads.ts";
 
 export const route: PageRoute = { cache: true, data: () => [need(modulesRead), need(blogCategoriesRead)] };
 
-/** /resources: the resource library (DECISIONS P7). */
+/** /resources: the resource library (docs/product.md#resource-library). */
 export default function ResourcesPage() {
   const { brandName } = useSettings();
   const modules = useRead(modulesRead);

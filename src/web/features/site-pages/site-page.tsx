@@ -13,7 +13,7 @@ export const route: PageRoute = {
   data: ({ pathname }) => [need(sitePageRead, { slug: slugOf(pathname) })],
 };
 
-/** /terms and /privacy: operator-editable text pages (DECISIONS P8). */
+/** /terms and /privacy: operator-editable text pages (docs/product.md#terms-and-privacy-pages). */
 export default function SitePageView() {
   const [location] = useLocation();
   const { brandName } = useSettings();

@@ -18,7 +18,7 @@ interface UploaderProps {
   label: string;
 }
 
-/** SPEC 4 and 5: the single image uploader (idle, uploading, preview). */
+/** The single image uploader (idle, uploading, preview). */
 export function ImageUploader({ value, onChange, label }: UploaderProps) {
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
@@ -86,7 +86,7 @@ const WRONG_TYPE: Record<Accept, string> = {
   video: "Please upload a video file (mp4, webm, etc.)",
 };
 
-/** SPEC 4 and 5: the media uploader (images and/or videos, configurable limit). */
+/** The media uploader (images and/or videos, configurable limit). */
 export function MediaUploader({ value, onChange, label, accept = "both", maxMb = 100 }: MediaUploaderProps) {
   const [busy, setBusy] = useState(false);
   const [isVideo, setIsVideo] = useState(() => Boolean(value && /\.(mp4|webm|ogg)$/i.test(value)));
@@ -147,7 +147,7 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
   );
 }
 
-/** SPEC 4: muted, looping autoplay, started after 300 ms and retried once after 500 ms. */
+/** Offer video preview: muted, looping autoplay, started after 300 ms and retried once after 500 ms. */
 function PreviewVideo({ src }: { src: string }) {
   const ref = useRef<HTMLVideoElement>(null);
   useEffect(() => {
