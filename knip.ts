@@ -17,6 +17,7 @@ export default {
   ignoreExportsUsedInFile: true,
   compilers: {
     // Only to see the packages a stylesheet @imports (pico.css).
-    css: (text: string) => [...text.matchAll(/@import\s+["']([^"']+)["']/g)].map(([, path]) => `import "${path}";`).join("\n"),
+    css: (text: string) =>
+      [...text.matchAll(/@import\s+["']([^"']+)["']/g)].map(([, path]) => `import "${path}";`).join("\n"),
   },
 } satisfies KnipConfig;

@@ -48,7 +48,11 @@ export default defineConfig({
   },
   projects: [
     { name: "visitor", testIgnore: "**/admin*.e2e.ts", use: { ...devices["Desktop Chrome"] } },
-    { name: "admin", testMatch: "**/admin*.e2e.ts", use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${adminPort}` } },
+    {
+      name: "admin",
+      testMatch: "**/admin*.e2e.ts",
+      use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${adminPort}` },
+    },
   ],
   webServer: [server(port), server(adminPort)],
 });

@@ -9,7 +9,9 @@ interface Manifest {
   pages: Record<string, string[]>;
 }
 
-export function pageJavaScript(clientDir = join(import.meta.dir, "..", "dist", "client")): { page: string; bytes: number }[] {
+export function pageJavaScript(
+  clientDir = join(import.meta.dir, "..", "dist", "client"),
+): { page: string; bytes: number }[] {
   const manifest = JSON.parse(readFileSync(join(clientDir, "manifest.json"), "utf8")) as Manifest;
   const size = (url: string) => readFileSync(join(clientDir, `${url}.gz`)).length;
   return Object.entries(manifest.pages).map(([page, preload]) => ({

@@ -28,7 +28,15 @@ if (process.env.BENCH_SKIP_BUILD !== "1") {
 const dataDir = mkdtempSync(join(tmpdir(), "cam-guide-bench-"));
 const started = performance.now();
 const server = Bun.spawn([binary], {
-  env: { PATH: process.env.PATH ?? "", PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", CAM_GUIDE_BENCH: "1", ADMIN_PASSWORD: "bench-password-123" },
+  env: {
+    PATH: process.env.PATH ?? "",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    NODE_ENV: "production",
+    CAM_GUIDE_BENCH: "1",
+    ADMIN_PASSWORD: "bench-password-123",
+  },
   stdout: "ignore",
   stderr: "inherit",
 });
@@ -61,7 +69,15 @@ function wrk(name: string, path: string, script?: string): Result {
   const extra = script ? ["-s", script] : [];
   // A short warm-up, then the measured run.
   Bun.spawnSync(["wrk", "-t2", `-c${connections}`, "-d2s", ...extra, base + path]);
-  const out = Bun.spawnSync(["wrk", "-t2", `-c${connections}`, `-d${duration}`, "--latency", ...extra, base + path]).stdout.toString();
+  const out = Bun.spawnSync([
+    "wrk",
+    "-t2",
+    `-c${connections}`,
+    `-d${duration}`,
+    "--latency",
+    ...extra,
+    base + path,
+  ]).stdout.toString();
   return {
     name,
     path,
@@ -94,7 +110,11 @@ function lighthouse(path: string): Record<string, number> | null {
       `--output-path=${out}`,
       "--chrome-flags=--headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run",
     ],
-    { env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" }, stdout: "ignore", stderr: "pipe" },
+    {
+      env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" },
+      stdout: "ignore",
+      stderr: "pipe",
+    },
   );
   if (result.exitCode !== 0) {
     if (!lighthouseWarned) {
@@ -112,14 +132,21 @@ function lighthouse(path: string): Record<string, number> | null {
 
 /** The entry module and every module the page preloads, gzipped as served (the build's .gz files). */
 function pageJs(html: string): number {
-  const files = [...html.matchAll(/<(?:link rel="modulepreload"[^>]*href|script type="module" src)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
-  return [...new Set(files)].reduce((sum, file) => sum + readFileSync(join(root, "dist", "client", `${file}.gz`)).length, 0);
+  const files = [
+    ...html.matchAll(/<(?:link rel="modulepreload"[^>]*href|script type="module" src)="(\/assets\/[^"]+\.js)"/g),
+  ].map((m) => m[1]!);
+  return [...new Set(files)].reduce(
+    (sum, file) => sum + readFileSync(join(root, "dist", "client", `${file}.gz`)).length,
+    0,
+  );
 }
 
 try {
   const startup = await firstOk();
   const body = /'(.+)'/.exec(readFileSync(postScript, "utf8"))![1]!;
-  const quiz = (await (await fetch(`${base}/api/quiz/result`, { method: "POST", headers: { "content-type": "application/json" }, body })).json()) as { id: string };
+  const quiz = (await (
+    await fetch(`${base}/api/quiz/result`, { method: "POST", headers: { "content-type": "application/json" }, body })
+  ).json()) as { id: string };
   const pages = [
     ["home", "/"],
     ["blog post", "/blog/platform-reviews"],
@@ -135,7 +162,10 @@ try {
     rows.push({ result, ceiling, js: pageJs(html), bytes: Buffer.byteLength(html) });
   }
   const uncached = wrk("home, rendered on every request", "/__bench/render?path=/");
-  const audits = ["/", "/quiz", "/learn/1", "/blog/platform-reviews"].map((path) => ({ path, scores: lighthouse(path) }));
+  const audits = ["/", "/quiz", "/learn/1", "/blog/platform-reviews"].map((path) => ({
+    path,
+    scores: lighthouse(path),
+  }));
   const posts = wrk("POST /api/quiz/result", "/api/quiz/result", postScript);
   const memory = peakMemoryMb();
 

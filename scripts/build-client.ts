@@ -1,9 +1,9 @@
 // Builds the browser bundle into dist/client: hashed, minified, split by page, plus a
 // manifest the server reads to link the right files into each page.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { basename, join } from "node:path";
-import { pages, errorPage, type PageDef } from "#web/routes.ts";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { errorPage, type PageDef, pages } from "#web/routes.ts";
 
 const root = join(import.meta.dir, "..");
 const outdir = join(root, "dist", "client");
@@ -42,7 +42,13 @@ if (!result.success) {
 }
 
 const url = (path: string) => `/assets/${basename(path)}`;
-const outputs = result.outputs.map((o) => ({ path: o.path, kind: o.kind, size: o.size, text: () => o.text(), url: url(o.path) }));
+const outputs = result.outputs.map((o) => ({
+  path: o.path,
+  kind: o.kind,
+  size: o.size,
+  text: () => o.text(),
+  url: url(o.path),
+}));
 const entryOf = (source: string) => {
   const stem = basename(source).replace(/\.[tj]sx?$|\.css$/, "");
   // Exactly "<stem>-<hash>.<ext>": "blog" must not match "blog-post-<hash>.js".

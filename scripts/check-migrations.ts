@@ -19,7 +19,11 @@ try {
   );
   const existing = readdirSync(out).filter((f) => f.endsWith(".sql"));
   const before = existing.length;
-  const result = Bun.spawnSync(["bun", "--bun", "x", "drizzle-kit", "generate", `--config=${config}`], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const result = Bun.spawnSync(["bun", "--bun", "x", "drizzle-kit", "generate", `--config=${config}`], {
+    cwd: root,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const output = result.stdout.toString() + result.stderr.toString();
   // drizzle-kit can fail and still exit 0: only its own all-clear counts as success.
   const clean = /No schema changes/i.test(output);

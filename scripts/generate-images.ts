@@ -1,9 +1,10 @@
 // Renders the seed's raster images with Chromium: a cover per blog post in content/ and
 // the default social card. Run when posts change: `bun scripts/generate-images.ts`.
 // (Social networks do not show SVG previews, so these are JPEG.)
-import { chromium } from "@playwright/test";
+
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { chromium } from "@playwright/test";
 
 const root = join(import.meta.dir, "..");
 const PALETTES: Record<string, [string, string, string]> = {
@@ -28,7 +29,10 @@ background:linear-gradient(135deg, ${from}, ${to});font-family:'DejaVu Sans',sys
 </div></body></html>`;
 }
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu"],
+});
 const page = await browser.newPage({ viewport: { width: 1200, height: 630 } });
 async function render(html: string, file: string) {
   await page.setContent(html);
@@ -37,10 +41,19 @@ async function render(html: string, file: string) {
 }
 
 const postsDir = join(root, "content", "blog", "posts");
-for (const name of readdirSync(postsDir).filter((f) => f.endsWith(".json")).sort()) {
-  const post = JSON.parse(readFileSync(join(postsDir, name), "utf8")) as { slug: string; title: string; category: string };
+for (const name of readdirSync(postsDir)
+  .filter((f) => f.endsWith(".json"))
+  .sort()) {
+  const post = JSON.parse(readFileSync(join(postsDir, name), "utf8")) as {
+    slug: string;
+    title: string;
+    category: string;
+  };
   const [from, to, label] = PALETTES[post.category] ?? ["#333", "#666", "Guide"];
   await render(card(post.title, label, from, to), join(root, "public", "seed", "blog", `${post.slug}.jpg`));
 }
-await render(card("Find your cam model alter ego", "Quiz · Earnings · Free course", "#c2185b", "#4a148c"), join(root, "public", "seed", "social-card.jpg"));
+await render(
+  card("Find your cam model alter ego", "Quiz · Earnings · Free course", "#c2185b", "#4a148c"),
+  join(root, "public", "seed", "social-card.jpg"),
+);
 await browser.close();

@@ -4,11 +4,26 @@
 // tests/e2e/admin-attack.e2e.ts.
 import { describe, expect, test } from "bun:test";
 import { SignJWT } from "jose";
+import { LoginThrottle } from "#server/features/auth/throttle.ts";
 import { ADMIN } from "./support/admin.ts";
 import { TEST_SECRET } from "./support/app.ts";
-import { createAdmin, createCategory, createEarningsResult, createOffer, createPost, createProduct, createQuizResult } from "./support/factories.ts";
-import { appTables, runScenarios, scenarioApp, type Body, type Scenario, type ScenarioApp } from "./support/scenario.ts";
-import { LoginThrottle } from "#server/features/auth/throttle.ts";
+import {
+  createAdmin,
+  createCategory,
+  createEarningsResult,
+  createOffer,
+  createPost,
+  createProduct,
+  createQuizResult,
+} from "./support/factories.ts";
+import {
+  appTables,
+  type Body,
+  runScenarios,
+  type Scenario,
+  type ScenarioApp,
+  scenarioApp,
+} from "./support/scenario.ts";
 
 const STACK_TRACE = /\n\s+at .+:\d+:\d+/;
 
@@ -28,8 +43,18 @@ const JSON_POSTS = ["/api/quiz/result", "/api/earnings/result", "/api/auth/login
 const bodies: [string, Body, string, number][] = [
   ["malformed JSON", '{"archetype": "Girl', "application/json", 400],
   ["a 1 MB string", JSON.stringify({ archetype: "x".repeat(1024 * 1024), answers: [] }), "application/json", 413],
-  ["invalid UTF-8", new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]), "application/json", 422],
-  ["__proto__ keys", '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "archetype": "Couple", "answers": []}', "application/json", 422],
+  [
+    "invalid UTF-8",
+    new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]),
+    "application/json",
+    422,
+  ],
+  [
+    "__proto__ keys",
+    '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, "archetype": "Couple", "answers": []}',
+    "application/json",
+    422,
+  ],
   ["an array", "[1, 2, 3]", "application/json", 422],
   ["null", "null", "application/json", 422],
   ["a number", "42", "application/json", 422],
@@ -73,12 +98,24 @@ const wrongTypes: [string, string, Record<string, unknown>][] = [
   ["POST", "/api/quiz/result", { archetype: "Couple", answers: Array(15).fill("a") }],
   ["POST", "/api/quiz/result", { archetype: "Couple", answers: Array(14).fill("A") }],
   ["POST", "/api/earnings/result", { tier: 1, estimatedEarnings: 2, score: "15", answers: {} }],
-  ["POST", "/api/earnings/result", { tier: "Casual Starter", estimatedEarnings: "$500 - $1,500 / month", score: 15, answers: Array(15).fill(1.5) }],
+  [
+    "POST",
+    "/api/earnings/result",
+    { tier: "Casual Starter", estimatedEarnings: "$500 - $1,500 / month", score: 15, answers: Array(15).fill(1.5) },
+  ],
   ["POST", "/api/auth/login", { username: 1, password: true }],
   ["POST", "/api/admin/blog/post", { title: 1, slug: {}, content: [], published: "true" }],
   ["POST", "/api/admin/blog/category", { name: null, slug: 5 }],
-  ["POST", "/api/admin/affiliate-offer", { title: [], description: 0, linkUrl: false, moduleId: "1", useEmbed: "no", isActive: 1 }],
-  ["POST", "/api/admin/recommended-product", { id: 1, name: 2, description: 3, link: 4, price: 5, badge: 6, archetype: 7, isDefault: "yes" }],
+  [
+    "POST",
+    "/api/admin/affiliate-offer",
+    { title: [], description: 0, linkUrl: false, moduleId: "1", useEmbed: "no", isActive: 1 },
+  ],
+  [
+    "POST",
+    "/api/admin/recommended-product",
+    { id: 1, name: 2, description: 3, link: 4, price: 5, badge: 6, archetype: 7, isDefault: "yes" },
+  ],
   ["PUT", "/api/admin/settings", { brandName: 1, platformA: "x", platformB: null, bannerPlatform: 2 }],
 ];
 
@@ -97,7 +134,14 @@ runScenarios(
   })),
 );
 
-const strings = ["' OR '1'='1", "1; DROP TABLE blog_posts; --", '" UNION SELECT * FROM admin_users --', "../../../etc/passwd", "%00", "<script>alert(1)</script>"];
+const strings = [
+  "' OR '1'='1",
+  "1; DROP TABLE blog_posts; --",
+  '" UNION SELECT * FROM admin_users --',
+  "../../../etc/passwd",
+  "%00",
+  "<script>alert(1)</script>",
+];
 const addresses = (s: string) => [
   `/api/quiz/result/${encodeURIComponent(s)}`,
   `/api/earnings/result/${encodeURIComponent(s)}`,
@@ -130,16 +174,45 @@ describe("injection and traversal in addresses", () => {
 });
 
 runScenarios("admin ids with SQL change nothing", [
-  { name: "a post id", who: "admin", method: "DELETE", path: `/api/admin/blog/post/${encodeURIComponent("1 OR 1=1")}`, setup: someOfEverything, status: 422, notContains: [STACK_TRACE], unchanged: true },
-  { name: "a product id", who: "admin", method: "DELETE", path: `/api/admin/recommended-product/${encodeURIComponent("x' OR '1'='1")}`, setup: someOfEverything, status: 404, notContains: [STACK_TRACE], unchanged: true },
+  {
+    name: "a post id",
+    who: "admin",
+    method: "DELETE",
+    path: `/api/admin/blog/post/${encodeURIComponent("1 OR 1=1")}`,
+    setup: someOfEverything,
+    status: 422,
+    notContains: [STACK_TRACE],
+    unchanged: true,
+  },
+  {
+    name: "a product id",
+    who: "admin",
+    method: "DELETE",
+    path: `/api/admin/recommended-product/${encodeURIComponent("x' OR '1'='1")}`,
+    setup: someOfEverything,
+    status: 404,
+    notContains: [STACK_TRACE],
+    unchanged: true,
+  },
 ]);
 
-const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
-const polyglot = new Uint8Array([...PNG, ...new TextEncoder().encode("<html><script>alert(document.cookie)</script></html>")]);
+const PNG = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
+  (c) => c.charCodeAt(0),
+);
+const polyglot = new Uint8Array([
+  ...PNG,
+  ...new TextEncoder().encode("<html><script>alert(document.cookie)</script></html>"),
+]);
 const files: [string, Uint8Array, string, number][] = [
   ["a text file", new TextEncoder().encode("hello"), "note.png", 415],
   ["an HTML file", new TextEncoder().encode("<!doctype html><script>alert(1)</script>"), "page.png", 415],
-  ["an SVG with script", new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'), "pic.svg", 415],
+  [
+    "an SVG with script",
+    new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
+    "pic.svg",
+    415,
+  ],
   ["a PNG/HTML polyglot", polyglot, "poly.png", 415],
   ["a path in the name", PNG, "..\\..\\evil.png", 422],
   ["another path in the name", PNG, "/etc/cron.d/x.png", 422],
@@ -209,14 +282,35 @@ describe("sessions", () => {
       garbage: `${name}=not-a-token`,
     };
     for (const [kind, c] of Object.entries(cookies)) {
-      await api.check({ path: "/api/auth/me", headers: { cookie: c }, status: 200, contains: { isAdmin: false } }, {}, kind);
-      await api.check({ method: "PUT", path: "/api/admin/settings", headers: { cookie: c, origin: "http://localhost" }, body: "{}", status: 401, unchanged: true }, {}, kind);
+      await api.check(
+        { path: "/api/auth/me", headers: { cookie: c }, status: 200, contains: { isAdmin: false } },
+        {},
+        kind,
+      );
+      await api.check(
+        {
+          method: "PUT",
+          path: "/api/admin/settings",
+          headers: { cookie: c, origin: "http://localhost" },
+          body: "{}",
+          status: 401,
+          unchanged: true,
+        },
+        {},
+        kind,
+      );
     }
     // The real cookie works until the session is ended; then it does not.
     await api.check({ path: "/api/admin/settings", headers: { cookie }, status: 200 });
     // Signing out bumps the admin's token version and changes nothing else.
     const others = appTables(api.sqlite).filter((t) => t !== "admin_users");
-    await api.check({ method: "POST", path: "/api/auth/logout", headers: { cookie, origin: "http://localhost" }, status: 200, unchanged: others });
+    await api.check({
+      method: "POST",
+      path: "/api/auth/logout",
+      headers: { cookie, origin: "http://localhost" },
+      status: 200,
+      unchanged: others,
+    });
     await api.check({ path: "/api/admin/settings", headers: { cookie }, status: 401 });
   });
 
@@ -266,7 +360,13 @@ describe("sessions", () => {
     const api = await scenarioApp({ loginThrottle: new LoginThrottle(5, 15 * 60_000, () => now) });
     await createAdmin(api.db);
     const attempt = (password: string, status: number) =>
-      api.check({ method: "POST", path: "/api/auth/login", headers: { origin: "http://localhost" }, body: { username: ADMIN.username, password }, status });
+      api.check({
+        method: "POST",
+        path: "/api/auth/login",
+        headers: { origin: "http://localhost" },
+        body: { username: ADMIN.username, password },
+        status,
+      });
     for (let i = 0; i < 5; i++) await attempt(`wrong-${i}`, 401);
     for (let i = 5; i < 50; i++) await attempt(`wrong-${i}`, 429);
     await attempt(ADMIN.password, 429);

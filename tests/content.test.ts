@@ -1,30 +1,30 @@
 // content/ is data: every file is checked against the schemas the app uses.
 import { describe, expect, test } from "bun:test";
-import { Type } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import siteSettings from "#content/site-settings.json" with { type: "json" };
-import pageIndex from "#content/pages/index.json" with { type: "json" };
+import { Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import blogCategories from "#content/blog/categories.json" with { type: "json" };
 import outline from "#content/course/outline.json" with { type: "json" };
-import { SiteSettings } from "#shared/features/settings/contract.ts";
-import { SITE_PAGE_SLUGS } from "#shared/features/site-pages/contract.ts";
-import * as quizContract from "#shared/features/quiz/contract.ts";
-import * as earningsContract from "#shared/features/earnings/contract.ts";
-import * as productsContract from "#shared/features/products/contract.ts";
-import questions from "#content/quiz/questions.json" with { type: "json" };
-import scoring from "#content/quiz/scoring.json" with { type: "json" };
-import archetypes from "#content/quiz/archetypes.json" with { type: "json" };
 import earningsQuestions from "#content/earnings/questions.json" with { type: "json" };
 import tiers from "#content/earnings/tiers.json" with { type: "json" };
-import products from "#content/products.json" with { type: "json" };
 import offers from "#content/offers.json" with { type: "json" };
-import blogCategories from "#content/blog/categories.json" with { type: "json" };
-import * as courseContract from "#shared/features/course/contract.ts";
-import * as offersContract from "#shared/features/offers/contract.ts";
-import { courseModules } from "#server/features/course/content.ts";
+import pageIndex from "#content/pages/index.json" with { type: "json" };
+import products from "#content/products.json" with { type: "json" };
+import archetypes from "#content/quiz/archetypes.json" with { type: "json" };
+import questions from "#content/quiz/questions.json" with { type: "json" };
+import scoring from "#content/quiz/scoring.json" with { type: "json" };
+import siteSettings from "#content/site-settings.json" with { type: "json" };
 import { seedPosts } from "#server/features/blog/seed-posts.ts";
+import { courseModules } from "#server/features/course/content.ts";
 import * as blogContract from "#shared/features/blog/contract.ts";
+import * as courseContract from "#shared/features/course/contract.ts";
+import * as earningsContract from "#shared/features/earnings/contract.ts";
+import * as offersContract from "#shared/features/offers/contract.ts";
+import * as productsContract from "#shared/features/products/contract.ts";
+import * as quizContract from "#shared/features/quiz/contract.ts";
+import { SiteSettings } from "#shared/features/settings/contract.ts";
+import { SITE_PAGE_SLUGS } from "#shared/features/site-pages/contract.ts";
 
 const contentDir = join(import.meta.dir, "..", "content");
 
@@ -35,7 +35,8 @@ function problems(schema: Parameters<typeof Value.Errors>[0], value: unknown) {
 describe("content/site-settings.json", () => {
   test("matches the SiteSettings schema", () => expect(problems(SiteSettings, siteSettings)).toEqual([]));
   test("uses neutral placeholders, not real companies", () => {
-    for (const p of [siteSettings.platformA, siteSettings.platformB]) expect(new URL(p.url).hostname).toMatch(/^example\.(com|org|net)$/);
+    for (const p of [siteSettings.platformA, siteSettings.platformB])
+      expect(new URL(p.url).hostname).toMatch(/^example\.(com|org|net)$/);
   });
 });
 
@@ -58,7 +59,10 @@ describe("content/pages", () => {
     for (const tag of tags) expect(["h2", "h3", "p", "ul", "ol", "li", "strong", "em"]).toContain(tag!);
     expect(html).not.toMatch(/\son\w+=|javascript:|style=/i);
     expect(html).toContain("{{brand}}");
-    const words = html.replace(/<[^>]+>/g, " ").split(/\s+/).filter(Boolean).length;
+    const words = html
+      .replace(/<[^>]+>/g, " ")
+      .split(/\s+/)
+      .filter(Boolean).length;
     expect(words).toBeGreaterThan(400);
   });
 });
@@ -152,25 +156,31 @@ describe("content/course", () => {
     expect(courseModules.map((m) => m.title)).toEqual(outline.map((o) => o.title));
   });
 
-  test.each(courseModules.map((m) => [m.id, m] as const))("module %i matches the schema and the house rules", (_, module) => {
-    expect(problems(CourseModule, module)).toEqual([]);
-    expect(module.topics.map((t) => t.id)).toEqual([1, 2, 3, 4, 5]);
-    for (const topic of module.topics) {
-      const words = topic.content.replace(/<[^>]+>/g, " ").split(/\s+/).filter(Boolean).length;
-      expect([topic.title, words >= 300 && words <= 600]).toEqual([topic.title, true]);
-      const tags = new Set([...topic.content.matchAll(/<([a-z0-9]+)[\s>]/g)].map((m) => m[1]!));
-      for (const tag of tags) expect(ALLOWED_TAGS).toContain(tag);
-      expect(topic.content).not.toMatch(/<[a-z0-9]+\s[^>]*>/); // no attributes at all
-      expect(topic.proTip?.length ?? 0).toBeGreaterThan(20);
-    }
-    const quiz = module.quiz!;
-    expect(quiz.questions).toHaveLength(5);
-    for (const q of quiz.questions) {
-      expect(q.options.map((o) => o.id)).toEqual(["A", "B", "C", "D"]);
-      expect(q.options.map((o) => o.id)).toContain(q.correctAnswer);
-    }
-    expect(module.checklist?.length ?? 0).toBeGreaterThanOrEqual(4);
-  });
+  test.each(courseModules.map((m) => [m.id, m] as const))(
+    "module %i matches the schema and the house rules",
+    (_, module) => {
+      expect(problems(CourseModule, module)).toEqual([]);
+      expect(module.topics.map((t) => t.id)).toEqual([1, 2, 3, 4, 5]);
+      for (const topic of module.topics) {
+        const words = topic.content
+          .replace(/<[^>]+>/g, " ")
+          .split(/\s+/)
+          .filter(Boolean).length;
+        expect([topic.title, words >= 300 && words <= 600]).toEqual([topic.title, true]);
+        const tags = new Set([...topic.content.matchAll(/<([a-z0-9]+)[\s>]/g)].map((m) => m[1]!));
+        for (const tag of tags) expect(ALLOWED_TAGS).toContain(tag);
+        expect(topic.content).not.toMatch(/<[a-z0-9]+\s[^>]*>/); // no attributes at all
+        expect(topic.proTip?.length ?? 0).toBeGreaterThan(20);
+      }
+      const quiz = module.quiz!;
+      expect(quiz.questions).toHaveLength(5);
+      for (const q of quiz.questions) {
+        expect(q.options.map((o) => o.id)).toEqual(["A", "B", "C", "D"]);
+        expect(q.options.map((o) => o.id)).toContain(q.correctAnswer);
+      }
+      expect(module.checklist?.length ?? 0).toBeGreaterThanOrEqual(4);
+    },
+  );
 
   test("the right answers are not one repeating pattern", () => {
     const patterns = new Set(courseModules.map((m) => m.quiz!.questions.map((q) => q.correctAnswer).join("")));
@@ -185,14 +195,16 @@ describe("content/course", () => {
 
   test("lessons stay non-explicit and name no real platforms", () => {
     const all = JSON.stringify(courseModules).toLowerCase();
-    for (const word of ["nude", "naked", "porn", "onlyfans", "chaturbate", "stripchat", "obs studio", "youtube"]) expect(all).not.toContain(word);
+    for (const word of ["nude", "naked", "porn", "onlyfans", "chaturbate", "stripchat", "obs studio", "youtube"])
+      expect(all).not.toContain(word);
   });
 });
 
 describe("content/offers.json and content/blog", () => {
   test("offers match the seed schema; every module has an active one; image, video and embed all appear", () => {
     expect(problems(Type.Array(offersContract.SeedOffer), offers)).toEqual([]);
-    for (let m = 1; m <= courseContract.MODULE_COUNT; m++) expect(offers.some((o) => o.moduleId === m && o.isActive)).toBe(true);
+    for (let m = 1; m <= courseContract.MODULE_COUNT; m++)
+      expect(offers.some((o) => o.moduleId === m && o.isActive)).toBe(true);
     expect(offers.some((o) => o.imageUrl && !o.useEmbed)).toBe(true);
     expect(offers.some((o) => o.videoUrl && !o.useEmbed)).toBe(true);
     expect(offers.some((o) => o.useEmbed && o.embedCode)).toBe(true);
@@ -207,7 +219,12 @@ describe("content/offers.json and content/blog", () => {
   });
 
   test("the four blog categories", () => {
-    expect(blogCategories.map((c) => c.slug)).toEqual(["getting-started", "tips-and-tricks", "platform-reviews", "income-strategies"]);
+    expect(blogCategories.map((c) => c.slug)).toEqual([
+      "getting-started",
+      "tips-and-tricks",
+      "platform-reviews",
+      "income-strategies",
+    ]);
   });
 });
 
@@ -224,14 +241,21 @@ describe("content/blog/posts", () => {
     expect(new Set(seedPosts.map((p) => p.slug)).size).toBe(seedPosts.length);
   });
 
-  test.each(seedPosts.map((p) => [p.slug, p] as const))("%s: schema, 600+ words, safe markup, its cover exists", (_, post) => {
-    expect(problems(SeedPost, post)).toEqual([]);
-    const words = post.content.replace(/<[^>]+>/g, " ").split(/\s+/).filter(Boolean).length;
-    expect(words).toBeGreaterThanOrEqual(600);
-    for (const tag of new Set([...post.content.matchAll(/<([a-z0-9]+)[\s>]/g)].map((m) => m[1]!))) expect(ALLOWED).toContain(tag);
-    expect(post.content).not.toMatch(/<[a-z0-9]+\s[^>]*>/);
-    if (post.coverImage) expect(existsSync(join(import.meta.dir, "..", "public", post.coverImage))).toBe(true);
-  });
+  test.each(seedPosts.map((p) => [p.slug, p] as const))(
+    "%s: schema, 600+ words, safe markup, its cover exists",
+    (_, post) => {
+      expect(problems(SeedPost, post)).toEqual([]);
+      const words = post.content
+        .replace(/<[^>]+>/g, " ")
+        .split(/\s+/)
+        .filter(Boolean).length;
+      expect(words).toBeGreaterThanOrEqual(600);
+      for (const tag of new Set([...post.content.matchAll(/<([a-z0-9]+)[\s>]/g)].map((m) => m[1]!)))
+        expect(ALLOWED).toContain(tag);
+      expect(post.content).not.toMatch(/<[a-z0-9]+\s[^>]*>/);
+      if (post.coverImage) expect(existsSync(join(import.meta.dir, "..", "public", post.coverImage))).toBe(true);
+    },
+  );
 
   test("most posts have a cover image", () => {
     expect(seedPosts.filter((p) => p.coverImage).length).toBeGreaterThan(seedPosts.length / 2);
@@ -239,7 +263,18 @@ describe("content/blog/posts", () => {
 
   test("no real platform names or invented percentages", () => {
     const all = JSON.stringify(seedPosts).toLowerCase();
-    for (const word of ["onlyfans", "chaturbate", "stripchat", "myfreecams", "camsoda", "bongacams", "livejasmin", "nude", "porn"]) expect(all).not.toContain(word);
+    for (const word of [
+      "onlyfans",
+      "chaturbate",
+      "stripchat",
+      "myfreecams",
+      "camsoda",
+      "bongacams",
+      "livejasmin",
+      "nude",
+      "porn",
+    ])
+      expect(all).not.toContain(word);
     for (const m of all.matchAll(/(\d+)\s?%/g)) expect(["25", "30"]).toContain(m[1]!);
   });
 });

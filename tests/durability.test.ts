@@ -1,9 +1,10 @@
 // Nothing acknowledged is lost: under load, after a kill -9, and through backup and restore.
 // These run the shipped executable as a real process.
+
+import { Database } from "bun:sqlite";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { Database } from "bun:sqlite";
 import { BINARY, ensureBuilt, pool, startServer } from "./support/binary.ts";
 import { scratchDir } from "./support/scratch.ts";
 
@@ -13,7 +14,11 @@ beforeAll(() => ensureBuilt(), 180_000);
 
 const QUIZ = { archetype: "Girl Next Door", answers: Array(15).fill("A") };
 const post = (url: string) =>
-  fetch(`${url}/api/quiz/result`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(QUIZ) });
+  fetch(`${url}/api/quiz/result`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(QUIZ),
+  });
 
 describe("load", () => {
   test("10,000 quiz results from 200 connections: no 5xx, every acknowledged id reads back", async () => {
@@ -29,8 +34,9 @@ describe("load", () => {
       expect([...statuses.entries()]).toEqual([[201, 10_000]]);
       const ids = answers.map((a) => a.id!);
       expect(new Set(ids).size).toBe(10_000);
-      const missing = (await pool(ids.length, 200, async (i) => (await fetch(`${server.url}/api/quiz/result/${ids[i]}`)).status))
-        .filter((s) => s !== 200).length;
+      const missing = (
+        await pool(ids.length, 200, async (i) => (await fetch(`${server.url}/api/quiz/result/${ids[i]}`)).status)
+      ).filter((s) => s !== 200).length;
       expect(missing).toBe(0);
     } finally {
       server.proc.kill("SIGTERM");
@@ -67,7 +73,11 @@ describe("crash", () => {
     db.close();
     const again = await startServer(dir);
     try {
-      const statuses = await pool(acknowledged.length, 100, async (i) => (await fetch(`${again.url}/api/quiz/result/${acknowledged[i]}`)).status);
+      const statuses = await pool(
+        acknowledged.length,
+        100,
+        async (i) => (await fetch(`${again.url}/api/quiz/result/${acknowledged[i]}`)).status,
+      );
       expect(statuses.filter((s) => s !== 200).length).toBe(0);
       expect(acknowledged.length).toBeGreaterThanOrEqual(1500);
     } finally {
@@ -79,7 +89,10 @@ describe("crash", () => {
 
 describe("backup and restore", () => {
   // A real 1×1 PNG.
-  const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+  const PNG = Uint8Array.from(
+    atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
+    (c) => c.charCodeAt(0),
+  );
 
   test("a backup taken while the site writes restores into a fresh DATA_DIR with every row and upload", async () => {
     const dir = tempDir();
@@ -95,7 +108,15 @@ describe("backup and restore", () => {
       const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
       const form = new FormData();
       form.append("file", new File([PNG], "dot.png", { type: "image/png" }));
-      upload = ((await (await fetch(`${server.url}/api/upload`, { method: "POST", body: form, headers: { cookie, origin: server.url } })).json()) as { url: string }).url;
+      upload = (
+        (await (
+          await fetch(`${server.url}/api/upload`, {
+            method: "POST",
+            body: form,
+            headers: { cookie, origin: server.url },
+          })
+        ).json()) as { url: string }
+      ).url;
       for (let i = 0; i < 20; i++) ids.push(((await (await post(server.url)).json()) as { id: string }).id);
 
       // Writes keep coming while the backup runs.
@@ -104,14 +125,18 @@ describe("backup and restore", () => {
         while (writing) await post(server.url);
       })();
       const archive = join(tempDir(), "site.backup");
-      const result = Bun.spawnSync([BINARY, "backup", archive], { env: { PATH: process.env.PATH ?? "", DATA_DIR: dir } });
+      const result = Bun.spawnSync([BINARY, "backup", archive], {
+        env: { PATH: process.env.PATH ?? "", DATA_DIR: dir },
+      });
       writing = false;
       await writer;
       expect(result.exitCode).toBe(0);
       expect(result.stdout.toString()).toContain("Backup written to");
 
       const fresh = tempDir();
-      const restored = Bun.spawnSync([BINARY, "restore", archive], { env: { PATH: process.env.PATH ?? "", DATA_DIR: fresh } });
+      const restored = Bun.spawnSync([BINARY, "restore", archive], {
+        env: { PATH: process.env.PATH ?? "", DATA_DIR: fresh },
+      });
       expect(restored.exitCode).toBe(0);
       expect(readdirSync(join(fresh, "uploads"))).toEqual([upload.split("/").pop()!]);
       const copy = await startServer(fresh);
@@ -120,7 +145,9 @@ describe("backup and restore", () => {
         const served = await fetch(copy.url + upload);
         expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG);
         // The restored secret keeps the admin signed in across the move.
-        expect(await (await fetch(`${copy.url}/api/auth/me`, { headers: { cookie } })).json()).toMatchObject({ isAdmin: true });
+        expect(await (await fetch(`${copy.url}/api/auth/me`, { headers: { cookie } })).json()).toMatchObject({
+          isAdmin: true,
+        });
       } finally {
         copy.proc.kill("SIGTERM");
         await copy.proc.exited;
@@ -135,7 +162,9 @@ describe("backup and restore", () => {
     const dir = tempDir();
     const junk = join(dir, "junk.bin");
     await Bun.write(junk, "definitely not a tar archive".repeat(40));
-    const result = Bun.spawnSync([BINARY, "restore", junk], { env: { PATH: process.env.PATH ?? "", DATA_DIR: join(dir, "data") } });
+    const result = Bun.spawnSync([BINARY, "restore", junk], {
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: join(dir, "data") },
+    });
     expect(result.exitCode).toBe(1);
     expect(result.stderr.toString()).toContain("Restore failed");
   });

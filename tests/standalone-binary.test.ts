@@ -1,10 +1,11 @@
 // The shipped artifact: dist/cam-guide copied alone into an empty directory.
+
+import { Database } from "bun:sqlite";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { Database } from "bun:sqlite";
-import { scratchDir } from "./support/scratch.ts";
 import { waitUntilUp } from "./support/binary.ts";
+import { scratchDir } from "./support/scratch.ts";
 
 const root = join(import.meta.dir, "..");
 const built = join(root, "dist", "cam-guide");
@@ -89,9 +90,16 @@ describe("dist/cam-guide alone in an empty directory", () => {
   }, 30_000);
 
   test("a bad configuration value stops it with a readable message", async () => {
-    const bad = Bun.spawn([binary], { cwd: dir, env: { PORT: "eighty", DATA_DIR: join(dir, "data") }, stdout: "pipe", stderr: "pipe" });
+    const bad = Bun.spawn([binary], {
+      cwd: dir,
+      env: { PORT: "eighty", DATA_DIR: join(dir, "data") },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(await bad.exited).toBe(1);
-    expect(await new Response(bad.stderr).text()).toContain('PORT must be a whole number from 1 to 65535 (got "eighty")');
+    expect(await new Response(bad.stderr).text()).toContain(
+      'PORT must be a whole number from 1 to 65535 (got "eighty")',
+    );
   });
 
   test("seed is idempotent and says what it added", () => {

@@ -30,7 +30,11 @@ runScenarios(
     name: `${path} carries them`,
     path,
     status,
-    responseHeaders: { "x-content-type-options": /^nosniff$/, "referrer-policy": /^strict-origin-when-cross-origin$/, "x-powered-by": null },
+    responseHeaders: {
+      "x-content-type-options": /^nosniff$/,
+      "referrer-policy": /^strict-origin-when-cross-origin$/,
+      "x-powered-by": null,
+    },
     check: checkCsp,
   })),
 );
@@ -38,19 +42,50 @@ runScenarios(
 const json = { "content-type": "application/json" };
 
 runScenarios("API scenarios", [
-  { name: "settings", path: "/api/settings", status: 200, responseHeaders: json, contains: ['"brandName":"Cam Guide"'] },
+  {
+    name: "settings",
+    path: "/api/settings",
+    status: 200,
+    responseHeaders: json,
+    contains: ['"brandName":"Cam Guide"'],
+  },
   {
     name: "site page",
     path: "/api/pages/terms",
-    setup: ({ db }) => createSitePage(db, { slug: "terms", title: "Terms of Service", body: "<p>{{brand}} is run by its operator.</p>" }),
+    setup: ({ db }) =>
+      createSitePage(db, {
+        slug: "terms",
+        title: "Terms of Service",
+        body: "<p>{{brand}} is run by its operator.</p>",
+      }),
     status: 200,
     responseHeaders: json,
     contains: ['"title":"Terms of Service"', "Cam Guide"],
     notContains: ["{{brand}}"],
   },
-  { name: "unknown site page", path: "/api/pages/nope", status: 404, responseHeaders: json, contains: ['"error":"No such page."'] },
-  { name: "unknown GET endpoint", path: "/api/nope", status: 404, responseHeaders: json, contains: ['"error":"No such API endpoint."'] },
-  { name: "unknown POST endpoint", method: "POST", path: "/api/nope", body: "{}", status: 404, responseHeaders: json, contains: ['"error"'] },
+  {
+    name: "unknown site page",
+    path: "/api/pages/nope",
+    status: 404,
+    responseHeaders: json,
+    contains: ['"error":"No such page."'],
+  },
+  {
+    name: "unknown GET endpoint",
+    path: "/api/nope",
+    status: 404,
+    responseHeaders: json,
+    contains: ['"error":"No such API endpoint."'],
+  },
+  {
+    name: "unknown POST endpoint",
+    method: "POST",
+    path: "/api/nope",
+    body: "{}",
+    status: 404,
+    responseHeaders: json,
+    contains: ['"error"'],
+  },
   {
     name: "malformed JSON to an unknown endpoint",
     method: "POST",
@@ -61,11 +96,30 @@ runScenarios("API scenarios", [
     contains: ['"error"'],
     notContains: ["at ", "stack"],
   },
-  { name: "malformed JSON to a GET-only endpoint", method: "POST", path: "/api/settings", body: "{oops", status: 404, responseHeaders: json, notContains: ["stack"] },
+  {
+    name: "malformed JSON to a GET-only endpoint",
+    method: "POST",
+    path: "/api/settings",
+    body: "{oops",
+    status: 404,
+    responseHeaders: json,
+    notContains: ["stack"],
+  },
   { name: "DELETE on a page path", method: "DELETE", path: "/", status: 404 },
-  { name: "benchmark ceiling is off unless CAM_GUIDE_BENCH=1", path: "/__bench/ceiling?path=/", status: 404, contains: ["404 Page Not Found"] },
+  {
+    name: "benchmark ceiling is off unless CAM_GUIDE_BENCH=1",
+    path: "/__bench/ceiling?path=/",
+    status: 404,
+    contains: ["404 Page Not Found"],
+  },
   { name: "healthz answers ok after a real query", path: "/healthz", status: 200, json: { status: "ok" } },
-  { name: "healthz answers 503 when the database cannot be used", path: "/healthz", setup: ({ database }) => database.close(), status: 503, contains: { status: "unavailable" } },
+  {
+    name: "healthz answers 503 when the database cannot be used",
+    path: "/healthz",
+    setup: ({ database }) => database.close(),
+    status: 503,
+    contains: { status: "unavailable" },
+  },
   {
     name: "an API failure answers a generic 500 JSON, the details only in the log",
     path: "/api/pages/terms",
@@ -94,7 +148,9 @@ describe("pages", () => {
     const { request, db } = await siteApp();
     await createSitePage(db, { slug: "terms", title: "Terms of Service" });
     const { document } = await renderPage(request, path);
-    const inline = [...document.querySelectorAll("script:not([src])")].filter((s) => s.getAttribute("type") !== "application/json");
+    const inline = [...document.querySelectorAll("script:not([src])")].filter(
+      (s) => s.getAttribute("type") !== "application/json",
+    );
     // Only the theme script, which the CSP allows by its hash.
     expect(inline).toHaveLength(1);
     expect(inline[0]!.textContent).toContain('localStorage.getItem("theme")');
@@ -114,22 +170,28 @@ describe("pages", () => {
     expect(page.html).not.toContain("{{brand}}");
   });
 
-  test.each(["/nope", "/quizzes", "/learning", "/blogs", "/administrator", "/a/b/c"])("%s answers the 404 page", async (path) => {
-    const { request } = await siteApp();
-    const page = await renderPage(request, path);
-    expect(page.status).toBe(404);
-    expect(page.screen.getByRole("heading", { name: "404 Page Not Found" })).toBeTruthy();
-    expect(page.meta("robots")).toBe("noindex");
-  });
+  test.each(["/nope", "/quizzes", "/learning", "/blogs", "/administrator", "/a/b/c"])(
+    "%s answers the 404 page",
+    async (path) => {
+      const { request } = await siteApp();
+      const page = await renderPage(request, path);
+      expect(page.status).toBe(404);
+      expect(page.screen.getByRole("heading", { name: "404 Page Not Found" })).toBeTruthy();
+      expect(page.meta("robots")).toBe("noindex");
+    },
+  );
 
-  test.each(["/admin", "/admin-login"])("%s is server-rendered, marked noindex and holds no admin data", async (path) => {
-    const { request } = await siteApp();
-    const page = await renderPage(request, path);
-    expect(page.status).toBe(200);
-    expect(page.meta("robots")).toBe("noindex");
-    expect(page.link("canonical")).toBeNull();
-    expect(page.html).not.toContain("/api/admin/");
-  });
+  test.each(["/admin", "/admin-login"])(
+    "%s is server-rendered, marked noindex and holds no admin data",
+    async (path) => {
+      const { request } = await siteApp();
+      const page = await renderPage(request, path);
+      expect(page.status).toBe(200);
+      expect(page.meta("robots")).toBe("noindex");
+      expect(page.link("canonical")).toBeNull();
+      expect(page.html).not.toContain("/api/admin/");
+    },
+  );
 
   test("/course-complete is a real permanent redirect to /learn/complete", async () => {
     const { request } = await siteApp();

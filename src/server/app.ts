@@ -1,34 +1,34 @@
 import { Elysia } from "elysia";
+import { VIDEO_PLAYER_ORIGINS } from "#shared/features/offers/video-url.ts";
+import { THEME_SCRIPT } from "#web/theme-script.ts";
+import { BUILD_DATE } from "./build-info.ts";
 import type { DatabaseHandle } from "./db/client.ts";
 import type { Config } from "./env.ts";
-import type { Logger } from "./logger.ts";
-import type { AssetStore } from "./ssr/assets.ts";
-import { createRenderer } from "./ssr/render.tsx";
-import { PageCache } from "./ssr/page-cache.ts";
-import { createReads } from "./lib/reads.ts";
-import { publicReads } from "./public-reads.ts";
-import { THEME_SCRIPT } from "#web/theme-script.ts";
-import { cspHash, securityHeaders } from "./plugins/security.ts";
-import { VIDEO_PLAYER_ORIGINS } from "#shared/features/offers/video-url.ts";
-import { errorHandler, HttpError, isApiPath } from "./plugins/errors.ts";
-import { staticFiles } from "./plugins/static.ts";
-import { healthRoutes } from "./features/health/routes.ts";
-import { benchRoutes } from "./features/bench/routes.ts";
-import { quizRoutes } from "./features/quiz/routes.ts";
-import { earningsRoutes } from "./features/earnings/routes.ts";
-import { offerRoutes } from "./features/offers/routes.ts";
-import { seoRoutes } from "./features/seo/routes.ts";
-import { BUILD_DATE } from "./build-info.ts";
-import { authRoutes } from "./features/auth/routes.ts";
 import { ADMIN_PREFIX, adminGuard } from "./features/auth/guard.ts";
+import { authRoutes } from "./features/auth/routes.ts";
 import { sessionTokens } from "./features/auth/session.ts";
 import type { LoginThrottle } from "./features/auth/throttle.ts";
-import { uploadRoutes } from "./features/uploads/routes.ts";
-import { UPLOAD_PATH, uploadAdminRoutes } from "./features/uploads/admin-routes.ts";
+import { benchRoutes } from "./features/bench/routes.ts";
 import { blogAdminRoutes } from "./features/blog/admin-routes.ts";
+import { earningsRoutes } from "./features/earnings/routes.ts";
+import { healthRoutes } from "./features/health/routes.ts";
 import { offerAdminRoutes } from "./features/offers/admin-routes.ts";
+import { offerRoutes } from "./features/offers/routes.ts";
 import { productAdminRoutes } from "./features/products/admin-routes.ts";
+import { quizRoutes } from "./features/quiz/routes.ts";
+import { seoRoutes } from "./features/seo/routes.ts";
 import { settingsAdminRoutes } from "./features/settings/admin-routes.ts";
+import { UPLOAD_PATH, uploadAdminRoutes } from "./features/uploads/admin-routes.ts";
+import { uploadRoutes } from "./features/uploads/routes.ts";
+import { createReads } from "./lib/reads.ts";
+import type { Logger } from "./logger.ts";
+import { errorHandler, HttpError, isApiPath } from "./plugins/errors.ts";
+import { cspHash, securityHeaders } from "./plugins/security.ts";
+import { staticFiles } from "./plugins/static.ts";
+import { publicReads } from "./public-reads.ts";
+import type { AssetStore } from "./ssr/assets.ts";
+import { PageCache } from "./ssr/page-cache.ts";
+import { createRenderer } from "./ssr/render.tsx";
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -55,7 +55,9 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
   const pageCache = new PageCache();
   const render = createRenderer({ assets, resolveRead: reads.resolve, logger, origin, cache: pageCache });
   // State-changing admin calls must come from this site: its public origin or the one reached.
-  const allowedOrigins = (request: Request) => [...new Set([new URL(request.url).origin, ...(config.publicUrl ? [new URL(config.publicUrl).origin] : [])])];
+  const allowedOrigins = (request: Request) => [
+    ...new Set([new URL(request.url).origin, ...(config.publicUrl ? [new URL(config.publicUrl).origin] : [])]),
+  ];
   const secure = (request: Request) => (config.publicUrl ?? request.url).startsWith("https:");
   const tokens = sessionTokens(secret);
   // Everything used inside an admin mount is guarded by its prefix. Whatever the admin

@@ -1,8 +1,18 @@
-import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { basename, join } from "node:path";
-import { readTar, writeTar } from "./lib/tar.ts";
 import { databaseFileProblem, removeDatabaseSideFiles, snapshotDatabase } from "./db/snapshot.ts";
 import { UPLOAD_NAME } from "./features/uploads/service.ts";
+import { readTar, writeTar } from "./lib/tar.ts";
 
 /**
  * `cam-guide backup <file>`: a consistent copy of the database (taken while the site runs
@@ -21,7 +31,8 @@ export async function backup(dataDir: string, target: string): Promise<{ files: 
     if (existsSync(secret)) entries.push(["jwt-secret", secret]);
     const uploads = join(dataDir, "uploads");
     if (existsSync(uploads)) {
-      for (const name of readdirSync(uploads).sort()) if (UPLOAD_NAME.test(name)) entries.push([`uploads/${name}`, join(uploads, name)]);
+      for (const name of readdirSync(uploads).sort())
+        if (UPLOAD_NAME.test(name)) entries.push([`uploads/${name}`, join(uploads, name)]);
     }
     writeTar(target, entries);
     return { files: entries.length };
@@ -30,7 +41,8 @@ export async function backup(dataDir: string, target: string): Promise<{ files: 
   }
 }
 
-const RESTORABLE = (name: string) => name === "app.db" || name === "jwt-secret" || (name.startsWith("uploads/") && UPLOAD_NAME.test(basename(name)));
+const RESTORABLE = (name: string) =>
+  name === "app.db" || name === "jwt-secret" || (name.startsWith("uploads/") && UPLOAD_NAME.test(basename(name)));
 
 /**
  * `cam-guide restore <file>`: puts a backup back into DATA_DIR (stop the server first).
@@ -68,7 +80,8 @@ export async function restore(dataDir: string, source: string): Promise<{ files:
     renameSync(join(staging, "app.db"), db);
     if (existsSync(join(staging, "jwt-secret"))) renameSync(join(staging, "jwt-secret"), join(dataDir, "jwt-secret"));
     if (existsSync(join(staging, "uploads"))) {
-      for (const name of readdirSync(join(staging, "uploads"))) renameSync(join(staging, "uploads", name), join(dataDir, "uploads", name));
+      for (const name of readdirSync(join(staging, "uploads")))
+        renameSync(join(staging, "uploads", name), join(dataDir, "uploads", name));
     }
     return { files, kept };
   } finally {

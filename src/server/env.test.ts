@@ -27,7 +27,13 @@ describe("loadConfig", () => {
       ADMIN_PASSWORD: "correct horse battery",
       NODE_ENV: "production",
     });
-    expect(config).toMatchObject({ port: 8080, host: "127.0.0.1", publicUrl: "https://guide.example.com", adminUsername: "owner", production: true });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: "127.0.0.1",
+      publicUrl: "https://guide.example.com",
+      adminUsername: "owner",
+      production: true,
+    });
   });
 
   test.each([

@@ -8,7 +8,10 @@ function format(level: string, message: string, fields?: Record<string, unknown>
   const extra = fields
     ? " " +
       Object.entries(fields)
-        .map(([k, v]) => `${k}=${v instanceof Error ? (v.stack ?? v.message) : typeof v === "string" ? v : JSON.stringify(v)}`)
+        .map(
+          ([k, v]) =>
+            `${k}=${v instanceof Error ? (v.stack ?? v.message) : typeof v === "string" ? v : JSON.stringify(v)}`,
+        )
         .join(" ")
     : "";
   return `${new Date().toISOString()} ${level} ${message}${extra}`;

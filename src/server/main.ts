@@ -1,13 +1,13 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { ConfigError, loadConfig, type Config } from "./env.ts";
-import { applyMigrations, openDatabase, type DatabaseHandle } from "./db/client.ts";
+import { createApp } from "./app.ts";
+import { backup, restore } from "./backup.ts";
+import { applyMigrations, type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { describeSeed, seedDatabase } from "./db/seed.ts";
+import { type Config, ConfigError, loadConfig } from "./env.ts";
+import { ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
 import { consoleLogger as logger } from "./logger.ts";
 import { loadAssets } from "./ssr/assets.ts";
-import { createApp } from "./app.ts";
-import { ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
-import { backup, restore } from "./backup.ts";
 
 const HELP = `cam-guide: the self-hosted guide, quiz and free course for new webcam models.
 
@@ -69,8 +69,10 @@ async function serve(config: Config) {
   } catch (error) {
     database.close();
     const code = (error as { code?: string }).code;
-    if (code === "EADDRINUSE") fail(`Port ${config.port} is already in use on ${config.host}. Stop the other process or set PORT.`);
-    if (code === "EACCES") fail(`Not allowed to listen on port ${config.port}. Use a port above 1023 or run with the right permissions.`);
+    if (code === "EADDRINUSE")
+      fail(`Port ${config.port} is already in use on ${config.host}. Stop the other process or set PORT.`);
+    if (code === "EACCES")
+      fail(`Not allowed to listen on port ${config.port}. Use a port above 1023 or run with the right permissions.`);
     throw error;
   }
   logger.info(`cam-guide listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`);
@@ -143,7 +145,9 @@ async function main(argv: string[]) {
           console.log(`Backup written to ${resolve(sub)} (${files} files: the database, its secret and the uploads).`);
         } else {
           const { files, kept } = await restore(dir, resolve(sub));
-          console.log(`Restored ${files} files into ${dir}.${kept ? ` The previous database is kept at ${kept}.` : ""}`);
+          console.log(
+            `Restored ${files} files into ${dir}.${kept ? ` The previous database is kept at ${kept}.` : ""}`,
+          );
         }
       } catch (error) {
         fail(`${command === "backup" ? "Backup" : "Restore"} failed: ${(error as Error).message}`);

@@ -1,12 +1,12 @@
 // Every public read is one declaration: served over HTTP and resolved for server rendering
 // from the same bound list, with the same answer and the same parameter rules.
 import { describe, expect, test } from "bun:test";
-import { Glob } from "bun";
 import { join } from "node:path";
+import { Glob } from "bun";
+import { HttpError } from "#server/plugins/errors.ts";
+import { type AnyRead, readKey } from "#shared/read.ts";
 import { testApp } from "#tests/support/app.ts";
 import { postJson } from "#tests/support/json.ts";
-import { readKey, type AnyRead } from "#shared/read.ts";
-import { HttpError } from "#server/plugins/errors.ts";
 import { createReads } from "./lib/reads.ts";
 import { publicReads } from "./public-reads.ts";
 
@@ -14,11 +14,19 @@ import { publicReads } from "./public-reads.ts";
 async function setup() {
   const { request, database } = testApp();
   const { resolve } = createReads(publicReads, { db: database.db, contact: "this website" });
-  const quiz = await (await request("/api/quiz/result", postJson({ archetype: "Dominatrix", answers: Array(15).fill("B") }))).json();
+  const quiz = await (
+    await request("/api/quiz/result", postJson({ archetype: "Dominatrix", answers: Array(15).fill("B") }))
+  ).json();
   const earnings = await (
     await request(
       "/api/earnings/result",
-      postJson({ quizResultId: quiz.id, tier: "Hustler Mode", estimatedEarnings: "$2,000 - $5,000 / month", score: 30, answers: Array(15).fill(2) }),
+      postJson({
+        quizResultId: quiz.id,
+        tier: "Hustler Mode",
+        estimatedEarnings: "$2,000 - $5,000 / month",
+        score: 30,
+        answers: Array(15).fill(2),
+      }),
     )
   ).json();
   const [post] = await (await request("/api/blog/posts")).json();
@@ -26,7 +34,11 @@ async function setup() {
 }
 
 /** One answer of every read, by its path pattern: a new read without one fails the first test. */
-function samples({ quiz, earnings, post }: Awaited<ReturnType<typeof setup>>): Record<string, Record<string, string | number>> {
+function samples({
+  quiz,
+  earnings,
+  post,
+}: Awaited<ReturnType<typeof setup>>): Record<string, Record<string, string | number>> {
   return {
     "/api/settings": {},
     "/api/pages/:slug": { slug: "terms" },
@@ -45,7 +57,11 @@ function samples({ quiz, earnings, post }: Awaited<ReturnType<typeof setup>>): R
   };
 }
 
-const rejection = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => (error instanceof HttpError ? error.status : error));
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => (error instanceof HttpError ? error.status : error),
+  );
 
 describe("public reads", () => {
   test("every declared read is served over HTTP and resolved in SSR with the same data", async () => {
@@ -76,7 +92,15 @@ describe("public reads", () => {
 
   test("a missing record: 404 over HTTP, a 404 to the renderer (which reads it as null)", async () => {
     const { request, resolve } = await setup();
-    for (const key of ["/api/quiz/result/missing", "/api/earnings/result/missing", "/api/quiz/archetypes/Pirate", "/api/earnings/tiers/Pirate", "/api/blog/post/no-such-post", "/api/course/modules/42", "/api/pages/nope"]) {
+    for (const key of [
+      "/api/quiz/result/missing",
+      "/api/earnings/result/missing",
+      "/api/quiz/archetypes/Pirate",
+      "/api/earnings/tiers/Pirate",
+      "/api/blog/post/no-such-post",
+      "/api/course/modules/42",
+      "/api/pages/nope",
+    ]) {
       expect([key, (await request(key)).status]).toEqual([key, 404]);
       expect([key, await rejection(resolve(key))]).toEqual([key, 404]);
     }
@@ -84,7 +108,11 @@ describe("public reads", () => {
 
   test("parameters the HTTP route refuses (422) resolve to nothing for the renderer", async () => {
     const { request, resolve } = await setup();
-    for (const key of ["/api/course/modules/abc", "/api/module/11/affiliate-offers", `/api/quiz/result/${"x".repeat(65)}`]) {
+    for (const key of [
+      "/api/course/modules/abc",
+      "/api/module/11/affiliate-offers",
+      `/api/quiz/result/${"x".repeat(65)}`,
+    ]) {
       expect([key, (await request(key)).status]).toEqual([key, 422]);
       expect([key, await rejection(resolve(key))]).toEqual([key, 404]);
     }
@@ -92,7 +120,15 @@ describe("public reads", () => {
 
   test("an undeclared API path is not resolvable", async () => {
     const { resolve } = await setup();
-    for (const key of ["/api/admin/settings", "/api/admin/blog/posts", "/api/auth/me", "/api/nope", "/api/settings/extra", "/api/quiz/result", "/healthz"]) {
+    for (const key of [
+      "/api/admin/settings",
+      "/api/admin/blog/posts",
+      "/api/auth/me",
+      "/api/nope",
+      "/api/settings/extra",
+      "/api/quiz/result",
+      "/healthz",
+    ]) {
       expect([key, await rejection(resolve(key))]).toEqual([key, 404]);
     }
   });

@@ -1,6 +1,7 @@
 // API paths the pages and admin screens use besides their declared reads.
-import { settingsRead } from "#shared/features/settings/reads.ts";
+
 import { blogCategoriesRead, blogPostsRead } from "#shared/features/blog/reads.ts";
+import { settingsRead } from "#shared/features/settings/reads.ts";
 
 export const API = {
   /** Where the quiz and the calculator save a result (POST). */

@@ -24,7 +24,9 @@ export type ReadParams<Name extends string> = { readonly [K in Name]: string | n
 export type QueryValues<Query extends string> = { readonly [K in Query]?: string };
 
 /** The arguments that name one answer of a read: its path parameters, when it has any. */
-export type ParamArgs<Name extends string> = [Name] extends [never] ? [params?: ReadParams<never>] : [params: ReadParams<Name>];
+export type ParamArgs<Name extends string> = [Name] extends [never]
+  ? [params?: ReadParams<never>]
+  : [params: ReadParams<Name>];
 
 export interface Read<Result, Name extends string = string, Query extends string = never> {
   /** The path pattern, with :name parameters (Elysia's syntax). */
@@ -46,8 +48,12 @@ export type AnyRead = Read<unknown, string, string>;
 
 /** The encoded address for parameters and an optional query, for any read. */
 export function readKey(path: string, params: object = {}, query: Record<string, string | undefined> = {}): string {
-  const filled = path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String((params as Record<string, unknown>)[name] ?? "")));
-  const search = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const filled = path.replace(/:(\w+)/g, (_, name: string) =>
+    encodeURIComponent(String((params as Record<string, unknown>)[name] ?? "")),
+  );
+  const search = new URLSearchParams(
+    Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   return search.size > 0 ? `${filled}?${search}` : filled;
 }
 
@@ -66,7 +72,8 @@ export function defineRead<Result>() {
       path,
       params,
       query: options.query ?? [],
-      key: (...args: unknown[]) => readKey(path, args[0] as object | undefined, args[1] as Record<string, string> | undefined),
+      key: (...args: unknown[]) =>
+        readKey(path, args[0] as object | undefined, args[1] as Record<string, string> | undefined),
     };
   };
 }

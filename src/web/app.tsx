@@ -1,11 +1,11 @@
+import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { Suspense, use, useEffect, useState } from "react";
-import { QueryClientProvider, type QueryClient } from "@tanstack/react-query";
 import { Redirect, Router, useLocation, useSearch } from "wouter";
 import { Layout } from "./layout/layout.tsx";
-import { matchPage, pageById, type PageDef } from "./routes.ts";
-import type { PageModule, PageProps } from "./page-route.ts";
-import { loadPage } from "./page-loader.ts";
 import { OriginContext } from "./lib/origin.ts";
+import { loadPage } from "./page-loader.ts";
+import type { PageModule, PageProps } from "./page-route.ts";
+import { matchPage, type PageDef, pageById } from "./routes.ts";
 
 interface AppProps {
   queryClient: QueryClient;
@@ -44,12 +44,28 @@ function PageOutlet({ forcedPageId }: { forcedPageId: string | null }) {
   if ("movedTo" in match.page) return <Redirect to={match.page.movedTo} replace />;
   return (
     <Suspense fallback={<p aria-busy="true">Loading…</p>}>
-      <PageView key={match.page.id + location} page={match.page} params={match.params} pathname={location} search={search} />
+      <PageView
+        key={match.page.id + location}
+        page={match.page}
+        params={match.params}
+        pathname={location}
+        search={search}
+      />
     </Suspense>
   );
 }
 
-function PageView({ page, params, pathname, search }: { page: PageDef; params: PageProps["params"]; pathname: string; search: string }) {
+function PageView({
+  page,
+  params,
+  pathname,
+  search,
+}: {
+  page: PageDef;
+  params: PageProps["params"];
+  pathname: string;
+  search: string;
+}) {
   const { default: Page, route } = use(loadPage(page) as Promise<PageModule>);
   const redirect = route?.redirect?.({ params, search: new URLSearchParams(search), pathname });
   if (redirect) return <Redirect to={redirect.to} replace />;

@@ -1,11 +1,11 @@
-import { hydrateRoot } from "react-dom/client";
 import { hydrate } from "@tanstack/react-query";
+import { hydrateRoot } from "react-dom/client";
 import { App } from "./app.tsx";
-import { Document } from "./document.tsx";
 import { BOOT_ELEMENT_ID, type BootData } from "./boot.ts";
+import { Document } from "./document.tsx";
 import { createQueryClient } from "./lib/query-client.ts";
-import { matchPage, pageById } from "./routes.ts";
 import { loadPage } from "./page-loader.ts";
+import { matchPage, pageById } from "./routes.ts";
 
 const bootJson = document.getElementById(BOOT_ELEMENT_ID)?.textContent ?? "";
 const boot = JSON.parse(bootJson) as BootData;
@@ -17,7 +17,9 @@ for (const query of boot.state.queries) query.state.dataUpdatedAt = Date.now();
 hydrate(queryClient, boot.state);
 
 // Load the current page's chunk first so hydration renders it without suspending.
-const page = (boot.forcedPageId && pageById(boot.forcedPageId)) || matchPage(location.pathname, new URLSearchParams(location.search)).page;
+const page =
+  (boot.forcedPageId && pageById(boot.forcedPageId)) ||
+  matchPage(location.pathname, new URLSearchParams(location.search)).page;
 // (A moved address never arrives here: the server answered it with a redirect.)
 if ("load" in page) await loadPage(page);
 

@@ -1,5 +1,5 @@
-import type { PageDef } from "./routes.ts";
 import type { PageModule } from "./page-route.ts";
+import type { PageDef } from "./routes.ts";
 
 // A promise React's use() can read synchronously once settled: React checks these
 // status fields, so a page that is already loaded renders without suspending.

@@ -3,8 +3,8 @@
 // Each page module exports these as `route`, next to its default component; the server
 // reads them before rendering, the browser before showing the page.
 import type { ComponentType } from "react";
-import { readKey, type ParamArgs, type Read } from "#shared/read.ts";
 import { settingsRead } from "#shared/features/settings/reads.ts";
+import { type ParamArgs, type Read, readKey } from "#shared/read.ts";
 
 export interface PageProps {
   params: Record<string, string | undefined>;
@@ -62,17 +62,26 @@ export interface PageModule {
 }
 
 /** A read the page cannot show without: a missing record makes the whole address a 404. */
-export function need<Result, Name extends string, Query extends string>(read: Read<Result, Name, Query>, ...args: ParamArgs<Name>): DataNeed {
+export function need<Result, Name extends string, Query extends string>(
+  read: Read<Result, Name, Query>,
+  ...args: ParamArgs<Name>
+): DataNeed {
   return { key: readKey(read.path, args[0]) };
 }
 
 /** A read whose record may be missing: the page shows its own state and answers 404 (or `missingStatus`). */
-export function optional<Result, Name extends string, Query extends string>(read: Read<Result, Name, Query>, ...args: ParamArgs<Name>): DataNeed {
+export function optional<Result, Name extends string, Query extends string>(
+  read: Read<Result, Name, Query>,
+  ...args: ParamArgs<Name>
+): DataNeed {
   return { key: readKey(read.path, args[0]), missingStatus: 404 };
 }
 
 /** The reads a page needs before it renders; every page reads the site settings for its layout. */
-export async function pageData(route: PageRoute, context: RouteContext & { read: Reader }): Promise<DataNeed[] | Redirect> {
+export async function pageData(
+  route: PageRoute,
+  context: RouteContext & { read: Reader },
+): Promise<DataNeed[] | Redirect> {
   const needs = (await route.data?.(context)) ?? [];
   return Array.isArray(needs) ? [need(settingsRead), ...needs] : needs;
 }

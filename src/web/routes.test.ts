@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { matchPage, notFoundPage, pages, type PageDef } from "./routes.ts";
 import { pageData, type Reader } from "./page-route.ts";
+import { matchPage, notFoundPage, type PageDef, pages } from "./routes.ts";
 
 const loaded = pages.filter((p): p is PageDef => "load" in p);
 
@@ -36,7 +36,12 @@ describe("page table", () => {
     const match = matchPage("/terms");
     const { route = {} } = await (match.page as PageDef).load();
     const read: Reader = async () => null;
-    const needs = await pageData(route, { params: match.params, search: new URLSearchParams(), pathname: "/terms", read });
+    const needs = await pageData(route, {
+      params: match.params,
+      search: new URLSearchParams(),
+      pathname: "/terms",
+      read,
+    });
     expect(Array.isArray(needs) && needs.map((n) => n.key)).toEqual(["/api/settings", "/api/pages/terms"]);
   });
 

@@ -1,5 +1,5 @@
-import { matchRoute } from "wouter";
 import { parse } from "regexparam";
+import { matchRoute } from "wouter";
 import type { PageModule, PageProps } from "./page-route.ts";
 
 /** A page: its module exports the component and its `route` (data, redirect, status, cache). */
@@ -42,7 +42,11 @@ export const pages: PathEntry[] = [
   { id: "earnings", path: "/quiz/earnings", load: () => import("./features/earnings/earnings-page.tsx") },
   { id: "starter-kit", path: "/quiz/starter-kit", load: () => import("./features/products/starter-kit-page.tsx") },
   { id: "learn", path: "/learn", load: () => import("./features/course/learn-page.tsx") },
-  { id: "module-complete", path: "/learn/module-complete", load: () => import("./features/course/module-complete-page.tsx") },
+  {
+    id: "module-complete",
+    path: "/learn/module-complete",
+    load: () => import("./features/course/module-complete-page.tsx"),
+  },
   { id: "quiz-complete", path: "/learn/quiz-complete", load: () => import("./features/course/quiz-complete-page.tsx") },
   { id: "course-complete", path: "/learn/complete", load: () => import("./features/course/course-complete-page.tsx") },
   { id: "module", path: "/learn/:id", load: () => import("./features/course/module-page.tsx") },
@@ -82,7 +86,8 @@ export function routeParser(route: string, loose?: boolean): Parsed {
 export function matchPage(pathname: string, search = new URLSearchParams()): PageMatch {
   for (const page of pages) {
     const [ok, params] = matchRoute(routeParser, page.path, pathname);
-    if (ok && (!("query" in page) || !page.query || page.query(search))) return { page, params: params as PageProps["params"] };
+    if (ok && (!("query" in page) || !page.query || page.query(search)))
+      return { page, params: params as PageProps["params"] };
   }
   return { page: notFoundPage, params: {} };
 }

@@ -10,9 +10,13 @@ const XSS = `<img src=x onerror="window.__xss=(window.__xss||0)+1"><script>windo
 const SHORT = `<img src=x onerror=__xss=1>`;
 
 async function adminRequest(request: APIRequestContext, baseURL: string) {
-  const login = await request.post("/api/auth/login", { data: { username: "admin", password: PASSWORD }, headers: { origin: baseURL } });
+  const login = await request.post("/api/auth/login", {
+    data: { username: "admin", password: PASSWORD },
+    headers: { origin: baseURL },
+  });
   expect(login.status()).toBe(200);
-  return (method: "post" | "put", path: string, data: unknown) => request[method](path, { data, headers: { origin: baseURL } });
+  return (method: "post" | "put", path: string, data: unknown) =>
+    request[method](path, { data, headers: { origin: baseURL } });
 }
 
 /**
@@ -41,7 +45,9 @@ test("script stored in every admin field runs on no page", async ({ page, baseUR
     void d.dismiss();
   });
   const send = await adminRequest(page.request, baseURL!);
-  expect((await send("post", "/api/admin/blog/category", { name: `Cat ${SHORT}`, slug: "xss-category" })).status()).toBe(201);
+  expect(
+    (await send("post", "/api/admin/blog/category", { name: `Cat ${SHORT}`, slug: "xss-category" })).status(),
+  ).toBe(201);
   expect(
     (
       await send("post", "/api/admin/blog/post", {
@@ -88,9 +94,19 @@ test("script stored in every admin field runs on no page", async ({ page, baseUR
       })
     ).status(),
   ).toBe(201);
-  const quiz = await (await page.request.post("/api/quiz/result", { data: { archetype: "Girl Next Door", answers: Array(15).fill("A") } })).json();
+  const quiz = await (
+    await page.request.post("/api/quiz/result", { data: { archetype: "Girl Next Door", answers: Array(15).fill("A") } })
+  ).json();
 
-  for (const path of ["/blog", "/blog?category=xss-category", "/blog/xss-post", "/learn/9", `/quiz/starter-kit?quizId=${quiz.id}`, "/resources", "/blog/rss.xml"]) {
+  for (const path of [
+    "/blog",
+    "/blog?category=xss-category",
+    "/blog/xss-post",
+    "/learn/9",
+    `/quiz/starter-kit?quizId=${quiz.id}`,
+    "/resources",
+    "/blog/rss.xml",
+  ]) {
     if (path.endsWith(".xml")) {
       const xml = await (await page.request.get(path)).text();
       expect(xml).not.toContain("<script>");
@@ -106,13 +122,23 @@ test("script stored in every admin field runs on no page", async ({ page, baseUR
   for (const tab of ["Blog Posts", "Categories", "Affiliate Offers", "Recommended Products"]) {
     await page.getByRole("tab", { name: tab }).click();
     // The tab has rendered the planted text (as text).
-    await expect(page.getByRole("tabpanel").getByText(/<img src=x|<svg onload/).first()).toBeVisible();
+    await expect(
+      page
+        .getByRole("tabpanel")
+        .getByText(/<img src=x|<svg onload/)
+        .first(),
+    ).toBeVisible();
     await expectNoScriptRan(page);
   }
   expect(dialogs).toEqual([]);
 });
 
-test("an embed offer cannot read the page's cookies or move the top window", async ({ page, baseURL, visit, allowProblem }) => {
+test("an embed offer cannot read the page's cookies or move the top window", async ({
+  page,
+  baseURL,
+  visit,
+  allowProblem,
+}) => {
   // Chromium reports the blocked navigation: that refusal is what this test wants.
   allowProblem(/Unsafe attempt to initiate navigation/);
   const send = await adminRequest(page.request, baseURL!);
@@ -137,11 +163,17 @@ test("an embed offer cannot read the page's cookies or move the top window", asy
   });
   expect(created.status()).toBe(201);
   // Other module-10 offers off, so the card shows this one.
-  const offers = (await (await page.request.get("/api/admin/affiliate-offers")).json()) as { id: number; moduleId: number; title: string }[];
+  const offers = (await (await page.request.get("/api/admin/affiliate-offers")).json()) as {
+    id: number;
+    moduleId: number;
+    title: string;
+  }[];
   for (const o of offers.filter((o) => o.moduleId === 10 && o.title !== "Hostile embed")) {
     const full = offers.find((x) => x.id === o.id)!;
     const { id: _id, createdAt: _c, updatedAt: _u, ...fields } = full as Record<string, unknown>;
-    expect((await send("put", `/api/admin/affiliate-offer/${o.id}`, { ...fields, isActive: false })).status()).toBe(200);
+    expect((await send("put", `/api/admin/affiliate-offer/${o.id}`, { ...fields, isActive: false })).status()).toBe(
+      200,
+    );
   }
   await visit("/learn/10");
   const frame = page.frameLocator("iframe.offer-embed");

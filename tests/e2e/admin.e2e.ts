@@ -1,5 +1,5 @@
-import type { Page } from "@playwright/test";
 import { join } from "node:path";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 
 // The e2e server is started with ADMIN_PASSWORD=e2e-admin-password-123 (scripts/e2e-server.ts).
@@ -14,7 +14,11 @@ async function signIn(page: Page) {
   await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
 }
 
-test("sign in with a wrong then the right password; the dashboard needs the session", async ({ page, visit, allowProblem }) => {
+test("sign in with a wrong then the right password; the dashboard needs the session", async ({
+  page,
+  visit,
+  allowProblem,
+}) => {
   allowProblem(/status of 401|api\/auth\/login/);
   const redirect = page.waitForURL(/\/admin-login$/);
   await visit("/admin");
@@ -38,7 +42,10 @@ test("sign in with a wrong then the right password; the dashboard needs the sess
   await expect(page.getByTestId("toast")).toContainText("Logged in successfully");
 });
 
-test("categories, a post with a cover upload: create, publish, see it on /blog, edit, delete", async ({ page, scan }) => {
+test("categories, a post with a cover upload: create, publish, see it on /blog, edit, delete", async ({
+  page,
+  scan,
+}) => {
   await signIn(page);
   await scan();
   await page.getByRole("tab", { name: "Categories" }).click();
@@ -85,7 +92,9 @@ test("categories, a post with a cover upload: create, publish, see it on /blog, 
   // Delete through the dialog.
   await page.getByRole("button", { name: "Delete Staying Safe Online", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Delete Post" });
-  await expect(dialog).toContainText('Are you sure you want to delete "Staying Safe Online"? This action cannot be undone.');
+  await expect(dialog).toContainText(
+    'Are you sure you want to delete "Staying Safe Online"? This action cannot be undone.',
+  );
   await scan();
   await dialog.getByRole("button", { name: "Delete" }).click();
   await expect(page.getByTestId("toast")).toContainText("Post deleted successfully");
@@ -93,7 +102,11 @@ test("categories, a post with a cover upload: create, publish, see it on /blog, 
   expect((await page.request.get("/api/blog/post/staying-safe-online-as-a-new-model")).status()).toBe(404);
 });
 
-test("the server's objections show at their fields: a used slug, a video URL it cannot play", async ({ page, scan, allowProblem }) => {
+test("the server's objections show at their fields: a used slug, a video URL it cannot play", async ({
+  page,
+  scan,
+  allowProblem,
+}) => {
   allowProblem(/status of (409|422)|HTTP (409|422) for/);
   await signIn(page);
   await page.getByRole("tab", { name: "Categories" }).click();
@@ -110,7 +123,9 @@ test("the server's objections show at their fields: a used slug, a video URL it 
   await page.getByLabel("Video URL").fill("https://example.com/page");
   await page.getByLabel("Link URL").fill("https://example.com/offer");
   await page.getByRole("button", { name: "Create Offer" }).click();
-  await expect(page.getByLabel("Video URL")).toHaveAccessibleDescription("Use a YouTube or Vimeo link, or a direct MP4, WebM or Ogg file");
+  await expect(page.getByLabel("Video URL")).toHaveAccessibleDescription(
+    "Use a YouTube or Vimeo link, or a direct MP4, WebM or Ogg file",
+  );
   await expect(page.getByTestId("toast")).toContainText("Failed to save affiliate offer. Please try again.");
 });
 
@@ -141,7 +156,10 @@ test("an offer for module 2 shows on /learn/2", async ({ page, scan }) => {
   await page.goto("/learn/2");
   const card = page.getByRole("complementary", { name: "Sponsored offer" });
   await expect(card.getByRole("heading", { name: "Admin-made offer for module two" })).toBeVisible();
-  await expect(card.getByRole("button", { name: /Visit the offer/ })).toHaveAttribute("href", "https://example.com/admin-offer");
+  await expect(card.getByRole("button", { name: /Visit the offer/ })).toHaveAttribute(
+    "href",
+    "https://example.com/admin-offer",
+  );
 });
 
 test("a product with invalid then valid fields shows in the starter kit", async ({ page, scan }) => {

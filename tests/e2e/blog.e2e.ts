@@ -26,7 +26,8 @@ test("search, filter by category, clear filters, both empty states", async ({ pa
   await page.getByRole("button", { name: "Income Strategies" }).click();
   await expect(page).toHaveURL(/\/blog\?category=income-strategies$/);
   await expect(page.getByRole("button", { name: "Income Strategies" })).toHaveAttribute("aria-pressed", "true");
-  for (const badge of await page.locator(".post-grid .category-badge").all()) await expect(badge).toHaveText("Income Strategies");
+  for (const badge of await page.locator(".post-grid .category-badge").all())
+    await expect(badge).toHaveText("Income Strategies");
   await page.getByRole("link", { name: "Clear filters" }).click();
   await expect(page).toHaveURL(/\/blog$/);
   await expect(cards).toHaveCount(total);
@@ -44,7 +45,10 @@ test("with no posts the list says to check back soon", async ({ page, visit }) =
 
 test("open a post and go Back to Blog", async ({ page, visit, scan }) => {
   await visit("/blog");
-  await page.getByRole("link", { name: /How to Compare Cam Platforms/ }).first().click();
+  await page
+    .getByRole("link", { name: /How to Compare Cam Platforms/ })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/blog\/platform-reviews$/);
   await expect(page.getByRole("heading", { level: 1, name: /How to Compare Cam Platforms/ })).toBeVisible();
   await expect(page).toHaveTitle(/How to Compare Cam Platforms.* \| Cam Guide$/);
@@ -69,7 +73,10 @@ test("a deep link with ?category= arrives filtered; a post's badge filters too",
   await expect(page).toHaveURL(/\/blog\?category=income-strategies$/);
 });
 
-test("an unknown post redirects to the blog; the footer's Platform Reviews opens the guide", async ({ page, visit }) => {
+test("an unknown post redirects to the blog; the footer's Platform Reviews opens the guide", async ({
+  page,
+  visit,
+}) => {
   const response = await page.request.get("/blog/not-a-post", { maxRedirects: 0 });
   expect(response.status()).toBe(302);
   expect(response.headers().location).toBe("/blog");

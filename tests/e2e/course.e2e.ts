@@ -2,7 +2,11 @@ import { expect, test } from "./fixtures.ts";
 
 test.describe.configure({ timeout: 60_000 });
 
-test("walk a module, take its quiz with one wrong answer, continue to the next module", async ({ page, visit, scan }) => {
+test("walk a module, take its quiz with one wrong answer, continue to the next module", async ({
+  page,
+  visit,
+  scan,
+}) => {
   await visit("/learn");
   await expect(page.getByRole("heading", { level: 1, name: "The Free Cam Model Course" })).toBeVisible();
   await page.getByRole("button", { name: "Start the Course" }).click();
@@ -42,7 +46,9 @@ test("walk a module, take its quiz with one wrong answer, continue to the next m
     const pick = q === 0 ? ["A", "B", "C", "D"].find((l) => l !== correctAnswer)! : correctAnswer;
     await page.locator(`input[type="radio"][value="${pick}"]`).check();
     await page.getByRole("button", { name: "Submit Answer" }).click();
-    await expect(page.getByText(q === 0 ? `Incorrect. The right answer is ${correctAnswer}.` : "Correct!")).toBeVisible();
+    await expect(
+      page.getByText(q === 0 ? `Incorrect. The right answer is ${correctAnswer}.` : "Correct!"),
+    ).toBeVisible();
     await expect(page.getByText(explanation)).toBeVisible();
     await expect(page.locator(`input[type="radio"][value="${pick}"]`)).toBeDisabled();
     if (q === 0) await scan();
@@ -88,7 +94,11 @@ test("a non-numeric module id redirects to /learn; an unknown one is 'Module Not
   await expect(page.getByText("The requested module doesn't exist. Please return to the course page.")).toBeVisible();
 });
 
-test("offer cards: an image, a self-hosted video, and an embed that cannot touch the page", async ({ page, visit, context }) => {
+test("offer cards: an image, a self-hosted video, and an embed that cannot touch the page", async ({
+  page,
+  visit,
+  context,
+}) => {
   const offer = page.getByRole("complementary", { name: "Sponsored offer" });
 
   await visit("/learn/3");
@@ -115,25 +125,28 @@ test("offer cards: an image, a self-hosted video, and an embed that cannot touch
   await expect(frame).toHaveAttribute("sandbox", "allow-scripts allow-popups allow-popups-to-escape-sandbox");
   const embed = page.frameLocator("iframe.offer-embed");
   await expect(embed.locator("body")).toHaveAttribute("data-isolated", "yes");
-  const probe = await page.frames().find((f) => f.url().includes("/embed/offer/"))!.evaluate(() => {
-    const attempts: string[] = [];
-    try {
-      attempts.push(`cookie:${document.cookie}`);
-    } catch {
-      attempts.push("cookie:blocked");
-    }
-    try {
-      attempts.push(`parent:${window.parent.document.title}`);
-    } catch {
-      attempts.push("parent:blocked");
-    }
-    try {
-      attempts.push(`storage:${localStorage.length}`);
-    } catch {
-      attempts.push("storage:blocked");
-    }
-    return attempts;
-  });
+  const probe = await page
+    .frames()
+    .find((f) => f.url().includes("/embed/offer/"))!
+    .evaluate(() => {
+      const attempts: string[] = [];
+      try {
+        attempts.push(`cookie:${document.cookie}`);
+      } catch {
+        attempts.push("cookie:blocked");
+      }
+      try {
+        attempts.push(`parent:${window.parent.document.title}`);
+      } catch {
+        attempts.push("parent:blocked");
+      }
+      try {
+        attempts.push(`storage:${localStorage.length}`);
+      } catch {
+        attempts.push("storage:blocked");
+      }
+      return attempts;
+    });
   expect(probe).toEqual(["cookie:blocked", "parent:blocked", "storage:blocked"]);
 
   // The other offer shows after asking for a different one.
@@ -157,7 +170,9 @@ test("a broken offer image falls back to the placeholder", async ({ page, visit,
 
 test("no offer card when the offers call fails", async ({ page, visit, allowProblem }) => {
   allowProblem(/affiliate-offers|status of 500/);
-  await page.route("**/api/module/5/affiliate-offers*", (route) => route.fulfill({ status: 500, json: { error: "x" } }));
+  await page.route("**/api/module/5/affiliate-offers*", (route) =>
+    route.fulfill({ status: 500, json: { error: "x" } }),
+  );
   await visit("/learn/5");
   await expect(page.getByText("Topic 1 of 5")).toBeVisible();
   await expect(page.getByRole("complementary", { name: "Sponsored offer" })).toHaveCount(0, { timeout: 10_000 });
@@ -169,7 +184,10 @@ test("the graduation page", async ({ page, visit }) => {
   await expect(page.getByRole("heading", { level: 1, name: "Congratulations" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Skills you gained" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Next steps" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Get My Starter Kit" })).toHaveAttribute("href", "/quiz/starter-kit?quizId=abc123");
+  await expect(page.getByRole("button", { name: "Get My Starter Kit" })).toHaveAttribute(
+    "href",
+    "/quiz/starter-kit?quizId=abc123",
+  );
   await expect(page.getByRole("button", { name: "Open the Library" })).toHaveAttribute("href", "/resources");
   await expect(page.getByRole("button", { name: "Visit the Blog" })).toHaveAttribute("href", "/blog");
   await expect(page.getByRole("button", { name: "Back to Courses" })).toHaveAttribute("href", "/learn");

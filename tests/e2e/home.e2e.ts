@@ -5,7 +5,10 @@ test("home renders on the server and hydrates", async ({ page, visit }) => {
   await expect(page).toHaveTitle("Discover Your Webcam Alter Ego | Cam Guide");
   await expect(page.getByRole("heading", { level: 1, name: "Find your cam model alter ego" })).toBeVisible();
   await expect(page.getByRole("button", { name: "START THE QUIZ" })).toHaveAttribute("href", "/quiz");
-  await expect(page.getByRole("button", { name: "LEARN MORE about the free course" })).toHaveAttribute("href", "/learn-more");
+  await expect(page.getByRole("button", { name: "LEARN MORE about the free course" })).toHaveAttribute(
+    "href",
+    "/learn-more",
+  );
   for (const title of ["Discover Your Style", "Calculate Earnings", "Learn the Ropes"]) {
     await expect(page.getByRole("heading", { name: title })).toBeVisible();
   }

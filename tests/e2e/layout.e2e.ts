@@ -50,8 +50,27 @@ test.describe("on a 375 px phone", () => {
     await expect(menu).toBeHidden();
     await expect(page.getByRole("button", { name: "Open menu" })).toHaveAttribute("aria-expanded", "false");
 
-    const paths = ["/", "/learn-more", "/terms", "/privacy", "/nope", "/quiz", "/quiz/earnings", "/learn", "/learn/4", "/learn/6?quiz=true"];
-    for (const path of [...paths, "/learn/module-complete?moduleId=8", "/learn/quiz-complete?moduleId=2", "/learn/complete", "/resources", "/blog", "/blog/platform-reviews"]) {
+    const paths = [
+      "/",
+      "/learn-more",
+      "/terms",
+      "/privacy",
+      "/nope",
+      "/quiz",
+      "/quiz/earnings",
+      "/learn",
+      "/learn/4",
+      "/learn/6?quiz=true",
+    ];
+    for (const path of [
+      ...paths,
+      "/learn/module-complete?moduleId=8",
+      "/learn/quiz-complete?moduleId=2",
+      "/learn/complete",
+      "/resources",
+      "/blog",
+      "/blog/platform-reviews",
+    ]) {
       await visit(path, { status: path === "/nope" ? 404 : 200 });
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, `${path} fits 375 px`).toBeLessThanOrEqual(375);
@@ -115,7 +134,8 @@ test("works with a keyboard: skip link, nav, theme toggle", async ({ page, visit
   await expect(page.getByRole("link", { name: /Cam Guide/ }).first()).toBeFocused();
   // Tab on to the theme toggle and switch it with the keyboard.
   const toggle = page.getByRole("button", { name: /Switch to (dark|light) theme/ });
-  for (let i = 0; i < 6 && !(await toggle.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  for (let i = 0; i < 6 && !(await toggle.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press("Tab");
   await expect(toggle).toBeFocused();
   const before = await page.locator("html").getAttribute("data-theme");
   await page.keyboard.press("Enter");

@@ -10,7 +10,6 @@ async function answerAll(page: Page, pick: (question: number) => number, total =
   }
 }
 
-
 test.describe("on a phone", () => {
   test.use({ viewport: { width: 375, height: 740 } });
 
@@ -66,7 +65,10 @@ test.describe("on a phone", () => {
     await expect(page.getByRole("heading", { name: "Essential For All Cam Models" })).toBeVisible();
     const buy = page.getByRole("button", { name: /^Buy Now/ }).first();
     await expect(buy).toHaveAttribute("target", "_blank");
-    await expect(page.getByRole("button", { name: "Start the Free Cam Model Course" })).toHaveAttribute("href", "/learn/1");
+    await expect(page.getByRole("button", { name: "Start the Free Cam Model Course" })).toHaveAttribute(
+      "href",
+      "/learn/1",
+    );
     await scan();
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(375);
@@ -79,7 +81,8 @@ test("the quiz works with the keyboard alone", async ({ page, visit }) => {
   await visit("/quiz");
   // Tab from the top of the page into the radio group.
   const first = page.getByRole("radio").first();
-  for (let i = 0; i < 12 && !(await first.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  for (let i = 0; i < 12 && !(await first.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press("Tab");
   await expect(first).toBeFocused();
   // Arrow keys browse without moving on; CONTINUE (by keyboard) does.
   await page.keyboard.press("ArrowDown");
@@ -88,7 +91,8 @@ test("the quiz works with the keyboard alone", async ({ page, visit }) => {
   await page.clock.runFor(2_000);
   await expect(page.getByText("Question 1/15")).toBeVisible();
   const next = page.getByRole("button", { name: "CONTINUE" });
-  for (let i = 0; i < 3 && !(await next.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  for (let i = 0; i < 3 && !(await next.evaluate((el) => el === document.activeElement)); i++)
+    await page.keyboard.press("Tab");
   await expect(next).toBeFocused();
   await page.keyboard.press("Enter");
   for (let q = 2; q <= 15; q++) {
@@ -120,7 +124,10 @@ test("PREVIOUS goes back with the answer kept; CONTINUE moves on", async ({ page
 
 test.describe.configure({ timeout: 60_000 });
 
-test("all-lowest earnings answers give Casual Starter and, without a quiz, the free course button", async ({ page, visit }) => {
+test("all-lowest earnings answers give Casual Starter and, without a quiz, the free course button", async ({
+  page,
+  visit,
+}) => {
   await visit("/quiz/earnings");
   await answerAll(page, () => 0);
   await expect(page.getByRole("heading", { level: 1, name: "Casual Starter" })).toBeVisible();
@@ -142,7 +149,9 @@ test("result and starter kit without parameters redirect to /quiz on the server"
 test("a failed save shows the error toast and stays on the quiz", async ({ page, visit, allowProblem }) => {
   allowProblem(/\b500\b/);
   await visit("/quiz");
-  await page.route("**/api/quiz/result", (route) => route.fulfill({ status: 500, body: '{"error":"x"}', contentType: "application/json" }));
+  await page.route("**/api/quiz/result", (route) =>
+    route.fulfill({ status: 500, body: '{"error":"x"}', contentType: "application/json" }),
+  );
   for (let q = 1; q <= 15; q++) {
     await page.getByRole("radio").first().check();
     if (q < 15) await expect(page.getByText(`Question ${q + 1}/15`)).toBeVisible();
@@ -160,7 +169,11 @@ test("an unknown result id shows the error state with Retake the Quiz", async ({
   await expect(page.getByRole("button", { name: "Retake the Quiz" })).toHaveAttribute("href", "/quiz");
 });
 
-test("a network failure while saving earnings shows the unexpected-error toast", async ({ page, visit, allowProblem }) => {
+test("a network failure while saving earnings shows the unexpected-error toast", async ({
+  page,
+  visit,
+  allowProblem,
+}) => {
   allowProblem(/api\/earnings\/result|ERR_CONNECTION_RESET/);
   await visit("/quiz/earnings");
   await page.route("**/api/earnings/result", (route) => route.abort("connectionreset"));

@@ -3,6 +3,19 @@
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
 
 // Keep Bun's own fetch primitives, which happy-dom would replace with its own.
-const { Request, Response, Headers, ReadableStream, fetch, URL, TextEncoder, TextDecoder, FormData, File, Blob } = globalThis;
+const { Request, Response, Headers, ReadableStream, fetch, URL, TextEncoder, TextDecoder, FormData, File, Blob } =
+  globalThis;
 GlobalRegistrator.register({ url: "http://localhost/" });
-Object.assign(globalThis, { Request, Response, Headers, ReadableStream, fetch, URL, TextEncoder, TextDecoder, FormData, File, Blob });
+Object.assign(globalThis, {
+  Request,
+  Response,
+  Headers,
+  ReadableStream,
+  fetch,
+  URL,
+  TextEncoder,
+  TextDecoder,
+  FormData,
+  File,
+  Blob,
+});

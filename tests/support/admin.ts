@@ -1,4 +1,4 @@
-import { testApp, type TestAppOptions } from "./app.ts";
+import { type TestAppOptions, testApp } from "./app.ts";
 import { ADMIN, createAdmin } from "./factories.ts";
 
 export { ADMIN };
@@ -23,7 +23,10 @@ export async function adminApp(options: TestAppOptions = {}) {
 }
 
 /** Signs in through the real login endpoint and answers the session cookie (`name=value`). */
-export async function login(request: (path: string, init?: RequestInit) => Promise<Response>, creds = ADMIN): Promise<string> {
+export async function login(
+  request: (path: string, init?: RequestInit) => Promise<Response>,
+  creds = ADMIN,
+): Promise<string> {
   const res = await request("/api/auth/login", {
     method: "POST",
     headers: { "content-type": "application/json", ...SAME_ORIGIN },

@@ -1,9 +1,9 @@
-import { databaseImage, openMemoryCopy, openMemoryDatabase, type DatabaseHandle } from "#server/db/client.ts";
-import { seedDatabase } from "#server/db/seed.ts";
 import { createApp } from "#server/app.ts";
-import { loadAssets, type AssetStore } from "#server/ssr/assets.ts";
-import { memoryLogger } from "#server/logger.ts";
+import { type DatabaseHandle, databaseImage, openMemoryCopy, openMemoryDatabase } from "#server/db/client.ts";
+import { seedDatabase } from "#server/db/seed.ts";
 import type { LoginThrottle } from "#server/features/auth/throttle.ts";
+import { memoryLogger } from "#server/logger.ts";
+import { type AssetStore, loadAssets } from "#server/ssr/assets.ts";
 import { createSettings } from "./factories.ts";
 import { scratchDir } from "./scratch.ts";
 
@@ -49,7 +49,9 @@ export function testApp(options: TestAppOptions = {}) {
 export type TestApp = ReturnType<typeof testApp>;
 
 /** An app on a database holding only the settings row, which every page reads for the brand. */
-export async function siteApp(options: Omit<TestAppOptions, "seed"> & { settings?: Parameters<typeof createSettings>[1] } = {}) {
+export async function siteApp(
+  options: Omit<TestAppOptions, "seed"> & { settings?: Parameters<typeof createSettings>[1] } = {},
+) {
   const t = testApp({ ...options, seed: false });
   await createSettings(t.db, options.settings);
   return t;

@@ -22,7 +22,14 @@ export interface Running {
 export async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<Running> {
   const port = nextPort++;
   const proc = Bun.spawn([BINARY], {
-    env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", ADMIN_PASSWORD: "durable-password-123", ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      ADMIN_PASSWORD: "durable-password-123",
+      ...env,
+    },
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",
@@ -38,10 +45,14 @@ export async function startServer(dataDir: string, env: Record<string, string> =
 }
 
 /** Polls /healthz until it answers 200; fails if the process exits first or 15 s pass. */
-export async function waitUntilUp(url: string, proc: Bun.Subprocess<"ignore" | "pipe" | "inherit", "pipe", "pipe">): Promise<void> {
+export async function waitUntilUp(
+  url: string,
+  proc: Bun.Subprocess<"ignore" | "pipe" | "inherit", "pipe", "pipe">,
+): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`server exited early with ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
+    if (proc.exitCode !== null)
+      throw new Error(`server exited early with ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) return;
     } catch {

@@ -2,8 +2,8 @@
 // it. A test names only the fields it cares about; everything else is a valid default.
 // Slugs, ids and titles are made unique with a counter, so a test can call a factory twice.
 import type { Db } from "#server/db/client.ts";
-import { adminUsers } from "#server/features/auth/table.ts";
 import { hashPassword } from "#server/features/auth/bootstrap.ts";
+import { adminUsers } from "#server/features/auth/table.ts";
 import { blogCategories, blogPosts } from "#server/features/blog/table.ts";
 import { earningsResults } from "#server/features/earnings/table.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";

@@ -5,11 +5,12 @@ import { screen, waitFor } from "@testing-library/react";
 export function fieldMessage(label: string): string | null {
   const input = screen.getByLabelText(label);
   const id = input.getAttribute("aria-describedby");
-  return input.getAttribute("aria-invalid") === "true" && id ? (document.getElementById(id)?.textContent ?? null) : null;
+  return input.getAttribute("aria-invalid") === "true" && id
+    ? (document.getElementById(id)?.textContent ?? null)
+    : null;
 }
 
 /** Waits (longer than the default second: the real app answers, and a failed mutation is retried once after a second) for the message at a field. */
 export function messageAt(label: string, message: string) {
   return waitFor(() => expect(fieldMessage(label)).toBe(message), { timeout: 5000 });
 }
-

@@ -1,7 +1,8 @@
 // Server-rendered pages as a browser would parse them, queried the way a visitor finds
 // things: by role and accessible name (Testing Library), not by markup strings.
-import { Window } from "happy-dom";
+
 import { configure, prettyDOM, within } from "@testing-library/dom";
+import { Window } from "happy-dom";
 
 // A failed query shows a short, uncoloured excerpt of the page, not all of it.
 configure({
@@ -54,7 +55,8 @@ export function pageOf(html: string) {
     main: () => within(document.querySelector("main") as HTMLElement),
     title: document.title,
     /** The content of <meta name=…> or <meta property=…>, or null. */
-    meta: (name: string) => head.querySelector(`meta[name="${name}"], meta[property="${name}"]`)?.getAttribute("content") ?? null,
+    meta: (name: string) =>
+      head.querySelector(`meta[name="${name}"], meta[property="${name}"]`)?.getAttribute("content") ?? null,
     /** The href of the first <link rel=…>, or null. */
     link: (rel: string) => head.querySelector(`link[rel="${rel}"]`)?.getAttribute("href") ?? null,
     /** The visible text of the body, whitespace collapsed. */
@@ -63,9 +65,12 @@ export function pageOf(html: string) {
 }
 
 /** GETs a path from the app and parses the answer. */
-export async function renderPage(request: (path: string, init?: RequestInit) => Promise<Response>, path: string, init?: RequestInit) {
+export async function renderPage(
+  request: (path: string, init?: RequestInit) => Promise<Response>,
+  path: string,
+  init?: RequestInit,
+) {
   const res = await request(path, init);
   const html = await res.text();
   return { status: res.status, headers: res.headers, html, ...pageOf(html) };
 }
-

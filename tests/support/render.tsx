@@ -1,10 +1,10 @@
-import type { ReactNode } from "react";
-import { render } from "@testing-library/react";
 import { QueryClientProvider } from "@tanstack/react-query";
+import { render } from "@testing-library/react";
+import type { ReactNode } from "react";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import { createQueryClient } from "#web/lib/query-client.ts";
 import { content } from "#server/db/content.ts";
+import { createQueryClient } from "#web/lib/query-client.ts";
 
 /** Renders a component inside the app's providers at a given path, with seeded settings. */
 export function renderAt(path: string, ui: ReactNode) {

@@ -2,7 +2,7 @@
 // port) and what its answer must be. Modelled on PocketBase's ApiScenario.
 import { describe, expect, test } from "bun:test";
 import { login, SAME_ORIGIN } from "./admin.ts";
-import { siteApp, testApp, type TestApp, type TestAppOptions } from "./app.ts";
+import { siteApp, type TestApp, type TestAppOptions, testApp } from "./app.ts";
 import { createAdmin } from "./factories.ts";
 
 /**
@@ -29,11 +29,21 @@ export interface ScenarioResponse {
   headers: Headers;
   text: string;
   /** The body parsed as JSON (throws if it is not JSON). */
-  json<T = any>(): T;
+  json<T = unknown>(): T;
 }
 
 /** What a step can send: JSON values, a raw string, or form data, bytes or a stream. */
-export type Body = Record<string, unknown> | readonly unknown[] | string | number | boolean | null | FormData | Uint8Array | ReadableStream | Blob;
+export type Body =
+  | Record<string, unknown>
+  | readonly unknown[]
+  | string
+  | number
+  | boolean
+  | null
+  | FormData
+  | Uint8Array
+  | ReadableStream
+  | Blob;
 
 export interface Step {
   method?: string;
@@ -117,7 +127,12 @@ export interface TableOptions {
 
 /** Runs one scenario on a fresh database. */
 export async function runScenario(scenario: Scenario, options: TableOptions = {}): Promise<ScenarioResponse> {
-  const api = await scenarioApp({ seed: scenario.seed ?? false, ...scenario.app, ...options, admin: scenario.who === "admin" });
+  const api = await scenarioApp({
+    seed: scenario.seed ?? false,
+    ...scenario.app,
+    ...options,
+    admin: scenario.who === "admin",
+  });
   const made = await scenario.setup?.(api);
   return api.check(scenario, made && typeof made === "object" ? (made as Made) : {}, scenario.name);
 }
@@ -131,7 +146,9 @@ export interface ScenarioApp extends ScenarioContext {
  * The app for a flow of steps on one database (the settings row only, unless `seed: true`). With `admin: true` (or the first step
  * whose `who` is "admin") the admin account exists and is signed in.
  */
-export async function scenarioApp(options: TestAppOptions & TableOptions & { admin?: boolean } = {}): Promise<ScenarioApp> {
+export async function scenarioApp(
+  options: TestAppOptions & TableOptions & { admin?: boolean } = {},
+): Promise<ScenarioApp> {
   const t = options.seed ? testApp(options) : await siteApp(options);
   const { handle } = options;
   if (handle) t.request = async (path, init) => handle(new Request(`http://localhost${path}`, init));
@@ -160,7 +177,7 @@ async function signIn(ctx: ScenarioContext) {
 
 function fill(path: Step["path"], made: Made): string {
   if (typeof path === "function") return path(made);
-  return path.replace(/\{(\w+)\}/g, (whole, key: string) => {
+  return path.replace(/\{(\w+)\}/g, (_whole, key: string) => {
     if (!(key in made)) throw new Error(`${path}: setup made no "${key}"`);
     return String(made[key]);
   });
@@ -178,7 +195,13 @@ function requestInit(step: Step, made: Made, cookie: string | null): RequestInit
   else if (typeof raw === "string") {
     body = raw;
     headers.set("content-type", "application/json");
-  } else if (raw instanceof FormData || raw instanceof Uint8Array || raw instanceof ReadableStream || raw instanceof Blob) body = raw as BodyInit;
+  } else if (
+    raw instanceof FormData ||
+    raw instanceof Uint8Array ||
+    raw instanceof ReadableStream ||
+    raw instanceof Blob
+  )
+    body = raw as BodyInit;
   else {
     body = JSON.stringify(raw);
     headers.set("content-type", "application/json");
@@ -190,7 +213,8 @@ function requestInit(step: Step, made: Made, cookie: string | null): RequestInit
   return { method: step.method ?? "GET", headers, body };
 }
 
-const ALL_TABLES = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name";
+const ALL_TABLES =
+  "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name";
 
 /** Every table of the app's schema, by name. */
 export function appTables(sqlite: TestApp["sqlite"]): string[] {
@@ -207,7 +231,9 @@ function contents(ctx: ScenarioContext, tables: string[]) {
 }
 
 function counts(ctx: ScenarioContext, tables: string[]) {
-  return Object.fromEntries(tables.map((t) => [t, (ctx.sqlite.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]));
+  return Object.fromEntries(
+    tables.map((t) => [t, (ctx.sqlite.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]),
+  );
 }
 
 async function checkStep(ctx: ScenarioApp, step: Step, made: Made, name = "step"): Promise<ScenarioResponse> {
@@ -249,7 +275,8 @@ async function checkStep(ctx: ScenarioApp, step: Step, made: Made, name = "step"
     await step.check?.(answer, ctx, made);
   } catch (error) {
     const body = text.length > 1500 ? `${text.slice(0, 1500)}…` : text;
-    if (error instanceof Error) error.message = `${name}: ${init.method} ${path} answered ${res.status}\n${body}\n\n${error.message}`;
+    if (error instanceof Error)
+      error.message = `${name}: ${init.method} ${path} answered ${res.status}\n${body}\n\n${error.message}`;
     throw error;
   }
   return answer;

@@ -1,8 +1,8 @@
 import { Database } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import * as schema from "./schema.ts";
 import { resourcePath } from "#server/resources.ts";
+import * as schema from "./schema.ts";
 import { outsideTransactionsOnly, registerLane, type TransactionLane } from "./transaction.ts";
 
 /**

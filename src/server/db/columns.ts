@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { check, index, integer as sqliteInteger, sqliteTable, text as sqliteText } from "drizzle-orm/sqlite-core";
 
 /** The table constructor, with its index and check-constraint helpers. */
-export { sqliteTable as table, index, check };
+export { check, index, sqliteTable as table };
 
 /** An integer primary key the database numbers (SQLite: INTEGER PRIMARY KEY AUTOINCREMENT). */
 export function serialId(name: string) {

@@ -1,11 +1,12 @@
 // Everything the seed loads, imported so that the executable carries it.
-import siteSettings from "#content/site-settings.json" with { type: "json" };
-import sitePageIndex from "#content/pages/index.json" with { type: "json" };
-import termsHtml from "#content/pages/terms.html" with { type: "text" };
-import privacyHtml from "#content/pages/privacy.html" with { type: "text" };
-import products from "#content/products.json" with { type: "json" };
-import offers from "#content/offers.json" with { type: "json" };
+
 import blogCategories from "#content/blog/categories.json" with { type: "json" };
+import offers from "#content/offers.json" with { type: "json" };
+import sitePageIndex from "#content/pages/index.json" with { type: "json" };
+import privacyHtml from "#content/pages/privacy.html" with { type: "text" };
+import termsHtml from "#content/pages/terms.html" with { type: "text" };
+import products from "#content/products.json" with { type: "json" };
+import siteSettings from "#content/site-settings.json" with { type: "json" };
 import { seedPosts } from "#server/features/blog/seed-posts.ts";
 
 // Bun's types call every .html import an HTML bundle; with type "text" it is the file's text.

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { Glob } from "bun";
 import { join, relative } from "node:path";
+import { Glob } from "bun";
 
 // Outside src/server/db/, server code reaches the database only through drizzle's awaited
 // query builder and the functions in src/server/db/, so a second database needs no change
@@ -11,9 +11,15 @@ const RULES: [RegExp, string][] = [
   [/\.(get|all|run|values)\(\s*\)/, "a synchronous drizzle call (.get/.all/.run/.values): await the query instead"],
   [/\.(get|all|run)\(\s*\{/, "a prepared statement run synchronously: await statement.execute(values)"],
   [/\.transaction\(/, "drizzle's transaction (not atomic with an async callback on bun:sqlite): use inTransaction()"],
-  [/["'](bun:sqlite|drizzle-orm\/sqlite-core|drizzle-orm\/bun-sqlite)["']/, "a SQLite-only module: use #server/db/columns.ts or a function in src/server/db/"],
+  [
+    /["'](bun:sqlite|drizzle-orm\/sqlite-core|drizzle-orm\/bun-sqlite)["']/,
+    "a SQLite-only module: use #server/db/columns.ts or a function in src/server/db/",
+  ],
   [/\$client\b|\.sqlite\b/, "the SQLite connection itself: put what needs it behind a function in src/server/db/"],
-  [/\b(PRAGMA|VACUUM|unixepoch|strftime|julianday|total_changes|last_insert_rowid|sqlite_master|sqlite_schema|AUTOINCREMENT)\b/i, "SQLite-only SQL"],
+  [
+    /\b(PRAGMA|VACUUM|unixepoch|strftime|julianday|total_changes|last_insert_rowid|sqlite_master|sqlite_schema|AUTOINCREMENT)\b/i,
+    "SQLite-only SQL",
+  ],
   [/\bINSERT\s+OR\s+(IGNORE|REPLACE)\b|\bdatetime\(/i, "SQLite-only SQL"],
 ];
 
@@ -41,7 +47,9 @@ describe("data access outside src/server/db/", () => {
 
   test.each(sources)("src/server/%s uses only the portable data layer", async (file) => {
     const source = await Bun.file(join(serverDir, file)).text();
-    expect(violations(source).map(({ line, rule }) => `${relative(process.cwd(), join(serverDir, file))}:${line}: ${rule}`)).toEqual([]);
+    expect(
+      violations(source).map(({ line, rule }) => `${relative(process.cwd(), join(serverDir, file))}:${line}: ${rule}`),
+    ).toEqual([]);
   });
 
   test.each([
@@ -55,6 +63,7 @@ describe("data access outside src/server/db/", () => {
     'handle.sqlite.query("SELECT 1");',
     "db.$client.exec(x);",
     "await db.run(sql`PRAGMA foreign_keys = ON`);",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a sample of source text, not a template
     "await db.run(sql`vacuum into ${file}`);",
     "createdAt: sql`(unixepoch('subsec'))`,",
     "db.run(sql`INSERT OR IGNORE INTO t VALUES (1)`);",

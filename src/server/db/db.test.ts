@@ -2,11 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { applyMigrations, openDatabase, openMemoryDatabase } from "./client.ts";
-import { seedDatabase, describeSeed } from "./seed.ts";
-import { content } from "./content.ts";
-import { getSettings } from "#server/features/settings/service.ts";
 import { ensureAdmin, loadJwtSecret, resetAdminPassword } from "#server/features/auth/bootstrap.ts";
+import { getSettings } from "#server/features/settings/service.ts";
+import { applyMigrations, openDatabase, openMemoryDatabase } from "./client.ts";
+import { content } from "./content.ts";
+import { describeSeed, seedDatabase } from "./seed.ts";
 
 describe("database", () => {
   test("a file database opens with WAL, foreign keys, NORMAL sync and a busy timeout", () => {
@@ -27,8 +27,20 @@ describe("database", () => {
 
   test("migrations create every table the site stores", () => {
     const { sqlite } = openMemoryDatabase();
-    const tables = (sqlite.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
-    for (const table of ["quiz_results", "earnings_results", "blog_posts", "blog_categories", "affiliate_offers", "recommended_products", "admin_users", "site_settings", "site_pages"]) {
+    const tables = (
+      sqlite.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]
+    ).map((t) => t.name);
+    for (const table of [
+      "quiz_results",
+      "earnings_results",
+      "blog_posts",
+      "blog_categories",
+      "affiliate_offers",
+      "recommended_products",
+      "admin_users",
+      "site_settings",
+      "site_pages",
+    ]) {
       expect(tables).toContain(table);
     }
   });
@@ -40,7 +52,11 @@ describe("database", () => {
 
   test("the schema enforces its rules", () => {
     const { sqlite } = openMemoryDatabase();
-    expect(() => sqlite.run("INSERT INTO affiliate_offers (title, description, link_url, module_id) VALUES ('t', 'd', 'https://x', 11)")).toThrow();
+    expect(() =>
+      sqlite.run(
+        "INSERT INTO affiliate_offers (title, description, link_url, module_id) VALUES ('t', 'd', 'https://x', 11)",
+      ),
+    ).toThrow();
     sqlite.run("INSERT INTO blog_categories (name, slug) VALUES ('Tips', 'tips')");
     sqlite.run("INSERT INTO blog_posts (title, slug, content, category) VALUES ('A', 'a', '<p>x</p>', 'tips')");
     expect(() => sqlite.run("INSERT INTO blog_posts (title, slug, content) VALUES ('B', 'a', 'x')")).toThrow();
@@ -80,9 +96,19 @@ describe("seed", () => {
   test("a seed that fails halfway leaves nothing behind", async () => {
     const handle = openMemoryDatabase();
     // The last step fails: module 11 breaks the offers' CHECK constraint.
-    const broken = { ...content, offers: [...content.offers, { ...content.offers[0]!, title: "Broken", moduleId: 11 }] };
+    const broken = {
+      ...content,
+      offers: [...content.offers, { ...content.offers[0]!, title: "Broken", moduleId: 11 }],
+    };
     await expect(seedDatabase(handle, broken)).rejects.toThrow(/CHECK/);
-    for (const table of ["site_settings", "site_pages", "recommended_products", "blog_categories", "blog_posts", "affiliate_offers"]) {
+    for (const table of [
+      "site_settings",
+      "site_pages",
+      "recommended_products",
+      "blog_categories",
+      "blog_posts",
+      "affiliate_offers",
+    ]) {
       expect(handle.sqlite.query(`SELECT count(*) AS n FROM ${table}`).get()).toEqual({ n: 0 });
     }
   });
@@ -107,14 +133,21 @@ describe("admin bootstrap", () => {
 
   test("uses ADMIN_PASSWORD when given and prints nothing", async () => {
     const { db } = openMemoryDatabase();
-    expect(await ensureAdmin(db, "owner", "a-strong-password")).toEqual({ created: true, username: "owner", generatedPassword: null });
+    expect(await ensureAdmin(db, "owner", "a-strong-password")).toEqual({
+      created: true,
+      username: "owner",
+      generatedPassword: null,
+    });
   });
 
   test("reset-password replaces the hash and ends existing sessions", async () => {
     const { db, sqlite } = openMemoryDatabase();
     await ensureAdmin(db, "admin", "first-password-123");
     const { generatedPassword } = await resetAdminPassword(db, "admin", null);
-    const row = sqlite.query("SELECT password_hash AS hash, token_version AS v FROM admin_users").get() as { hash: string; v: number };
+    const row = sqlite.query("SELECT password_hash AS hash, token_version AS v FROM admin_users").get() as {
+      hash: string;
+      v: number;
+    };
     expect(await Bun.password.verify(generatedPassword!, row.hash)).toBe(true);
     expect(await Bun.password.verify("first-password-123", row.hash)).toBe(false);
     expect(row.v).toBe(1);

@@ -1,16 +1,16 @@
 import { Value } from "@sinclair/typebox/value";
-import type { DatabaseHandle } from "./client.ts";
 import { and, eq } from "drizzle-orm";
-import { affiliateOffers } from "#server/features/offers/table.ts";
 import { blogCategories, blogPosts } from "#server/features/blog/table.ts";
+import { affiliateOffers } from "#server/features/offers/table.ts";
 import { recommendedProducts } from "#server/features/products/table.ts";
-import { sitePages } from "#server/features/site-pages/table.ts";
-import { siteSettings } from "#server/features/settings/table.ts";
-import { sanitizePostHtml } from "#server/lib/sanitize.ts";
-import { inTransaction } from "./transaction.ts";
-import { content as defaultContent, type Content } from "./content.ts";
-import { SiteSettings } from "#shared/features/settings/contract.ts";
 import { settingsRow } from "#server/features/settings/service.ts";
+import { siteSettings } from "#server/features/settings/table.ts";
+import { sitePages } from "#server/features/site-pages/table.ts";
+import { sanitizePostHtml } from "#server/lib/sanitize.ts";
+import { SiteSettings } from "#shared/features/settings/contract.ts";
+import type { DatabaseHandle } from "./client.ts";
+import { type Content, content as defaultContent } from "./content.ts";
+import { inTransaction } from "./transaction.ts";
 
 export type SeedReport = Record<string, number>;
 
@@ -32,14 +32,21 @@ export async function seedDatabase(handle: DatabaseHandle, content: Content = de
   // Products and offers keep their content order: createdAt steps by 1 ms so the order is stable.
   const start = Date.now();
   const products = content.products.map((product, i) => ({ ...product, createdAt: new Date(start + i) }));
-  const offers = content.offers.map((offer, i) => ({ ...offer, createdAt: new Date(start + i), updatedAt: new Date(start + i) }));
+  const offers = content.offers.map((offer, i) => ({
+    ...offer,
+    createdAt: new Date(start + i),
+    updatedAt: new Date(start + i),
+  }));
 
   // An insert that skips rows whose key exists returns only the rows it added.
-  const added = async (rows: unknown[], insert: () => PromiseLike<unknown[]>) => (rows.length === 0 ? 0 : (await insert()).length);
+  const added = async (rows: unknown[], insert: () => PromiseLike<unknown[]>) =>
+    rows.length === 0 ? 0 : (await insert()).length;
   return inTransaction(handle.db, async (tx) => {
     const report: SeedReport = {};
     const settingsRows = [settingsRow(settings)];
-    report.siteSettings = await added(settingsRows, () => tx.insert(siteSettings).values(settingsRows).onConflictDoNothing().returning({ id: siteSettings.id }));
+    report.siteSettings = await added(settingsRows, () =>
+      tx.insert(siteSettings).values(settingsRows).onConflictDoNothing().returning({ id: siteSettings.id }),
+    );
     report.sitePages = await added(content.sitePages, () =>
       tx.insert(sitePages).values(content.sitePages).onConflictDoNothing().returning({ slug: sitePages.slug }),
     );
@@ -47,9 +54,15 @@ export async function seedDatabase(handle: DatabaseHandle, content: Content = de
       tx.insert(recommendedProducts).values(products).onConflictDoNothing().returning({ id: recommendedProducts.id }),
     );
     report.blogCategories = await added(content.blogCategories, () =>
-      tx.insert(blogCategories).values(content.blogCategories).onConflictDoNothing().returning({ id: blogCategories.id }),
+      tx
+        .insert(blogCategories)
+        .values(content.blogCategories)
+        .onConflictDoNothing()
+        .returning({ id: blogCategories.id }),
     );
-    report.blogPosts = await added(posts, () => tx.insert(blogPosts).values(posts).onConflictDoNothing().returning({ id: blogPosts.id }));
+    report.blogPosts = await added(posts, () =>
+      tx.insert(blogPosts).values(posts).onConflictDoNothing().returning({ id: blogPosts.id }),
+    );
     // Offers have no natural key: one with the same title in the same module counts as seeded.
     report.offers = 0;
     for (const offer of offers) {

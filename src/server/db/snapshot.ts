@@ -1,5 +1,5 @@
-import { rmSync } from "node:fs";
 import { Database } from "bun:sqlite";
+import { rmSync } from "node:fs";
 
 // What a backup needs from the database, as functions another database could provide
 // (PostgreSQL: pg_dump and pg_restore's own checks).

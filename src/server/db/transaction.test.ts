@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { openMemoryDatabase } from "./client.ts";
-import { inTransaction, TransactionOpenError } from "./transaction.ts";
 import { blogCategories } from "#server/features/blog/table.ts";
 import { quizResults } from "#server/features/quiz/table.ts";
+import { openMemoryDatabase } from "./client.ts";
+import { inTransaction, TransactionOpenError } from "./transaction.ts";
 
 const count = (sqlite: { query(sql: string): { get(): unknown } }, table: string) =>
   (sqlite.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
@@ -57,14 +57,9 @@ describe("inTransaction", () => {
       ),
     );
     expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
-    expect((sqlite.query("SELECT slug FROM blog_categories ORDER BY slug").all() as { slug: string }[]).map((r) => r.slug)).toEqual([
-      "a",
-      "a-2",
-      "b",
-      "b-2",
-      "d",
-      "d-2",
-    ]);
+    expect(
+      (sqlite.query("SELECT slug FROM blog_categories ORDER BY slug").all() as { slug: string }[]).map((r) => r.slug),
+    ).toEqual(["a", "a-2", "b", "b-2", "d", "d-2"]);
   });
 
   test("a statement another request runs meanwhile is not part of the transaction", async () => {
@@ -76,6 +71,9 @@ describe("inTransaction", () => {
     // Queued while the transaction waits for its turn: it runs before or after, never inside.
     await db.insert(quizResults).values({ id: "r1", archetype: "Girl Next Door", answers: ["A"] });
     expect(count(sqlite, "quiz_results")).toBe(1);
+    expect(count(sqlite, "blog_categories")).toBe(0);
+    // The transaction itself failed on the duplicate slug and left nothing behind.
+    await expect(attempt).rejects.toThrow();
     expect(count(sqlite, "blog_categories")).toBe(0);
   });
 
@@ -94,7 +92,12 @@ describe("inTransaction", () => {
     });
     await inside;
     const intruder = db.insert(quizResults).values({ id: "r1", archetype: "Girl Next Door", answers: ["A"] });
-    expect(await intruder.then(() => "ran", (error: unknown) => error)).toBeInstanceOf(TransactionOpenError);
+    expect(
+      await intruder.then(
+        () => "ran",
+        (error: unknown) => error,
+      ),
+    ).toBeInstanceOf(TransactionOpenError);
     release();
     await done;
     expect(count(sqlite, "blog_categories")).toBe(2);

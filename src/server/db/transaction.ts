@@ -39,7 +39,9 @@ export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<
 
 export class TransactionOpenError extends Error {
   constructor() {
-    super("A statement ran while a transaction was open on the same connection; the transaction's work must await only its own statements.");
+    super(
+      "A statement ran while a transaction was open on the same connection; the transaction's work must await only its own statements.",
+    );
   }
 }
 

@@ -1,12 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { Elysia } from "elysia";
-import { defineRead } from "#shared/read.ts";
 import { openMemoryDatabase } from "#server/db/client.ts";
 import { memoryLogger } from "#server/logger.ts";
 import { errorHandler, HttpError } from "#server/plugins/errors.ts";
+import { defineRead } from "#shared/read.ts";
 import { createReads, serveRead } from "./reads.ts";
 
-const itemRead = defineRead<{ name: string; tag: string | undefined } | null>()("/api/items/:name", { name: { pattern: "^[a-z ]+$", maxLength: 8, error: "A name is a few lowercase letters." } }, { query: ["tag"] });
+const itemRead = defineRead<{ name: string; tag: string | undefined } | null>()(
+  "/api/items/:name",
+  { name: { pattern: "^[a-z ]+$", maxLength: 8, error: "A name is a few lowercase letters." } },
+  { query: ["tag"] },
+);
 const listRead = defineRead<string[]>()("/api/items", {});
 
 // The handlers here use no database; the context still carries a real one.
@@ -19,12 +23,18 @@ function setup() {
     serveRead(listRead, () => ["a b", "c"], { cacheControl: "no-store" }),
   ];
   const { routes, resolve } = createReads(served, context);
-  const app = new Elysia().use(errorHandler({ logger: memoryLogger(), renderErrorPage: async () => new Response(null, { status: 500 }) })).use(routes);
+  const app = new Elysia()
+    .use(errorHandler({ logger: memoryLogger(), renderErrorPage: async () => new Response(null, { status: 500 }) }))
+    .use(routes);
   const request = (path: string) => app.handle(new Request(`http://localhost${path}`));
   return { request, resolve };
 }
 
-const status = (promise: Promise<unknown>) => promise.then(() => 200, (error: unknown) => (error instanceof HttpError ? error.status : 500));
+const status = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 200,
+    (error: unknown) => (error instanceof HttpError ? error.status : 500),
+  );
 
 describe("declared reads", () => {
   test("the key encodes the parameters and the query; it is the address both sides answer", async () => {

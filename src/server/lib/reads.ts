@@ -1,11 +1,12 @@
 // Serves the public reads declared in src/shared/features/*/reads.ts. One list of bound
 // reads gives both the HTTP GET routes and the resolver server rendering uses, so a read
 // exists in both or in neither, with the same parameter rules and the same handler.
-import { Elysia, t, type TSchema } from "elysia";
+
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import type { AnyRead, ParamRule, QueryValues, Read } from "#shared/read.ts";
+import { Elysia, type TSchema, t } from "elysia";
 import type { Db } from "#server/db/client.ts";
 import { HttpError } from "#server/plugins/errors.ts";
+import type { AnyRead, ParamRule, QueryValues, Read } from "#shared/read.ts";
 
 /** What a read's handler may use. */
 export interface ReadContext {
@@ -41,20 +42,32 @@ export type ReadResolver = (key: string) => Promise<unknown>;
 
 function paramsSchema(rules: Record<string, ParamRule>) {
   const entries = Object.entries(rules);
-  return entries.length === 0 ? undefined : t.Object(Object.fromEntries(entries.map(([name, rule]) => [name, t.String(rule)])));
+  return entries.length === 0
+    ? undefined
+    : t.Object(Object.fromEntries(entries.map(([name, rule]) => [name, t.String(rule)])));
 }
 
 function querySchema(names: readonly string[]) {
-  return names.length === 0 ? undefined : t.Object(Object.fromEntries(names.map((name) => [name, t.Optional(t.String())])));
+  return names.length === 0
+    ? undefined
+    : t.Object(Object.fromEntries(names.map((name) => [name, t.Optional(t.String())])));
 }
 
-async function answer(served: ServedRead, context: ReadContext, params: Record<string, string>, query: Record<string, string | undefined>) {
+async function answer(
+  served: ServedRead,
+  context: ReadContext,
+  params: Record<string, string>,
+  query: Record<string, string | undefined>,
+) {
   const value = await served.handle(context, params, query);
   if (value === null || value === undefined) throw new HttpError(404, "Not found.");
   return value;
 }
 
-export function createReads(reads: readonly ServedRead[], context: ReadContext): { routes: Elysia; resolve: ReadResolver } {
+export function createReads(
+  reads: readonly ServedRead[],
+  context: ReadContext,
+): { routes: Elysia; resolve: ReadResolver } {
   const routes = new Elysia({ name: "public-reads" });
   const matchers = reads.map((served) => {
     const params = paramsSchema(served.read.params);
@@ -67,7 +80,11 @@ export function createReads(reads: readonly ServedRead[], context: ReadContext):
       },
       { ...(params ? { params } : {}), ...(query ? { query } : {}) },
     );
-    return { served, segments: served.read.path.split("/"), check: params ? TypeCompiler.Compile(params as TSchema) : null };
+    return {
+      served,
+      segments: served.read.path.split("/"),
+      check: params ? TypeCompiler.Compile(params as TSchema) : null,
+    };
   });
 
   async function resolve(key: string): Promise<unknown> {
@@ -79,7 +96,9 @@ export function createReads(reads: readonly ServedRead[], context: ReadContext):
       if (!params) continue;
       // Parameters the HTTP route would refuse (422) name nothing a page can show.
       if (check && !check.Check(params)) throw new HttpError(404, `No data for ${pathname}`);
-      const query = Object.fromEntries([...new URLSearchParams(search)].filter(([name]) => served.read.query.includes(name)));
+      const query = Object.fromEntries(
+        [...new URLSearchParams(search)].filter(([name]) => served.read.query.includes(name)),
+      );
       return answer(served, context, params, query);
     }
     // A key no read declares names nothing that exists.

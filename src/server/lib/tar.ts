@@ -55,14 +55,18 @@ export function writeTar(target: string, entries: [string, string][]): void {
 }
 
 /** Calls `onFile` with each file's name and a reader over its bytes, in archive order. */
-export function readTar(source: string, onFile: (name: string, size: number, read: (into: Buffer) => number) => void): void {
+export function readTar(
+  source: string,
+  onFile: (name: string, size: number, read: (into: Buffer) => number) => void,
+): void {
   const fd = openSync(source, "r");
   try {
     const h = Buffer.alloc(BLOCK);
     for (;;) {
       if (readSync(fd, h, 0, BLOCK, null) < BLOCK) throw new Error("The backup file is truncated.");
       if (h.every((b) => b === 0)) return;
-      if (h.toString("latin1", 257, 262) !== "ustar") throw new Error("This is not a cam-guide backup (not a tar archive).");
+      if (h.toString("latin1", 257, 262) !== "ustar")
+        throw new Error("This is not a cam-guide backup (not a tar archive).");
       const name = h.toString("utf8", 0, 100).replace(/\0.*$/s, "");
       const size = Number.parseInt(h.toString("latin1", 124, 136).replace(/\0.*$/s, "").trim(), 8);
       let left = size;

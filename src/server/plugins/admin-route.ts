@@ -1,5 +1,5 @@
-import { t } from "elysia";
 import type { TSchema } from "@sinclair/typebox";
+import { t } from "elysia";
 import { jsonBody } from "./json-body.ts";
 
 // A post's HTML can be long; every other admin body is far smaller.

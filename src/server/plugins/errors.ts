@@ -35,7 +35,8 @@ export function errorHandler({ logger, renderErrorPage }: ErrorPluginOptions) {
   return new Elysia({ name: "errors" }).onError({ as: "global" }, async ({ code, error, request }) => {
     const api = isApiPath(new URL(request.url).pathname);
     // A route's own body parser throws HttpError (413, 415, 400); Elysia wraps it as PARSE.
-    const http = error instanceof HttpError ? error : code === "PARSE" && error.cause instanceof HttpError ? error.cause : null;
+    const http =
+      error instanceof HttpError ? error : code === "PARSE" && error.cause instanceof HttpError ? error.cause : null;
     if (http) {
       if (!api && http.status === 404) return renderErrorPage(request, 404);
       if (http.status >= 500) {
@@ -46,7 +47,9 @@ export function errorHandler({ logger, renderErrorPage }: ErrorPluginOptions) {
     }
     switch (code) {
       case "PARSE":
-        return json(400, { error: "The request body could not be read. Send valid JSON with Content-Type: application/json." });
+        return json(400, {
+          error: "The request body could not be read. Send valid JSON with Content-Type: application/json.",
+        });
       case "VALIDATION":
         // Elysia's own error carries the submitted values (passwords included): only each
         // problem's path and message leave the server.

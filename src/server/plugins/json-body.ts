@@ -5,7 +5,11 @@ import { HttpError } from "./errors.ts";
 export const JSON_BODY_LIMIT = 16 * 1024;
 
 /** Reads a body, giving up with 413 as soon as it passes `limit` (chunked bodies have no length). */
-export async function readBodyLimited(request: Request, limit: number, tooLarge: string): Promise<Uint8Array<ArrayBuffer>> {
+export async function readBodyLimited(
+  request: Request,
+  limit: number,
+  tooLarge: string,
+): Promise<Uint8Array<ArrayBuffer>> {
   const reader = request.body?.getReader();
   if (!reader) return new Uint8Array();
   const chunks: Uint8Array[] = [];
@@ -45,7 +49,10 @@ export function jsonBody(schema?: TSchema, limit = JSON_BODY_LIMIT) {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new HttpError(400, "The request body could not be read. Send valid JSON with Content-Type: application/json.");
+      throw new HttpError(
+        400,
+        "The request body could not be read. Send valid JSON with Content-Type: application/json.",
+      );
     }
     const problems = schema ? checkSchema(schema, body) : [];
     if (problems.length > 0) throw new HttpError(422, "Some fields are missing or invalid.", problems);

@@ -4,7 +4,13 @@ import { Elysia } from "elysia";
  * Headers every response carries. The CSP allows only this origin: the one inline
  * script (the theme setter that must run before first paint) is allowed by its hash.
  */
-export function securityHeaders({ inlineScriptHashes, frameSources }: { inlineScriptHashes: string[]; frameSources: readonly string[] }) {
+export function securityHeaders({
+  inlineScriptHashes,
+  frameSources,
+}: {
+  inlineScriptHashes: string[];
+  frameSources: readonly string[];
+}) {
   const csp = [
     "default-src 'self'",
     `script-src 'self' ${inlineScriptHashes.map((h) => `'${h}'`).join(" ")}`.trim(),

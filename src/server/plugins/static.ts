@@ -30,7 +30,10 @@ function serve(asset: Asset, request: Request): Response {
   if (request.headers.get("if-none-match") === asset.etag) return new Response(null, { status: 304, headers });
   const range = parseRange(request.headers.get("range"), asset.body.length);
   if (range === "invalid") {
-    return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${asset.body.length}` } });
+    return new Response(null, {
+      status: 416,
+      headers: { ...headers, "content-range": `bytes */${asset.body.length}` },
+    });
   }
   if (range) {
     return new Response(asset.body.subarray(range.start, range.end + 1), {
@@ -40,7 +43,8 @@ function serve(asset: Asset, request: Request): Response {
   }
   // Compressed once at start; brotli when the browser takes it, else gzip.
   const accepts = request.headers.get("accept-encoding") ?? "";
-  const encoded = asset.brotli && /\bbr\b/.test(accepts) ? "br" : asset.gzip && /\bgzip\b/.test(accepts) ? "gzip" : null;
+  const encoded =
+    asset.brotli && /\bbr\b/.test(accepts) ? "br" : asset.gzip && /\bgzip\b/.test(accepts) ? "gzip" : null;
   if (encoded) headers["content-encoding"] = encoded;
   return new Response(encoded === "br" ? asset.brotli : encoded === "gzip" ? asset.gzip : asset.body, { headers });
 }

@@ -75,7 +75,8 @@ export function loadAssets(clientDir = clientBundleDir(), publicDir = resourcePa
       immutable,
     });
   };
-  for (const rel of walk(clientDir)) if (rel !== "manifest.json" && !/\.(gz|br)$/.test(rel)) add(clientDir, rel, rel.startsWith("assets/"));
+  for (const rel of walk(clientDir))
+    if (rel !== "manifest.json" && !/\.(gz|br)$/.test(rel)) add(clientDir, rel, rel.startsWith("assets/"));
   if (existsSync(publicDir)) for (const rel of walk(publicDir)) add(publicDir, rel, false);
   return { manifest, get: (pathname) => files.get(pathname) };
 }

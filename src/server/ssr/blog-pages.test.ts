@@ -1,9 +1,9 @@
 // The blog as the first HTML response holds it, read through the parsed page.
 import { describe, expect, test } from "bun:test";
+import type { Db } from "#server/db/client.ts";
 import { siteApp } from "#tests/support/app.ts";
 import { createCategory, createPost, createSitePage } from "#tests/support/factories.ts";
 import { renderPage } from "#tests/support/page.ts";
-import type { Db } from "#server/db/client.ts";
 
 const DRAFT = "your-first-week-on-camera";
 const TAXES = "Taxes for Cam Models: Set-Asides, Records and Staying Ahead";
@@ -33,10 +33,20 @@ async function blog(db: Db) {
     createdAt: new Date("2026-02-14T10:00:00Z"),
   });
   await createPost(db, { title: "Building a Tip Menu That Works", slug: "tip-menu", category: "income-strategies" });
-  await createPost(db, { title: LIGHTING, slug: "lighting-on-a-budget", category: "tips-and-tricks", excerpt: "Window light beats expensive gear." });
+  await createPost(db, {
+    title: LIGHTING,
+    slug: "lighting-on-a-budget",
+    category: "tips-and-tricks",
+    excerpt: "Window light beats expensive gear.",
+  });
   await createPost(db, { title: PLATFORMS, slug: "platform-reviews", category: "platform-reviews" });
   await createPost(db, { title: SAFELY, slug: "how-to-start-camming-safely", category: "getting-started" });
-  await createPost(db, { title: "Your First Week on Camera", slug: DRAFT, category: "getting-started", published: false });
+  await createPost(db, {
+    title: "Your First Week on Camera",
+    slug: DRAFT,
+    category: "getting-started",
+    published: false,
+  });
 }
 
 async function blogApp() {
@@ -53,16 +63,23 @@ describe("/blog", () => {
     expect(page.title).toBe("Webcam Model Blog | Cam Guide");
     const main = page.main();
     expect(main.getByRole("heading", { level: 1, name: "Cam Model Resources & Guides" })).toBeTruthy();
-    expect(main.getByText("Expert advice, platform reviews, and income strategies to help you succeed as a webcam model.")).toBeTruthy();
-    expect(main.getByRole("searchbox", { name: "Search articles" }).getAttribute("placeholder")).toBe("Search articles...");
+    expect(
+      main.getByText("Expert advice, platform reviews, and income strategies to help you succeed as a webcam model."),
+    ).toBeTruthy();
+    expect(main.getByRole("searchbox", { name: "Search articles" }).getAttribute("placeholder")).toBe(
+      "Search articles...",
+    );
     expect(main.getByText("Filter by:")).toBeTruthy();
-    for (const title of [TAXES, LIGHTING, PLATFORMS, SAFELY]) expect(main.getByRole("heading", { name: title })).toBeTruthy();
+    for (const title of [TAXES, LIGHTING, PLATFORMS, SAFELY])
+      expect(main.getByRole("heading", { name: title })).toBeTruthy();
     expect(page.html).not.toContain(DRAFT);
     expect(page.document.querySelector('link[rel="alternate"][type="application/rss+xml"]')).not.toBeNull();
     expect(page.link("canonical")).toBe("http://localhost/blog");
     expect(page.meta("og:title")).toBe("Webcam Model Blog | Cam Guide");
     expect(page.meta("twitter:card")).toBe("summary_large_image");
-    expect(main.getByRole("link", { name: "Platform Reviews" }).getAttribute("href")).toBe("/blog?category=platform-reviews");
+    expect(main.getByRole("link", { name: "Platform Reviews" }).getAttribute("href")).toBe(
+      "/blog?category=platform-reviews",
+    );
     expect(main.queryByRole("link", { name: "Clear filters" })).toBeNull();
     expect(page.text).not.toContain("Clear filters");
   });
@@ -101,13 +118,17 @@ describe("/blog/:slug", () => {
     const page = await renderPage(request, "/blog/taxes-for-cam-models");
     expect(page.status).toBe(200);
     expect(page.title).toBe(`${TAXES} | Cam Guide`);
-    expect(page.meta("description")).toBe("Taxes for new cam models: set aside 25–30% of every payout and keep records.");
+    expect(page.meta("description")).toBe(
+      "Taxes for new cam models: set aside 25–30% of every payout and keep records.",
+    );
     expect(page.meta("keywords")).toBe("cam model taxes, self-employment");
     expect(page.meta("og:type")).toBe("article");
     expect(page.meta("og:image")).toBe("http://localhost/seed/blog/taxes-for-cam-models.jpg");
     const main = page.main();
     expect(main.getByRole("button", { name: "← Back to Blog" }).getAttribute("href")).toBe("/blog");
-    expect(main.getAllByRole("link", { name: "Income Strategies" })[0]!.getAttribute("href")).toBe("/blog?category=income-strategies");
+    expect(main.getAllByRole("link", { name: "Income Strategies" })[0]!.getAttribute("href")).toBe(
+      "/blog?category=income-strategies",
+    );
     expect(main.getByRole("heading", { level: 1, name: TAXES })).toBeTruthy();
     expect(page.text).toContain("February 14, 2026");
     expect(page.text).toMatch(/\d+ min read/);
@@ -124,12 +145,19 @@ describe("/blog/:slug", () => {
 
   test("meta falls back to the excerpt, then to a generic sentence and default keywords", async () => {
     const { request, db } = await siteApp();
-    await createPost(db, { slug: "with-excerpt", excerpt: "Window light beats expensive gear, and it's free.", metaDescription: null, metaKeywords: null });
+    await createPost(db, {
+      slug: "with-excerpt",
+      excerpt: "Window light beats expensive gear, and it's free.",
+      metaDescription: null,
+      metaKeywords: null,
+    });
     await createPost(db, { slug: "bare", excerpt: null, metaDescription: null, metaKeywords: null });
     const page = await renderPage(request, "/blog/with-excerpt");
     expect(page.meta("description")).toBe("Window light beats expensive gear, and it's free.");
     expect(page.meta("keywords")).toStartWith("cam model tips,");
-    expect((await renderPage(request, "/blog/bare")).meta("description")).toStartWith("Practical, honest guides for new webcam models");
+    expect((await renderPage(request, "/blog/bare")).meta("description")).toStartWith(
+      "Practical, honest guides for new webcam models",
+    );
   });
 
   test.each([DRAFT, "no-such-post"])("%s: a real redirect to /blog", async (slug) => {
@@ -151,22 +179,33 @@ describe("/blog/:slug", () => {
 
   test("the draft leaks through no page", async () => {
     const { request } = await blogApp();
-    for (const path of ["/", "/blog", "/blog?category=getting-started", "/blog/how-to-start-camming-safely", "/sitemap.xml", "/blog/rss.xml", "/resources"]) {
+    for (const path of [
+      "/",
+      "/blog",
+      "/blog?category=getting-started",
+      "/blog/how-to-start-camming-safely",
+      "/sitemap.xml",
+      "/blog/rss.xml",
+      "/resources",
+    ]) {
       expect([path, (await (await request(path)).text()).includes(DRAFT)]).toEqual([path, false]);
     }
   });
 });
 
 describe("social tags on every public page", () => {
-  test.each(["/", "/quiz", "/learn", "/learn/3", "/learn-more", "/resources", "/terms"])("%s has canonical, Open Graph and Twitter tags", async (path) => {
-    const { request, db } = await siteApp();
-    await createSitePage(db, { slug: "terms", title: "Terms of Service" });
-    const page = await renderPage(request, path);
-    expect(page.link("canonical")).toBe(`http://localhost${path}`);
-    expect(page.meta("og:title")).not.toBeNull();
-    expect(page.meta("og:image")).toBe("http://localhost/seed/social-card.jpg");
-    expect(page.meta("twitter:card")).toBe("summary_large_image");
-  });
+  test.each(["/", "/quiz", "/learn", "/learn/3", "/learn-more", "/resources", "/terms"])(
+    "%s has canonical, Open Graph and Twitter tags",
+    async (path) => {
+      const { request, db } = await siteApp();
+      await createSitePage(db, { slug: "terms", title: "Terms of Service" });
+      const page = await renderPage(request, path);
+      expect(page.link("canonical")).toBe(`http://localhost${path}`);
+      expect(page.meta("og:title")).not.toBeNull();
+      expect(page.meta("og:image")).toBe("http://localhost/seed/social-card.jpg");
+      expect(page.meta("twitter:card")).toBe("summary_large_image");
+    },
+  );
 
   test("PUBLIC_URL is used for canonical links when set", async () => {
     const { request, db } = await siteApp({ publicUrl: "https://guide.example.com" });

@@ -1,9 +1,9 @@
 // The course pages as the first HTML response holds them, read through the parsed page.
 import { describe, expect, test } from "bun:test";
+import { courseModules } from "#server/features/course/content.ts";
 import { siteApp } from "#tests/support/app.ts";
 import { createCategory } from "#tests/support/factories.ts";
 import { renderPage } from "#tests/support/page.ts";
-import { courseModules } from "#server/features/course/content.ts";
 
 async function page(path: string) {
   const { request } = await siteApp();
@@ -18,7 +18,9 @@ describe("/learn", () => {
     expect(main.getAllByRole("button", { name: /^Start the Course/ })[0]!.getAttribute("href")).toBe("/learn/1");
     for (const m of courseModules) {
       expect(p.text).toContain(m.title);
-      expect(main.getByRole("button", { name: new RegExp(`^Start Course Now ?: module ${m.id}$`) }).getAttribute("href")).toBe(`/learn/${m.id}`);
+      expect(
+        main.getByRole("button", { name: new RegExp(`^Start Course Now ?: module ${m.id}$`) }).getAttribute("href"),
+      ).toBe(`/learn/${m.id}`);
     }
     expect(main.getAllByRole("heading", { name: "What you'll learn" })).toHaveLength(courseModules.length);
     const join = main.getByRole("button", { name: "Join Platform One (opens in a new tab)" });
@@ -73,7 +75,9 @@ describe("completion pages", () => {
     expect(four.getByRole("button", { name: "Start Module 4 Quiz" }).getAttribute("href")).toBe("/learn/4?quiz=true");
     expect(four.getByRole("button", { name: "Skip to the next module" }).getAttribute("href")).toBe("/learn/5");
     const fallback = (await page("/learn/module-complete")).main();
-    expect(fallback.getByRole("button", { name: "Start Module 1 Quiz" }).getAttribute("href")).toBe("/learn/1?quiz=true");
+    expect(fallback.getByRole("button", { name: "Start Module 1 Quiz" }).getAttribute("href")).toBe(
+      "/learn/1?quiz=true",
+    );
     const last = (await page("/learn/module-complete?moduleId=10")).main();
     expect(last.getByRole("button", { name: /Skip/ }).getAttribute("href")).toBe("/course-complete");
   });
@@ -91,7 +95,8 @@ describe("completion pages", () => {
     expect(p.status).toBe(200);
     const main = p.main();
     expect(main.getByRole("heading", { level: 1, name: "Congratulations" })).toBeTruthy();
-    for (const gift of ["Starter Kit Discount", "Resource Library", "Community Access"]) expect(main.getByRole("heading", { name: gift })).toBeTruthy();
+    for (const gift of ["Starter Kit Discount", "Resource Library", "Community Access"])
+      expect(main.getByRole("heading", { name: gift })).toBeTruthy();
     expect(p.text).toContain("20%");
     expect(main.getByRole("button", { name: "Back to Courses" }).getAttribute("href")).toBe("/learn");
     expect(main.getByRole("button", { name: "Start Your Career" }).getAttribute("href")).toBe("/resources");
@@ -114,8 +119,12 @@ describe("completion pages", () => {
     const p = await renderPage(request, "/resources");
     expect(p.status).toBe(200);
     const main = p.main();
-    expect(main.getByRole("link", { name: "Getting Started" }).getAttribute("href")).toBe("/blog?category=getting-started");
+    expect(main.getByRole("link", { name: "Getting Started" }).getAttribute("href")).toBe(
+      "/blog?category=getting-started",
+    );
     for (const m of courseModules) expect(p.text).toContain(m.checklist![0]!);
-    expect(main.getByRole("button", { name: "Join Platform One (opens in a new tab)" }).getAttribute("href")).toBe("https://example.com/platform-one");
+    expect(main.getByRole("button", { name: "Join Platform One (opens in a new tab)" }).getAttribute("href")).toBe(
+      "https://example.com/platform-one",
+    );
   });
 });

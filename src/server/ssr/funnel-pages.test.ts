@@ -1,10 +1,10 @@
 // The quiz funnel's pages as the first HTML response holds them, read through the parsed page.
 import { describe, expect, test } from "bun:test";
+import { tierProfile } from "#server/features/earnings/content.ts";
+import { archetypeProfile } from "#server/features/quiz/content.ts";
 import { siteApp } from "#tests/support/app.ts";
 import { createEarningsResult, createProduct, createQuizResult } from "#tests/support/factories.ts";
 import { renderPage } from "#tests/support/page.ts";
-import { archetypeProfile } from "#server/features/quiz/content.ts";
-import { tierProfile } from "#server/features/earnings/content.ts";
 
 describe("/quiz", () => {
   test("the wizard's first question is in the first HTML", async () => {
@@ -27,10 +27,16 @@ describe("/quiz/result", () => {
     const profile = archetypeProfile("Cosplay Babe")!;
     expect(page.text).toContain(profile.description);
     expect(page.text).toContain(profile.superpowers[0]!.text);
-    expect(page.text).toContain("Join Platform One today and start earning! Over 100,000 webcam models trust Platform One for steady income.");
+    expect(page.text).toContain(
+      "Join Platform One today and start earning! Over 100,000 webcam models trust Platform One for steady income.",
+    );
     const main = page.main();
-    expect(main.getByRole("button", { name: "Calculate My Earnings" }).getAttribute("href")).toBe("/quiz/earnings?quizId=abc");
-    expect(main.getByRole("button", { name: "Join Platform One (opens in a new tab)" }).getAttribute("rel")).toBe("sponsored noopener");
+    expect(main.getByRole("button", { name: "Calculate My Earnings" }).getAttribute("href")).toBe(
+      "/quiz/earnings?quizId=abc",
+    );
+    expect(main.getByRole("button", { name: "Join Platform One (opens in a new tab)" }).getAttribute("rel")).toBe(
+      "sponsored noopener",
+    );
   });
 
   test("with only an id: loaded by id on the server", async () => {
@@ -65,15 +71,20 @@ describe("/quiz/result", () => {
     expect(page.main().getByRole("heading", { level: 1 }).textContent).toBe("Dominatrix");
   });
 
-  test.each(["/quiz/result?id=..", "/quiz/result?id=.", "/quiz/starter-kit?quizId=..", "/quiz/earnings?quizId=..", "/quiz/earnings?tier=x&id=..", "/learn/1?x=..", "/quiz/result?id=%2F..%2F..%2Fsettings"])(
-    "a path-like id %s is just unknown, never a 5xx",
-    async (path) => {
-      const { request } = await siteApp();
-      const res = await request(path);
-      expect(res.status).toBeLessThan(500);
-      expect(res.headers.get("content-type")).toContain("text/html");
-    },
-  );
+  test.each([
+    "/quiz/result?id=..",
+    "/quiz/result?id=.",
+    "/quiz/starter-kit?quizId=..",
+    "/quiz/earnings?quizId=..",
+    "/quiz/earnings?tier=x&id=..",
+    "/learn/1?x=..",
+    "/quiz/result?id=%2F..%2F..%2Fsettings",
+  ])("a path-like id %s is just unknown, never a 5xx", async (path) => {
+    const { request } = await siteApp();
+    const res = await request(path);
+    expect(res.status).toBeLessThan(500);
+    expect(res.headers.get("content-type")).toContain("text/html");
+  });
 
   test("neither archetype nor id: a real redirect to /quiz", async () => {
     const { request } = await siteApp();
@@ -102,13 +113,21 @@ describe("/quiz/earnings", () => {
   test("tier and id: the tier profile with GET MY STARTER KIT when a quiz is known", async () => {
     const { request, db } = await siteApp();
     const quiz = await createQuizResult(db, { archetype: "Dominatrix", answers: Array(15).fill("B") });
-    const result = await createEarningsResult(db, { quizResultId: quiz.id, tier: "Hustler Mode", estimatedEarnings: "$2,000 - $5,000 / month", score: 30, answers: Array(15).fill(2) });
+    const result = await createEarningsResult(db, {
+      quizResultId: quiz.id,
+      tier: "Hustler Mode",
+      estimatedEarnings: "$2,000 - $5,000 / month",
+      score: 30,
+      answers: Array(15).fill(2),
+    });
     const page = await renderPage(request, `/quiz/earnings?tier=Hustler%20Mode&id=${result.id}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain("$2,000 - $5,000 / month");
     expect(page.text).toContain(tierProfile("Hustler Mode")!.tip);
     expect(page.text).toContain("3–5 days a week at 2–4 hours a show");
-    expect(page.main().getByRole("button", { name: "GET MY STARTER KIT" }).getAttribute("href")).toBe(`/quiz/starter-kit?quizId=${quiz.id}`);
+    expect(page.main().getByRole("button", { name: "GET MY STARTER KIT" }).getAttribute("href")).toBe(
+      `/quiz/starter-kit?quizId=${quiz.id}`,
+    );
   });
 
   test("without a quiz: START FREE COURSE to /learn", async () => {

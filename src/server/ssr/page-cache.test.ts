@@ -39,8 +39,14 @@ describe("render cache", () => {
     const api = await scenarioApp({ admin: true });
     expect(pageOf(await (await api.request("/")).text()).title).toEndWith("| Cam Guide");
     expect((await api.request("/")).headers.get("x-cache")).toBe("hit");
-    const settings = (await api.check({ who: "admin", path: "/api/admin/settings", status: 200 })).json();
-    await api.check({ who: "admin", method: "PUT", path: "/api/admin/settings", body: { ...settings, brandName: "Fresh Brand" }, status: 200 });
+    const settings = (await api.check({ who: "admin", path: "/api/admin/settings", status: 200 })).json<Record<string, unknown>>();
+    await api.check({
+      who: "admin",
+      method: "PUT",
+      path: "/api/admin/settings",
+      body: { ...settings, brandName: "Fresh Brand" },
+      status: 200,
+    });
     const after = await api.request("/");
     expect(after.headers.get("x-cache")).toBe("miss");
     expect(pageOf(await after.text()).title).toEndWith("| Fresh Brand");

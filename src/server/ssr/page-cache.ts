@@ -51,7 +51,10 @@ export function cachedResponse(page: CachedPage, request: Request): Response {
   const accepts = request.headers.get("accept-encoding") ?? "";
   const encoded = page.brotli && /\bbr\b/.test(accepts) ? "br" : page.gzip && /\bgzip\b/.test(accepts) ? "gzip" : null;
   if (encoded) headers.set("content-encoding", encoded);
-  return new Response(encoded === "br" ? page.brotli : encoded === "gzip" ? page.gzip : page.body, { status: page.status, headers });
+  return new Response(encoded === "br" ? page.brotli : encoded === "gzip" ? page.gzip : page.body, {
+    status: page.status,
+    headers,
+  });
 }
 
 export async function toCachedPage(response: Response): Promise<CachedPage> {

@@ -1,18 +1,25 @@
-import { renderToReadableStream } from "react-dom/server";
 import { dehydrate } from "@tanstack/react-query";
-import { App } from "#web/app.tsx";
-import { Document } from "#web/document.tsx";
-import { serializeBoot, type BootData } from "#web/boot.ts";
-import { createQueryClient } from "#web/lib/query-client.ts";
-import { errorPage, matchPage, notFoundPage, type PageDef, type PageMatch } from "#web/routes.ts";
-import { pageData, pageStatus, type PageRoute, type Reader, type Redirect, type RouteContext } from "#web/page-route.ts";
-import { loadPage } from "#web/page-loader.ts";
-import { HttpError } from "#server/plugins/errors.ts";
+import { renderToReadableStream } from "react-dom/server";
 import type { ReadResolver } from "#server/lib/reads.ts";
-import { readKey } from "#shared/read.ts";
 import type { Logger } from "#server/logger.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import { readKey } from "#shared/read.ts";
+import { App } from "#web/app.tsx";
+import { type BootData, serializeBoot } from "#web/boot.ts";
+import { Document } from "#web/document.tsx";
+import { createQueryClient } from "#web/lib/query-client.ts";
+import { loadPage } from "#web/page-loader.ts";
+import {
+  type PageRoute,
+  pageData,
+  pageStatus,
+  type Reader,
+  type Redirect,
+  type RouteContext,
+} from "#web/page-route.ts";
+import { errorPage, matchPage, notFoundPage, type PageDef, type PageMatch } from "#web/routes.ts";
 import type { AssetStore } from "./assets.ts";
-import { cachedResponse, toCachedPage, type CachedPage, type PageCache } from "./page-cache.ts";
+import { type CachedPage, cachedResponse, type PageCache, toCachedPage } from "./page-cache.ts";
 
 export interface RendererDeps {
   assets: AssetStore;
@@ -61,10 +68,19 @@ export function createRenderer({ assets, resolveRead, logger, origin, cache }: R
 
   async function pageRequest(url: URL, match: { page: PageDef; params: PageMatch["params"] }): Promise<PageRequest> {
     const { route = {} } = await loadPage(match.page);
-    return { page: match.page, route, context: { params: match.params, search: url.searchParams, pathname: url.pathname } };
+    return {
+      page: match.page,
+      route,
+      context: { params: match.params, search: url.searchParams, pathname: url.pathname },
+    };
   }
 
-  async function renderMatch(url: URL, { page, route, context }: PageRequest, forced: boolean, siteOrigin: string): Promise<Response> {
+  async function renderMatch(
+    url: URL,
+    { page, route, context }: PageRequest,
+    forced: boolean,
+    siteOrigin: string,
+  ): Promise<Response> {
     const queryClient = createQueryClient({ server: true });
     const reader = createReader();
     let status = pageStatus(route, context);
@@ -129,7 +145,8 @@ export function createRenderer({ assets, resolveRead, logger, origin, cache }: R
   return async function render(request, forced) {
     const url = new URL(request.url);
     const siteOrigin = origin(request);
-    if (forced === 500) return renderMatch(url, await pageRequest(url, { page: errorPage, params: {} }), true, siteOrigin);
+    if (forced === 500)
+      return renderMatch(url, await pageRequest(url, { page: errorPage, params: {} }), true, siteOrigin);
     const match = forced === 404 ? { page: notFoundPage, params: {} } : matchPage(url.pathname, url.searchParams);
     if ("movedTo" in match.page) return redirectResponse({ to: match.page.movedTo, permanent: true });
     const target = await pageRequest(url, { page: match.page, params: match.params });

@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { fieldProblems, type FieldProblem } from "./field-problems.ts";
+import { type FieldProblem, fieldProblems } from "./field-problems.ts";
 
 /** Every problem of a value against a schema; empty when it matches. */
 export function checkSchema(schema: TSchema, value: unknown): FieldProblem[] {

@@ -20,13 +20,22 @@ describe("field problems", () => {
   });
 
   test("a problem with the whole value is named (body)", () => {
-    expect(fieldProblems([{ path: "", message: "Expected object" }])).toEqual([{ field: "(body)", message: "Expected object" }]);
+    expect(fieldProblems([{ path: "", message: "Expected object" }])).toEqual([
+      { field: "(body)", message: "Expected object" },
+    ]);
     expect(checkSchema(Schema, null)[0]).toEqual({ field: "(body)", message: "Expected object" });
   });
 
   test("keyed by field for a form; anything else is not a list of problems", () => {
-    expect(messagesByField([{ field: "slug", message: "a" }, { field: "slug", message: "b" }, { field: "platform.url", message: "c" }])).toEqual({ slug: "a", "platform.url": "c" });
+    expect(
+      messagesByField([
+        { field: "slug", message: "a" },
+        { field: "slug", message: "b" },
+        { field: "platform.url", message: "c" },
+      ]),
+    ).toEqual({ slug: "a", "platform.url": "c" });
     expect(isFieldProblems([{ field: "slug", message: "a" }])).toBe(true);
-    for (const value of [undefined, null, { allowed: ["x"] }, [{ field: 1, message: "a" }], ["slug"]]) expect(isFieldProblems(value)).toBe(false);
+    for (const value of [undefined, null, { allowed: ["x"] }, [{ field: 1, message: "a" }], ["slug"]])
+      expect(isFieldProblems(value)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { type QueryKey, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "#web/lib/query-client.ts";
 
 export const ADMIN_API = {
@@ -9,7 +9,8 @@ export const ADMIN_API = {
   offers: "/api/admin/affiliate-offers",
   offer: (id?: number) => (id ? `/api/admin/affiliate-offer/${id}` : "/api/admin/affiliate-offer"),
   products: "/api/admin/recommended-products",
-  product: (id?: string) => (id ? `/api/admin/recommended-product/${encodeURIComponent(id)}` : "/api/admin/recommended-product"),
+  product: (id?: string) =>
+    id ? `/api/admin/recommended-product/${encodeURIComponent(id)}` : "/api/admin/recommended-product",
   settings: "/api/admin/settings",
   upload: "/api/upload",
   login: "/api/auth/login",
@@ -27,7 +28,12 @@ export function useMe(flag: boolean) {
 }
 
 /** A JSON call that refreshes the given lists when it succeeds. */
-export function useAdminMutation<TBody, TResult = unknown>(method: "POST" | "PUT" | "DELETE", url: (body: TBody) => string, refresh: QueryKey[], send = true) {
+export function useAdminMutation<TBody, TResult = unknown>(
+  method: "POST" | "PUT" | "DELETE",
+  url: (body: TBody) => string,
+  refresh: QueryKey[],
+  send = true,
+) {
   const queryClient = useQueryClient();
   return useMutation<TResult, Error, TBody>({
     mutationFn: (body) => api<TResult>(method, url(body), send ? { json: body } : {}),

@@ -1,19 +1,19 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useLocation } from "wouter";
-import { useQueryClient } from "@tanstack/react-query";
-import { PageMeta } from "#web/ui/page-meta.tsx";
-import { Loading } from "#web/ui/error-state.tsx";
-import { ADMIN_API, useMe } from "./admin-api.ts";
-import { api } from "#web/lib/query-client.ts";
-import { toast } from "#web/stores/toast.ts";
-import { clearAdminFlag, hasAdminFlag } from "#web/features/auth/admin-session.ts";
-import { PostsTab, PostEditor } from "#web/features/blog/admin-posts.tsx";
-import { CategoriesTab } from "#web/features/blog/admin-categories.tsx";
-import { OffersTab, OfferEditor } from "#web/features/offers/admin-offers.tsx";
-import { ProductsTab } from "#web/features/products/admin-products.tsx";
-import { SettingsTab } from "#web/features/settings/admin-settings.tsx";
 import type { BlogPost } from "#shared/features/blog/contract.ts";
 import type { AdminOffer } from "#shared/features/offers/contract.ts";
+import { clearAdminFlag, hasAdminFlag } from "#web/features/auth/admin-session.ts";
+import { CategoriesTab } from "#web/features/blog/admin-categories.tsx";
+import { PostEditor, PostsTab } from "#web/features/blog/admin-posts.tsx";
+import { OfferEditor, OffersTab } from "#web/features/offers/admin-offers.tsx";
+import { ProductsTab } from "#web/features/products/admin-products.tsx";
+import { SettingsTab } from "#web/features/settings/admin-settings.tsx";
+import { api } from "#web/lib/query-client.ts";
+import { toast } from "#web/stores/toast.ts";
+import { Loading } from "#web/ui/error-state.tsx";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { ADMIN_API, useMe } from "./admin-api.ts";
 
 export type Tab = "posts" | "post-editor" | "categories" | "offers" | "offer-editor" | "products" | "settings";
 
@@ -112,7 +112,9 @@ export default function AdminPage() {
             onNew={() => open("post-editor")}
           />
         )}
-        {tab === "post-editor" && <PostEditor key={editingPost?.id ?? "new"} post={editingPost} onDone={() => setTab("posts")} />}
+        {tab === "post-editor" && (
+          <PostEditor key={editingPost?.id ?? "new"} post={editingPost} onDone={() => setTab("posts")} />
+        )}
         {tab === "categories" && <CategoriesTab />}
         {tab === "offers" && (
           <OffersTab
@@ -123,7 +125,9 @@ export default function AdminPage() {
             onNew={() => open("offer-editor")}
           />
         )}
-        {tab === "offer-editor" && <OfferEditor key={editingOffer?.id ?? "new"} offer={editingOffer} onDone={() => setTab("offers")} />}
+        {tab === "offer-editor" && (
+          <OfferEditor key={editingOffer?.id ?? "new"} offer={editingOffer} onDone={() => setTab("offers")} />
+        )}
         {tab === "products" && <ProductsTab />}
         {tab === "settings" && <SettingsTab />}
       </div>

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { RowActions } from "./row-actions.tsx";
+import { type ToastInput, toast } from "#web/stores/toast.ts";
 import { ConfirmDialog } from "./confirm-dialog.tsx";
-import { toast, type ToastInput } from "#web/stores/toast.ts";
+import { RowActions } from "./row-actions.tsx";
 
 export interface Column<T> {
   header: string;

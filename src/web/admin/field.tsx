@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from "react";
+import { type ReactNode, useId } from "react";
 
 interface FieldControlProps {
   id: string;
@@ -8,7 +8,15 @@ interface FieldControlProps {
 }
 
 /** A labelled form control with its validation message announced and linked. */
-export function Field({ label, error, children }: { label: string; error?: string; children: (props: FieldControlProps) => ReactNode }) {
+export function Field({
+  label,
+  error,
+  children,
+}: {
+  label: string;
+  error?: string;
+  children: (props: FieldControlProps) => ReactNode;
+}) {
   const id = useId();
   return (
     <div className="field">

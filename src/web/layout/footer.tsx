@@ -56,8 +56,8 @@ export function Footer() {
         </p>
         <p className="statement-2257">
           18 U.S.C. 2257 Record-Keeping Requirements Compliance Statement: this site publishes no sexually explicit
-          content and produces none. It offers educational information for adults only. All people shown in images
-          were 18 years of age or older when the images were made.
+          content and produces none. It offers educational information for adults only. All people shown in images were
+          18 years of age or older when the images were made.
         </p>
         <p>
           <Link href="/terms">Terms of Service</Link> · <Link href="/privacy">Privacy Policy</Link>

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
-import { isActivePath } from "./nav-paths.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
+import { isActivePath } from "./nav-paths.ts";
 import { ThemeToggle } from "./theme-toggle.tsx";
 
 const NAV_LINKS = [

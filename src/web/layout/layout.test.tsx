@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { renderAt } from "#tests/support/render.tsx";
-import { Header } from "./header.tsx";
 import { Footer } from "./footer.tsx";
+import { Header } from "./header.tsx";
 import { PromoBanner } from "./promo-banner.tsx";
 import { ThemeToggle } from "./theme-toggle.tsx";
 
@@ -18,7 +18,11 @@ describe("header", () => {
     const nav = screen.getByRole("navigation", { name: "Main" });
     expect(within(nav).getByRole("link", { name: "Learn" }).getAttribute("aria-current")).toBe("page");
     expect(within(nav).getByRole("link", { name: "Quiz" }).getAttribute("aria-current")).toBeNull();
-    expect(within(nav).getByRole("link", { name: /Cam Guide/ }).getAttribute("href")).toBe("/");
+    expect(
+      within(nav)
+        .getByRole("link", { name: /Cam Guide/ })
+        .getAttribute("href"),
+    ).toBe("/");
   });
 
   test("the hamburger opens the menu and a link click closes it", () => {
@@ -53,7 +57,9 @@ describe("footer", () => {
   test("quick links, platform links from settings, legal links", () => {
     renderAt("/", <Footer />);
     const quick = screen.getByRole("navigation", { name: "Quick Links" });
-    const hrefs = within(quick).getAllByRole("link").map((a) => [a.textContent, a.getAttribute("href")]);
+    const hrefs = within(quick)
+      .getAllByRole("link")
+      .map((a) => [a.textContent, a.getAttribute("href")]);
     expect(hrefs).toEqual([
       ["Take the Quiz", "/quiz"],
       ["Free Course", "/learn"],
@@ -61,7 +67,10 @@ describe("footer", () => {
       ["Platform Reviews", "/blog/platform-reviews"],
     ]);
     const platforms = within(screen.getByRole("navigation", { name: "Popular Platforms" })).getAllByRole("link");
-    expect(platforms.map((a) => a.getAttribute("href"))).toEqual(["https://example.com/platform-one", "https://example.org/platform-two"]);
+    expect(platforms.map((a) => a.getAttribute("href"))).toEqual([
+      "https://example.com/platform-one",
+      "https://example.org/platform-two",
+    ]);
     for (const a of platforms) {
       expect(a.getAttribute("target")).toBe("_blank");
       expect(a.getAttribute("rel")).toBe("sponsored noopener");

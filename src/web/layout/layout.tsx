@@ -1,10 +1,10 @@
-import { useEffect, useRef, type ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { useLocation } from "wouter";
-import { Header } from "./header.tsx";
-import { Footer } from "./footer.tsx";
-import { PromoBanner } from "./promo-banner.tsx";
-import { Toaster } from "#web/ui/toaster.tsx";
 import { scrollToTop } from "#web/lib/scroll.ts";
+import { Toaster } from "#web/ui/toaster.tsx";
+import { Footer } from "./footer.tsx";
+import { Header } from "./header.tsx";
+import { PromoBanner } from "./promo-banner.tsx";
 
 export function Layout({ children }: { children: ReactNode }) {
   const [location] = useLocation();

@@ -1,8 +1,8 @@
 import { Link } from "wouter";
-import { PageMeta } from "#web/ui/page-meta.tsx";
-import { useSettings } from "#web/features/settings/queries.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
+import { useSettings } from "#web/features/settings/queries.ts";
 import type { PageRoute } from "#web/page-route.ts";
+import { PageMeta } from "#web/ui/page-meta.tsx";
 
 export const route: PageRoute = { status: 404 };
 

@@ -1,6 +1,6 @@
 import { useLocation } from "wouter";
-import { showsPromoBanner } from "./nav-paths.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
+import { showsPromoBanner } from "./nav-paths.ts";
 
 export function PromoBanner() {
   const [location] = useLocation();

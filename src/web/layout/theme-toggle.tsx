@@ -28,7 +28,9 @@ export function ThemeToggle() {
       type="button"
       className="theme-toggle outline secondary"
       onClick={toggle}
-      aria-label={theme === null ? "Toggle colour theme" : theme === "dark" ? "Switch to light theme" : "Switch to dark theme"}
+      aria-label={
+        theme === null ? "Toggle colour theme" : theme === "dark" ? "Switch to light theme" : "Switch to dark theme"
+      }
     >
       {/* Both icons are rendered; CSS shows the one for the current data-theme, so no flash. */}
       <span className="icon-when-light" aria-hidden="true">

@@ -1,5 +1,5 @@
 import { QueryClient, type QueryFunction } from "@tanstack/react-query";
-import { isFieldProblems, messagesByField, type FieldProblem } from "#shared/schema/field-problems.ts";
+import { type FieldProblem, isFieldProblems, messagesByField } from "#shared/schema/field-problems.ts";
 
 // The one browser API client (api, ApiError) lives beside the query client that uses it
 // for every query.
@@ -51,7 +51,11 @@ export interface ApiOptions {
  * nothing is cached on the way, the answer is read as JSON, and a non-OK answer throws
  * an ApiError. Anything else thrown (the network is down) is not an ApiError.
  */
-export async function api<T = unknown>(method: string, url: string, { json, form, signal }: ApiOptions = {}): Promise<T> {
+export async function api<T = unknown>(
+  method: string,
+  url: string,
+  { json, form, signal }: ApiOptions = {},
+): Promise<T> {
   const response = await fetch(url, {
     method,
     credentials: "include",

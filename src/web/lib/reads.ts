@@ -1,12 +1,15 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { readKey, type ParamArgs, type Read } from "#shared/read.ts";
+import { type ParamArgs, type Read, readKey } from "#shared/read.ts";
 
 /**
  * Query options for one answer of a declared read: the key is its address (what the
  * server put into the first HTML under the same key), the data typed by the declaration.
  * `null` instead of parameters: not known yet, nothing is fetched.
  */
-export function readQuery<Result, Name extends string, Query extends string>(read: Read<Result, Name, Query>, ...args: ParamArgs<Name> | [params: null]) {
+export function readQuery<Result, Name extends string, Query extends string>(
+  read: Read<Result, Name, Query>,
+  ...args: ParamArgs<Name> | [params: null]
+) {
   const params = args[0];
   return queryOptions<Result, Error, Result, [string]>({
     queryKey: [params === null ? read.path : readKey(read.path, params)],
@@ -15,6 +18,9 @@ export function readQuery<Result, Name extends string, Query extends string>(rea
 }
 
 /** A missing record arrives from the server as null; in the browser it is an error. */
-export function useRead<Result, Name extends string, Query extends string>(read: Read<Result, Name, Query>, ...args: ParamArgs<Name> | [params: null]) {
+export function useRead<Result, Name extends string, Query extends string>(
+  read: Read<Result, Name, Query>,
+  ...args: ParamArgs<Name> | [params: null]
+) {
   return useQuery(readQuery(read, ...args));
 }

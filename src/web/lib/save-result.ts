@@ -1,5 +1,5 @@
 import { toast } from "#web/stores/toast.ts";
-import { api, ApiError } from "./query-client.ts";
+import { ApiError, api } from "./query-client.ts";
 
 /**
  * Saves a quiz or calculator result. On failure shows a toast: the given message for a

@@ -43,7 +43,10 @@ export const useToastStore = create<ToastState>((set, get) => ({
   show(input) {
     const id = String(++counter);
     set((s) => ({ toasts: [{ ...input, id, open: true }, ...s.toasts].slice(0, TOAST_LIMIT) }));
-    closeTimers.set(id, setTimeout(() => get().dismiss(id), TOAST_DURATION));
+    closeTimers.set(
+      id,
+      setTimeout(() => get().dismiss(id), TOAST_DURATION),
+    );
     return id;
   },
   update(id, input) {
@@ -53,7 +56,11 @@ export const useToastStore = create<ToastState>((set, get) => ({
     const targets = get().toasts.filter((t) => t.open && (id === undefined || t.id === id));
     for (const t of targets) {
       clearTimer(closeTimers, t.id);
-      if (!removeTimers.has(t.id)) removeTimers.set(t.id, setTimeout(() => get().remove(t.id), TOAST_REMOVE_DELAY));
+      if (!removeTimers.has(t.id))
+        removeTimers.set(
+          t.id,
+          setTimeout(() => get().remove(t.id), TOAST_REMOVE_DELAY),
+        );
     }
     set((s) => ({ toasts: s.toasts.map((t) => (id === undefined || t.id === id ? { ...t, open: false } : t)) }));
   },

@@ -20,11 +20,21 @@ const DEFAULT_IMAGE = "/seed/social-card.jpg";
  * Title, description, canonical link and social cards. React 19 hoists these into
  * <head>, in the first HTML and on client navigation alike.
  */
-export function PageMeta({ title, description, noindex, canonicalPath, keywords, image, type = "website" }: PageMetaProps) {
+export function PageMeta({
+  title,
+  description,
+  noindex,
+  canonicalPath,
+  keywords,
+  image,
+  type = "website",
+}: PageMetaProps) {
   const origin = useOrigin();
   const [path] = useLocation();
   const url = origin + (canonicalPath ?? path);
-  const imageUrl = (image ?? DEFAULT_IMAGE).startsWith("/") ? origin + (image ?? DEFAULT_IMAGE) : (image ?? DEFAULT_IMAGE);
+  const imageUrl = (image ?? DEFAULT_IMAGE).startsWith("/")
+    ? origin + (image ?? DEFAULT_IMAGE)
+    : (image ?? DEFAULT_IMAGE);
   return (
     <>
       <title>{title}</title>

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { Toaster } from "./toaster.tsx";
 import { TOAST_DURATION, TOAST_REMOVE_DELAY, toast, useToastStore } from "#web/stores/toast.ts";
+import { Toaster } from "./toaster.tsx";
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => {
@@ -14,7 +14,14 @@ describe("toasts", () => {
   test("shows one at a time: a new toast replaces the old", () => {
     render(<Toaster />);
     act(() => void toast({ title: "First" }));
-    act(() => void toast({ title: "Error", description: "Failed to save quiz result. Please try again.", variant: "destructive" }));
+    act(
+      () =>
+        void toast({
+          title: "Error",
+          description: "Failed to save quiz result. Please try again.",
+          variant: "destructive",
+        }),
+    );
     const items = screen.getAllByTestId("toast");
     expect(items).toHaveLength(1);
     expect(items[0]!.textContent).toContain("Failed to save quiz result. Please try again.");

@@ -1,5 +1,5 @@
-import { useEffect, useRef, type PointerEvent } from "react";
-import { SWIPE_THRESHOLD, useToastStore, type Toast } from "#web/stores/toast.ts";
+import { type PointerEvent, useEffect, useRef } from "react";
+import { SWIPE_THRESHOLD, type Toast, useToastStore } from "#web/stores/toast.ts";
 
 export function Toaster() {
   const toasts = useToastStore((s) => s.toasts);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { AUTO_ADVANCE_LAST_MS, AUTO_ADVANCE_MS, Wizard } from "./wizard.tsx";
 import { badgeTone } from "#shared/features/products/contract.ts";
+import { AUTO_ADVANCE_LAST_MS, AUTO_ADVANCE_MS, Wizard } from "./wizard.tsx";
 
 const questions = [1, 2, 3].map((id) => ({
   id,

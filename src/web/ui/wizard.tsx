@@ -91,7 +91,14 @@ export function Wizard<V extends string | number>({ questions, onFinish, busy = 
           </span>
           <span>{percent}%</span>
         </p>
-        <div className="progress-track" role="progressbar" aria-label="Quiz progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+        <div
+          className="progress-track"
+          role="progressbar"
+          aria-label="Quiz progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+        >
           <div className="progress-fill" style={{ width: `${percent}%` }} />
         </div>
       </div>
@@ -109,7 +116,10 @@ export function Wizard<V extends string | number>({ questions, onFinish, busy = 
         </h2>
         <div className="wizard-options">
           {question.options.map((option) => (
-            <label key={String(option.value)} className={chosen === option.value ? "wizard-option selected" : "wizard-option"}>
+            <label
+              key={String(option.value)}
+              className={chosen === option.value ? "wizard-option selected" : "wizard-option"}
+            >
               <input
                 type="radio"
                 name={`question-${question.id}`}

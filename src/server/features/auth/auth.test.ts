@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { ADMIN, login } from "#tests/support/admin.ts";
 import { createAdmin } from "#tests/support/factories.ts";
-import { runScenarios, scenarioApp, type Scenario } from "#tests/support/scenario.ts";
+import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 import { resetAdminPassword } from "./bootstrap.ts";
 import { LoginThrottle } from "./throttle.ts";
 
@@ -47,8 +47,24 @@ runScenarios("sign-in", [
       [{ username: "admin", password: "" }, "Password is required"],
       [{ username: "admin" }, "Password is required"],
     ] as const
-  ).map(([body, message]): Scenario => ({ ...signIn, name: `missing fields ${JSON.stringify(body)}: 422`, body, status: 422, contains: [message] })),
-  { ...signIn, name: "a sign-in from a foreign origin is refused", body: ADMIN, setup: withAdmin, headers: { origin: "https://evil.example" }, status: 403, responseHeaders: { "set-cookie": null } },
+  ).map(
+    ([body, message]): Scenario => ({
+      ...signIn,
+      name: `missing fields ${JSON.stringify(body)}: 422`,
+      body,
+      status: 422,
+      contains: [message],
+    }),
+  ),
+  {
+    ...signIn,
+    name: "a sign-in from a foreign origin is refused",
+    body: ADMIN,
+    setup: withAdmin,
+    headers: { origin: "https://evil.example" },
+    status: 403,
+    responseHeaders: { "set-cookie": null },
+  },
 ]);
 
 describe("sign-in", () => {
@@ -62,7 +78,12 @@ describe("sign-in", () => {
     const api = await scenarioApp();
     await createAdmin(api.db);
     for (let i = 0; i < 5; i++) await api.check({ ...signIn, body: { ...ADMIN, password: `wrong-${i}` }, status: 401 });
-    const blocked = await api.check({ ...signIn, body: ADMIN, status: 429, contains: { error: expect.stringMatching(/^Too many failed sign-in attempts\. Try again in \d+ minutes?\.$/) } });
+    const blocked = await api.check({
+      ...signIn,
+      body: ADMIN,
+      status: 429,
+      contains: { error: expect.stringMatching(/^Too many failed sign-in attempts\. Try again in \d+ minutes?\.$/) },
+    });
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
@@ -84,14 +105,30 @@ describe("session", () => {
   test("me: isAdmin false without a session, true with one, false with a forged one", async () => {
     const api = await scenarioApp({ admin: true });
     await api.check({ path: "/api/auth/me", status: 200, json: { isAdmin: false } });
-    await api.check({ path: "/api/auth/me", headers: { cookie: api.cookie }, status: 200, json: { isAdmin: true, user: { id: 1, username: "admin" } } });
-    await api.check({ path: "/api/auth/me", headers: { cookie: "cg_session=forged.token.here" }, status: 200, json: { isAdmin: false } });
+    await api.check({
+      path: "/api/auth/me",
+      headers: { cookie: api.cookie },
+      status: 200,
+      json: { isAdmin: true, user: { id: 1, username: "admin" } },
+    });
+    await api.check({
+      path: "/api/auth/me",
+      headers: { cookie: "cg_session=forged.token.here" },
+      status: 200,
+      json: { isAdmin: false },
+    });
   });
 
   test("logout ends the session on the server: a copied cookie stops working", async () => {
     const api = await scenarioApp({ admin: true });
     await api.check({ who: "admin", path: "/api/admin/blog/posts", status: 200 });
-    await api.check({ who: "admin", method: "POST", path: "/api/auth/logout", status: 200, responseHeaders: { "set-cookie": "Max-Age=0" } });
+    await api.check({
+      who: "admin",
+      method: "POST",
+      path: "/api/auth/logout",
+      status: 200,
+      responseHeaders: { "set-cookie": "Max-Age=0" },
+    });
     await api.check({ who: "admin", path: "/api/admin/blog/posts", status: 401 });
     await api.check({ path: "/api/auth/me", headers: { cookie: api.cookie }, status: 200, json: { isAdmin: false } });
   });

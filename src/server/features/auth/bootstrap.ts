@@ -1,6 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { adminUsers } from "./table.ts";
@@ -19,7 +19,9 @@ export function hashPassword(password: string): Promise<string> {
   return Bun.password.hash(password, ARGON2);
 }
 
-export type EnsureAdminResult = { created: false } | { created: true; username: string; generatedPassword: string | null };
+export type EnsureAdminResult =
+  | { created: false }
+  | { created: true; username: string; generatedPassword: string | null };
 
 /**
  * On first start the admin is created from ADMIN_USERNAME and
@@ -36,7 +38,11 @@ export async function ensureAdmin(db: Db, username: string, password: string | n
 
 export async function resetAdminPassword(db: Db, username: string, password: string | null) {
   const plain = password ?? generatePassword();
-  const [row] = await db.select({ id: adminUsers.id }).from(adminUsers).where(eq(adminUsers.username, username)).limit(1);
+  const [row] = await db
+    .select({ id: adminUsers.id })
+    .from(adminUsers)
+    .where(eq(adminUsers.username, username))
+    .limit(1);
   const passwordHash = await hashPassword(plain);
   if (row) {
     await db

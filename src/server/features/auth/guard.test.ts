@@ -2,9 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
 import { SignJWT } from "jose";
 import { openMemoryDatabase } from "#server/db/client.ts";
+import { memoryLogger } from "#server/logger.ts";
 import { errorHandler } from "#server/plugins/errors.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
-import { memoryLogger } from "#server/logger.ts";
 import { ADMIN, adminApp, login } from "#tests/support/admin.ts";
 import { TEST_SECRET } from "#tests/support/app.ts";
 import { ensureAdmin } from "./bootstrap.ts";
@@ -25,15 +25,30 @@ async function appWithNewAdminRoute() {
   const schema = t.Object({ name: t.String({ minLength: 1 }) });
   const parse = jsonBody(schema);
   const app = new Elysia()
-    .use(errorHandler({ logger: memoryLogger(), renderErrorPage: async (_r, status) => new Response(null, { status }) }))
+    .use(
+      errorHandler({ logger: memoryLogger(), renderErrorPage: async (_r, status) => new Response(null, { status }) }),
+    )
     .use(authRoutes(db, { tokens, secure: () => false, allowedOrigins }))
     .use(
       adminGuard(ADMIN_PREFIX, { db, tokens, allowedOrigins })
-        .get("/brand-new", () => (calls.push("get"), { ok: true }))
-        .post("/brand-new", ({ body }) => (calls.push(body), { ok: true }), {
-          parse: (context) => (calls.push("parse"), parse(context)),
-          body: schema,
-        }),
+        .get("/brand-new", () => {
+          calls.push("get");
+          return { ok: true };
+        })
+        .post(
+          "/brand-new",
+          ({ body }) => {
+            calls.push(body);
+            return { ok: true };
+          },
+          {
+            parse: (context) => {
+              calls.push("parse");
+              return parse(context);
+            },
+            body: schema,
+          },
+        ),
     );
   const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
   return { request, calls, cookie: await login(request) };
@@ -56,7 +71,12 @@ describe("admin guard", () => {
 
   test("a guest's or a foreign site's body is never parsed; the admin's is, and checked", async () => {
     const { request, calls, cookie } = await appWithNewAdminRoute();
-    const send = (headers: Record<string, string>, body = '{"name":""}') => request("/api/admin/brand-new", { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+    const send = (headers: Record<string, string>, body = '{"name":""}') =>
+      request("/api/admin/brand-new", {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", ...headers },
+      });
     expect((await send({ origin: "http://localhost" })).status).toBe(401);
     expect((await send({ cookie, origin: "https://evil.example" })).status).toBe(403);
     expect((await send({ cookie, "sec-fetch-site": "cross-site" })).status).toBe(403);
@@ -65,7 +85,10 @@ describe("admin guard", () => {
     // The admin's invalid body is read and refused by the route's own schema.
     const invalid = await send({ cookie, origin: "http://localhost" });
     expect(invalid.status).toBe(422);
-    expect(await invalid.json()).toEqual({ error: "Some fields are missing or invalid.", details: [{ field: "name", message: "Expected string length greater or equal to 1" }] });
+    expect(await invalid.json()).toEqual({
+      error: "Some fields are missing or invalid.",
+      details: [{ field: "name", message: "Expected string length greater or equal to 1" }],
+    });
     expect((await send({ cookie, origin: "http://localhost" }, '{"name":"x"}')).status).toBe(200);
     expect(calls).toEqual(["parse", "parse", { name: "x" }]);
   });
@@ -86,7 +109,11 @@ describe("admin guard", () => {
     const { request, database } = await adminApp();
     const key = new TextEncoder().encode(TEST_SECRET);
     const noExpiry = await new SignJWT({ v: 0 }).setProtectedHeader({ alg: "HS256" }).setSubject("1").sign(key);
-    const noVersion = await new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject("1").setExpirationTime("1h").sign(key);
+    const noVersion = await new SignJWT({})
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject("1")
+      .setExpirationTime("1h")
+      .sign(key);
     const good = await sessionTokens(TEST_SECRET).sign({ id: 1, tokenVersion: 0 });
     expect(database.sqlite.query("SELECT token_version AS v FROM admin_users").get()).toEqual({ v: 0 });
     for (const [kind, token, status] of [

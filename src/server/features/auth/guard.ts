@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import { sessionAdmin, type SessionTokens } from "./session.ts";
+import { type SessionTokens, sessionAdmin } from "./session.ts";
 
 /** Where the admin API lives; uploads keep their own mount, POST /api/upload. */
 export const ADMIN_PREFIX = "/api/admin";

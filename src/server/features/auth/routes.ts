@@ -1,12 +1,12 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
-import { LoginInput } from "#shared/features/auth/contract.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
-import { LoginThrottle } from "./throttle.ts";
-import { endSessions, verifyLogin } from "./service.ts";
+import { LoginInput } from "#shared/features/auth/contract.ts";
 import { refuseForeign } from "./guard.ts";
-import { SESSION_COOKIE, SESSION_DAYS, sessionAdmin, type SessionTokens } from "./session.ts";
+import { endSessions, verifyLogin } from "./service.ts";
+import { SESSION_COOKIE, SESSION_DAYS, type SessionTokens, sessionAdmin } from "./session.ts";
+import { LoginThrottle } from "./throttle.ts";
 
 export interface AuthOptions {
   tokens: SessionTokens;
@@ -27,7 +27,10 @@ export function authRoutes(db: Db, { tokens, secure, allowedOrigins, throttle = 
         const wait = throttle.retryAfter(ip, body.username);
         if (wait > 0) {
           set.headers["retry-after"] = String(wait);
-          throw new HttpError(429, `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? "s" : ""}.`);
+          throw new HttpError(
+            429,
+            `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? "s" : ""}.`,
+          );
         }
         const admin = await verifyLogin(db, body.username, body.password);
         if (!admin) {
@@ -52,7 +55,14 @@ export function authRoutes(db: Db, { tokens, secure, allowedOrigins, throttle = 
       const admin = await sessionAdmin(db, tokens, request);
       // Signing out ends the session on the server too: a copied cookie stops working.
       if (admin) await endSessions(db, admin.id);
-      cookie[SESSION_COOKIE]!.set({ value: "", httpOnly: true, sameSite: "lax", secure: secure(request), path: "/", maxAge: 0 });
+      cookie[SESSION_COOKIE]!.set({
+        value: "",
+        httpOnly: true,
+        sameSite: "lax",
+        secure: secure(request),
+        path: "/",
+        maxAge: 0,
+      });
       return { message: "Logged out" };
     })
     .get("/api/auth/me", async ({ request, set }) => {

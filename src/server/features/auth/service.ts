@@ -1,15 +1,19 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
-import { adminUsers } from "./table.ts";
 import type { AdminUser } from "#shared/features/auth/contract.ts";
 import { ARGON2 } from "./bootstrap.ts";
+import { adminUsers } from "./table.ts";
 
 // Verifying against a real hash when the user does not exist keeps the answer time the
 // same, so timing does not tell which user names exist. Made on first use, not at start.
 let dummyHash: Promise<string> | null = null;
 const dummy = () => (dummyHash ??= Bun.password.hash("not-a-real-password", ARGON2));
 
-export async function verifyLogin(db: Db, username: string, password: string): Promise<(AdminUser & { tokenVersion: number }) | null> {
+export async function verifyLogin(
+  db: Db,
+  username: string,
+  password: string,
+): Promise<(AdminUser & { tokenVersion: number }) | null> {
   const [row] = await db.select().from(adminUsers).where(eq(adminUsers.username, username)).limit(1);
   const ok = await Bun.password.verify(password, row?.passwordHash ?? (await dummy()));
   return row && ok ? { id: row.id, username: row.username, tokenVersion: row.tokenVersion } : null;

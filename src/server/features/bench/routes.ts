@@ -8,21 +8,28 @@ import type { PageRenderer } from "#server/ssr/render.tsx";
  */
 export function benchRoutes(render: PageRenderer) {
   const cache = new Map<string, { body: Uint8Array<ArrayBuffer>; headers: Headers }>();
-  return new Elysia({ name: "bench" }).get(
-    "/__bench/ceiling",
-    async ({ query, request }) => {
-      let hit = cache.get(query.path);
-      if (!hit) {
-        const page = await render(new Request(new URL(query.path, request.url)));
-        hit = { body: new Uint8Array(await page.arrayBuffer()), headers: page.headers };
-        cache.set(query.path, hit);
-      }
-      return new Response(hit.body, { headers: hit.headers });
-    },
-    { query: t.Object({ path: t.String({ pattern: "^/" }) }) },
-  )
-  // The same page rendered on every request, for the uncached figure.
-  .get("/__bench/render", ({ query, request }) => render(new Request(new URL(query.path, request.url), { method: "POST" })), {
-    query: t.Object({ path: t.String({ pattern: "^/" }) }),
-  });
+  return (
+    new Elysia({ name: "bench" })
+      .get(
+        "/__bench/ceiling",
+        async ({ query, request }) => {
+          let hit = cache.get(query.path);
+          if (!hit) {
+            const page = await render(new Request(new URL(query.path, request.url)));
+            hit = { body: new Uint8Array(await page.arrayBuffer()), headers: page.headers };
+            cache.set(query.path, hit);
+          }
+          return new Response(hit.body, { headers: hit.headers });
+        },
+        { query: t.Object({ path: t.String({ pattern: "^/" }) }) },
+      )
+      // The same page rendered on every request, for the uncached figure.
+      .get(
+        "/__bench/render",
+        ({ query, request }) => render(new Request(new URL(query.path, request.url), { method: "POST" })),
+        {
+          query: t.Object({ path: t.String({ pattern: "^/" }) }),
+        },
+      )
+  );
 }

@@ -1,7 +1,17 @@
 import { describe, expect, test } from "bun:test";
 import { adminApp } from "#tests/support/admin.ts";
 
-const post = { title: "A New Post", slug: "a-new-post", content: "<p>Hello</p>", excerpt: "", category: "tips-and-tricks", coverImage: null, published: true, metaDescription: "", metaKeywords: "" };
+const post = {
+  title: "A New Post",
+  slug: "a-new-post",
+  content: "<p>Hello</p>",
+  excerpt: "",
+  category: "tips-and-tricks",
+  coverImage: null,
+  published: true,
+  metaDescription: "",
+  metaKeywords: "",
+};
 
 // The admin forms show these details at the named field, so each names one.
 describe("blog admin errors name their field", () => {
@@ -14,21 +24,33 @@ describe("blog admin errors name their field", () => {
     const created = await asAdmin("/api/admin/blog/post", { method: "POST", json: post });
     expect(created.status).toBe(409);
     expect(await created.json()).toEqual({ error: 'A post with the slug "a-new-post" already exists.', details });
-    const updated = await asAdmin(`/api/admin/blog/post/${first.id}`, { method: "PUT", json: { ...post, slug: "another-post" } });
+    const updated = await asAdmin(`/api/admin/blog/post/${first.id}`, {
+      method: "PUT",
+      json: { ...post, slug: "another-post" },
+    });
     expect(updated.status).toBe(409);
     expect(await updated.json()).toEqual({ error: 'A post with the slug "another-post" already exists.', details });
   });
 
   test("a category that does not exist: 422 naming category", async () => {
     const { asAdmin } = await adminApp();
-    const res = await asAdmin("/api/admin/blog/post", { method: "POST", json: { ...post, category: "no-such-category" } });
+    const res = await asAdmin("/api/admin/blog/post", {
+      method: "POST",
+      json: { ...post, category: "no-such-category" },
+    });
     expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({ error: 'There is no category "no-such-category".', details: [{ field: "category", message: "Choose an existing category" }] });
+    expect(await res.json()).toEqual({
+      error: 'There is no category "no-such-category".',
+      details: [{ field: "category", message: "Choose an existing category" }],
+    });
   });
 
   test("a category slug already used: 409 naming slug", async () => {
     const { asAdmin } = await adminApp();
-    const res = await asAdmin("/api/admin/blog/category", { method: "POST", json: { name: "Tips", slug: "tips-and-tricks" } });
+    const res = await asAdmin("/api/admin/blog/category", {
+      method: "POST",
+      json: { name: "Tips", slug: "tips-and-tricks" },
+    });
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual({
       error: 'A category with the slug "tips-and-tricks" already exists.',
@@ -38,7 +60,10 @@ describe("blog admin errors name their field", () => {
 
   test("schema problems name each field once, nested paths with dots", async () => {
     const { asAdmin } = await adminApp();
-    const res = await asAdmin("/api/admin/blog/post", { method: "POST", json: { ...post, title: "", slug: "Not A Slug" } });
+    const res = await asAdmin("/api/admin/blog/post", {
+      method: "POST",
+      json: { ...post, title: "", slug: "Not A Slug" },
+    });
     expect(res.status).toBe(422);
     expect((await res.json()).details).toEqual([
       { field: "title", message: "Title is required" },
@@ -46,7 +71,12 @@ describe("blog admin errors name their field", () => {
     ]);
     const settings = await asAdmin("/api/admin/settings", {
       method: "PUT",
-      json: { brandName: "B", platformA: { name: "A", url: "nope" }, platformB: { name: "", url: "https://b.example" }, bannerPlatform: "a" },
+      json: {
+        brandName: "B",
+        platformA: { name: "A", url: "nope" },
+        platformB: { name: "", url: "https://b.example" },
+        bannerPlatform: "a",
+      },
     });
     expect((await settings.json()).details).toEqual([
       { field: "platformA.url", message: "Must be a valid URL" },

@@ -1,11 +1,10 @@
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
-import { blogCategories, blogPosts } from "./table.ts";
-import type { CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
-import type { BlogCategory, BlogPost } from "#shared/features/blog/contract.ts";
-import { HttpError } from "#server/plugins/errors.ts";
 import { sanitizePostHtml } from "#server/lib/sanitize.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import type { BlogCategory, BlogPost, CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
 import { toPost } from "./service.ts";
+import { blogCategories, blogPosts } from "./table.ts";
 
 const blank = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === "" ? null : v.trim());
 
@@ -16,14 +15,20 @@ export async function listAllPosts(db: Db): Promise<BlogPost[]> {
 }
 
 async function categoryExists(db: Db, slug: string): Promise<boolean> {
-  const [row] = await db.select({ id: blogCategories.id }).from(blogCategories).where(eq(blogCategories.slug, slug)).limit(1);
+  const [row] = await db
+    .select({ id: blogCategories.id })
+    .from(blogCategories)
+    .where(eq(blogCategories.slug, slug))
+    .limit(1);
   return row !== undefined;
 }
 
 async function postValues(db: Db, input: PostInput) {
   const category = blank(input.category);
   if (category && !(await categoryExists(db, category))) {
-    throw new HttpError(422, `There is no category "${category}".`, [{ field: "category", message: "Choose an existing category" }]);
+    throw new HttpError(422, `There is no category "${category}".`, [
+      { field: "category", message: "Choose an existing category" },
+    ]);
   }
   return {
     title: input.title.trim(),
@@ -46,15 +51,20 @@ async function slugTaken(db: Db, slug: string, exceptId?: number): Promise<boole
 }
 
 export async function createPost(db: Db, input: PostInput): Promise<BlogPost> {
-  if (await slugTaken(db, input.slug)) throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
-  const [row] = await db.insert(blogPosts).values(await postValues(db, input)).returning();
+  if (await slugTaken(db, input.slug))
+    throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
+  const [row] = await db
+    .insert(blogPosts)
+    .values(await postValues(db, input))
+    .returning();
   return toPost(row!);
 }
 
 export async function updatePost(db: Db, id: number, input: PostInput): Promise<BlogPost> {
   const [existing] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.id, id)).limit(1);
   if (!existing) throw new HttpError(404, "No post with that id.");
-  if (await slugTaken(db, input.slug, id)) throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
+  if (await slugTaken(db, input.slug, id))
+    throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
   const [row] = await db
     .update(blogPosts)
     .set({ ...(await postValues(db, input)), updatedAt: new Date() })
@@ -69,7 +79,8 @@ export async function deletePost(db: Db, id: number): Promise<void> {
 }
 
 export async function createCategory(db: Db, input: CategoryInput): Promise<BlogCategory> {
-  if (await categoryExists(db, input.slug)) throw new HttpError(409, `A category with the slug "${input.slug}" already exists.`, [
+  if (await categoryExists(db, input.slug))
+    throw new HttpError(409, `A category with the slug "${input.slug}" already exists.`, [
       { field: "slug", message: "Another category already uses this slug" },
     ]);
   const [row] = await db.insert(blogCategories).values({ name: input.name.trim(), slug: input.slug }).returning();

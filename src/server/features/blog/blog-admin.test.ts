@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createCategory, createPost } from "#tests/support/factories.ts";
-import { runScenarios, scenarioApp, type Scenario } from "#tests/support/scenario.ts";
+import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 const post = {
   title: "A New Post",
@@ -26,7 +26,12 @@ const endpoints: Pick<Scenario, "name" | "method" | "path" | "body">[] = [
   { name: "create post", method: "POST", path: "/api/admin/blog/post", body: post },
   { name: "update post", method: "PUT", path: "/api/admin/blog/post/{post}", body: post },
   { name: "delete post", method: "DELETE", path: "/api/admin/blog/post/{post}" },
-  { name: "create category", method: "POST", path: "/api/admin/blog/category", body: { name: "Safety", slug: "safety" } },
+  {
+    name: "create category",
+    method: "POST",
+    path: "/api/admin/blog/category",
+    body: { name: "Safety", slug: "safety" },
+  },
   { name: "delete category", method: "DELETE", path: "/api/admin/blog/category/{category}" },
 ];
 
@@ -45,8 +50,24 @@ runScenarios("blog admin API without the session", [
   ...endpoints
     .filter((e) => e.method !== "GET")
     .flatMap((e): Scenario[] => [
-      { ...e, name: `${e.name} from a foreign Origin with the session: 403, nothing changes`, who: "admin", setup: rows, headers: { origin: "https://evil.example" }, status: 403, unchanged: true },
-      { ...e, name: `${e.name} marked cross-site with the session: 403, nothing changes`, who: "admin", setup: rows, headers: { origin: null, "sec-fetch-site": "cross-site" }, status: 403, unchanged: true },
+      {
+        ...e,
+        name: `${e.name} from a foreign Origin with the session: 403, nothing changes`,
+        who: "admin",
+        setup: rows,
+        headers: { origin: "https://evil.example" },
+        status: 403,
+        unchanged: true,
+      },
+      {
+        ...e,
+        name: `${e.name} marked cross-site with the session: 403, nothing changes`,
+        who: "admin",
+        setup: rows,
+        headers: { origin: null, "sec-fetch-site": "cross-site" },
+        status: 403,
+        unchanged: true,
+      },
     ]),
 ]);
 
@@ -75,14 +96,28 @@ runScenarios(
 
 runScenarios(
   "a non-numeric post id is 422",
-  ["abc", "1.5", "-1"].map((id) => ({ name: id, who: "admin", method: "DELETE", path: `/api/admin/blog/post/${id}`, status: 422 })),
+  ["abc", "1.5", "-1"].map((id) => ({
+    name: id,
+    who: "admin",
+    method: "DELETE",
+    path: `/api/admin/blog/post/${id}`,
+    status: 422,
+  })),
 );
 
 describe("blog admin API as the admin", () => {
   test("posts: create (sanitised), duplicate slug 409, update, list with drafts, delete, unknown 404", async () => {
     const api = await scenarioApp({ admin: true });
     await createCategory(api.db, { name: "Tips and Tricks", slug: "tips-and-tricks" });
-    const created = await api.check({ who: "admin", method: "POST", path: "/api/admin/blog/post", body: post, status: 201, contains: { content: "<p>Hello </p>" }, rows: { blog_posts: 1 } });
+    const created = await api.check({
+      who: "admin",
+      method: "POST",
+      path: "/api/admin/blog/post",
+      body: post,
+      status: 201,
+      contains: { content: "<p>Hello </p>" },
+      rows: { blog_posts: 1 },
+    });
     const { id } = created.json<{ id: number }>();
     await api.check({ path: "/api/blog/post/a-new-post", status: 200 });
 
@@ -96,15 +131,36 @@ describe("blog admin API as the admin", () => {
       rows: { blog_posts: 0 },
     });
 
-    await api.check({ who: "admin", method: "PUT", path: `/api/admin/blog/post/${id}`, body: { ...post, title: "Renamed", published: false }, status: 200 });
+    await api.check({
+      who: "admin",
+      method: "PUT",
+      path: `/api/admin/blog/post/${id}`,
+      body: { ...post, title: "Renamed", published: false },
+      status: 200,
+    });
     await api.check({ path: "/api/blog/post/a-new-post", status: 404 });
-    const all = (await api.check({ who: "admin", path: "/api/admin/blog/posts", status: 200 })).json<{ id: number; title: string; published: boolean }[]>();
+    const all = (await api.check({ who: "admin", path: "/api/admin/blog/posts", status: 200 })).json<
+      { id: number; title: string; published: boolean }[]
+    >();
     expect(all.find((x) => x.id === id)!.title).toBe("Renamed");
     expect(all.some((x) => !x.published)).toBe(true);
 
-    await api.check({ who: "admin", method: "DELETE", path: `/api/admin/blog/post/${id}`, status: 200, rows: { blog_posts: -1 } });
+    await api.check({
+      who: "admin",
+      method: "DELETE",
+      path: `/api/admin/blog/post/${id}`,
+      status: 200,
+      rows: { blog_posts: -1 },
+    });
     await api.check({ who: "admin", method: "DELETE", path: `/api/admin/blog/post/${id}`, status: 404 });
-    await api.check({ who: "admin", method: "PUT", path: "/api/admin/blog/post/99999", body: post, status: 404, rows: { blog_posts: 0 } });
+    await api.check({
+      who: "admin",
+      method: "PUT",
+      path: "/api/admin/blog/post/99999",
+      body: post,
+      status: 404,
+      rows: { blog_posts: 0 },
+    });
   });
 
   test("categories: create, duplicate 409, delete leaves posts Uncategorized", async () => {
@@ -112,11 +168,40 @@ describe("blog admin API as the admin", () => {
     const income = await createCategory(api.db, { name: "Income Strategies", slug: "income-strategies" });
     await createPost(api.db, { category: income.slug });
     await createPost(api.db, { category: income.slug, published: false });
-    await api.check({ who: "admin", method: "POST", path: "/api/admin/blog/category", body: { name: "Safety", slug: "safety" }, status: 201, rows: { blog_categories: 1 } });
-    await api.check({ who: "admin", method: "POST", path: "/api/admin/blog/category", body: { name: "Again", slug: "safety" }, status: 409, rows: { blog_categories: 0 } });
-    await api.check({ who: "admin", method: "POST", path: "/api/admin/blog/category", body: { name: "", slug: "" }, status: 422, rows: { blog_categories: 0 } });
-    await api.check({ who: "admin", method: "DELETE", path: `/api/admin/blog/category/${income.id}`, status: 200, rows: { blog_categories: -1, blog_posts: 0 } });
-    expect(api.sqlite.query("SELECT count(*) AS n FROM blog_posts WHERE category = 'income-strategies'").get()).toEqual({ n: 0 });
+    await api.check({
+      who: "admin",
+      method: "POST",
+      path: "/api/admin/blog/category",
+      body: { name: "Safety", slug: "safety" },
+      status: 201,
+      rows: { blog_categories: 1 },
+    });
+    await api.check({
+      who: "admin",
+      method: "POST",
+      path: "/api/admin/blog/category",
+      body: { name: "Again", slug: "safety" },
+      status: 409,
+      rows: { blog_categories: 0 },
+    });
+    await api.check({
+      who: "admin",
+      method: "POST",
+      path: "/api/admin/blog/category",
+      body: { name: "", slug: "" },
+      status: 422,
+      rows: { blog_categories: 0 },
+    });
+    await api.check({
+      who: "admin",
+      method: "DELETE",
+      path: `/api/admin/blog/category/${income.id}`,
+      status: 200,
+      rows: { blog_categories: -1, blog_posts: 0 },
+    });
+    expect(api.sqlite.query("SELECT count(*) AS n FROM blog_posts WHERE category = 'income-strategies'").get()).toEqual(
+      { n: 0 },
+    );
     expect(api.sqlite.query("SELECT count(*) AS n FROM blog_posts WHERE category IS NULL").get()).toEqual({ n: 2 });
     await api.check({ who: "admin", method: "DELETE", path: `/api/admin/blog/category/${income.id}`, status: 404 });
   });

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import type { Db } from "#server/db/client.ts";
 import { createCategory, createPost } from "#tests/support/factories.ts";
 import { parseXml } from "#tests/support/page.ts";
-import { runScenarios, scenarioApp, type Scenario } from "#tests/support/scenario.ts";
-import type { Db } from "#server/db/client.ts";
+import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 const DRAFT = "your-first-week-on-camera";
 
@@ -40,14 +40,25 @@ runScenarios("blog API", [
       await createCategory(db, { name: "Getting Started", slug: "getting-started" });
     },
     status: 200,
-    check: (res) => expect(res.json<{ slug: string }[]>().map((c) => c.slug).sort()).toEqual(["getting-started", "platform-reviews"]),
+    check: (res) =>
+      expect(
+        res
+          .json<{ slug: string }[]>()
+          .map((c) => c.slug)
+          .sort(),
+      ).toEqual(["getting-started", "platform-reviews"]),
   },
   {
     name: "a published post, sanitised",
     path: "/api/blog/post/platform-reviews",
     setup: async ({ db }) => {
       const category = await createCategory(db, { name: "Platform Reviews", slug: "platform-reviews" });
-      await createPost(db, { slug: "platform-reviews", title: "How to Compare Cam Platforms", category: category.slug, content: "<p>Compare.</p><script>alert(1)</script>" });
+      await createPost(db, {
+        slug: "platform-reviews",
+        title: "How to Compare Cam Platforms",
+        category: category.slug,
+        content: "<p>Compare.</p><script>alert(1)</script>",
+      });
     },
     status: 200,
     contains: { title: expect.stringContaining("Compare Cam Platforms"), category: "platform-reviews" },
@@ -65,7 +76,8 @@ runScenarios("blog API", [
   {
     name: "a post is sanitised when served even if stored dirty",
     path: "/api/blog/post/dirty",
-    setup: ({ db }) => createPost(db, { slug: "dirty", content: "<p>ok</p><script>alert(1)</script><img src=x onerror=alert(1)>" }),
+    setup: ({ db }) =>
+      createPost(db, { slug: "dirty", content: "<p>ok</p><script>alert(1)</script><img src=x onerror=alert(1)>" }),
     status: 200,
     contains: { content: '<p>ok</p><img alt="" src="x" loading="lazy" />' },
   },
@@ -76,18 +88,23 @@ describe("related posts", () => {
     const api = await scenarioApp();
     const income = await createCategory(api.db, { name: "Income Strategies", slug: "income-strategies" });
     const other = await createCategory(api.db, { name: "Tips and Tricks", slug: "tips-and-tricks" });
-    for (const slug of ["taxes-for-cam-models", "pricing", "tipping", "fan-clubs", "goals"]) await createPost(api.db, { slug, category: income.slug });
+    for (const slug of ["taxes-for-cam-models", "pricing", "tipping", "fan-clubs", "goals"])
+      await createPost(api.db, { slug, category: income.slug });
     await createPost(api.db, { slug: DRAFT, category: income.slug, published: false });
     await createPost(api.db, { slug: "lighting", category: other.slug });
 
-    const related = (await api.check({ path: "/api/blog/post/taxes-for-cam-models/related", status: 200 })).json<{ slug: string; category: string }[]>();
+    const related = (await api.check({ path: "/api/blog/post/taxes-for-cam-models/related", status: 200 })).json<
+      { slug: string; category: string }[]
+    >();
     expect(related.length).toBeGreaterThan(0);
     expect(related.length).toBeLessThanOrEqual(3);
     for (const r of related) {
       expect(r.category).toBe("income-strategies");
       expect(r.slug).not.toBe("taxes-for-cam-models");
     }
-    const sameCategoryAsDraft = (await api.check({ path: "/api/blog/post/pricing/related", status: 200 })).json<{ slug: string }[]>();
+    const sameCategoryAsDraft = (await api.check({ path: "/api/blog/post/pricing/related", status: 200 })).json<
+      { slug: string }[]
+    >();
     expect(sameCategoryAsDraft.map((r) => r.slug)).not.toContain(DRAFT);
   });
 });
@@ -97,25 +114,48 @@ describe("sitemap, feed and robots", () => {
     const api = await scenarioApp();
     await createPost(api.db, { slug: "platform-reviews" });
     await createPost(api.db, { slug: DRAFT, published: false });
-    const res = await api.check({ path: "/sitemap.xml", status: 200, responseHeaders: { "content-type": "application/xml" } });
+    const res = await api.check({
+      path: "/sitemap.xml",
+      status: 200,
+      responseHeaders: { "content-type": "application/xml" },
+    });
     const doc = parseXml(res.text);
     const locs = [...doc.getElementsByTagName("loc")].map((l) => l.textContent!);
-    for (const path of ["/", "/quiz", "/learn", "/learn/1", "/learn/10", "/blog", "/blog/platform-reviews", "/terms", "/resources"]) {
+    for (const path of [
+      "/",
+      "/quiz",
+      "/learn",
+      "/learn/1",
+      "/learn/10",
+      "/blog",
+      "/blog/platform-reviews",
+      "/terms",
+      "/resources",
+    ]) {
       expect(locs).toContain(`http://localhost${path}`);
     }
     expect(locs.some((l) => l.includes(DRAFT))).toBe(false);
     expect(locs.some((l) => l.includes("/admin"))).toBe(false);
-    for (const lastmod of doc.getElementsByTagName("lastmod")) expect(lastmod.textContent).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    for (const lastmod of doc.getElementsByTagName("lastmod"))
+      expect(lastmod.textContent).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
   test("/blog/rss.xml is RSS 2.0 with the published posts", async () => {
     const api = await scenarioApp();
     await somePosts(api.db);
-    const res = await api.check({ path: "/blog/rss.xml", status: 200, responseHeaders: { "content-type": "application/rss+xml" } });
+    const res = await api.check({
+      path: "/blog/rss.xml",
+      status: 200,
+      responseHeaders: { "content-type": "application/rss+xml" },
+    });
     const doc = parseXml(res.text);
     expect(doc.documentElement.getAttribute("version")).toBe("2.0");
     const links = [...doc.getElementsByTagName("item")].map((i) => i.getElementsByTagName("link")[0]!.textContent!);
-    expect(links).toEqual(["http://localhost/blog/newest", "http://localhost/blog/middle", "http://localhost/blog/oldest"]);
+    expect(links).toEqual([
+      "http://localhost/blog/newest",
+      "http://localhost/blog/middle",
+      "http://localhost/blog/oldest",
+    ]);
     expect(links.some((l) => l.includes(DRAFT))).toBe(false);
     expect(doc.getElementsByTagName("title")[0]!.textContent).toBe("Cam Guide Blog");
   });

@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
-import { blogCategories, blogPosts } from "./table.ts";
-import type { BlogCategory, BlogPost, BlogPostSummary } from "#shared/features/blog/contract.ts";
-import { readingMinutes } from "#shared/features/blog/blog.ts";
-import { HttpError } from "#server/plugins/errors.ts";
 import { sanitizePostHtml } from "#server/lib/sanitize.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import { readingMinutes } from "#shared/features/blog/blog.ts";
+import type { BlogCategory, BlogPost, BlogPostSummary } from "#shared/features/blog/contract.ts";
+import { blogCategories, blogPosts } from "./table.ts";
 
 type Row = typeof blogPosts.$inferSelect;
 
@@ -59,7 +59,11 @@ export async function getPublishedPost(db: Db, slug: string): Promise<BlogPost> 
 
 /** Up to three other published posts of the same category, newest first. */
 export async function relatedPosts(db: Db, slug: string, limit = 3): Promise<BlogPostSummary[]> {
-  const [post] = await db.select({ category: blogPosts.category }).from(blogPosts).where(eq(blogPosts.slug, slug)).limit(1);
+  const [post] = await db
+    .select({ category: blogPosts.category })
+    .from(blogPosts)
+    .where(eq(blogPosts.slug, slug))
+    .limit(1);
   if (!post?.category) return [];
   const rows = await db
     .select()

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import type { CourseModule } from "#shared/features/course/contract.ts";
 import { runScenarios, type Scenario } from "#tests/support/scenario.ts";
 import { getModule, listModules } from "./service.ts";
-import type { CourseModule } from "#shared/features/course/contract.ts";
 
 runScenarios("course API", [
   {

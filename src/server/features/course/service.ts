@@ -1,5 +1,5 @@
-import type { CourseModule, ModuleSummary } from "#shared/features/course/contract.ts";
 import { HttpError } from "#server/plugins/errors.ts";
+import type { CourseModule, ModuleSummary } from "#shared/features/course/contract.ts";
 import { courseModules } from "./content.ts";
 
 /** The overview: every active module with its topic titles ('What you'll learn'). */

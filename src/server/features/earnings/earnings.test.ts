@@ -17,14 +17,32 @@ runScenarios("POST /api/earnings/result", [
     rows: { earnings_results: 1 },
     check: async (res, api) => {
       const { id } = res.json<{ id: string }>();
-      await api.check({ path: `/api/earnings/result/${id}`, status: 200, contains: { id, quizResultId: null, tier: "Casual Starter", estimatedEarnings: "$500 - $1,500 / month", score: 15 } });
+      await api.check({
+        path: `/api/earnings/result/${id}`,
+        status: 200,
+        contains: {
+          id,
+          quizResultId: null,
+          tier: "Casual Starter",
+          estimatedEarnings: "$500 - $1,500 / month",
+          score: 15,
+        },
+      });
     },
   },
   {
     ...post,
     name: "valid with a quiz result id, which is kept",
-    setup: async ({ db }) => ({ quiz: (await createQuizResult(db, { archetype: "Dominatrix", answers: Array(15).fill("B") })).id }),
-    body: ({ quiz }) => ({ quizResultId: quiz, tier: "Power Earner", estimatedEarnings: "$5,000 - $15,000+ / month", score: 45, answers: highest }),
+    setup: async ({ db }) => ({
+      quiz: (await createQuizResult(db, { archetype: "Dominatrix", answers: Array(15).fill("B") })).id,
+    }),
+    body: ({ quiz }) => ({
+      quizResultId: quiz,
+      tier: "Power Earner",
+      estimatedEarnings: "$5,000 - $15,000+ / month",
+      score: 45,
+      answers: highest,
+    }),
     status: 201,
     rows: { earnings_results: 1 },
     check: async (res, api, { quiz }) => {
@@ -42,7 +60,12 @@ runScenarios("POST /api/earnings/result", [
       ["range that disagrees", { ...valid, estimatedEarnings: "$1,000,000" }, 422, /does not match the answers/],
       ["score that disagrees", { ...valid, score: 16 }, 422, /does not match the answers/],
       ["unknown quizResultId", { ...valid, quizResultId: "missing-quiz" }, 422, /quizResultId/],
-      ["missing score", { tier: valid.tier, estimatedEarnings: valid.estimatedEarnings, answers: lowest }, 422, /missing or invalid/],
+      [
+        "missing score",
+        { tier: valid.tier, estimatedEarnings: valid.estimatedEarnings, answers: lowest },
+        422,
+        /missing or invalid/,
+      ],
       ["oversized", { ...valid, note: "z".repeat(17_000) }, 413, /16 KB/],
     ] as const
   ).map(
@@ -69,5 +92,10 @@ runScenarios("POST /api/earnings/result", [
 ]);
 
 runScenarios("GET /api/earnings/result/:id", [
-  { name: "unknown id: 404 JSON", path: "/api/earnings/result/unknown", status: 404, contains: { error: "No earnings result with that id." } },
+  {
+    name: "unknown id: 404 JSON",
+    path: "/api/earnings/result/unknown",
+    status: 404,
+    contains: { error: "No earnings result with that id." },
+  },
 ]);

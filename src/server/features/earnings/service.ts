@@ -1,31 +1,44 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
-import { earningsResults } from "./table.ts";
+import { quizResultExists } from "#server/features/quiz/service.ts";
+import { newId } from "#server/lib/ids.ts";
+import { HttpError } from "#server/plugins/errors.ts";
 import type { EarningsResult, EarningsResultInput } from "#shared/features/earnings/contract.ts";
 import { computeTier } from "#shared/features/earnings/tiers.ts";
-import { HttpError } from "#server/plugins/errors.ts";
-import { newId } from "#server/lib/ids.ts";
-import { quizResultExists } from "#server/features/quiz/service.ts";
+import { earningsResults } from "./table.ts";
 
 /** The server computes tier, range and score from the answers and refuses a body that disagrees. */
 export async function createEarningsResult(db: Db, input: EarningsResultInput): Promise<{ id: string; tier: string }> {
   const computed = computeTier(input.answers);
   const problems: { field: string; message: string }[] = [];
-  if (input.tier !== computed.tier) problems.push({ field: "tier", message: `Expected "${computed.tier}" for these answers` });
+  if (input.tier !== computed.tier)
+    problems.push({ field: "tier", message: `Expected "${computed.tier}" for these answers` });
   if (input.estimatedEarnings !== computed.estimatedEarnings) {
-    problems.push({ field: "estimatedEarnings", message: `Expected "${computed.estimatedEarnings}" for these answers` });
+    problems.push({
+      field: "estimatedEarnings",
+      message: `Expected "${computed.estimatedEarnings}" for these answers`,
+    });
   }
-  if (input.score !== computed.score) problems.push({ field: "score", message: `Expected ${computed.score} (the sum of the answers)` });
-  if (problems.length > 0) throw new HttpError(422, "The tier, estimate or score does not match the answers.", problems);
+  if (input.score !== computed.score)
+    problems.push({ field: "score", message: `Expected ${computed.score} (the sum of the answers)` });
+  if (problems.length > 0)
+    throw new HttpError(422, "The tier, estimate or score does not match the answers.", problems);
 
   const quizResultId = input.quizResultId ?? null;
   if (quizResultId !== null && !(await quizResultExists(db, quizResultId))) {
-    throw new HttpError(422, "quizResultId does not name a saved quiz result.", [{ field: "quizResultId", message: "Unknown quiz result" }]);
+    throw new HttpError(422, "quizResultId does not name a saved quiz result.", [
+      { field: "quizResultId", message: "Unknown quiz result" },
+    ]);
   }
   const id = newId();
-  await db
-    .insert(earningsResults)
-    .values({ id, quizResultId, tier: computed.tier, estimatedEarnings: computed.estimatedEarnings, score: computed.score, answers: [...input.answers] });
+  await db.insert(earningsResults).values({
+    id,
+    quizResultId,
+    tier: computed.tier,
+    estimatedEarnings: computed.estimatedEarnings,
+    score: computed.score,
+    answers: [...input.answers],
+  });
   return { id, tier: computed.tier };
 }
 

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { probeDatabase, type DatabaseHandle } from "#server/db/client.ts";
+import { type DatabaseHandle, probeDatabase } from "#server/db/client.ts";
 
 /** 200 only after a real query succeeds, so a load balancer never routes to a broken database. */
 export function healthRoutes(handle: DatabaseHandle) {

@@ -1,7 +1,18 @@
 import { expect, test } from "bun:test";
 import { adminApp } from "#tests/support/admin.ts";
 
-const offer = { title: "Offer", description: "Offer text", imageUrl: null, videoUrl: "https://example.com/page", useEmbed: false, embedCode: null, linkUrl: "https://example.com/x", linkText: "Go", moduleId: 2, isActive: true };
+const offer = {
+  title: "Offer",
+  description: "Offer text",
+  imageUrl: null,
+  videoUrl: "https://example.com/page",
+  useEmbed: false,
+  embedCode: null,
+  linkUrl: "https://example.com/x",
+  linkText: "Go",
+  moduleId: 2,
+  isActive: true,
+};
 
 test("a video URL we cannot play: 422 naming videoUrl, on create and on update", async () => {
   const { asAdmin, database } = await adminApp();
@@ -10,7 +21,10 @@ test("a video URL we cannot play: 422 naming videoUrl, on create and on update",
   expect(created.status).toBe(422);
   expect(await created.json()).toEqual({ error: "The video URL is not one we can play.", details });
   const { id } = database.sqlite.query("SELECT id FROM affiliate_offers LIMIT 1").get() as { id: number };
-  const updated = await asAdmin(`/api/admin/affiliate-offer/${id}`, { method: "PUT", json: { ...offer, videoUrl: "ftp://example.com/a.mp4" } });
+  const updated = await asAdmin(`/api/admin/affiliate-offer/${id}`, {
+    method: "PUT",
+    json: { ...offer, videoUrl: "ftp://example.com/a.mp4" },
+  });
   expect(updated.status).toBe(422);
   expect((await updated.json()).details).toEqual(details);
 });

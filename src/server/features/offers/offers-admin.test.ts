@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createOffer } from "#tests/support/factories.ts";
-import { runScenarios, scenarioApp, type Scenario } from "#tests/support/scenario.ts";
+import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 const offer = {
   title: "Offer",
@@ -39,23 +39,76 @@ runScenarios("offers admin API without the session", [
   ...endpoints
     .filter((e) => e.method !== "GET")
     .flatMap((e): Scenario[] => [
-      { ...e, name: `${e.name} from a foreign Origin with the session: 403, nothing changes`, who: "admin", setup: rows, headers: { origin: "https://evil.example" }, status: 403, unchanged: true },
-      { ...e, name: `${e.name} marked cross-site with the session: 403, nothing changes`, who: "admin", setup: rows, headers: { origin: null, "sec-fetch-site": "cross-site" }, status: 403, unchanged: true },
+      {
+        ...e,
+        name: `${e.name} from a foreign Origin with the session: 403, nothing changes`,
+        who: "admin",
+        setup: rows,
+        headers: { origin: "https://evil.example" },
+        status: 403,
+        unchanged: true,
+      },
+      {
+        ...e,
+        name: `${e.name} marked cross-site with the session: 403, nothing changes`,
+        who: "admin",
+        setup: rows,
+        headers: { origin: null, "sec-fetch-site": "cross-site" },
+        status: 403,
+        unchanged: true,
+      },
     ]),
 ]);
 
 runScenarios("an offer with a bad field: 422, nothing stored", [
-  ...[0, 11, 1.5, "2"].map((moduleId): Scenario => ({ name: `moduleId ${JSON.stringify(moduleId)}`, who: "admin", method: "POST", path: "/api/admin/affiliate-offer", body: { ...offer, moduleId }, status: 422, rows: { affiliate_offers: 0 } })),
-  { name: "a link that is not a URL", who: "admin", method: "POST", path: "/api/admin/affiliate-offer", body: { ...offer, linkUrl: "not a url" }, status: 422, rows: { affiliate_offers: 0 } },
-  { name: "a video URL of no known player", who: "admin", method: "POST", path: "/api/admin/affiliate-offer", body: { ...offer, videoUrl: "https://example.com/page" }, status: 422, rows: { affiliate_offers: 0 } },
+  ...[0, 11, 1.5, "2"].map(
+    (moduleId): Scenario => ({
+      name: `moduleId ${JSON.stringify(moduleId)}`,
+      who: "admin",
+      method: "POST",
+      path: "/api/admin/affiliate-offer",
+      body: { ...offer, moduleId },
+      status: 422,
+      rows: { affiliate_offers: 0 },
+    }),
+  ),
+  {
+    name: "a link that is not a URL",
+    who: "admin",
+    method: "POST",
+    path: "/api/admin/affiliate-offer",
+    body: { ...offer, linkUrl: "not a url" },
+    status: 422,
+    rows: { affiliate_offers: 0 },
+  },
+  {
+    name: "a video URL of no known player",
+    who: "admin",
+    method: "POST",
+    path: "/api/admin/affiliate-offer",
+    body: { ...offer, videoUrl: "https://example.com/page" },
+    status: 422,
+    rows: { affiliate_offers: 0 },
+  },
 ]);
 
 describe("offers admin API as the admin", () => {
   test("create for module 2 and see it publicly first; embed mode drops media; inactive leaves the public list; unknown 404", async () => {
     const api = await scenarioApp({ admin: true });
     await createOffer(api.db, { moduleId: 2, createdAt: new Date("2025-01-01") });
-    const created = (await api.check({ who: "admin", method: "POST", path: "/api/admin/affiliate-offer", body: offer, status: 201, rows: { affiliate_offers: 1 } })).json<{ id: number }>();
-    const publicOffers = (await api.check({ path: "/api/module/2/affiliate-offers", status: 200 })).json<{ id: number }[]>();
+    const created = (
+      await api.check({
+        who: "admin",
+        method: "POST",
+        path: "/api/admin/affiliate-offer",
+        body: offer,
+        status: 201,
+        rows: { affiliate_offers: 1 },
+      })
+    ).json<{ id: number }>();
+    const publicOffers = (await api.check({ path: "/api/module/2/affiliate-offers", status: 200 })).json<
+      { id: number }[]
+    >();
     expect(publicOffers[0]!.id).toBe(created.id);
 
     await api.check({
@@ -66,11 +119,30 @@ describe("offers admin API as the admin", () => {
       status: 201,
       contains: { imageUrl: null, videoUrl: null, embedCode: "<b>hi</b>" },
     });
-    await api.check({ who: "admin", method: "POST", path: "/api/admin/affiliate-offer", body: { ...offer, videoUrl: "https://" }, status: 201, contains: { videoUrl: null } });
+    await api.check({
+      who: "admin",
+      method: "POST",
+      path: "/api/admin/affiliate-offer",
+      body: { ...offer, videoUrl: "https://" },
+      status: 201,
+      contains: { videoUrl: null },
+    });
 
-    await api.check({ who: "admin", method: "PUT", path: `/api/admin/affiliate-offer/${created.id}`, body: { ...offer, isActive: false }, status: 200 });
+    await api.check({
+      who: "admin",
+      method: "PUT",
+      path: `/api/admin/affiliate-offer/${created.id}`,
+      body: { ...offer, isActive: false },
+      status: 200,
+    });
     const after = (await api.check({ path: "/api/module/2/affiliate-offers", status: 200 })).json<{ id: number }[]>();
     expect(after.map((o) => o.id)).not.toContain(created.id);
-    await api.check({ who: "admin", method: "DELETE", path: "/api/admin/affiliate-offer/99999", status: 404, rows: { affiliate_offers: 0 } });
+    await api.check({
+      who: "admin",
+      method: "DELETE",
+      path: "/api/admin/affiliate-offer/99999",
+      status: 404,
+      rows: { affiliate_offers: 0 },
+    });
   });
 });

@@ -3,7 +3,17 @@ import { MODULE_IDS } from "#shared/features/course/constants.ts";
 import { createOffer } from "#tests/support/factories.ts";
 import { runScenarios, type Scenario } from "#tests/support/scenario.ts";
 
-const PUBLIC_FIELDS = ["description", "embedCode", "id", "imageUrl", "linkText", "linkUrl", "title", "useEmbed", "videoUrl"];
+const PUBLIC_FIELDS = [
+  "description",
+  "embedCode",
+  "id",
+  "imageUrl",
+  "linkText",
+  "linkUrl",
+  "title",
+  "useEmbed",
+  "videoUrl",
+];
 const titles = (offers: { title: string }[]) => offers.map((o) => o.title);
 
 runScenarios("GET /api/module/:id/affiliate-offers", [
@@ -44,7 +54,9 @@ runScenarios("GET /api/module/:id/affiliate-offers", [
       const ordered = res.json<{ id: number }[]>().map((o) => o.id);
       const orders = new Set<string>();
       for (let i = 0; i < 20; i++) {
-        const ids = (await api.check({ path: "/api/module/7/affiliate-offers?fullRandom=true", status: 200 })).json<{ id: number }[]>().map((o) => o.id);
+        const ids = (await api.check({ path: "/api/module/7/affiliate-offers?fullRandom=true", status: 200 }))
+          .json<{ id: number }[]>()
+          .map((o) => o.id);
         expect([...ids].sort()).toEqual([...ordered].sort());
         orders.add(ids.join());
       }
@@ -60,7 +72,12 @@ runScenarios("GET /api/module/:id/affiliate-offers", [
     json: [],
   },
   ...["abc", "0", "11", "-1", "1.5", "01", "%20", "99999999999"].map(
-    (id): Scenario => ({ name: `module id ${JSON.stringify(id)}: 422 with a clear message`, path: `/api/module/${id}/affiliate-offers`, status: 422, contains: ["Module id must be a whole number from 1 to 10."] }),
+    (id): Scenario => ({
+      name: `module id ${JSON.stringify(id)}: 422 with a clear message`,
+      path: `/api/module/${id}/affiliate-offers`,
+      status: 422,
+      contains: ["Module id must be a whole number from 1 to 10."],
+    }),
   ),
   ...["POST", "PUT", "DELETE"].map(
     (method): Scenario => ({
@@ -111,7 +128,9 @@ runScenarios("GET /embed/offer/:id", [
   {
     name: "an inactive embed offer is not served",
     path: "/embed/offer/{id}",
-    setup: async ({ db }) => ({ id: (await createOffer(db, { useEmbed: true, embedCode: EMBED, isActive: false })).id }),
+    setup: async ({ db }) => ({
+      id: (await createOffer(db, { useEmbed: true, embedCode: EMBED, isActive: false })).id,
+    }),
     status: 404,
   },
 ]);

@@ -1,7 +1,7 @@
 import { Elysia, t } from "elysia";
 import type { Db } from "#server/db/client.ts";
-import { moduleOffersRead } from "#shared/features/offers/reads.ts";
 import { serveRead } from "#server/lib/reads.ts";
+import { moduleOffersRead } from "#shared/features/offers/reads.ts";
 import { activeOffersFor, embedCodeFor } from "./service.ts";
 
 // The embed document may run the affiliate's own scripts, so it gets its own policy: the
@@ -14,27 +14,30 @@ const EMBED_CSP = [
 ].join("; ");
 
 export const offerReads = [
-  serveRead(moduleOffersRead, ({ db }, { id }, { fullRandom }) => activeOffersFor(db, Number(id), fullRandom === "true"), {
-    cacheControl: "no-store",
-  }),
+  serveRead(
+    moduleOffersRead,
+    ({ db }, { id }, { fullRandom }) => activeOffersFor(db, Number(id), fullRandom === "true"),
+    {
+      cacheControl: "no-store",
+    },
+  ),
 ];
 
 export function offerRoutes(db: Db) {
-  return new Elysia({ name: "offers" })
-    .get(
-      "/embed/offer/:id",
-      async ({ params }) => {
-        const code = await embedCodeFor(db, Number(params.id));
-        const html = `<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><style>html,body{margin:0;padding:0;background:transparent;font-family:system-ui,sans-serif}</style></head><body>${code}</body></html>`;
-        return new Response(html, {
-          headers: {
-            "content-type": "text/html; charset=utf-8",
-            "content-security-policy": EMBED_CSP,
-            "x-frame-options": "SAMEORIGIN",
-            "cache-control": "no-store",
-          },
-        });
-      },
-      { params: t.Object({ id: t.String({ pattern: "^\\d{1,9}$" }) }) },
-    );
+  return new Elysia({ name: "offers" }).get(
+    "/embed/offer/:id",
+    async ({ params }) => {
+      const code = await embedCodeFor(db, Number(params.id));
+      const html = `<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><style>html,body{margin:0;padding:0;background:transparent;font-family:system-ui,sans-serif}</style></head><body>${code}</body></html>`;
+      return new Response(html, {
+        headers: {
+          "content-type": "text/html; charset=utf-8",
+          "content-security-policy": EMBED_CSP,
+          "x-frame-options": "SAMEORIGIN",
+          "cache-control": "no-store",
+        },
+      });
+    },
+    { params: t.Object({ id: t.String({ pattern: "^\\d{1,9}$" }) }) },
+  );
 }

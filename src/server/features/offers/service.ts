@@ -1,11 +1,10 @@
-import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
-import { affiliateOffers } from "./table.ts";
-import type { PublicOffer } from "#shared/features/offers/contract.ts";
-import type { AdminOffer, OfferInput } from "#shared/features/offers/contract.ts";
-import { toVideoSource } from "#shared/features/offers/video-url.ts";
 import { HttpError } from "#server/plugins/errors.ts";
+import { MODULE_COUNT } from "#shared/features/course/constants.ts";
+import type { AdminOffer, OfferInput, PublicOffer } from "#shared/features/offers/contract.ts";
+import { toVideoSource } from "#shared/features/offers/video-url.ts";
+import { affiliateOffers } from "./table.ts";
 
 export function toPublicOffer(row: typeof affiliateOffers.$inferSelect): PublicOffer {
   return {
@@ -49,17 +48,22 @@ export async function activeOffersFor(db: Db, moduleId: number, fullRandom: bool
 /** The embed code of an active embed offer, for its sandboxed frame. */
 export async function embedCodeFor(db: Db, id: number): Promise<string> {
   const [row] = await db
-    .select({ embedCode: affiliateOffers.embedCode, useEmbed: affiliateOffers.useEmbed, isActive: affiliateOffers.isActive })
+    .select({
+      embedCode: affiliateOffers.embedCode,
+      useEmbed: affiliateOffers.useEmbed,
+      isActive: affiliateOffers.isActive,
+    })
     .from(affiliateOffers)
     .where(eq(affiliateOffers.id, id))
     .limit(1);
-  if (!row || !row.isActive || !row.useEmbed || !row.embedCode) throw new HttpError(404, "No such embed.");
+  if (!row?.isActive || !row.useEmbed || !row.embedCode) throw new HttpError(404, "No such embed.");
   return row.embedCode;
 }
 
 // ---- Admin ----
 
-const blankText = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === "" ? null : v.trim());
+const blankText = (v: string | null | undefined) =>
+  v === undefined || v === null || v.trim() === "" ? null : v.trim();
 
 export function toAdminOffer(row: typeof affiliateOffers.$inferSelect): AdminOffer {
   return {
@@ -76,7 +80,10 @@ export function toAdminOffer(row: typeof affiliateOffers.$inferSelect): AdminOff
 }
 
 export async function listAllOffers(db: Db): Promise<AdminOffer[]> {
-  const rows = await db.select().from(affiliateOffers).orderBy(desc(affiliateOffers.createdAt), desc(affiliateOffers.id));
+  const rows = await db
+    .select()
+    .from(affiliateOffers)
+    .orderBy(desc(affiliateOffers.createdAt), desc(affiliateOffers.id));
   return rows.map(toAdminOffer);
 }
 
@@ -90,7 +97,9 @@ function offerValues(input: OfferInput) {
   }
   const embedCode = blankText(input.embedCode);
   if (input.useEmbed && !embedCode) {
-    throw new HttpError(422, "Embed code is required when the offer uses embed code.", [{ field: "embedCode", message: "Paste the embed code" }]);
+    throw new HttpError(422, "Embed code is required when the offer uses embed code.", [
+      { field: "embedCode", message: "Paste the embed code" },
+    ]);
   }
   return {
     title: input.title.trim(),
@@ -127,6 +136,9 @@ export async function updateOffer(db: Db, id: number, input: OfferInput): Promis
 }
 
 export async function deleteOffer(db: Db, id: number): Promise<void> {
-  const deleted = await db.delete(affiliateOffers).where(eq(affiliateOffers.id, id)).returning({ id: affiliateOffers.id });
+  const deleted = await db
+    .delete(affiliateOffers)
+    .where(eq(affiliateOffers.id, id))
+    .returning({ id: affiliateOffers.id });
   if (deleted.length === 0) throw new HttpError(404, "No offer with that id.");
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createProduct } from "#tests/support/factories.ts";
-import { runScenarios, scenarioApp, type Scenario } from "#tests/support/scenario.ts";
+import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 const product = {
   id: "custom_ab12cd34",
@@ -14,7 +14,9 @@ const product = {
   moduleId: null,
 };
 
-const rows: Scenario["setup"] = async ({ db }) => ({ product: (await createProduct(db, { id: "essential-key-light", archetype: "All Archetypes" })).id });
+const rows: Scenario["setup"] = async ({ db }) => ({
+  product: (await createProduct(db, { id: "essential-key-light", archetype: "All Archetypes" })).id,
+});
 
 const endpoints: Pick<Scenario, "name" | "method" | "path" | "body">[] = [
   { name: "list products", method: "GET", path: "/api/admin/recommended-products" },
@@ -38,8 +40,24 @@ runScenarios("products admin API without the session", [
   ...endpoints
     .filter((e) => e.method !== "GET")
     .flatMap((e): Scenario[] => [
-      { ...e, name: `${e.name} from a foreign Origin with the session: 403, nothing changes`, who: "admin", setup: rows, headers: { origin: "https://evil.example" }, status: 403, unchanged: true },
-      { ...e, name: `${e.name} marked cross-site with the session: 403, nothing changes`, who: "admin", setup: rows, headers: { origin: null, "sec-fetch-site": "cross-site" }, status: 403, unchanged: true },
+      {
+        ...e,
+        name: `${e.name} from a foreign Origin with the session: 403, nothing changes`,
+        who: "admin",
+        setup: rows,
+        headers: { origin: "https://evil.example" },
+        status: 403,
+        unchanged: true,
+      },
+      {
+        ...e,
+        name: `${e.name} marked cross-site with the session: 403, nothing changes`,
+        who: "admin",
+        setup: rows,
+        headers: { origin: null, "sec-fetch-site": "cross-site" },
+        status: 403,
+        unchanged: true,
+      },
     ]),
 ]);
 
@@ -80,17 +98,52 @@ describe("products admin API as the admin", () => {
   test("create shows in the starter kit data; a taken id is 409; one default per group; delete, then 404", async () => {
     const api = await scenarioApp({ admin: true });
     const featured = await createProduct(api.db, { archetype: "Couple", isDefault: true });
-    await api.check({ who: "admin", method: "POST", path: "/api/admin/recommended-product", body: product, status: 201, rows: { recommended_products: 1 } });
-    const couple = (await api.check({ path: "/api/recommended-products/Couple", status: 200 })).json<{ id: string }[]>();
+    await api.check({
+      who: "admin",
+      method: "POST",
+      path: "/api/admin/recommended-product",
+      body: product,
+      status: 201,
+      rows: { recommended_products: 1 },
+    });
+    const couple = (await api.check({ path: "/api/recommended-products/Couple", status: 200 })).json<
+      { id: string }[]
+    >();
     expect(couple.map((p) => p.id)).toContain("custom_ab12cd34");
-    await api.check({ who: "admin", method: "POST", path: "/api/admin/recommended-product", body: product, status: 409, rows: { recommended_products: 0 } });
+    await api.check({
+      who: "admin",
+      method: "POST",
+      path: "/api/admin/recommended-product",
+      body: product,
+      status: 409,
+      rows: { recommended_products: 0 },
+    });
 
-    await api.check({ who: "admin", method: "PUT", path: "/api/admin/recommended-product/custom_ab12cd34", body: { ...product, isDefault: true }, status: 200 });
-    const after = (await api.check({ path: "/api/recommended-products/Couple", status: 200 })).json<{ id: string; isDefault: boolean }[]>();
+    await api.check({
+      who: "admin",
+      method: "PUT",
+      path: "/api/admin/recommended-product/custom_ab12cd34",
+      body: { ...product, isDefault: true },
+      status: 200,
+    });
+    const after = (await api.check({ path: "/api/recommended-products/Couple", status: 200 })).json<
+      { id: string; isDefault: boolean }[]
+    >();
     expect(after.filter((p) => p.isDefault).map((p) => p.id)).toEqual(["custom_ab12cd34"]);
     expect(after.map((p) => p.id)).toContain(featured.id);
 
-    await api.check({ who: "admin", method: "DELETE", path: "/api/admin/recommended-product/custom_ab12cd34", status: 200, rows: { recommended_products: -1 } });
-    await api.check({ who: "admin", method: "DELETE", path: "/api/admin/recommended-product/custom_ab12cd34", status: 404 });
+    await api.check({
+      who: "admin",
+      method: "DELETE",
+      path: "/api/admin/recommended-product/custom_ab12cd34",
+      status: 200,
+      rows: { recommended_products: -1 },
+    });
+    await api.check({
+      who: "admin",
+      method: "DELETE",
+      path: "/api/admin/recommended-product/custom_ab12cd34",
+      status: 404,
+    });
   });
 });

@@ -1,8 +1,8 @@
 import { expect } from "bun:test";
+import { PRODUCT_ARCHETYPES } from "#shared/features/products/contract.ts";
+import { ARCHETYPES } from "#shared/features/quiz/contract.ts";
 import { createProduct } from "#tests/support/factories.ts";
 import { runScenarios, type Scenario } from "#tests/support/scenario.ts";
-import { ARCHETYPES } from "#shared/features/quiz/contract.ts";
-import { PRODUCT_ARCHETYPES } from "#shared/features/products/contract.ts";
 
 runScenarios("GET /api/recommended-products/:archetype", [
   ...[...ARCHETYPES, "All Archetypes"].map(

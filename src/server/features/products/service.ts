@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
-import { recommendedProducts } from "./table.ts";
-import { PRODUCT_ARCHETYPES, type RecommendedProduct } from "#shared/features/products/contract.ts";
 import { HttpError } from "#server/plugins/errors.ts";
+import { PRODUCT_ARCHETYPES, type RecommendedProduct } from "#shared/features/products/contract.ts";
+import { recommendedProducts } from "./table.ts";
 
 export function toProduct(row: typeof recommendedProducts.$inferSelect): RecommendedProduct {
   return {
@@ -42,7 +42,11 @@ export async function listAllProducts(db: Db): Promise<RecommendedProduct[]> {
   const rows = await db
     .select()
     .from(recommendedProducts)
-    .orderBy(asc(recommendedProducts.archetype), desc(recommendedProducts.isDefault), asc(recommendedProducts.createdAt));
+    .orderBy(
+      asc(recommendedProducts.archetype),
+      desc(recommendedProducts.isDefault),
+      asc(recommendedProducts.createdAt),
+    );
   return rows.map(toProduct);
 }
 
@@ -70,10 +74,17 @@ async function keepOneDefault(tx: Db, product: RecommendedProduct): Promise<void
 }
 
 export async function createProduct(db: Db, input: RecommendedProduct): Promise<RecommendedProduct> {
-  const [taken] = await db.select({ id: recommendedProducts.id }).from(recommendedProducts).where(eq(recommendedProducts.id, input.id)).limit(1);
+  const [taken] = await db
+    .select({ id: recommendedProducts.id })
+    .from(recommendedProducts)
+    .where(eq(recommendedProducts.id, input.id))
+    .limit(1);
   if (taken) throw new HttpError(409, `A product with the id "${input.id}" already exists.`);
   return inTransaction(db, async (tx) => {
-    const [row] = await tx.insert(recommendedProducts).values({ id: input.id, ...productValues(input) }).returning();
+    const [row] = await tx
+      .insert(recommendedProducts)
+      .values({ id: input.id, ...productValues(input) })
+      .returning();
     const product = toProduct(row!);
     await keepOneDefault(tx, product);
     return product;
@@ -82,7 +93,11 @@ export async function createProduct(db: Db, input: RecommendedProduct): Promise<
 
 export function updateProduct(db: Db, id: string, input: RecommendedProduct): Promise<RecommendedProduct> {
   return inTransaction(db, async (tx) => {
-    const [row] = await tx.update(recommendedProducts).set(productValues(input)).where(eq(recommendedProducts.id, id)).returning();
+    const [row] = await tx
+      .update(recommendedProducts)
+      .set(productValues(input))
+      .where(eq(recommendedProducts.id, id))
+      .returning();
     if (!row) throw new HttpError(404, "No product with that id.");
     const product = toProduct(row);
     await keepOneDefault(tx, product);
@@ -91,6 +106,9 @@ export function updateProduct(db: Db, id: string, input: RecommendedProduct): Pr
 }
 
 export async function deleteProduct(db: Db, id: string): Promise<void> {
-  const deleted = await db.delete(recommendedProducts).where(eq(recommendedProducts.id, id)).returning({ id: recommendedProducts.id });
+  const deleted = await db
+    .delete(recommendedProducts)
+    .where(eq(recommendedProducts.id, id))
+    .returning({ id: recommendedProducts.id });
   if (deleted.length === 0) throw new HttpError(404, "No product with that id.");
 }

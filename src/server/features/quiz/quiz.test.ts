@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createQuizResult } from "#tests/support/factories.ts";
-import { runScenarios, scenarioApp, type Body, type Scenario } from "#tests/support/scenario.ts";
+import { type Body, runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 const allA = Array.from({ length: 15 }, () => "A");
 const valid = { archetype: "Girl Next Door", answers: allA };
@@ -20,7 +20,13 @@ function chunked(text: string) {
 describe("POST /api/quiz/result", () => {
   test("a valid body is scored, stored and answered with a random id", async () => {
     const api = await scenarioApp();
-    const first = await api.check({ ...post, body: valid, status: 201, contains: { archetype: "Girl Next Door", id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) }, rows: { quiz_results: 1 } });
+    const first = await api.check({
+      ...post,
+      body: valid,
+      status: 201,
+      contains: { archetype: "Girl Next Door", id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) },
+      rows: { quiz_results: 1 },
+    });
     const second = await api.check({ ...post, body: valid, status: 201, rows: { quiz_results: 1 } });
     expect(second.json().id).not.toBe(first.json().id);
   });
@@ -30,7 +36,13 @@ describe("POST /api/quiz/result", () => {
 const invalid: [string, Body | (() => Body), number, RegExp, Record<string, string>?][] = [
   ["malformed JSON", '{"archetype": "Girl', 400, /valid JSON/],
   ["empty body", "", 400, /empty/],
-  ["not JSON content type", "archetype=x", 415, /application\/json/, { "content-type": "application/x-www-form-urlencoded" }],
+  [
+    "not JSON content type",
+    "archetype=x",
+    415,
+    /application\/json/,
+    { "content-type": "application/x-www-form-urlencoded" },
+  ],
   ["text/plain (a cross-site form)", JSON.stringify(valid), 415, /application\/json/, { "content-type": "text/plain" }],
   ["missing archetype", { answers: allA }, 422, /missing or invalid/],
   ["unknown archetype", { ...valid, archetype: "Astronaut" }, 422, /missing or invalid/],
@@ -41,9 +53,20 @@ const invalid: [string, Body | (() => Body), number, RegExp, Record<string, stri
   ["an unknown field (a client-chosen id)", { ...valid, id: "chosen-by-client" }, 422, /missing or invalid/],
   ["numbers instead of letters", { ...valid, answers: allA.map(() => 1) }, 422, /missing or invalid/],
   ["an array body", [valid], 422, /missing or invalid/],
-  ["archetype the answers do not give", { ...valid, archetype: "Dominatrix" }, 422, /score as "Girl Next Door", not "Dominatrix"/],
+  [
+    "archetype the answers do not give",
+    { ...valid, archetype: "Dominatrix" },
+    422,
+    /score as "Girl Next Door", not "Dominatrix"/,
+  ],
   ["oversized body (Content-Length)", { ...valid, pad: "x".repeat(20_000) }, 413, /larger than 16 KB/],
-  ["oversized chunked body without Content-Length", () => chunked(JSON.stringify({ ...valid, pad: "y".repeat(40_000) })), 413, /larger than 16 KB/, { "content-type": "application/json" }],
+  [
+    "oversized chunked body without Content-Length",
+    () => chunked(JSON.stringify({ ...valid, pad: "y".repeat(40_000) })),
+    413,
+    /larger than 16 KB/,
+    { "content-type": "application/json" },
+  ],
 ];
 
 runScenarios("POST /api/quiz/result refuses", [
@@ -65,7 +88,13 @@ runScenarios("POST /api/quiz/result refuses", [
     body: { archetype: "Secret Agent", answers: ["Z"] },
     status: 422,
     notContains: ["Secret Agent"],
-    check: (res) => expect(res.json().details.map((d: { field: string }) => d.field).sort()).toEqual(["answers", "answers.0", "archetype"]),
+    check: (res) =>
+      expect(
+        res
+          .json()
+          .details.map((d: { field: string }) => d.field)
+          .sort(),
+      ).toEqual(["answers", "answers.0", "archetype"]),
   },
 ]);
 
@@ -76,7 +105,7 @@ runScenarios("GET /api/quiz/result/:id", [
     setup: async ({ db }) => ({ id: (await createQuizResult(db)).id }),
     status: 200,
     check: (res, _, { id }) => {
-      const body = res.json();
+      const body = res.json<{ createdAt: string }>();
       expect(body).toMatchObject({ id, archetype: "Girl Next Door", answers: allA });
       expect(new Date(body.createdAt).toString()).not.toBe("Invalid Date");
     },

@@ -1,11 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
-import { quizResults } from "./table.ts";
+import { newId } from "#server/lib/ids.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import { scoringTable } from "#shared/features/quiz/content.ts";
 import type { QuizResult, QuizResultInput } from "#shared/features/quiz/contract.ts";
 import { scoreArchetype } from "#shared/features/quiz/scoring.ts";
-import { scoringTable } from "#shared/features/quiz/content.ts";
-import { HttpError } from "#server/plugins/errors.ts";
-import { newId } from "#server/lib/ids.ts";
+import { quizResults } from "./table.ts";
 
 // The hot write path prepares its statement once per database instead of per request:
 // prepared statements hold native memory until the garbage collector finalizes them.

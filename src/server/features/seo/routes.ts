@@ -11,9 +11,13 @@ export interface SeoOptions {
 
 export function seoRoutes(db: Db, { origin, contentDate }: SeoOptions) {
   const text = (body: string, type: string) =>
-    new Response(body, { headers: { "content-type": `${type}; charset=utf-8`, "cache-control": "public, max-age=300" } });
+    new Response(body, {
+      headers: { "content-type": `${type}; charset=utf-8`, "cache-control": "public, max-age=300" },
+    });
   return new Elysia({ name: "seo" })
-    .get("/sitemap.xml", async ({ request }) => text(await sitemapXml(db, origin(request), contentDate), "application/xml"))
+    .get("/sitemap.xml", async ({ request }) =>
+      text(await sitemapXml(db, origin(request), contentDate), "application/xml"),
+    )
     .get("/blog/rss.xml", async ({ request }) => text(await rssXml(db, origin(request)), "application/rss+xml"))
     .get("/robots.txt", ({ request }) => text(robotsTxt(origin(request)), "text/plain"));
 }

@@ -1,14 +1,30 @@
 import type { Db } from "#server/db/client.ts";
-import type { BlogPostSummary } from "#shared/features/blog/contract.ts";
 import { listPublishedPosts } from "#server/features/blog/service.ts";
-import { getSettings } from "#server/features/settings/service.ts";
 import { listModules } from "#server/features/course/service.ts";
+import { getSettings } from "#server/features/settings/service.ts";
+import type { BlogPostSummary } from "#shared/features/blog/contract.ts";
 
 export function xmlEscape(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+  return value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
 }
 
-const STATIC_PAGES = ["/", "/quiz", "/quiz/earnings", "/learn", "/learn-more", "/learn/complete", "/resources", "/blog", "/terms", "/privacy"];
+const STATIC_PAGES = [
+  "/",
+  "/quiz",
+  "/quiz/earnings",
+  "/learn",
+  "/learn-more",
+  "/learn/complete",
+  "/resources",
+  "/blog",
+  "/terms",
+  "/privacy",
+];
 
 /** Every public page, module and published post, with last-modified dates. */
 export async function sitemapXml(db: Db, origin: string, contentDate: Date): Promise<string> {
@@ -21,7 +37,9 @@ export async function sitemapXml(db: Db, origin: string, contentDate: Date): Pro
     ...listModules().map((m) => ({ loc: `${origin}/learn/${m.id}`, lastmod: day(contentDate) })),
     ...posts.map((p) => ({ loc: `${origin}/blog/${p.slug}`, lastmod: day(p.updatedAt) })),
   ];
-  const urls = entries.map((e) => `  <url><loc>${xmlEscape(e.loc)}</loc><lastmod>${e.lastmod}</lastmod></url>`).join("\n");
+  const urls = entries
+    .map((e) => `  <url><loc>${xmlEscape(e.loc)}</loc><lastmod>${e.lastmod}</lastmod></url>`)
+    .join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }
 
@@ -63,5 +81,14 @@ ${items}
 }
 
 export function robotsTxt(origin: string): string {
-  return ["User-agent: *", "Disallow: /admin", "Disallow: /admin-login", "Disallow: /api/", "Disallow: /embed/", "", `Sitemap: ${origin}/sitemap.xml`, ""].join("\n");
+  return [
+    "User-agent: *",
+    "Disallow: /admin",
+    "Disallow: /admin-login",
+    "Disallow: /api/",
+    "Disallow: /embed/",
+    "",
+    `Sitemap: ${origin}/sitemap.xml`,
+    "",
+  ].join("\n");
 }

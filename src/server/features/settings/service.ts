@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
-import { siteSettings } from "./table.ts";
-import type { SiteSettings } from "#shared/features/settings/contract.ts";
 import { HttpError } from "#server/plugins/errors.ts";
+import type { SiteSettings } from "#shared/features/settings/contract.ts";
+import { siteSettings } from "./table.ts";
 
 export async function getSettings(db: Db): Promise<SiteSettings> {
   const [row] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
@@ -30,6 +30,9 @@ export function settingsRow(settings: SiteSettings) {
 }
 
 export async function updateSettings(db: Db, settings: SiteSettings): Promise<SiteSettings> {
-  await db.update(siteSettings).set({ ...settingsRow(settings), updatedAt: new Date() }).where(eq(siteSettings.id, 1));
+  await db
+    .update(siteSettings)
+    .set({ ...settingsRow(settings), updatedAt: new Date() })
+    .where(eq(siteSettings.id, 1));
   return getSettings(db);
 }

@@ -10,32 +10,64 @@ const settings = {
 };
 
 runScenarios("settings admin API without the session or from another site", [
-  { name: "read settings: 401", path: "/api/admin/settings", headers: { origin: "http://localhost" }, status: 401, json: { error: "Sign in as the admin to continue." }, unchanged: true },
   {
-    name: "update settings: 401, nothing changes",
-    method: "PUT",
+    name: "read settings: 401",
     path: "/api/admin/settings",
-    body: settings,
-   
     headers: { origin: "http://localhost" },
     status: 401,
     json: { error: "Sign in as the admin to continue." },
     unchanged: true,
   },
-  { name: "update settings from a foreign Origin with the session: 403, nothing changes", who: "admin", method: "PUT", path: "/api/admin/settings", body: settings, headers: { origin: "https://evil.example" }, status: 403, unchanged: true },
+  {
+    name: "update settings: 401, nothing changes",
+    method: "PUT",
+    path: "/api/admin/settings",
+    body: settings,
+
+    headers: { origin: "http://localhost" },
+    status: 401,
+    json: { error: "Sign in as the admin to continue." },
+    unchanged: true,
+  },
+  {
+    name: "update settings from a foreign Origin with the session: 403, nothing changes",
+    who: "admin",
+    method: "PUT",
+    path: "/api/admin/settings",
+    body: settings,
+    headers: { origin: "https://evil.example" },
+    status: 403,
+    unchanged: true,
+  },
   {
     name: "update settings marked cross-site with the session: 403, nothing changes",
     who: "admin",
     method: "PUT",
     path: "/api/admin/settings",
     body: settings,
-   
+
     headers: { origin: null, "sec-fetch-site": "cross-site" },
     status: 403,
     unchanged: true,
   },
-  { name: "a banner platform other than a or b: 422", who: "admin", method: "PUT", path: "/api/admin/settings", body: { ...settings, bannerPlatform: "c" }, status: 422, unchanged: true },
-  { name: "a platform without a name: 422", who: "admin", method: "PUT", path: "/api/admin/settings", body: { ...settings, platformA: { name: "", url: "x" } }, status: 422, unchanged: true },
+  {
+    name: "a banner platform other than a or b: 422",
+    who: "admin",
+    method: "PUT",
+    path: "/api/admin/settings",
+    body: { ...settings, bannerPlatform: "c" },
+    status: 422,
+    unchanged: true,
+  },
+  {
+    name: "a platform without a name: 422",
+    who: "admin",
+    method: "PUT",
+    path: "/api/admin/settings",
+    body: { ...settings, platformA: { name: "", url: "x" } },
+    status: 422,
+    unchanged: true,
+  },
 ]);
 
 describe("settings admin API as the admin", () => {

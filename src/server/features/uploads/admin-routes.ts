@@ -14,7 +14,8 @@ export function uploadAdminRoutes(dir: string) {
     async ({ request, set }) => {
       // The session and origin were checked by the guard before a byte of the body was read.
       const type = request.headers.get("content-type") ?? "";
-      if (!/^multipart\/form-data/i.test(type)) throw new HttpError(415, "Send the file as multipart/form-data in a field named file.");
+      if (!/^multipart\/form-data/i.test(type))
+        throw new HttpError(415, "Send the file as multipart/form-data in a field named file.");
       const length = Number(request.headers.get("content-length") ?? NaN);
       if (length > MAX_UPLOAD_REQUEST) throw new HttpError(413, "File must be less than 100MB");
       const body = await readBodyLimited(request, MAX_UPLOAD_REQUEST, "File must be less than 100MB");

@@ -1,11 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runScenarios, scenarioApp, type Scenario } from "#tests/support/scenario.ts";
+import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 const root = join(import.meta.dir, "..", "..", "..", "..");
 // A real 1×1 PNG.
-const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) => c.charCodeAt(0));
+const PNG = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
+  (c) => c.charCodeAt(0),
+);
 const MP4 = new Uint8Array(readFileSync(join(root, "public", "seed", "offers", "first-stream.mp4")));
 
 function form(bytes: Uint8Array, name: string, type: string) {
@@ -28,7 +31,16 @@ runScenarios("POST /api/upload without the session or from another site", [
     unchanged: true,
     check: nothingStored,
   },
-  { name: "a foreign Origin with the session: 403", who: "admin", method: "POST", path: "/api/upload", body: () => form(PNG, "a.png", "image/png"), headers: { origin: "https://evil.example" }, status: 403, check: nothingStored },
+  {
+    name: "a foreign Origin with the session: 403",
+    who: "admin",
+    method: "POST",
+    path: "/api/upload",
+    body: () => form(PNG, "a.png", "image/png"),
+    headers: { origin: "https://evil.example" },
+    status: 403,
+    check: nothingStored,
+  },
   {
     name: "marked cross-site with the session: 403",
     who: "admin",
@@ -44,7 +56,15 @@ runScenarios("POST /api/upload without the session or from another site", [
 describe("POST /api/upload", () => {
   test("a real PNG is stored under a server-made name and served with its type", async () => {
     const api = await scenarioApp({ admin: true });
-    const { url } = (await api.check({ who: "admin", method: "POST", path: "/api/upload", body: form(PNG, "my photo.png", "image/png"), status: 201 })).json<{ url: string }>();
+    const { url } = (
+      await api.check({
+        who: "admin",
+        method: "POST",
+        path: "/api/upload",
+        body: form(PNG, "my photo.png", "image/png"),
+        status: 201,
+      })
+    ).json<{ url: string }>();
     expect(url).toMatch(/^\/uploads\/[A-Za-z0-9_-]{22}\.png$/);
     expect(readdirSync(api.uploadsDir)).toEqual([url.split("/").pop()!]);
     const served = await api.request(url);
@@ -57,7 +77,15 @@ describe("POST /api/upload", () => {
 
   test("a small MP4 is accepted and served in byte ranges", async () => {
     const api = await scenarioApp({ admin: true });
-    const { url } = (await api.check({ who: "admin", method: "POST", path: "/api/upload", body: form(MP4, "clip.mp4", "video/mp4"), status: 201 })).json<{ url: string }>();
+    const { url } = (
+      await api.check({
+        who: "admin",
+        method: "POST",
+        path: "/api/upload",
+        body: form(MP4, "clip.mp4", "video/mp4"),
+        status: 201,
+      })
+    ).json<{ url: string }>();
     expect(url).toEndWith(".mp4");
     const part = await api.request(url, { headers: { range: "bytes=0-99" } });
     expect(part.status).toBe(206);
@@ -96,9 +124,27 @@ other.append("other", new File([PNG], "a.png"));
 runScenarios("POST /api/upload: refused files store nothing", [
   ...(
     [
-      ["a text file named .png", new TextEncoder().encode("just some text, not an image"), "fake.png", "image/png", 415],
-      ["an HTML file claiming to be an image", new TextEncoder().encode("<html><script>alert(1)</script></html>"), "x.jpg", "image/jpeg", 415],
-      ["an SVG (scripts can hide in it)", new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), "x.svg", "image/svg+xml", 415],
+      [
+        "a text file named .png",
+        new TextEncoder().encode("just some text, not an image"),
+        "fake.png",
+        "image/png",
+        415,
+      ],
+      [
+        "an HTML file claiming to be an image",
+        new TextEncoder().encode("<html><script>alert(1)</script></html>"),
+        "x.jpg",
+        "image/jpeg",
+        415,
+      ],
+      [
+        "an SVG (scripts can hide in it)",
+        new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        "x.svg",
+        "image/svg+xml",
+        415,
+      ],
       ["a path in the file name", PNG, "../../etc/passwd.png", "image/png", 422],
       ["an empty file", new Uint8Array(), "empty.png", "image/png", 422],
     ] as const
@@ -114,12 +160,41 @@ runScenarios("POST /api/upload: refused files store nothing", [
       check: nothingStored,
     }),
   ),
-  { name: "an image over 5 MB", who: "admin", method: "POST", path: "/api/upload", body: () => form(big, "big.png", "image/png"), status: 413, json: { error: "Image must be less than 5MB." }, check: nothingStored },
-  { name: "no field named file", who: "admin", method: "POST", path: "/api/upload", body: () => other, status: 422, check: nothingStored },
-  { name: "not multipart", who: "admin", method: "POST", path: "/api/upload", body: { file: "x" }, status: 415, check: nothingStored },
+  {
+    name: "an image over 5 MB",
+    who: "admin",
+    method: "POST",
+    path: "/api/upload",
+    body: () => form(big, "big.png", "image/png"),
+    status: 413,
+    json: { error: "Image must be less than 5MB." },
+    check: nothingStored,
+  },
+  {
+    name: "no field named file",
+    who: "admin",
+    method: "POST",
+    path: "/api/upload",
+    body: () => other,
+    status: 422,
+    check: nothingStored,
+  },
+  {
+    name: "not multipart",
+    who: "admin",
+    method: "POST",
+    path: "/api/upload",
+    body: { file: "x" },
+    status: 415,
+    check: nothingStored,
+  },
 ]);
 
 runScenarios(
   "GET /uploads/:name of no stored file is a 404",
-  ["nope.png", "../app.db", "%2e%2e%2fapp.db", "AAAAAAAAAAAAAAAAAAAAAA.exe"].map((name) => ({ name, path: `/uploads/${name}`, status: 404 })),
+  ["nope.png", "../app.db", "%2e%2e%2fapp.db", "AAAAAAAAAAAAAAAAAAAAAA.exe"].map((name) => ({
+    name,
+    path: `/uploads/${name}`,
+    status: 404,
+  })),
 );

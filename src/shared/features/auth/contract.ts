@@ -1,4 +1,4 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { LOGIN_REQUIRED } from "./constants.ts";
 
 export const LoginInput = Type.Object({

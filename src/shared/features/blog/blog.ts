@@ -2,7 +2,10 @@ import { format, formatDistanceStrict } from "date-fns";
 
 /** Minutes to read at about 200 words a minute; never less than one. */
 export function readingMinutes(html: string): number {
-  const words = html.replace(/<[^>]+>/g, " ").split(/\s+/).filter(Boolean).length;
+  const words = html
+    .replace(/<[^>]+>/g, " ")
+    .split(/\s+/)
+    .filter(Boolean).length;
   return Math.max(1, Math.ceil(words / 200));
 }
 
@@ -23,7 +26,10 @@ export interface PostFilter {
 }
 
 /** The blog list filter: a post must match the category (if any) and the search text in title or excerpt. */
-export function filterPosts<T extends { title: string; excerpt: string | null; category: string | null }>(posts: T[], filter: PostFilter): T[] {
+export function filterPosts<T extends { title: string; excerpt: string | null; category: string | null }>(
+  posts: T[],
+  filter: PostFilter,
+): T[] {
   const needle = filter.search.trim().toLowerCase();
   return posts.filter(
     (p) =>

@@ -1,6 +1,7 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { HttpUrlText, OptionalText } from "#shared/schema/common.ts";
 import "#shared/schema/formats.ts";
+
 export { categoryColor, categoryLabel } from "./categories.ts";
 
 export const BlogCategory = Type.Object({
@@ -9,7 +10,6 @@ export const BlogCategory = Type.Object({
   slug: Type.String({ minLength: 1, maxLength: 60, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", error: "Slug is required" }),
 });
 export type BlogCategory = Static<typeof BlogCategory>;
-
 
 export const SLUG_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
 
@@ -61,11 +61,21 @@ export type SeedPost = Static<typeof SeedPost>;
 
 export const PostInput = Type.Object({
   title: Type.String({ minLength: 1, maxLength: 200, error: "Title is required" }),
-  slug: Type.String({ minLength: 1, maxLength: 120, pattern: SLUG_PATTERN, error: "Slug is required: lower-case letters, digits and single hyphens" }),
+  slug: Type.String({
+    minLength: 1,
+    maxLength: 120,
+    pattern: SLUG_PATTERN,
+    error: "Slug is required: lower-case letters, digits and single hyphens",
+  }),
   content: Type.String({ minLength: 1, maxLength: 200_000, error: "Content is required" }),
   excerpt: OptionalText(500),
   category: Type.Optional(Type.Union([Type.String({ maxLength: 60 }), Type.Null()])),
-  coverImage: Type.Optional(Type.Union([Type.String({ maxLength: 2048, pattern: HttpUrlText, error: "Cover image must be an uploaded image or a URL" }), Type.Null()])),
+  coverImage: Type.Optional(
+    Type.Union([
+      Type.String({ maxLength: 2048, pattern: HttpUrlText, error: "Cover image must be an uploaded image or a URL" }),
+      Type.Null(),
+    ]),
+  ),
   published: Type.Boolean({ error: "Published must be true or false" }),
   metaDescription: OptionalText(300),
   metaKeywords: OptionalText(300),
@@ -74,6 +84,11 @@ export type PostInput = Static<typeof PostInput>;
 
 export const CategoryInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 60, error: "Name is required" }),
-  slug: Type.String({ minLength: 1, maxLength: 60, pattern: SLUG_PATTERN, error: "Slug is required: lower-case letters, digits and single hyphens" }),
+  slug: Type.String({
+    minLength: 1,
+    maxLength: 60,
+    pattern: SLUG_PATTERN,
+    error: "Slug is required: lower-case letters, digits and single hyphens",
+  }),
 });
 export type CategoryInput = Static<typeof CategoryInput>;

@@ -1,8 +1,8 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { literalUnion } from "#shared/schema/common.ts";
 import { MODULE_COUNT, QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "./constants.ts";
-export { MODULE_COUNT } from "./constants.ts";
 
+export { MODULE_COUNT } from "./constants.ts";
 
 export const OPTION_IDS = ["A", "B", "C", "D"] as const;
 export const OptionId = literalUnion(OPTION_IDS, { error: "Option id must be A, B, C or D" });
@@ -19,7 +19,10 @@ export type Topic = Static<typeof Topic>;
 export const ModuleQuizQuestion = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: QUIZ_QUESTIONS_PER_MODULE }),
   question: Type.String({ minLength: 10, maxLength: 240 }),
-  options: Type.Array(Type.Object({ id: OptionId, text: Type.String({ minLength: 1, maxLength: 200 }) }), { minItems: 4, maxItems: 4 }),
+  options: Type.Array(Type.Object({ id: OptionId, text: Type.String({ minLength: 1, maxLength: 200 }) }), {
+    minItems: 4,
+    maxItems: 4,
+  }),
   correctAnswer: OptionId,
   explanation: Type.String({ minLength: 40, maxLength: 600 }),
 });
@@ -36,7 +39,10 @@ export const CourseModule = Type.Object({
   /** Absent while a module's quiz is being written: the page shows 'Quiz Not Available'. */
   quiz: Type.Optional(
     Type.Object({
-      questions: Type.Array(ModuleQuizQuestion, { minItems: QUIZ_QUESTIONS_PER_MODULE, maxItems: QUIZ_QUESTIONS_PER_MODULE }),
+      questions: Type.Array(ModuleQuizQuestion, {
+        minItems: QUIZ_QUESTIONS_PER_MODULE,
+        maxItems: QUIZ_QUESTIONS_PER_MODULE,
+      }),
     }),
   ),
 });

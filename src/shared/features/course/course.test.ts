@@ -1,5 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { afterModule, moduleCompleteSkip, parseModuleId, passed, quizScore, scoreMessage, topicProgress, withCompleted } from "./course.ts";
+import {
+  afterModule,
+  moduleCompleteSkip,
+  parseModuleId,
+  passed,
+  quizScore,
+  scoreMessage,
+  topicProgress,
+  withCompleted,
+} from "./course.ts";
 
 describe("score messages", () => {
   test.each([

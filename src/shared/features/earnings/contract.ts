@@ -1,6 +1,7 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { literalUnion } from "#shared/schema/common.ts";
 import { EARNINGS_QUESTION_COUNT, TIERS, type TierName } from "./constants.ts";
+
 export { TIERS, type TierName } from "./constants.ts";
 
 export const TIER_NAMES = TIERS.map((t) => t.name) as readonly TierName[];

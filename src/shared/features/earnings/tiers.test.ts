@@ -5,15 +5,29 @@ const fifteen = (value: number) => Array.from({ length: 15 }, () => value);
 
 describe("earnings tiers", () => {
   test("all-lowest answers: Casual Starter", () => {
-    expect(computeTier(fifteen(1))).toEqual({ tier: "Casual Starter", estimatedEarnings: "$500 - $1,500 / month", score: 15, percentage: (15 / 45) * 100 });
+    expect(computeTier(fifteen(1))).toEqual({
+      tier: "Casual Starter",
+      estimatedEarnings: "$500 - $1,500 / month",
+      score: 15,
+      percentage: (15 / 45) * 100,
+    });
   });
 
   test("all-highest answers: Power Earner", () => {
-    expect(computeTier(fifteen(3))).toMatchObject({ tier: "Power Earner", estimatedEarnings: "$5,000 - $15,000+ / month", score: 45, percentage: 100 });
+    expect(computeTier(fifteen(3))).toMatchObject({
+      tier: "Power Earner",
+      estimatedEarnings: "$5,000 - $15,000+ / month",
+      score: 45,
+      percentage: 100,
+    });
   });
 
   test("all-middle answers (66.7%): Hustler Mode", () => {
-    expect(computeTier(fifteen(2))).toMatchObject({ tier: "Hustler Mode", estimatedEarnings: "$2,000 - $5,000 / month", score: 30 });
+    expect(computeTier(fifteen(2))).toMatchObject({
+      tier: "Hustler Mode",
+      estimatedEarnings: "$2,000 - $5,000 / month",
+      score: 30,
+    });
   });
 
   test("exactly 40% is Hustler Mode; just below is Casual Starter", () => {

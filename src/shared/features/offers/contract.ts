@@ -1,6 +1,6 @@
-import { Type, type Static } from "@sinclair/typebox";
-import { HttpUrlText, OptionalText } from "#shared/schema/common.ts";
+import { type Static, Type } from "@sinclair/typebox";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
+import { HttpUrlText, OptionalText } from "#shared/schema/common.ts";
 
 /** The public view of an affiliate offer (docs/product.md#offers). */
 export const PublicOffer = Type.Object({
@@ -36,13 +36,27 @@ export type SeedOffer = Static<typeof SeedOffer>;
 export const OfferInput = Type.Object({
   title: Type.String({ minLength: 1, maxLength: 200, error: "Title is required" }),
   description: Type.String({ minLength: 1, maxLength: 2000, error: "Description is required" }),
-  imageUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048, pattern: HttpUrlText, error: "Image must be an uploaded image or a URL" }), Type.Null()])),
+  imageUrl: Type.Optional(
+    Type.Union([
+      Type.String({ maxLength: 2048, pattern: HttpUrlText, error: "Image must be an uploaded image or a URL" }),
+      Type.Null(),
+    ]),
+  ),
   videoUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
   useEmbed: Type.Boolean(),
   embedCode: OptionalText(20_000),
-  linkUrl: Type.String({ minLength: 1, maxLength: 2048, pattern: "^https?://[^\\s]+$", error: "Link URL is required and must be a valid URL" }),
+  linkUrl: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    pattern: "^https?://[^\\s]+$",
+    error: "Link URL is required and must be a valid URL",
+  }),
   linkText: OptionalText(60),
-  moduleId: Type.Integer({ minimum: 1, maximum: MODULE_COUNT, error: `Module must be a whole number from 1 to ${MODULE_COUNT}` }),
+  moduleId: Type.Integer({
+    minimum: 1,
+    maximum: MODULE_COUNT,
+    error: `Module must be a whole number from 1 to ${MODULE_COUNT}`,
+  }),
   isActive: Type.Boolean(),
   archetype: OptionalText(60),
   productId: OptionalText(64),

@@ -8,6 +8,11 @@ import type { PublicOffer } from "./contract.ts";
  */
 export const moduleOffersRead = defineRead<PublicOffer[]>()(
   "/api/module/:id/affiliate-offers",
-  { id: { pattern: `^(${MODULE_IDS.join("|")})$`, error: `Module id must be a whole number from 1 to ${MODULE_COUNT}.` } },
+  {
+    id: {
+      pattern: `^(${MODULE_IDS.join("|")})$`,
+      error: `Module id must be a whole number from 1 to ${MODULE_COUNT}.`,
+    },
+  },
   { query: ["fullRandom", "t"] },
 );

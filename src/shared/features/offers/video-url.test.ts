@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { toVideoSource } from "./video-url.ts";
 
-const yt = "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1&mute=1&loop=1&playlist=dQw4w9WgXcQ&playsinline=1&rel=0";
+const yt =
+  "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?autoplay=1&mute=1&loop=1&playlist=dQw4w9WgXcQ&playsinline=1&rel=0";
 
 describe("video URL conversion", () => {
   test.each([
@@ -22,7 +23,11 @@ describe("video URL conversion", () => {
     ["https://vimeo.com/channels/staffpicks/76979871", "76979871"],
     ["https://player.vimeo.com/video/76979871?h=abc", "76979871"],
   ])("Vimeo %s uses the player URL", (input, id) => {
-    expect(toVideoSource(input)).toEqual({ kind: "vimeo", id, src: `https://player.vimeo.com/video/${id}?autoplay=1&muted=1&loop=1&background=1` });
+    expect(toVideoSource(input)).toEqual({
+      kind: "vimeo",
+      id,
+      src: `https://player.vimeo.com/video/${id}?autoplay=1&muted=1&loop=1&background=1`,
+    });
   });
 
   test.each([

@@ -7,7 +7,13 @@ export type VideoSource =
   | { kind: "vimeo"; id: string; src: string }
   | { kind: "file"; src: string; type: string };
 
-const FILE_TYPES: Record<string, string> = { mp4: "video/mp4", m4v: "video/mp4", webm: "video/webm", ogg: "video/ogg", ogv: "video/ogg" };
+const FILE_TYPES: Record<string, string> = {
+  mp4: "video/mp4",
+  m4v: "video/mp4",
+  webm: "video/webm",
+  ogg: "video/ogg",
+  ogv: "video/ogg",
+};
 
 /**
  * The only third-party origins the site ever loads, and only as frames: the players of
@@ -40,7 +46,13 @@ export function toVideoSource(raw: string | null | undefined): VideoSource | nul
   const youtubeId = (id: string | null | undefined) => (id && /^[\w-]{11}$/.test(id) ? id : null);
 
   if (host === "youtube.com" || host === "youtube-nocookie.com") {
-    const id = youtubeId(parts[0] === "watch" ? url.searchParams.get("v") : ["embed", "shorts", "live", "v"].includes(parts[0] ?? "") ? parts[1] : null);
+    const id = youtubeId(
+      parts[0] === "watch"
+        ? url.searchParams.get("v")
+        : ["embed", "shorts", "live", "v"].includes(parts[0] ?? "")
+          ? parts[1]
+          : null,
+    );
     return id ? { kind: "youtube", id, src: youtubeSrc(id) } : null;
   }
   if (host === "youtu.be") {

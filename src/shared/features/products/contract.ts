@@ -1,9 +1,10 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { PRODUCT_ARCHETYPES } from "./constants.ts";
-export { PRODUCT_ARCHETYPES, PRODUCT_BADGES, badgeTone } from "./constants.ts";
-import { literalUnion } from "#shared/schema/common.ts";
-import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 
+export { badgeTone, PRODUCT_ARCHETYPES, PRODUCT_BADGES } from "./constants.ts";
+
+import { MODULE_COUNT } from "#shared/features/course/constants.ts";
+import { literalUnion } from "#shared/schema/common.ts";
 
 export const ProductArchetypeName = literalUnion(PRODUCT_ARCHETYPES, {
   error: `Archetype must be one of: ${PRODUCT_ARCHETYPES.join(", ")}`,
@@ -23,4 +24,3 @@ export const RecommendedProduct = Type.Object({
   moduleId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: MODULE_COUNT }), Type.Null()])),
 });
 export type RecommendedProduct = Static<typeof RecommendedProduct>;
-

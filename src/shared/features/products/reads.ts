@@ -2,4 +2,6 @@ import { defineRead } from "#shared/read.ts";
 import type { RecommendedProduct } from "./contract.ts";
 
 /** The featured product first; "All Archetypes" names the essentials. */
-export const productsRead = defineRead<RecommendedProduct[]>()("/api/recommended-products/:archetype", { archetype: { maxLength: 64 } });
+export const productsRead = defineRead<RecommendedProduct[]>()("/api/recommended-products/:archetype", {
+  archetype: { maxLength: 64 },
+});

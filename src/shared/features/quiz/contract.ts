@@ -1,8 +1,8 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { literalUnion } from "#shared/schema/common.ts";
 import { ARCHETYPES, LETTERS, QUIZ_QUESTION_COUNT } from "./constants.ts";
-export { ARCHETYPES, type Letter } from "./constants.ts";
 
+export { ARCHETYPES, type Letter } from "./constants.ts";
 
 export const ArchetypeName = literalUnion(ARCHETYPES, { error: `Archetype must be one of: ${ARCHETYPES.join(", ")}` });
 export const LetterSchema = literalUnion(LETTERS, { error: "Each answer must be one of the letters A, B, C or D" });
@@ -43,7 +43,10 @@ export const ArchetypeProfile = Type.Object({
   tagline: Type.String({ minLength: 10, maxLength: 140 }),
   description: Type.String({ minLength: 400, maxLength: 1600 }),
   superpowers: Type.Array(
-    Type.Object({ emoji: Type.String({ minLength: 1, maxLength: 16 }), text: Type.String({ minLength: 10, maxLength: 160 }) }),
+    Type.Object({
+      emoji: Type.String({ minLength: 1, maxLength: 16 }),
+      text: Type.String({ minLength: 10, maxLength: 160 }),
+    }),
     { minItems: 3, maxItems: 3 },
   ),
 });

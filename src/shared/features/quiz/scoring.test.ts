@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { scoreArchetype } from "./scoring.ts";
-import { ARCHETYPES, type Letter, type ScoringTable } from "./contract.ts";
 import { scoringTable } from "./content.ts";
+import type { ARCHETYPES, Letter, ScoringTable } from "./contract.ts";
+import { scoreArchetype } from "./scoring.ts";
 
 const letters = (s: string) => s.split("") as Letter[];
 const totalsFor = (answers: string) => scoreArchetype(letters(answers), scoringTable).totals;
@@ -11,8 +11,14 @@ function answersWith(fill: Letter, set: Record<number, Letter>): string {
 }
 /** The extra points question n answered with `letter` gives `archetype` (base point excluded). */
 function extraPoints(n: number, letter: Letter, archetype: (typeof ARCHETYPES)[number]): number {
-  const onlyQuestionN: ScoringTable = { base: scoringTable.base, extras: scoringTable.extras.filter((e) => e.question === n) };
-  const totals = scoreArchetype(Array.from({ length: n }, () => letter), onlyQuestionN).totals;
+  const onlyQuestionN: ScoringTable = {
+    base: scoringTable.base,
+    extras: scoringTable.extras.filter((e) => e.question === n),
+  };
+  const totals = scoreArchetype(
+    Array.from({ length: n }, () => letter),
+    onlyQuestionN,
+  ).totals;
   return totals[archetype] - (scoringTable.base[letter] === archetype ? n : 0);
 }
 
@@ -67,10 +73,54 @@ describe("winner", () => {
     const sets: Record<(typeof ARCHETYPES)[number], string> = {
       "Girl Next Door": "AAAAAAAAAAAAAAA",
       Dominatrix: "BBBBBBBBBBBBBBB",
-      "Submissive / Brat": answersWith("A", { 2: "B", 3: "C", 4: "D", 5: "C", 6: "B", 7: "C", 8: "D", 10: "B", 12: "C", 13: "D", 15: "B" }),
-      "Goth / Alt Girl": answersWith("A", { 2: "B", 3: "D", 4: "B", 6: "C", 7: "B", 8: "B", 10: "D", 11: "B", 13: "C", 15: "D" }),
-      "Bimbo / Bombshell": answersWith("A", { 2: "D", 5: "B", 6: "D", 7: "B", 8: "D", 10: "C", 11: "D", 13: "B", 15: "D" }),
-      "MILF / Cougar": answersWith("A", { 3: "B", 4: "C", 6: "C", 7: "D", 9: "D", 10: "B", 11: "C", 12: "D", 14: "B", 15: "B" }),
+      "Submissive / Brat": answersWith("A", {
+        2: "B",
+        3: "C",
+        4: "D",
+        5: "C",
+        6: "B",
+        7: "C",
+        8: "D",
+        10: "B",
+        12: "C",
+        13: "D",
+        15: "B",
+      }),
+      "Goth / Alt Girl": answersWith("A", {
+        2: "B",
+        3: "D",
+        4: "B",
+        6: "C",
+        7: "B",
+        8: "B",
+        10: "D",
+        11: "B",
+        13: "C",
+        15: "D",
+      }),
+      "Bimbo / Bombshell": answersWith("A", {
+        2: "D",
+        5: "B",
+        6: "D",
+        7: "B",
+        8: "D",
+        10: "C",
+        11: "D",
+        13: "B",
+        15: "D",
+      }),
+      "MILF / Cougar": answersWith("A", {
+        3: "B",
+        4: "C",
+        6: "C",
+        7: "D",
+        9: "D",
+        10: "B",
+        11: "C",
+        12: "D",
+        14: "B",
+        15: "B",
+      }),
       "Cosplay Babe": "CCCCCCCCCCCCCCC",
       "Fitness Queen": "BCDBDBACCAACDCA",
       Seductress: "DDDDDDDDDDDDDDD",
@@ -83,7 +133,10 @@ describe("winner", () => {
   });
 
   test("a tie goes to the archetype listed first", () => {
-    const tied: ScoringTable = { base: { A: "Seductress", B: "Girl Next Door", C: "Couple", D: "Dominatrix" }, extras: [] };
+    const tied: ScoringTable = {
+      base: { A: "Seductress", B: "Girl Next Door", C: "Couple", D: "Dominatrix" },
+      extras: [],
+    };
     // One point each for Seductress and Girl Next Door: Girl Next Door is listed first.
     expect(scoreArchetype(letters("AB"), tied).archetype).toBe("Girl Next Door");
     // Couple and Dominatrix tie: Dominatrix is listed first.

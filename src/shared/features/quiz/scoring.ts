@@ -1,4 +1,4 @@
-import { ARCHETYPES, DEFAULT_ARCHETYPE, type Archetype, type Letter } from "./constants.ts";
+import { ARCHETYPES, type Archetype, DEFAULT_ARCHETYPE, type Letter } from "./constants.ts";
 import type { ScoringTable } from "./contract.ts";
 
 export interface ArchetypeScore {

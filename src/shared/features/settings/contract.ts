@@ -1,4 +1,4 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 
 const HttpUrl = Type.String({
   pattern: "^https?://[^\\s]+$",

@@ -1,4 +1,4 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import "#shared/schema/formats.ts";
 import { literalUnion } from "#shared/schema/common.ts";
 

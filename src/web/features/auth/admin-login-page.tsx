@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from "react";
-import { useLocation } from "wouter";
 import { useQueryClient } from "@tanstack/react-query";
-import { PageMeta } from "#web/ui/page-meta.tsx";
-import { ADMIN_API } from "#web/admin/admin-api.ts";
-import { toast } from "#web/stores/toast.ts";
-import { api, ApiError, serverFieldErrors } from "#web/lib/query-client.ts";
+import { type FormEvent, useState } from "react";
+import { useLocation } from "wouter";
 import { LOGIN_REQUIRED, type LoginField } from "#shared/features/auth/constants.ts";
+import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { ApiError, api, serverFieldErrors } from "#web/lib/query-client.ts";
+import { toast } from "#web/stores/toast.ts";
+import { PageMeta } from "#web/ui/page-meta.tsx";
 import { setAdminFlag } from "./admin-session.ts";
 
 // Two required fields need no schema library in this page's bundle: the same messages as
@@ -40,7 +40,8 @@ export default function AdminLoginPage() {
       navigate("/admin");
     } catch (error) {
       // 429 carries its own message (how long to wait); anything else is a wrong password.
-      const message = error instanceof ApiError && error.status === 429 && error.error ? error.error : "Invalid username or password";
+      const message =
+        error instanceof ApiError && error.status === 429 && error.error ? error.error : "Invalid username or password";
       setErrors(serverFieldErrors(error));
       setFailure(message);
       toast({ title: "Login failed", description: message, variant: "destructive" });

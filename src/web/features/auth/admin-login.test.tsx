@@ -1,8 +1,8 @@
 import { afterEach, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
-import { renderAt } from "#tests/support/render.tsx";
 import { testApp } from "#tests/support/app.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
+import { renderAt } from "#tests/support/render.tsx";
 import { useToastStore } from "#web/stores/toast.ts";
 import AdminLoginPage from "./admin-login-page.tsx";
 
@@ -12,12 +12,17 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const messageOf = (label: string) => document.getElementById(screen.getByLabelText(new RegExp(`^${label}`)).getAttribute("aria-describedby") ?? "")?.textContent ?? null;
+const messageOf = (label: string) =>
+  document.getElementById(screen.getByLabelText(new RegExp(`^${label}`)).getAttribute("aria-describedby") ?? "")
+    ?.textContent ?? null;
 
 test("both fields are required before anything is sent; the server's field details show at the field", async () => {
   const { request } = testApp();
   const sent: string[] = [];
-  routeFetchTo((path, init) => (sent.push(path), request(path, { ...init, headers: { ...(init?.headers as object), origin: "http://localhost" } })));
+  routeFetchTo((path, init) => {
+    sent.push(path);
+    return request(path, { ...init, headers: { ...(init?.headers as object), origin: "http://localhost" } });
+  });
   renderAt("/admin-login", <AdminLoginPage />);
   fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
   expect([messageOf("Username"), messageOf("Password")]).toEqual(["Username is required", "Password is required"]);
@@ -30,5 +35,8 @@ test("both fields are required before anything is sent; the server's field detai
   await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("Invalid username or password"));
   expect([messageOf("Username"), messageOf("Password")]).toEqual(["Username is required", null]);
   expect(sent).toEqual(["/api/auth/login"]);
-  expect(useToastStore.getState().toasts[0]).toMatchObject({ title: "Login failed", description: "Invalid username or password" });
+  expect(useToastStore.getState().toasts[0]).toMatchObject({
+    title: "Login failed",
+    description: "Invalid username or password",
+  });
 });

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, screen } from "@testing-library/react";
-import { renderAt } from "#tests/support/render.tsx";
 import { adminApp } from "#tests/support/admin.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { fieldMessage, messageAt } from "#tests/support/field-message.ts";
+import { renderAt } from "#tests/support/render.tsx";
 import { useToastStore } from "#web/stores/toast.ts";
-import { PostEditor } from "./admin-posts.tsx";
 import { CategoriesTab } from "./admin-categories.tsx";
+import { PostEditor } from "./admin-posts.tsx";
 
 afterEach(() => {
   act(() => useToastStore.getState().remove());
@@ -37,7 +37,9 @@ describe("the post editor shows the server's answer at the field", () => {
   test("a category deleted meanwhile: the message at Category", async () => {
     const { asAdmin } = await adminApp();
     routeFetchTo(asAdmin);
-    const temp = await (await asAdmin("/api/admin/blog/category", { method: "POST", json: { name: "Temporary", slug: "temporary" } })).json();
+    const temp = await (
+      await asAdmin("/api/admin/blog/category", { method: "POST", json: { name: "Temporary", slug: "temporary" } })
+    ).json();
     renderAt("/admin", <PostEditor post={null} onDone={() => {}} />);
     await screen.findByRole("option", { name: "Temporary" });
     fillPost("A post in a category that goes away");

@@ -1,14 +1,14 @@
-import { useState, type FormEvent } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import type { BlogCategory } from "#shared/features/blog/contract.ts";
+import { CategoryInput } from "#shared/features/blog/contract.ts";
+import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
-import { toast } from "#web/stores/toast.ts";
+import { Field } from "#web/admin/field.tsx";
 import { formErrors } from "#web/admin/form-errors.ts";
 import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { slugify } from "#web/lib/slug.ts";
-import { Field } from "#web/admin/field.tsx";
-import { API } from "#shared/paths.ts";
-import { CategoryInput } from "#shared/features/blog/contract.ts";
-import type { BlogCategory } from "#shared/features/blog/contract.ts";
+import { toast } from "#web/stores/toast.ts";
 
 export function CategoriesTab() {
   const queryClient = useQueryClient();
@@ -51,7 +51,9 @@ export function CategoriesTab() {
           )}
         </Field>
         <Field label="Slug" error={errors.slug}>
-          {(props) => <input {...props} value={form.slug} onChange={(e) => setForm({ ...form, slug: e.target.value })} />}
+          {(props) => (
+            <input {...props} value={form.slug} onChange={(e) => setForm({ ...form, slug: e.target.value })} />
+          )}
         </Field>
         <button type="submit" disabled={create.isPending} aria-busy={create.isPending}>
           Add Category

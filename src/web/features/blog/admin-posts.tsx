@@ -1,23 +1,28 @@
-import { useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import type { BlogCategory, BlogPost } from "#shared/features/blog/contract.ts";
+import { PostInput } from "#shared/features/blog/contract.ts";
+import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
-import { toast } from "#web/stores/toast.ts";
+import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
+import { Field } from "#web/admin/field.tsx";
 import { formErrors } from "#web/admin/form-errors.ts";
+import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
 import { ApiError, serverFieldErrors } from "#web/lib/query-client.ts";
 import { slugify } from "#web/lib/slug.ts";
-import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
-import { Field } from "#web/admin/field.tsx";
-import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
-import { API } from "#shared/paths.ts";
-import { PostInput } from "#shared/features/blog/contract.ts";
-import type { BlogCategory, BlogPost } from "#shared/features/blog/contract.ts";
+import { toast } from "#web/stores/toast.ts";
 
 const PUBLIC_LISTS = [[API.blogPosts], [API.blogCategories]];
 
 export function PostsTab({ onEdit, onNew }: { onEdit: (post: BlogPost) => void; onNew: () => void }) {
   const posts = useQuery<BlogPost[]>({ queryKey: [ADMIN_API.posts], retry: 2 });
   const [deleting, setDeleting] = useState<BlogPost | null>(null);
-  const remove = useAdminMutation<number>("DELETE", (id) => ADMIN_API.post(id), [[ADMIN_API.posts], ...PUBLIC_LISTS], false);
+  const remove = useAdminMutation<number>(
+    "DELETE",
+    (id) => ADMIN_API.post(id),
+    [[ADMIN_API.posts], ...PUBLIC_LISTS],
+    false,
+  );
 
   if (posts.isPending) return <p aria-busy="true">Loading posts...</p>;
   if (posts.isError) return <p role="alert">Error loading posts: {posts.error.message}</p>;
@@ -83,7 +88,10 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
     published: post?.published ?? false,
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const save = useAdminMutation<PostForm>(post ? "PUT" : "POST", () => ADMIN_API.post(post?.id), [[ADMIN_API.posts], ...PUBLIC_LISTS]);
+  const save = useAdminMutation<PostForm>(post ? "PUT" : "POST", () => ADMIN_API.post(post?.id), [
+    [ADMIN_API.posts],
+    ...PUBLIC_LISTS,
+  ]);
   const set = <K extends keyof PostForm>(key: K, value: PostForm[K]) => setForm((f) => ({ ...f, [key]: value }));
 
   function submit(event: FormEvent) {
@@ -100,7 +108,13 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
       onError: (error) => {
         setErrors(serverFieldErrors(error));
         const conflict = error instanceof ApiError && error.status === 409;
-        toast({ title: "Error", description: conflict ? "That slug is already used by another post." : "Failed to save post. Please try again.", variant: "destructive" });
+        toast({
+          title: "Error",
+          description: conflict
+            ? "That slug is already used by another post."
+            : "Failed to save post. Please try again.",
+          variant: "destructive",
+        });
       },
     });
   }
@@ -125,10 +139,14 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
         {(props) => <input {...props} value={form.slug} onChange={(e) => set("slug", e.target.value)} />}
       </Field>
       <Field label="Content (HTML)" error={errors.content}>
-        {(props) => <textarea {...props} rows={12} value={form.content} onChange={(e) => set("content", e.target.value)} />}
+        {(props) => (
+          <textarea {...props} rows={12} value={form.content} onChange={(e) => set("content", e.target.value)} />
+        )}
       </Field>
       <Field label="Excerpt" error={errors.excerpt}>
-        {(props) => <textarea {...props} rows={3} value={form.excerpt} onChange={(e) => set("excerpt", e.target.value)} />}
+        {(props) => (
+          <textarea {...props} rows={3} value={form.excerpt} onChange={(e) => set("excerpt", e.target.value)} />
+        )}
       </Field>
       <Field label="Category" error={errors.category}>
         {(props) => (
@@ -144,10 +162,14 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
       </Field>
       <ImageUploader label="Cover image" value={form.coverImage} onChange={(url) => set("coverImage", url)} />
       <Field label="Meta description" error={errors.metaDescription}>
-        {(props) => <input {...props} value={form.metaDescription} onChange={(e) => set("metaDescription", e.target.value)} />}
+        {(props) => (
+          <input {...props} value={form.metaDescription} onChange={(e) => set("metaDescription", e.target.value)} />
+        )}
       </Field>
       <Field label="Meta keywords (comma separated)" error={errors.metaKeywords}>
-        {(props) => <input {...props} value={form.metaKeywords} onChange={(e) => set("metaKeywords", e.target.value)} />}
+        {(props) => (
+          <input {...props} value={form.metaKeywords} onChange={(e) => set("metaKeywords", e.target.value)} />
+        )}
       </Field>
       <label className="checkbox">
         <input type="checkbox" checked={form.published} onChange={(e) => set("published", e.target.checked)} />

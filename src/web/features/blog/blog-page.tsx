@@ -1,15 +1,15 @@
 import { useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
-import { PageMeta } from "#web/ui/page-meta.tsx";
-import { Loading } from "#web/ui/error-state.tsx";
-import { PostCard } from "./post-card.tsx";
-import { useSettings } from "#web/features/settings/queries.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { filterPosts } from "#shared/features/blog/blog.ts";
+import { categoryLabel } from "#shared/features/blog/categories.ts";
 import { blogCategoriesRead, blogPostsRead } from "#shared/features/blog/reads.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { need, type PageRoute } from "#web/page-route.ts";
-import { categoryLabel } from "#shared/features/blog/categories.ts";
+import { Loading } from "#web/ui/error-state.tsx";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { PostCard } from "./post-card.tsx";
 
 export const route: PageRoute = { cache: true, data: () => [need(blogPostsRead), need(blogCategoriesRead)] };
 
@@ -24,7 +24,8 @@ export default function BlogPage() {
 
   const filtersActive = Boolean(category) || search.trim() !== "";
   const visible = filterPosts(posts.data ?? [], { category, search });
-  const setCategory = (slug: string | null) => navigate(slug ? `/blog?category=${encodeURIComponent(slug)}` : "/blog", { replace: true });
+  const setCategory = (slug: string | null) =>
+    navigate(slug ? `/blog?category=${encodeURIComponent(slug)}` : "/blog", { replace: true });
   const clear = () => {
     setSearch("");
     setCategory(null);

@@ -1,17 +1,17 @@
 import { useEffect } from "react";
 import { Link, useLocation } from "wouter";
-import { PageMeta } from "#web/ui/page-meta.tsx";
-import { Loading } from "#web/ui/error-state.tsx";
-import { CategoryBadge } from "./category-badge.tsx";
-import { RelativeTime } from "./relative-time.tsx";
-import { PostCard } from "./post-card.tsx";
-import { useSettings } from "#web/features/settings/queries.ts";
-import { useOrigin } from "#web/lib/origin.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { longDate } from "#shared/features/blog/blog.ts";
 import { blogPostRead, blogRelatedRead } from "#shared/features/blog/reads.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { useOrigin } from "#web/lib/origin.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { need, type PageProps, type PageRoute } from "#web/page-route.ts";
+import { Loading } from "#web/ui/error-state.tsx";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { CategoryBadge } from "./category-badge.tsx";
+import { PostCard } from "./post-card.tsx";
+import { RelativeTime } from "./relative-time.tsx";
 
 /** Where a missing post sends the visitor: the footer's Platform Reviews link falls back to that category. */
 const missingPostTarget = (slug: string) => (slug === "platform-reviews" ? "/blog?category=platform-reviews" : "/blog");
@@ -27,7 +27,8 @@ export const route: PageRoute = {
 };
 
 const DEFAULT_DESCRIPTION = "Practical, honest guides for new webcam models: safety, setup, engagement and income.";
-const DEFAULT_KEYWORDS = "cam model tips, webcam model guide, best cam sites, how to become a cam model, cam model income";
+const DEFAULT_KEYWORDS =
+  "cam model tips, webcam model guide, best cam sites, how to become a cam model, cam model income";
 
 /** /blog/{slug} (docs/product.md#blog-post-page). */
 export default function BlogPostPage({ params }: PageProps) {
@@ -97,8 +98,8 @@ export default function BlogPostPage({ params }: PageProps) {
         {p.category && <CategoryBadge slug={p.category} />}
         <h1>{p.title}</h1>
         <p className="post-meta">
-          <time dateTime={p.createdAt}>{longDate(p.createdAt)}</time> · <RelativeTime iso={p.createdAt} /> · {p.readingMinutes} min
-          read
+          <time dateTime={p.createdAt}>{longDate(p.createdAt)}</time> · <RelativeTime iso={p.createdAt} /> ·{" "}
+          {p.readingMinutes} min read
         </p>
       </header>
       {p.coverImage && <img className="post-cover large" src={p.coverImage} alt="" width={1200} height={630} />}

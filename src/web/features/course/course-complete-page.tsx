@@ -1,10 +1,10 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { PageMeta } from "#web/ui/page-meta.tsx";
+import { pageTitle } from "#shared/features/settings/brand.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { lastQuizId } from "#web/lib/visitor-storage.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import type { PageRoute } from "#web/page-route.ts";
+import { PageMeta } from "#web/ui/page-meta.tsx";
 
 export const route: PageRoute = { cache: true };
 
@@ -30,14 +30,35 @@ export default function CompletePage() {
   }, []);
 
   const gifts = [
-    { emoji: "🎁", title: "Starter Kit Discount", text: "20% off selected starter-kit picks where our retail partners offer it. Your kit is one click away.", action: "Get My Starter Kit", href: kitHref },
-    { emoji: "📚", title: "Resource Library", text: "Sign-up links, your starter kit, our guides and a checklist for every module, all in one place.", action: "Open the Library", href: "/resources" },
-    { emoji: "💬", title: "Community Access", text: "Guides, platform reviews and income strategies from the blog, written for models like you.", action: "Visit the Blog", href: "/blog" },
+    {
+      emoji: "🎁",
+      title: "Starter Kit Discount",
+      text: "20% off selected starter-kit picks where our retail partners offer it. Your kit is one click away.",
+      action: "Get My Starter Kit",
+      href: kitHref,
+    },
+    {
+      emoji: "📚",
+      title: "Resource Library",
+      text: "Sign-up links, your starter kit, our guides and a checklist for every module, all in one place.",
+      action: "Open the Library",
+      href: "/resources",
+    },
+    {
+      emoji: "💬",
+      title: "Community Access",
+      text: "Guides, platform reviews and income strategies from the blog, written for models like you.",
+      action: "Visit the Blog",
+      href: "/blog",
+    },
   ];
 
   return (
     <section className="graduation">
-      <PageMeta title={pageTitle("Congratulations, Graduate!", brandName)} description="You completed the free ten-module cam model course." />
+      <PageMeta
+        title={pageTitle("Congratulations, Graduate!", brandName)}
+        description="You completed the free ten-module cam model course."
+      />
       <header className="hero">
         <p className="result-emoji" aria-hidden="true">
           🎓

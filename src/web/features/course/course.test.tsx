@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, screen } from "@testing-library/react";
-import { renderAt } from "#tests/support/render.tsx";
-import { TopicViewer } from "./topic-viewer.tsx";
-import { ModuleQuiz } from "./module-quiz.tsx";
 import type { CourseModule } from "#shared/features/course/contract.ts";
+import { renderAt } from "#tests/support/render.tsx";
+import { ModuleQuiz } from "./module-quiz.tsx";
+import { TopicViewer } from "./topic-viewer.tsx";
 
 afterEach(() => {
   cleanup();
@@ -50,7 +50,9 @@ describe("topic viewer", () => {
     expect(screen.queryByRole("button", { name: "Next" })).toBeNull();
     expect(screen.getByText("All Topics Completed")).toBeTruthy();
     // A plain link: a full page load, not a client navigation.
-    expect(screen.getByRole("button", { name: "Continue" }).getAttribute("href")).toBe("/learn/module-complete?moduleId=3");
+    expect(screen.getByRole("button", { name: "Continue" }).getAttribute("href")).toBe(
+      "/learn/module-complete?moduleId=3",
+    );
     fireEvent.click(screen.getByRole("button", { name: "Previous" }));
     expect(screen.getByText("Topic 2 of 3")).toBeTruthy();
   });

@@ -1,15 +1,15 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { PageMeta } from "#web/ui/page-meta.tsx";
-import { Loading } from "#web/ui/error-state.tsx";
+import { MODULE_COUNT } from "#shared/features/course/constants.ts";
+import { modulesRead } from "#shared/features/course/reads.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { need, type PageRoute } from "#web/page-route.ts";
+import { Loading } from "#web/ui/error-state.tsx";
+import { PageMeta } from "#web/ui/page-meta.tsx";
 import { readCompletedModules } from "./course-progress.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
-import { MODULE_COUNT } from "#shared/features/course/constants.ts";
-import { modulesRead } from "#shared/features/course/reads.ts";
 
 export const route: PageRoute = { cache: true, data: () => [need(modulesRead)] };
 

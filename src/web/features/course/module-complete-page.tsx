@@ -1,10 +1,10 @@
 import { Link, useSearch } from "wouter";
-import { PageMeta } from "#web/ui/page-meta.tsx";
+import { moduleCompleteSkip, parseModuleId } from "#shared/features/course/course.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
 import { OfferCard } from "#web/features/offers/offer-card.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
-import { moduleCompleteSkip, parseModuleId } from "#shared/features/course/course.ts";
 import type { PageRoute } from "#web/page-route.ts";
+import { PageMeta } from "#web/ui/page-meta.tsx";
 
 export const route: PageRoute = { cache: true };
 
@@ -14,7 +14,11 @@ export default function ModuleCompletePage() {
   const n = parseModuleId(new URLSearchParams(useSearch()).get("moduleId")) || 1;
   return (
     <section className="completion-page">
-      <PageMeta title={pageTitle(`Module ${n} Complete`, brandName)} description={`You finished the lessons of module ${n}.`} noindex />
+      <PageMeta
+        title={pageTitle(`Module ${n} Complete`, brandName)}
+        description={`You finished the lessons of module ${n}.`}
+        noindex
+      />
       <h1>
         <span aria-hidden="true">🎉</span> Module {n} Complete!
       </h1>

@@ -1,16 +1,16 @@
 import { Link, useLocation, useSearch } from "wouter";
-import { PageMeta } from "#web/ui/page-meta.tsx";
-import { Loading } from "#web/ui/error-state.tsx";
+import { MODULE_COUNT } from "#shared/features/course/constants.ts";
+import { parseModuleId } from "#shared/features/course/course.ts";
+import { moduleRead } from "#shared/features/course/reads.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
 import { OfferCard } from "#web/features/offers/offer-card.tsx";
-import { TopicViewer } from "./topic-viewer.tsx";
-import { ModuleQuiz } from "./module-quiz.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { optional, type PageProps, type PageRoute } from "#web/page-route.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
-import { parseModuleId } from "#shared/features/course/course.ts";
-import { MODULE_COUNT } from "#shared/features/course/constants.ts";
-import { moduleRead } from "#shared/features/course/reads.ts";
+import { Loading } from "#web/ui/error-state.tsx";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { ModuleQuiz } from "./module-quiz.tsx";
+import { TopicViewer } from "./topic-viewer.tsx";
 
 export const route: PageRoute = {
   cache: true,
@@ -31,7 +31,11 @@ export default function ModulePage({ params }: PageProps) {
   if (!module.data || id === null) {
     return (
       <section className="status-page">
-        <PageMeta title={pageTitle("Module Not Found", brandName)} description="This course module does not exist." noindex />
+        <PageMeta
+          title={pageTitle("Module Not Found", brandName)}
+          description="This course module does not exist."
+          noindex
+        />
         <h1>Module Not Found</h1>
         <p>The requested module doesn't exist. Please return to the course page.</p>
         <Link href="/learn" role="button">
@@ -43,10 +47,7 @@ export default function ModulePage({ params }: PageProps) {
   const data = module.data;
   return (
     <article className="module-page">
-      <PageMeta
-        title={pageTitle(`Module ${data.id}: ${data.title}`, brandName)}
-        description={data.description}
-      />
+      <PageMeta title={pageTitle(`Module ${data.id}: ${data.title}`, brandName)} description={data.description} />
       <OfferCard moduleId={data.id} page="module" />
       <header className="module-header">
         <p className="eyebrow">

@@ -39,7 +39,13 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
   function next() {
     if (last) {
       const total = questions.length;
-      setOutcome({ moduleId: module.id, score: quizScore(correct, total), totalQuestions: total, correctAnswers: correct, completed: true });
+      setOutcome({
+        moduleId: module.id,
+        score: quizScore(correct, total),
+        totalQuestions: total,
+        correctAnswers: correct,
+        completed: true,
+      });
       return;
     }
     setIndex(index + 1);
@@ -59,7 +65,13 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
         <h3 id={`mq-${question.id}`}>{question.question}</h3>
         <div className="wizard-options">
           {question.options.map((option) => {
-            const state = submitted ? (option.id === question.correctAnswer ? "correct" : option.id === selected ? "wrong" : "") : "";
+            const state = submitted
+              ? option.id === question.correctAnswer
+                ? "correct"
+                : option.id === selected
+                  ? "wrong"
+                  : ""
+              : "";
             return (
               <label key={option.id} className={`wizard-option ${selected === option.id ? "selected" : ""} ${state}`}>
                 <input

@@ -1,10 +1,10 @@
 import { Link, useSearch } from "wouter";
-import { PageMeta } from "#web/ui/page-meta.tsx";
+import { afterModule, parseModuleId } from "#shared/features/course/course.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
 import { OfferCard } from "#web/features/offers/offer-card.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
-import { afterModule, parseModuleId } from "#shared/features/course/course.ts";
 import type { PageRoute } from "#web/page-route.ts";
+import { PageMeta } from "#web/ui/page-meta.tsx";
 
 export const route: PageRoute = { cache: true };
 
@@ -16,7 +16,9 @@ export default function QuizCompletePage() {
     <section className="completion-page">
       <PageMeta title={pageTitle(`Module ${n} Quiz`, brandName)} description={`The quiz of module ${n}.`} noindex />
       <h1>Ready for the Module {n} quiz?</h1>
-      <p className="lead">Five questions, each with an explanation. There is no pass mark to unlock anything: it is for you.</p>
+      <p className="lead">
+        Five questions, each with an explanation. There is no pass mark to unlock anything: it is for you.
+      </p>
       <OfferCard moduleId={n} page="quiz-complete" />
       <div className="button-row">
         <Link href={`/learn/${n}`} role="button">

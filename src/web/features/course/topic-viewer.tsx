@@ -1,6 +1,6 @@
 import { useState } from "react";
-import type { CourseModule } from "#shared/features/course/contract.ts";
 import { DEFAULT_PRO_TIP } from "#shared/features/course/constants.ts";
+import type { CourseModule } from "#shared/features/course/contract.ts";
 import { topicProgress } from "#shared/features/course/course.ts";
 import { scrollToTop } from "#web/lib/scroll.ts";
 
@@ -26,7 +26,14 @@ export function TopicViewer({ module }: { module: CourseModule }) {
           </span>
           <span>{percent}%</span>
         </p>
-        <div className="progress-track" role="progressbar" aria-label="Module progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+        <div
+          className="progress-track"
+          role="progressbar"
+          aria-label="Module progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={percent}
+        >
           <div className="progress-fill" style={{ width: `${percent}%` }} />
         </div>
       </div>

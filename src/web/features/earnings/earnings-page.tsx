@@ -1,16 +1,16 @@
 import { useState } from "react";
 import { useSearch } from "wouter";
-import { PageMeta } from "#web/ui/page-meta.tsx";
-import { Wizard } from "#web/ui/wizard.tsx";
-import { useSettings } from "#web/features/settings/queries.ts";
-import { saveResult } from "#web/lib/save-result.ts";
-import { useRead } from "#web/lib/reads.ts";
-import { optional, type PageRoute } from "#web/page-route.ts";
+import { earningsQuestions } from "#shared/features/earnings/content.ts";
+import { computeTier } from "#shared/features/earnings/tiers.ts";
+import { quizResultRead } from "#shared/features/quiz/reads.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { API } from "#shared/paths.ts";
-import { computeTier } from "#shared/features/earnings/tiers.ts";
-import { earningsQuestions } from "#shared/features/earnings/content.ts";
-import { quizResultRead } from "#shared/features/quiz/reads.ts";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { useRead } from "#web/lib/reads.ts";
+import { saveResult } from "#web/lib/save-result.ts";
+import { optional, type PageRoute } from "#web/page-route.ts";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { Wizard } from "#web/ui/wizard.tsx";
 
 export const route: PageRoute = {
   // The calculator is the same for everyone.

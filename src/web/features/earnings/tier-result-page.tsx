@@ -1,12 +1,12 @@
 import { Link, useSearch } from "wouter";
-import { PageMeta } from "#web/ui/page-meta.tsx";
-import { ErrorState, Loading } from "#web/ui/error-state.tsx";
+import { earningsResultRead, tierProfileRead } from "#shared/features/earnings/reads.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { need, optional, type PageRoute } from "#web/page-route.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
-import { earningsResultRead, tierProfileRead } from "#shared/features/earnings/reads.ts";
+import { ErrorState, Loading } from "#web/ui/error-state.tsx";
+import { PageMeta } from "#web/ui/page-meta.tsx";
 
 export const route: PageRoute = {
   // A saved tier result never changes.
@@ -24,13 +24,22 @@ export default function TierResultPage() {
   const { brandName } = useSettings();
   const result = useRead(earningsResultRead, { id });
   const tier = useRead(tierProfileRead, result.data ? { name: result.data.tier } : null);
-  if (result.isPending || (tier.isPending && tier.fetchStatus !== "idle")) return <Loading text="Loading your earnings potential..." />;
+  if (result.isPending || (tier.isPending && tier.fetchStatus !== "idle"))
+    return <Loading text="Loading your earnings potential..." />;
   const profile = tier.data;
   if (!result.data || !profile) {
     return (
       <>
-        <PageMeta title={pageTitle("Earnings Results", brandName)} description="Your cam model earnings estimate." noindex />
-        <ErrorState message="We couldn't load your earnings calculation. Please try again." action="Restart the Quiz" href="/quiz" />
+        <PageMeta
+          title={pageTitle("Earnings Results", brandName)}
+          description="Your cam model earnings estimate."
+          noindex
+        />
+        <ErrorState
+          message="We couldn't load your earnings calculation. Please try again."
+          action="Restart the Quiz"
+          href="/quiz"
+        />
       </>
     );
   }

@@ -1,9 +1,9 @@
 import { afterEach, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, screen } from "@testing-library/react";
-import { renderAt } from "#tests/support/render.tsx";
 import { adminApp } from "#tests/support/admin.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { fieldMessage, messageAt } from "#tests/support/field-message.ts";
+import { renderAt } from "#tests/support/render.tsx";
 import { useToastStore } from "#web/stores/toast.ts";
 import { OfferEditor } from "./admin-offers.tsx";
 
@@ -18,7 +18,9 @@ test("the offer editor shows a video URL the server cannot play at Video URL", a
   const before = database.sqlite.query("SELECT count(*) AS n FROM affiliate_offers").get();
   renderAt("/admin", <OfferEditor offer={null} onDone={() => {}} />);
   fireEvent.change(screen.getByLabelText("Title"), { target: { value: "An offer with a page for a video" } });
-  fireEvent.change(screen.getByLabelText("Description"), { target: { value: "The video URL is a web page, not a video." } });
+  fireEvent.change(screen.getByLabelText("Description"), {
+    target: { value: "The video URL is a web page, not a video." },
+  });
   fireEvent.click(screen.getByRole("radio", { name: "Video" }));
   fireEvent.change(screen.getByLabelText("Video URL"), { target: { value: "https://example.com/page" } });
   fireEvent.change(screen.getByLabelText("Link URL"), { target: { value: "https://example.com/offer" } });

@@ -1,14 +1,14 @@
-import { useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
-import { toast } from "#web/stores/toast.ts";
-import { formErrors } from "#web/admin/form-errors.ts";
-import { serverFieldErrors } from "#web/lib/query-client.ts";
-import { ImageUploader, MediaUploader } from "#web/features/uploads/uploaders.tsx";
-import { Field } from "#web/admin/field.tsx";
-import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
-import { OfferInput, type AdminOffer } from "#shared/features/offers/contract.ts";
+import { type FormEvent, useState } from "react";
 import { MODULE_IDS } from "#shared/features/course/constants.ts";
+import { type AdminOffer, OfferInput } from "#shared/features/offers/contract.ts";
+import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
+import { Field } from "#web/admin/field.tsx";
+import { formErrors } from "#web/admin/form-errors.ts";
+import { ImageUploader, MediaUploader } from "#web/features/uploads/uploaders.tsx";
+import { serverFieldErrors } from "#web/lib/query-client.ts";
+import { toast } from "#web/stores/toast.ts";
 
 export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => void; onNew: () => void }) {
   // Polled every 2 s while this tab is open, up to 3 retries.
@@ -19,7 +19,12 @@ export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => vo
   return (
     <>
       <div className="toolbar">
-        <button type="button" className="secondary outline" onClick={() => void offers.refetch()} disabled={offers.isFetching}>
+        <button
+          type="button"
+          className="secondary outline"
+          onClick={() => void offers.refetch()}
+          disabled={offers.isFetching}
+        >
           Refresh
         </button>
         <button type="button" onClick={onNew}>
@@ -112,12 +117,17 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
   });
   const [mediaKind, setMediaKind] = useState<"image" | "video">(offer?.videoUrl ? "video" : "image");
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const save = useAdminMutation<OfferForm>(offer ? "PUT" : "POST", () => ADMIN_API.offer(offer?.id), [[ADMIN_API.offers]]);
+  const save = useAdminMutation<OfferForm>(offer ? "PUT" : "POST", () => ADMIN_API.offer(offer?.id), [
+    [ADMIN_API.offers],
+  ]);
   const set = <K extends keyof OfferForm>(key: K, value: OfferForm[K]) => setForm((f) => ({ ...f, [key]: value }));
   const moduleTaken = (all.data ?? []).some((o) => o.moduleId === form.moduleId && o.id !== offer?.id);
 
   // The media switches (docs/product.md#admin-forms-and-validation).
-  const setEmbedMode = (embed: boolean) => setForm((f) => (embed ? { ...f, useEmbed: true, imageUrl: null, videoUrl: null } : { ...f, useEmbed: false, embedCode: "" }));
+  const setEmbedMode = (embed: boolean) =>
+    setForm((f) =>
+      embed ? { ...f, useEmbed: true, imageUrl: null, videoUrl: null } : { ...f, useEmbed: false, embedCode: "" },
+    );
   const chooseKind = (kind: "image" | "video") => {
     setMediaKind(kind);
     setForm((f) => (kind === "video" ? { ...f, imageUrl: null, videoUrl: "https://" } : { ...f, videoUrl: null }));
@@ -130,12 +140,19 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
     if (Object.keys(problems).length) return;
     save.mutate(form, {
       onSuccess: () => {
-        toast({ title: "Success", description: offer ? "Affiliate offer updated successfully" : "Affiliate offer created successfully" });
+        toast({
+          title: "Success",
+          description: offer ? "Affiliate offer updated successfully" : "Affiliate offer created successfully",
+        });
         onDone();
       },
       onError: (error) => {
         setErrors(serverFieldErrors(error));
-        toast({ title: "Error", description: "Failed to save affiliate offer. Please try again.", variant: "destructive" });
+        toast({
+          title: "Error",
+          description: "Failed to save affiliate offer. Please try again.",
+          variant: "destructive",
+        });
       },
     });
   }
@@ -147,7 +164,9 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
         {(props) => <input {...props} value={form.title} onChange={(e) => set("title", e.target.value)} />}
       </Field>
       <Field label="Description" error={errors.description}>
-        {(props) => <textarea {...props} rows={4} value={form.description} onChange={(e) => set("description", e.target.value)} />}
+        {(props) => (
+          <textarea {...props} rows={4} value={form.description} onChange={(e) => set("description", e.target.value)} />
+        )}
       </Field>
       <fieldset className="switch-row">
         <legend>Content type</legend>
@@ -164,17 +183,31 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
       </fieldset>
       {form.useEmbed ? (
         <Field label="Embed/HTML Code" error={errors.embedCode}>
-          {(props) => <textarea {...props} rows={6} value={form.embedCode} onChange={(e) => set("embedCode", e.target.value)} />}
+          {(props) => (
+            <textarea {...props} rows={6} value={form.embedCode} onChange={(e) => set("embedCode", e.target.value)} />
+          )}
         </Field>
       ) : (
         <>
           <fieldset>
             <legend>Media</legend>
             <label>
-              <input type="radio" name="media-kind" checked={mediaKind === "image"} onChange={() => chooseKind("image")} /> Image
+              <input
+                type="radio"
+                name="media-kind"
+                checked={mediaKind === "image"}
+                onChange={() => chooseKind("image")}
+              />{" "}
+              Image
             </label>
             <label>
-              <input type="radio" name="media-kind" checked={mediaKind === "video"} onChange={() => chooseKind("video")} /> Video
+              <input
+                type="radio"
+                name="media-kind"
+                checked={mediaKind === "video"}
+                onChange={() => chooseKind("video")}
+              />{" "}
+              Video
             </label>
           </fieldset>
           {mediaKind === "image" ? (
@@ -182,19 +215,33 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
           ) : (
             <>
               <Field label="Video URL" error={errors.videoUrl}>
-                {(props) => <input {...props} type="url" value={form.videoUrl ?? ""} onChange={(e) => set("videoUrl", e.target.value)} />}
+                {(props) => (
+                  <input
+                    {...props}
+                    type="url"
+                    value={form.videoUrl ?? ""}
+                    onChange={(e) => set("videoUrl", e.target.value)}
+                  />
+                )}
               </Field>
               <small className="hint">
-                A YouTube regular or embed link, a YouTube Shorts short link, any Vimeo link (converted automatically), or a direct MP4
-                link.
+                A YouTube regular or embed link, a YouTube Shorts short link, any Vimeo link (converted automatically),
+                or a direct MP4 link.
               </small>
-              <MediaUploader label="Upload Video File" accept="video" value={null} onChange={(url) => set("videoUrl", url)} />
+              <MediaUploader
+                label="Upload Video File"
+                accept="video"
+                value={null}
+                onChange={(url) => set("videoUrl", url)}
+              />
             </>
           )}
         </>
       )}
       <Field label="Link URL" error={errors.linkUrl}>
-        {(props) => <input {...props} type="url" value={form.linkUrl} onChange={(e) => set("linkUrl", e.target.value)} />}
+        {(props) => (
+          <input {...props} type="url" value={form.linkUrl} onChange={(e) => set("linkUrl", e.target.value)} />
+        )}
       </Field>
       <Field label="Button Text (optional; empty hides the button)" error={errors.linkText}>
         {(props) => <input {...props} value={form.linkText} onChange={(e) => set("linkText", e.target.value)} />}
@@ -212,7 +259,8 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
       </Field>
       {moduleTaken && (
         <p className="warning" role="status">
-          Warning: Another offer already exists for this module. Only one active offer per module will be shown to users.
+          Warning: Another offer already exists for this module. Only one active offer per module will be shown to
+          users.
         </p>
       )}
       <label className="checkbox">

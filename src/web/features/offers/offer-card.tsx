@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { moduleOffersRead } from "#shared/features/offers/reads.ts";
+import { useEffect, useRef, useState } from "react";
 import type { PublicOffer } from "#shared/features/offers/contract.ts";
+import { moduleOffersRead } from "#shared/features/offers/reads.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
-import { api, ApiError } from "#web/lib/query-client.ts";
+import { ApiError, api } from "#web/lib/query-client.ts";
 
 export type OfferPage = "module" | "module-complete" | "quiz-complete";
 
@@ -12,7 +12,10 @@ const PLACEHOLDER_IMAGE = "/seed/offers/placeholder.svg";
 async function fetchOffers(moduleId: number, page: OfferPage): Promise<PublicOffer[]> {
   try {
     // The timestamp defeats any cache between us and the visitor.
-    return await api<PublicOffer[]>("GET", moduleOffersRead.key({ id: moduleId }, { fullRandom: "true", t: String(Date.now()) }));
+    return await api<PublicOffer[]>(
+      "GET",
+      moduleOffersRead.key({ id: moduleId }, { fullRandom: "true", t: String(Date.now()) }),
+    );
   } catch (error) {
     // On the completion pages a 401 simply means there is no offer to show.
     if (error instanceof ApiError && error.status === 401 && page !== "module") return [];
@@ -127,7 +130,16 @@ function AutoplayVideo({ src, type, title }: { src: string; type: string; title:
     return () => timers.forEach(clearTimeout);
   }, [src]);
   return (
-    <video ref={ref} className="offer-video" autoPlay muted loop playsInline preload="metadata" aria-label={`Video: ${title}`}>
+    <video
+      ref={ref}
+      className="offer-video"
+      autoPlay
+      muted
+      loop
+      playsInline
+      preload="metadata"
+      aria-label={`Video: ${title}`}
+    >
       <source src={src} type={type} />
     </video>
   );

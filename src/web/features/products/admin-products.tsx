@@ -1,15 +1,15 @@
-import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { PRODUCT_ARCHETYPES, PRODUCT_BADGES, RecommendedProduct } from "#shared/features/products/contract.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
-import { toast } from "#web/stores/toast.ts";
+import { DeleteDialog } from "#web/admin/admin-table.tsx";
+import { Field } from "#web/admin/field.tsx";
 import { formErrors } from "#web/admin/form-errors.ts";
+import { RowActions } from "#web/admin/row-actions.tsx";
+import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
 import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { newProductId } from "#web/lib/slug.ts";
-import { DeleteDialog } from "#web/admin/admin-table.tsx";
-import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
-import { Field } from "#web/admin/field.tsx";
-import { RowActions } from "#web/admin/row-actions.tsx";
-import { PRODUCT_ARCHETYPES, PRODUCT_BADGES, RecommendedProduct } from "#shared/features/products/contract.ts";
+import { toast } from "#web/stores/toast.ts";
 
 type Product = RecommendedProduct;
 
@@ -20,7 +20,10 @@ export function ProductsTab() {
   const [deleting, setDeleting] = useState<Product | null>(null);
   const remove = useAdminMutation<string>("DELETE", (id) => ADMIN_API.product(id), [[ADMIN_API.products]], false);
 
-  const groups = PRODUCT_ARCHETYPES.map((archetype) => ({ archetype, items: (products.data ?? []).filter((p) => p.archetype === archetype) })).filter((g) => g.items.length);
+  const groups = PRODUCT_ARCHETYPES.map((archetype) => ({
+    archetype,
+    items: (products.data ?? []).filter((p) => p.archetype === archetype),
+  })).filter((g) => g.items.length);
 
   return (
     <>
@@ -46,10 +49,17 @@ export function ProductsTab() {
               {items.map((p) => (
                 <li key={p.id}>
                   <article className="admin-product">
-                    {p.imageUrl ? <img src={p.imageUrl} alt="" /> : <div className="product-image placeholder" aria-hidden="true">🛍️</div>}
+                    {p.imageUrl ? (
+                      <img src={p.imageUrl} alt="" />
+                    ) : (
+                      <div className="product-image placeholder" aria-hidden="true">
+                        🛍️
+                      </div>
+                    )}
                     <h3>{p.name}</h3>
                     <p>
-                      <span className="badge badge-primary">{p.badge}</span> {p.isDefault && <span className="badge badge-accent">Default</span>}
+                      <span className="badge badge-primary">{p.badge}</span>{" "}
+                      {p.isDefault && <span className="badge badge-accent">Default</span>}
                     </p>
                     <p className="clamp-2">{p.description}</p>
                     <p className="product-price">{p.price}</p>
@@ -84,10 +94,23 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => ref.current?.showModal?.(), []);
   const [form, setForm] = useState<Product>(
-    product ?? { id: newProductId(), name: "", description: "", link: "", price: "", imageUrl: null, badge: "ESSENTIAL", archetype: "All Archetypes", isDefault: false, moduleId: null },
+    product ?? {
+      id: newProductId(),
+      name: "",
+      description: "",
+      link: "",
+      price: "",
+      imageUrl: null,
+      badge: "ESSENTIAL",
+      archetype: "All Archetypes",
+      isDefault: false,
+      moduleId: null,
+    },
   );
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const save = useAdminMutation<Product>(product ? "PUT" : "POST", () => ADMIN_API.product(product?.id), [[ADMIN_API.products]]);
+  const save = useAdminMutation<Product>(product ? "PUT" : "POST", () => ADMIN_API.product(product?.id), [
+    [ADMIN_API.products],
+  ]);
   const set = <K extends keyof Product>(key: K, value: Product[K]) => setForm((f) => ({ ...f, [key]: value }));
 
   function submit(event: FormEvent) {
@@ -104,7 +127,9 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
         setErrors(serverFieldErrors(error));
         toast({
           title: "Error",
-          description: product ? "Failed to update product. Please try again." : "Failed to add product. Please try again.",
+          description: product
+            ? "Failed to update product. Please try again."
+            : "Failed to add product. Please try again.",
           variant: "destructive",
         });
       },
@@ -112,7 +137,12 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
   }
 
   return (
-    <dialog ref={ref} aria-labelledby="product-dialog-title" aria-describedby="product-dialog-description" onCancel={onClose}>
+    <dialog
+      ref={ref}
+      aria-labelledby="product-dialog-title"
+      aria-describedby="product-dialog-description"
+      onCancel={onClose}
+    >
       <article>
         <h2 id="product-dialog-title">{product ? "Edit Product" : "Add New Product"}</h2>
         <p id="product-dialog-description">Fill in the details for the recommended product.</p>
@@ -121,7 +151,14 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
             {(props) => <input {...props} value={form.name} onChange={(e) => set("name", e.target.value)} />}
           </Field>
           <Field label="Description" error={errors.description}>
-            {(props) => <textarea {...props} rows={3} value={form.description} onChange={(e) => set("description", e.target.value)} />}
+            {(props) => (
+              <textarea
+                {...props}
+                rows={3}
+                value={form.description}
+                onChange={(e) => set("description", e.target.value)}
+              />
+            )}
           </Field>
           <Field label="Link" error={errors.link}>
             {(props) => <input {...props} type="url" value={form.link} onChange={(e) => set("link", e.target.value)} />}
@@ -129,7 +166,11 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
           <Field label="Price" error={errors.price}>
             {(props) => <input {...props} value={form.price} onChange={(e) => set("price", e.target.value)} />}
           </Field>
-          <ImageUploader label="Image (optional)" value={form.imageUrl ?? null} onChange={(url) => set("imageUrl", url)} />
+          <ImageUploader
+            label="Image (optional)"
+            value={form.imageUrl ?? null}
+            onChange={(url) => set("imageUrl", url)}
+          />
           <Field label="Badge" error={errors.badge}>
             {(props) => (
               <select {...props} value={form.badge} onChange={(e) => set("badge", e.target.value)}>
@@ -141,7 +182,11 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
           </Field>
           <Field label="Archetype" error={errors.archetype}>
             {(props) => (
-              <select {...props} value={form.archetype} onChange={(e) => set("archetype", e.target.value as Product["archetype"])}>
+              <select
+                {...props}
+                value={form.archetype}
+                onChange={(e) => set("archetype", e.target.value as Product["archetype"])}
+              >
                 {PRODUCT_ARCHETYPES.map((a) => (
                   <option key={a}>{a}</option>
                 ))}

@@ -1,14 +1,14 @@
 import { Link, useSearch } from "wouter";
-import { PageMeta } from "#web/ui/page-meta.tsx";
-import { ErrorState, Loading } from "#web/ui/error-state.tsx";
+import { ALL_ARCHETYPES, badgeTone } from "#shared/features/products/constants.ts";
+import type { RecommendedProduct } from "#shared/features/products/contract.ts";
+import { productsRead } from "#shared/features/products/reads.ts";
+import { archetypeProfileRead, quizResultRead } from "#shared/features/quiz/reads.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { need, optional, type PageRoute } from "#web/page-route.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
-import { archetypeProfileRead, quizResultRead } from "#shared/features/quiz/reads.ts";
-import { productsRead } from "#shared/features/products/reads.ts";
-import { ALL_ARCHETYPES, badgeTone } from "#shared/features/products/constants.ts";
-import type { RecommendedProduct } from "#shared/features/products/contract.ts";
+import { ErrorState, Loading } from "#web/ui/error-state.tsx";
+import { PageMeta } from "#web/ui/page-meta.tsx";
 
 export const route: PageRoute = {
   cache: true,
@@ -17,7 +17,9 @@ export const route: PageRoute = {
   data: async ({ search, read }) => {
     const id = search.get("quizId") ?? "";
     const quiz = await read(quizResultRead, { id });
-    const picked = quiz ? [need(productsRead, { archetype: quiz.archetype }), need(archetypeProfileRead, { name: quiz.archetype })] : [];
+    const picked = quiz
+      ? [need(productsRead, { archetype: quiz.archetype }), need(archetypeProfileRead, { name: quiz.archetype })]
+      : [];
     return [optional(quizResultRead, { id }), need(productsRead, { archetype: ALL_ARCHETYPES }), ...picked];
   },
 };
@@ -39,7 +41,11 @@ export default function StarterKitPage() {
   if (!profile || products.isError || essentials.isError) {
     return (
       <>
-        <PageMeta title={pageTitle("Your Starter Kit", brandName)} description="Your personalized cam model starter kit." noindex />
+        <PageMeta
+          title={pageTitle("Your Starter Kit", brandName)}
+          description="Your personalized cam model starter kit."
+          noindex
+        />
         <ErrorState
           message="We couldn't load your personalized starter kit. Please try again."
           action="Restart the Quiz"
@@ -74,8 +80,8 @@ export default function StarterKitPage() {
       </section>
 
       <p className="muted small">
-        Buy Now links go to retailers and may be affiliate links: we may earn a commission at no extra cost to you. Prices
-        are guides and change often.
+        Buy Now links go to retailers and may be affiliate links: we may earn a commission at no extra cost to you.
+        Prices are guides and change often.
       </p>
 
       <section className="next-step">

@@ -1,19 +1,19 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useLocation } from "wouter";
-import { useQueryClient } from "@tanstack/react-query";
-import { PageMeta } from "#web/ui/page-meta.tsx";
-import { Wizard } from "#web/ui/wizard.tsx";
-import { useSettings } from "#web/features/settings/queries.ts";
-import { saveResult } from "#web/lib/save-result.ts";
-import { rememberQuizId } from "#web/lib/visitor-storage.ts";
-import { readQuery } from "#web/lib/reads.ts";
-import type { PageRoute } from "#web/page-route.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
-import { API } from "#shared/paths.ts";
-import { scoreArchetype } from "#shared/features/quiz/scoring.ts";
 import { archetypeQuestions, scoringTable } from "#shared/features/quiz/content.ts";
 import type { Letter } from "#shared/features/quiz/contract.ts";
 import { archetypeProfileRead } from "#shared/features/quiz/reads.ts";
+import { scoreArchetype } from "#shared/features/quiz/scoring.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
+import { API } from "#shared/paths.ts";
+import { useSettings } from "#web/features/settings/queries.ts";
+import { readQuery } from "#web/lib/reads.ts";
+import { saveResult } from "#web/lib/save-result.ts";
+import { rememberQuizId } from "#web/lib/visitor-storage.ts";
+import type { PageRoute } from "#web/page-route.ts";
+import { PageMeta } from "#web/ui/page-meta.tsx";
+import { Wizard } from "#web/ui/wizard.tsx";
 
 export const route: PageRoute = { cache: true };
 
@@ -28,7 +28,11 @@ export default function QuizPage() {
     setSaving(true);
     // The result page shows this profile: fetched while the answers are saved, it is there on arrival.
     void queryClient.prefetchQuery(readQuery(archetypeProfileRead, { name: archetype }));
-    const saved = await saveResult(API.quizResults, { archetype, answers }, "Failed to save quiz result. Please try again.");
+    const saved = await saveResult(
+      API.quizResults,
+      { archetype, answers },
+      "Failed to save quiz result. Please try again.",
+    );
     if (!saved) return setSaving(false);
     rememberQuizId(saved.id);
     navigate(`/quiz/result?archetype=${encodeURIComponent(archetype)}&id=${encodeURIComponent(saved.id)}`);

@@ -1,13 +1,13 @@
 import { Link, useSearch } from "wouter";
-import { PageMeta } from "#web/ui/page-meta.tsx";
-import { ErrorState, Loading } from "#web/ui/error-state.tsx";
+import { isArchetype } from "#shared/features/quiz/constants.ts";
+import { archetypeProfileRead, quizResultRead } from "#shared/features/quiz/reads.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { need, optional, type PageRoute } from "#web/page-route.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
-import { isArchetype } from "#shared/features/quiz/constants.ts";
-import { archetypeProfileRead, quizResultRead } from "#shared/features/quiz/reads.ts";
+import { ErrorState, Loading } from "#web/ui/error-state.tsx";
+import { PageMeta } from "#web/ui/page-meta.tsx";
 
 const archetypeIn = (search: URLSearchParams) => {
   const named = search.get("archetype") ?? "";
@@ -26,7 +26,10 @@ export const route: PageRoute = {
     const id = search.get("id");
     if (!id) return [];
     const result = await read(quizResultRead, { id });
-    return [optional(quizResultRead, { id }), ...(result ? [need(archetypeProfileRead, { name: result.archetype })] : [])];
+    return [
+      optional(quizResultRead, { id }),
+      ...(result ? [need(archetypeProfileRead, { name: result.archetype })] : []),
+    ];
   },
 };
 
@@ -42,13 +45,20 @@ export default function QuizResultPage() {
   const profileQuery = useRead(archetypeProfileRead, archetype ? { name: archetype } : null);
   const profile = profileQuery.data;
 
-  if ((result.isPending && result.fetchStatus !== "idle") || (profileQuery.isPending && profileQuery.fetchStatus !== "idle")) {
+  if (
+    (result.isPending && result.fetchStatus !== "idle") ||
+    (profileQuery.isPending && profileQuery.fetchStatus !== "idle")
+  ) {
     return <Loading text="Loading your results..." />;
   }
   if (!profile) {
     return (
       <>
-        <PageMeta title={pageTitle("Quiz Results", brandName)} description="Your cam model archetype quiz results." noindex />
+        <PageMeta
+          title={pageTitle("Quiz Results", brandName)}
+          description="Your cam model archetype quiz results."
+          noindex
+        />
         <ErrorState
           message="We couldn't load your quiz results. Please try taking the quiz again."
           action="Retake the Quiz"

@@ -1,12 +1,12 @@
-import { useEffect, useState, type FormEvent } from "react";
 import { useQuery } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
+import { SiteSettings } from "#shared/features/settings/contract.ts";
+import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
-import { toast } from "#web/stores/toast.ts";
+import { Field } from "#web/admin/field.tsx";
 import { formErrors } from "#web/admin/form-errors.ts";
 import { serverFieldErrors } from "#web/lib/query-client.ts";
-import { Field } from "#web/admin/field.tsx";
-import { API } from "#shared/paths.ts";
-import { SiteSettings } from "#shared/features/settings/contract.ts";
+import { toast } from "#web/stores/toast.ts";
 
 /** Site settings: the brand, the two platforms and which one the banner names. */
 export function SettingsTab() {
@@ -19,7 +19,8 @@ export function SettingsTab() {
   const save = useAdminMutation<SiteSettings>("PUT", () => ADMIN_API.settings, [[ADMIN_API.settings], [API.settings]]);
 
   if (!form) return <p aria-busy="true">Loading settings...</p>;
-  const platform = (key: "platformA" | "platformB", field: "name" | "url", value: string) => setForm({ ...form, [key]: { ...form[key], [field]: value } });
+  const platform = (key: "platformA" | "platformB", field: "name" | "url", value: string) =>
+    setForm({ ...form, [key]: { ...form[key], [field]: value } });
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -39,16 +40,27 @@ export function SettingsTab() {
     <form onSubmit={submit} noValidate className="admin-form">
       <h2>Site settings</h2>
       <Field label="Brand name" error={errors.brandName}>
-        {(props) => <input {...props} value={form.brandName} onChange={(e) => setForm({ ...form, brandName: e.target.value })} />}
+        {(props) => (
+          <input {...props} value={form.brandName} onChange={(e) => setForm({ ...form, brandName: e.target.value })} />
+        )}
       </Field>
       {(["platformA", "platformB"] as const).map((key, i) => (
         <fieldset key={key}>
           <legend>Platform {i === 0 ? "one" : "two"}</legend>
           <Field label={`Platform ${i + 1} name`} error={errors[`${key}.name`]}>
-            {(props) => <input {...props} value={form[key].name} onChange={(e) => platform(key, "name", e.target.value)} />}
+            {(props) => (
+              <input {...props} value={form[key].name} onChange={(e) => platform(key, "name", e.target.value)} />
+            )}
           </Field>
           <Field label={`Platform ${i + 1} sign-up URL`} error={errors[`${key}.url`]}>
-            {(props) => <input {...props} type="url" value={form[key].url} onChange={(e) => platform(key, "url", e.target.value)} />}
+            {(props) => (
+              <input
+                {...props}
+                type="url"
+                value={form[key].url}
+                onChange={(e) => platform(key, "url", e.target.value)}
+              />
+            )}
           </Field>
         </fieldset>
       ))}
@@ -56,7 +68,12 @@ export function SettingsTab() {
         <legend>The promotional banner names</legend>
         {(["a", "b"] as const).map((value) => (
           <label key={value}>
-            <input type="radio" name="banner" checked={form.bannerPlatform === value} onChange={() => setForm({ ...form, bannerPlatform: value })} />{" "}
+            <input
+              type="radio"
+              name="banner"
+              checked={form.bannerPlatform === value}
+              onChange={() => setForm({ ...form, bannerPlatform: value })}
+            />{" "}
             {value === "a" ? form.platformA.name : form.platformB.name}
           </label>
         ))}

@@ -1,10 +1,10 @@
 import { Link } from "wouter";
 import outline from "#content/course/outline.json" with { type: "json" };
-import { PageMeta } from "#web/ui/page-meta.tsx";
-import { useSettings } from "#web/features/settings/queries.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
+import { useSettings } from "#web/features/settings/queries.ts";
 import { prefersReducedMotion } from "#web/lib/scroll.ts";
 import type { PageRoute } from "#web/page-route.ts";
+import { PageMeta } from "#web/ui/page-meta.tsx";
 
 export const route: PageRoute = { cache: true };
 
@@ -26,8 +26,8 @@ export default function AboutPage() {
       <section className="hero">
         <h1>About the free cam model course</h1>
         <p className="lead">
-          Ten short modules take you from “is this for me?” to running camming like a small business: safely, on
-          your own terms, and with a plan.
+          Ten short modules take you from “is this for me?” to running camming like a small business: safely, on your
+          own terms, and with a plan.
         </p>
         <div className="button-row">
           <Link href="/learn" role="button">

@@ -1,14 +1,14 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { PageMeta } from "#web/ui/page-meta.tsx";
+import { blogCategoriesRead } from "#shared/features/blog/reads.ts";
+import { modulesRead } from "#shared/features/course/reads.ts";
+import { pageTitle } from "#shared/features/settings/brand.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { need, type PageRoute } from "#web/page-route.ts";
 import { lastQuizId } from "#web/lib/visitor-storage.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
-import { modulesRead } from "#shared/features/course/reads.ts";
-import { blogCategoriesRead } from "#shared/features/blog/reads.ts";
+import { need, type PageRoute } from "#web/page-route.ts";
+import { PageMeta } from "#web/ui/page-meta.tsx";
 
 export const route: PageRoute = { cache: true, data: () => [need(modulesRead), need(blogCategoriesRead)] };
 

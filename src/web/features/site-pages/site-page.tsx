@@ -1,10 +1,10 @@
 import { useLocation } from "wouter";
-import { PageMeta } from "#web/ui/page-meta.tsx";
-import { useSettings } from "#web/features/settings/queries.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
+import { sitePageRead } from "#shared/features/site-pages/reads.ts";
+import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { need, type PageRoute } from "#web/page-route.ts";
-import { sitePageRead } from "#shared/features/site-pages/reads.ts";
+import { PageMeta } from "#web/ui/page-meta.tsx";
 
 const slugOf = (pathname: string) => pathname.replace(/^\//, "");
 

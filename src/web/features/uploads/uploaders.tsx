@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { toast } from "#web/stores/toast.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
 import { api } from "#web/lib/query-client.ts";
+import { toast } from "#web/stores/toast.ts";
 
 const MB = 1024 * 1024;
 
@@ -39,7 +39,11 @@ export function ImageUploader({ value, onChange, label }: UploaderProps) {
       onChange(await upload(file));
       toast({ title: "Image uploaded", description: "Your image has been uploaded successfully." });
     } catch {
-      toast({ title: "Upload failed", description: "There was a problem uploading your image. Please try again.", variant: "destructive" });
+      toast({
+        title: "Upload failed",
+        description: "There was a problem uploading your image. Please try again.",
+        variant: "destructive",
+      });
     } finally {
       setBusy(false);
       if (input.current) input.current.value = "";
@@ -65,7 +69,14 @@ export function ImageUploader({ value, onChange, label }: UploaderProps) {
         </div>
       ) : (
         <>
-          <input ref={input} id={id} type="file" accept="image/*" disabled={busy} onChange={(e) => void pick(e.target.files?.[0])} />
+          <input
+            ref={input}
+            id={id}
+            type="file"
+            accept="image/*"
+            disabled={busy}
+            onChange={(e) => void pick(e.target.files?.[0])}
+          />
           {busy && <p aria-live="polite">Uploading...</p>}
         </>
       )}
@@ -111,14 +122,23 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
       setIsVideo(video);
       toast({ title: "Upload successful", description: `${video ? "Video" : "Image"} has been uploaded successfully` });
     } catch {
-      toast({ title: "Upload failed", description: "Failed to upload file. Please try again.", variant: "destructive" });
+      toast({
+        title: "Upload failed",
+        description: "Failed to upload file. Please try again.",
+        variant: "destructive",
+      });
     } finally {
       setBusy(false);
       if (input.current) input.current.value = "";
     }
   }
 
-  const acceptAttr = accept === "both" ? "image/*,video/mp4,video/webm,video/ogg" : accept === "image" ? "image/*" : "video/mp4,video/webm,video/ogg";
+  const acceptAttr =
+    accept === "both"
+      ? "image/*,video/mp4,video/webm,video/ogg"
+      : accept === "image"
+        ? "image/*"
+        : "video/mp4,video/webm,video/ogg";
   return (
     <div className="uploader">
       <label htmlFor={id}>{label}</label>
@@ -138,7 +158,14 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
         </div>
       ) : (
         <>
-          <input ref={input} id={id} type="file" accept={acceptAttr} disabled={busy} onChange={(e) => void pick(e.target.files?.[0])} />
+          <input
+            ref={input}
+            id={id}
+            type="file"
+            accept={acceptAttr}
+            disabled={busy}
+            onChange={(e) => void pick(e.target.files?.[0])}
+          />
           <small>{accept === "image" ? "Images up to 5MB." : `MP4, WebM and Ogg, max ${maxMb}MB.`}</small>
           {busy && <p aria-live="polite">Uploading...</p>}
         </>
