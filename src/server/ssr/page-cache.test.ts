@@ -39,7 +39,9 @@ describe("render cache", () => {
     const api = await scenarioApp({ admin: true });
     expect(pageOf(await (await api.request("/")).text()).title).toEndWith("| Cam Guide");
     expect((await api.request("/")).headers.get("x-cache")).toBe("hit");
-    const settings = (await api.check({ who: "admin", path: "/api/admin/settings", status: 200 })).json<Record<string, unknown>>();
+    const settings = (await api.check({ who: "admin", path: "/api/admin/settings", status: 200 })).json<
+      Record<string, unknown>
+    >();
     await api.check({
       who: "admin",
       method: "PUT",

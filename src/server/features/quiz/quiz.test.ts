@@ -91,8 +91,8 @@ runScenarios("POST /api/quiz/result refuses", [
     check: (res) =>
       expect(
         res
-          .json()
-          .details.map((d: { field: string }) => d.field)
+          .json<{ details: { field: string }[] }>()
+          .details.map((d) => d.field)
           .sort(),
       ).toEqual(["answers", "answers.0", "archetype"]),
   },
