@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pageJavaScript } from "./page-js.ts";
 
 const root = join(import.meta.dir, "..");
 const binary = join(root, "dist", "cam-guide");
@@ -200,6 +201,12 @@ try {
     ),
     "",
     `Non-2xx answers during the run: ${[...rows.flatMap((r) => [r.result, r.ceiling]), uncached, posts].reduce((n, r) => n + r.non2xx, 0)}.`,
+    "",
+    "JavaScript each page loads (React's entry plus the modules it preloads, gzipped):",
+    "",
+    "| page | JavaScript |",
+    "| --- | ---: |",
+    ...pageJavaScript(join(root, "dist", "client")).map(({ page, bytes }) => `| ${page} | ${kb(bytes)} |`),
     "",
   ];
   writeFileSync(join(import.meta.dir, "RESULTS.md"), lines.join("\n"));
