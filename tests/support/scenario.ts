@@ -282,3 +282,46 @@ async function checkStep(ctx: ScenarioApp, step: Step, made: Made, name = "step"
   }
   return answer;
 }
+
+/** One admin endpoint, as the refusal scenarios below name and call it. */
+export type AdminEndpoint = Pick<Scenario, "name" | "method" | "path" | "body">;
+
+/**
+ * What the admin guard owes every admin endpoint: without the session a 401 with the
+ * guard's message, and for a write from another site (a foreign Origin, or marked
+ * cross-site by the browser) a 403 even with the session; nothing changes in any case.
+ */
+export function refusedAdminScenarios(endpoints: AdminEndpoint[], setup?: Scenario["setup"]): Scenario[] {
+  const foreign: { label: string; headers: Record<string, string | null> }[] = [
+    { label: "from a foreign Origin", headers: { origin: "https://evil.example" } },
+    { label: "marked cross-site", headers: { origin: null, "sec-fetch-site": "cross-site" } },
+  ];
+  return [
+    ...endpoints.map(
+      (e): Scenario => ({
+        ...e,
+        name: `${e.name}: 401, nothing changes`,
+        setup,
+        headers: { origin: "http://localhost" },
+        status: 401,
+        json: { error: "Sign in as the admin to continue." },
+        unchanged: true,
+      }),
+    ),
+    ...endpoints
+      .filter((e) => e.method !== "GET")
+      .flatMap((e) =>
+        foreign.map(
+          ({ label, headers }): Scenario => ({
+            ...e,
+            name: `${e.name} ${label} with the session: 403, nothing changes`,
+            who: "admin",
+            setup,
+            headers,
+            status: 403,
+            unchanged: true,
+          }),
+        ),
+      ),
+  ];
+}

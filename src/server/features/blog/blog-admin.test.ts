@@ -1,6 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { createCategory, createPost } from "#tests/support/factories.ts";
-import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
+import {
+  type AdminEndpoint,
+  refusedAdminScenarios,
+  runScenarios,
+  type Scenario,
+  scenarioApp,
+} from "#tests/support/scenario.ts";
 
 const post = {
   title: "A New Post",
@@ -21,7 +27,7 @@ const rows: Scenario["setup"] = async ({ db }) => {
   return { post: existing.id, category: category.id };
 };
 
-const endpoints: Pick<Scenario, "name" | "method" | "path" | "body">[] = [
+const endpoints: AdminEndpoint[] = [
   { name: "list posts", method: "GET", path: "/api/admin/blog/posts" },
   { name: "create post", method: "POST", path: "/api/admin/blog/post", body: post },
   { name: "update post", method: "PUT", path: "/api/admin/blog/post/{post}", body: post },
@@ -35,41 +41,7 @@ const endpoints: Pick<Scenario, "name" | "method" | "path" | "body">[] = [
   { name: "delete category", method: "DELETE", path: "/api/admin/blog/category/{category}" },
 ];
 
-runScenarios("blog admin API without the session", [
-  ...endpoints.map(
-    (e): Scenario => ({
-      ...e,
-      name: `${e.name}: 401, nothing changes`,
-      setup: rows,
-      headers: { origin: "http://localhost" },
-      status: 401,
-      json: { error: "Sign in as the admin to continue." },
-      unchanged: true,
-    }),
-  ),
-  ...endpoints
-    .filter((e) => e.method !== "GET")
-    .flatMap((e): Scenario[] => [
-      {
-        ...e,
-        name: `${e.name} from a foreign Origin with the session: 403, nothing changes`,
-        who: "admin",
-        setup: rows,
-        headers: { origin: "https://evil.example" },
-        status: 403,
-        unchanged: true,
-      },
-      {
-        ...e,
-        name: `${e.name} marked cross-site with the session: 403, nothing changes`,
-        who: "admin",
-        setup: rows,
-        headers: { origin: null, "sec-fetch-site": "cross-site" },
-        status: 403,
-        unchanged: true,
-      },
-    ]),
-]);
+runScenarios("blog admin API without the session or from another site", refusedAdminScenarios(endpoints, rows));
 
 runScenarios(
   "a post with a bad field: 422 naming it, nothing stored",

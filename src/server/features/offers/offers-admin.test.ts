@@ -1,6 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { createOffer } from "#tests/support/factories.ts";
-import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
+import {
+  type AdminEndpoint,
+  refusedAdminScenarios,
+  runScenarios,
+  type Scenario,
+  scenarioApp,
+} from "#tests/support/scenario.ts";
 
 const offer = {
   title: "Offer",
@@ -17,48 +23,14 @@ const offer = {
 
 const rows: Scenario["setup"] = async ({ db }) => ({ offer: (await createOffer(db, { moduleId: 2 })).id });
 
-const endpoints: Pick<Scenario, "name" | "method" | "path" | "body">[] = [
+const endpoints: AdminEndpoint[] = [
   { name: "list offers", method: "GET", path: "/api/admin/affiliate-offers" },
   { name: "create offer", method: "POST", path: "/api/admin/affiliate-offer", body: offer },
   { name: "update offer", method: "PUT", path: "/api/admin/affiliate-offer/{offer}", body: offer },
   { name: "delete offer", method: "DELETE", path: "/api/admin/affiliate-offer/{offer}" },
 ];
 
-runScenarios("offers admin API without the session", [
-  ...endpoints.map(
-    (e): Scenario => ({
-      ...e,
-      name: `${e.name}: 401, nothing changes`,
-      setup: rows,
-      headers: { origin: "http://localhost" },
-      status: 401,
-      json: { error: "Sign in as the admin to continue." },
-      unchanged: true,
-    }),
-  ),
-  ...endpoints
-    .filter((e) => e.method !== "GET")
-    .flatMap((e): Scenario[] => [
-      {
-        ...e,
-        name: `${e.name} from a foreign Origin with the session: 403, nothing changes`,
-        who: "admin",
-        setup: rows,
-        headers: { origin: "https://evil.example" },
-        status: 403,
-        unchanged: true,
-      },
-      {
-        ...e,
-        name: `${e.name} marked cross-site with the session: 403, nothing changes`,
-        who: "admin",
-        setup: rows,
-        headers: { origin: null, "sec-fetch-site": "cross-site" },
-        status: 403,
-        unchanged: true,
-      },
-    ]),
-]);
+runScenarios("offers admin API without the session or from another site", refusedAdminScenarios(endpoints, rows));
 
 runScenarios("an offer with a bad field: 422, nothing stored", [
   ...[0, 11, 1.5, "2"].map(

@@ -1,6 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { createProduct } from "#tests/support/factories.ts";
-import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
+import {
+  type AdminEndpoint,
+  refusedAdminScenarios,
+  runScenarios,
+  type Scenario,
+  scenarioApp,
+} from "#tests/support/scenario.ts";
 
 const product = {
   id: "custom_ab12cd34",
@@ -18,48 +24,14 @@ const rows: Scenario["setup"] = async ({ db }) => ({
   product: (await createProduct(db, { id: "essential-key-light", archetype: "All Archetypes" })).id,
 });
 
-const endpoints: Pick<Scenario, "name" | "method" | "path" | "body">[] = [
+const endpoints: AdminEndpoint[] = [
   { name: "list products", method: "GET", path: "/api/admin/recommended-products" },
   { name: "create product", method: "POST", path: "/api/admin/recommended-product", body: product },
   { name: "update product", method: "PUT", path: "/api/admin/recommended-product/{product}", body: product },
   { name: "delete product", method: "DELETE", path: "/api/admin/recommended-product/{product}" },
 ];
 
-runScenarios("products admin API without the session", [
-  ...endpoints.map(
-    (e): Scenario => ({
-      ...e,
-      name: `${e.name}: 401, nothing changes`,
-      setup: rows,
-      headers: { origin: "http://localhost" },
-      status: 401,
-      json: { error: "Sign in as the admin to continue." },
-      unchanged: true,
-    }),
-  ),
-  ...endpoints
-    .filter((e) => e.method !== "GET")
-    .flatMap((e): Scenario[] => [
-      {
-        ...e,
-        name: `${e.name} from a foreign Origin with the session: 403, nothing changes`,
-        who: "admin",
-        setup: rows,
-        headers: { origin: "https://evil.example" },
-        status: 403,
-        unchanged: true,
-      },
-      {
-        ...e,
-        name: `${e.name} marked cross-site with the session: 403, nothing changes`,
-        who: "admin",
-        setup: rows,
-        headers: { origin: null, "sec-fetch-site": "cross-site" },
-        status: 403,
-        unchanged: true,
-      },
-    ]),
-]);
+runScenarios("products admin API without the session or from another site", refusedAdminScenarios(endpoints, rows));
 
 runScenarios("a product with a bad field: 422 with the form's message, nothing stored", [
   {
