@@ -69,7 +69,7 @@ export function need<Result, Name extends string, Query extends string>(
   return { key: readKey(read.path, args[0]) };
 }
 
-/** A read whose record may be missing: the page shows its own state and answers 404 (or `missingStatus`). */
+/** A read whose record may be missing: the page shows its own state, and the address answers 404. */
 export function optional<Result, Name extends string, Query extends string>(
   read: Read<Result, Name, Query>,
   ...args: ParamArgs<Name>
