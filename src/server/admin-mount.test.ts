@@ -1,50 +1,15 @@
 import { expect, test } from "bun:test";
 import { adminApp } from "#tests/support/admin.ts";
+import { offerInput, postInput, productInput, settingsInput } from "#tests/support/admin-inputs.ts";
 
 const PNG = Uint8Array.from(
   atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
   (c) => c.charCodeAt(0),
 );
-const offer = {
-  title: "Offer",
-  description: "Offer text",
-  imageUrl: null,
-  videoUrl: null,
-  useEmbed: false,
-  embedCode: null,
-  linkUrl: "https://example.com/x",
-  linkText: "Go",
-  moduleId: 2,
-  isActive: true,
-};
-const product = {
-  id: "custom_ab12cd34",
-  name: "Ring light",
-  description: "A soft, even light for your face.",
-  link: "https://example.com/ring",
-  price: "$40",
-  badge: "ESSENTIAL",
-  archetype: "Couple",
-  isDefault: false,
-  moduleId: null,
-};
-const settings = {
-  brandName: "Velvet Start",
-  platformA: { name: "Alpha", url: "https://alpha.example" },
-  platformB: { name: "Beta", url: "https://beta.example" },
-  bannerPlatform: "b",
-};
-const post = {
-  title: "A New Post",
-  slug: "a-new-post",
-  content: "<p>Hello</p>",
-  excerpt: "",
-  category: null,
-  coverImage: null,
-  published: true,
-  metaDescription: "",
-  metaKeywords: "",
-};
+const offer = offerInput();
+const product = productInput();
+const settings = settingsInput();
+const post = postInput();
 
 function pngUpload(): FormData {
   const form = new FormData();

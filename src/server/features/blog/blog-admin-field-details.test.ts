@@ -1,17 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { adminApp } from "#tests/support/admin.ts";
+import { postInput } from "#tests/support/admin-inputs.ts";
 
-const post = {
-  title: "A New Post",
-  slug: "a-new-post",
-  content: "<p>Hello</p>",
-  excerpt: "",
-  category: "tips-and-tricks",
-  coverImage: null,
-  published: true,
-  metaDescription: "",
-  metaKeywords: "",
-};
+const post = postInput({ category: "tips-and-tricks" });
 
 // The admin forms show these details at the named field, so each names one.
 describe("blog admin errors name their field", () => {

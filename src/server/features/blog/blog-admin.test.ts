@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { postInput } from "#tests/support/admin-inputs.ts";
 import { createCategory, createPost } from "#tests/support/factories.ts";
 import {
   type AdminEndpoint,
@@ -8,17 +9,11 @@ import {
   scenarioApp,
 } from "#tests/support/scenario.ts";
 
-const post = {
-  title: "A New Post",
-  slug: "a-new-post",
+const post = postInput({
   content: "<p>Hello <script>x()</script></p>",
   excerpt: "Short teaser",
   category: "tips-and-tricks",
-  coverImage: null,
-  published: true,
-  metaDescription: "",
-  metaKeywords: "",
-};
+});
 
 // One post and one category for the addresses below to name.
 const rows: Scenario["setup"] = async ({ db }) => {

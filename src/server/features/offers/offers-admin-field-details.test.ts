@@ -1,18 +1,8 @@
 import { expect, test } from "bun:test";
 import { adminApp } from "#tests/support/admin.ts";
+import { offerInput } from "#tests/support/admin-inputs.ts";
 
-const offer = {
-  title: "Offer",
-  description: "Offer text",
-  imageUrl: null,
-  videoUrl: "https://example.com/page",
-  useEmbed: false,
-  embedCode: null,
-  linkUrl: "https://example.com/x",
-  linkText: "Go",
-  moduleId: 2,
-  isActive: true,
-};
+const offer = offerInput({ videoUrl: "https://example.com/page" });
 
 test("a video URL we cannot play: 422 naming videoUrl, on create and on update", async () => {
   const { asAdmin, database } = await adminApp();

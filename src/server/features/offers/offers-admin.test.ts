@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { offerInput } from "#tests/support/admin-inputs.ts";
 import { createOffer } from "#tests/support/factories.ts";
 import {
   type AdminEndpoint,
@@ -8,18 +9,7 @@ import {
   scenarioApp,
 } from "#tests/support/scenario.ts";
 
-const offer = {
-  title: "Offer",
-  description: "Offer text",
-  imageUrl: null,
-  videoUrl: "https://youtu.be/dQw4w9WgXcQ",
-  useEmbed: false,
-  embedCode: null,
-  linkUrl: "https://example.com/x",
-  linkText: "Go",
-  moduleId: 2,
-  isActive: true,
-};
+const offer = offerInput({ videoUrl: "https://youtu.be/dQw4w9WgXcQ" });
 
 const rows: Scenario["setup"] = async ({ db }) => ({ offer: (await createOffer(db, { moduleId: 2 })).id });
 

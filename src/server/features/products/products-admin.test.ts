@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { productInput } from "#tests/support/admin-inputs.ts";
 import { createProduct } from "#tests/support/factories.ts";
 import {
   type AdminEndpoint,
@@ -8,17 +9,7 @@ import {
   scenarioApp,
 } from "#tests/support/scenario.ts";
 
-const product = {
-  id: "custom_ab12cd34",
-  name: "Ring light",
-  description: "A soft, even light for your face.",
-  link: "https://example.com/ring",
-  price: "$40",
-  badge: "ESSENTIAL",
-  archetype: "Couple",
-  isDefault: false,
-  moduleId: null,
-};
+const product = productInput();
 
 const rows: Scenario["setup"] = async ({ db }) => ({
   product: (await createProduct(db, { id: "essential-key-light", archetype: "All Archetypes" })).id,

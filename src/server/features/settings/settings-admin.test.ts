@@ -1,13 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { settingsInput } from "#tests/support/admin-inputs.ts";
 import { renderPage } from "#tests/support/page.ts";
 import { runScenarios, scenarioApp } from "#tests/support/scenario.ts";
 
-const settings = {
-  brandName: "Velvet Start",
-  platformA: { name: "Alpha", url: "https://alpha.example" },
-  platformB: { name: "Beta", url: "https://beta.example" },
-  bannerPlatform: "b",
-};
+const settings = settingsInput();
 
 runScenarios("settings admin API without the session or from another site", [
   {
