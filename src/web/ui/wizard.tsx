@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { StepProgress } from "./step-progress.tsx";
 
 export interface WizardOption<V extends string | number> {
   value: V;
@@ -84,24 +85,15 @@ export function Wizard<V extends string | number>({ questions, onFinish, busy = 
 
   return (
     <div className="wizard" ref={root}>
-      <div className="wizard-progress">
-        <p className="wizard-count">
-          <span>
+      <StepProgress
+        count={
+          <>
             Question {step + 1}/{total}
-          </span>
-          <span>{percent}%</span>
-        </p>
-        <div
-          className="progress-track"
-          role="progressbar"
-          aria-label="Quiz progress"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent}
-        >
-          <div className="progress-fill" style={{ width: `${percent}%` }} />
-        </div>
-      </div>
+          </>
+        }
+        percent={percent}
+        label="Quiz progress"
+      />
 
       <fieldset
         className="wizard-question"

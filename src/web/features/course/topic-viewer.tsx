@@ -3,6 +3,7 @@ import { DEFAULT_PRO_TIP } from "#shared/features/course/constants.ts";
 import type { CourseModule } from "#shared/features/course/contract.ts";
 import { topicProgress } from "#shared/features/course/course.ts";
 import { scrollToTop } from "#web/lib/scroll.ts";
+import { StepProgress } from "#web/ui/step-progress.tsx";
 
 /** The topic viewer (docs/product.md#module-page): one topic at a time, from the first. */
 export function TopicViewer({ module }: { module: CourseModule }) {
@@ -19,24 +20,15 @@ export function TopicViewer({ module }: { module: CourseModule }) {
 
   return (
     <section className="topic-viewer" aria-labelledby="topic-title">
-      <div className="wizard-progress">
-        <p className="wizard-count">
-          <span>
+      <StepProgress
+        count={
+          <>
             Topic {index + 1} of {topics.length}
-          </span>
-          <span>{percent}%</span>
-        </p>
-        <div
-          className="progress-track"
-          role="progressbar"
-          aria-label="Module progress"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent}
-        >
-          <div className="progress-fill" style={{ width: `${percent}%` }} />
-        </div>
-      </div>
+          </>
+        }
+        percent={percent}
+        label="Module progress"
+      />
 
       <h2 id="topic-title">{topic.title}</h2>
       {topic.content.trim() ? (
