@@ -20,6 +20,7 @@ import { seoRoutes } from "./features/seo/routes.ts";
 import { settingsAdminRoutes } from "./features/settings/admin-routes.ts";
 import { UPLOAD_PATH, uploadAdminRoutes } from "./features/uploads/admin-routes.ts";
 import { uploadRoutes } from "./features/uploads/routes.ts";
+import { clientResolver } from "./lib/client.ts";
 import { createReads } from "./lib/reads.ts";
 import type { Logger } from "./logger.ts";
 import { errorHandler, HttpError, isApiPath } from "./plugins/errors.ts";
@@ -38,7 +39,7 @@ export interface AppDeps {
   uploadsDir: string;
   /** Tests pass their own to control the clock. */
   loginThrottle?: LoginThrottle;
-  config: Pick<Config, "publicUrl"> & Partial<Pick<Config, "benchEndpoints">>;
+  config: Pick<Config, "publicUrl"> & Partial<Pick<Config, "benchEndpoints" | "trustedProxies">>;
   assets: AssetStore;
   logger: Logger;
 }
@@ -60,6 +61,8 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
   ];
   const secure = (request: Request) => (config.publicUrl ?? request.url).startsWith("https:");
   const tokens = sessionTokens(secret);
+  // Which address a request comes from, and whether over HTTPS (trusted proxies only).
+  const client = clientResolver(config.trustedProxies ?? []);
   // Everything used inside an admin mount is guarded by its prefix. Whatever the admin
   // changes may show on any cached page, so every admin write empties the page cache.
   const adminMount = (prefix: string) =>
@@ -77,7 +80,7 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
     .use(earningsRoutes(database.db))
     .use(offerRoutes(database.db))
     .use(seoRoutes(database.db, { origin, contentDate: BUILD_DATE }))
-    .use(authRoutes(database.db, { tokens, secure, allowedOrigins, throttle: loginThrottle }))
+    .use(authRoutes(database.db, { tokens, secure, allowedOrigins, client, throttle: loginThrottle }))
     .use(
       adminMount(ADMIN_PREFIX)
         .use(blogAdminRoutes(database.db))

@@ -13,6 +13,7 @@ describe("loadConfig", () => {
       adminPassword: null,
       production: false,
       benchEndpoints: false,
+      trustedProxies: [],
     });
   });
 

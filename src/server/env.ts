@@ -9,6 +9,8 @@ export interface Config {
   adminUsername: string;
   adminPassword: string | null;
   production: boolean;
+  /** Addresses of reverse proxies whose X-Forwarded-* headers are believed (TRUSTED_PROXIES). */
+  trustedProxies: string[];
   /** CAM_GUIDE_BENCH=1 mounts /__bench/ceiling for the benchmark scripts only. */
   benchEndpoints: boolean;
 }
@@ -78,6 +80,7 @@ export function loadConfig(env: Env): Config {
     adminUsername,
     adminPassword,
     production: env.NODE_ENV === "production",
+    trustedProxies: [],
     benchEndpoints: env.CAM_GUIDE_BENCH === "1",
   };
 }

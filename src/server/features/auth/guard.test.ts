@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
 import { SignJWT } from "jose";
 import { openMemoryDatabase } from "#server/db/client.ts";
+import { clientResolver } from "#server/lib/client.ts";
 import { memoryLogger } from "#server/logger.ts";
 import { errorHandler } from "#server/plugins/errors.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
@@ -29,7 +30,7 @@ async function appWithNewAdminRoute() {
     .use(
       errorHandler({ logger: memoryLogger(), renderErrorPage: async (_r, status) => new Response(null, { status }) }),
     )
-    .use(authRoutes(db, { tokens, secure: () => false, allowedOrigins }))
+    .use(authRoutes(db, { tokens, secure: () => false, allowedOrigins, client: clientResolver() }))
     .use(
       adminGuard(ADMIN_PREFIX, { db, tokens, allowedOrigins })
         .get("/brand-new", () => {

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
+import type { ClientOf } from "#server/lib/client.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
 import { LoginInput } from "#shared/features/auth/contract.ts";
@@ -13,17 +14,20 @@ export interface AuthOptions {
   /** Sends the cookie with Secure when the site is served over HTTPS. */
   secure: (request: Request) => boolean;
   allowedOrigins: (request: Request) => string[];
+  client: ClientOf;
   throttle?: LoginThrottle;
 }
 
-export function authRoutes(db: Db, { tokens, secure, allowedOrigins, throttle = new LoginThrottle() }: AuthOptions) {
+export function authRoutes(
+  db: Db,
+  { tokens, secure, allowedOrigins, client, throttle = new LoginThrottle() }: AuthOptions,
+) {
   return new Elysia({ name: "auth" })
     .post(
       "/api/auth/login",
       async ({ body, request, cookie, set, server }) => {
         refuseForeign(request, allowedOrigins(request));
-        // The socket's address; behind a reverse proxy every client shares the proxy's.
-        const ip = server?.requestIP(request)?.address ?? "local";
+        const ip = client(request, server).address;
         const wait = throttle.retryAfter(ip, body.username);
         if (wait > 0) {
           set.headers["retry-after"] = String(wait);
