@@ -37,6 +37,16 @@ describe("loadConfig", () => {
     });
   });
 
+  test("TRUSTED_PROXIES: addresses and CIDR ranges, comma-separated, spaces and empty entries ignored", () => {
+    expect(loadConfig({ TRUSTED_PROXIES: " 127.0.0.1, ::1 ,,10.0.0.0/8, fd00::/8 " }).trustedProxies).toEqual([
+      "127.0.0.1",
+      "::1",
+      "10.0.0.0/8",
+      "fd00::/8",
+    ]);
+    expect(loadConfig({ TRUSTED_PROXIES: "  " }).trustedProxies).toEqual([]);
+  });
+
   test.each([
     [{ PORT: "abc" }, "PORT must be a whole number"],
     [{ PORT: "70000" }, "PORT must be a whole number"],
@@ -46,6 +56,9 @@ describe("loadConfig", () => {
     [{ JWT_SECRET: "short" }, "JWT_SECRET must be at least 32 characters"],
     [{ ADMIN_USERNAME: "a b" }, "ADMIN_USERNAME must be"],
     [{ ADMIN_PASSWORD: "tiny" }, "ADMIN_PASSWORD must be at least 12 characters"],
+    [{ TRUSTED_PROXIES: "nginx" }, "TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges"],
+    [{ TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/33, *" }, '(not valid: "10.0.0.0/33", "*")'],
+    [{ TRUSTED_PROXIES: "127.0.0.1;::1" }, '"127.0.0.1;::1"'],
   ])("%p is refused with a readable message", (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

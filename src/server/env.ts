@@ -1,4 +1,5 @@
 // Configuration is read here once, validated, and passed down. Nothing else reads process.env.
+import { parseRange } from "./lib/client.ts";
 
 export interface Config {
   port: number;
@@ -70,6 +71,19 @@ export function loadConfig(env: Env): Config {
     problems.push("ADMIN_PASSWORD must be at least 12 characters long (or unset, to generate one).");
   }
 
+  // Addresses and CIDR ranges, comma-separated; unset or empty: no proxy is trusted.
+  const rawProxies = value("TRUSTED_PROXIES") ?? "";
+  const trustedProxies = rawProxies
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const badProxies = trustedProxies.filter((entry) => !parseRange(entry));
+  if (badProxies.length > 0) {
+    problems.push(
+      `TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges, such as 127.0.0.1,::1 or 10.0.0.0/8 (not valid: ${badProxies.map((e) => `"${e}"`).join(", ")}).`,
+    );
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -80,7 +94,7 @@ export function loadConfig(env: Env): Config {
     adminUsername,
     adminPassword,
     production: env.NODE_ENV === "production",
-    trustedProxies: [],
+    trustedProxies,
     benchEndpoints: env.CAM_GUIDE_BENCH === "1",
   };
 }

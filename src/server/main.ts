@@ -28,6 +28,8 @@ Configuration (environment variables):
   DATA_DIR        Where the database, secrets and uploads live (default ./data)
   PUBLIC_URL      The site's public address, e.g. https://example.com (used in links and feeds)
   JWT_SECRET      Session signing secret, 32+ characters (default: generated once into DATA_DIR)
+  TRUSTED_PROXIES Your reverse proxies' addresses or CIDR ranges, comma-separated, e.g. 127.0.0.1,::1
+                  (their X-Forwarded-For/-Proto are believed; default: none, the headers are ignored)
   ADMIN_USERNAME  The admin's user name, used on first start (default admin)
   ADMIN_PASSWORD  The admin's password on first start, 12+ characters (default: generated and printed once)
 `;
