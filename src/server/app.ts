@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
 import { VIDEO_PLAYER_ORIGINS } from "#shared/features/offers/video-url.ts";
 import { THEME_SCRIPT } from "#web/theme-script.ts";
 import { BUILD_DATE } from "./build-info.ts";
@@ -55,14 +56,20 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
   const reads = createReads(publicReads, { db: database.db, contact });
   const pageCache = new PageCache();
   const render = createRenderer({ assets, resolveRead: reads.resolve, logger, origin, cache: pageCache });
-  // State-changing admin calls must come from this site: its public origin or the one reached.
-  const allowedOrigins = (request: Request) => [
-    ...new Set([new URL(request.url).origin, ...(config.publicUrl ? [new URL(config.publicUrl).origin] : [])]),
-  ];
-  const secure = (request: Request) => (config.publicUrl ?? request.url).startsWith("https:");
   const tokens = sessionTokens(secret);
   // Which address a request comes from, and whether over HTTPS (trusted proxies only).
-  const client = clientResolver(config.trustedProxies ?? []);
+  const client = clientResolver(config.trustedProxies ?? [], { warn: (message) => logger.warn(message) });
+  // Served over HTTPS: said by a trusted proxy, or else by PUBLIC_URL (or the connection).
+  const secure = (request: Request, server: Server | null) => {
+    const seen = client(request, server);
+    return seen.schemeForwarded ? seen.https : seen.https || (config.publicUrl ?? "").startsWith("https:");
+  };
+  // State-changing admin calls must come from this site: its public origin or the one reached
+  // (its scheme as a trusted proxy says; a client's own X-Forwarded-Proto is not believed).
+  const allowedOrigins = (request: Request, server: Server | null) => {
+    const reached = `${client(request, server).https ? "https:" : "http:"}//${new URL(request.url).host}`;
+    return [...new Set([reached, ...(config.publicUrl ? [new URL(config.publicUrl).origin] : [])])];
+  };
   // Everything used inside an admin mount is guarded by its prefix. Whatever the admin
   // changes may show on any cached page, so every admin write empties the page cache.
   const adminMount = (prefix: string) =>
@@ -71,7 +78,13 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
     });
 
   return new Elysia({ serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES } })
-    .use(securityHeaders({ inlineScriptHashes: [cspHash(THEME_SCRIPT)], frameSources: VIDEO_PLAYER_ORIGINS }))
+    .use(
+      securityHeaders({
+        inlineScriptHashes: [cspHash(THEME_SCRIPT)],
+        frameSources: VIDEO_PLAYER_ORIGINS,
+        https: secure,
+      }),
+    )
     .use(errorHandler({ logger, renderErrorPage: (request, status) => render(request, status) }))
     .use(staticFiles(assets))
     .use(healthRoutes(database))

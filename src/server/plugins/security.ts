@@ -1,4 +1,12 @@
 import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
+
+/**
+ * HSTS for a year on answers served over HTTPS. Not includeSubDomains: other hosts of the
+ * operator's domain may not serve HTTPS; not preload: that is a promise for the whole
+ * domain that only its owner can make, and hard to take back.
+ */
+export const HSTS = "max-age=31536000";
 
 /**
  * Headers every response carries. The CSP allows only this origin: the one inline
@@ -7,9 +15,12 @@ import { Elysia } from "elysia";
 export function securityHeaders({
   inlineScriptHashes,
   frameSources,
+  https,
 }: {
   inlineScriptHashes: string[];
   frameSources: readonly string[];
+  /** Whether this request reached the site over HTTPS (then HSTS is sent; never over plain http). */
+  https?: (request: Request, server: Server | null) => boolean;
 }) {
   const csp = [
     "default-src 'self'",
@@ -36,8 +47,9 @@ export function securityHeaders({
     "cross-origin-opener-policy": "same-origin",
     "permissions-policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
   };
-  return new Elysia({ name: "security-headers" }).onRequest(({ set }) => {
+  return new Elysia({ name: "security-headers" }).onRequest(({ request, set, server }) => {
     Object.assign(set.headers, headers);
+    if (https?.(request, server)) set.headers["strict-transport-security"] = HSTS;
   });
 }
 

@@ -90,14 +90,20 @@ describe("sign-in", () => {
   test("the throttle forgets failures after its window and clears on success", () => {
     let now = 0;
     const throttle = new LoginThrottle(3, 1000, () => now);
-    for (let i = 0; i < 3; i++) throttle.fail("1.2.3.4", "admin");
-    expect(throttle.retryAfter("1.2.3.4", "admin")).toBe(1);
-    expect(throttle.retryAfter("5.6.7.8", "admin")).toBe(0);
+    const fail = (ip: string) => {
+      const attempt = throttle.begin(ip);
+      if (!attempt.allowed) throw new Error("refused");
+      attempt.fail();
+    };
+    for (let i = 0; i < 3; i++) fail("1.2.3.4");
+    expect(throttle.begin("1.2.3.4")).toEqual({ allowed: false, retryAfter: 1, scope: "client" });
+    expect(throttle.begin("5.6.7.8").allowed).toBe(true);
     now = 1001;
-    expect(throttle.retryAfter("1.2.3.4", "admin")).toBe(0);
-    throttle.fail("1.2.3.4", "admin");
-    throttle.succeed("1.2.3.4", "admin");
-    expect(throttle.retryAfter("1.2.3.4", "admin")).toBe(0);
+    fail("1.2.3.4");
+    const attempt = throttle.begin("1.2.3.4");
+    if (!attempt.allowed) throw new Error("refused");
+    attempt.succeed();
+    for (let i = 0; i < 3; i++) fail("1.2.3.4");
   });
 });
 

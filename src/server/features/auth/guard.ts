@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
 import type { Db } from "#server/db/client.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { type SessionTokens, sessionAdmin } from "./session.ts";
@@ -29,7 +30,7 @@ export interface AdminGuardOptions {
   db: Db;
   tokens: SessionTokens;
   /** The origins a state-changing admin call may come from. */
-  allowedOrigins: (request: Request) => string[];
+  allowedOrigins: (request: Request, server: Server | null) => string[];
 }
 
 /**
@@ -43,13 +44,15 @@ export function adminGuard(prefix: string, { db, tokens, allowedOrigins }: Admin
   return (
     new Elysia({ prefix })
       // Request hooks run for every request of the app, so the hook itself checks the prefix.
-      .onRequest(async ({ request }) => {
+      .onRequest(async ({ request, set, server }) => {
         if (!isUnder(prefix, request.url)) return;
-        refuseForeign(request, allowedOrigins(request));
+        // Admin answers (refusals included) are private and change with every edit.
+        set.headers["cache-control"] = "no-store";
+        refuseForeign(request, allowedOrigins(request, server));
         if (!(await sessionAdmin(db, tokens, request))) throw new HttpError(401, "Sign in as the admin to continue.");
       })
       .onAfterHandle(({ set }) => {
-        // Admin answers are private and change with every edit.
+        // A handler may have set its own: admin answers are never stored.
         set.headers["cache-control"] = "no-store";
       })
   );

@@ -1,77 +1,126 @@
 import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
 import type { Db } from "#server/db/client.ts";
 import type { ClientOf } from "#server/lib/client.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import { jsonBody } from "#server/plugins/json-body.ts";
+import { JSON_BODY_LIMIT, jsonBody, readBodyLimited } from "#server/plugins/json-body.ts";
+import { LOGIN_FAILURE, type LoginFailure, waitText } from "#shared/features/auth/constants.ts";
 import { LoginInput } from "#shared/features/auth/contract.ts";
+import { checkSchema } from "#shared/schema/check.ts";
 import { refuseForeign } from "./guard.ts";
 import { endSessions, verifyLogin } from "./service.ts";
-import { SESSION_COOKIE, SESSION_DAYS, type SessionTokens, sessionAdmin } from "./session.ts";
-import { LoginThrottle } from "./throttle.ts";
+import { SESSION_DAYS, type SessionTokens, sessionAdmin, sessionCookie } from "./session.ts";
+import { LoginThrottle, type Refusal } from "./throttle.ts";
 
 export interface AuthOptions {
   tokens: SessionTokens;
-  /** Sends the cookie with Secure when the site is served over HTTPS. */
-  secure: (request: Request) => boolean;
-  allowedOrigins: (request: Request) => string[];
+  /** Sends the cookie with Secure when the site is reached over HTTPS. */
+  secure: (request: Request, server: Server | null) => boolean;
+  allowedOrigins: (request: Request, server: Server | null) => string[];
   client: ClientOf;
   throttle?: LoginThrottle;
+}
+
+const AUTH_PREFIX = "/api/auth/";
+const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+
+/** A sign-in as the JSON API sends it, or as the page's form posts it without JavaScript. */
+interface LoginBody extends LoginInput {
+  form: boolean;
+}
+
+/**
+ * The sign-in body: JSON (the page's script), or a urlencoded form (the same page
+ * before its script runs, or with JavaScript off). A form's missing fields are not an
+ * error here: the handler sends the browser back to the page with a message.
+ */
+async function loginBody({ request }: { request: Request }): Promise<LoginBody> {
+  if (!FORM_TYPE.test(request.headers.get("content-type") ?? "")) {
+    return { ...((await jsonBody(LoginInput)({ request })) as LoginInput), form: false };
+  }
+  const tooLarge = `The request body is larger than ${JSON_BODY_LIMIT / 1024} KB.`;
+  const fields = new URLSearchParams(
+    new TextDecoder().decode(await readBodyLimited(request, JSON_BODY_LIMIT, tooLarge)),
+  );
+  return { username: fields.get("username") ?? "", password: fields.get("password") ?? "", form: true };
+}
+
+function refusalMessage(refusal: Refusal): string {
+  return refusal.scope === "site"
+    ? `Too many failed sign-in attempts on this site. Try again in ${waitText(refusal.retryAfter)}.`
+    : `Too many failed sign-in attempts. Try again in ${waitText(refusal.retryAfter)}.`;
 }
 
 export function authRoutes(
   db: Db,
   { tokens, secure, allowedOrigins, client, throttle = new LoginThrottle() }: AuthOptions,
 ) {
-  return new Elysia({ name: "auth" })
-    .post(
-      "/api/auth/login",
-      async ({ body, request, cookie, set, server }) => {
-        refuseForeign(request, allowedOrigins(request));
-        const ip = client(request, server).address;
-        const wait = throttle.retryAfter(ip, body.username);
-        if (wait > 0) {
-          set.headers["retry-after"] = String(wait);
-          throw new HttpError(
-            429,
-            `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? "s" : ""}.`,
-          );
-        }
-        const admin = await verifyLogin(db, body.username, body.password);
-        if (!admin) {
-          throttle.fail(ip, body.username);
-          throw new HttpError(401, "Invalid username or password");
-        }
-        throttle.succeed(ip, body.username);
-        cookie[SESSION_COOKIE]!.set({
-          value: await tokens.sign(admin),
-          httpOnly: true,
-          sameSite: "lax",
-          secure: secure(request),
-          path: "/",
-          maxAge: SESSION_DAYS * 24 * 60 * 60,
-        });
-        return { user: { id: admin.id, username: admin.username } };
-      },
-      { parse: jsonBody(LoginInput), body: LoginInput },
-    )
-    .post("/api/auth/logout", async ({ request, cookie }) => {
-      refuseForeign(request, allowedOrigins(request));
-      const admin = await sessionAdmin(db, tokens, request);
-      // Signing out ends the session on the server too: a copied cookie stops working.
-      if (admin) await endSessions(db, admin.id);
-      cookie[SESSION_COOKIE]!.set({
-        value: "",
-        httpOnly: true,
-        sameSite: "lax",
-        secure: secure(request),
-        path: "/",
-        maxAge: 0,
-      });
-      return { message: "Logged out" };
-    })
-    .get("/api/auth/me", async ({ request, set }) => {
-      set.headers["cache-control"] = "no-store";
-      const admin = await sessionAdmin(db, tokens, request);
-      return admin ? { isAdmin: true, user: { id: admin.id, username: admin.username } } : { isAdmin: false };
-    });
+  return (
+    new Elysia({ name: "auth" })
+      // Whatever the auth routes answer, errors included, is about one person's session.
+      .onRequest(({ request, set }) => {
+        const start = request.url.indexOf("/", request.url.indexOf("://") + 3);
+        if (request.url.startsWith(AUTH_PREFIX, start)) set.headers["cache-control"] = "no-store";
+      })
+      .post(
+        "/api/auth/login",
+        async ({ body, request, set, server }) => {
+          refuseForeign(request, allowedOrigins(request, server));
+          const { form, username, password } = body as LoginBody;
+          // A form without JavaScript goes back to the sign-in page, never to a JSON answer;
+          // the page shows the failure from its code. Nothing typed is put in the address.
+          const back = (failure: LoginFailure, wait?: number) => {
+            set.status = 303;
+            set.headers.location = `/admin-login?error=${failure}${wait ? `&wait=${wait}` : ""}`;
+            return "";
+          };
+          if (form && checkSchema(LoginInput, { username, password }).length > 0) return back(LOGIN_FAILURE.missing);
+
+          // The attempt is reserved before the slow password check, so parallel guesses
+          // beyond the limit are refused without being checked.
+          const attempt = throttle.begin(client(request, server).address);
+          if (!attempt.allowed) {
+            set.headers["retry-after"] = String(attempt.retryAfter);
+            if (form) return back(LOGIN_FAILURE.throttled, attempt.retryAfter);
+            throw new HttpError(429, refusalMessage(attempt));
+          }
+          let admin: Awaited<ReturnType<typeof verifyLogin>>;
+          try {
+            admin = await verifyLogin(db, username, password);
+          } catch (error) {
+            attempt.fail();
+            throw error;
+          }
+          if (!admin) {
+            attempt.fail();
+            if (form) return back(LOGIN_FAILURE.credentials);
+            throw new HttpError(401, "Invalid username or password");
+          }
+          attempt.succeed();
+          set.headers["set-cookie"] = sessionCookie(await tokens.sign(admin), {
+            maxAge: SESSION_DAYS * 24 * 60 * 60,
+            secure: secure(request, server),
+          });
+          if (form) {
+            set.status = 303;
+            set.headers.location = "/admin";
+            return "";
+          }
+          return { user: { id: admin.id, username: admin.username } };
+        },
+        { parse: loginBody },
+      )
+      .post("/api/auth/logout", async ({ request, set, server }) => {
+        refuseForeign(request, allowedOrigins(request, server));
+        const admin = await sessionAdmin(db, tokens, request);
+        // Signing out ends the session on the server too: a copied cookie stops working.
+        if (admin) await endSessions(db, admin.id);
+        set.headers["set-cookie"] = sessionCookie("", { maxAge: 0, secure: secure(request, server) });
+        return { message: "Logged out" };
+      })
+      .get("/api/auth/me", async ({ request }) => {
+        const admin = await sessionAdmin(db, tokens, request);
+        return admin ? { isAdmin: true, user: { id: admin.id, username: admin.username } } : { isAdmin: false };
+      })
+  );
 }

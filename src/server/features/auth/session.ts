@@ -34,18 +34,43 @@ export function sessionTokens(secret: string) {
 
 export type SessionTokens = ReturnType<typeof sessionTokens>;
 
-/** The session cookie's value, read from the raw header so it works before Elysia parses anything. */
+// A token we sign is about 250 characters; anything much longer is not one of ours.
+const MAX_TOKEN_LENGTH = 1024;
+
+/**
+ * The session cookie's value, read from the raw header. Nothing else in the server
+ * parses cookies (Elysia's cookie jar is never used), so no cookie a client sends,
+ * however malformed, can make a request fail: a value that is not a plausible token is
+ * no session. With several cookies of that name, the first one that looks like a token
+ * is tried (browsers send the most specific path first).
+ */
 function sessionToken(request: Request): string | null {
-  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name !== SESSION_COOKIE) continue;
-    try {
-      return decodeURIComponent(rest.join("="));
-    } catch {
-      return null;
-    }
+  const header = request.headers.get("cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
+    const value = part.slice(eq + 1).trim();
+    // Our tokens are three base64url parts: no escapes, quotes or spaces to decode.
+    if (value.length <= MAX_TOKEN_LENGTH && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value)) return value;
   }
   return null;
+}
+
+/**
+ * The Set-Cookie value for the session: HttpOnly, SameSite=Lax, the whole site, Secure
+ * when the site is reached over HTTPS. An empty value with maxAge 0 ends it.
+ */
+export function sessionCookie(value: string, { maxAge, secure }: { maxAge: number; secure: boolean }): string {
+  return [
+    `${SESSION_COOKIE}=${value}`,
+    `Max-Age=${maxAge}`,
+    ...(maxAge === 0 ? ["Expires=Thu, 01 Jan 1970 00:00:00 GMT"] : []),
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
 }
 
 /** The signed-in admin, when the request carries a valid token of a session not ended since. */

@@ -5,3 +5,40 @@ export const LOGIN_REQUIRED = {
 } as const;
 
 export type LoginField = keyof typeof LOGIN_REQUIRED;
+
+/**
+ * Why a sign-in sent without JavaScript came back to the page: the page's address carries
+ * only this code (and a wait in seconds), never anything the visitor typed.
+ */
+export const LOGIN_FAILURE = {
+  missing: "missing",
+  credentials: "credentials",
+  throttled: "throttled",
+} as const;
+
+export type LoginFailure = (typeof LOGIN_FAILURE)[keyof typeof LOGIN_FAILURE];
+
+/** A wait for people: "45 seconds", "1 minute", "15 minutes". */
+export function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}
+
+/** The message the sign-in page shows for a failure code, or null for anything else. */
+export function loginFailureMessage(code: string | null, wait: string | null): string | null {
+  switch (code) {
+    case LOGIN_FAILURE.missing:
+      return "Enter your username and password.";
+    case LOGIN_FAILURE.credentials:
+      return "Invalid username or password";
+    case LOGIN_FAILURE.throttled: {
+      const seconds = /^\d{1,6}$/.test(wait ?? "") ? Number(wait) : 0;
+      return seconds > 0
+        ? `Too many failed sign-in attempts. Try again in ${waitText(seconds)}.`
+        : "Too many failed sign-in attempts. Try again later.";
+    }
+    default:
+      return null;
+  }
+}

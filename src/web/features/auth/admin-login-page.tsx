@@ -1,9 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { useLocation } from "wouter";
-import { LOGIN_REQUIRED, type LoginField } from "#shared/features/auth/constants.ts";
+import { useLocation, useSearch } from "wouter";
+import { LOGIN_REQUIRED, type LoginField, loginFailureMessage } from "#shared/features/auth/constants.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
 import { ApiError, api, serverFieldErrors } from "#web/lib/query-client.ts";
+import type { PageRoute } from "#web/page-route.ts";
 import { toast } from "#web/stores/toast.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { setAdminFlag } from "./admin-session.ts";
@@ -16,13 +17,30 @@ function missingFields(form: Record<LoginField, string>): Record<string, string>
   return errors;
 }
 
-/** /admin-login: the admin signs in here. */
+// What the address may carry: the code of a failed sign-in sent without JavaScript.
+const FAILURE_PARAMS = new Set(["error", "wait"]);
+
+export const route: PageRoute = {
+  // Anything else in the address (a password from an old link or a form sent by GET) is
+  // dropped at once, so it stays in neither the address bar nor what the page sends on.
+  redirect: ({ search }) =>
+    [...search.keys()].some((key) => !FAILURE_PARAMS.has(key)) ? { to: "/admin-login" } : null,
+};
+
+/**
+ * /admin-login: the admin signs in here. The form posts itself (method POST, never in the
+ * address) when its script has not run yet; the server then answers with a redirect to
+ * /admin, or back here with a failure code the page shows.
+ */
 export default function AdminLoginPage() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
+  const search = new URLSearchParams(useSearch());
   const [form, setForm] = useState({ username: "", password: "" });
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(() =>
+    loginFailureMessage(search.get("error"), search.get("wait")),
+  );
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent) {
@@ -55,7 +73,7 @@ export default function AdminLoginPage() {
       <PageMeta title="Admin Login" description="Sign in to manage the site." noindex />
       <article>
         <h1>Admin Login</h1>
-        <form onSubmit={submit} noValidate>
+        <form method="post" action={ADMIN_API.login} onSubmit={submit} noValidate>
           <label>
             Username
             <input
