@@ -62,7 +62,13 @@ async function serve(config: Config) {
       `\n  Admin account created.\n  Username: ${admin.username}\n  Password: ${admin.generatedPassword}\n  Keep it safe: it will not be shown again (reset with \`cam-guide admin reset-password\`).\n`,
     );
   }
-  const secret = loadJwtSecret(resolve(config.dataDir), config.jwtSecret);
+  let secret: string;
+  try {
+    secret = loadJwtSecret(resolve(config.dataDir), config.jwtSecret, (message) => logger.warn(message));
+  } catch (error) {
+    database.close();
+    fail((error as Error).message);
+  }
   const uploadsDir = join(resolve(config.dataDir), "uploads");
 
   const app = createApp({ database, secret, uploadsDir, config, assets: loadAssets(), logger });

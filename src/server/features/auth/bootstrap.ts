@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
@@ -55,12 +55,55 @@ export async function resetAdminPassword(db: Db, username: string, password: str
   return { username, generatedPassword: password ? null : plain };
 }
 
-/** The session signing secret: JWT_SECRET, or a secret generated once and kept in the data directory. */
-export function loadJwtSecret(dataDir: string, configured: string | null): string {
+/** The shortest session secret accepted, from JWT_SECRET or DATA_DIR/jwt-secret. */
+export const MIN_SECRET_LENGTH = 32;
+// A generated secret is 64 characters; a file much larger than that is not a secret file.
+const MAX_SECRET_FILE_BYTES = 4096;
+
+/**
+ * The session signing secret: JWT_SECRET, or a secret generated once and kept in
+ * DATA_DIR/jwt-secret. The file is never used when it is too short to be safe: the start
+ * stops with a message saying what to do. A file with nothing in it (an interrupted
+ * first start, a disk that was full) holds no secret to keep, so a new one is written in
+ * its place and `notice` says so; that signs out nobody who could have signed in.
+ * Throws an Error whose message is meant for the operator.
+ */
+export function loadJwtSecret(
+  dataDir: string,
+  configured: string | null,
+  notice: (message: string) => void = () => {},
+): string {
   if (configured) return configured;
   const file = join(dataDir, "jwt-secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  if (existsSync(file)) {
+    let text: string;
+    try {
+      if (statSync(file).size > MAX_SECRET_FILE_BYTES) {
+        throw new Error(`it is larger than ${MAX_SECRET_FILE_BYTES} bytes, so it is not a secret this server wrote`);
+      }
+      text = readFileSync(file, "utf8").trim();
+    } catch (error) {
+      throw new Error(
+        `Cannot use the session secret in ${file}: ${(error as Error).message}. Fix or delete the file (a new secret is then generated and everyone is signed out), or set JWT_SECRET.`,
+      );
+    }
+    if (text.length >= MIN_SECRET_LENGTH) return text;
+    if (text.length > 0) {
+      throw new Error(
+        `The session secret in ${file} is ${text.length} characters long; at least ${MIN_SECRET_LENGTH} are needed so sessions cannot be forged. Delete the file to have a new secret generated (everyone is signed out), put a longer secret in it, or set JWT_SECRET.`,
+      );
+    }
+    notice(`${file} was empty: a new session secret was generated in its place.`);
+  }
   const secret = randomBytes(48).toString("base64url");
-  writeFileSync(file, secret, { mode: 0o600 });
+  // Written whole under another name and then renamed: a crash never leaves half a secret.
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, secret, { mode: 0o600 });
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw new Error(`Cannot write the session secret to ${file}: ${(error as Error).message}`);
+  }
   return secret;
 }
