@@ -24,7 +24,10 @@ export function sessionTokens(secret: string) {
     async verify(token: string): Promise<{ sub: string; v: number } | null> {
       try {
         const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims: ["exp", "sub"] });
-        return typeof payload.v === "number" ? { sub: payload.sub!, v: payload.v } : null;
+        // Our subjects are admin ids: a number, nothing else is looked up.
+        return typeof payload.v === "number" && /^\d{1,15}$/.test(payload.sub ?? "")
+          ? { sub: payload.sub!, v: payload.v }
+          : null;
       } catch {
         return null;
       }
@@ -36,25 +39,29 @@ export type SessionTokens = ReturnType<typeof sessionTokens>;
 
 // A token we sign is about 250 characters; anything much longer is not one of ours.
 const MAX_TOKEN_LENGTH = 1024;
+// Browsers send one cookie per path and domain that matches; a few are plenty.
+const MAX_CANDIDATES = 4;
 
 /**
- * The session cookie's value, read from the raw header. Nothing else in the server
- * parses cookies (Elysia's cookie jar is never used), so no cookie a client sends,
- * however malformed, can make a request fail: a value that is not a plausible token is
- * no session. With several cookies of that name, the first one that looks like a token
- * is tried (browsers send the most specific path first).
+ * The session cookie's candidate values, read from the raw header. Nothing else in the
+ * server parses cookies (Elysia's cookie jar is never used), so no cookie a client sends,
+ * however malformed, can make a request fail: a value that is not shaped like one of our
+ * tokens is simply not a session. With several cookies of that name (another path or
+ * domain), each plausible one is tried, in the order sent.
  */
-function sessionToken(request: Request): string | null {
+function cookieTokens(request: Request): string[] {
   const header = request.headers.get("cookie");
-  if (!header) return null;
+  if (!header) return [];
+  const found: string[] = [];
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
     if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
     const value = part.slice(eq + 1).trim();
     // Our tokens are three base64url parts: no escapes, quotes or spaces to decode.
-    if (value.length <= MAX_TOKEN_LENGTH && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value)) return value;
+    if (value.length <= MAX_TOKEN_LENGTH && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value)) found.push(value);
+    if (found.length === MAX_CANDIDATES) break;
   }
-  return null;
+  return found;
 }
 
 /**
@@ -75,8 +82,10 @@ export function sessionCookie(value: string, { maxAge, secure }: { maxAge: numbe
 
 /** The signed-in admin, when the request carries a valid token of a session not ended since. */
 export async function sessionAdmin(db: Db, tokens: SessionTokens, request: Request): Promise<AdminUser | null> {
-  const token = sessionToken(request);
-  const claims = token ? await tokens.verify(token) : null;
-  if (!claims) return null;
-  return await adminForToken(db, Number(claims.sub), claims.v);
+  for (const token of cookieTokens(request)) {
+    const claims = await tokens.verify(token);
+    const admin = claims && (await adminForToken(db, Number(claims.sub), claims.v));
+    if (admin) return admin;
+  }
+  return null;
 }
