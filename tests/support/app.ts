@@ -25,6 +25,8 @@ export interface TestAppOptions {
   seed?: boolean;
   loginThrottle?: LoginThrottle;
   publicUrl?: string | null;
+  /** TRUSTED_PROXIES, already split; they matter only on a listening server (app.listen). */
+  trustedProxies?: string[];
 }
 
 /** The real app on a fresh in-memory database with the real migrations (and the seed unless `seed: false`). */
@@ -37,7 +39,7 @@ export function testApp(options: TestAppOptions = {}) {
     database,
     secret: TEST_SECRET,
     uploadsDir,
-    config: { publicUrl: options.publicUrl ?? null },
+    config: { publicUrl: options.publicUrl ?? null, trustedProxies: options.trustedProxies ?? [] },
     assets,
     logger,
     loginThrottle: options.loginThrottle,
