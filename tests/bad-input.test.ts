@@ -72,7 +72,8 @@ runScenarios("bodies", [
         body,
         headers: { "content-type": type, origin: "http://localhost" },
         setup: someOfEverything,
-        status,
+        // The sign-in form posts without JavaScript: it goes back to its page (303), signed in as nobody.
+        status: path === "/api/auth/login" && type.includes("urlencoded") ? 303 : status,
         notContains: [STACK_TRACE],
         unchanged: true,
         check: () => expect(({} as Record<string, unknown>).polluted).toBeUndefined(),
