@@ -90,6 +90,8 @@ describe("the client resolver", () => {
       https: false,
       schemeForwarded: false,
     });
+    expect(resolve(request(), peer("fe80::1%eth0")).address).toBe("fe80::1");
+    expect(resolve(request(), peer("2001:db8::7")).address).toBe("2001:db8::7");
     // Without a socket (app.handle in tests) there is no address to believe anything from.
     expect(resolve(spoofed, null).address).toBe("local");
   });

@@ -213,6 +213,15 @@ export function clientResolver(trustedProxies: readonly string[] = [], { warn }:
   };
 
   return (request, server) => {
+    // The common case, no proxy trusted: nothing to parse (this runs for every request).
+    if (ranges.length === 0 && (warned || !request.headers.has("x-forwarded-for"))) {
+      const peer = server?.requestIP(request)?.address;
+      return {
+        address: peer ? peer.replace(/%.*$/, "").replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "") : "local",
+        https: request.url.startsWith("https:"),
+        schemeForwarded: false,
+      };
+    }
     const socket = socketAddress(request, server);
     const direct: ClientInfo = {
       address: socket ? formatIp(socket) : "local",
