@@ -270,6 +270,11 @@ describe("HSTS only over HTTPS", () => {
     "/api/admin/settings",
     "/no-such-page",
     "/api/nothing",
+    "/robots.txt",
+    "/favicon.ico",
+    "/sitemap.xml",
+    "/course-complete",
+    "/uploads/nothing.png",
   ];
   const SPOOFS: Record<string, string>[] = [
     {},
