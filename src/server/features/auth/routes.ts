@@ -16,11 +16,13 @@ export interface AuthOptions {
   allowedOrigins: (request: Request) => string[];
   client: ClientOf;
   throttle?: LoginThrottle;
+  /** Runs after a successful sign-in (the app records where the site is reached). */
+  onSignIn?: (request: Request) => Promise<void>;
 }
 
 export function authRoutes(
   db: Db,
-  { tokens, secure, allowedOrigins, client, throttle = new LoginThrottle() }: AuthOptions,
+  { tokens, secure, allowedOrigins, client, throttle = new LoginThrottle(), onSignIn }: AuthOptions,
 ) {
   return new Elysia({ name: "auth" })
     .post(
@@ -42,6 +44,7 @@ export function authRoutes(
           throw new HttpError(401, "Invalid username or password");
         }
         throttle.succeed(ip, body.username);
+        await onSignIn?.(request);
         cookie[SESSION_COOKIE]!.set({
           value: await tokens.sign(admin),
           httpOnly: true,

@@ -80,7 +80,8 @@ ${items}
 `;
 }
 
-export function robotsTxt(origin: string): string {
+/** robots.txt; the Sitemap line (an absolute URL) only once the public address is known. */
+export function robotsTxt(base: string | null): string {
   return [
     "User-agent: *",
     "Disallow: /admin",
@@ -88,7 +89,6 @@ export function robotsTxt(origin: string): string {
     "Disallow: /api/",
     "Disallow: /embed/",
     "",
-    `Sitemap: ${origin}/sitemap.xml`,
-    "",
+    ...(base ? [`Sitemap: ${base}/sitemap.xml`, ""] : []),
   ].join("\n");
 }
