@@ -35,7 +35,7 @@ export function rawRequest(port: number, text: string | Uint8Array, timeoutMs = 
       socket.destroy();
       reject(new Error(`no complete answer within ${timeoutMs} ms: ${Buffer.concat(chunks).toString("latin1")}`));
     }, timeoutMs);
-    socket.on("data", (data) => chunks.push(data));
+    socket.on("data", (data: Buffer) => chunks.push(data));
     socket.on("error", (error) => {
       clearTimeout(timer);
       reject(error);
