@@ -41,7 +41,7 @@ function expectNoInjection(label: string, html: string) {
       const type = el.getAttribute("type");
       const src = el.getAttribute("src");
       const allowed =
-        (src !== null && src.startsWith("/assets/")) ||
+        src?.startsWith("/assets/") === true ||
         type === "application/json" ||
         type === "application/ld+json" ||
         el.textContent === THEME_SCRIPT;
