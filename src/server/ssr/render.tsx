@@ -81,7 +81,8 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
   }
 
   async function renderMatch(url: URL, { page, route, context }: PageRequest, forced: boolean): Promise<Response> {
-    const siteOrigin = await publicBase();
+    // Unknown when it cannot be read (the error page still renders): links are then relative.
+    const siteOrigin = await publicBase().catch(() => null);
     const queryClient = createQueryClient({ server: true });
     const reader = createReader();
     let status = pageStatus(route, context);
