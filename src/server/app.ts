@@ -51,11 +51,11 @@ export const MAX_BODY_BYTES = 105 * 1024 * 1024;
 
 /** Builds the whole application. Every feature module is mounted in this one list. */
 export function createApp({ database, secret, uploadsDir, config, assets, logger, loginThrottle }: AppDeps) {
-  const contact = config.publicUrl ?? "this website";
   // Absolute links (canonical, feeds, the sitemap) start with the site's public address:
   // PUBLIC_URL, else the one stored in the settings, else none. Never a request's Host.
   const address = publicAddressStore(database.db, config.publicUrl);
   void address.base().catch(() => {});
+  const contact = async () => (await address.base()) ?? "this website";
   const reads = createReads(publicReads, { db: database.db, contact });
   const pageCache = new PageCache();
   const render = createRenderer({

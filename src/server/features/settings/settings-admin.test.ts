@@ -118,6 +118,10 @@ describe("the site's public address", () => {
     const page = await renderPage(request, "/learn");
     expect(page.link("canonical")).toBe("https://guide.example.com/learn");
     expect(page.meta("og:url")).toBe("https://guide.example.com/learn");
+    // The legal pages name it as where the operator's contact details are published.
+    expect((await renderPage(request, "/privacy")).text).toContain(
+      "contact details published at https://guide.example.com.",
+    );
   });
 
   test("PUBLIC_URL wins, and the address cannot be changed here", async () => {
