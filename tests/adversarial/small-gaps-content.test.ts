@@ -188,6 +188,21 @@ describe("images inside a post's content", () => {
   );
 });
 
+describe("an offer's video file over plain http (blocked by media-src) is refused at its field", () => {
+  test.each([
+    ["http://videos.example/a.mp4", 422],
+    ["HTTP://videos.example/a.webm", 422],
+    ["https://videos.example/a.mp4", 201],
+    ["/uploads/0123456789abcdef.mp4", 201],
+    ["https://youtu.be/dQw4w9WgXcQ", 201],
+  ] as const)("%p -> %p", async (videoUrl, status) => {
+    const app = await adminApp();
+    const res = await app.asAdmin("/api/admin/affiliate-offer", { method: "POST", json: offerInput({ videoUrl }) });
+    expect(res.status).toBe(status);
+    if (status === 422) expect((await res.json()).details[0].field).toBe("videoUrl");
+  });
+});
+
 describe("a draft's related posts answer exactly like an unknown post", () => {
   async function blog() {
     const app = await siteApp();
