@@ -19,12 +19,14 @@ import { productAdminRoutes } from "./features/products/admin-routes.ts";
 import { quizRoutes } from "./features/quiz/routes.ts";
 import { seoRoutes } from "./features/seo/routes.ts";
 import { settingsAdminRoutes } from "./features/settings/admin-routes.ts";
+import { publicAddressStore } from "./features/settings/public-address.ts";
 import { UPLOAD_PATH, uploadAdminRoutes } from "./features/uploads/admin-routes.ts";
 import { uploadRoutes } from "./features/uploads/routes.ts";
 import { clientResolver } from "./lib/client.ts";
 import { createReads } from "./lib/reads.ts";
 import type { Logger } from "./logger.ts";
 import { errorHandler, HttpError, isApiPath } from "./plugins/errors.ts";
+import { hostCheck } from "./plugins/host.ts";
 import { cspHash, securityHeaders } from "./plugins/security.ts";
 import { staticFiles } from "./plugins/static.ts";
 import { publicReads } from "./public-reads.ts";
@@ -40,7 +42,7 @@ export interface AppDeps {
   uploadsDir: string;
   /** Tests pass their own to control the clock. */
   loginThrottle?: LoginThrottle;
-  config: Pick<Config, "publicUrl"> & Partial<Pick<Config, "benchEndpoints" | "trustedProxies">>;
+  config: Pick<Config, "publicUrl"> & Partial<Pick<Config, "benchEndpoints" | "trustedProxies" | "development">>;
   assets: AssetStore;
   logger: Logger;
 }
@@ -50,12 +52,28 @@ export const MAX_BODY_BYTES = 105 * 1024 * 1024;
 
 /** Builds the whole application. Every feature module is mounted in this one list. */
 export function createApp({ database, secret, uploadsDir, config, assets, logger, loginThrottle }: AppDeps) {
-  const contact = config.publicUrl ?? "this website";
-  // Links in feeds, the sitemap and canonical tags use PUBLIC_URL when it is set.
-  const origin = (request: Request) => config.publicUrl ?? new URL(request.url).origin;
+  // Absolute links (canonical, feeds, the sitemap) start with the site's public address:
+  // PUBLIC_URL, else the one stored in the settings, else none. Never a request's Host.
+  const address = publicAddressStore(database.db, config.publicUrl);
+  void address.base().catch(() => {});
+  const contact = async () => (await address.base()) ?? "this website";
   const reads = createReads(publicReads, { db: database.db, contact });
   const pageCache = new PageCache();
-  const render = createRenderer({ assets, resolveRead: reads.resolve, logger, origin, cache: pageCache });
+  const render = createRenderer({
+    assets,
+    resolveRead: reads.resolve,
+    logger,
+    publicBase: address.base,
+    cache: pageCache,
+  });
+  // The admin's first sign-in tells where the site is reached (until the admin confirms an address).
+  const onSignIn = async (request: Request) => {
+    try {
+      if (await address.recordSignIn(request.headers.get("origin"))) pageCache.clear();
+    } catch (error) {
+      logger.error("could not record the public address", { error });
+    }
+  };
   const tokens = sessionTokens(secret);
   // Which address a request comes from, and whether over HTTPS (trusted proxies only).
   const client = clientResolver(config.trustedProxies ?? [], { warn: (message) => logger.warn(message) });
@@ -68,7 +86,14 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
   // (its scheme as a trusted proxy says; a client's own X-Forwarded-Proto is not believed).
   const allowedOrigins = (request: Request, server: Server | null) => {
     const reached = `${client(request, server).https ? "https:" : "http:"}//${new URL(request.url).host}`;
-    return [...new Set([reached, ...(config.publicUrl ? [new URL(config.publicUrl).origin] : [])])];
+    const confirmed = address.known();
+    return [
+      ...new Set([
+        reached,
+        ...(config.publicUrl ? [new URL(config.publicUrl).origin] : []),
+        ...(confirmed ? [confirmed] : []),
+      ]),
+    ];
   };
   // Everything used inside an admin mount is guarded by its prefix. Whatever the admin
   // changes may show on any cached page, so every admin write empties the page cache.
@@ -77,7 +102,10 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
       if (request.method !== "GET") pageCache.clear();
     });
 
-  return new Elysia({ serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES } })
+  // Bun's developer error page (a stack and the working directory) only when asked for.
+  const development = config.development ?? false;
+  return new Elysia({ serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES, development } })
+    .use(hostCheck())
     .use(
       securityHeaders({
         inlineScriptHashes: [cspHash(THEME_SCRIPT)],
@@ -92,14 +120,14 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
     .use(quizRoutes(database.db))
     .use(earningsRoutes(database.db))
     .use(offerRoutes(database.db))
-    .use(seoRoutes(database.db, { origin, contentDate: BUILD_DATE }))
-    .use(authRoutes(database.db, { tokens, secure, allowedOrigins, client, throttle: loginThrottle }))
+    .use(seoRoutes(database.db, { publicBase: address.base, contentDate: BUILD_DATE }))
+    .use(authRoutes(database.db, { tokens, secure, allowedOrigins, client, throttle: loginThrottle, onSignIn }))
     .use(
       adminMount(ADMIN_PREFIX)
         .use(blogAdminRoutes(database.db))
         .use(offerAdminRoutes(database.db))
         .use(productAdminRoutes(database.db))
-        .use(settingsAdminRoutes(database.db)),
+        .use(settingsAdminRoutes(database.db, address)),
     )
     .use(uploadRoutes(uploadsDir))
     .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir)))

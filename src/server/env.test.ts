@@ -11,7 +11,7 @@ describe("loadConfig", () => {
       jwtSecret: null,
       adminUsername: "admin",
       adminPassword: null,
-      production: false,
+      development: false,
       benchEndpoints: false,
       trustedProxies: [],
     });
@@ -33,7 +33,7 @@ describe("loadConfig", () => {
       host: "127.0.0.1",
       publicUrl: "https://guide.example.com",
       adminUsername: "owner",
-      production: true,
+      development: false,
     });
   });
 
@@ -45,6 +45,12 @@ describe("loadConfig", () => {
       "fd00::/8",
     ]);
     expect(loadConfig({ TRUSTED_PROXIES: "  " }).trustedProxies).toEqual([]);
+  });
+
+  test("production unless NODE_ENV=development", () => {
+    for (const NODE_ENV of [undefined, "", "production", "test", "staging"])
+      expect(loadConfig({ NODE_ENV }).development).toBe(false);
+    expect(loadConfig({ NODE_ENV: "development" }).development).toBe(true);
   });
 
   test.each([

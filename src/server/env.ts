@@ -9,7 +9,11 @@ export interface Config {
   jwtSecret: string | null;
   adminUsername: string;
   adminPassword: string | null;
-  production: boolean;
+  /**
+   * NODE_ENV=development: Bun's detailed error pages. Anything else (unset included) is
+   * production: errors answer with the site's own short messages.
+   */
+  development: boolean;
   /** Addresses of reverse proxies whose X-Forwarded-* headers are believed (TRUSTED_PROXIES). */
   trustedProxies: string[];
   /** CAM_GUIDE_BENCH=1 mounts /__bench/ceiling for the benchmark scripts only. */
@@ -93,7 +97,7 @@ export function loadConfig(env: Env): Config {
     jwtSecret,
     adminUsername,
     adminPassword,
-    production: env.NODE_ENV === "production",
+    development: env.NODE_ENV === "development",
     trustedProxies,
     benchEndpoints: env.CAM_GUIDE_BENCH === "1",
   };

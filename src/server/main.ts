@@ -1,3 +1,4 @@
+import "./production-default.ts";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createApp } from "./app.ts";
@@ -26,7 +27,9 @@ Configuration (environment variables):
   PORT            Port to listen on (default 3000)
   HOST            Address to listen on (default 0.0.0.0)
   DATA_DIR        Where the database, secrets and uploads live (default ./data)
-  PUBLIC_URL      The site's public address, e.g. https://example.com (used in links and feeds)
+  PUBLIC_URL      The site's public address, e.g. https://example.com (links in feeds, the sitemap
+                  and search tags). Unset: the address the admin signs in at, confirmed in Settings
+  NODE_ENV        development shows Bun's detailed error pages; anything else runs as production
   JWT_SECRET      Session signing secret, 32+ characters (default: generated once into DATA_DIR)
   TRUSTED_PROXIES Your reverse proxies' addresses or CIDR ranges, comma-separated, e.g. 127.0.0.1,::1
                   (their X-Forwarded-For/-Proto are believed; default: none, the headers are ignored)

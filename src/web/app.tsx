@@ -13,7 +13,7 @@ interface AppProps {
   ssrPath?: string;
   ssrSearch?: string;
   forcedPageId?: string | null;
-  origin: string;
+  origin: string | null;
 }
 
 export function App({ queryClient, ssrPath, ssrSearch, forcedPageId = null, origin }: AppProps) {

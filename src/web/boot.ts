@@ -13,8 +13,8 @@ export interface BootData {
   assets: BootAssets;
   /** Set when the server rendered a page other than the one the path matches (the error page). */
   forcedPageId: string | null;
-  /** The site's public origin, for canonical links and social tags. */
-  origin: string;
+  /** The site's public address, for canonical links and social tags; null when none is known. */
+  origin: string | null;
 }
 
 export const BOOT_ELEMENT_ID = "__boot";

@@ -11,8 +11,8 @@ import type { AnyRead, ParamRule, QueryValues, Read } from "#shared/read.ts";
 /** What a read's handler may use. */
 export interface ReadContext {
   db: Db;
-  /** How the legal pages name the operator's contact (PUBLIC_URL or a phrase). */
-  contact: string;
+  /** How the legal pages name the operator's contact: the site's public address, or a phrase when none is known. */
+  contact: () => Promise<string>;
 }
 
 type Handler<Result, Name extends string, Query extends string> = (

@@ -85,3 +85,32 @@ const OPTIONS: sanitizeHtml.IOptions = {
 export function sanitizePostHtml(html: string): string {
   return sanitizeHtml(html, OPTIONS);
 }
+
+/** The src of every <img> in a piece of HTML, as a browser would read it. */
+export function imageSources(html: string): string[] {
+  const sources: string[] = [];
+  sanitizeHtml(html, {
+    allowedTags: ["img"],
+    allowedAttributes: { img: ["src"] },
+    allowedSchemes: [],
+    allowedSchemesAppliedToAttributes: [],
+    transformTags: {
+      img: (tagName, attribs) => {
+        if (attribs.src !== undefined) sources.push(attribs.src);
+        return { tagName, attribs };
+      },
+    },
+  });
+  return sources;
+}
+
+/**
+ * True when an image address names another website (an absolute http(s) URL, or one
+ * starting with // or /\): the site's security policy (img-src 'self' data: blob:) would
+ * block it. Paths on this site and data: images are shown.
+ */
+export function imageOffSite(src: string): boolean {
+  const value = src.trim();
+  if (/^data:/i.test(value)) return false;
+  return /^[a-z][a-z0-9+.-]*:/i.test(value) || /^[/\\]{2}/.test(value);
+}

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { chooseEncoding, notAcceptable, storedCodings } from "#server/lib/accept-encoding.ts";
 import type { Asset, AssetStore } from "#server/ssr/assets.ts";
 
 /** One byte range of a "bytes=" header, or null when absent or not satisfiable. */
@@ -41,11 +42,10 @@ function serve(asset: Asset, request: Request): Response {
       headers: { ...headers, "content-range": `bytes ${range.start}-${range.end}/${asset.body.length}` },
     });
   }
-  // Compressed once at start; brotli when the browser takes it, else gzip.
-  const accepts = request.headers.get("accept-encoding") ?? "";
-  const encoded =
-    asset.brotli && /\bbr\b/.test(accepts) ? "br" : asset.gzip && /\bgzip\b/.test(accepts) ? "gzip" : null;
-  if (encoded) headers["content-encoding"] = encoded;
+  // Compressed once at start; sent in the coding the browser rates highest.
+  const encoded = chooseEncoding(request.headers.get("accept-encoding"), storedCodings(asset));
+  if (encoded === null) return notAcceptable();
+  if (encoded !== "identity") headers["content-encoding"] = encoded;
   return new Response(encoded === "br" ? asset.brotli : encoded === "gzip" ? asset.gzip : asset.body, { headers });
 }
 

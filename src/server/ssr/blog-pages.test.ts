@@ -49,8 +49,11 @@ async function blog(db: Db) {
   });
 }
 
+const SITE = "https://guide.example.com";
+
+/** The blog, on a site whose public address is known (PUBLIC_URL). */
 async function blogApp() {
-  const app = await siteApp();
+  const app = await siteApp({ publicUrl: SITE });
   await blog(app.db);
   return app;
 }
@@ -74,7 +77,7 @@ describe("/blog", () => {
       expect(main.getByRole("heading", { name: title })).toBeTruthy();
     expect(page.html).not.toContain(DRAFT);
     expect(page.document.querySelector('link[rel="alternate"][type="application/rss+xml"]')).not.toBeNull();
-    expect(page.link("canonical")).toBe("http://localhost/blog");
+    expect(page.link("canonical")).toBe(`${SITE}/blog`);
     expect(page.meta("og:title")).toBe("Webcam Model Blog | Cam Guide");
     expect(page.meta("twitter:card")).toBe("summary_large_image");
     expect(main.getByRole("link", { name: "Platform Reviews" }).getAttribute("href")).toBe(
@@ -123,7 +126,7 @@ describe("/blog/:slug", () => {
     );
     expect(page.meta("keywords")).toBe("cam model taxes, self-employment");
     expect(page.meta("og:type")).toBe("article");
-    expect(page.meta("og:image")).toBe("http://localhost/seed/blog/taxes-for-cam-models.jpg");
+    expect(page.meta("og:image")).toBe(`${SITE}/seed/blog/taxes-for-cam-models.jpg`);
     const main = page.main();
     expect(main.getByRole("button", { name: "← Back to Blog" }).getAttribute("href")).toBe("/blog");
     expect(main.getAllByRole("link", { name: "Income Strategies" })[0]!.getAttribute("href")).toBe(
@@ -139,6 +142,7 @@ describe("/blog/:slug", () => {
     const data = JSON.parse(page.document.querySelector('script[type="application/ld+json"]')!.textContent!);
     expect(data[0]["@type"]).toBe("BlogPosting");
     expect(data[0].headline).toBe(TAXES);
+    expect(data[0].mainEntityOfPage).toBe(`${SITE}/blog/taxes-for-cam-models`);
     expect(data[1]["@type"]).toBe("BreadcrumbList");
     expect(main.getByRole("heading", { name: "Related articles" })).toBeTruthy();
   });
@@ -197,15 +201,36 @@ describe("social tags on every public page", () => {
   test.each(["/", "/quiz", "/learn", "/learn/3", "/learn-more", "/resources", "/terms"])(
     "%s has canonical, Open Graph and Twitter tags",
     async (path) => {
-      const { request, db } = await siteApp();
+      const { request, db } = await siteApp({ publicUrl: SITE });
       await createSitePage(db, { slug: "terms", title: "Terms of Service" });
       const page = await renderPage(request, path);
-      expect(page.link("canonical")).toBe(`http://localhost${path}`);
+      expect(page.link("canonical")).toBe(`${SITE}${path}`);
+      expect(page.meta("og:url")).toBe(`${SITE}${path}`);
       expect(page.meta("og:title")).not.toBeNull();
-      expect(page.meta("og:image")).toBe("http://localhost/seed/social-card.jpg");
+      expect(page.meta("og:image")).toBe(`${SITE}/seed/social-card.jpg`);
       expect(page.meta("twitter:card")).toBe("summary_large_image");
     },
   );
+
+  test("without a known public address: a relative canonical link, and no tag that needs an absolute URL", async () => {
+    const { request } = await siteApp();
+    const page = await renderPage(request, "/learn", { headers: { host: "evil.example" } });
+    expect(page.link("canonical")).toBe("/learn");
+    expect([page.meta("og:url"), page.meta("og:image"), page.meta("twitter:image")]).toEqual([null, null, null]);
+    expect(page.meta("og:title")).not.toBeNull();
+    expect(page.html).not.toContain("evil.example");
+    expect(page.html).not.toContain("http://localhost");
+  });
+
+  test("a post's structured data leaves out its URLs when the address is not known", async () => {
+    const { request, db } = await siteApp();
+    await createPost(db, { slug: "plain", coverImage: "/seed/blog/x.jpg" });
+    const page = await renderPage(request, "/blog/plain");
+    const data = JSON.parse(page.document.querySelector('script[type="application/ld+json"]')!.textContent!);
+    expect(data).toHaveLength(1);
+    expect(data[0].mainEntityOfPage).toBeUndefined();
+    expect(data[0].image).toBeUndefined();
+  });
 
   test("PUBLIC_URL is used for canonical links when set", async () => {
     const { request, db } = await siteApp({ publicUrl: "https://guide.example.com" });

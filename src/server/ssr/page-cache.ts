@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { chooseEncoding, notAcceptable, storedCodings } from "#server/lib/accept-encoding.ts";
 // Pages that are the same for every visitor are rendered once and then served from
 // memory until the admin changes something (docs/product.md#speed-and-durability). Keyed by path and query.
 
@@ -48,9 +49,9 @@ export function cachedResponse(page: CachedPage, request: Request): Response {
   headers.set("x-cache", "hit");
   headers.set("vary", "accept-encoding");
   if (request.headers.get("if-none-match") === page.etag) return new Response(null, { status: 304, headers });
-  const accepts = request.headers.get("accept-encoding") ?? "";
-  const encoded = page.brotli && /\bbr\b/.test(accepts) ? "br" : page.gzip && /\bgzip\b/.test(accepts) ? "gzip" : null;
-  if (encoded) headers.set("content-encoding", encoded);
+  const encoded = chooseEncoding(request.headers.get("accept-encoding"), storedCodings(page));
+  if (encoded === null) return notAcceptable();
+  if (encoded !== "identity") headers.set("content-encoding", encoded);
   return new Response(encoded === "br" ? page.brotli : encoded === "gzip" ? page.gzip : page.body, {
     status: page.status,
     headers,

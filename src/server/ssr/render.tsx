@@ -27,7 +27,12 @@ export interface RendererDeps {
   cache?: PageCache;
   resolveRead: ReadResolver;
   logger: Logger;
-  origin: (request: Request) => string;
+  /**
+   * The site's public address for canonical and social links, or null when none is known
+   * (links are then relative or left out). Never taken from the request: a cached page is
+   * served to everyone.
+   */
+  publicBase: () => Promise<string | null>;
 }
 
 export type PageRenderer = (request: Request, forced?: 404 | 500) => Promise<Response>;
@@ -45,7 +50,7 @@ function redirectResponse({ to, permanent }: Redirect): Response {
   });
 }
 
-export function createRenderer({ assets, resolveRead, logger, origin, cache }: RendererDeps): PageRenderer {
+export function createRenderer({ assets, resolveRead, logger, publicBase, cache }: RendererDeps): PageRenderer {
   const { manifest } = assets;
 
   /** Resolves each key once per request; a missing record (404) reads as null. */
@@ -75,12 +80,9 @@ export function createRenderer({ assets, resolveRead, logger, origin, cache }: R
     };
   }
 
-  async function renderMatch(
-    url: URL,
-    { page, route, context }: PageRequest,
-    forced: boolean,
-    siteOrigin: string,
-  ): Promise<Response> {
+  async function renderMatch(url: URL, { page, route, context }: PageRequest, forced: boolean): Promise<Response> {
+    // Unknown when it cannot be read (the error page still renders): links are then relative.
+    const siteOrigin = await publicBase().catch(() => null);
     const queryClient = createQueryClient({ server: true });
     const reader = createReader();
     let status = pageStatus(route, context);
@@ -144,9 +146,7 @@ export function createRenderer({ assets, resolveRead, logger, origin, cache }: R
 
   return async function render(request, forced) {
     const url = new URL(request.url);
-    const siteOrigin = origin(request);
-    if (forced === 500)
-      return renderMatch(url, await pageRequest(url, { page: errorPage, params: {} }), true, siteOrigin);
+    if (forced === 500) return renderMatch(url, await pageRequest(url, { page: errorPage, params: {} }), true);
     const match = forced === 404 ? { page: notFoundPage, params: {} } : matchPage(url.pathname, url.searchParams);
     if ("movedTo" in match.page) return redirectResponse({ to: match.page.movedTo, permanent: true });
     const target = await pageRequest(url, { page: match.page, params: match.params });
@@ -161,12 +161,12 @@ export function createRenderer({ assets, resolveRead, logger, origin, cache }: R
     const redirect = forced ? null : target.route.redirect?.(target.context);
     if (redirect) return redirectResponse(redirect);
     try {
-      if (!cacheable) return await renderMatch(url, target, forced === 404, siteOrigin);
+      if (!cacheable) return await renderMatch(url, target, forced === 404);
       let pending = inflight.get(key);
       const first = !pending;
       if (!pending) {
         pending = (async () => {
-          const response = await renderMatch(url, target, false, siteOrigin);
+          const response = await renderMatch(url, target, false);
           if (response.status !== 200) return response;
           const page = await toCachedPage(response);
           cache.set(key, page);
@@ -178,14 +178,14 @@ export function createRenderer({ assets, resolveRead, logger, origin, cache }: R
       // Not cacheable after all (a 404 state, a redirect decided from data): the first
       // request keeps that answer and every request that waited renders its own (a body
       // can be read only once).
-      if (outcome instanceof Response) return first ? outcome : renderMatch(url, target, false, siteOrigin);
+      if (outcome instanceof Response) return first ? outcome : renderMatch(url, target, false);
       const fresh = cachedResponse(outcome, request);
       fresh.headers.set("x-cache", "miss");
       return fresh;
     } catch (error) {
       // A page whose data does not exist is a 404, like an unknown path.
       if (error instanceof HttpError && error.status === 404 && match.page !== notFoundPage) {
-        return renderMatch(url, await pageRequest(url, { page: notFoundPage, params: {} }), true, siteOrigin);
+        return renderMatch(url, await pageRequest(url, { page: notFoundPage, params: {} }), true);
       }
       throw error;
     }

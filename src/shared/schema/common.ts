@@ -16,5 +16,21 @@ export function literalUnion<const T extends readonly string[]>(values: T, optio
 /** Optional text: a string of at most `max` characters, or null / "" for "none". */
 export const OptionalText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
 
-/** An absolute http(s) URL or a path on this site (an upload). */
-export const HttpUrlText = "^(https?://|/)[^\\s]*$";
+/**
+ * A path on this site, such as an upload (/uploads/…): the only images the site's content
+ * security policy (img-src 'self') lets a page show. "//host/…" and "/\host/…" name
+ * another site and are refused.
+ */
+export const SITE_IMAGE_PATTERN = "^(/(?![/\\\\])[^\\s\\\\]*)?$";
+
+export const SITE_IMAGE_MESSAGE =
+  "Use an image uploaded here (or a path on this site starting with /): the site's security policy blocks images from other websites";
+
+/** An optional image field: a path on this site, or null, "" or absent for none. */
+export const OptionalSiteImage = () =>
+  Type.Optional(
+    Type.Union(
+      [Type.String({ maxLength: 2048, pattern: SITE_IMAGE_PATTERN, error: SITE_IMAGE_MESSAGE }), Type.Null()],
+      { error: SITE_IMAGE_MESSAGE },
+    ),
+  );

@@ -12,6 +12,7 @@ export const ADMIN_API = {
   product: (id?: string) =>
     id ? `/api/admin/recommended-product/${encodeURIComponent(id)}` : "/api/admin/recommended-product",
   settings: "/api/admin/settings",
+  address: "/api/admin/settings/address",
   upload: "/api/upload",
   login: "/api/auth/login",
   logout: "/api/auth/logout",

@@ -1,8 +1,12 @@
 import { createContext, useContext } from "react";
 
-/** The site's public origin (PUBLIC_URL, or the address the server was reached at). */
-export const OriginContext = createContext("");
+/**
+ * The site's public address (PUBLIC_URL, or the one the admin confirmed in Settings), or
+ * null when none is known: links are then relative, or left out where a format needs an
+ * absolute URL. Never the address a request happened to name.
+ */
+export const OriginContext = createContext<string | null>(null);
 
-export function useOrigin(): string {
+export function useOrigin(): string | null {
   return useContext(OriginContext);
 }

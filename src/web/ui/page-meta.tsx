@@ -16,6 +16,12 @@ interface PageMetaProps {
 
 const DEFAULT_IMAGE = "/seed/social-card.jpg";
 
+/** A path on this site made absolute with the public address; null when that is unknown. */
+export function absoluteUrl(origin: string | null, pathOrUrl: string): string | null {
+  if (/^https?:\/\//i.test(pathOrUrl)) return pathOrUrl;
+  return origin && pathOrUrl.startsWith("/") ? origin + pathOrUrl : null;
+}
+
 /**
  * Title, description, canonical link and social cards. React 19 hoists these into
  * <head>, in the first HTML and on client navigation alike.
@@ -31,10 +37,13 @@ export function PageMeta({
 }: PageMetaProps) {
   const origin = useOrigin();
   const [path] = useLocation();
-  const url = origin + (canonicalPath ?? path);
-  const imageUrl = (image ?? DEFAULT_IMAGE).startsWith("/")
-    ? origin + (image ?? DEFAULT_IMAGE)
-    : (image ?? DEFAULT_IMAGE);
+  // Without a known public address the canonical link is relative (valid HTML, resolved by
+  // the crawler against the page it fetched), and the social tags that need an absolute
+  // URL are left out.
+  // One leading slash only: "//host/…" would name another site.
+  const canonical = (origin ?? "") + (canonicalPath ?? path).replace(/^[/\\]+/, "/");
+  const url = origin ? canonical : null;
+  const imageUrl = absoluteUrl(origin, image ?? DEFAULT_IMAGE);
   return (
     <>
       <title>{title}</title>
@@ -44,16 +53,16 @@ export function PageMeta({
         <meta name="robots" content="noindex" />
       ) : (
         <>
-          <link rel="canonical" href={url} />
+          <link rel="canonical" href={canonical} />
           <meta property="og:type" content={type} />
           <meta property="og:title" content={title} />
           <meta property="og:description" content={description} />
-          <meta property="og:url" content={url} />
-          <meta property="og:image" content={imageUrl} />
+          {url && <meta property="og:url" content={url} />}
+          {imageUrl && <meta property="og:image" content={imageUrl} />}
           <meta name="twitter:card" content="summary_large_image" />
           <meta name="twitter:title" content={title} />
           <meta name="twitter:description" content={description} />
-          <meta name="twitter:image" content={imageUrl} />
+          {imageUrl && <meta name="twitter:image" content={imageUrl} />}
         </>
       )}
     </>

@@ -19,6 +19,8 @@ export interface AuthOptions {
   allowedOrigins: (request: Request, server: Server | null) => string[];
   client: ClientOf;
   throttle?: LoginThrottle;
+  /** Runs after a successful sign-in (the app records where the site is reached). */
+  onSignIn?: (request: Request) => Promise<void>;
 }
 
 const AUTH_PREFIX = "/api/auth/";
@@ -53,7 +55,7 @@ function refusalMessage(refusal: Refusal): string {
 
 export function authRoutes(
   db: Db,
-  { tokens, secure, allowedOrigins, client, throttle = new LoginThrottle() }: AuthOptions,
+  { tokens, secure, allowedOrigins, client, throttle = new LoginThrottle(), onSignIn }: AuthOptions,
 ) {
   return (
     new Elysia({ name: "auth" })
@@ -97,6 +99,7 @@ export function authRoutes(
             throw new HttpError(401, "Invalid username or password");
           }
           attempt.succeed();
+          await onSignIn?.(request);
           set.headers["set-cookie"] = sessionCookie(await tokens.sign(admin), {
             maxAge: SESSION_DAYS * 24 * 60 * 60,
             secure: secure(request, server),

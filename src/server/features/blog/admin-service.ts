@@ -1,6 +1,6 @@
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
-import { sanitizePostHtml } from "#server/lib/sanitize.ts";
+import { imageOffSite, imageSources, sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { BlogCategory, BlogPost, CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
 import { toPost } from "./service.ts";
@@ -24,6 +24,16 @@ async function categoryExists(db: Db, slug: string): Promise<boolean> {
 }
 
 async function postValues(db: Db, input: PostInput) {
+  // An image from another website would be accepted and then never shown (the CSP blocks it).
+  const offSite = imageSources(input.content).find(imageOffSite);
+  if (offSite !== undefined) {
+    throw new HttpError(422, "Some fields are missing or invalid.", [
+      {
+        field: "content",
+        message: `Images in the content must be uploaded here: the site's security policy blocks images from other websites (${offSite.trim().slice(0, 100)})`,
+      },
+    ]);
+  }
   const category = blank(input.category);
   if (category && !(await categoryExists(db, category))) {
     throw new HttpError(422, `There is no category "${category}".`, [

@@ -5,6 +5,7 @@ import { parseXml } from "#tests/support/page.ts";
 import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 const DRAFT = "your-first-week-on-camera";
+const SITE = "https://guide.example.com";
 
 /** Three published posts on different days, newest last made, and one draft. */
 async function somePosts(db: Db) {
@@ -111,7 +112,7 @@ describe("related posts", () => {
 
 describe("sitemap, feed and robots", () => {
   test("/sitemap.xml parses and lists every public page, module and published post, never a draft", async () => {
-    const api = await scenarioApp();
+    const api = await scenarioApp({ publicUrl: SITE });
     await createPost(api.db, { slug: "platform-reviews" });
     await createPost(api.db, { slug: DRAFT, published: false });
     const res = await api.check({
@@ -132,7 +133,7 @@ describe("sitemap, feed and robots", () => {
       "/terms",
       "/resources",
     ]) {
-      expect(locs).toContain(`http://localhost${path}`);
+      expect(locs).toContain(`${SITE}${path}`);
     }
     expect(locs.some((l) => l.includes(DRAFT))).toBe(false);
     expect(locs.some((l) => l.includes("/admin"))).toBe(false);
@@ -141,7 +142,7 @@ describe("sitemap, feed and robots", () => {
   });
 
   test("/blog/rss.xml is RSS 2.0 with the published posts", async () => {
-    const api = await scenarioApp();
+    const api = await scenarioApp({ publicUrl: SITE });
     await somePosts(api.db);
     const res = await api.check({
       path: "/blog/rss.xml",
@@ -151,17 +152,13 @@ describe("sitemap, feed and robots", () => {
     const doc = parseXml(res.text);
     expect(doc.documentElement.getAttribute("version")).toBe("2.0");
     const links = [...doc.getElementsByTagName("item")].map((i) => i.getElementsByTagName("link")[0]!.textContent!);
-    expect(links).toEqual([
-      "http://localhost/blog/newest",
-      "http://localhost/blog/middle",
-      "http://localhost/blog/oldest",
-    ]);
+    expect(links).toEqual([`${SITE}/blog/newest`, `${SITE}/blog/middle`, `${SITE}/blog/oldest`]);
     expect(links.some((l) => l.includes(DRAFT))).toBe(false);
     expect(doc.getElementsByTagName("title")[0]!.textContent).toBe("Cam Guide Blog");
   });
 
   test("titles with markup characters are escaped in the feed", async () => {
-    const api = await scenarioApp();
+    const api = await scenarioApp({ publicUrl: SITE });
     await createPost(api.db, { title: 'Tips & <Tricks> "quoted"' });
     const doc = parseXml((await api.check({ path: "/blog/rss.xml", status: 200 })).text);
     const titles = [...doc.getElementsByTagName("item")].map((i) => i.getElementsByTagName("title")[0]!.textContent);
@@ -169,11 +166,34 @@ describe("sitemap, feed and robots", () => {
   });
 });
 
-runScenarios("robots.txt", [
+runScenarios("robots.txt with a known public address", [
   {
     name: "keeps crawlers out of the admin and the API and names the sitemap",
+    app: { publicUrl: SITE },
     path: "/robots.txt",
     status: 200,
-    contains: ["Disallow: /admin", "Disallow: /api/", "Sitemap: http://localhost/sitemap.xml"],
+    contains: ["Disallow: /admin", "Disallow: /api/", `Sitemap: ${SITE}/sitemap.xml`],
+  },
+]);
+
+runScenarios("without a known public address", [
+  {
+    name: "robots.txt names no sitemap",
+    path: "/robots.txt",
+    status: 200,
+    contains: ["Disallow: /admin", "Disallow: /api/"],
+    notContains: ["Sitemap:"],
+  },
+  {
+    name: "the sitemap is not served, and says why",
+    path: "/sitemap.xml",
+    status: 404,
+    contains: ["public address"],
+  },
+  {
+    name: "the feed is not served, and says why",
+    path: "/blog/rss.xml",
+    status: 404,
+    contains: ["public address"],
   },
 ]);

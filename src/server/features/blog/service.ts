@@ -8,6 +8,8 @@ import { blogCategories, blogPosts } from "./table.ts";
 
 type Row = typeof blogPosts.$inferSelect;
 
+const NO_PUBLISHED_POST = "No published post with that slug.";
+
 export function listCategories(db: Db): Promise<BlogCategory[]> {
   return db.select().from(blogCategories).orderBy(asc(blogCategories.name));
 }
@@ -53,18 +55,22 @@ export async function getPublishedPost(db: Db, slug: string): Promise<BlogPost> 
     .from(blogPosts)
     .where(and(eq(blogPosts.slug, slug), eq(blogPosts.published, true)))
     .limit(1);
-  if (!row) throw new HttpError(404, "No published post with that slug.");
+  if (!row) throw new HttpError(404, NO_PUBLISHED_POST);
   return toPost(row);
 }
 
-/** Up to three other published posts of the same category, newest first. */
+/**
+ * Up to three other published posts of the same category, newest first. A draft answers
+ * exactly like a post that does not exist, so the endpoint cannot tell that it does.
+ */
 export async function relatedPosts(db: Db, slug: string, limit = 3): Promise<BlogPostSummary[]> {
   const [post] = await db
     .select({ category: blogPosts.category })
     .from(blogPosts)
-    .where(eq(blogPosts.slug, slug))
+    .where(and(eq(blogPosts.slug, slug), eq(blogPosts.published, true)))
     .limit(1);
-  if (!post?.category) return [];
+  if (!post) throw new HttpError(404, NO_PUBLISHED_POST);
+  if (!post.category) return [];
   const rows = await db
     .select()
     .from(blogPosts)

@@ -90,9 +90,19 @@ export async function listAllOffers(db: Db): Promise<AdminOffer[]> {
 function offerValues(input: OfferInput) {
   // 'https://' is the form's placeholder for an empty video URL.
   const video = blankText(input.videoUrl === "https://" ? null : input.videoUrl);
-  if (!input.useEmbed && video && !toVideoSource(video)) {
+  const source = input.useEmbed || !video ? null : toVideoSource(video);
+  if (!input.useEmbed && video && !source) {
     throw new HttpError(422, "The video URL is not one we can play.", [
       { field: "videoUrl", message: "Use a YouTube or Vimeo link, or a direct MP4, WebM or Ogg file" },
+    ]);
+  }
+  // The site's security policy (media-src 'self' blob: https:) blocks a file over plain http.
+  if (source?.kind === "file" && source.src.startsWith("http:")) {
+    throw new HttpError(422, "The video URL is not one we can play.", [
+      {
+        field: "videoUrl",
+        message: "A video file on another website must use https: (browsers here block http: media)",
+      },
     ]);
   }
   const embedCode = blankText(input.embedCode);

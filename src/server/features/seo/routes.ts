@@ -3,21 +3,35 @@ import type { Db } from "#server/db/client.ts";
 import { robotsTxt, rssXml, sitemapXml } from "./service.ts";
 
 export interface SeoOptions {
-  /** The public origin: PUBLIC_URL, or else the request's own. */
-  origin: (request: Request) => string;
+  /** The site's public address (PUBLIC_URL or the one in the settings); null when none is known. */
+  publicBase: () => Promise<string | null>;
   /** When the bundled content last changed: the build date of the executable. */
   contentDate: Date;
 }
 
-export function seoRoutes(db: Db, { origin, contentDate }: SeoOptions) {
-  const text = (body: string, type: string) =>
+/** Why the sitemap and the feed are not served yet: both need absolute links. */
+export const NO_PUBLIC_ADDRESS =
+  "needs the site's public address, which is not known yet. The admin sets it in Settings (or the operator sets PUBLIC_URL); until then it is not served.";
+
+export function seoRoutes(db: Db, { publicBase, contentDate }: SeoOptions) {
+  const text = (body: string, type: string, status = 200) =>
     new Response(body, {
-      headers: { "content-type": `${type}; charset=utf-8`, "cache-control": "public, max-age=300" },
+      status,
+      headers: {
+        "content-type": `${type}; charset=utf-8`,
+        "cache-control": status === 200 ? "public, max-age=300" : "no-store",
+      },
     });
+  // Sitemaps and RSS need absolute URLs; without a known address they honestly do not exist yet.
+  const absent = (what: string) => text(`${what} ${NO_PUBLIC_ADDRESS}\n`, "text/plain", 404);
   return new Elysia({ name: "seo" })
-    .get("/sitemap.xml", async ({ request }) =>
-      text(await sitemapXml(db, origin(request), contentDate), "application/xml"),
-    )
-    .get("/blog/rss.xml", async ({ request }) => text(await rssXml(db, origin(request)), "application/rss+xml"))
-    .get("/robots.txt", ({ request }) => text(robotsTxt(origin(request)), "text/plain"));
+    .get("/sitemap.xml", async () => {
+      const base = await publicBase();
+      return base ? text(await sitemapXml(db, base, contentDate), "application/xml") : absent("The sitemap");
+    })
+    .get("/blog/rss.xml", async () => {
+      const base = await publicBase();
+      return base ? text(await rssXml(db, base), "application/rss+xml") : absent("The RSS feed");
+    })
+    .get("/robots.txt", async () => text(robotsTxt(await publicBase()), "text/plain"));
 }

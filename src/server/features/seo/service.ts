@@ -2,16 +2,8 @@ import type { Db } from "#server/db/client.ts";
 import { listPublishedPosts } from "#server/features/blog/service.ts";
 import { listModules } from "#server/features/course/service.ts";
 import { getSettings } from "#server/features/settings/service.ts";
+import { xmlText } from "#server/lib/xml.ts";
 import type { BlogPostSummary } from "#shared/features/blog/contract.ts";
-
-export function xmlEscape(value: string): string {
-  return value
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
-}
 
 const STATIC_PAGES = [
   "/",
@@ -35,10 +27,10 @@ export async function sitemapXml(db: Db, origin: string, contentDate: Date): Pro
   const entries: { loc: string; lastmod: string }[] = [
     ...STATIC_PAGES.map((path) => ({ loc: origin + path, lastmod: day(path === "/blog" ? newestPost : contentDate) })),
     ...listModules().map((m) => ({ loc: `${origin}/learn/${m.id}`, lastmod: day(contentDate) })),
-    ...posts.map((p) => ({ loc: `${origin}/blog/${p.slug}`, lastmod: day(p.updatedAt) })),
+    ...posts.map((p) => ({ loc: `${origin}/blog/${encodeURIComponent(p.slug)}`, lastmod: day(p.updatedAt) })),
   ];
   const urls = entries
-    .map((e) => `  <url><loc>${xmlEscape(e.loc)}</loc><lastmod>${e.lastmod}</lastmod></url>`)
+    .map((e) => `  <url><loc>${xmlText(e.loc)}</loc><lastmod>${e.lastmod}</lastmod></url>`)
     .join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }
@@ -49,15 +41,15 @@ export async function rssXml(db: Db, origin: string): Promise<string> {
   const posts: BlogPostSummary[] = (await listPublishedPosts(db)).slice(0, 50);
   const items = posts
     .map((p) => {
-      const link = `${origin}/blog/${p.slug}`;
+      const link = `${origin}/blog/${encodeURIComponent(p.slug)}`;
       return [
         "    <item>",
-        `      <title>${xmlEscape(p.title)}</title>`,
-        `      <link>${xmlEscape(link)}</link>`,
-        `      <guid isPermaLink="true">${xmlEscape(link)}</guid>`,
+        `      <title>${xmlText(p.title)}</title>`,
+        `      <link>${xmlText(link)}</link>`,
+        `      <guid isPermaLink="true">${xmlText(link)}</guid>`,
         `      <pubDate>${new Date(p.createdAt).toUTCString()}</pubDate>`,
-        p.category ? `      <category>${xmlEscape(p.category)}</category>` : null,
-        `      <description>${xmlEscape(p.excerpt ?? "")}</description>`,
+        p.category ? `      <category>${xmlText(p.category)}</category>` : null,
+        `      <description>${xmlText(p.excerpt ?? "")}</description>`,
         "    </item>",
       ]
         .filter(Boolean)
@@ -68,9 +60,9 @@ export async function rssXml(db: Db, origin: string): Promise<string> {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">
   <channel>
-    <title>${xmlEscape(`${brandName} Blog`)}</title>
-    <link>${xmlEscape(`${origin}/blog`)}</link>
-    <atom:link href="${xmlEscape(`${origin}/blog/rss.xml`)}" rel="self" type="application/rss+xml"/>
+    <title>${xmlText(`${brandName} Blog`)}</title>
+    <link>${xmlText(`${origin}/blog`)}</link>
+    <atom:link href="${xmlText(`${origin}/blog/rss.xml`)}" rel="self" type="application/rss+xml"/>
     <description>Expert advice, platform reviews, and income strategies to help you succeed as a webcam model.</description>
     <language>en</language>
     <lastBuildDate>${lastBuild}</lastBuildDate>
@@ -80,7 +72,8 @@ ${items}
 `;
 }
 
-export function robotsTxt(origin: string): string {
+/** robots.txt; the Sitemap line (an absolute URL) only once the public address is known. */
+export function robotsTxt(base: string | null): string {
   return [
     "User-agent: *",
     "Disallow: /admin",
@@ -88,7 +81,6 @@ export function robotsTxt(origin: string): string {
     "Disallow: /api/",
     "Disallow: /embed/",
     "",
-    `Sitemap: ${origin}/sitemap.xml`,
-    "",
+    ...(base ? [`Sitemap: ${base}/sitemap.xml`, ""] : []),
   ].join("\n");
 }

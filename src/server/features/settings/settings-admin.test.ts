@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { ADMIN, adminApp } from "#tests/support/admin.ts";
 import { settingsInput } from "#tests/support/admin-inputs.ts";
 import { renderPage } from "#tests/support/page.ts";
 import { runScenarios, scenarioApp } from "#tests/support/scenario.ts";
@@ -75,3 +76,121 @@ describe("settings admin API as the admin", () => {
     await api.check({ path: "/api/settings", status: 200, json: settings });
   });
 });
+
+describe("the site's public address", () => {
+  const address = "/api/admin/settings/address";
+
+  test("none at first; the admin's first sign-in records where the site is reached", async () => {
+    const { request, asAdmin } = await adminApp();
+    // adminApp signed in from http://localhost: that is now the address, not yet confirmed.
+    expect(await (await asAdmin(address)).json()).toEqual({ origin: "http://localhost", source: "sign-in" });
+    expect((await renderPage(request, "/learn")).link("canonical")).toBe("http://localhost/learn");
+    expect(await (await request("/robots.txt")).text()).toContain("Sitemap: http://localhost/sitemap.xml");
+    expect((await request("/sitemap.xml")).status).toBe(200);
+    // Forgetting it: relative links again, and no sitemap.
+    expect((await asAdmin(address, { method: "DELETE" })).status).toBe(200);
+    expect((await renderPage(request, "/learn")).link("canonical")).toBe("/learn");
+    expect((await request("/sitemap.xml")).status).toBe(404);
+  });
+
+  test("a later sign-in from another address moves an unconfirmed address, never a confirmed one", async () => {
+    const { request, asAdmin } = await adminApp();
+    const signInFrom = (origin: string) =>
+      request("/api/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin },
+        body: JSON.stringify(ADMIN),
+      });
+    // The sign-in's same-site check admits the address the request reached (here http://localhost)
+    // or the stored one; a foreign Origin is refused and records nothing.
+    expect((await signInFrom("https://evil.example")).status).toBe(403);
+    expect((await (await asAdmin(address)).json()).origin).toBe("http://localhost");
+    await asAdmin(address, { method: "PUT", json: { origin: "https://guide.example.com/" } });
+    expect(await (await asAdmin(address)).json()).toEqual({ origin: "https://guide.example.com", source: "confirmed" });
+    expect((await signInFrom("http://localhost")).status).toBe(200);
+    expect((await (await asAdmin(address)).json()).origin).toBe("https://guide.example.com");
+  });
+
+  test("a change empties the page cache", async () => {
+    const { request, asAdmin } = await adminApp();
+    expect((await renderPage(request, "/learn")).link("canonical")).toBe("http://localhost/learn");
+    await asAdmin(address, { method: "PUT", json: { origin: "https://guide.example.com" } });
+    const page = await renderPage(request, "/learn");
+    expect(page.link("canonical")).toBe("https://guide.example.com/learn");
+    expect(page.meta("og:url")).toBe("https://guide.example.com/learn");
+    // The legal pages name it as where the operator's contact details are published.
+    expect((await renderPage(request, "/privacy")).text).toContain(
+      "contact details published at https://guide.example.com.",
+    );
+  });
+
+  test("PUBLIC_URL wins, and the address cannot be changed here", async () => {
+    const { asAdmin } = await adminApp({ publicUrl: "https://env.example.com" });
+    expect(await (await asAdmin(address)).json()).toEqual({ origin: "https://env.example.com", source: "environment" });
+    const res = await asAdmin(address, { method: "PUT", json: { origin: "https://guide.example.com" } });
+    expect(res.status).toBe(409);
+    expect((await res.json()).error).toContain("PUBLIC_URL");
+  });
+});
+
+runScenarios("saving the public address", [
+  ...[
+    "https://example.com/blog",
+    "https://example.com?x=1",
+    "https://example.com#top",
+    "https://user:pw@example.com",
+    "ftp://example.com",
+    "javascript:alert(1)",
+    "example.com",
+    "https://exa mple.com",
+    "https://example.com:99999",
+    "https://[::1",
+    "https://evil.example\n.com",
+    "//example.com",
+    "",
+    `https://${"a".repeat(300)}.com`,
+  ].map((origin) => ({
+    name: `refuses ${JSON.stringify(origin).slice(0, 40)}`,
+    who: "admin" as const,
+    method: "PUT" as const,
+    path: "/api/admin/settings/address",
+    body: { origin },
+    status: 422,
+    check: (res: { json: <T>() => T }) =>
+      expect(res.json<{ details: unknown[] }>().details).toEqual([{ field: "origin", message: expect.any(String) }]),
+    unchanged: ["site_settings"],
+  })),
+  {
+    name: "refuses a body without an origin",
+    who: "admin",
+    method: "PUT",
+    path: "/api/admin/settings/address",
+    body: {},
+    status: 422,
+    unchanged: ["site_settings"],
+  },
+  {
+    name: "accepts an origin with a port, in its canonical form",
+    who: "admin",
+    method: "PUT",
+    path: "/api/admin/settings/address",
+    body: { origin: "HTTP://Guide.Example.com:8080/" },
+    status: 200,
+    json: { origin: "http://guide.example.com:8080", source: "confirmed" },
+  },
+  {
+    name: "guests cannot read it",
+    path: "/api/admin/settings/address",
+    status: 401,
+  },
+  {
+    name: "another site cannot change it",
+    who: "admin",
+    method: "PUT",
+    path: "/api/admin/settings/address",
+    body: { origin: "https://guide.example.com" },
+    headers: { origin: "https://evil.example" },
+    status: 403,
+    unchanged: true,
+  },
+]);

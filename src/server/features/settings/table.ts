@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
-import { check, integer, table, text, textEnum, timestampNow } from "#server/db/columns.ts";
+import { boolean, check, integer, table, text, textEnum, timestampNow } from "#server/db/columns.ts";
 
-// One row (id = 1): the brand and the two affiliate platforms the site links to.
+// One row (id = 1): the brand, the two affiliate platforms the site links to, and the site's public address.
 export const siteSettings = table(
   "site_settings",
   {
@@ -12,6 +12,10 @@ export const siteSettings = table(
     platformBName: text("platform_b_name").notNull(),
     platformBUrl: text("platform_b_url").notNull(),
     bannerPlatform: textEnum("banner_platform", ["a", "b"]).notNull().default("a"),
+    // The site's public address (an http(s) origin) when PUBLIC_URL is not set: recorded
+    // from the admin's sign-in until the admin confirms or changes it in Settings.
+    publicOrigin: text("public_origin"),
+    publicOriginConfirmed: boolean("public_origin_confirmed").notNull().default(false),
     updatedAt: timestampNow("updated_at"),
   },
   (table) => [

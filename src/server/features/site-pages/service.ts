@@ -1,10 +1,21 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { getSettings } from "#server/features/settings/service.ts";
+import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { fillTokens } from "#shared/features/settings/brand.ts";
 import type { SitePage, SitePageSlug } from "#shared/features/site-pages/contract.ts";
 import { sitePages } from "./table.ts";
+
+/** Text for HTML: markup characters escaped. */
+export function htmlText(value: string): string {
+  return value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
 
 export async function getSitePage(db: Db, slug: string, contact: string): Promise<SitePage> {
   const [row] = await db.select().from(sitePages).where(eq(sitePages.slug, slug)).limit(1);
@@ -12,9 +23,12 @@ export async function getSitePage(db: Db, slug: string, contact: string): Promis
   const tokens = { brand: (await getSettings(db)).brandName, contact };
   return {
     slug: row.slug as SitePageSlug,
+    // Title and description are plain text (the page escapes them); the body is HTML, so
+    // the values filled into it are escaped first, and the result goes through the same
+    // allow-list as a post's content.
     title: fillTokens(row.title, tokens),
     description: fillTokens(row.description, tokens),
-    body: fillTokens(row.body, tokens),
+    body: sanitizePostHtml(fillTokens(row.body, { brand: htmlText(tokens.brand), contact: htmlText(tokens.contact) })),
     updatedAt: row.updatedAt.toISOString(),
   };
 }

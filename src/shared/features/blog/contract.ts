@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { HttpUrlText, OptionalText } from "#shared/schema/common.ts";
+import { OptionalSiteImage, OptionalText } from "#shared/schema/common.ts";
 import "#shared/schema/formats.ts";
 
 export { categoryColor, categoryLabel } from "./categories.ts";
@@ -70,12 +70,7 @@ export const PostInput = Type.Object({
   content: Type.String({ minLength: 1, maxLength: 200_000, error: "Content is required" }),
   excerpt: OptionalText(500),
   category: Type.Optional(Type.Union([Type.String({ maxLength: 60 }), Type.Null()])),
-  coverImage: Type.Optional(
-    Type.Union([
-      Type.String({ maxLength: 2048, pattern: HttpUrlText, error: "Cover image must be an uploaded image or a URL" }),
-      Type.Null(),
-    ]),
-  ),
+  coverImage: OptionalSiteImage(),
   published: Type.Boolean({ error: "Published must be true or false" }),
   metaDescription: OptionalText(300),
   metaKeywords: OptionalText(300),

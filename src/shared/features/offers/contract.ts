@@ -1,6 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
-import { HttpUrlText, OptionalText } from "#shared/schema/common.ts";
+import { OptionalSiteImage, OptionalText, SITE_IMAGE_PATTERN } from "#shared/schema/common.ts";
 
 /** The public view of an affiliate offer (docs/product.md#offers). */
 export const PublicOffer = Type.Object({
@@ -20,7 +20,7 @@ export type PublicOffer = Static<typeof PublicOffer>;
 export const SeedOffer = Type.Object({
   title: Type.String({ minLength: 3, maxLength: 120 }),
   description: Type.String({ minLength: 20, maxLength: 600 }),
-  imageUrl: Type.Union([Type.String({ pattern: "^/|^https://" }), Type.Null()]),
+  imageUrl: Type.Union([Type.String({ pattern: SITE_IMAGE_PATTERN }), Type.Null()]),
   videoUrl: Type.Union([Type.String({ pattern: "^/|^https://" }), Type.Null()]),
   useEmbed: Type.Boolean(),
   embedCode: Type.Union([Type.String({ minLength: 10 }), Type.Null()]),
@@ -36,12 +36,7 @@ export type SeedOffer = Static<typeof SeedOffer>;
 export const OfferInput = Type.Object({
   title: Type.String({ minLength: 1, maxLength: 200, error: "Title is required" }),
   description: Type.String({ minLength: 1, maxLength: 2000, error: "Description is required" }),
-  imageUrl: Type.Optional(
-    Type.Union([
-      Type.String({ maxLength: 2048, pattern: HttpUrlText, error: "Image must be an uploaded image or a URL" }),
-      Type.Null(),
-    ]),
-  ),
+  imageUrl: OptionalSiteImage(),
   videoUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
   useEmbed: Type.Boolean(),
   embedCode: OptionalText(20_000),

@@ -4,7 +4,7 @@ import { PRODUCT_ARCHETYPES } from "./constants.ts";
 export { badgeTone, PRODUCT_ARCHETYPES, PRODUCT_BADGES } from "./constants.ts";
 
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
-import { literalUnion } from "#shared/schema/common.ts";
+import { literalUnion, OptionalSiteImage } from "#shared/schema/common.ts";
 
 export const ProductArchetypeName = literalUnion(PRODUCT_ARCHETYPES, {
   error: `Archetype must be one of: ${PRODUCT_ARCHETYPES.join(", ")}`,
@@ -17,7 +17,7 @@ export const RecommendedProduct = Type.Object({
   description: Type.String({ minLength: 10, maxLength: 600, error: "Description must be at least 10 characters" }),
   link: Type.String({ pattern: "^https?://[^\\s]+$", maxLength: 2048, error: "Must be a valid URL" }),
   price: Type.String({ minLength: 1, maxLength: 40, error: "Price is required" }),
-  imageUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
+  imageUrl: OptionalSiteImage(),
   badge: Type.String({ minLength: 1, maxLength: 30, error: "Badge is required" }),
   archetype: ProductArchetypeName,
   isDefault: Type.Boolean({ default: false }),

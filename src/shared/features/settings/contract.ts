@@ -22,3 +22,45 @@ export const SiteSettings = Type.Object({
   }),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
+
+/**
+ * An http(s) origin: scheme, host and an optional port, nothing else (a trailing slash is
+ * allowed). Host names are ASCII (a Unicode name is entered in its xn-- form).
+ */
+export const ORIGIN_PATTERN =
+  "^[Hh][Tt][Tt][Pp][Ss]?://([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\\.?|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?/?$";
+
+/** What the admin saves as the site's public address. */
+export const PublicAddressInput = Type.Object({
+  origin: Type.String({
+    maxLength: 300,
+    pattern: ORIGIN_PATTERN,
+    error: "Enter the address visitors use, such as https://example.com (http or https, no path)",
+  }),
+});
+export type PublicAddressInput = Static<typeof PublicAddressInput>;
+
+/** Where the public address in use comes from. */
+export type PublicAddressSource = "environment" | "confirmed" | "sign-in" | "none";
+
+/** The site's public address as the admin's Settings tab shows it. */
+export interface PublicAddress {
+  /** The origin links in feeds, the sitemap and canonical tags use; null when none is known. */
+  origin: string | null;
+  source: PublicAddressSource;
+}
+
+/**
+ * The canonical form of an origin the admin entered or a sign-in came from, or null when
+ * it is not a plain http(s) origin (a path, a query, credentials, a bad host or port).
+ */
+export function canonicalOrigin(raw: string | null | undefined): string | null {
+  const input = raw?.trim() ?? "";
+  if (input.length > 300 || !new RegExp(ORIGIN_PATTERN).test(input)) return null;
+  try {
+    const url = new URL(input);
+    return url.origin === "null" ? null : url.origin;
+  } catch {
+    return null;
+  }
+}

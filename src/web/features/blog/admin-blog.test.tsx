@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, screen } from "@testing-library/react";
+import { SITE_IMAGE_MESSAGE } from "#shared/schema/common.ts";
 import { adminApp } from "#tests/support/admin.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { fieldMessage, messageAt } from "#tests/support/field-message.ts";
@@ -48,6 +49,41 @@ describe("the post editor shows the server's answer at the field", () => {
     fireEvent.click(screen.getByRole("button", { name: "Create Post" }));
     await messageAt("Category", "Choose an existing category");
     expect(lastToast()).toBe("Failed to save post. Please try again.");
+  });
+});
+
+describe("images the site's security policy would block are refused at their field", () => {
+  test("a cover image on another website (a post saved before the rule): the message at Cover image, nothing sent", async () => {
+    const { asAdmin, database } = await adminApp();
+    const sent: string[] = [];
+    routeFetchTo((path, init) => {
+      sent.push(`${init?.method ?? "GET"} ${path}`);
+      return asAdmin(path, init);
+    });
+    database.sqlite.run("UPDATE blog_posts SET cover_image = 'https://images.example/cover.jpg'");
+    const post = (await (await asAdmin("/api/admin/blog/posts")).json())[0];
+    renderAt("/admin", <PostEditor post={post} onDone={() => {}} />);
+    fireEvent.click(screen.getByRole("button", { name: "Update Post" }));
+    const message = await screen.findByText(SITE_IMAGE_MESSAGE);
+    expect(screen.getByRole("button", { name: "Remove" }).getAttribute("aria-describedby")).toBe(message.id);
+    expect(sent.filter((call) => !call.startsWith("GET "))).toEqual([]);
+  });
+
+  test("an image from another website in the content: the server's message at Content", async () => {
+    const { asAdmin, database } = await adminApp();
+    routeFetchTo(asAdmin);
+    const before = database.sqlite.query("SELECT count(*) AS n FROM blog_posts").get();
+    renderAt("/admin", <PostEditor post={null} onDone={() => {}} />);
+    fireEvent.change(screen.getByLabelText("Title"), { target: { value: "With a foreign image" } });
+    fireEvent.change(screen.getByLabelText("Content (HTML)"), {
+      target: { value: '<p>Look:</p><img src="https://images.example/a.png">' },
+    });
+    fireEvent.click(screen.getByRole("button", { name: "Create Post" }));
+    await messageAt(
+      "Content (HTML)",
+      "Images in the content must be uploaded here: the site's security policy blocks images from other websites (https://images.example/a.png)",
+    );
+    expect(database.sqlite.query("SELECT count(*) AS n FROM blog_posts").get()).toEqual(before);
   });
 });
 

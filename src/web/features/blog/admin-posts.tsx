@@ -160,7 +160,12 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
           </select>
         )}
       </Field>
-      <ImageUploader label="Cover image" value={form.coverImage} onChange={(url) => set("coverImage", url)} />
+      <ImageUploader
+        label="Cover image"
+        value={form.coverImage}
+        onChange={(url) => set("coverImage", url)}
+        error={errors.coverImage}
+      />
       <Field label="Meta description" error={errors.metaDescription}>
         {(props) => (
           <input {...props} value={form.metaDescription} onChange={(e) => set("metaDescription", e.target.value)} />

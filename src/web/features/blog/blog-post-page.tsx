@@ -8,7 +8,7 @@ import { useOrigin } from "#web/lib/origin.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { need, type PageProps, type PageRoute } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
-import { PageMeta } from "#web/ui/page-meta.tsx";
+import { absoluteUrl, PageMeta } from "#web/ui/page-meta.tsx";
 import { CategoryBadge } from "./category-badge.tsx";
 import { PostCard } from "./post-card.tsx";
 import { RelativeTime } from "./relative-time.tsx";
@@ -47,8 +47,9 @@ export default function BlogPostPage({ params }: PageProps) {
   if (!post.data) return <Loading text="Loading article..." />;
   const p = post.data;
   const description = p.metaDescription || p.excerpt || DEFAULT_DESCRIPTION;
-  const url = `${origin}/blog/${p.slug}`;
-  const image = p.coverImage ? (p.coverImage.startsWith("/") ? origin + p.coverImage : p.coverImage) : undefined;
+  // Structured data needs absolute URLs: without a known public address they are left out.
+  const url = origin ? `${origin}/blog/${p.slug}` : null;
+  const image = p.coverImage ? absoluteUrl(origin, p.coverImage) : null;
   const jsonLd = [
     {
       "@context": "https://schema.org",
@@ -60,18 +61,22 @@ export default function BlogPostPage({ params }: PageProps) {
       dateModified: p.updatedAt,
       author: { "@type": "Organization", name: brandName },
       publisher: { "@type": "Organization", name: brandName },
-      mainEntityOfPage: url,
+      ...(url ? { mainEntityOfPage: url } : {}),
       keywords: p.metaKeywords ?? undefined,
     },
-    {
-      "@context": "https://schema.org",
-      "@type": "BreadcrumbList",
-      itemListElement: [
-        { "@type": "ListItem", position: 1, name: "Home", item: `${origin}/` },
-        { "@type": "ListItem", position: 2, name: "Blog", item: `${origin}/blog` },
-        { "@type": "ListItem", position: 3, name: p.title, item: url },
-      ],
-    },
+    ...(origin && url
+      ? [
+          {
+            "@context": "https://schema.org",
+            "@type": "BreadcrumbList",
+            itemListElement: [
+              { "@type": "ListItem", position: 1, name: "Home", item: `${origin}/` },
+              { "@type": "ListItem", position: 2, name: "Blog", item: `${origin}/blog` },
+              { "@type": "ListItem", position: 3, name: p.title, item: url },
+            ],
+          },
+        ]
+      : []),
   ];
 
   return (

@@ -211,7 +211,12 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
             </label>
           </fieldset>
           {mediaKind === "image" ? (
-            <ImageUploader label="Image" value={form.imageUrl} onChange={(url) => set("imageUrl", url)} />
+            <ImageUploader
+              label="Image"
+              value={form.imageUrl}
+              onChange={(url) => set("imageUrl", url)}
+              error={errors.imageUrl}
+            />
           ) : (
             <>
               <Field label="Video URL" error={errors.videoUrl}>

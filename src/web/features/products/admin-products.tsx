@@ -170,6 +170,7 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
             label="Image (optional)"
             value={form.imageUrl ?? null}
             onChange={(url) => set("imageUrl", url)}
+            error={errors.imageUrl}
           />
           <Field label="Badge" error={errors.badge}>
             {(props) => (

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import { SiteSettings } from "#shared/features/settings/contract.ts";
+import { type PublicAddress, PublicAddressInput, SiteSettings } from "#shared/features/settings/contract.ts";
 import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { Field } from "#web/admin/field.tsx";
@@ -8,8 +8,82 @@ import { formErrors } from "#web/admin/form-errors.ts";
 import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 
-/** Site settings: the brand, the two platforms and which one the banner names. */
+/** Site settings: the brand, the two platforms, which one the banner names, and the public address. */
 export function SettingsTab() {
+  return (
+    <>
+      <SiteSettingsForm />
+      <PublicAddressForm />
+    </>
+  );
+}
+
+const SOURCE_NOTE: Record<PublicAddress["source"], string> = {
+  environment: "Set by PUBLIC_URL on the server: change it there.",
+  confirmed: "Confirmed by you.",
+  "sign-in": "Taken from the address you signed in at. Confirm it, or enter the address visitors use.",
+  none: "Not known yet: pages use relative links, and the sitemap and RSS feed are not served until it is set.",
+};
+
+/** The address links in feeds, the sitemap and search-engine tags start with. */
+function PublicAddressForm() {
+  const current = useQuery<PublicAddress>({ queryKey: [ADMIN_API.address] });
+  const [value, setValue] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useAdminMutation<PublicAddressInput>("PUT", () => ADMIN_API.address, [[ADMIN_API.address]]);
+  if (!current.data) return <p aria-busy="true">Loading the public address...</p>;
+  const { origin, source } = current.data;
+  const shown = value ?? origin ?? "";
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const input = { origin: shown.trim() };
+    const problems = formErrors(PublicAddressInput, input);
+    setErrors(problems);
+    if (Object.keys(problems).length) return;
+    save.mutate(input, {
+      onSuccess: () => {
+        setValue(null);
+        toast({ title: "Success", description: "Public address saved" });
+      },
+      onError: (error) => {
+        setErrors(serverFieldErrors(error));
+        toast({ title: "Error", description: error.message, variant: "destructive" });
+      },
+    });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="admin-form" aria-labelledby="public-address-heading">
+      <h2 id="public-address-heading">Public address</h2>
+      <p>
+        Links in feeds and search engines use: <strong>{origin ?? "no address yet"}</strong>
+        <br />
+        <small>{SOURCE_NOTE[source]}</small>
+      </p>
+      {source !== "environment" && (
+        <>
+          <Field label="Address visitors use" error={errors.origin}>
+            {(props) => (
+              <input
+                {...props}
+                type="url"
+                placeholder="https://example.com"
+                value={shown}
+                onChange={(e) => setValue(e.target.value)}
+              />
+            )}
+          </Field>
+          <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
+            {source === "sign-in" && value === null ? "Confirm Address" : "Save Address"}
+          </button>
+        </>
+      )}
+    </form>
+  );
+}
+
+function SiteSettingsForm() {
   const current = useQuery<SiteSettings>({ queryKey: [ADMIN_API.settings] });
   const [form, setForm] = useState<SiteSettings | null>(null);
   useEffect(() => {

@@ -18,8 +18,8 @@ interface UploaderProps {
   label: string;
 }
 
-/** The single image uploader (idle, uploading, preview). */
-export function ImageUploader({ value, onChange, label }: UploaderProps) {
+/** The single image uploader (idle, uploading, preview), with the field's validation message. */
+export function ImageUploader({ value, onChange, label, error }: UploaderProps & { error?: string }) {
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const id = useId();
@@ -50,6 +50,7 @@ export function ImageUploader({ value, onChange, label }: UploaderProps) {
     }
   }
 
+  const described = error ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {};
   return (
     <div className="uploader">
       <label htmlFor={id}>{label}</label>
@@ -59,6 +60,7 @@ export function ImageUploader({ value, onChange, label }: UploaderProps) {
           <button
             type="button"
             className="secondary outline"
+            {...described}
             onClick={() => {
               onChange(null);
               toast({ title: "Image removed" });
@@ -75,10 +77,16 @@ export function ImageUploader({ value, onChange, label }: UploaderProps) {
             type="file"
             accept="image/*"
             disabled={busy}
+            {...described}
             onChange={(e) => void pick(e.target.files?.[0])}
           />
           {busy && <p aria-live="polite">Uploading...</p>}
         </>
+      )}
+      {error && (
+        <small id={`${id}-error`} className="field-error">
+          {error}
+        </small>
       )}
     </div>
   );

@@ -1,0 +1,325 @@
+// Request headers never reach another visitor, and a malformed Host is a 400 everywhere.
+// Against the compiled executable in its default configuration (no PUBLIC_URL, NODE_ENV
+// unset): a request with hostile headers goes first, with the page cache empty, and the
+// clean request after it must not see any of it.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createApp } from "#server/app.ts";
+import { openMemoryDatabase } from "#server/db/client.ts";
+import { memoryLogger } from "#server/logger.ts";
+import { loadAssets } from "#server/ssr/assets.ts";
+import { ensureBuilt, type Running, startServer } from "#tests/support/binary.ts";
+import { parseXml } from "#tests/support/page.ts";
+import { type RawResponse, rawRequest } from "#tests/support/raw-http.ts";
+import { scratchDir } from "#tests/support/scratch.ts";
+
+const PASSWORD = "durable-password-123";
+const MARKER = /evilmarker/i;
+const SITE = "https://guide.example.com";
+
+let server: Running;
+let cookie = "";
+let asset = "";
+let self = "";
+
+const admin = (path: string, init: RequestInit = {}) =>
+  fetch(server.url + path, {
+    ...init,
+    headers: { cookie, origin: server.url, "content-type": "application/json", ...init.headers },
+  });
+
+beforeAll(async () => {
+  ensureBuilt();
+  server = await startServer(scratchDir("headers"));
+  self = `127.0.0.1:${server.port}`;
+  asset = /<script type="module" src="([^"]+)"/.exec(await (await fetch(`${server.url}/terms`)).text())![1]!;
+}, 180_000);
+
+afterAll(async () => {
+  server?.proc.kill("SIGTERM");
+  await server?.proc.exited;
+});
+
+// A stack frame: "at fn (/path/file.ts:1:2)", "at /path/file.js:1:2", "at bun:main:1:2".
+const STACK_FRAME = /\bat (?:\S+ )?\(?(?:\/|[a-z]+:)[^\s()<>"]*:\d+:\d+/;
+
+/** Nothing of the hostile request, no stack trace, no working directory, no 5xx. */
+function expectClean(label: string, status: number, headers: Iterable<[string, string]>, body: string) {
+  const text = [...headers].map(([k, v]) => `${k}: ${v}`).join("\n") + body;
+  expect([label, status < 500]).toEqual([label, true]);
+  expect([label, MARKER.test(text)]).toEqual([label, false]);
+  expect([label, STACK_FRAME.test(body) || body.includes(process.cwd())]).toEqual([label, false]);
+}
+
+// Every kind of answer a shared cache (ours or a CDN's) may keep.
+const PATHS = [
+  "/",
+  "/blog",
+  "/blog/choosing-a-stage-name",
+  "/blog/no-such-post",
+  "/learn",
+  "/learn/1",
+  "/quiz",
+  "/terms",
+  "/privacy",
+  "/resources",
+  "/no-such-page",
+  "/sitemap.xml",
+  "/blog/rss.xml",
+  "/robots.txt",
+  "/api/settings",
+  "/api/blog/posts",
+  "/healthz",
+  "/favicon.svg",
+];
+
+const HOSTILE: [string, Record<string, string>][] = [
+  ["Host", { host: "evilmarker.example" }],
+  ["Host with a port", { host: "evilmarker.example:8443" }],
+  ["Host in capitals", { host: "EVILMARKER.EXAMPLE" }],
+  ["X-Forwarded-Host", { "x-forwarded-host": "evilmarker.example" }],
+  [
+    "X-Forwarded-Host, -Proto and -Port",
+    { "x-forwarded-host": "evilmarker.example", "x-forwarded-proto": "https", "x-forwarded-port": "8443" },
+  ],
+  ["Forwarded", { forwarded: 'for=1.2.3.4;host="evilmarker.example";proto=https' }],
+  ["X-Original-URL", { "x-original-url": "/evilmarker" }],
+  ["X-Rewrite-URL", { "x-rewrite-url": "/evilmarker" }],
+  ["X-Forwarded-Prefix", { "x-forwarded-prefix": "/evilmarker" }],
+  ["X-Host", { "x-host": "evilmarker.example" }],
+  ["X-Forwarded-Server", { "x-forwarded-server": "evilmarker.example" }],
+  ["Origin and Referer", { origin: "https://evilmarker.example", referer: "https://evilmarker.example/x" }],
+  ["X-Forwarded-For", { "x-forwarded-for": "evilmarker.example, 10.0.0.1", "x-real-ip": "evilmarker" }],
+  [
+    "all at once",
+    { host: "evilmarker.example", "x-forwarded-host": "evilmarker.example", forwarded: "host=evilmarker.example" },
+  ],
+];
+
+/** Empties the page cache the way the site does: any admin write. */
+async function emptyCache(address: string | null) {
+  const res = address
+    ? await admin("/api/admin/settings/address", { method: "PUT", body: JSON.stringify({ origin: address }) })
+    : await admin("/api/admin/settings/address", { method: "DELETE" });
+  expect(res.status).toBe(200);
+}
+
+async function poisonThenCheck(headers: Record<string, string>) {
+  for (const path of PATHS) {
+    const hostile = await fetch(server.url + path, { headers, redirect: "manual" });
+    expectClean(`hostile ${path}`, hostile.status, hostile.headers, await hostile.text());
+  }
+  // An absolute-form request target names another host too.
+  for (const path of ["/", "/blog", "/sitemap.xml"]) {
+    const res = await rawRequest(
+      server.port,
+      `GET http://evilmarker.example${path} HTTP/1.1\r\nHost: ${self}\r\nConnection: close\r\n\r\n`,
+    );
+    expectClean(`absolute-form ${path}`, res.status, Object.entries(res.headers), res.body);
+  }
+  const clean: Record<string, { status: number; body: string; location: string | null }> = {};
+  for (const path of PATHS) {
+    const res = await fetch(server.url + path, { redirect: "manual" });
+    const body = await res.text();
+    expectClean(`clean ${path}`, res.status, res.headers, body);
+    clean[path] = { status: res.status, body, location: res.headers.get("location") };
+  }
+  return clean;
+}
+
+const bootOrigin = (html: string) =>
+  JSON.parse(/<script type="application\/json" id="__boot">(.*?)<\/script>/s.exec(html)![1]!).origin;
+
+describe("before the public address is known (fresh install, no PUBLIC_URL)", () => {
+  beforeAll(async () => {
+    // Signing in records the address of the sign-in; forgetting it again puts the site
+    // back where a fresh install is, with a session to empty the cache between cases.
+    const res = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: server.url },
+      body: JSON.stringify({ username: "admin", password: PASSWORD }),
+    });
+    expect(res.status).toBe(200);
+    cookie = res.headers.get("set-cookie")!.split(";")[0]!;
+    await emptyCache(null);
+  });
+
+  test.each(HOSTILE)("%s sent first: the next visitor sees none of it", async (_name, headers) => {
+    await emptyCache(null);
+    const clean = await poisonThenCheck(headers);
+    expect(clean["/blog"]!.body).toContain('<link rel="canonical" href="/blog"/>');
+    expect(clean["/blog"]!.body).not.toContain('property="og:url"');
+    expect(bootOrigin(clean["/blog"]!.body)).toBeNull();
+    expect(clean["/sitemap.xml"]!.status).toBe(404);
+    expect(clean["/blog/rss.xml"]!.status).toBe(404);
+    expect(clean["/robots.txt"]!.body).not.toContain("Sitemap:");
+    expect(clean["/blog/no-such-post"]!.location).toBe("/blog");
+  });
+
+  test("a failed sign-in with a hostile Host and Origin records nothing", async () => {
+    const res = await fetch(`${server.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", host: "evilmarker.example", origin: "http://evilmarker.example" },
+      body: JSON.stringify({ username: "admin", password: "wrong-password-123" }),
+    });
+    expect(res.status).toBe(401);
+    expect(await (await admin("/api/admin/settings/address")).json()).toEqual({ origin: null, source: "none" });
+  });
+});
+
+describe("once the admin has confirmed the public address", () => {
+  test.each(HOSTILE)("%s sent first: every link still starts with the confirmed address", async (_name, headers) => {
+    await emptyCache(SITE);
+    const clean = await poisonThenCheck(headers);
+    expect(clean["/blog"]!.body).toContain(`<link rel="canonical" href="${SITE}/blog"/>`);
+    expect(clean["/blog"]!.body).toContain(`<meta property="og:url" content="${SITE}/blog"/>`);
+    expect(bootOrigin(clean["/blog"]!.body)).toBe(SITE);
+    const post = clean["/blog/choosing-a-stage-name"]!.body;
+    const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(post)![1]!);
+    expect(jsonLd[0].mainEntityOfPage).toBe(`${SITE}/blog/choosing-a-stage-name`);
+    const locs = [...parseXml(clean["/sitemap.xml"]!.body).getElementsByTagName("loc")].map((l) => l.textContent);
+    expect(locs.length).toBeGreaterThan(10);
+    expect(locs.every((l) => l?.startsWith(`${SITE}/`))).toBe(true);
+    const links = [...parseXml(clean["/blog/rss.xml"]!.body).getElementsByTagName("link")].map((l) => l.textContent);
+    expect(links.every((l) => l?.startsWith(`${SITE}/`))).toBe(true);
+    expect(clean["/robots.txt"]!.body).toContain(`Sitemap: ${SITE}/sitemap.xml`);
+  });
+});
+
+// Each malformed Host, on every kind of route: a 400 with a short plain message, checked
+// before anything else reads the request.
+const ROUTES = [
+  "GET /healthz",
+  "GET /",
+  "GET /blog/choosing-a-stage-name",
+  "GET /no-such-page",
+  "GET /favicon.svg",
+  "GET /assets/",
+  "GET /api/settings",
+  "GET /api/nope",
+  "GET /api/admin/settings",
+  "PUT /api/admin/settings",
+  "POST /api/auth/login",
+  "POST /api/quiz/result",
+  "POST /api/upload",
+  "GET /uploads/abc.png",
+  "GET /sitemap.xml",
+  "GET /robots.txt",
+  "HEAD /",
+  "OPTIONS /api/settings",
+  "DELETE /",
+];
+
+const BAD_HOSTS: [string, string][] = [
+  ["empty", "Host: \r\n"],
+  ["only spaces", "Host:    \r\n"],
+  ["a space inside", "Host: a b\r\n"],
+  ["port out of range", "Host: evilmarker.example:99999\r\n"],
+  ["port zero", "Host: evilmarker.example:0\r\n"],
+  ["empty port", "Host: evilmarker.example:\r\n"],
+  ["port not a number", "Host: evilmarker.example:abc\r\n"],
+  ["two ports", "Host: evilmarker.example:80:80\r\n"],
+  ["unclosed IPv6", "Host: [::1\r\n"],
+  ["IPv6 without brackets", "Host: ::1\r\n"],
+  ["text after IPv6", "Host: [::1]x\r\n"],
+  ["user info", "Host: user@evilmarker.example\r\n"],
+  ["a path", "Host: evilmarker.example/x\r\n"],
+  ["a query", "Host: evilmarker.example?x\r\n"],
+  ["a backslash", "Host: evilmarker.example\\x\r\n"],
+  ["percent-encoded", "Host: %65vilmarker.example\r\n"],
+  ["an empty label", "Host: evilmarker..example\r\n"],
+  ["a leading hyphen", "Host: -evilmarker.example\r\n"],
+  ["a tab inside", "Host: evil\tmarker.example\r\n"],
+  ["a control character", "Host: evil\x01marker.example\r\n"],
+  ["non-ASCII bytes", "Host: \xe9vilmarker.example\r\n"],
+  ["very long", `Host: ${"a".repeat(300)}.example\r\n`],
+  ["extremely long", `Host: ${"a".repeat(6000)}\r\n`],
+  ["two Host headers", "Host: evilmarker.example\r\nHost: 127.0.0.1\r\n"],
+  ["a list in one header", "Host: 127.0.0.1, evilmarker.example\r\n"],
+];
+
+describe("a missing or malformed Host is a 400 on every route", () => {
+  test.each(BAD_HOSTS)("%s", async (_name, hostLines) => {
+    for (const route of ROUTES) {
+      const [method, path] = route.split(" ");
+      const target = path === "/assets/" ? asset : path;
+      const res = await rawRequest(
+        server.port,
+        Buffer.from(
+          `${method} ${target} HTTP/1.1\r\n${hostLines}Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+          "latin1",
+        ),
+      );
+      expect([route, res.status]).toEqual([route, 400]);
+      expect([route, res.body.length < 200, MARKER.test(res.raw)]).toEqual([route, true, false]);
+      expect([route, STACK_FRAME.test(res.body) || /node_modules|<html/i.test(res.body)]).toEqual([route, false]);
+    }
+  });
+
+  test("no Host at all, in HTTP/1.1 and HTTP/1.0", async () => {
+    for (const route of ROUTES) {
+      const [method, path] = route.split(" ");
+      for (const version of ["1.1", "1.0"]) {
+        const res = await rawRequest(server.port, `${method} ${path} HTTP/${version}\r\nConnection: close\r\n\r\n`);
+        expect([route, version, res.status]).toEqual([route, version, 400]);
+        expect(res.body.length).toBeLessThan(200);
+      }
+    }
+  });
+
+  test("the message is short and plain", async () => {
+    const res = await rawRequest(server.port, "GET /healthz HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n");
+    expect(res.headers["content-type"]).toStartWith("text/plain");
+    expect(res.body).toBe("Bad request: the Host header is missing or malformed.\n");
+    // The server still serves everyone else.
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+  });
+
+  test.each([
+    ["localhost", "localhost"],
+    ["an IPv4 address with the port", "127.0.0.1:PORT"],
+    ["IPv6 loopback", "[::1]:PORT"],
+    ["a container name with an underscore", "cam_guide:3000"],
+    ["capitals", "GUIDE.EXAMPLE.COM"],
+    ["a trailing dot", "guide.example.com."],
+    ["an absolute-form target", "ABSOLUTE"],
+  ])("a well-formed Host is served: %s", async (_name, host) => {
+    const line =
+      host === "ABSOLUTE"
+        ? `GET http://guide.example.com/healthz HTTP/1.1\r\nHost: ${self}`
+        : `GET /healthz HTTP/1.1\r\nHost: ${host.replace("PORT", String(server.port))}`;
+    const res = await rawRequest(server.port, `${line}\r\nConnection: close\r\n\r\n`);
+    expect(res.status).toBe(200);
+  });
+});
+
+describe("production unless told otherwise", () => {
+  // Bun's developer error page (a stack and the working directory) is off unless NODE_ENV=development.
+  test.each([
+    [undefined, false],
+    [true, true],
+  ] as const)("development: %p -> Bun.serve development %p", async (development, expected) => {
+    const app = createApp({
+      database: openMemoryDatabase(),
+      secret: "x".repeat(40),
+      uploadsDir: scratchDir("uploads"),
+      config: { publicUrl: null, ...(development === undefined ? {} : { development }) },
+      assets: loadAssets(),
+      logger: memoryLogger(),
+    });
+    app.listen({ port: 0, hostname: "127.0.0.1" });
+    try {
+      expect(app.server?.development).toBe(expected);
+    } finally {
+      await app.server?.stop(true);
+    }
+  });
+
+  test("the executable started without NODE_ENV answers a bad request without a stack", async () => {
+    const res: RawResponse = await rawRequest(
+      server.port,
+      "GET / HTTP/1.1\r\nHost: user@evilmarker.example\r\nConnection: close\r\n\r\n",
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).not.toContain("<!doctype html>");
+  });
+});
