@@ -16,7 +16,7 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import { DIR_MODE, FILE_MODE } from "./data-dir.ts";
+import { DIR_MODE, FILE_MODE, giveToOwnerOf } from "./data-dir.ts";
 import { moveDatabase, removeDatabaseSideFiles, replacementDatabaseProblem, snapshotDatabase } from "./db/snapshot.ts";
 import { jwtSecretProblem } from "./features/auth/bootstrap.ts";
 import { MAX_UPLOAD_BYTES, UPLOAD_NAME } from "./features/uploads/service.ts";
@@ -299,6 +299,11 @@ export async function restore(
     for (const name of stagedUploads)
       if (lstatSync(join(uploads, name), { throwIfNoEntry: false })?.isDirectory())
         refuse(`${join(uploads, name)} is a folder where the backup has a file.`);
+    // Run as root, the restored files still belong to whoever owns DATA_DIR (the server's user).
+    giveToOwnerOf(dataDir, [
+      ...[...seen].map((name) => join(staging, name)),
+      ...(stagedUploads.length > 0 ? [join(staging, "uploads")] : []),
+    ]);
 
     // Everything is checked: from here on, only renames inside DATA_DIR.
     const db = join(dataDir, "app.db");
@@ -317,10 +322,8 @@ export async function restore(
       throw error;
     }
     if (seen.has("jwt-secret")) renameSync(join(staging, "jwt-secret"), join(dataDir, "jwt-secret"));
-    if (stagedUploads.length > 0) {
-      mkdirSync(uploads, { recursive: true, mode: DIR_MODE });
-      for (const name of stagedUploads) renameSync(join(staging, "uploads", name), join(uploads, name));
-    }
+    if (stagedUploads.length > 0 && !uploadsStat) renameSync(join(staging, "uploads"), uploads);
+    else for (const name of stagedUploads) renameSync(join(staging, "uploads", name), join(uploads, name));
     syncFolder(dataDir);
     return { files: seen.size, kept };
   } finally {

@@ -1,7 +1,17 @@
 // DATA_DIR holds the database, the session secret and the uploads. It is private to the
 // user cam-guide runs as (folders 0700, files 0600). A lock file in it says who is using
 // it (src/server/db/lock.ts): one server at a time, no restore while anything else runs.
-import { chmodSync, closeSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, statSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  closeSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  statSync,
+} from "node:fs";
 import { join } from "node:path";
 
 export const LOCK_FILE = "cam-guide.lock";
@@ -35,6 +45,18 @@ export function makePrivateDir(dir: string): boolean {
 export function makePrivateFile(file: string): void {
   closeSync(openSync(file, "a", FILE_MODE));
   chmodSync(file, FILE_MODE);
+}
+
+/**
+ * A command run as root (sudo cam-guide restore) must not leave files in DATA_DIR that only
+ * root can read: the server, running as DATA_DIR's owner, could no longer open them. Gives
+ * `paths` to the owner of `dir` when this process is root; does nothing otherwise.
+ */
+export function giveToOwnerOf(dir: string, paths: string[]): void {
+  if (process.getuid?.() !== 0) return;
+  const { uid, gid } = statSync(dir);
+  if (uid === 0) return;
+  for (const path of paths) chownSync(path, uid, gid);
 }
 
 /**

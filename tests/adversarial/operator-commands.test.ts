@@ -590,6 +590,23 @@ describe("restore accepts a real backup, keeps the old data and stays private", 
     expectPrivate(data);
   });
 
+  test.skipIf(process.getuid?.() !== 0)(
+    "run as root into a DATA_DIR another user owns: every restored file stays that user's",
+    async () => {
+      const root = scratchDir("owned");
+      const data = join(root, "data");
+      mkdirSync(data);
+      chownSync(data, 65534, 65534);
+      writeFileSync(join(root, "good.tar"), goodTar);
+      expect((await cli(["restore", join(root, "good.tar")], { DATA_DIR: data })).code).toBe(0);
+      const owners = (readdirSync(data, { recursive: true }) as string[]).map(
+        (path) => `${path} ${lstatSync(join(data, path)).uid}`,
+      );
+      expect(owners.length).toBeGreaterThanOrEqual(4);
+      expect(owners.filter((line) => !line.endsWith(" 65534"))).toEqual([]);
+    },
+  );
+
   test("over a DATA_DIR whose server was killed: the old database is kept with the commits only its log held", async () => {
     const { root, data } = copyOfBase("killed");
     const server = started(await serve(data, { ADMIN_PASSWORD: PASSWORD }));

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { DataDirError, LOCK_FILE, makePrivateFile } from "#server/data-dir.ts";
+import { DataDirError, giveToOwnerOf, LOCK_FILE, makePrivateFile } from "#server/data-dir.ts";
 
 /**
  * Who may use DATA_DIR at the same time, enforced with SQLite's own file locks on
@@ -38,7 +38,12 @@ export function lockDataDir(dir: string, kind: LockKind, { create = true } = {})
   const file = join(dir, LOCK_FILE);
   if (!existsSync(file)) {
     if (!create) return { release() {} };
-    makePrivateFile(file);
+    try {
+      makePrivateFile(file);
+      giveToOwnerOf(dir, [file]);
+    } catch (error) {
+      throw new DataDirError(`Cannot create the lock file ${file}: ${(error as Error).message}`);
+    }
   }
   let db: Database;
   try {
