@@ -181,7 +181,7 @@ export async function backup(
     try {
       mkdirSync(temp, { mode: DIR_MODE });
     } catch (error) {
-      refuse(`Cannot write in ${folder}: ${describeFailure(error, folder)}`);
+      refuse(describeFailure(error, folder));
     }
     const snapshot = join(temp, "app.db");
     try {

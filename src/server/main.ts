@@ -277,7 +277,11 @@ async function main(argv: string[]) {
       return resetPassword(config);
     case "backup":
     case "restore":
-      if (!sub || rest.length > 0) fail(`Usage: cam-guide ${command} <file>`);
+      // A name like --help is a mistyped option, not a file to write or read.
+      if (!sub || rest.length > 0 || sub.startsWith("-"))
+        fail(
+          `Usage: cam-guide ${command} <file>${sub?.startsWith("-") ? ` (for a file named ${sub}, write ./${sub})` : ""}`,
+        );
       return command === "backup" ? runBackup(config, sub) : runRestore(config, sub);
     case "healthcheck":
       return healthcheck(config);

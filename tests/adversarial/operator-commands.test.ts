@@ -159,6 +159,8 @@ db.run(process.argv[3]);
 db.query("SELECT count(*) FROM sqlite_master").get();
 console.log("holding");
 await new Response(Bun.stdin.stream()).text();
+// Used after the wait, so the connection (and its lock) is not collected while waiting.
+db.close();
 `,
   );
   const proc = Bun.spawn(["bun", script, join(dir, "cam-guide.lock"), sql], { stdin: "pipe", stdout: "pipe" });
@@ -696,6 +698,7 @@ describe("backup refuses targets that could touch DATA_DIR", () => {
         "No database",
       ],
       ["no file named", ["backup"], env, "Usage: cam-guide backup <file>"],
+      ["an option, not a file", ["backup", "--help"], env, "Usage: cam-guide backup <file>"],
     ];
     const before = tree(root);
     const results = await pool(cases.length, 4, (i) => cli(cases[i]![1], cases[i]![2], { cwd: root }));
