@@ -52,10 +52,7 @@ function orFail<T>(work: () => T): T {
   }
 }
 
-/**
- * Opens DATA_DIR/app.db (creating it when missing) and brings it up to this build's schema,
- * unless a newer cam-guide made it.
- */
+/** Stops the process when the database in `file` was migrated by a release this one does not know. */
 function refuseUnknownMigrations(file: string): void {
   let problem: string | null;
   try {
@@ -66,6 +63,10 @@ function refuseUnknownMigrations(file: string): void {
   if (problem) fail(`The database in DATA_DIR (${file}) ${problem}. Nothing was changed.`);
 }
 
+/**
+ * Opens DATA_DIR/app.db (creating it when missing) and brings it up to this build's schema,
+ * unless a newer cam-guide made it.
+ */
 function openData(dir: string): DatabaseHandle {
   const file = join(dir, "app.db");
   // Checked before anything is written, even the switch to write-ahead logging.
