@@ -78,9 +78,10 @@ describe("dist/cam-guide alone in an empty directory", () => {
   test("a port already in use is a clear error, not a second listener", async () => {
     const first = start();
     await waitUntilUp(first.url, first.proc);
+    // A DATA_DIR of its own: a second server on the first one's DATA_DIR is refused before it listens.
     const clash = Bun.spawn([binary], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? "", DATA_DIR: join(dir, "data"), PORT: String(first.port), HOST: "127.0.0.1" },
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: join(dir, "clash"), PORT: String(first.port), HOST: "127.0.0.1" },
       stdout: "pipe",
       stderr: "pipe",
     });

@@ -1,89 +1,331 @@
+import { randomBytes } from "node:crypto";
 import {
   closeSync,
   existsSync,
+  fsyncSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   openSync,
   readdirSync,
+  readFileSync,
+  realpathSync,
   renameSync,
   rmSync,
-  writeSync,
+  type Stats,
+  statSync,
 } from "node:fs";
-import { basename, join } from "node:path";
-import { databaseFileProblem, removeDatabaseSideFiles, snapshotDatabase } from "./db/snapshot.ts";
-import { UPLOAD_NAME } from "./features/uploads/service.ts";
-import { readTar, writeTar } from "./lib/tar.ts";
+import { basename, dirname, join, relative } from "node:path";
+import { DIR_MODE, FILE_MODE, giveToOwnerOf } from "./data-dir.ts";
+import { moveDatabase, removeDatabaseSideFiles, replacementDatabaseProblem, snapshotDatabase } from "./db/snapshot.ts";
+import { jwtSecretProblem } from "./features/auth/bootstrap.ts";
+import { MAX_UPLOAD_BYTES, UPLOAD_NAME } from "./features/uploads/service.ts";
+import { readTar, shownName, TarError, writeAll, writeTar } from "./lib/tar.ts";
 
-/**
- * `cam-guide backup <file>`: a consistent copy of the database (taken while the site runs
- * and writes) followed by the uploads. Uploads are never changed or
- * deleted once written, so every file the copied database names is there to copy.
- */
-export async function backup(dataDir: string, target: string): Promise<{ files: number }> {
-  const db = join(dataDir, "app.db");
-  if (!existsSync(db)) throw new Error(`No database at ${db}.`);
-  const scratch = mkdtempSync(join(dataDir, ".backup-"));
-  try {
-    const snapshot = join(scratch, "app.db");
-    await snapshotDatabase(db, snapshot);
-    const entries: [string, string][] = [["app.db", snapshot]];
-    const secret = join(dataDir, "jwt-secret");
-    if (existsSync(secret)) entries.push(["jwt-secret", secret]);
-    const uploads = join(dataDir, "uploads");
-    if (existsSync(uploads)) {
-      for (const name of readdirSync(uploads).sort())
-        if (UPLOAD_NAME.test(name)) entries.push([`uploads/${name}`, join(uploads, name)]);
-    }
-    writeTar(target, entries);
-    return { files: entries.length };
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
+/** A backup or restore that was refused or failed; its message is one sentence for the operator. */
+export class OperatorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "OperatorError";
   }
 }
 
-const RESTORABLE = (name: string) =>
-  name === "app.db" || name === "jwt-secret" || (name.startsWith("uploads/") && UPLOAD_NAME.test(basename(name)));
+const refuse = (message: string): never => {
+  throw new OperatorError(message);
+};
+
+const code = (error: unknown) => (error as { code?: string }).code ?? "";
+
+/** A file-system or SQLite failure, said in words, for the one-line message. */
+export function describeFailure(error: unknown, path: string): string {
+  if (error instanceof OperatorError || error instanceof TarError) return error.message;
+  const c = code(error);
+  const message = (error as Error).message ?? String(error);
+  if (["ENOSPC", "EDQUOT", "EFBIG", "SQLITE_FULL"].includes(c) || /disk is full|file too large/i.test(message))
+    return `There is not enough space to write ${path} (the disk is full or a file size limit was reached).`;
+  if (c === "EACCES" || c === "EPERM") return `Not allowed to write ${path}.`;
+  if (c === "EROFS") return `${path} is on a read-only file system.`;
+  return `${message.replace(/\s+/g, " ").trim()} (${path}).`;
+}
+
+/** True when `inner` is `outer` or inside it, both real paths. */
+function within(outer: string, inner: string): boolean {
+  const rel = relative(outer, inner);
+  return rel === "" || !(rel === ".." || rel.startsWith("../") || rel.startsWith("/"));
+}
+
+const sameFile = (a: Stats, b: Stats) => a.dev === b.dev && a.ino === b.ino;
+
+/** The files a backup of `dataDir` copies, besides the database snapshot: [archive name, path]. */
+function dataFiles(dataDir: string): [string, string][] {
+  const files: [string, string][] = [];
+  // Plain files only: a link or a pipe planted in DATA_DIR is not followed.
+  const plain = (path: string) => lstatSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  if (plain(join(dataDir, "jwt-secret"))) files.push(["jwt-secret", join(dataDir, "jwt-secret")]);
+  const uploads = join(dataDir, "uploads");
+  if (lstatSync(uploads, { throwIfNoEntry: false })?.isDirectory()) {
+    for (const name of readdirSync(uploads).sort())
+      if (UPLOAD_NAME.test(name) && plain(join(uploads, name))) files.push([`uploads/${name}`, join(uploads, name)]);
+  }
+  return files;
+}
 
 /**
- * `cam-guide restore <file>`: puts a backup back into DATA_DIR (stop the server first).
- * An existing database is kept beside it as app.db.before-restore-<time>.
+ * Where the backup will be written, as a real path, once it is sure that writing there
+ * cannot touch DATA_DIR: not inside it (by path, through links, or through a bind mount),
+ * not a folder, a link or a device, not one of the files being copied.
  */
-export async function restore(dataDir: string, source: string): Promise<{ files: number; kept: string | null }> {
-  mkdirSync(join(dataDir, "uploads"), { recursive: true });
-  const staging = mkdtempSync(join(dataDir, ".restore-"));
-  let files = 0;
+function backupTarget(realData: string, target: string, raw: string): string {
+  if (raw.endsWith("/"))
+    refuse(`${raw} names a folder; name the backup file to write, e.g. ${join(raw, "cam-guide.tar")}.`);
+  const folder = dirname(target);
+  let realFolder = "";
   try {
-    const buffer = Buffer.alloc(1024 * 1024);
-    readTar(source, (name, _size, read) => {
-      if (!RESTORABLE(name)) return;
-      const target = join(staging, name);
-      mkdirSync(join(target, ".."), { recursive: true });
-      const fd = openSync(target, "w");
-      try {
-        for (let n = read(buffer); n > 0; n = read(buffer)) writeSync(fd, buffer, 0, n);
-      } finally {
-        closeSync(fd);
-      }
-      files++;
-    });
-    if (!existsSync(join(staging, "app.db"))) throw new Error("The backup holds no database.");
-    const problem = await databaseFileProblem(join(staging, "app.db"));
-    if (problem) throw new Error(`The database in the backup is damaged: ${problem}`);
+    realFolder = realpathSync(folder);
+  } catch (error) {
+    refuse(
+      code(error) === "ENOENT"
+        ? `The folder ${folder} does not exist; create it first.`
+        : `Cannot use the folder ${folder}: ${describeFailure(error, folder)}`,
+    );
+  }
+  if (!statSync(realFolder).isDirectory()) refuse(`${folder} is not a folder.`);
+  const real = join(realFolder, basename(target));
+  const inside = `${target} is inside DATA_DIR (${realData}); write backups somewhere else, so that one survives losing DATA_DIR.`;
+  if (within(realData, real)) refuse(inside);
+  // The same folder reached another way (a bind mount, a hard-linked path) has the same inode.
+  const data = statSync(realData);
+  for (let dir = realFolder; ; dir = dirname(dir)) {
+    if (sameFile(statSync(dir), data)) refuse(inside);
+    if (dir === dirname(dir)) break;
+  }
+  const existing = lstatSync(real, { throwIfNoEntry: false });
+  if (existing?.isSymbolicLink()) {
+    let pointsAt = "";
+    try {
+      pointsAt = realpathSync(real);
+    } catch {
+      // A dangling link: refused below all the same.
+    }
+    if (pointsAt && within(realData, pointsAt)) refuse(inside);
+    refuse(`${target} is a symbolic link; name the file itself (${pointsAt || "the link points nowhere"}).`);
+  }
+  if (existing?.isDirectory()) refuse(`${target} is a folder; name the backup file to write inside it.`);
+  if (existing && !existing.isFile()) refuse(`${target} is not a plain file (a device or a pipe); name a file.`);
+  if (existing) {
+    const live = ["app.db", "app.db-wal", "app.db-shm"].map((name) => join(realData, name));
+    for (const path of [...live, ...dataFiles(realData).map(([, p]) => p)]) {
+      const other = lstatSync(path, { throwIfNoEntry: false });
+      if (other && sameFile(other, existing))
+        refuse(`${target} is the same file as ${path} (a hard link); name another file.`);
+    }
+  }
+  return real;
+}
 
+const TEMP = /^\.cam-guide-backup-(\d+)-[0-9a-f]{8}$/;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return code(error) === "EPERM";
+  }
+}
+
+/** A backup killed outright (kill -9) leaves its temporary folder; the next one into the same folder removes it. */
+function removeDeadBackupTemps(folder: string): void {
+  for (const name of readdirSync(folder)) {
+    const match = TEMP.exec(name);
+    if (match && Number(match[1]) !== process.pid && !alive(Number(match[1])))
+      rmSync(join(folder, name), { recursive: true, force: true });
+  }
+}
+
+function syncFolder(folder: string): void {
+  try {
+    const fd = openSync(folder, "r");
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some file systems cannot sync a folder; the rename itself is still atomic.
+  }
+}
+
+/**
+ * `cam-guide backup <file>`: a consistent copy of the database (taken while the site runs
+ * and writes) followed by the session secret and the uploads, in one tar file. Uploads are
+ * never changed or deleted once written, so every file the copied database names is there
+ * to copy. Nothing is written in DATA_DIR: the copy is built in a temporary folder next to
+ * the target and renamed onto it only when complete, so a failed or interrupted backup
+ * leaves the previous file at that name as it was.
+ */
+export async function backup(
+  dataDir: string,
+  target: string,
+  options: { raw?: string; signal?: AbortSignal } = {},
+): Promise<{ files: number; path: string }> {
+  const db = join(dataDir, "app.db");
+  if (!existsSync(dataDir)) refuse(`DATA_DIR (${dataDir}) does not exist; is DATA_DIR right?`);
+  if (!lstatSync(db, { throwIfNoEntry: false })?.isFile()) refuse(`No database at ${db}; is DATA_DIR right?`);
+  const realData = realpathSync(dataDir);
+  const real = backupTarget(realData, target, options.raw ?? target);
+  const folder = dirname(real);
+  removeDeadBackupTemps(folder);
+  const temp = join(folder, `.cam-guide-backup-${process.pid}-${randomBytes(4).toString("hex")}`);
+  try {
+    try {
+      mkdirSync(temp, { mode: DIR_MODE });
+    } catch (error) {
+      refuse(describeFailure(error, folder));
+    }
+    const snapshot = join(temp, "app.db");
+    try {
+      await snapshotDatabase(db, snapshot);
+    } catch (error) {
+      refuse(`Could not copy the database: ${describeFailure(error, real)}`);
+    }
+    const entries: [string, string][] = [["app.db", snapshot], ...dataFiles(dataDir)];
+    const archive = join(temp, "backup.tar");
+    try {
+      const out = openSync(archive, "wx", FILE_MODE);
+      try {
+        await writeTar(out, entries, options.signal);
+        fsyncSync(out);
+      } finally {
+        closeSync(out);
+      }
+      renameSync(archive, real);
+    } catch (error) {
+      if (error instanceof Error && error.name === "Interrupted") throw error;
+      refuse(describeFailure(error, real));
+    }
+    syncFolder(folder);
+    return { files: entries.length, path: real };
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+type Kind = "database" | "secret" | "upload";
+
+/** What an archive entry is, or why no cam-guide backup would hold it. */
+function entryKind(name: string): Kind {
+  if (name === "app.db") return "database";
+  if (name === "jwt-secret") return "secret";
+  const upload = /^uploads\/([^/]+)$/.exec(name);
+  if (upload && UPLOAD_NAME.test(upload[1]!)) return "upload";
+  const shown = shownName(name);
+  if (name.startsWith("/")) refuse(`The backup holds ${shown}, an absolute path; cam-guide backups never do.`);
+  if (name.split("/").includes("..")) refuse(`The backup holds ${shown}, a path that climbs out of DATA_DIR.`);
+  return refuse(
+    `The backup holds ${shown}, which a cam-guide backup never holds (only app.db, jwt-secret and uploads/<file>).`,
+  );
+}
+
+const LIMITS: Record<Kind, number> = {
+  database: Number.MAX_SAFE_INTEGER,
+  secret: 4096,
+  upload: MAX_UPLOAD_BYTES,
+};
+
+const RESTORE_TEMP = ".restore-";
+
+/** A restore killed outright leaves its staging folder in DATA_DIR; whoever next holds DATA_DIR alone removes it. */
+export function removeRestoreLeftovers(dataDir: string): void {
+  for (const name of readdirSync(dataDir))
+    if (name.startsWith(RESTORE_TEMP)) rmSync(join(dataDir, name), { recursive: true, force: true });
+}
+
+/**
+ * `cam-guide restore <file>`: puts a backup back into DATA_DIR. The caller holds DATA_DIR's
+ * restore lock (no server, no other command). The whole archive is read into a staging
+ * folder inside DATA_DIR and checked first: only the entries a backup holds, each once, plain
+ * files only, and a database that is sound, is cam-guide's and is not from a newer version.
+ * Only then are files moved into place; the previous database is kept beside the new one.
+ */
+export async function restore(
+  dataDir: string,
+  source: string,
+  signal?: AbortSignal,
+): Promise<{ files: number; kept: string | null }> {
+  const stat = statSync(source, { throwIfNoEntry: false });
+  if (!stat) refuse(`${source} does not exist.`);
+  if (stat!.isDirectory()) refuse(`${source} is a folder, not a backup file.`);
+  if (!stat!.isFile()) refuse(`${source} is not a plain file (a device or a pipe), so it is not a backup.`);
+  removeRestoreLeftovers(dataDir);
+  const staging = mkdtempSync(join(dataDir, RESTORE_TEMP));
+  try {
+    const seen = new Set<string>();
+    await readTar(
+      source,
+      async (name, size, chunks) => {
+        const kind = entryKind(name);
+        if (seen.has(name)) refuse(`The backup holds ${shownName(name)} twice.`);
+        seen.add(name);
+        if (size > LIMITS[kind])
+          refuse(`The backup holds ${shownName(name)} of ${size} bytes, more than cam-guide ever stores there.`);
+        const path = join(staging, name);
+        if (kind === "upload") mkdirSync(join(staging, "uploads"), { recursive: true, mode: DIR_MODE });
+        const fd = openSync(path, "wx", FILE_MODE);
+        try {
+          for await (const chunk of chunks()) writeAll(fd, chunk, chunk.length);
+          fsyncSync(fd);
+        } finally {
+          closeSync(fd);
+        }
+      },
+      signal,
+    );
+    if (!seen.has("app.db")) refuse("The backup holds no database (app.db).");
+    const problem = await replacementDatabaseProblem(join(staging, "app.db"));
+    if (problem) refuse(`The database in the backup ${problem}.`);
+    removeDatabaseSideFiles(join(staging, "app.db"));
+    if (seen.has("jwt-secret")) {
+      const secretProblem = jwtSecretProblem(readFileSync(join(staging, "jwt-secret"), "utf8"));
+      if (secretProblem) refuse(`The session secret in the backup ${secretProblem}.`);
+    }
+    if (signal?.aborted) refuse("Interrupted.");
+
+    const uploads = join(dataDir, "uploads");
+    const uploadsStat = lstatSync(uploads, { throwIfNoEntry: false });
+    if (uploadsStat && !uploadsStat.isDirectory())
+      refuse(`${uploads} is not a folder (a link or a file); cam-guide keeps uploads in a folder of DATA_DIR.`);
+    const stagedUploads = existsSync(join(staging, "uploads")) ? readdirSync(join(staging, "uploads")) : [];
+    for (const name of stagedUploads)
+      if (lstatSync(join(uploads, name), { throwIfNoEntry: false })?.isDirectory())
+        refuse(`${join(uploads, name)} is a folder where the backup has a file.`);
+    // Run as root, the restored files still belong to whoever owns DATA_DIR (the server's user).
+    giveToOwnerOf(dataDir, [
+      ...[...seen].map((name) => join(staging, name)),
+      ...(stagedUploads.length > 0 ? [join(staging, "uploads")] : []),
+    ]);
+
+    // Everything is checked: from here on, only renames inside DATA_DIR.
     const db = join(dataDir, "app.db");
     let kept: string | null = null;
     if (existsSync(db)) {
-      kept = `${db}.before-restore-${Date.now()}`;
-      renameSync(db, kept);
+      kept = `${db}.before-restore-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+      moveDatabase(db, kept);
+    } else {
+      // A log left without its database would be replayed into the restored one.
+      removeDatabaseSideFiles(db);
     }
-    removeDatabaseSideFiles(db);
-    renameSync(join(staging, "app.db"), db);
-    if (existsSync(join(staging, "jwt-secret"))) renameSync(join(staging, "jwt-secret"), join(dataDir, "jwt-secret"));
-    if (existsSync(join(staging, "uploads"))) {
-      for (const name of readdirSync(join(staging, "uploads")))
-        renameSync(join(staging, "uploads", name), join(dataDir, "uploads", name));
+    try {
+      renameSync(join(staging, "app.db"), db);
+    } catch (error) {
+      if (kept) moveDatabase(kept, db);
+      throw error;
     }
-    return { files, kept };
+    if (seen.has("jwt-secret")) renameSync(join(staging, "jwt-secret"), join(dataDir, "jwt-secret"));
+    if (stagedUploads.length > 0 && !uploadsStat) renameSync(join(staging, "uploads"), uploads);
+    else for (const name of stagedUploads) renameSync(join(staging, "uploads", name), join(uploads, name));
+    syncFolder(dataDir);
+    return { files: seen.size, kept };
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }

@@ -1,12 +1,14 @@
 import "./production-default.ts";
-import { mkdirSync } from "node:fs";
+import { chmodSync, existsSync, rmdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createApp } from "./app.ts";
-import { backup, restore } from "./backup.ts";
-import { applyMigrations, type DatabaseHandle, openDatabase } from "./db/client.ts";
+import { backup, describeFailure, removeRestoreLeftovers, restore } from "./backup.ts";
+import { DataDirError, FILE_MODE, LOCK_FILE, makePrivateDir, tightenDataDir } from "./data-dir.ts";
+import { applyMigrations, type DatabaseHandle, migrationProblemInFile, openDatabase } from "./db/client.ts";
+import { lockDataDir } from "./db/lock.ts";
 import { describeSeed, seedDatabase } from "./db/seed.ts";
 import { type Config, ConfigError, loadConfig } from "./env.ts";
-import { ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
+import { AdminResetError, ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
 import { consoleLogger as logger } from "./logger.ts";
 import { loadAssets } from "./ssr/assets.ts";
 
@@ -15,18 +17,21 @@ const HELP = `cam-guide: the self-hosted guide, quiz and free course for new web
 Usage: cam-guide [command]
 
 Commands:
-  serve                 Start the web server (the default).
-  seed                  Load the bundled content into the database (safe to run twice).
-  admin reset-password  Set a new admin password (ADMIN_PASSWORD, or a generated one that is printed).
-  backup <file>         Write a consistent copy of the database and uploads to <file> (safe while serving).
-  restore <file>        Put a backup back into DATA_DIR (stop the server first; the old database is kept).
+  serve                 Start the web server (the default). One server per DATA_DIR.
+  seed                  Load the bundled content into the database (safe to run twice, also while serving).
+  admin reset-password  Set a new password for the admin, whatever its name (ADMIN_PASSWORD, or a generated
+                        one that is printed), and sign out every session. Works while serving.
+  backup <file>         Write a consistent copy of the database, its secret and the uploads to <file>
+                        (safe while serving; <file> must be outside DATA_DIR; written whole or not at all).
+  restore <file>        Put a backup back into DATA_DIR after checking all of it (stop the server first;
+                        the old database is kept beside the new one).
   healthcheck           Exit 0 if the server on PORT answers /healthz (for Docker's HEALTHCHECK).
   --help                Show this help.
 
 Configuration (environment variables):
   PORT            Port to listen on (default 3000)
   HOST            Address to listen on (default 0.0.0.0)
-  DATA_DIR        Where the database, secrets and uploads live (default ./data)
+  DATA_DIR        Where the database, secrets and uploads live (default ./data; kept private: 0700, files 0600)
   PUBLIC_URL      The site's public address, e.g. https://example.com (links in feeds, the sitemap
                   and search tags). Unset: the address the admin signs in at, confirmed in Settings
   NODE_ENV        development shows Bun's detailed error pages; anything else runs as production
@@ -42,20 +47,64 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function openData(config: Config): DatabaseHandle {
-  const dir = resolve(config.dataDir);
+/** Runs `work`, turning a refusal about DATA_DIR into its one-line message and exit code 1. */
+function orFail<T>(work: () => T): T {
   try {
-    mkdirSync(dir, { recursive: true });
+    return work();
   } catch (error) {
-    fail(`Cannot create DATA_DIR ${dir}: ${(error as Error).message}`);
+    if (error instanceof DataDirError) fail(error.message);
+    throw error;
   }
-  const handle = openDatabase(join(dir, "app.db"));
+}
+
+/** Stops the process when the database in `file` was migrated by a release this one does not know. */
+function refuseUnknownMigrations(file: string): void {
+  let problem: string | null;
+  try {
+    problem = migrationProblemInFile(file);
+  } catch (error) {
+    fail(`Cannot read the database ${file}: ${(error as Error).message}`);
+  }
+  if (problem) fail(`The database in DATA_DIR (${file}) ${problem}. Nothing was changed.`);
+}
+
+/**
+ * Opens DATA_DIR/app.db (creating it when missing) and brings it up to this build's schema,
+ * unless a newer cam-guide made it.
+ */
+function openData(dir: string): DatabaseHandle {
+  const file = join(dir, "app.db");
+  // Checked before anything is written, even the switch to write-ahead logging.
+  refuseUnknownMigrations(file);
+  let handle: DatabaseHandle;
+  try {
+    handle = openDatabase(file);
+  } catch (error) {
+    fail(`Cannot open the database ${file}: ${(error as Error).message}`);
+  }
+  chmodSync(file, FILE_MODE);
   applyMigrations(handle);
   return handle;
 }
 
 async function serve(config: Config) {
-  const database = openData(config);
+  const dir = resolve(config.dataDir);
+  orFail(() => makePrivateDir(dir));
+  // Taken first and held until the process ends: one server per DATA_DIR, no restore meanwhile.
+  const lock = orFail(() => lockDataDir(dir, "serve"));
+  const { fixed, problems } = tightenDataDir(dir);
+  if (fixed > 0) logger.warn(`made ${fixed} files and folders in DATA_DIR private (0600 files, 0700 folders)`);
+  for (const problem of problems) logger.warn(problem);
+  removeRestoreLeftovers(dir);
+  // Both refusals come before anything is written: a database from a newer release, a bad secret.
+  refuseUnknownMigrations(join(dir, "app.db"));
+  let secret: string;
+  try {
+    secret = loadJwtSecret(dir, config.jwtSecret, (message) => logger.warn(message));
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const database = openData(dir);
   const report = await seedDatabase(database);
   if (Object.values(report).some((n) => n > 0)) logger.info(describeSeed(report));
   const admin = await ensureAdmin(database.db, config.adminUsername, config.adminPassword);
@@ -65,14 +114,7 @@ async function serve(config: Config) {
       `\n  Admin account created.\n  Username: ${admin.username}\n  Password: ${admin.generatedPassword}\n  Keep it safe: it will not be shown again (reset with \`cam-guide admin reset-password\`).\n`,
     );
   }
-  let secret: string;
-  try {
-    secret = loadJwtSecret(resolve(config.dataDir), config.jwtSecret, (message) => logger.warn(message));
-  } catch (error) {
-    database.close();
-    fail((error as Error).message);
-  }
-  const uploadsDir = join(resolve(config.dataDir), "uploads");
+  const uploadsDir = join(dir, "uploads");
 
   const app = createApp({ database, secret, uploadsDir, config, assets: loadAssets(), logger });
   try {
@@ -96,6 +138,7 @@ async function serve(config: Config) {
     // stop(false) stops accepting connections and resolves once open requests are done.
     await app.server?.stop(false);
     database.close();
+    lock.release();
     logger.info("stopped");
     process.exit(0);
   };
@@ -112,8 +155,113 @@ async function healthcheck(config: Config) {
   }
 }
 
+async function seed(config: Config) {
+  const dir = resolve(config.dataDir);
+  orFail(() => makePrivateDir(dir));
+  const lock = orFail(() => lockDataDir(dir, "shared"));
+  const database = openData(dir);
+  console.log(describeSeed(await seedDatabase(database)));
+  database.close();
+  lock.release();
+}
+
+async function resetPassword(config: Config) {
+  const dir = resolve(config.dataDir);
+  const file = join(dir, "app.db");
+  // Never creates a site: a mistyped DATA_DIR must not get a fresh database and admin.
+  if (!existsSync(file)) fail(`No database at ${file}: is DATA_DIR right? Nothing was changed.`);
+  const lock = orFail(() => lockDataDir(dir, "shared"));
+  const database = openData(dir);
+  try {
+    const result = await resetAdminPassword(database.db, config.adminUsername, config.adminPassword);
+    const lines = [
+      result.generatedPassword
+        ? `New password for the admin "${result.username}": ${result.generatedPassword}`
+        : `Password for the admin "${result.username}" set from ADMIN_PASSWORD.`,
+      "Every existing session has been signed out.",
+    ];
+    if (result.username !== config.adminUsername)
+      lines.push(
+        `Sign in as "${result.username}": ADMIN_USERNAME ("${config.adminUsername}") only names the admin when the account is first created.`,
+      );
+    if (result.removed.length > 0)
+      lines.push(
+        `Removed ${result.removed.length} extra admin account(s) an older cam-guide had created: ${result.removed.map((name) => `"${name}"`).join(", ")}.`,
+      );
+    console.log(lines.join("\n"));
+  } catch (error) {
+    if (error instanceof AdminResetError) fail(`${error.message} Nothing was changed.`);
+    throw error;
+  } finally {
+    database.close();
+    lock.release();
+  }
+}
+
+/** Aborts when the operator interrupts (Ctrl-C, SIGTERM, a closed terminal), so temporary files are removed. */
+function interruptions(): AbortController {
+  const controller = new AbortController();
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => controller.abort(signal));
+  return controller;
+}
+
+async function runBackup(config: Config, file: string) {
+  const dir = resolve(config.dataDir);
+  const controller = interruptions();
+  // Only a shared lock, and only if a lock file exists: a backup writes nothing in DATA_DIR.
+  const lock = orFail(() => lockDataDir(dir, "shared", { create: false }));
+  try {
+    const { files, path } = await backup(dir, resolve(file), { raw: file, signal: controller.signal });
+    console.log(`Backup written to ${path} (${files} files: the database, its secret and the uploads).`);
+  } catch (error) {
+    // A signal that arrived during a blocking step is delivered on the next turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (controller.signal.aborted) fail(`Backup interrupted (${controller.signal.reason}); nothing was written.`);
+    fail(`Backup failed: ${describeFailure(error, resolve(file))} No backup was written.`);
+  } finally {
+    lock.release();
+  }
+}
+
+async function runRestore(config: Config, file: string) {
+  const dir = resolve(config.dataDir);
+  const controller = interruptions();
+  const created = orFail(() => makePrivateDir(dir));
+  const lockFile = join(dir, LOCK_FILE);
+  const lockExisted = existsSync(lockFile);
+  let lock: ReturnType<typeof lockDataDir> | null = null;
+  const undo = () => {
+    // A refused restore leaves DATA_DIR as it found it: no lock file, no folder it made.
+    lock?.release();
+    if (lock && !lockExisted) rmSync(lockFile, { force: true });
+    if (created) {
+      try {
+        rmdirSync(dir);
+      } catch {
+        // Not empty: something else put files there meanwhile; leave it.
+      }
+    }
+  };
+  try {
+    lock = lockDataDir(dir, "restore");
+    const { files, kept } = await restore(dir, resolve(file), controller.signal);
+    tightenDataDir(dir);
+    lock.release();
+    console.log(`Restored ${files} files into ${dir}.${kept ? ` The previous database is kept at ${kept}.` : ""}`);
+  } catch (error) {
+    undo();
+    await new Promise((resolve) => setImmediate(resolve));
+    if (error instanceof DataDirError) fail(`Restore failed: ${error.message} Nothing in DATA_DIR was changed.`);
+    if (controller.signal.aborted)
+      fail(`Restore interrupted (${controller.signal.reason}); nothing in DATA_DIR was changed.`);
+    fail(`Restore failed: ${describeFailure(error, dir)} Nothing in DATA_DIR was changed.`);
+  }
+}
+
 async function main(argv: string[]) {
-  const [command = "serve", sub] = argv;
+  // Everything cam-guide creates is private to its user, whatever umask it was started with.
+  process.umask(0o077);
+  const [command = "serve", sub, ...rest] = argv;
   if (command === "--help" || command === "-h" || command === "help") {
     console.log(HELP);
     return;
@@ -128,43 +276,19 @@ async function main(argv: string[]) {
   switch (command) {
     case "serve":
       return serve(config);
-    case "seed": {
-      const database = openData(config);
-      console.log(describeSeed(await seedDatabase(database)));
-      database.close();
-      return;
-    }
-    case "admin": {
+    case "seed":
+      return seed(config);
+    case "admin":
       if (sub !== "reset-password") fail(`Unknown admin command "${sub ?? ""}". Try: cam-guide admin reset-password`);
-      const database = openData(config);
-      const result = await resetAdminPassword(database.db, config.adminUsername, config.adminPassword);
-      database.close();
-      console.log(
-        result.generatedPassword
-          ? `New password for ${result.username}: ${result.generatedPassword}\nEvery existing session has been signed out.`
-          : `Password for ${result.username} set from ADMIN_PASSWORD. Every existing session has been signed out.`,
-      );
-      return;
-    }
+      return resetPassword(config);
     case "backup":
-    case "restore": {
-      if (!sub) fail(`Usage: cam-guide ${command} <file>`);
-      const dir = resolve(config.dataDir);
-      try {
-        if (command === "backup") {
-          const { files } = await backup(dir, resolve(sub));
-          console.log(`Backup written to ${resolve(sub)} (${files} files: the database, its secret and the uploads).`);
-        } else {
-          const { files, kept } = await restore(dir, resolve(sub));
-          console.log(
-            `Restored ${files} files into ${dir}.${kept ? ` The previous database is kept at ${kept}.` : ""}`,
-          );
-        }
-      } catch (error) {
-        fail(`${command === "backup" ? "Backup" : "Restore"} failed: ${(error as Error).message}`);
-      }
-      return;
-    }
+    case "restore":
+      // A name like --help is a mistyped option, not a file to write or read.
+      if (!sub || rest.length > 0 || sub.startsWith("-"))
+        fail(
+          `Usage: cam-guide ${command} <file>${sub?.startsWith("-") ? ` (for a file named ${sub}, write ./${sub})` : ""}`,
+        );
+      return command === "backup" ? runBackup(config, sub) : runRestore(config, sub);
     case "healthcheck":
       return healthcheck(config);
     default:

@@ -1,6 +1,8 @@
 import { Database } from "bun:sqlite";
+import { existsSync } from "node:fs";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import { resourcePath } from "#server/resources.ts";
 import * as schema from "./schema.ts";
 import { outsideTransactionsOnly, registerLane, type TransactionLane } from "./transaction.ts";
@@ -49,6 +51,47 @@ export function openDatabase(file: string): DatabaseHandle {
 /** Applies every committed migration in drizzle/ (embedded in the executable). */
 export function applyMigrations(handle: DatabaseHandle): void {
   migrate(handle.db, { migrationsFolder: resourcePath("drizzle") });
+}
+
+const MIGRATIONS_TABLE = "__drizzle_migrations";
+
+/** Whether the database records any migration history (a cam-guide database always does). */
+export function hasMigrationHistory(sqlite: Database): boolean {
+  const table = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(MIGRATIONS_TABLE);
+  return table !== null && sqlite.query(`SELECT 1 FROM ${MIGRATIONS_TABLE} LIMIT 1`).get() !== null;
+}
+
+/**
+ * null when every migration the database records is one this build ships, else what is
+ * wrong, as the end of a sentence ("The database ... <problem>"). A database a newer
+ * cam-guide has migrated must not be opened by this one: its code does not know the schema.
+ */
+export function migrationProblem(sqlite: Database): string | null {
+  const table = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(MIGRATIONS_TABLE);
+  if (!table) return null;
+  const rows = sqlite.query(`SELECT hash, created_at AS at FROM ${MIGRATIONS_TABLE}`).all() as {
+    hash: unknown;
+    at: unknown;
+  }[];
+  const known = readMigrationFiles({ migrationsFolder: resourcePath("drizzle") });
+  const latest = Math.max(...known.map((m) => m.folderMillis));
+  const unknown = rows.filter((row) => !known.some((m) => m.folderMillis === Number(row.at) && m.hash === row.hash));
+  if (unknown.some((row) => Number.isFinite(Number(row.at)) && Number(row.at) > latest))
+    return "was made by a newer cam-guide (it has database migrations this version does not know); use that version or a later one";
+  if (unknown.length > 0) return "records database migrations that no cam-guide release made";
+  return null;
+}
+
+/** migrationProblem() for the database file `file`, read without changing it (null when there is none). */
+export function migrationProblemInFile(file: string): string | null {
+  if (!existsSync(file)) return null;
+  // Read-write without any pragma: a write-ahead log is folded back and removed on close.
+  const sqlite = new Database(file, { readwrite: true, create: false });
+  try {
+    return migrationProblem(sqlite);
+  } finally {
+    sqlite.close();
+  }
 }
 
 /** A fresh in-memory database with the real migrations: what tests use. */

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { inTransaction } from "#server/db/transaction.ts";
 import { adminUsers } from "./table.ts";
 
 export function generatePassword(): string {
@@ -36,29 +37,80 @@ export async function ensureAdmin(db: Db, username: string, password: string | n
   return { created: true, username, generatedPassword: password ? null : plain };
 }
 
-export async function resetAdminPassword(db: Db, username: string, password: string | null) {
+/** A password reset that cannot be done; its message is written for the operator. */
+export class AdminResetError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AdminResetError";
+  }
+}
+
+export interface AdminResetResult {
+  /** The admin's user name, to sign in with (not renamed by ADMIN_USERNAME). */
+  username: string;
+  generatedPassword: string | null;
+  /** Extra admin accounts an older cam-guide created, now removed. */
+  removed: string[];
+}
+
+/**
+ * `cam-guide admin reset-password`: the site has one admin, and this sets its password,
+ * whatever its name, and ends every session (the token version goes up, so every token
+ * issued before is refused). `preferred` (ADMIN_USERNAME) never renames the admin; it only
+ * picks which account stays when an older release left several: the one with that name,
+ * else the first created. The others are removed, so no second account keeps an old
+ * password.
+ */
+export async function resetAdminPassword(
+  db: Db,
+  preferred: string,
+  password: string | null,
+): Promise<AdminResetResult> {
   const plain = password ?? generatePassword();
-  const [row] = await db
-    .select({ id: adminUsers.id })
-    .from(adminUsers)
-    .where(eq(adminUsers.username, username))
-    .limit(1);
   const passwordHash = await hashPassword(plain);
-  if (row) {
-    await db
+  return inTransaction(db, async (tx) => {
+    const admins = await tx
+      .select({ id: adminUsers.id, username: adminUsers.username })
+      .from(adminUsers)
+      .orderBy(adminUsers.id);
+    const keep = admins.find((admin) => admin.username === preferred) ?? admins[0];
+    if (!keep)
+      throw new AdminResetError(
+        "There is no admin account yet: start the server once and it creates one (from ADMIN_USERNAME and ADMIN_PASSWORD, or with a generated password it prints).",
+      );
+    const others = admins.filter((admin) => admin.id !== keep.id);
+    await tx
       .update(adminUsers)
       .set({ passwordHash, tokenVersion: sql`${adminUsers.tokenVersion} + 1`, updatedAt: new Date() })
-      .where(eq(adminUsers.id, row.id));
-  } else {
-    await db.insert(adminUsers).values({ username, passwordHash });
-  }
-  return { username, generatedPassword: password ? null : plain };
+      .where(eq(adminUsers.id, keep.id));
+    if (others.length > 0)
+      await tx.delete(adminUsers).where(
+        inArray(
+          adminUsers.id,
+          others.map((admin) => admin.id),
+        ),
+      );
+    return {
+      username: keep.username,
+      generatedPassword: password ? null : plain,
+      removed: others.map((a) => a.username),
+    };
+  });
 }
 
 /** The shortest session secret accepted, from JWT_SECRET or DATA_DIR/jwt-secret. */
 export const MIN_SECRET_LENGTH = 32;
 // A generated secret is 64 characters; a file much larger than that is not a secret file.
 const MAX_SECRET_FILE_BYTES = 4096;
+
+/** null when `text` can sign sessions, else what is wrong with it (the end of a sentence). */
+export function jwtSecretProblem(text: string): string | null {
+  const secret = text.trim();
+  if (secret.length < MIN_SECRET_LENGTH) return `is shorter than ${MIN_SECRET_LENGTH} characters`;
+  if (secret.length > MAX_SECRET_FILE_BYTES) return `is longer than ${MAX_SECRET_FILE_BYTES} characters`;
+  if (/[^\x21-\x7e]/.test(secret)) return "holds characters other than printable ASCII";
+  return null;
+}
 
 /**
  * The session signing secret: JWT_SECRET, or a secret generated once and kept in
@@ -87,10 +139,11 @@ export function loadJwtSecret(
         `Cannot use the session secret in ${file}: ${(error as Error).message}. Fix or delete the file (a new secret is then generated and everyone is signed out), or set JWT_SECRET.`,
       );
     }
-    if (text.length >= MIN_SECRET_LENGTH) return text;
     if (text.length > 0) {
+      const problem = jwtSecretProblem(text);
+      if (!problem) return text;
       throw new Error(
-        `The session secret in ${file} is ${text.length} characters long; at least ${MIN_SECRET_LENGTH} are needed so sessions cannot be forged. Delete the file to have a new secret generated (everyone is signed out), put a longer secret in it, or set JWT_SECRET.`,
+        `The session secret in ${file} ${problem}; at least ${MIN_SECRET_LENGTH} printable characters are needed so sessions cannot be forged. Delete the file to have a new secret generated (everyone is signed out), put a longer secret in it, or set JWT_SECRET.`,
       );
     }
     notice(`${file} was empty: a new session secret was generated in its place.`);
@@ -101,6 +154,7 @@ export function loadJwtSecret(
   try {
     writeFileSync(temporary, secret, { mode: 0o600 });
     renameSync(temporary, file);
+    chmodSync(file, 0o600);
   } catch (error) {
     rmSync(temporary, { force: true });
     throw new Error(`Cannot write the session secret to ${file}: ${(error as Error).message}`);
