@@ -30,6 +30,7 @@ Configuration (environment variables):
   JWT_SECRET      Session signing secret, 32+ characters (default: generated once into DATA_DIR)
   ADMIN_USERNAME  The admin's user name, used on first start (default admin)
   ADMIN_PASSWORD  The admin's password on first start, 12+ characters (default: generated and printed once)
+  WRITE_LIMIT     Anonymous writes per client, e.g. 60/minute (the default), 10/30s, 500/hour; "off" or 0 for none
 `;
 
 function fail(message: string): never {
