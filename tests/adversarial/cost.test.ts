@@ -146,6 +146,17 @@ describe("the cache key holds only what the page reads", () => {
     await expectRealPagesCached(site.request);
   });
 
+  test("HEAD is answered from the cache too, unique query strings and all: never a render of its own", async () => {
+    for (const address of REAL_PAGES) {
+      for (let i = 0; i < 20; i++) {
+        const res = await site.request(join2(address, `head=${i}`), { method: "HEAD" });
+        expect([address, res.status, res.headers.get("x-cache")]).toEqual([address, 200, "hit"]);
+        expect(await res.text()).toBe("");
+      }
+    }
+    expect(site.cache.sizes).toEqual({ shared: REAL_PAGES.length, visitor: 0 });
+  });
+
   test("a parameter the page does not read never reaches its HTML (no reflection, no boot data)", async () => {
     const marker = "zq7-unread-marker";
     for (const address of REAL_PAGES) {

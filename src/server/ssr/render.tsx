@@ -165,7 +165,9 @@ export function createRenderer({ assets, resolveRead, logger, origin, cache }: R
     const match = forced === 404 ? { page: notFoundPage, params: {} } : found;
     if ("movedTo" in match.page) return redirectResponse({ to: match.page.movedTo, permanent: true });
     const target = await pageRequest(pathname, address.search, { page: match.page, params: match.params });
-    const cacheable = cache && !forced && request.method === "GET" && target.route.cache === true;
+    // HEAD is a GET without the body: answered from the same entry, never a render of its own.
+    const cacheable =
+      cache && !forced && (request.method === "GET" || request.method === "HEAD") && target.route.cache === true;
     const { key, shelf } = address;
     if (cacheable) {
       const hit = cache.get(shelf, key);
