@@ -1,7 +1,7 @@
 import { inject, parse } from "regexparam";
 import { matchRoute } from "wouter";
 import { isSeededCategory } from "#shared/features/blog/categories.ts";
-import { isModuleNumber } from "#shared/features/course/course.ts";
+import { isModuleNumber, parseModuleId } from "#shared/features/course/course.ts";
 import { isArchetype } from "#shared/features/quiz/constants.ts";
 import type { PageModule, PageProps } from "./page-route.ts";
 
@@ -16,6 +16,26 @@ export type SharedValue = (value: string) => boolean;
 /** A value made by a visitor, such as a saved result's id: never shared. */
 export const visitorMade: SharedValue = () => false;
 
+/**
+ * A query parameter whose many spellings mean few things: `canonical` gives the value as
+ * the page understands it, or null when it means the same as no value. The page (on the
+ * server and in the browser) reads only the canonical value, so `?quiz=yes` and no
+ * `quiz` at all are one page and one cache entry.
+ */
+export interface SearchRule {
+  shared: SharedValue;
+  canonical: (value: string) => string | null;
+}
+
+/** A module number as the course pages read it (`parseModuleId`); anything else reads as none. */
+const moduleNumber: SearchRule = {
+  shared: isModuleNumber,
+  canonical: (value) => {
+    const n = parseModuleId(value);
+    return n ? String(n) : null;
+  },
+};
+
 /** A page: its module exports the component and its `route` (data, redirect, status, cache). */
 export interface PageDef {
   id: string;
@@ -26,7 +46,7 @@ export interface PageDef {
    * cached and hydrated with these only (the first value of each, in this order): any
    * other parameter never reaches it, on the server or in the browser.
    */
-  search?: Record<string, SharedValue>;
+  search?: Record<string, SharedValue | SearchRule>;
   /** Path parameters with few shared values; without a rule any value is shared (its data decides). */
   params?: Record<string, SharedValue>;
   /** When one address holds several pages: this one only for a query string it accepts (its `search` only). */
@@ -83,13 +103,13 @@ export const pages: PathEntry[] = [
   {
     id: "module-complete",
     path: "/learn/module-complete",
-    search: { moduleId: isModuleNumber },
+    search: { moduleId: moduleNumber },
     load: () => import("./features/course/module-complete-page.tsx"),
   },
   {
     id: "quiz-complete",
     path: "/learn/quiz-complete",
-    search: { moduleId: isModuleNumber },
+    search: { moduleId: moduleNumber },
     load: () => import("./features/course/quiz-complete-page.tsx"),
   },
   { id: "course-complete", path: "/learn/complete", load: () => import("./features/course/course-complete-page.tsx") },
@@ -97,7 +117,8 @@ export const pages: PathEntry[] = [
     id: "module",
     path: "/learn/:id",
     params: { id: isModuleNumber },
-    search: { quiz: (value) => value === "true" },
+    // The module page opens its quiz for quiz=true only.
+    search: { quiz: { shared: () => true, canonical: (value) => (value === "true" ? value : null) } },
     load: () => import("./features/course/module-page.tsx"),
   },
   { id: "resources", path: "/resources", load: () => import("./features/site-pages/resources-page.tsx") },
@@ -147,12 +168,16 @@ export function matchPage(pathname: string, search = new URLSearchParams()): Pag
   return { page: notFoundPage, params: {} };
 }
 
-/** The query parameters `page` reads: the first value of each it declares, in its order; nothing else. */
+/**
+ * The query parameters `page` reads: the first value of each it declares (canonical where
+ * its rule says how), in its order; nothing else.
+ */
 export function pageSearch(page: PathEntry, search: URLSearchParams): URLSearchParams {
   const kept = new URLSearchParams();
-  for (const name of Object.keys(("search" in page && page.search) || {})) {
+  for (const [name, rule] of Object.entries(("search" in page && page.search) || {})) {
     const value = search.get(name);
-    if (value !== null) kept.append(name, value);
+    const read = value === null || typeof rule === "function" ? value : rule.canonical(value);
+    if (read !== null) kept.append(name, read);
   }
   return kept;
 }
@@ -182,7 +207,10 @@ export function pageAddress({ page, params }: PageMatch, pathname: string, searc
   const shared =
     pathname === inject(page.path, params) &&
     Object.entries(rules.params ?? {}).every(([name, isShared]) => isShared(params[name] ?? "")) &&
-    [...kept].every(([name, value]) => rules.search?.[name]?.(value) === true);
+    [...kept].every(([name, value]) => {
+      const rule = rules.search?.[name];
+      return (typeof rule === "function" ? rule : rule?.shared)?.(value) === true;
+    });
   return { search: kept.toString(), key: `${page.id} ${pathname}?${kept}`, shelf: shared ? "shared" : "visitor" };
 }
 
