@@ -1,7 +1,8 @@
 // `bun bench/cache-abuse.ts`: what cheap requests cost the compiled executable, on a fresh
 // seeded DATA_DIR, with wrk on 127.0.0.1 (Debian's `wrk`). Writes bench/COST-RESULTS.md.
 //   1. requests/s for a cached page asked with the same address, and with a query string
-//      never seen before on every request (bench/unique-query.lua);
+//      never seen before on every request (bench/unique-query.lua); for comparison, a value
+//      the page does read, or a path, never seen before (bench/unique-value.lua);
 //   2. whether real pages stay cached (x-cache) after a flood of unique query strings, and
 //      after a flood of saved quiz results' pages;
 //   3. anonymous writes from one client: accepted rows per second and database growth, with
@@ -21,6 +22,7 @@ const port = Number(process.env.BENCH_PORT ?? 4700);
 const flood = Number(process.env.BENCH_FLOOD ?? 3000);
 const base = `http://127.0.0.1:${port}`;
 const uniqueScript = join(import.meta.dir, "unique-query.lua");
+const uniqueValueScript = join(import.meta.dir, "unique-value.lua");
 const postScript = join(import.meta.dir, "post.lua");
 
 if (!Bun.which("wrk")) {
@@ -167,6 +169,24 @@ try {
     "| page | same address, requests/s | unique query string per request, requests/s | slowdown |",
     "| --- | ---: | ---: | ---: |",
     ...rows,
+    "",
+  );
+  const valueRows: string[] = [];
+  for (const [what, path] of [
+    ["a made-up blog category", "/blog?category=x"],
+    ["a made-up quiz flag on a module", "/learn/1?quiz=x"],
+    ["a module number that is no number", "/learn/module-complete?moduleId=1"],
+    ["an unknown path (404)", "/no-such-page-"],
+  ] as const) {
+    const unique = wrk(path, uniqueValueScript);
+    valueRows.push(`| ${what} | \`${path}<unique>\` | ${unique.rps.toFixed(0)} (p99 ${unique.p99}) |`);
+  }
+  lines.push(
+    "For comparison, a value the page does read (or a path) never seen before on every request:",
+    "",
+    "| what | address | requests/s |",
+    "| --- | --- | ---: |",
+    ...valueRows,
     "",
   );
 
