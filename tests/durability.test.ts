@@ -12,6 +12,11 @@ import { scratchDir } from "./support/scratch.ts";
 const tempDir = () => scratchDir("durable");
 beforeAll(() => ensureBuilt(), 180_000);
 
+// These tests prove that no acknowledged write is lost at volume (thousands of writes
+// from this one test client), not the per-client write limit (tests/adversarial/cost.test.ts
+// does): with the default limit nearly all of them would rightly be answered 429.
+const UNLIMITED = { WRITE_LIMIT: "off" };
+
 const QUIZ = { archetype: "Girl Next Door", answers: Array(15).fill("A") };
 const post = (url: string) =>
   fetch(`${url}/api/quiz/result`, {
@@ -23,7 +28,7 @@ const post = (url: string) =>
 describe("load", () => {
   test("10,000 quiz results from 200 connections: no 5xx, every acknowledged id reads back", async () => {
     const dir = tempDir();
-    const server = await startServer(dir);
+    const server = await startServer(dir, UNLIMITED);
     try {
       const answers = await pool(10_000, 200, async () => {
         const res = await post(server.url);
@@ -48,7 +53,7 @@ describe("load", () => {
 describe("crash", () => {
   test("kill -9 in the middle of writes: every write answered 2xx is there after a restart, and the file is intact", async () => {
     const dir = tempDir();
-    const server = await startServer(dir);
+    const server = await startServer(dir, UNLIMITED);
     const acknowledged: string[] = [];
     let stop = false;
     const writers = Array.from({ length: 50 }, async () => {
@@ -71,7 +76,7 @@ describe("crash", () => {
     const db = new Database(join(dir, "app.db"));
     expect(db.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
     db.close();
-    const again = await startServer(dir);
+    const again = await startServer(dir, UNLIMITED);
     try {
       const statuses = await pool(
         acknowledged.length,
@@ -96,7 +101,7 @@ describe("backup and restore", () => {
 
   test("a backup taken while the site writes restores into a fresh DATA_DIR with every row and upload", async () => {
     const dir = tempDir();
-    const server = await startServer(dir);
+    const server = await startServer(dir, UNLIMITED);
     let upload = "";
     const ids: string[] = [];
     try {
@@ -139,7 +144,7 @@ describe("backup and restore", () => {
       });
       expect(restored.exitCode).toBe(0);
       expect(readdirSync(join(fresh, "uploads"))).toEqual([upload.split("/").pop()!]);
-      const copy = await startServer(fresh);
+      const copy = await startServer(fresh, UNLIMITED);
       try {
         for (const id of ids) expect((await fetch(`${copy.url}/api/quiz/result/${id}`)).status).toBe(200);
         const served = await fetch(copy.url + upload);

@@ -4,8 +4,8 @@ import { VIDEO_PLAYER_ORIGINS } from "#shared/features/offers/video-url.ts";
 import { THEME_SCRIPT } from "#web/theme-script.ts";
 import { BUILD_DATE } from "./build-info.ts";
 import type { DatabaseHandle } from "./db/client.ts";
-import type { Config } from "./env.ts";
-import { ADMIN_PREFIX, adminGuard } from "./features/auth/guard.ts";
+import { type Config, DEFAULT_WRITE_LIMIT } from "./env.ts";
+import { ADMIN_PREFIX, adminGuard, isUnder } from "./features/auth/guard.ts";
 import { authRoutes } from "./features/auth/routes.ts";
 import { sessionTokens } from "./features/auth/session.ts";
 import type { LoginThrottle } from "./features/auth/throttle.ts";
@@ -29,6 +29,7 @@ import { errorHandler, HttpError, isApiPath } from "./plugins/errors.ts";
 import { hostCheck } from "./plugins/host.ts";
 import { cspHash, securityHeaders } from "./plugins/security.ts";
 import { staticFiles } from "./plugins/static.ts";
+import { WriteLimiter, writeLimit } from "./plugins/write-limit.ts";
 import { publicReads } from "./public-reads.ts";
 import type { AssetStore } from "./ssr/assets.ts";
 import { PageCache } from "./ssr/page-cache.ts";
@@ -42,7 +43,12 @@ export interface AppDeps {
   uploadsDir: string;
   /** Tests pass their own to control the clock. */
   loginThrottle?: LoginThrottle;
-  config: Pick<Config, "publicUrl"> & Partial<Pick<Config, "benchEndpoints" | "trustedProxies" | "development">>;
+  /** Tests pass their own (a clock, a small limit) or null; otherwise made from config.writeLimit. */
+  writeLimiter?: WriteLimiter | null;
+  /** Tests pass their own to look at what it holds. */
+  pageCache?: PageCache;
+  config: Pick<Config, "publicUrl"> &
+    Partial<Pick<Config, "benchEndpoints" | "trustedProxies" | "development" | "writeLimit">>;
   assets: AssetStore;
   logger: Logger;
 }
@@ -51,14 +57,23 @@ export interface AppDeps {
 export const MAX_BODY_BYTES = 105 * 1024 * 1024;
 
 /** Builds the whole application. Every feature module is mounted in this one list. */
-export function createApp({ database, secret, uploadsDir, config, assets, logger, loginThrottle }: AppDeps) {
+export function createApp({
+  database,
+  secret,
+  uploadsDir,
+  config,
+  assets,
+  logger,
+  loginThrottle,
+  writeLimiter,
+  pageCache = new PageCache(),
+}: AppDeps) {
   // Absolute links (canonical, feeds, the sitemap) start with the site's public address:
   // PUBLIC_URL, else the one stored in the settings, else none. Never a request's Host.
   const address = publicAddressStore(database.db, config.publicUrl);
   void address.base().catch(() => {});
   const contact = async () => (await address.base()) ?? "this website";
   const reads = createReads(publicReads, { db: database.db, contact });
-  const pageCache = new PageCache();
   const render = createRenderer({
     assets,
     resolveRead: reads.resolve,
@@ -95,6 +110,10 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
       ]),
     ];
   };
+  const writeLimitConfig = config.writeLimit === undefined ? DEFAULT_WRITE_LIMIT : config.writeLimit;
+  const limiter = writeLimiter !== undefined ? writeLimiter : writeLimitConfig && new WriteLimiter(writeLimitConfig);
+  // The admin's own mounts are not counted: they refuse anyone else before reading a body.
+  const adminPath = (request: Request) => [ADMIN_PREFIX, UPLOAD_PATH].some((prefix) => isUnder(prefix, request.url));
   // Everything used inside an admin mount is guarded by its prefix. Whatever the admin
   // changes may show on any cached page, so every admin write empties the page cache.
   const adminMount = (prefix: string) =>
@@ -114,6 +133,7 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
       }),
     )
     .use(errorHandler({ logger, renderErrorPage: (request, status) => render(request, status) }))
+    .use(writeLimit({ limiter, client, exempt: adminPath, logger }))
     .use(staticFiles(assets))
     .use(healthRoutes(database))
     .use(reads.routes)

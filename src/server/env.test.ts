@@ -14,6 +14,7 @@ describe("loadConfig", () => {
       development: false,
       benchEndpoints: false,
       trustedProxies: [],
+      writeLimit: { count: 60, windowSeconds: 60 },
     });
   });
 
@@ -65,8 +66,33 @@ describe("loadConfig", () => {
     [{ TRUSTED_PROXIES: "nginx" }, "TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges"],
     [{ TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/33, *" }, '(not valid: "10.0.0.0/33", "*")'],
     [{ TRUSTED_PROXIES: "127.0.0.1;::1" }, '"127.0.0.1;::1"'],
+    ...[
+      "60",
+      "60/fortnight",
+      "-1/minute",
+      "0/minute",
+      "1.5/minute",
+      "60/0s",
+      "60/2d",
+      "60/25h",
+      "sixty/minute",
+      "on",
+    ].map((raw) => [{ WRITE_LIMIT: raw }, "WRITE_LIMIT must be a number of writes per time"] as const),
   ])("%p is refused with a readable message", (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  test.each([
+    ["60/minute", { count: 60, windowSeconds: 60 }],
+    ["10/30s", { count: 10, windowSeconds: 30 }],
+    [" 500 / HOUR ", { count: 500, windowSeconds: 3600 }],
+    ["1/second", { count: 1, windowSeconds: 1 }],
+    ["100000/24h", { count: 100_000, windowSeconds: 86_400 }],
+    ["off", null],
+    ["OFF", null],
+    ["0", null],
+  ])("WRITE_LIMIT=%p", (raw, writeLimit) => {
+    expect(loadConfig({ WRITE_LIMIT: raw }).writeLimit).toEqual(writeLimit);
   });
 
   test("lists every problem at once and never echoes a password", () => {

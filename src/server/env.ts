@@ -16,8 +16,46 @@ export interface Config {
   development: boolean;
   /** Addresses of reverse proxies whose X-Forwarded-* headers are believed (TRUSTED_PROXIES). */
   trustedProxies: string[];
+  /** Anonymous writes each client may make (WRITE_LIMIT); null when the operator turned the limit off. */
+  writeLimit: WriteLimit | null;
   /** CAM_GUIDE_BENCH=1 mounts /__bench/ceiling for the benchmark scripts only. */
   benchEndpoints: boolean;
+}
+
+/** At most `count` writes per `windowSeconds`, refilled evenly (a burst of `count` is allowed). */
+export interface WriteLimit {
+  count: number;
+  windowSeconds: number;
+}
+
+/** WRITE_LIMIT unset: 60/minute (a visitor makes two or three writes; a shared office or mobile network more). */
+export const DEFAULT_WRITE_LIMIT: WriteLimit = { count: 60, windowSeconds: 60 };
+
+const UNIT_SECONDS: Record<string, number> = {
+  s: 1,
+  sec: 1,
+  second: 1,
+  seconds: 1,
+  m: 60,
+  min: 60,
+  minute: 60,
+  minutes: 60,
+  h: 3600,
+  hour: 3600,
+  hours: 3600,
+};
+
+/** "60/minute", "10/30s", "500/hour"; "off" or "0" turns the limit off (null). Undefined when invalid. */
+export function parseWriteLimit(raw: string): WriteLimit | null | undefined {
+  const text = raw.trim().toLowerCase();
+  if (text === "off" || text === "0") return null;
+  const match = /^(\d{1,7})\s*\/\s*(\d{1,5})?\s*([a-z]+)$/.exec(text);
+  if (!match) return undefined;
+  const count = Number(match[1]);
+  const unit = UNIT_SECONDS[match[3]!];
+  const windowSeconds = Number(match[2] ?? 1) * (unit ?? 0);
+  if (count < 1 || !unit || windowSeconds < 1 || windowSeconds > 86_400) return undefined;
+  return { count, windowSeconds };
 }
 
 export class ConfigError extends Error {
@@ -88,6 +126,14 @@ export function loadConfig(env: Env): Config {
     );
   }
 
+  const rawWriteLimit = value("WRITE_LIMIT");
+  const writeLimit = rawWriteLimit === undefined ? DEFAULT_WRITE_LIMIT : parseWriteLimit(rawWriteLimit);
+  if (writeLimit === undefined) {
+    problems.push(
+      `WRITE_LIMIT must be a number of writes per time, such as 60/minute, 10/30s or 500/hour (at most a day), or "off" (got "${rawWriteLimit}").`,
+    );
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -99,6 +145,7 @@ export function loadConfig(env: Env): Config {
     adminPassword,
     development: env.NODE_ENV === "development",
     trustedProxies,
+    writeLimit: writeLimit ?? null,
     benchEndpoints: env.CAM_GUIDE_BENCH === "1",
   };
 }

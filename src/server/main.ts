@@ -40,6 +40,7 @@ Configuration (environment variables):
                   (their X-Forwarded-For/-Proto are believed; default: none, the headers are ignored)
   ADMIN_USERNAME  The admin's user name, used on first start (default admin)
   ADMIN_PASSWORD  The admin's password on first start, 12+ characters (default: generated and printed once)
+  WRITE_LIMIT     Anonymous writes per client, e.g. 60/minute (the default), 10/30s, 500/hour; "off" or 0 for none
 `;
 
 function fail(message: string): never {

@@ -1,15 +1,16 @@
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { Suspense, use, useEffect, useState } from "react";
 import { Redirect, Router, useLocation, useSearch } from "wouter";
+import { useSearch as useBrowserSearch, usePathname } from "wouter/use-browser-location";
 import { Layout } from "./layout/layout.tsx";
 import { OriginContext } from "./lib/origin.ts";
 import { loadPage } from "./page-loader.ts";
 import type { PageModule, PageProps } from "./page-route.ts";
-import { matchPage, type PageDef, pageById } from "./routes.ts";
+import { matchPage, type PageDef, pageById, searchAt } from "./routes.ts";
 
 interface AppProps {
   queryClient: QueryClient;
-  /** Server only: the request's path and query string. */
+  /** Server only: the request's path and the query string its page reads (`pageAddress`). */
   ssrPath?: string;
   ssrSearch?: string;
   forcedPageId?: string | null;
@@ -24,7 +25,7 @@ export function App({ queryClient, ssrPath, ssrSearch, forcedPageId = null, orig
   return (
     <QueryClientProvider client={queryClient}>
       <OriginContext value={origin}>
-        <Router ssrPath={ssrPath} ssrSearch={ssrSearch}>
+        <Router ssrPath={ssrPath} ssrSearch={ssrSearch} searchHook={usePageSearch}>
           <Layout>
             <PageOutlet forcedPageId={forcedPageId} />
           </Layout>
@@ -32,6 +33,15 @@ export function App({ queryClient, ssrPath, ssrSearch, forcedPageId = null, orig
       </OriginContext>
     </QueryClientProvider>
   );
+}
+
+/**
+ * What useSearch() gives: only the query parameters the current page declares, as the
+ * server rendered it with, so a parameter it does not read cannot change what it shows
+ * (and the first render in the browser matches the server's HTML).
+ */
+function usePageSearch(options: { ssrPath?: string; ssrSearch?: string }): string {
+  return searchAt(usePathname(options), useBrowserSearch(options));
 }
 
 function PageOutlet({ forcedPageId }: { forcedPageId: string | null }) {

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { pageData, type Reader } from "./page-route.ts";
-import { matchPage, notFoundPage, type PageDef, pages } from "./routes.ts";
+import { matchPage, notFoundPage, type PageDef, pageAddress, pages, searchAt } from "./routes.ts";
 
 const loaded = pages.filter((p): p is PageDef => "load" in p);
 
@@ -51,5 +53,60 @@ describe("page table", () => {
 
   test("a moved address names a page that exists", () => {
     for (const page of pages) if ("movedTo" in page) expect(matchPage(page.movedTo).page).not.toBe(notFoundPage);
+  });
+});
+
+describe("what a page reads from its address", () => {
+  const address = (url: string) => {
+    const { pathname, searchParams } = new URL(url, "http://x");
+    return pageAddress(matchPage(pathname, searchParams), pathname, searchParams);
+  };
+
+  test.each([
+    ["/blog?utm=1&category=tips-and-tricks&category=x", "category=tips-and-tricks", "shared"],
+    ["/blog?category=made-up", "category=made-up", "visitor"],
+    ["/quiz/result?id=abc&archetype=Couple&x=1", "archetype=Couple&id=abc", "visitor"],
+    ["/quiz/result?archetype=Couple", "archetype=Couple", "shared"],
+    ["/quiz/earnings?tier=Power+Earner&id=e1&quizId=q", "tier=Power+Earner&id=e1", "visitor"],
+    ["/learn/3?quiz=yes", "", "shared"],
+    ["/learn/3?quiz=true&quiz=false", "quiz=true", "shared"],
+    ["/learn/03", "", "visitor"],
+    ["/learn/module-complete?moduleId=007", "moduleId=7", "shared"],
+    ["/learn/module-complete?moduleId=11", "moduleId=11", "visitor"],
+    ["/learn/module-complete?moduleId=x", "", "shared"],
+    ["/BLOG", "", "visitor"],
+    ["/blog/", "", "visitor"],
+    ["/?anything=1", "", "shared"],
+  ])("%s reads %p (%s)", (url, search, shelf) => {
+    expect(address(url)).toMatchObject({ search, shelf });
+    // The browser's search hook gives the page the same query string.
+    const { pathname, search: raw } = new URL(url, "http://x");
+    expect(searchAt(pathname, raw)).toBe(search);
+    // Reading it again changes nothing.
+    expect(searchAt(pathname, search)).toBe(search);
+  });
+
+  test("a page reads only the query parameters the page table declares for it", () => {
+    // Every `.get("name")` on a search in a page module names a parameter its entry declares.
+    const declared = new Map(pages.filter((p): p is PageDef => "load" in p).map((p) => [p.id, p]));
+    const modules = new Map<string, string[]>();
+    for (const page of declared.values()) {
+      const file = /import\("\.\/(.+?)"\)/.exec(page.load.toString())?.[1];
+      if (!file) continue;
+      modules.set(file, [...(modules.get(file) ?? []), page.id]);
+    }
+    expect(modules.size).toBeGreaterThan(10);
+    const problems: string[] = [];
+    let reads = 0;
+    for (const [file, ids] of modules) {
+      const source = readFileSync(join(import.meta.dir, file), "utf8");
+      const names = [...source.matchAll(/search(?:\(\))?\)?\.get\("([^"]+)"\)/gi)].map((m) => m[1]!);
+      reads += names.length;
+      const allowed = new Set(ids.flatMap((id) => Object.keys(declared.get(id)?.search ?? {})));
+      for (const name of names) if (!allowed.has(name)) problems.push(`${file} reads "${name}"`);
+    }
+    expect(problems).toEqual([]);
+    // The scan finds the reads there are (so an empty result means something).
+    expect(reads).toBeGreaterThan(15);
   });
 });

@@ -1,13 +1,55 @@
-import { parse } from "regexparam";
+import { inject, parse } from "regexparam";
 import { matchRoute } from "wouter";
+import { isSeededCategory } from "#shared/features/blog/categories.ts";
+import { isModuleNumber, parseModuleId } from "#shared/features/course/course.ts";
+import { isArchetype } from "#shared/features/quiz/constants.ts";
 import type { PageModule, PageProps } from "./page-route.ts";
+
+/**
+ * Whether one value of an address is one of the few every visitor shares (an archetype,
+ * a module number): the page is then cached with the site's pages. Any other value (an
+ * id a visitor made, an unknown name) still shows its page, which is cached apart in a
+ * small cache of its own, so no number of such addresses pushes the site's pages out.
+ */
+export type SharedValue = (value: string) => boolean;
+
+/** A value made by a visitor, such as a saved result's id: never shared. */
+export const visitorMade: SharedValue = () => false;
+
+/**
+ * A query parameter whose many spellings mean few things: `canonical` gives the value as
+ * the page understands it, or null when it means the same as no value. The page (on the
+ * server and in the browser) reads only the canonical value, so `?quiz=yes` and no
+ * `quiz` at all are one page and one cache entry.
+ */
+export interface SearchRule {
+  shared: SharedValue;
+  canonical: (value: string) => string | null;
+}
+
+/** A module number as the course pages read it (`parseModuleId`); anything else reads as none. */
+const moduleNumber: SearchRule = {
+  shared: isModuleNumber,
+  canonical: (value) => {
+    const n = parseModuleId(value);
+    return n ? String(n) : null;
+  },
+};
 
 /** A page: its module exports the component and its `route` (data, redirect, status, cache). */
 export interface PageDef {
   id: string;
   /** A wouter (regexparam) pattern: named (:id), optional (:id?) and wildcard (*) parts. */
   path: string;
-  /** When one address holds several pages: this one only for a query string it accepts. */
+  /**
+   * The query parameters the page reads, with their shared values. The page is rendered,
+   * cached and hydrated with these only (the first value of each, in this order): any
+   * other parameter never reaches it, on the server or in the browser.
+   */
+  search?: Record<string, SharedValue | SearchRule>;
+  /** Path parameters with few shared values; without a rule any value is shared (its data decides). */
+  params?: Record<string, SharedValue>;
+  /** When one address holds several pages: this one only for a query string it accepts (its `search` only). */
   query?: (search: URLSearchParams) => boolean;
   load: () => Promise<PageModule>;
 }
@@ -31,27 +73,61 @@ export const pages: PathEntry[] = [
   { id: "terms", path: "/terms", load: () => import("./features/site-pages/site-page.tsx") },
   { id: "privacy", path: "/privacy", load: () => import("./features/site-pages/site-page.tsx") },
   { id: "quiz", path: "/quiz", load: () => import("./features/quiz/quiz-page.tsx") },
-  { id: "quiz-result", path: "/quiz/result", load: () => import("./features/quiz/quiz-result-page.tsx") },
+  {
+    id: "quiz-result",
+    path: "/quiz/result",
+    search: { archetype: isArchetype, id: visitorMade },
+    load: () => import("./features/quiz/quiz-result-page.tsx"),
+  },
   // With a tier and a result id the calculator's address shows that saved result.
   {
     id: "tier-result",
     path: "/quiz/earnings",
+    search: { tier: visitorMade, id: visitorMade },
     query: (s) => Boolean(s.get("tier") && s.get("id")),
     load: () => import("./features/earnings/tier-result-page.tsx"),
   },
-  { id: "earnings", path: "/quiz/earnings", load: () => import("./features/earnings/earnings-page.tsx") },
-  { id: "starter-kit", path: "/quiz/starter-kit", load: () => import("./features/products/starter-kit-page.tsx") },
+  {
+    id: "earnings",
+    path: "/quiz/earnings",
+    search: { quizId: visitorMade },
+    load: () => import("./features/earnings/earnings-page.tsx"),
+  },
+  {
+    id: "starter-kit",
+    path: "/quiz/starter-kit",
+    search: { quizId: visitorMade },
+    load: () => import("./features/products/starter-kit-page.tsx"),
+  },
   { id: "learn", path: "/learn", load: () => import("./features/course/learn-page.tsx") },
   {
     id: "module-complete",
     path: "/learn/module-complete",
+    search: { moduleId: moduleNumber },
     load: () => import("./features/course/module-complete-page.tsx"),
   },
-  { id: "quiz-complete", path: "/learn/quiz-complete", load: () => import("./features/course/quiz-complete-page.tsx") },
+  {
+    id: "quiz-complete",
+    path: "/learn/quiz-complete",
+    search: { moduleId: moduleNumber },
+    load: () => import("./features/course/quiz-complete-page.tsx"),
+  },
   { id: "course-complete", path: "/learn/complete", load: () => import("./features/course/course-complete-page.tsx") },
-  { id: "module", path: "/learn/:id", load: () => import("./features/course/module-page.tsx") },
+  {
+    id: "module",
+    path: "/learn/:id",
+    params: { id: isModuleNumber },
+    // The module page opens its quiz for quiz=true only.
+    search: { quiz: { shared: () => true, canonical: (value) => (value === "true" ? value : null) } },
+    load: () => import("./features/course/module-page.tsx"),
+  },
   { id: "resources", path: "/resources", load: () => import("./features/site-pages/resources-page.tsx") },
-  { id: "blog", path: "/blog", load: () => import("./features/blog/blog-page.tsx") },
+  {
+    id: "blog",
+    path: "/blog",
+    search: { category: isSeededCategory },
+    load: () => import("./features/blog/blog-page.tsx"),
+  },
   { id: "blog-post", path: "/blog/:slug", load: () => import("./features/blog/blog-post-page.tsx") },
   { id: "admin-login", path: "/admin-login", load: () => import("./features/auth/admin-login-page.tsx") },
   { id: "admin", path: "/admin", load: () => import("./admin/admin-page.tsx") },
@@ -86,10 +162,56 @@ export function routeParser(route: string, loose?: boolean): Parsed {
 export function matchPage(pathname: string, search = new URLSearchParams()): PageMatch {
   for (const page of pages) {
     const [ok, params] = matchRoute(routeParser, page.path, pathname);
-    if (ok && (!("query" in page) || !page.query || page.query(search)))
+    if (ok && (!("query" in page) || !page.query || page.query(pageSearch(page, search))))
       return { page, params: params as PageProps["params"] };
   }
   return { page: notFoundPage, params: {} };
+}
+
+/**
+ * The query parameters `page` reads: the first value of each it declares (canonical where
+ * its rule says how), in its order; nothing else.
+ */
+export function pageSearch(page: PathEntry, search: URLSearchParams): URLSearchParams {
+  const kept = new URLSearchParams();
+  for (const [name, rule] of Object.entries(("search" in page && page.search) || {})) {
+    const value = search.get(name);
+    const read = value === null || typeof rule === "function" ? value : rule.canonical(value);
+    if (read !== null) kept.append(name, read);
+  }
+  return kept;
+}
+
+/** The query string the page at this address reads (browser side: what useSearch() gives a page). */
+export function searchAt(pathname: string, search: string): string {
+  const all = new URLSearchParams(search);
+  return pageSearch(matchPage(pathname, all).page, all).toString();
+}
+
+/** An address as the render cache sees it: what the page reads, and where its page is kept. */
+export interface PageAddress {
+  /** The query string the page is rendered with: `pageSearch`, encoded. */
+  search: string;
+  /** The page and what it reads from the address: two addresses with one key show one page. */
+  key: string;
+  /**
+   * "shared" when the path is spelled as the page's pattern spells it and every value
+   * read is a shared one; "visitor" otherwise (kept apart, see SharedValue).
+   */
+  shelf: "shared" | "visitor";
+}
+
+export function pageAddress({ page, params }: PageMatch, pathname: string, search: URLSearchParams): PageAddress {
+  const kept = pageSearch(page, search);
+  const rules: Pick<PageDef, "params" | "search"> = "load" in page ? page : {};
+  const shared =
+    pathname === inject(page.path, params) &&
+    Object.entries(rules.params ?? {}).every(([name, isShared]) => isShared(params[name] ?? "")) &&
+    [...kept].every(([name, value]) => {
+      const rule = rules.search?.[name];
+      return (typeof rule === "function" ? rule : rule?.shared)?.(value) === true;
+    });
+  return { search: kept.toString(), key: `${page.id} ${pathname}?${kept}`, shelf: shared ? "shared" : "visitor" };
 }
 
 export function pageById(id: string): PageDef | undefined {

@@ -3,7 +3,9 @@ import { type DatabaseHandle, databaseImage, openMemoryCopy, openMemoryDatabase 
 import { seedDatabase } from "#server/db/seed.ts";
 import type { LoginThrottle } from "#server/features/auth/throttle.ts";
 import { memoryLogger } from "#server/logger.ts";
+import type { WriteLimiter } from "#server/plugins/write-limit.ts";
 import { type AssetStore, loadAssets } from "#server/ssr/assets.ts";
+import type { PageCache } from "#server/ssr/page-cache.ts";
 import { createSettings } from "./factories.ts";
 import { scratchDir } from "./scratch.ts";
 
@@ -27,6 +29,10 @@ export interface TestAppOptions {
   publicUrl?: string | null;
   /** TRUSTED_PROXIES, already split; they matter only on a listening server (app.listen). */
   trustedProxies?: string[];
+  /** A limiter with its own clock and limit, or null for none; default: the default limit. */
+  writeLimiter?: WriteLimiter | null;
+  /** To look at what the render cache holds. */
+  pageCache?: PageCache;
 }
 
 /** The real app on a fresh in-memory database with the real migrations (and the seed unless `seed: false`). */
@@ -43,6 +49,8 @@ export function testApp(options: TestAppOptions = {}) {
     assets,
     logger,
     loginThrottle: options.loginThrottle,
+    writeLimiter: options.writeLimiter,
+    pageCache: options.pageCache,
   });
   const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
   return { app, database, db: database.db, sqlite: database.sqlite, logger, request, uploadsDir };

@@ -54,15 +54,39 @@ describe("render cache", () => {
     expect(pageOf(await after.text()).title).toEndWith("| Fresh Brand");
   });
 
+  const page = (n: number) => ({ body: new Uint8Array([n]), status: 200, headers: [], etag: `"${n}"` });
+
   test("the cache is bounded and forgets the least recently used page", () => {
-    const cache = new PageCache(2);
-    const page = (n: number) => ({ body: new Uint8Array([n]), status: 200, headers: [], etag: `"${n}"` });
-    cache.set("/a", page(1));
-    cache.set("/b", page(2));
-    cache.get("/a");
-    cache.set("/c", page(3));
-    expect([cache.get("/a")?.etag, cache.get("/b"), cache.get("/c")?.etag]).toEqual(['"1"', undefined, '"3"']);
-    expect(cache.size).toBe(2);
+    const cache = new PageCache({ shared: 2 });
+    const now = cache.generation;
+    cache.set("shared", "/a", page(1), now);
+    cache.set("shared", "/b", page(2), now);
+    cache.get("shared", "/a");
+    cache.set("shared", "/c", page(3), now);
+    const etags = ["/a", "/b", "/c"].map((key) => cache.get("shared", key)?.etag);
+    expect(etags).toEqual(['"1"', undefined, '"3"']);
+    expect(cache.sizes).toEqual({ shared: 2, visitor: 0 });
+  });
+
+  test("pages at visitors' addresses have their own bound and never push the site's pages out", () => {
+    const cache = new PageCache({ shared: 3, visitor: 2 });
+    cache.set("shared", "/", page(0), cache.generation);
+    for (let n = 1; n <= 50; n++) cache.set("visitor", `/result?id=${n}`, page(n), cache.generation);
+    expect(cache.sizes).toEqual({ shared: 1, visitor: 2 });
+    expect(cache.get("shared", "/")?.etag).toBe('"0"');
+    expect(cache.get("visitor", "/result?id=50")?.etag).toBe('"50"');
+    // One key on one shelf does not answer for the other.
+    expect(cache.get("shared", "/result?id=50")).toBeUndefined();
+  });
+
+  test("a page rendered before a clear() is not kept", () => {
+    const cache = new PageCache();
+    const started = cache.generation;
+    cache.clear();
+    expect(cache.set("shared", "/", page(1), started)).toBe(false);
+    expect(cache.get("shared", "/")).toBeUndefined();
+    expect(cache.set("shared", "/", page(2), cache.generation)).toBe(true);
+    expect(cache.get("shared", "/")?.etag).toBe('"2"');
   });
 });
 

@@ -17,7 +17,7 @@ import {
   type Redirect,
   type RouteContext,
 } from "#web/page-route.ts";
-import { errorPage, matchPage, notFoundPage, type PageDef, type PageMatch } from "#web/routes.ts";
+import { errorPage, matchPage, notFoundPage, type PageDef, type PageMatch, pageAddress } from "#web/routes.ts";
 import type { AssetStore } from "./assets.ts";
 import { type CachedPage, cachedResponse, type PageCache, toCachedPage } from "./page-cache.ts";
 
@@ -71,16 +71,21 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
     return { byKey, read };
   }
 
-  async function pageRequest(url: URL, match: { page: PageDef; params: PageMatch["params"] }): Promise<PageRequest> {
+  /** `search`: only the query parameters the page declares (pageAddress), never the raw query. */
+  async function pageRequest(
+    pathname: string,
+    search: string,
+    match: { page: PageDef; params: PageMatch["params"] },
+  ): Promise<PageRequest> {
     const { route = {} } = await loadPage(match.page);
     return {
       page: match.page,
       route,
-      context: { params: match.params, search: url.searchParams, pathname: url.pathname },
+      context: { params: match.params, search: new URLSearchParams(search), pathname },
     };
   }
 
-  async function renderMatch(url: URL, { page, route, context }: PageRequest, forced: boolean): Promise<Response> {
+  async function renderMatch({ page, route, context }: PageRequest, forced: boolean): Promise<Response> {
     // Unknown when it cannot be read (the error page still renders): links are then relative.
     const siteOrigin = await publicBase().catch(() => null);
     const queryClient = createQueryClient({ server: true });
@@ -117,8 +122,8 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
       <Document assets={boot.assets} bootJson={bootJson}>
         <App
           queryClient={queryClient}
-          ssrPath={url.pathname}
-          ssrSearch={url.search.replace(/^\?/, "")}
+          ssrPath={context.pathname}
+          ssrSearch={context.search.toString()}
           forcedPageId={boot.forcedPageId}
           origin={siteOrigin}
         />
@@ -130,7 +135,7 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
         // CSP (no 'unsafe-inline') rightly blocks.
         progressiveChunkSize: Number.MAX_SAFE_INTEGER,
         onError(error) {
-          logger.error("render failed", { url: url.pathname, error });
+          logger.error("render failed", { url: context.pathname, error });
         },
       },
     );
@@ -141,19 +146,29 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
   }
 
   // Requests for a page that is being rendered for the cache wait for that one render
-  // instead of starting their own (no stampede when a popular page expires).
+  // instead of starting their own (no stampede when a popular page expires). Keyed with the
+  // cache's generation: a request that arrives after an admin change never waits for a
+  // render that started before it.
   const inflight = new Map<string, Promise<CachedPage | Response>>();
 
   return async function render(request, forced) {
     const url = new URL(request.url);
-    if (forced === 500) return renderMatch(url, await pageRequest(url, { page: errorPage, params: {} }), true);
-    const match = forced === 404 ? { page: notFoundPage, params: {} } : matchPage(url.pathname, url.searchParams);
+    const { pathname } = url;
+    const found = matchPage(pathname, url.searchParams);
+    // The page reads only the query parameters it declares: it is rendered with those, and
+    // they are all the cache key holds besides the page and its path.
+    const address = pageAddress(found, pathname, url.searchParams);
+    if (forced === 500)
+      return renderMatch(await pageRequest(pathname, address.search, { page: errorPage, params: {} }), true);
+    const match = forced === 404 ? { page: notFoundPage, params: {} } : found;
     if ("movedTo" in match.page) return redirectResponse({ to: match.page.movedTo, permanent: true });
-    const target = await pageRequest(url, { page: match.page, params: match.params });
-    const cacheable = cache && !forced && request.method === "GET" && target.route.cache === true;
-    const key = url.pathname + url.search;
+    const target = await pageRequest(pathname, address.search, { page: match.page, params: match.params });
+    // HEAD is a GET without the body: answered from the same entry, never a render of its own.
+    const cacheable =
+      cache && !forced && (request.method === "GET" || request.method === "HEAD") && target.route.cache === true;
+    const { key, shelf } = address;
     if (cacheable) {
-      const hit = cache.get(key);
+      const hit = cache.get(shelf, key);
       // A cached page was not a redirect when it was rendered, and any change since
       // (an unpublished post, say) has emptied the cache.
       if (hit) return cachedResponse(hit, request);
@@ -161,31 +176,34 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
     const redirect = forced ? null : target.route.redirect?.(target.context);
     if (redirect) return redirectResponse(redirect);
     try {
-      if (!cacheable) return await renderMatch(url, target, forced === 404);
-      let pending = inflight.get(key);
+      if (!cacheable) return await renderMatch(target, forced === 404);
+      // Noted before any data is read: the page is kept only if nothing changed meanwhile.
+      const generation = cache.generation;
+      const flight = `${generation} ${shelf} ${key}`;
+      let pending = inflight.get(flight);
       const first = !pending;
       if (!pending) {
         pending = (async () => {
-          const response = await renderMatch(url, target, false);
+          const response = await renderMatch(target, false);
           if (response.status !== 200) return response;
           const page = await toCachedPage(response);
-          cache.set(key, page);
+          cache.set(shelf, key, page, generation);
           return page;
-        })().finally(() => inflight.delete(key));
-        inflight.set(key, pending);
+        })().finally(() => inflight.delete(flight));
+        inflight.set(flight, pending);
       }
       const outcome = await pending;
       // Not cacheable after all (a 404 state, a redirect decided from data): the first
       // request keeps that answer and every request that waited renders its own (a body
       // can be read only once).
-      if (outcome instanceof Response) return first ? outcome : renderMatch(url, target, false);
+      if (outcome instanceof Response) return first ? outcome : renderMatch(target, false);
       const fresh = cachedResponse(outcome, request);
       fresh.headers.set("x-cache", "miss");
       return fresh;
     } catch (error) {
       // A page whose data does not exist is a 404, like an unknown path.
       if (error instanceof HttpError && error.status === 404 && match.page !== notFoundPage) {
-        return renderMatch(url, await pageRequest(url, { page: notFoundPage, params: {} }), true);
+        return renderMatch(await pageRequest(pathname, address.search, { page: notFoundPage, params: {} }), true);
       }
       throw error;
     }

@@ -19,7 +19,7 @@ export function refuseForeign(request: Request, allowedOrigins: string[]): void 
 
 // request.url is already normalised (dot segments resolved), so its path can be read
 // without parsing a URL on every request the site serves.
-function isUnder(prefix: string, url: string): boolean {
+export function isUnder(prefix: string, url: string): boolean {
   const start = url.indexOf("/", url.indexOf("://") + 3);
   if (start < 0 || !url.startsWith(prefix, start)) return false;
   const next = url[start + prefix.length];

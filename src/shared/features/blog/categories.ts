@@ -22,3 +22,8 @@ export function categoryColor(slug: string): "green" | "blue" | "purple" | "ambe
       return "grey";
   }
 }
+
+/** The four categories the site ships with (the ones with a colour of their own). */
+export function isSeededCategory(slug: string): boolean {
+  return categoryColor(slug) !== "grey";
+}

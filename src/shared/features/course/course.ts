@@ -40,6 +40,11 @@ export function parseModuleId(raw: string | null | undefined): number | null {
   return Number(raw);
 }
 
+/** A module's number as the site writes it: 1 to MODULE_COUNT, no leading zero. */
+export function isModuleNumber(raw: string): boolean {
+  return /^[1-9]\d*$/.test(raw) && Number(raw) <= MODULE_COUNT;
+}
+
 /** Adds a module to the completed list once, keeping it sorted. */
 export function withCompleted(list: readonly number[], moduleId: number): number[] {
   return list.includes(moduleId) ? [...list] : [...list, moduleId].sort((a, b) => a - b);

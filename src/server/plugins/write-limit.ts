@@ -1,0 +1,148 @@
+import { Elysia } from "elysia";
+import type { WriteLimit } from "#server/env.ts";
+import type { ClientOf } from "#server/lib/client.ts";
+import type { Logger } from "#server/logger.ts";
+import { HttpError } from "./errors.ts";
+
+interface Bucket {
+  /** Writes left; refilled evenly over the window, up to the limit. */
+  tokens: number;
+  at: number;
+}
+
+export interface WriteLimiterOptions {
+  /** Tests pass their own clock. */
+  now?: () => number;
+  /** How many clients are remembered at most (memory stays bounded under a flood of addresses). */
+  maxClients?: number;
+}
+
+/**
+ * The key a client's writes are counted under: an IPv4 address as is, an IPv6 address by
+ * its /64 (one household or server gets a whole /64, so counting single addresses would
+ * give it billions of budgets).
+ */
+export function clientKey(address: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!address.includes(":")) return address.slice(0, 64);
+  const [head = "", tail] = address.split("%")[0]!.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups =
+    tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (/^[0-9a-f]{1,4}$/i.test(g) ? Number.parseInt(g, 16).toString(16) : "?"))
+    .join(":")}::/64`;
+}
+
+/**
+ * Anonymous writes per client, as a token bucket: a client may make `count` writes at
+ * once, then one more each `windowSeconds / count` seconds. Each client costs one small
+ * entry; a client whose bucket is full again is forgotten (it is the same as a new one),
+ * and when `maxClients` are remembered the least recently seen go first.
+ */
+export class WriteLimiter {
+  private buckets = new Map<string, Bucket>();
+  private readonly perMs: number;
+  private readonly now: () => number;
+  private readonly maxClients: number;
+
+  constructor(
+    readonly limit: WriteLimit,
+    { now = Date.now, maxClients = 10_000 }: WriteLimiterOptions = {},
+  ) {
+    this.perMs = limit.count / (limit.windowSeconds * 1000);
+    this.now = now;
+    this.maxClients = maxClients;
+  }
+
+  private level(bucket: Bucket, now: number): number {
+    return Math.min(this.limit.count, bucket.tokens + Math.max(0, now - bucket.at) * this.perMs);
+  }
+
+  /** Takes one write for the client at `address`: 0 when it may go ahead, else the seconds until it may. */
+  take(address: string): number {
+    const key = clientKey(address);
+    const now = this.now();
+    const bucket = this.buckets.get(key);
+    const tokens = bucket ? this.level(bucket, now) : this.limit.count;
+    // Re-inserted on every request: the map's order is then least recently seen first.
+    if (bucket) this.buckets.delete(key);
+    else this.makeRoom(now);
+    if (tokens < 1) {
+      this.buckets.set(key, { tokens, at: now });
+      return Math.max(1, Math.ceil((1 - tokens) / this.perMs / 1000));
+    }
+    this.buckets.set(key, { tokens: tokens - 1, at: now });
+    return 0;
+  }
+
+  private makeRoom(now: number): void {
+    if (this.buckets.size < this.maxClients) return;
+    for (const [key, bucket] of this.buckets) if (this.level(bucket, now) >= this.limit.count) this.buckets.delete(key);
+    // Still full: forget the least recently seen tenth at once, so this sweep stays rare.
+    const target = Math.floor(this.maxClients * 0.9);
+    for (const key of this.buckets.keys()) {
+      if (this.buckets.size <= target) break;
+      this.buckets.delete(key);
+    }
+  }
+
+  /** How many clients are remembered (for tests). */
+  get clients(): number {
+    return this.buckets.size;
+  }
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+function limitText({ count, windowSeconds }: WriteLimit): string {
+  const per =
+    windowSeconds === 1
+      ? "second"
+      : windowSeconds === 60
+        ? "minute"
+        : windowSeconds === 3600
+          ? "hour"
+          : `${windowSeconds} seconds`;
+  return `${count} per ${per}`;
+}
+
+export interface WriteLimitOptions {
+  limiter: WriteLimiter | null;
+  client: ClientOf;
+  /** Requests under these paths are the signed-in admin's (their mounts check that first): not counted. */
+  exempt: (request: Request) => boolean;
+  logger: Logger;
+}
+
+/**
+ * Every state-changing request that is not the admin's (quiz and calculator results, sign
+ * in and out, any other POST/PUT/PATCH/DELETE) takes one write from its client's budget,
+ * before its body is read. Over the limit: 429 with Retry-After, and nothing is written.
+ */
+export function writeLimit({ limiter, client, exempt, logger }: WriteLimitOptions) {
+  const plugin = new Elysia({ name: "write-limit" });
+  if (!limiter) return plugin;
+  const message = limitText(limiter.limit);
+  let lastWarning = Number.NEGATIVE_INFINITY;
+  return plugin.onRequest(({ request, server, set }) => {
+    if (SAFE_METHODS.has(request.method) || exempt(request)) return;
+    const address = client(request, server).address;
+    const wait = limiter.take(address);
+    if (wait === 0) return;
+    // One line a minute at most: enough to notice that everyone shares one address (a
+    // reverse proxy that is not trusted) without a flood filling the log.
+    if (performance.now() - lastWarning > 60_000) {
+      lastWarning = performance.now();
+      logger.warn("write limit reached", { address, limit: message });
+    }
+    set.headers["retry-after"] = String(wait);
+    throw new HttpError(
+      429,
+      `Too many submissions from your network (the limit is ${message}). Please try again in ${wait} second${wait === 1 ? "" : "s"}.`,
+    );
+  });
+}
