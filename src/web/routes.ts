@@ -49,6 +49,11 @@ export interface PageDef {
   search?: Record<string, SharedValue | SearchRule>;
   /** Path parameters with few shared values; without a rule any value is shared (its data decides). */
   params?: Record<string, SharedValue>;
+  /**
+   * A query parameter it does not read sends the browser to the bare page (a 302) instead
+   * of being ignored: for pages where one must not stay in the address bar (a password).
+   */
+  dropsOtherSearch?: boolean;
   /** When one address holds several pages: this one only for a query string it accepts (its `search` only). */
   query?: (search: URLSearchParams) => boolean;
   load: () => Promise<PageModule>;
@@ -129,7 +134,14 @@ export const pages: PathEntry[] = [
     load: () => import("./features/blog/blog-page.tsx"),
   },
   { id: "blog-post", path: "/blog/:slug", load: () => import("./features/blog/blog-post-page.tsx") },
-  { id: "admin-login", path: "/admin-login", load: () => import("./features/auth/admin-login-page.tsx") },
+  {
+    id: "admin-login",
+    path: "/admin-login",
+    // The code of a failed sign-in sent without JavaScript, and how long to wait.
+    search: { error: visitorMade, wait: visitorMade },
+    dropsOtherSearch: true,
+    load: () => import("./features/auth/admin-login-page.tsx"),
+  },
   { id: "admin", path: "/admin", load: () => import("./admin/admin-page.tsx") },
   // The course's old completion address.
   { id: "course-complete-redirect", path: "/course-complete", movedTo: "/learn/complete" },

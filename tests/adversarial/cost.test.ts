@@ -429,7 +429,8 @@ describe("anonymous writes: a per-client limit", () => {
   function limitedApp(count: number) {
     let now = 1_000_000;
     const limiter = new WriteLimiter({ count, windowSeconds: WINDOW }, { now: () => now });
-    const t = testApp({ writeLimiter: limiter });
+    // A public address, so the sitemap answers (it needs absolute links).
+    const t = testApp({ writeLimiter: limiter, publicUrl: "https://guide.example.com" });
     const rows = (table: string) => (t.sqlite.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     return {
       ...t,

@@ -173,7 +173,12 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
       // (an unpublished post, say) has emptied the cache.
       if (hit) return cachedResponse(hit, request);
     }
-    const redirect = forced ? null : target.route.redirect?.(target.context);
+    const strays =
+      !forced &&
+      "dropsOtherSearch" in match.page &&
+      match.page.dropsOtherSearch &&
+      url.search.slice(1) !== address.search;
+    const redirect = strays ? { to: pathname } : forced ? null : target.route.redirect?.(target.context);
     if (redirect) return redirectResponse(redirect);
     try {
       if (!cacheable) return await renderMatch(target, forced === 404);

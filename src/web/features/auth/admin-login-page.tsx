@@ -4,7 +4,6 @@ import { useLocation, useSearch } from "wouter";
 import { LOGIN_REQUIRED, type LoginField, loginFailureMessage } from "#shared/features/auth/constants.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
 import { ApiError, api, serverFieldErrors } from "#web/lib/query-client.ts";
-import type { PageRoute } from "#web/page-route.ts";
 import { toast } from "#web/stores/toast.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { setAdminFlag } from "./admin-session.ts";
@@ -16,16 +15,6 @@ function missingFields(form: Record<LoginField, string>): Record<string, string>
   for (const field of ["username", "password"] as const) if (!form[field]) errors[field] = LOGIN_REQUIRED[field];
   return errors;
 }
-
-// What the address may carry: the code of a failed sign-in sent without JavaScript.
-const FAILURE_PARAMS = new Set(["error", "wait"]);
-
-export const route: PageRoute = {
-  // Anything else in the address (a password from an old link or a form sent by GET) is
-  // dropped at once, so it stays in neither the address bar nor what the page sends on.
-  redirect: ({ search }) =>
-    [...search.keys()].some((key) => !FAILURE_PARAMS.has(key)) ? { to: "/admin-login" } : null,
-};
 
 /**
  * /admin-login: the admin signs in here. The form posts itself (method POST, never in the
