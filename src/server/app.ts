@@ -22,10 +22,12 @@ import { UPLOAD_PATH, uploadAdminRoutes } from "./features/uploads/admin-routes.
 import { uploadRoutes } from "./features/uploads/routes.ts";
 import { clientResolver } from "./lib/client.ts";
 import { createReads } from "./lib/reads.ts";
+import type { StorageHealth } from "./lib/storage-health.ts";
 import type { Logger } from "./logger.ts";
 import { errorHandler, HttpError, isApiPath } from "./plugins/errors.ts";
 import { cspHash, securityHeaders } from "./plugins/security.ts";
 import { staticFiles } from "./plugins/static.ts";
+import { writeGate } from "./plugins/write-gate.ts";
 import { publicReads } from "./public-reads.ts";
 import type { AssetStore } from "./ssr/assets.ts";
 import { PageCache } from "./ssr/page-cache.ts";
@@ -37,6 +39,8 @@ export interface AppDeps {
   secret: string;
   /** Where uploads are stored: DATA_DIR/uploads. */
   uploadsDir: string;
+  /** Whether writes can be kept (database file in place, room on the disk): /healthz and the write gate. */
+  storage: StorageHealth;
   /** Tests pass their own to control the clock. */
   loginThrottle?: LoginThrottle;
   config: Pick<Config, "publicUrl"> & Partial<Pick<Config, "benchEndpoints" | "trustedProxies">>;
@@ -48,7 +52,7 @@ export interface AppDeps {
 export const MAX_BODY_BYTES = 105 * 1024 * 1024;
 
 /** Builds the whole application. Every feature module is mounted in this one list. */
-export function createApp({ database, secret, uploadsDir, config, assets, logger, loginThrottle }: AppDeps) {
+export function createApp({ database, secret, uploadsDir, storage, config, assets, logger, loginThrottle }: AppDeps) {
   const contact = config.publicUrl ?? "this website";
   // Links in feeds, the sitemap and canonical tags use PUBLIC_URL when it is set.
   const origin = (request: Request) => config.publicUrl ?? new URL(request.url).origin;
@@ -72,9 +76,10 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
 
   return new Elysia({ serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES } })
     .use(securityHeaders({ inlineScriptHashes: [cspHash(THEME_SCRIPT)], frameSources: VIDEO_PLAYER_ORIGINS }))
-    .use(errorHandler({ logger, renderErrorPage: (request, status) => render(request, status) }))
+    .use(errorHandler({ logger, renderErrorPage: (request, status) => render(request, status), storage }))
+    .use(writeGate(storage))
     .use(staticFiles(assets))
-    .use(healthRoutes(database))
+    .use(healthRoutes(database, storage))
     .use(reads.routes)
     .use(quizRoutes(database.db))
     .use(earningsRoutes(database.db))
@@ -89,7 +94,7 @@ export function createApp({ database, secret, uploadsDir, config, assets, logger
         .use(settingsAdminRoutes(database.db)),
     )
     .use(uploadRoutes(uploadsDir))
-    .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir)))
+    .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage)))
     .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
     .all("/api/*", () => {
       throw new HttpError(404, "No such API endpoint.");

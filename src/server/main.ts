@@ -6,6 +6,8 @@ import { applyMigrations, type DatabaseHandle, openDatabase } from "./db/client.
 import { describeSeed, seedDatabase } from "./db/seed.ts";
 import { type Config, ConfigError, loadConfig } from "./env.ts";
 import { ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
+import { removeUnfinishedUploads } from "./features/uploads/service.ts";
+import { StorageHealth } from "./lib/storage-health.ts";
 import { consoleLogger as logger } from "./logger.ts";
 import { loadAssets } from "./ssr/assets.ts";
 
@@ -60,10 +62,16 @@ async function serve(config: Config) {
       `\n  Admin account created.\n  Username: ${admin.username}\n  Password: ${admin.generatedPassword}\n  Keep it safe: it will not be shown again (reset with \`cam-guide admin reset-password\`).\n`,
     );
   }
-  const secret = loadJwtSecret(resolve(config.dataDir), config.jwtSecret);
-  const uploadsDir = join(resolve(config.dataDir), "uploads");
+  const dataDir = resolve(config.dataDir);
+  const secret = loadJwtSecret(dataDir, config.jwtSecret);
+  const uploadsDir = join(dataDir, "uploads");
+  // Uploads cut short by a crash left only temporary names: never served, removed here.
+  const unfinished = removeUnfinishedUploads(uploadsDir);
+  if (unfinished > 0) logger.info(`removed ${unfinished} unfinished upload${unfinished === 1 ? "" : "s"}`);
+  // Watches the files opened above and the disk under them for as long as the server runs.
+  const storage = new StorageHealth({ dir: dataDir, databaseFile: join(dataDir, "app.db"), logger });
 
-  const app = createApp({ database, secret, uploadsDir, config, assets: loadAssets(), logger });
+  const app = createApp({ database, secret, uploadsDir, storage, config, assets: loadAssets(), logger });
   try {
     app.listen({ port: config.port, hostname: config.host });
   } catch (error) {

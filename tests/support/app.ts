@@ -2,6 +2,7 @@ import { createApp } from "#server/app.ts";
 import { type DatabaseHandle, databaseImage, openMemoryCopy, openMemoryDatabase } from "#server/db/client.ts";
 import { seedDatabase } from "#server/db/seed.ts";
 import type { LoginThrottle } from "#server/features/auth/throttle.ts";
+import { StorageHealth } from "#server/lib/storage-health.ts";
 import { memoryLogger } from "#server/logger.ts";
 import { type AssetStore, loadAssets } from "#server/ssr/assets.ts";
 import { createSettings } from "./factories.ts";
@@ -37,6 +38,8 @@ export function testApp(options: TestAppOptions = {}) {
     database,
     secret: TEST_SECRET,
     uploadsDir,
+    // An in-memory database: only the disk under the uploads is watched.
+    storage: new StorageHealth({ dir: uploadsDir, databaseFile: null, logger }),
     config: { publicUrl: options.publicUrl ?? null },
     assets,
     logger,
