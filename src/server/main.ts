@@ -1,7 +1,8 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createApp } from "./app.ts";
 import { backup, restore } from "./backup.ts";
+import { checkDatabasePresent, MissingDatabaseError, markSite } from "./data-dir.ts";
 import { applyMigrations, type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { describeSeed, seedDatabase } from "./db/seed.ts";
 import { type Config, ConfigError, loadConfig } from "./env.ts";
@@ -21,6 +22,8 @@ Commands:
   admin reset-password  Set a new admin password (ADMIN_PASSWORD, or a generated one that is printed).
   backup <file>         Write a consistent copy of the database and uploads to <file> (safe while serving).
   restore <file>        Put a backup back into DATA_DIR (stop the server first; the old database is kept).
+  new-database          Begin again with an empty site where a site's database (app.db) went missing;
+                        every other command refuses to run on such a DATA_DIR.
   healthcheck           Exit 0 if the server on PORT answers /healthz (for Docker's HEALTHCHECK).
   --help                Show this help.
 
@@ -39,15 +42,23 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function openData(config: Config): DatabaseHandle {
+function openData(config: Config, { startOver = false } = {}): DatabaseHandle {
   const dir = resolve(config.dataDir);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
     fail(`Cannot create DATA_DIR ${dir}: ${(error as Error).message}`);
   }
+  // A site whose database went missing is not silently replaced by an empty one.
+  try {
+    checkDatabasePresent(dir, { startOver });
+  } catch (error) {
+    if (error instanceof MissingDatabaseError) fail(error.message);
+    throw error;
+  }
   const handle = openDatabase(join(dir, "app.db"));
   applyMigrations(handle);
+  markSite(dir);
   return handle;
 }
 
@@ -125,6 +136,20 @@ async function main(argv: string[]) {
   switch (command) {
     case "serve":
       return serve(config);
+    case "new-database": {
+      const db = join(resolve(config.dataDir), "app.db");
+      if (existsSync(db))
+        fail(
+          `${db} exists: new-database only replaces a missing database. To put a backup in its place, use cam-guide restore <file>.`,
+        );
+      const database = openData(config, { startOver: true });
+      console.log(describeSeed(await seedDatabase(database)));
+      database.close();
+      console.log(
+        `A new, empty database was created at ${db}. Start the server to create the admin account (its password is printed once).`,
+      );
+      return;
+    }
     case "seed": {
       const database = openData(config);
       console.log(describeSeed(await seedDatabase(database)));
