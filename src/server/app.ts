@@ -40,7 +40,7 @@ export interface AppDeps {
   /** Where uploads are stored: DATA_DIR/uploads. */
   uploadsDir: string;
   /** Whether writes can be kept (database file in place, room on the disk): /healthz and the write gate. */
-  storage: StorageHealth;
+  storage: Pick<StorageHealth, "check" | "recheck" | "roomFor">;
   /** Tests pass their own to control the clock. */
   loginThrottle?: LoginThrottle;
   config: Pick<Config, "publicUrl"> & Partial<Pick<Config, "benchEndpoints" | "trustedProxies">>;

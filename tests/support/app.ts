@@ -1,4 +1,4 @@
-import { createApp } from "#server/app.ts";
+import { type AppDeps, createApp } from "#server/app.ts";
 import { type DatabaseHandle, databaseImage, openMemoryCopy, openMemoryDatabase } from "#server/db/client.ts";
 import { seedDatabase } from "#server/db/seed.ts";
 import type { LoginThrottle } from "#server/features/auth/throttle.ts";
@@ -26,6 +26,8 @@ export interface TestAppOptions {
   seed?: boolean;
   loginThrottle?: LoginThrottle;
   publicUrl?: string | null;
+  /** What the app learns about its storage; default: the real check of the disk under the uploads. */
+  storage?: AppDeps["storage"];
 }
 
 /** The real app on a fresh in-memory database with the real migrations (and the seed unless `seed: false`). */
@@ -39,7 +41,7 @@ export function testApp(options: TestAppOptions = {}) {
     secret: TEST_SECRET,
     uploadsDir,
     // An in-memory database: only the disk under the uploads is watched.
-    storage: new StorageHealth({ dir: uploadsDir, databaseFile: null, logger }),
+    storage: options.storage ?? new StorageHealth({ dir: uploadsDir, databaseFile: null, logger }),
     config: { publicUrl: options.publicUrl ?? null },
     assets,
     logger,

@@ -73,7 +73,8 @@ export function storageFault(error: unknown): "full" | "broken" | null {
 export class StorageHealth {
   private readonly watched: Watched[] = [];
   private probed: { at: number; state: StorageState } | null = null;
-  private last: StorageState = OK;
+  /** The reason last reported, to log each change once: null while all is well. */
+  private lastReason: string | null = null;
   private readonly probeEveryMs: number;
   private readonly reserveBytes: number;
 
@@ -120,14 +121,13 @@ export class StorageHealth {
   }
 
   private report(state: StorageState): StorageState {
-    const was = this.last;
-    this.last = state;
+    const reason = state.ok ? null : state.reason;
     // Logged once per change, not once per refused request.
-    if (!state.ok && (was.ok || was.reason !== state.reason))
-      this.options.logger?.error("data cannot be kept: refusing every change until this is fixed", {
-        reason: state.reason,
-      });
-    if (state.ok && !was.ok) this.options.logger?.info("data can be kept again: changes are accepted");
+    if (reason !== null && reason !== this.lastReason)
+      this.options.logger?.error("data cannot be kept: refusing every change until this is fixed", { reason });
+    if (reason === null && this.lastReason !== null)
+      this.options.logger?.info("data can be kept again: changes are accepted");
+    this.lastReason = reason;
     return state;
   }
 

@@ -9,7 +9,7 @@ const HEADERS_LIMIT = 16 * 1024;
 /** The boundary named in a multipart/form-data Content-Type, or null. */
 export function multipartBoundary(contentType: string): string | null {
   if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) return null;
-  const match = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(contentType);
+  const match = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;"]{1,70}))\s*(;|$)/i.exec(contentType);
   return match ? (match[1] ?? match[2]!) : null;
 }
 
