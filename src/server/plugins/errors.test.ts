@@ -114,7 +114,8 @@ const faults: Record<string, () => unknown> = {
   "sqlite-ioerr": () => sqlite("SQLITE_IOERR_WRITE"),
   "sqlite-readonly": () => sqlite("SQLITE_READONLY_DBMOVED"),
   "wrapped-full": () => new Error("Failed query: insert into secret_table", { cause: sqlite("SQLITE_FULL") }),
-  enospc: () => Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" }),
+  enospc: () =>
+    Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" }),
   edquot: () => Object.assign(new Error("EDQUOT"), { code: "EDQUOT", syscall: "write" }),
   efbig: () => Object.assign(new Error("EFBIG: file too large"), { code: "EFBIG", syscall: "write" }),
   eio: () => Object.assign(new Error("EIO: i/o error"), { code: "EIO", syscall: "fsync" }),
