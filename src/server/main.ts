@@ -8,7 +8,7 @@ import { describeSeed, seedDatabase } from "./db/seed.ts";
 import { type Config, ConfigError, loadConfig } from "./env.ts";
 import { ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
 import { removeUnfinishedUploads } from "./features/uploads/service.ts";
-import { StorageHealth } from "./lib/storage-health.ts";
+import { freeBytes, RESERVE_BYTES, StorageHealth, storageFault } from "./lib/storage-health.ts";
 import { consoleLogger as logger } from "./logger.ts";
 import { loadAssets } from "./ssr/assets.ts";
 
@@ -120,6 +120,24 @@ async function healthcheck(config: Config) {
   }
 }
 
+/** DATA_DIR once the configuration is read, for the message of a start that fails on the disk. */
+let dataDirInUse: string | null = null;
+
+/** A command that failed on the storage (a full disk, a read-only folder): a clear message, not a stack. */
+function storageFailure(error: unknown): string | null {
+  const fault = storageFault(error);
+  if (!fault || !dataDirInUse) return null;
+  const { code, message } = error as { code?: string; message?: string };
+  const free = freeBytes(dataDirInUse);
+  const full = fault === "full" || (free !== null && free < RESERVE_BYTES);
+  return (
+    `Cannot use the data in ${dataDirInUse}: ${code ?? "error"} (${message ?? error}).\n` +
+    (full
+      ? `The disk holding it is full (${Math.floor((free ?? 0) / 1024)} KB free). Free some space, then run the command again.`
+      : "It cannot be read or written. Check the disk and the folder's permissions, then run the command again.")
+  );
+}
+
 async function main(argv: string[]) {
   const [command = "serve", sub] = argv;
   if (command === "--help" || command === "-h" || command === "help") {
@@ -133,6 +151,7 @@ async function main(argv: string[]) {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
   }
+  dataDirInUse = resolve(config.dataDir);
   switch (command) {
     case "serve":
       return serve(config);
@@ -194,4 +213,10 @@ async function main(argv: string[]) {
   }
 }
 
-await main(process.argv.slice(2));
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  const message = storageFailure(error);
+  if (message) fail(message);
+  throw error;
+}

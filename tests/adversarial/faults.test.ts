@@ -516,6 +516,8 @@ interface Disk {
   leave(server: Server, bytes: number): Promise<Server>;
   /** Gives the room back. */
   release(server: Server): Promise<Server>;
+  /** How a server starts on this disk now (under the present file size limit, in that mode). */
+  startOptions(): StartOptions;
   cleanup(): void;
 }
 
@@ -573,6 +575,7 @@ function tmpfsDisk(): Disk {
       rmSync(filler, { force: true });
       return server;
     },
+    startOptions: () => ({ healthy: false }),
     cleanup() {
       let result = Bun.spawnSync(["umount", mount]);
       if (result.exitCode !== 0) result = Bun.spawnSync(["umount", "-l", mount]);
@@ -587,8 +590,10 @@ function fileSizeLimitDisk(why: string): Disk {
     Math.max(
       ...["app.db", "app.db-wal"].map((name) => (existsSync(join(dir, name)) ? statSync(join(dir, name)).size : 0)),
     );
+  let limit: number | undefined;
   const restart = async (server: Server, fileSizeLimit?: number) => {
     await server.stop();
+    limit = fileSizeLimit;
     return start(dir, { healthy: false, fileSizeLimit });
   };
   return {
@@ -597,6 +602,7 @@ function fileSizeLimitDisk(why: string): Disk {
     fill: (server) => restart(server, 64 * 1024),
     leave: (server, bytes) => restart(server, largest() + bytes),
     release: (server) => restart(server),
+    startOptions: () => ({ healthy: false, fileSizeLimit: limit }),
     cleanup() {},
   };
 }
@@ -670,8 +676,24 @@ describe(`a full disk (${disk.mode})`, () => {
       },
     );
 
+    test("a restart on the full disk refuses with a clear message (exit 1) or serves with /healthz 503: never a crash", async () => {
+      await server.stop();
+      try {
+        server = await start(disk.dir, disk.startOptions());
+        expect((await health(server.url)).status).toBe(503);
+        expect((await postJson(server.url, "/api/quiz/result", QUIZ)).status).toBe(507);
+      } catch (error) {
+        const message = (error as Error).message;
+        expect(message).toContain("exited early with 1");
+        expect(message).toMatch(/The disk holding it is full/);
+        // A sentence for the operator, not a stack trace.
+        expect(message).not.toMatch(/\n\s+at /);
+      }
+    }, 30_000);
+
     test("once there is room again, /healthz and writes recover", async () => {
       server = await disk.release(server);
+      if (server.proc.exitCode !== null) server = await start(disk.dir);
       await until("/healthz recovers", async () => (await health(server.url)).status === 200);
       const saved = await postJson(server.url, "/api/quiz/result", QUIZ);
       expect(saved.status).toBe(201);

@@ -46,6 +46,16 @@ export function fileSizeLimit(): number {
   }
 }
 
+/** Bytes free for this process on the disk holding `dir`, or null when it cannot be examined. */
+export function freeBytes(dir: string): number | null {
+  try {
+    const { bavail, bsize } = statfsSync(dir);
+    return Number(bavail) * Number(bsize);
+  } catch {
+    return null;
+  }
+}
+
 function errorCode(error: unknown): string {
   return String((error as { code?: unknown })?.code ?? (error as Error)?.message ?? error);
 }
