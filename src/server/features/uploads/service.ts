@@ -1,6 +1,6 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
+import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { fileTypeFromBuffer } from "file-type";
 import { newId } from "#server/lib/ids.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
@@ -74,11 +74,18 @@ async function* countedBody(request: Request, limit: number): AsyncGenerator<Uin
   }
 }
 
-async function writeAll(file: FileHandle, bytes: Uint8Array): Promise<void> {
+/**
+ * Writes the whole piece. Synchronous on purpose: the asynchronous file API keeps each
+ * buffer alive until a later garbage collection, which multiplied the memory of parallel
+ * uploads by four; a piece (at most about 1 MB) lands in the page cache in a fraction of a
+ * millisecond.
+ */
+function writeAll(fd: number, bytes: Uint8Array): void {
   for (let offset = 0; offset < bytes.length; ) {
-    const { bytesWritten } = await file.write(bytes, offset, bytes.length - offset);
-    if (bytesWritten <= 0) throw Object.assign(new Error("The disk took no more bytes."), { code: "ENOSPC" });
-    offset += bytesWritten;
+    const written = writeSync(fd, bytes, offset, bytes.length - offset);
+    if (written <= 0)
+      throw Object.assign(new Error("The disk took no more bytes."), { code: "ENOSPC", syscall: "write" });
+    offset += written;
   }
 }
 
@@ -125,7 +132,7 @@ export async function receiveUpload(
 
   mkdirSync(dir, { recursive: true });
   const temp = join(dir, `${TEMP_PREFIX}${newId()}${TEMP_SUFFIX}`);
-  let file: FileHandle | null = null;
+  let fd: number | null = null;
   let size = 0;
   let head: Uint8Array[] = [];
   let kind: (typeof UPLOAD_KINDS)[string] | undefined;
@@ -142,8 +149,8 @@ export async function receiveUpload(
     if (!detected || !kind) throw new HttpError(415, NEITHER);
     mime = detected.mime;
     checkBytes(sample, final);
-    file ??= await open(temp, "wx", 0o600);
-    await writeAll(file, sample);
+    fd ??= openSync(temp, "wx", 0o600);
+    writeAll(fd, sample);
   }
   function checkBytes(bytes: Uint8Array, final: boolean) {
     if (size > kind!.limit)
@@ -170,24 +177,27 @@ export async function receiveUpload(
           return;
         }
         checkBytes(bytes, false);
-        await writeAll(file!, bytes);
+        writeAll(fd!, bytes);
       },
     });
     if (!found) throw new HttpError(422, "Send the file in a field named file.");
     if (size === 0) throw new HttpError(422, "The file is empty.");
     if (kind) checkBytes(new Uint8Array(), true);
     else await recognise(true);
-    const done = file!;
-    await done.sync();
-    await done.close();
-    file = null;
+    // Flushing up to 100 MB to the disk takes a while: off the event loop.
+    await promisify(fsync)(fd!);
+    closeSync(fd!);
+    fd = null;
     const name = `${newId()}.${kind!.ext}`;
     renameSync(temp, join(dir, name));
     syncDirectory(dir);
     return { url: `/uploads/${name}`, type: mime, size };
   } finally {
-    if (file) await (file as FileHandle).close().catch(() => {});
-    rmSync(temp, { force: true });
+    try {
+      if (fd !== null) closeSync(fd);
+    } finally {
+      rmSync(temp, { force: true });
+    }
   }
 }
 
