@@ -81,6 +81,7 @@ async function serve(config: Config) {
   if (unfinished > 0) logger.info(`removed ${unfinished} unfinished upload${unfinished === 1 ? "" : "s"}`);
   // Watches the files opened above and the disk under them for as long as the server runs.
   const storage = new StorageHealth({ dir: dataDir, databaseFile: join(dataDir, "app.db"), logger });
+  await storage.settled();
 
   const app = createApp({ database, secret, uploadsDir, storage, config, assets: loadAssets(), logger });
   try {

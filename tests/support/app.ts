@@ -1,3 +1,5 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { type AppDeps, createApp } from "#server/app.ts";
 import { type DatabaseHandle, databaseImage, openMemoryCopy, openMemoryDatabase } from "#server/db/client.ts";
 import { seedDatabase } from "#server/db/seed.ts";
@@ -35,13 +37,16 @@ export function testApp(options: TestAppOptions = {}) {
   const database: DatabaseHandle = options.seed === false ? openMemoryDatabase() : openMemoryCopy(seeded);
   assets ??= loadAssets();
   const logger = memoryLogger();
-  const uploadsDir = scratchDir("uploads");
+  // As in DATA_DIR: the uploads in a folder of their own, beside the rest of the data.
+  const dataDir = scratchDir("data");
+  const uploadsDir = join(dataDir, "uploads");
+  mkdirSync(uploadsDir);
   const app = createApp({
     database,
     secret: TEST_SECRET,
     uploadsDir,
-    // An in-memory database: only the disk under the uploads is watched.
-    storage: options.storage ?? new StorageHealth({ dir: uploadsDir, databaseFile: null, logger }),
+    // An in-memory database: only the disk under the data folder is watched.
+    storage: options.storage ?? new StorageHealth({ dir: dataDir, databaseFile: null, logger }),
     config: { publicUrl: options.publicUrl ?? null },
     assets,
     logger,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { copyFileSync, readdirSync, renameSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type DatabaseHandle, openDatabase } from "#server/db/client.ts";
 import { memoryLogger } from "#server/logger.ts";
@@ -25,10 +25,11 @@ function site() {
 }
 
 describe("the database files opened at start", () => {
-  test("in place and a disk with room: ok, and the probe leaves nothing behind", () => {
+  test("in place and a disk with room: ok, and the probe leaves nothing behind", async () => {
     const { dir, health } = site();
     expect(health.check()).toEqual({ ok: true });
     expect(health.recheck()).toEqual({ ok: true });
+    expect(await health.settled()).toEqual({ ok: true });
     expect(readdirSync(dir).sort()).toEqual(["app.db", "app.db-shm", "app.db-wal"]);
   });
 
@@ -113,13 +114,33 @@ describe("the disk under the data", () => {
     expect({ ...health.check() }).toMatchObject({ ok: false, status: 503 });
   });
 
-  test("the probe answer is reused within its interval, and recheck looks again", () => {
+  test("a write the disk refuses: 503 once the background probe has answered, ok again after", async () => {
+    const dir = scratchDir("storage");
+    const health = new StorageHealth({ dir, databaseFile: null, probeEveryMs: 0 });
+    expect(await health.settled()).toEqual({ ok: true });
+    // The probe's own file name taken by a folder: the write fails (EISDIR) as on a broken disk.
+    const blocker = join(dir, `.write-probe-${process.pid}`);
+    mkdirSync(blocker);
+    expect({ ...(await health.settled()) }).toMatchObject({
+      ok: false,
+      status: 503,
+      reason: expect.stringMatching(/cannot be written \(EISDIR\)/),
+    });
+    expect(health.check().ok).toBe(false);
+    rmSync(blocker, { recursive: true });
+    expect(await health.settled()).toEqual({ ok: true });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  test("checking never waits on the disk: the write probe runs in the background, at most once per interval", async () => {
     const dir = scratchDir("storage");
     const health = new StorageHealth({ dir, databaseFile: null, probeEveryMs: 60_000 });
-    expect(health.check().ok).toBe(true);
-    rmSync(dir, { recursive: true });
-    expect(health.check().ok).toBe(true);
-    expect({ ...health.recheck() }).toMatchObject({ ok: false, status: 503 });
+    await health.settled();
+    mkdirSync(join(dir, `.write-probe-${process.pid}`));
+    for (let i = 0; i < 100; i++) expect(health.check()).toEqual({ ok: true });
+    // recheck (after a failed write) starts a probe at once.
+    health.recheck();
+    expect({ ...(await health.settled()) }).toMatchObject({ ok: false, status: 503 });
   });
 
   test("the process's file size limit is read from the kernel (ulimit -f in a child process)", () => {
@@ -139,30 +160,30 @@ describe("which errors are storage faults", () => {
   const os = (code: string, syscall = "write") => Object.assign(new Error(code), { code, syscall });
   const sqlite = (code: string) => Object.assign(new Error(code), { code, errno: 1 });
   test.each([
-    ["SQLITE_FULL", () => sqlite("SQLITE_FULL"), "full"],
-    ["SQLITE_IOERR_WRITE", () => sqlite("SQLITE_IOERR_WRITE"), "broken"],
-    ["SQLITE_IOERR_FSYNC", () => sqlite("SQLITE_IOERR_FSYNC"), "broken"],
-    ["SQLITE_CANTOPEN", () => sqlite("SQLITE_CANTOPEN"), "broken"],
-    ["SQLITE_READONLY_DBMOVED", () => sqlite("SQLITE_READONLY_DBMOVED"), "broken"],
-    ["SQLITE_NOTADB", () => sqlite("SQLITE_NOTADB"), "broken"],
+    ["SQLITE_FULL", "full", () => sqlite("SQLITE_FULL")],
+    ["SQLITE_IOERR_WRITE", "broken", () => sqlite("SQLITE_IOERR_WRITE")],
+    ["SQLITE_IOERR_FSYNC", "broken", () => sqlite("SQLITE_IOERR_FSYNC")],
+    ["SQLITE_CANTOPEN", "broken", () => sqlite("SQLITE_CANTOPEN")],
+    ["SQLITE_READONLY_DBMOVED", "broken", () => sqlite("SQLITE_READONLY_DBMOVED")],
+    ["SQLITE_NOTADB", "broken", () => sqlite("SQLITE_NOTADB")],
     [
       "SQLITE_FULL wrapped twice",
-      () => new Error("a", { cause: new Error("b", { cause: sqlite("SQLITE_FULL") }) }),
       "full",
+      () => new Error("a", { cause: new Error("b", { cause: sqlite("SQLITE_FULL") }) }),
     ],
-    ["ENOSPC", () => os("ENOSPC"), "full"],
-    ["EDQUOT", () => os("EDQUOT"), "full"],
-    ["EFBIG", () => os("EFBIG"), "full"],
-    ["EIO", () => os("EIO", "fsync"), "broken"],
-    ["EROFS", () => os("EROFS", "open"), "broken"],
-    ["SQLITE_CONSTRAINT_UNIQUE", () => sqlite("SQLITE_CONSTRAINT_UNIQUE"), null],
-    ["SQLITE_BUSY", () => sqlite("SQLITE_BUSY"), null],
-    ["an HttpError", () => new HttpError(422, "no"), null],
-    ["a plain error", () => new Error("boom"), null],
-    ["ENOENT that is not from a file call", () => Object.assign(new Error("x"), { code: "ENOENT" }), null],
-    ["a string", () => "ENOSPC", null],
-    ["null", () => null, null],
-  ] as [string, () => unknown, string | null][])("%s -> %p", (_, error, expected) =>
+    ["ENOSPC", "full", () => os("ENOSPC")],
+    ["EDQUOT", "full", () => os("EDQUOT")],
+    ["EFBIG", "full", () => os("EFBIG")],
+    ["EIO", "broken", () => os("EIO", "fsync")],
+    ["EROFS", "broken", () => os("EROFS", "open")],
+    ["SQLITE_CONSTRAINT_UNIQUE", null, () => sqlite("SQLITE_CONSTRAINT_UNIQUE")],
+    ["SQLITE_BUSY", null, () => sqlite("SQLITE_BUSY")],
+    ["an HttpError", null, () => new HttpError(422, "no")],
+    ["a plain error", null, () => new Error("boom")],
+    ["ENOENT that is not from a file call", null, () => Object.assign(new Error("x"), { code: "ENOENT" })],
+    ["a string", null, () => "ENOSPC"],
+    ["null", null, () => null],
+  ] as [string, string | null, () => unknown][])("%s -> %p", (_, expected, error) =>
     expect(storageFault(error())).toBe(expected as never),
   );
 });

@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, openSync, readFileSync, rmSync, statfsSync, statSync, writeSync } from "node:fs";
+import { readFileSync, statfsSync, statSync } from "node:fs";
+import { type FileHandle, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { databaseStorageFault } from "#server/db/faults.ts";
 import type { Logger } from "#server/logger.ts";
@@ -13,7 +14,7 @@ const OK: StorageState = { ok: true };
 
 /** Free space below which the disk counts as full: SQLite needs room to commit and checkpoint. */
 export const RESERVE_BYTES = 1024 * 1024;
-/** How long one disk probe answers for; the database file itself is checked on every call. */
+/** How long one write probe answers for; the database files and free space are checked on every call. */
 export const PROBE_EVERY_MS = 1000;
 /** Retry-After, in seconds, on a refused write: an operator has to act first. */
 export const RETRY_AFTER_SECONDS = 60;
@@ -82,7 +83,10 @@ export function storageFault(error: unknown): "full" | "broken" | null {
 
 export class StorageHealth {
   private readonly watched: Watched[] = [];
+  /** The last write probe's answer, and when it started; null until the first one ends. */
   private probed: { at: number; state: StorageState } | null = null;
+  private probing: Promise<StorageState> | null = null;
+  private limit = fileSizeLimit();
   /** The reason last reported, to log each change once: null while all is well. */
   private lastReason: string | null = null;
   private readonly probeEveryMs: number;
@@ -106,19 +110,28 @@ export class StorageHealth {
     }
   }
 
-  /** The state now: the database files compared on every call (a stat each), the disk probed at most once per interval. */
+  /**
+   * The state now, without waiting on the disk: the database files compared (a stat each) and
+   * the free space measured (statfs) on every call; the last write probe's answer, a new probe
+   * started in the background once the last is older than the interval.
+   */
   check(): StorageState {
-    const files = this.checkFiles();
     const now = performance.now();
-    if (files.ok && (!this.probed || now - this.probed.at >= this.probeEveryMs))
-      this.probed = { at: now, state: this.probeDisk() };
-    return this.report(files.ok ? this.probed!.state : files);
+    if (!this.probing && (!this.probed || now - this.probed.at >= this.probeEveryMs)) void this.probe();
+    return this.report(this.current());
   }
 
-  /** Probes the disk again now: after a write failed, the answer must not be a stale "ok". */
+  /** After a write failed: the state now, and a new write probe at once. */
   recheck(): StorageState {
-    this.probed = null;
-    return this.check();
+    if (!this.probing) void this.probe();
+    return this.report(this.current());
+  }
+
+  /** Waits for a write probe that starts now, then answers the state (for tests and the start). */
+  async settled(): Promise<StorageState> {
+    if (this.probing) await this.probing;
+    await this.probe();
+    return this.report(this.current());
   }
 
   /** Whether a file of `bytes` more can be written now (a declared upload size, before any byte is read). */
@@ -128,6 +141,18 @@ export class StorageHealth {
     const room = this.room();
     if (room.bytes - bytes < this.reserveBytes) return { ok: false, status: 507, reason: room.describe(bytes) };
     return OK;
+  }
+
+  private current(): StorageState {
+    const files = this.checkFiles();
+    if (!files.ok) return files;
+    try {
+      const room = this.room();
+      if (room.bytes < this.reserveBytes) return { ok: false, status: 507, reason: room.describe() };
+    } catch (error) {
+      return { ok: false, status: 503, reason: `the data folder cannot be examined (${errorCode(error)})` };
+    }
+    return this.probed?.state ?? OK;
   }
 
   private report(state: StorageState): StorageState {
@@ -170,13 +195,15 @@ export class StorageHealth {
   private room(): { bytes: number; describe: (wanted?: number) => string } {
     const { bavail, bsize } = statfsSync(this.options.dir);
     const free = Number(bavail) * Number(bsize);
-    const limit = fileSizeLimit();
+    const limit = this.limit;
     let largest = 0;
-    for (const { file } of this.watched) {
-      try {
-        largest = Math.max(largest, statSync(file).size);
-      } catch {
-        // checked by checkFiles
+    if (limit !== Number.POSITIVE_INFINITY) {
+      for (const { file } of this.watched) {
+        try {
+          largest = Math.max(largest, statSync(file).size);
+        } catch {
+          // checked by checkFiles
+        }
       }
     }
     const allowed = limit - largest;
@@ -198,38 +225,39 @@ export class StorageHealth {
     };
   }
 
-  private probeDisk(): StorageState {
-    try {
-      const room = this.room();
-      if (room.bytes < this.reserveBytes) return { ok: false, status: 507, reason: room.describe() };
-    } catch (error) {
-      return { ok: false, status: 503, reason: `the data folder cannot be examined (${errorCode(error)})` };
-    }
-    // A real write, synced to the disk: catches quotas, read-only mounts and failing disks that
-    // free space alone does not show.
-    const probe = join(this.options.dir, `.write-probe-${process.pid}`);
-    let fd: number | undefined;
-    try {
-      fd = openSync(probe, "w", 0o600);
-      writeSync(fd, new Uint8Array(512));
-      fsyncSync(fd);
-      return OK;
-    } catch (error) {
-      const fault = storageFault(error);
-      if (fault === "full")
-        return {
-          ok: false,
-          status: 507,
-          reason: `the disk holding the data cannot take a write (${errorCode(error)})`,
-        };
-      return { ok: false, status: 503, reason: `the data folder cannot be written (${errorCode(error)})` };
-    } finally {
+  /**
+   * A real write, synced to the disk, off the event loop (an fsync can wait long on a busy
+   * disk): catches quotas, read-only mounts and failing disks that free space does not show.
+   */
+  private probe(): Promise<StorageState> {
+    const at = performance.now();
+    const file = join(this.options.dir, `.write-probe-${process.pid}`);
+    const run = async (): Promise<StorageState> => {
+      this.limit = fileSizeLimit();
+      let handle: FileHandle | undefined;
       try {
-        if (fd !== undefined) closeSync(fd);
-        rmSync(probe, { force: true });
-      } catch {
-        // the failure that matters was reported above
+        handle = await open(file, "w", 0o600);
+        await handle.write(new Uint8Array(512));
+        await handle.sync();
+        return OK;
+      } catch (error) {
+        if (storageFault(error) === "full")
+          return {
+            ok: false,
+            status: 507,
+            reason: `the disk holding the data cannot take a write (${errorCode(error)})`,
+          };
+        return { ok: false, status: 503, reason: `the data folder cannot be written (${errorCode(error)})` };
+      } finally {
+        await handle?.close().catch(() => {});
+        await rm(file, { force: true }).catch(() => {});
       }
-    }
+    };
+    this.probing = run().then((state) => {
+      this.probed = { at, state };
+      this.probing = null;
+      return state;
+    });
+    return this.probing;
   }
 }
