@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { basename, join } from "node:path";
 import { databaseFileProblem, removeDatabaseSideFiles, snapshotDatabase } from "./db/snapshot.ts";
-import { UPLOAD_NAME } from "./features/uploads/service.ts";
+import { isFinishedUpload, UPLOAD_NAME } from "./features/uploads/service.ts";
 import { readTar, writeTar } from "./lib/tar.ts";
 
 /**
@@ -32,7 +32,7 @@ export async function backup(dataDir: string, target: string): Promise<{ files: 
     const uploads = join(dataDir, "uploads");
     if (existsSync(uploads)) {
       for (const name of readdirSync(uploads).sort())
-        if (UPLOAD_NAME.test(name)) entries.push([`uploads/${name}`, join(uploads, name)]);
+        if (isFinishedUpload(uploads, name)) entries.push([`uploads/${name}`, join(uploads, name)]);
     }
     writeTar(target, entries);
     return { files: entries.length };

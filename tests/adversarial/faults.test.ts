@@ -877,6 +877,21 @@ describe("uploads cut short", () => {
     expect((await upload(asAdmin(server, cookie), multipart(PNG, "after.png"))).status).toBe(201);
   }, 30_000);
 
+  test("an empty file under a server-made name (what a full disk left before) is neither served nor backed up", async () => {
+    const empty = "EEEEEEEEEEEEEEEEEEEEEE.mp4";
+    writeFileSync(join(server.dir, "uploads", empty), "");
+    try {
+      expect((await fetch(`${server.url}/uploads/${empty}`)).status).toBe(404);
+      const file = join(scratchDir("faults-backup"), "with-empty.tar");
+      expect(command(server.dir, "backup", file).code).toBe(0);
+      const names = archived(file);
+      expect(names).not.toContain(`uploads/${empty}`);
+      expect(names.filter((n) => n.startsWith("uploads/")).length).toBeGreaterThan(0);
+    } finally {
+      rmSync(join(server.dir, "uploads", empty));
+    }
+  }, 20_000);
+
   test("four parallel 40 MB uploads: the server's memory grows by a few MB per upload, not by the files", async () => {
     const status = () => readFileSync(`/proc/${server.proc.pid}/status`, "utf8");
     const mb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status())![1]) / 1024;

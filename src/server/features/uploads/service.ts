@@ -1,4 +1,15 @@
-import { closeSync, fsync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fsync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { fileTypeFromBuffer } from "file-type";
@@ -26,6 +37,20 @@ export const CONTENT_TYPES: Record<string, string> = Object.fromEntries(
   Object.entries(UPLOAD_KINDS).map(([type, { ext }]) => [ext, type]),
 );
 export const UPLOAD_NAME = /^[A-Za-z0-9_-]{22}\.(png|jpg|gif|webp|mp4|webm|ogg)$/;
+
+/**
+ * Whether `name` in `dir` is an upload the server finished: a server-made final name (never a
+ * temporary one) and not empty (an empty file is never a finished upload; older versions could
+ * leave one behind on a full disk). What is served and backed up.
+ */
+export function isFinishedUpload(dir: string, name: string): boolean {
+  if (!UPLOAD_NAME.test(name)) return false;
+  try {
+    return statSync(join(dir, name)).size > 0;
+  } catch {
+    return false;
+  }
+}
 
 /** What the server names an upload while it arrives; never served, backed up or restored. */
 const TEMP_PREFIX = ".upload-";
