@@ -24,11 +24,13 @@ import { UPLOAD_PATH, uploadAdminRoutes } from "./features/uploads/admin-routes.
 import { uploadRoutes } from "./features/uploads/routes.ts";
 import { clientResolver } from "./lib/client.ts";
 import { createReads } from "./lib/reads.ts";
+import type { StorageHealth } from "./lib/storage-health.ts";
 import type { Logger } from "./logger.ts";
 import { errorHandler, HttpError, isApiPath } from "./plugins/errors.ts";
 import { hostCheck } from "./plugins/host.ts";
 import { cspHash, securityHeaders } from "./plugins/security.ts";
 import { staticFiles } from "./plugins/static.ts";
+import { writeGate } from "./plugins/write-gate.ts";
 import { WriteLimiter, writeLimit } from "./plugins/write-limit.ts";
 import { publicReads } from "./public-reads.ts";
 import type { AssetStore } from "./ssr/assets.ts";
@@ -41,6 +43,8 @@ export interface AppDeps {
   secret: string;
   /** Where uploads are stored: DATA_DIR/uploads. */
   uploadsDir: string;
+  /** Whether writes can be kept (database file in place, room on the disk): /healthz and the write gate. */
+  storage: Pick<StorageHealth, "check" | "recheck" | "roomFor">;
   /** Tests pass their own to control the clock. */
   loginThrottle?: LoginThrottle;
   /** Tests pass their own (a clock, a small limit) or null; otherwise made from config.writeLimit. */
@@ -66,6 +70,7 @@ export function createApp({
   logger,
   loginThrottle,
   writeLimiter,
+  storage,
   pageCache = new PageCache(),
 }: AppDeps) {
   // Absolute links (canonical, feeds, the sitemap) start with the site's public address:
@@ -123,41 +128,45 @@ export function createApp({
 
   // Bun's developer error page (a stack and the working directory) only when asked for.
   const development = config.development ?? false;
-  return new Elysia({ serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES, development } })
-    .use(hostCheck())
-    .use(
-      securityHeaders({
-        inlineScriptHashes: [cspHash(THEME_SCRIPT)],
-        frameSources: VIDEO_PLAYER_ORIGINS,
-        https: secure,
-      }),
-    )
-    .use(errorHandler({ logger, renderErrorPage: (request, status) => render(request, status) }))
-    .use(writeLimit({ limiter, client, exempt: adminPath, logger }))
-    .use(staticFiles(assets))
-    .use(healthRoutes(database))
-    .use(reads.routes)
-    .use(quizRoutes(database.db))
-    .use(earningsRoutes(database.db))
-    .use(offerRoutes(database.db))
-    .use(seoRoutes(database.db, { publicBase: address.base, contentDate: BUILD_DATE }))
-    .use(authRoutes(database.db, { tokens, secure, allowedOrigins, client, throttle: loginThrottle, onSignIn }))
-    .use(
-      adminMount(ADMIN_PREFIX)
-        .use(blogAdminRoutes(database.db))
-        .use(offerAdminRoutes(database.db))
-        .use(productAdminRoutes(database.db))
-        .use(settingsAdminRoutes(database.db, address)),
-    )
-    .use(uploadRoutes(uploadsDir))
-    .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir)))
-    .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
-    .all("/api/*", () => {
-      throw new HttpError(404, "No such API endpoint.");
-    })
-    .get("/*", ({ request, path }) => {
-      // GET /api/<unknown> also lands here: Elysia prefers this GET wildcard over .all.
-      if (isApiPath(path)) throw new HttpError(404, "No such API endpoint.");
-      return render(request);
-    });
+  return (
+    new Elysia({ serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES, development } })
+      .use(hostCheck())
+      .use(
+        securityHeaders({
+          inlineScriptHashes: [cspHash(THEME_SCRIPT)],
+          frameSources: VIDEO_PLAYER_ORIGINS,
+          https: secure,
+        }),
+      )
+      .use(errorHandler({ logger, renderErrorPage: (request, status) => render(request, status), storage }))
+      // Writes the server cannot keep are refused first, so they use up no client's budget.
+      .use(writeGate(storage))
+      .use(writeLimit({ limiter, client, exempt: adminPath, logger }))
+      .use(staticFiles(assets))
+      .use(healthRoutes(database, storage))
+      .use(reads.routes)
+      .use(quizRoutes(database.db))
+      .use(earningsRoutes(database.db))
+      .use(offerRoutes(database.db))
+      .use(seoRoutes(database.db, { publicBase: address.base, contentDate: BUILD_DATE }))
+      .use(authRoutes(database.db, { tokens, secure, allowedOrigins, client, throttle: loginThrottle, onSignIn }))
+      .use(
+        adminMount(ADMIN_PREFIX)
+          .use(blogAdminRoutes(database.db))
+          .use(offerAdminRoutes(database.db))
+          .use(productAdminRoutes(database.db))
+          .use(settingsAdminRoutes(database.db, address)),
+      )
+      .use(uploadRoutes(uploadsDir))
+      .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage)))
+      .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
+      .all("/api/*", () => {
+        throw new HttpError(404, "No such API endpoint.");
+      })
+      .get("/*", ({ request, path }) => {
+        // GET /api/<unknown> also lands here: Elysia prefers this GET wildcard over .all.
+        if (isApiPath(path)) throw new HttpError(404, "No such API endpoint.");
+        return render(request);
+      })
+  );
 }

@@ -19,7 +19,7 @@ import { basename, dirname, join, relative } from "node:path";
 import { DIR_MODE, FILE_MODE, giveToOwnerOf } from "./data-dir.ts";
 import { moveDatabase, removeDatabaseSideFiles, replacementDatabaseProblem, snapshotDatabase } from "./db/snapshot.ts";
 import { jwtSecretProblem } from "./features/auth/bootstrap.ts";
-import { MAX_UPLOAD_BYTES, UPLOAD_NAME } from "./features/uploads/service.ts";
+import { isFinishedUpload, MAX_UPLOAD_BYTES, UPLOAD_NAME } from "./features/uploads/service.ts";
 import { readTar, shownName, TarError, writeAll, writeTar } from "./lib/tar.ts";
 
 /** A backup or restore that was refused or failed; its message is one sentence for the operator. */
@@ -64,8 +64,10 @@ function dataFiles(dataDir: string): [string, string][] {
   if (plain(join(dataDir, "jwt-secret"))) files.push(["jwt-secret", join(dataDir, "jwt-secret")]);
   const uploads = join(dataDir, "uploads");
   if (lstatSync(uploads, { throwIfNoEntry: false })?.isDirectory()) {
+    // Finished uploads only: a temporary or empty file (a failed upload) is never archived.
     for (const name of readdirSync(uploads).sort())
-      if (UPLOAD_NAME.test(name) && plain(join(uploads, name))) files.push([`uploads/${name}`, join(uploads, name)]);
+      if (isFinishedUpload(uploads, name) && plain(join(uploads, name)))
+        files.push([`uploads/${name}`, join(uploads, name)]);
   }
   return files;
 }

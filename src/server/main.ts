@@ -3,12 +3,23 @@ import { chmodSync, existsSync, rmdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createApp } from "./app.ts";
 import { backup, describeFailure, removeRestoreLeftovers, restore } from "./backup.ts";
-import { DataDirError, FILE_MODE, LOCK_FILE, makePrivateDir, tightenDataDir } from "./data-dir.ts";
+import {
+  checkDatabasePresent,
+  DataDirError,
+  FILE_MODE,
+  LOCK_FILE,
+  MissingDatabaseError,
+  makePrivateDir,
+  markSite,
+  tightenDataDir,
+} from "./data-dir.ts";
 import { applyMigrations, type DatabaseHandle, migrationProblemInFile, openDatabase } from "./db/client.ts";
 import { lockDataDir } from "./db/lock.ts";
 import { describeSeed, seedDatabase } from "./db/seed.ts";
 import { type Config, ConfigError, loadConfig } from "./env.ts";
 import { AdminResetError, ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
+import { removeUnfinishedUploads } from "./features/uploads/service.ts";
+import { freeBytes, RESERVE_BYTES, StorageHealth, storageFault } from "./lib/storage-health.ts";
 import { consoleLogger as logger } from "./logger.ts";
 import { loadAssets } from "./ssr/assets.ts";
 
@@ -25,6 +36,8 @@ Commands:
                         (safe while serving; <file> must be outside DATA_DIR; written whole or not at all).
   restore <file>        Put a backup back into DATA_DIR after checking all of it (stop the server first;
                         the old database is kept beside the new one).
+  new-database          Begin again with an empty site where a site's database (app.db) went missing;
+                        every other command refuses to run on such a DATA_DIR.
   healthcheck           Exit 0 if the server on PORT answers /healthz (for Docker's HEALTHCHECK).
   --help                Show this help.
 
@@ -73,8 +86,15 @@ function refuseUnknownMigrations(file: string): void {
  * Opens DATA_DIR/app.db (creating it when missing) and brings it up to this build's schema,
  * unless a newer cam-guide made it.
  */
-function openData(dir: string): DatabaseHandle {
+function openData(dir: string, { startOver = false } = {}): DatabaseHandle {
   const file = join(dir, "app.db");
+  // A site whose database went missing is not silently replaced by an empty one.
+  try {
+    checkDatabasePresent(dir, { startOver });
+  } catch (error) {
+    if (error instanceof MissingDatabaseError) fail(error.message);
+    throw error;
+  }
   // Checked before anything is written, even the switch to write-ahead logging.
   refuseUnknownMigrations(file);
   let handle: DatabaseHandle;
@@ -85,6 +105,7 @@ function openData(dir: string): DatabaseHandle {
   }
   chmodSync(file, FILE_MODE);
   applyMigrations(handle);
+  markSite(dir);
   return handle;
 }
 
@@ -97,6 +118,13 @@ async function serve(config: Config) {
   if (fixed > 0) logger.warn(`made ${fixed} files and folders in DATA_DIR private (0600 files, 0700 folders)`);
   for (const problem of problems) logger.warn(problem);
   removeRestoreLeftovers(dir);
+  // Before anything is written (even a new secret): a site whose database went missing stops here.
+  try {
+    checkDatabasePresent(dir);
+  } catch (error) {
+    if (error instanceof MissingDatabaseError) fail(error.message);
+    throw error;
+  }
   // Both refusals come before anything is written: a database from a newer release, a bad secret.
   refuseUnknownMigrations(join(dir, "app.db"));
   let secret: string;
@@ -116,8 +144,14 @@ async function serve(config: Config) {
     );
   }
   const uploadsDir = join(dir, "uploads");
+  // Uploads cut short by a crash left only temporary names: never served, removed here.
+  const unfinished = removeUnfinishedUploads(uploadsDir);
+  if (unfinished > 0) logger.info(`removed ${unfinished} unfinished upload${unfinished === 1 ? "" : "s"}`);
+  // Watches the files opened above and the disk under them for as long as the server runs.
+  const storage = new StorageHealth({ dir, databaseFile: join(dir, "app.db"), logger });
+  await storage.settled();
 
-  const app = createApp({ database, secret, uploadsDir, config, assets: loadAssets(), logger });
+  const app = createApp({ database, secret, uploadsDir, storage, config, assets: loadAssets(), logger });
   try {
     app.listen({ port: config.port, hostname: config.host });
   } catch (error) {
@@ -259,6 +293,44 @@ async function runRestore(config: Config, file: string) {
   }
 }
 
+/** A site whose database went missing starts over only when the operator says so. */
+async function newDatabase(config: Config) {
+  const dir = resolve(config.dataDir);
+  const db = join(dir, "app.db");
+  if (existsSync(db))
+    fail(
+      `${db} exists: new-database only replaces a missing database. To put a backup in its place, use cam-guide restore <file>.`,
+    );
+  orFail(() => makePrivateDir(dir));
+  // Alone, like a restore: never under a running server.
+  const lock = orFail(() => lockDataDir(dir, "restore"));
+  const database = openData(dir, { startOver: true });
+  console.log(describeSeed(await seedDatabase(database)));
+  database.close();
+  lock.release();
+  console.log(
+    `A new, empty database was created at ${db}. Start the server to create the admin account (its password is printed once).`,
+  );
+}
+
+/** DATA_DIR once the configuration is read, for the message of a start that fails on the disk. */
+let dataDirInUse: string | null = null;
+
+/** A command that failed on the storage (a full disk, a read-only folder): a clear message, not a stack. */
+function storageFailure(error: unknown): string | null {
+  const fault = storageFault(error);
+  if (!fault || !dataDirInUse) return null;
+  const { code, message } = error as { code?: string; message?: string };
+  const free = freeBytes(dataDirInUse);
+  const full = fault === "full" || (free !== null && free < RESERVE_BYTES);
+  return (
+    `Cannot use the data in ${dataDirInUse}: ${code ?? "error"} (${message ?? error}).\n` +
+    (full
+      ? `The disk holding it is full (${Math.floor((free ?? 0) / 1024)} KB free). Free some space, then run the command again.`
+      : "It cannot be read or written. Check the disk and the folder's permissions, then run the command again.")
+  );
+}
+
 async function main(argv: string[]) {
   // Everything cam-guide creates is private to its user, whatever umask it was started with.
   process.umask(0o077);
@@ -274,9 +346,12 @@ async function main(argv: string[]) {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
   }
+  dataDirInUse = resolve(config.dataDir);
   switch (command) {
     case "serve":
       return serve(config);
+    case "new-database":
+      return newDatabase(config);
     case "seed":
       return seed(config);
     case "admin":
@@ -297,4 +372,10 @@ async function main(argv: string[]) {
   }
 }
 
-await main(process.argv.slice(2));
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  const message = storageFailure(error);
+  if (message) fail(message);
+  throw error;
+}

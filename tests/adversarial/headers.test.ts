@@ -2,9 +2,11 @@
 // Against the compiled executable in its default configuration (no PUBLIC_URL, NODE_ENV
 // unset): a request with hostile headers goes first, with the page cache empty, and the
 // clean request after it must not see any of it.
+
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createApp } from "#server/app.ts";
 import { openMemoryDatabase } from "#server/db/client.ts";
+import { StorageHealth } from "#server/lib/storage-health.ts";
 import { memoryLogger } from "#server/logger.ts";
 import { loadAssets } from "#server/ssr/assets.ts";
 import { ensureBuilt, type Running, startServer } from "#tests/support/binary.ts";
@@ -298,10 +300,12 @@ describe("production unless told otherwise", () => {
     [undefined, false],
     [true, true],
   ] as const)("development: %p -> Bun.serve development %p", async (development, expected) => {
+    const uploadsDir = scratchDir("uploads");
     const app = createApp({
       database: openMemoryDatabase(),
       secret: "x".repeat(40),
-      uploadsDir: scratchDir("uploads"),
+      uploadsDir,
+      storage: new StorageHealth({ dir: uploadsDir, databaseFile: null, logger: memoryLogger() }),
       config: { publicUrl: null, ...(development === undefined ? {} : { development }) },
       assets: loadAssets(),
       logger: memoryLogger(),

@@ -1,7 +1,10 @@
-import { createApp } from "#server/app.ts";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type AppDeps, createApp } from "#server/app.ts";
 import { type DatabaseHandle, databaseImage, openMemoryCopy, openMemoryDatabase } from "#server/db/client.ts";
 import { seedDatabase } from "#server/db/seed.ts";
 import type { LoginThrottle } from "#server/features/auth/throttle.ts";
+import { StorageHealth } from "#server/lib/storage-health.ts";
 import { memoryLogger } from "#server/logger.ts";
 import type { WriteLimiter } from "#server/plugins/write-limit.ts";
 import { type AssetStore, loadAssets } from "#server/ssr/assets.ts";
@@ -33,6 +36,8 @@ export interface TestAppOptions {
   writeLimiter?: WriteLimiter | null;
   /** To look at what the render cache holds. */
   pageCache?: PageCache;
+  /** What the app learns about its storage; default: the real check of the disk under the uploads. */
+  storage?: AppDeps["storage"];
 }
 
 /** The real app on a fresh in-memory database with the real migrations (and the seed unless `seed: false`). */
@@ -40,11 +45,16 @@ export function testApp(options: TestAppOptions = {}) {
   const database: DatabaseHandle = options.seed === false ? openMemoryDatabase() : openMemoryCopy(seeded);
   assets ??= loadAssets();
   const logger = memoryLogger();
-  const uploadsDir = scratchDir("uploads");
+  // As in DATA_DIR: the uploads in a folder of their own, beside the rest of the data.
+  const dataDir = scratchDir("data");
+  const uploadsDir = join(dataDir, "uploads");
+  mkdirSync(uploadsDir);
   const app = createApp({
     database,
     secret: TEST_SECRET,
     uploadsDir,
+    // An in-memory database: only the disk under the data folder is watched.
+    storage: options.storage ?? new StorageHealth({ dir: dataDir, databaseFile: null, logger }),
     config: { publicUrl: options.publicUrl ?? null, trustedProxies: options.trustedProxies ?? [] },
     assets,
     logger,

@@ -19,9 +19,24 @@ export interface Running {
   port: number;
 }
 
-export async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<Running> {
+export interface StartOptions {
+  /** Wait until /healthz answers 200 (default), or only until it answers at all (a server on a full disk answers 503). */
+  healthy?: boolean;
+  /** Start under a file size limit (RLIMIT_FSIZE, the shell's `ulimit -f`), in bytes, rounded down to 512. */
+  fileSizeLimit?: number;
+}
+
+export async function startServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+  { healthy = true, fileSizeLimit }: StartOptions = {},
+): Promise<Running> {
   const port = nextPort++;
-  const proc = Bun.spawn([BINARY], {
+  const command =
+    fileSizeLimit === undefined
+      ? [BINARY]
+      : ["sh", "-c", `ulimit -f ${Math.floor(fileSizeLimit / 512)} && exec "$0"`, BINARY];
+  const proc = Bun.spawn(command, {
     env: {
       PATH: process.env.PATH ?? "",
       DATA_DIR: dataDir,
@@ -36,7 +51,7 @@ export async function startServer(dataDir: string, env: Record<string, string> =
   });
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilUp(url, proc);
+    await waitUntilUp(url, proc, healthy);
   } catch (error) {
     proc.kill("SIGKILL");
     throw error;
@@ -44,17 +59,19 @@ export async function startServer(dataDir: string, env: Record<string, string> =
   return { proc, url, port };
 }
 
-/** Polls /healthz until it answers 200; fails if the process exits first or 15 s pass. */
+/** Polls /healthz until it answers 200 (or anything, unless `healthy`); fails if the process exits first or 15 s pass. */
 export async function waitUntilUp(
   url: string,
   proc: Bun.Subprocess<"ignore" | "pipe" | "inherit", "pipe", "pipe">,
+  healthy = true,
 ): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     if (proc.exitCode !== null)
       throw new Error(`server exited early with ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok || !healthy) return;
     } catch {
       // not listening yet
     }

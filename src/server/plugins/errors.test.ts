@@ -1,7 +1,8 @@
 import { expect } from "bun:test";
 import { Elysia, t } from "elysia";
+import type { StorageState } from "#server/lib/storage-health.ts";
 import { memoryLogger } from "#server/logger.ts";
-import { runScenarios } from "#tests/support/scenario.ts";
+import { runScenarios, type Scenario } from "#tests/support/scenario.ts";
 import { errorHandler, HttpError } from "./errors.ts";
 
 // The plugin on a minimal app with one route of each kind the feature modules use.
@@ -86,4 +87,104 @@ runScenarios(
     },
   ],
   { handle: (request) => app.handle(request) },
+);
+
+// Failures of the storage under the data: never a generic 500. The handler looks at the storage
+// again (here a stand-in that says whether the disk is full) and names the real cause.
+let diskState: StorageState = { ok: true };
+const storageApp = new Elysia()
+  .use(
+    errorHandler({
+      logger,
+      renderErrorPage: async (_r, status) =>
+        new Response(`<h1>page ${status}</h1>`, { status, headers: { "content-type": "text/html" } }),
+      storage: { recheck: () => diskState },
+    }),
+  )
+  .post("/api/throw/:kind", ({ params }) => {
+    throw faults[params.kind]!();
+  })
+  .post("/page/throw/:kind", ({ params }) => {
+    throw faults[params.kind]!();
+  });
+
+const sqlite = (code: string) => Object.assign(new Error("driver message with secret_table"), { code, errno: 13 });
+const faults: Record<string, () => unknown> = {
+  "sqlite-full": () => sqlite("SQLITE_FULL"),
+  "sqlite-ioerr": () => sqlite("SQLITE_IOERR_WRITE"),
+  "sqlite-readonly": () => sqlite("SQLITE_READONLY_DBMOVED"),
+  "wrapped-full": () => new Error("Failed query: insert into secret_table", { cause: sqlite("SQLITE_FULL") }),
+  enospc: () =>
+    Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC", syscall: "write" }),
+  edquot: () => Object.assign(new Error("EDQUOT"), { code: "EDQUOT", syscall: "write" }),
+  efbig: () => Object.assign(new Error("EFBIG: file too large"), { code: "EFBIG", syscall: "write" }),
+  eio: () => Object.assign(new Error("EIO: i/o error"), { code: "EIO", syscall: "fsync" }),
+  erofs: () => Object.assign(new Error("EROFS"), { code: "EROFS", syscall: "open" }),
+  constraint: () => sqlite("SQLITE_CONSTRAINT_UNIQUE"),
+};
+
+const storageCases: [string, string, StorageState, number, RegExp][] = [
+  ["SQLITE_FULL", "sqlite-full", { ok: true }, 507, /disk holding the data is full/],
+  ["SQLITE_FULL wrapped by the query builder", "wrapped-full", { ok: true }, 507, /full/],
+  ["ENOSPC from a file write", "enospc", { ok: true }, 507, /full/],
+  ["EDQUOT (over quota)", "edquot", { ok: true }, 507, /full/],
+  ["EFBIG (over the file size limit)", "efbig", { ok: true }, 507, /full/],
+  ["an SQLite I/O error", "sqlite-ioerr", { ok: true }, 503, /storage error/],
+  ["a read-only database", "sqlite-readonly", { ok: true }, 503, /storage error/],
+  ["EIO", "eio", { ok: true }, 503, /storage error/],
+  ["EROFS", "erofs", { ok: true }, 503, /storage error/],
+  [
+    "an I/O error while the disk is full: the fresh look decides",
+    "sqlite-ioerr",
+    { ok: false, status: 507, reason: "the disk holding the data is full (0 KB free)" },
+    507,
+    /0 KB free/,
+  ],
+  [
+    "any fault while the database file is gone",
+    "sqlite-full",
+    { ok: false, status: 503, reason: "the database file app.db is missing" },
+    503,
+    /app\.db is missing/,
+  ],
+];
+
+runScenarios(
+  "error handler: storage faults",
+  [
+    ...storageCases.map(
+      ([name, kind, state, status, message]): Scenario => ({
+        name: `${name}: ${status} with Retry-After, no driver detail`,
+        method: "POST",
+        path: `/api/throw/${kind}`,
+        setup: () => {
+          diskState = state;
+        },
+        status,
+        contains: { error: expect.stringMatching(message) },
+        responseHeaders: { "retry-after": /^\d+$/, "cache-control": "no-store" },
+        notContains: ["secret_table", "SQLITE", "ENOSPC"],
+        check: (res) => expect(res.json<{ error: string }>().error).toStartWith("Nothing was saved:"),
+      }),
+    ),
+    {
+      name: "a storage fault on a page: the error page with 507 and Retry-After",
+      method: "POST",
+      path: "/page/throw/enospc",
+      setup: () => {
+        diskState = { ok: true };
+      },
+      status: 507,
+      responseHeaders: { "retry-after": /^\d+$/ },
+      check: (res) => expect(res.text).toBe("<h1>page 500</h1>"),
+    },
+    {
+      name: "a constraint error is not a storage fault: still the generic 500",
+      method: "POST",
+      path: "/api/throw/constraint",
+      status: 500,
+      responseHeaders: { "retry-after": null },
+    },
+  ],
+  { handle: (request) => storageApp.handle(request) },
 );

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { RETRY_AFTER_SECONDS, type StorageState, storageFault } from "#server/lib/storage-health.ts";
 import type { Logger } from "#server/logger.ts";
 import { fieldProblems } from "#shared/schema/field-problems.ts";
 
@@ -8,16 +9,28 @@ export class HttpError extends Error {
     public readonly status: number,
     message: string,
     public readonly details?: unknown,
+    /** Headers the answer carries, such as Retry-After. */
+    public readonly headers?: Record<string, string>,
   ) {
     super(message);
     this.name = "HttpError";
   }
 }
 
-function json(status: number, body: unknown): Response {
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
+    headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+}
+
+/**
+ * The answer to a change that cannot be kept: 507 when there is no room for it, 503 when the
+ * data itself is unusable. Nothing was saved, and the client may try again later.
+ */
+export function storageRefusal(state: Extract<StorageState, { ok: false }>): HttpError {
+  return new HttpError(state.status, `Nothing was saved: ${state.reason}. Try again later.`, undefined, {
+    "retry-after": String(RETRY_AFTER_SECONDS),
   });
 }
 
@@ -25,25 +38,54 @@ export interface ErrorPluginOptions {
   logger: Logger;
   /** Renders the site's HTML error page for non-API requests. */
   renderErrorPage(request: Request, status: 404 | 500): Promise<Response>;
+  /** Looks at the storage again when a request failed on it, to answer 507 or 503 honestly. */
+  storage?: { recheck(): StorageState };
 }
 
 export function isApiPath(pathname: string): boolean {
   return pathname === "/api" || pathname.startsWith("/api/");
 }
 
-export function errorHandler({ logger, renderErrorPage }: ErrorPluginOptions) {
+/** The site's error page with the status of a refusal (503, 507) and its headers. */
+async function pageWithStatus(page: Promise<Response>, http: HttpError): Promise<Response> {
+  const rendered = await page;
+  const headers = new Headers(rendered.headers);
+  for (const [name, value] of Object.entries(http.headers ?? {})) headers.set(name, value);
+  return new Response(rendered.body, { status: http.status, headers });
+}
+
+export function errorHandler({ logger, renderErrorPage, storage }: ErrorPluginOptions) {
   return new Elysia({ name: "errors" }).onError({ as: "global" }, async ({ code, error, request }) => {
     const api = isApiPath(new URL(request.url).pathname);
     // A route's own body parser throws HttpError (413, 415, 400); Elysia wraps it as PARSE.
-    const http =
+    let http =
       error instanceof HttpError ? error : code === "PARSE" && error.cause instanceof HttpError ? error.cause : null;
+    // A write that failed on the disk or the database file: never a generic 500. The storage
+    // is examined again, so the answer names the real cause and later writes are refused up front.
+    const fault = http ? null : storageFault(error);
+    if (fault) {
+      logger.error("request failed on the storage", { method: request.method, url: request.url, error });
+      const state = storage?.recheck() ?? { ok: true };
+      http = storageRefusal(
+        !state.ok
+          ? state
+          : fault === "full"
+            ? { ok: false, status: 507, reason: "the disk holding the data is full" }
+            : { ok: false, status: 503, reason: "the data could not be read or written (a storage error)" },
+      );
+    }
     if (http) {
       if (!api && http.status === 404) return renderErrorPage(request, 404);
       if (http.status >= 500) {
-        logger.error("request failed", { method: request.method, url: request.url, error: http });
-        if (!api) return renderErrorPage(request, 500);
+        if (!fault && http.status !== 503 && http.status !== 507)
+          logger.error("request failed", { method: request.method, url: request.url, error: http });
+        if (!api) return pageWithStatus(renderErrorPage(request, 500), http);
       }
-      return json(http.status, { error: http.message, ...(http.details ? { details: http.details } : {}) });
+      return json(
+        http.status,
+        { error: http.message, ...(http.details ? { details: http.details } : {}) },
+        http.headers,
+      );
     }
     switch (code) {
       case "PARSE":

@@ -1,10 +1,20 @@
 import { Elysia } from "elysia";
 import { type DatabaseHandle, probeDatabase } from "#server/db/client.ts";
+import type { StorageHealth } from "#server/lib/storage-health.ts";
 
-/** 200 only after a real query succeeds, so a load balancer never routes to a broken database. */
-export function healthRoutes(handle: DatabaseHandle) {
+/**
+ * 200 only when the data can be kept: the database file opened at start is still the one in
+ * DATA_DIR, the disk under it takes a write, and a real query succeeds. Otherwise 503 with the
+ * reason, so a load balancer or an operator sees what is wrong.
+ */
+export function healthRoutes(handle: DatabaseHandle, storage: Pick<StorageHealth, "check">) {
   return new Elysia({ name: "health" }).get("/healthz", async ({ set }) => {
     set.headers["cache-control"] = "no-store";
+    const state = storage.check();
+    if (!state.ok) {
+      set.status = 503;
+      return { status: "unavailable", error: `${state.reason[0]!.toUpperCase()}${state.reason.slice(1)}.` };
+    }
     try {
       await probeDatabase(handle);
       return { status: "ok" };

@@ -2,15 +2,15 @@ import { join } from "node:path";
 import { Elysia, t } from "elysia";
 import { HttpError } from "#server/plugins/errors.ts";
 import { parseRange } from "#server/plugins/static.ts";
-import { CONTENT_TYPES, UPLOAD_NAME } from "./service.ts";
+import { CONTENT_TYPES, isFinishedUpload } from "./service.ts";
 
 export function uploadRoutes(dir: string) {
   return new Elysia({ name: "uploads" }).get(
     "/uploads/:name",
     async ({ params, request }) => {
-      if (!UPLOAD_NAME.test(params.name)) throw new HttpError(404, "No such file.");
+      // Only finished uploads: never a temporary name, never an empty file.
+      if (!isFinishedUpload(dir, params.name)) throw new HttpError(404, "No such file.");
       const file = Bun.file(join(dir, params.name));
-      if (!(await file.exists())) throw new HttpError(404, "No such file.");
       const type = CONTENT_TYPES[params.name.split(".").pop()!]!;
       const headers: Record<string, string> = {
         "content-type": type,

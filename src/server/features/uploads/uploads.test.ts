@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
@@ -198,3 +198,18 @@ runScenarios(
     status: 404,
   })),
 );
+
+describe("GET /uploads/:name serves only finished uploads", () => {
+  test.each([
+    [
+      "an empty file under a server-made name (left by an older version on a full disk)",
+      "AAAAAAAAAAAAAAAAAAAAAA.mp4",
+      "",
+    ],
+    ["a temporary name of an upload still arriving", ".upload-AAAAAAAAAAAAAAAAAAAAAA.part", "partial bytes"],
+  ])("%s: 404", async (_, name, text) => {
+    const api = await scenarioApp();
+    writeFileSync(join(api.uploadsDir, name), text);
+    await api.check({ path: `/uploads/${encodeURIComponent(name)}`, status: 404 });
+  });
+});

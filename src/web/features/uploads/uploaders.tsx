@@ -1,9 +1,14 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
-import { api } from "#web/lib/query-client.ts";
+import { ApiError, api } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 
 const MB = 1024 * 1024;
+
+/** The server's own reason when it gave one (a full disk, a refused file), else `fallback`. */
+function reason(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.error ? error.error : fallback;
+}
 
 async function upload(file: File): Promise<string> {
   const form = new FormData();
@@ -38,10 +43,10 @@ export function ImageUploader({ value, onChange, label, error }: UploaderProps &
     try {
       onChange(await upload(file));
       toast({ title: "Image uploaded", description: "Your image has been uploaded successfully." });
-    } catch {
+    } catch (error) {
       toast({
         title: "Upload failed",
-        description: "There was a problem uploading your image. Please try again.",
+        description: reason(error, "There was a problem uploading your image. Please try again."),
         variant: "destructive",
       });
     } finally {
@@ -129,10 +134,10 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
       onChange(await upload(file));
       setIsVideo(video);
       toast({ title: "Upload successful", description: `${video ? "Video" : "Image"} has been uploaded successfully` });
-    } catch {
+    } catch (error) {
       toast({
         title: "Upload failed",
-        description: "Failed to upload file. Please try again.",
+        description: reason(error, "Failed to upload file. Please try again."),
         variant: "destructive",
       });
     } finally {

@@ -1,0 +1,189 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type DatabaseHandle, openDatabase } from "#server/db/client.ts";
+import { memoryLogger } from "#server/logger.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import { scratchDir } from "#tests/support/scratch.ts";
+import { fileSizeLimit, StorageHealth, storageFault } from "./storage-health.ts";
+
+// Real files in a scratch folder, a real SQLite database in WAL mode, the real disk.
+
+let open: DatabaseHandle | null = null;
+afterEach(() => {
+  open?.close();
+  open = null;
+});
+
+function site() {
+  const dir = scratchDir("storage");
+  const file = join(dir, "app.db");
+  open = openDatabase(file);
+  open.sqlite.exec("CREATE TABLE t (x); INSERT INTO t VALUES (1);");
+  const logger = memoryLogger();
+  return { dir, file, logger, health: new StorageHealth({ dir, databaseFile: file, logger }) };
+}
+
+describe("the database files opened at start", () => {
+  test("in place and a disk with room: ok, and the probe leaves nothing behind", async () => {
+    const { dir, health } = site();
+    expect(health.check()).toEqual({ ok: true });
+    expect(health.recheck()).toEqual({ ok: true });
+    expect(await health.settled()).toEqual({ ok: true });
+    expect(readdirSync(dir).sort()).toEqual(["app.db", "app.db-shm", "app.db-wal"]);
+  });
+
+  test.each([
+    ["app.db deleted", (f: string) => rmSync(f), /app\.db is missing/],
+    [
+      "app.db and its side files deleted",
+      (f: string) => {
+        for (const suffix of ["", "-wal", "-shm"]) rmSync(f + suffix);
+      },
+      /missing/,
+    ],
+    ["app.db moved away", (f: string) => renameSync(f, `${f}.old`), /app\.db is missing/],
+    ["the write-ahead log deleted", (f: string) => rmSync(`${f}-wal`), /app\.db-wal is missing/],
+    [
+      "app.db replaced by a copy of itself",
+      (f: string) => {
+        copyFileSync(f, `${f}.copy`);
+        renameSync(`${f}.copy`, f);
+      },
+      /app\.db was replaced/,
+    ],
+    [
+      "app.db replaced by an empty file",
+      (f: string) => {
+        rmSync(f);
+        writeFileSync(f, "");
+      },
+      /app\.db was replaced/,
+    ],
+  ])("%s: 503 naming the file, logged once", (_, change, reason) => {
+    const { file, health, logger } = site();
+    change(file);
+    for (let i = 0; i < 3; i++) {
+      // A copy: Bun's toMatchObject writes the matchers into the object it checks.
+      expect({ ...health.check() }).toMatchObject({ ok: false, status: 503, reason: expect.stringMatching(reason) });
+    }
+    expect(logger.lines.filter((l) => l.includes("cannot be kept"))).toHaveLength(1);
+  });
+
+  test("moved away and back (the same file): ok again, and the recovery is logged", () => {
+    const { file, health, logger } = site();
+    renameSync(file, `${file}.aside`);
+    expect(health.check().ok).toBe(false);
+    renameSync(`${file}.aside`, file);
+    expect(health.check()).toEqual({ ok: true });
+    expect(logger.lines.some((l) => l.includes("changes are accepted"))).toBe(true);
+  });
+});
+
+describe("the disk under the data", () => {
+  const free = (dir: string) => {
+    const { bavail, bsize } = statfsSync(dir);
+    return Number(bavail) * Number(bsize);
+  };
+
+  test("less free space than the reserve: 507, the disk is full", () => {
+    const dir = scratchDir("storage");
+    const health = new StorageHealth({ dir, databaseFile: null, reserveBytes: free(dir) * 2 });
+    expect({ ...health.check() }).toMatchObject({
+      ok: false,
+      status: 507,
+      reason: expect.stringMatching(/disk .* is full/),
+    });
+  });
+
+  test("room for a declared size: refused when it would not fit, allowed when it does", () => {
+    const dir = scratchDir("storage");
+    const health = new StorageHealth({ dir, databaseFile: null });
+    expect(health.roomFor(1024)).toEqual({ ok: true });
+    expect({ ...health.roomFor(free(dir) * 2) }).toMatchObject({
+      ok: false,
+      status: 507,
+      reason: expect.stringMatching(/free, not enough for/),
+    });
+  });
+
+  test("a data folder that disappeared: 503, it cannot be examined", () => {
+    const dir = scratchDir("storage");
+    const health = new StorageHealth({ dir, databaseFile: null });
+    rmSync(dir, { recursive: true });
+    expect({ ...health.check() }).toMatchObject({ ok: false, status: 503 });
+  });
+
+  test("a write the disk refuses: 503 once the background probe has answered, ok again after", async () => {
+    const dir = scratchDir("storage");
+    const health = new StorageHealth({ dir, databaseFile: null, probeEveryMs: 0 });
+    expect(await health.settled()).toEqual({ ok: true });
+    // The probe's own file name taken by a folder: the write fails (EISDIR) as on a broken disk.
+    const blocker = join(dir, `.write-probe-${process.pid}`);
+    mkdirSync(blocker);
+    expect({ ...(await health.settled()) }).toMatchObject({
+      ok: false,
+      status: 503,
+      reason: expect.stringMatching(/cannot be written \(EISDIR\)/),
+    });
+    expect(health.check().ok).toBe(false);
+    rmSync(blocker, { recursive: true });
+    expect(await health.settled()).toEqual({ ok: true });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  test("checking never waits on the disk: the write probe runs in the background, at most once per interval", async () => {
+    const dir = scratchDir("storage");
+    const health = new StorageHealth({ dir, databaseFile: null, probeEveryMs: 60_000 });
+    await health.settled();
+    mkdirSync(join(dir, `.write-probe-${process.pid}`));
+    for (let i = 0; i < 100; i++) expect(health.check()).toEqual({ ok: true });
+    // recheck (after a failed write) starts a probe at once.
+    health.recheck();
+    expect({ ...(await health.settled()) }).toMatchObject({ ok: false, status: 503 });
+  });
+
+  test("the process's file size limit is read from the kernel (ulimit -f in a child process)", () => {
+    expect(fileSizeLimit()).toBe(Number.POSITIVE_INFINITY);
+    const child = Bun.spawnSync([
+      "sh",
+      "-c",
+      `ulimit -f 100 && exec "$0" -e 'const { fileSizeLimit } = await import(process.argv[1]); console.log(fileSizeLimit())' "$1"`,
+      process.execPath,
+      join(import.meta.dir, "storage-health.ts"),
+    ]);
+    expect(child.stdout.toString().trim()).toBe(String(100 * 512));
+  });
+});
+
+describe("which errors are storage faults", () => {
+  const os = (code: string, syscall = "write") => Object.assign(new Error(code), { code, syscall });
+  const sqlite = (code: string) => Object.assign(new Error(code), { code, errno: 1 });
+  test.each([
+    ["SQLITE_FULL", "full", () => sqlite("SQLITE_FULL")],
+    ["SQLITE_IOERR_WRITE", "broken", () => sqlite("SQLITE_IOERR_WRITE")],
+    ["SQLITE_IOERR_FSYNC", "broken", () => sqlite("SQLITE_IOERR_FSYNC")],
+    ["SQLITE_CANTOPEN", "broken", () => sqlite("SQLITE_CANTOPEN")],
+    ["SQLITE_READONLY_DBMOVED", "broken", () => sqlite("SQLITE_READONLY_DBMOVED")],
+    ["SQLITE_NOTADB", "broken", () => sqlite("SQLITE_NOTADB")],
+    [
+      "SQLITE_FULL wrapped twice",
+      "full",
+      () => new Error("a", { cause: new Error("b", { cause: sqlite("SQLITE_FULL") }) }),
+    ],
+    ["ENOSPC", "full", () => os("ENOSPC")],
+    ["EDQUOT", "full", () => os("EDQUOT")],
+    ["EFBIG", "full", () => os("EFBIG")],
+    ["EIO", "broken", () => os("EIO", "fsync")],
+    ["EROFS", "broken", () => os("EROFS", "open")],
+    ["SQLITE_CONSTRAINT_UNIQUE", null, () => sqlite("SQLITE_CONSTRAINT_UNIQUE")],
+    ["SQLITE_BUSY", null, () => sqlite("SQLITE_BUSY")],
+    ["an HttpError", null, () => new HttpError(422, "no")],
+    ["a plain error", null, () => new Error("boom")],
+    ["ENOENT that is not from a file call", null, () => Object.assign(new Error("x"), { code: "ENOENT" })],
+    ["a string", null, () => "ENOSPC"],
+    ["null", null, () => null],
+  ] as [string, string | null, () => unknown][])("%s -> %p", (_, expected, error) =>
+    expect(storageFault(error())).toBe(expected as never),
+  );
+});

@@ -1,0 +1,19 @@
+import { Elysia } from "elysia";
+import type { StorageHealth } from "#server/lib/storage-health.ts";
+import { storageRefusal } from "./errors.ts";
+
+/** Methods that change nothing; every other one may write. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Refuses every request that could change data while the data cannot be kept (the database
+ * file is gone or replaced: 503; no room on the disk: 507), before its body is read. One rule
+ * for every write the app has or will have: public results, sign-in, admin changes, uploads.
+ */
+export function writeGate(storage: Pick<StorageHealth, "check">) {
+  return new Elysia({ name: "write-gate" }).onRequest(({ request }) => {
+    if (SAFE_METHODS.has(request.method)) return;
+    const state = storage.check();
+    if (!state.ok) throw storageRefusal(state);
+  });
+}
