@@ -71,6 +71,19 @@ function orFail<T>(work: () => T): T {
   }
 }
 
+/**
+ * A site whose database went missing is not silently replaced by an empty one: stops the
+ * process unless `startOver` (cam-guide new-database), which clears what the old one left.
+ */
+function refuseLostDatabase(dir: string, { startOver = false } = {}): void {
+  try {
+    checkDatabasePresent(dir, { startOver });
+  } catch (error) {
+    if (error instanceof MissingDatabaseError) fail(error.message);
+    throw error;
+  }
+}
+
 /** Stops the process when the database in `file` was migrated by a release this one does not know. */
 function refuseUnknownMigrations(file: string): void {
   let problem: string | null;
@@ -86,15 +99,8 @@ function refuseUnknownMigrations(file: string): void {
  * Opens DATA_DIR/app.db (creating it when missing) and brings it up to this build's schema,
  * unless a newer cam-guide made it.
  */
-function openData(dir: string, { startOver = false } = {}): DatabaseHandle {
+function openData(dir: string): DatabaseHandle {
   const file = join(dir, "app.db");
-  // A site whose database went missing is not silently replaced by an empty one.
-  try {
-    checkDatabasePresent(dir, { startOver });
-  } catch (error) {
-    if (error instanceof MissingDatabaseError) fail(error.message);
-    throw error;
-  }
   // Checked before anything is written, even the switch to write-ahead logging.
   refuseUnknownMigrations(file);
   let handle: DatabaseHandle;
@@ -119,12 +125,7 @@ async function serve(config: Config) {
   for (const problem of problems) logger.warn(problem);
   removeRestoreLeftovers(dir);
   // Before anything is written (even a new secret): a site whose database went missing stops here.
-  try {
-    checkDatabasePresent(dir);
-  } catch (error) {
-    if (error instanceof MissingDatabaseError) fail(error.message);
-    throw error;
-  }
+  refuseLostDatabase(dir);
   // Both refusals come before anything is written: a database from a newer release, a bad secret.
   refuseUnknownMigrations(join(dir, "app.db"));
   let secret: string;
@@ -193,6 +194,7 @@ async function healthcheck(config: Config) {
 async function seed(config: Config) {
   const dir = resolve(config.dataDir);
   orFail(() => makePrivateDir(dir));
+  refuseLostDatabase(dir);
   const lock = orFail(() => lockDataDir(dir, "shared"));
   const database = openData(dir);
   console.log(describeSeed(await seedDatabase(database)));
@@ -203,6 +205,7 @@ async function seed(config: Config) {
 async function resetPassword(config: Config) {
   const dir = resolve(config.dataDir);
   const file = join(dir, "app.db");
+  refuseLostDatabase(dir);
   // Never creates a site: a mistyped DATA_DIR must not get a fresh database and admin.
   if (!existsSync(file)) fail(`No database at ${file}: is DATA_DIR right? Nothing was changed.`);
   const lock = orFail(() => lockDataDir(dir, "shared"));
@@ -304,7 +307,8 @@ async function newDatabase(config: Config) {
   orFail(() => makePrivateDir(dir));
   // Alone, like a restore: never under a running server.
   const lock = orFail(() => lockDataDir(dir, "restore"));
-  const database = openData(dir, { startOver: true });
+  refuseLostDatabase(dir, { startOver: true });
+  const database = openData(dir);
   console.log(describeSeed(await seedDatabase(database)));
   database.close();
   lock.release();

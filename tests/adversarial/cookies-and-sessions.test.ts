@@ -458,8 +458,19 @@ describe("the session secret file (the compiled executable)", () => {
   });
 
   /** Runs the executable on a DATA_DIR prepared by `prepare`; a refusal answers its exit code and stderr. */
-  async function run(prepare: (dir: string) => void, env: Record<string, string> = {}) {
+  /**
+   * A site that exists (its database seeded): a secret file without a database would be
+   * refused for another reason, as a site whose database went missing.
+   */
+  function siteDir(): string {
     const dir = scratchDir("secret");
+    const seeded = Bun.spawnSync([BINARY, "seed"], { env: { PATH: process.env.PATH ?? "", DATA_DIR: dir } });
+    if (seeded.exitCode !== 0) throw new Error(`seed failed: ${seeded.stderr.toString()}`);
+    return dir;
+  }
+
+  async function run(prepare: (dir: string) => void, env: Record<string, string> = {}) {
+    const dir = siteDir();
     prepare(dir);
     const proc = Bun.spawn([BINARY], {
       env: {
@@ -505,7 +516,7 @@ describe("the session secret file (the compiled executable)", () => {
     ["empty", ""],
     ["whitespace only", " \n\t \n"],
   ])("an %s file is replaced by a new secret, and the server starts", async (_n, content) => {
-    const dir = scratchDir("secret");
+    const dir = siteDir();
     writeFileSync(join(dir, "jwt-secret"), content);
     const server = await startServer(dir);
     started.push(server);
@@ -515,7 +526,7 @@ describe("the session secret file (the compiled executable)", () => {
   });
 
   test("a secret of exactly 32 characters is used as it is, across restarts", async () => {
-    const dir = scratchDir("secret");
+    const dir = siteDir();
     writeFileSync(join(dir, "jwt-secret"), "s".repeat(32));
     const server = await startServer(dir);
     started.push(server);
