@@ -1,38 +1,32 @@
 // `bun bench/cache-abuse.ts`: what cheap requests cost the compiled executable, on a fresh
 // seeded DATA_DIR, with wrk on 127.0.0.1 (Debian's `wrk`). Writes bench/COST-RESULTS.md.
 //   1. requests/s for a cached page asked with the same address, and with a query string
-//      never seen before on every request (bench/unique-query.lua); for comparison, a value
-//      the page does read, or a path, never seen before (bench/unique-value.lua);
+//      never seen before on every request; for comparison, a value the page does read, or a
+//      path, never seen before (both with bench/unique-value.lua);
 //   2. whether real pages stay cached (x-cache) after a flood of unique query strings, and
 //      after a flood of saved quiz results' pages;
 //   3. anonymous writes from one client: accepted rows per second and database growth, with
 //      the default configuration.
 // BENCH_SKIP_BUILD=1 reuses dist/cam-guide; BENCH_PORT (default 4700), BENCH_DURATION (10s),
 // BENCH_CONNECTIONS (32) and BENCH_FLOOD (3000 addresses per flood) tune the run.
+
 import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { binary, ensureBinary, requireWrk, runWrk, type WrkRun } from "./lib.ts";
 
-const root = join(import.meta.dir, "..");
-const binary = join(root, "dist", "cam-guide");
+const _root = join(import.meta.dir, "..");
 const duration = process.env.BENCH_DURATION ?? "10s";
 const connections = process.env.BENCH_CONNECTIONS ?? "32";
 const port = Number(process.env.BENCH_PORT ?? 4700);
 const flood = Number(process.env.BENCH_FLOOD ?? 3000);
 const base = `http://127.0.0.1:${port}`;
-const uniqueScript = join(import.meta.dir, "unique-query.lua");
 const uniqueValueScript = join(import.meta.dir, "unique-value.lua");
 const postScript = join(import.meta.dir, "post.lua");
 
-if (!Bun.which("wrk")) {
-  console.error("wrk is missing: install it with `apt-get install -y wrk` (Debian).");
-  process.exit(1);
-}
-if (process.env.BENCH_SKIP_BUILD !== "1" || !existsSync(binary)) {
-  const built = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "ignore", stderr: "inherit" });
-  if (built.exitCode !== 0) process.exit(1);
-}
+requireWrk();
+ensureBinary();
 
 interface Server {
   proc: Bun.Subprocess;
@@ -72,30 +66,8 @@ async function stop({ proc, dataDir }: Server): Promise<void> {
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-interface Wrk {
-  rps: number;
-  p99: string;
-  requests: number;
-  non2xx: number;
-}
-
-function wrk(path: string, script?: string): Wrk {
-  const extra = script ? ["-s", script] : [];
-  const out = Bun.spawnSync([
-    "wrk",
-    "-t2",
-    `-c${connections}`,
-    `-d${duration}`,
-    "--latency",
-    ...extra,
-    base + path,
-  ]).stdout.toString();
-  return {
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
-    p99: /\s99%\s+(\S+)/.exec(out)?.[1] ?? "?",
-    requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0),
-    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
-  };
+function wrk(path: string, script?: string): WrkRun {
+  return runWrk(base + path, { connections, duration, script });
 }
 
 /** Runs `count` tasks with at most `concurrency` in flight. */
@@ -160,7 +132,7 @@ try {
   for (const path of ["/", "/blog"]) {
     wrk(path); // warm-up of the connection path
     const same = wrk(path);
-    const unique = wrk(path, uniqueScript);
+    const unique = wrk(`${path}?x=`, uniqueValueScript);
     rows.push(
       `| \`${path}\` | ${same.rps.toFixed(0)} (p99 ${same.p99}) | ${unique.rps.toFixed(0)} (p99 ${unique.p99}) | ${(same.rps / unique.rps).toFixed(1)}× |`,
     );

@@ -4,27 +4,22 @@
 //   the same bytes served from memory by the same executable (the ceiling) and each page's ratio;
 //   a page rendered without the cache; peak memory (VmHWM); time from start to the first 200;
 //   the JavaScript each page loads (bytes, gzipped). Writes bench/RESULTS.md.
+
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { binary, ensureBinary, requireWrk, runWrk } from "./lib.ts";
 import { pageJavaScript } from "./page-js.ts";
 
 const root = join(import.meta.dir, "..");
-const binary = join(root, "dist", "cam-guide");
 const duration = process.env.BENCH_DURATION ?? "10s";
 const connections = process.env.BENCH_CONNECTIONS ?? "50";
 const port = Number(process.env.BENCH_PORT ?? 4610);
 const base = `http://127.0.0.1:${port}`;
 const postScript = join(import.meta.dir, "post.lua");
 
-if (!Bun.which("wrk")) {
-  console.error("wrk is missing: install it with `apt-get install -y wrk` (Debian).");
-  process.exit(1);
-}
-if (process.env.BENCH_SKIP_BUILD !== "1") {
-  const built = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "ignore", stderr: "inherit" });
-  if (built.exitCode !== 0) process.exit(1);
-}
+requireWrk();
+ensureBinary();
 
 const dataDir = mkdtempSync(join(tmpdir(), "cam-guide-bench-"));
 const started = performance.now();
@@ -70,25 +65,10 @@ interface Result {
 }
 
 function wrk(name: string, path: string, script?: string): Result {
-  const extra = script ? ["-s", script] : [];
   // A short warm-up, then the measured run.
-  Bun.spawnSync(["wrk", "-t2", `-c${connections}`, "-d2s", ...extra, base + path]);
-  const out = Bun.spawnSync([
-    "wrk",
-    "-t2",
-    `-c${connections}`,
-    `-d${duration}`,
-    "--latency",
-    ...extra,
-    base + path,
-  ]).stdout.toString();
-  return {
-    name,
-    path,
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN),
-    p99: /\s99%\s+(\S+)/.exec(out)?.[1] ?? "?",
-    non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
-  };
+  runWrk(base + path, { connections, duration: "2s", script });
+  const { rps, p99, non2xx } = runWrk(base + path, { connections, duration, script });
+  return { name, path, rps, p99, non2xx };
 }
 
 // Lighthouse is not a devDependency (it would bring ~190 packages into every install for

@@ -1,5 +1,6 @@
--- wrk script: appends a value never seen before to the address as given (a path ending in
--- `?category=` or `/no-such-page-`), so every request asks for a value the page reads.
+-- wrk script: appends a value never seen before to the address as given, so every request
+-- is new: `/?x=` (a query string no page reads), `/blog?category=` (a value the page reads)
+-- or `/no-such-page-` (a path).
 local threads = 0
 
 function setup(thread)

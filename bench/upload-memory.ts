@@ -3,22 +3,20 @@
 // DATA_DIR, signs in as the admin, sends UPLOADS (8) uploads of UPLOAD_MB (95) in parallel as
 // the admin page does (multipart/form-data, field "file") and reads VmRSS / VmHWM from
 // /proc/<pid>/status before and after. The server's own process is measured, not this script.
+
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { binary, ensureBinary } from "./lib.ts";
 
 const root = join(import.meta.dir, "..");
-const binary = join(root, "dist", "cam-guide");
 const port = Number(process.env.BENCH_PORT ?? 4650);
 const count = Number(process.env.UPLOADS ?? 8);
 const sizeMb = Number(process.env.UPLOAD_MB ?? 95);
 const base = `http://127.0.0.1:${port}`;
 const password = "bench-password-123";
 
-if (process.env.BENCH_SKIP_BUILD !== "1") {
-  const built = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "ignore", stderr: "inherit" });
-  if (built.exitCode !== 0) process.exit(1);
-}
+ensureBinary();
 
 const work = mkdtempSync(join(tmpdir(), "cam-guide-upload-bench-"));
 const dataDir = join(work, "data");
