@@ -6,7 +6,7 @@ import { BUILD_DATE } from "./build-info.ts";
 import type { DatabaseHandle } from "./db/client.ts";
 import { type Config, DEFAULT_WRITE_LIMIT } from "./env.ts";
 import { ADMIN_PREFIX, adminGuard, isUnder } from "./features/auth/guard.ts";
-import { authRoutes } from "./features/auth/routes.ts";
+import { AUTH_PATH, authRoutes } from "./features/auth/routes.ts";
 import { sessionTokens } from "./features/auth/session.ts";
 import type { LoginThrottle } from "./features/auth/throttle.ts";
 import { benchRoutes } from "./features/bench/routes.ts";
@@ -117,8 +117,11 @@ export function createApp({
   };
   const writeLimitConfig = config.writeLimit === undefined ? DEFAULT_WRITE_LIMIT : config.writeLimit;
   const limiter = writeLimiter !== undefined ? writeLimiter : writeLimitConfig && new WriteLimiter(writeLimitConfig);
-  // The admin's own mounts are not counted: they refuse anyone else before reading a body.
-  const adminPath = (request: Request) => [ADMIN_PREFIX, UPLOAD_PATH].some((prefix) => isUnder(prefix, request.url));
+  // Not counted: the admin's own mounts (they refuse anyone else before reading a body) and
+  // signing in and out, which store nothing and have their own throttle; a form sign-in
+  // refused there goes back to its page instead of a bare JSON answer.
+  const adminPath = (request: Request) =>
+    [ADMIN_PREFIX, UPLOAD_PATH, AUTH_PATH].some((prefix) => isUnder(prefix, request.url));
   // Everything used inside an admin mount is guarded by its prefix. Whatever the admin
   // changes may show on any cached page, so every admin write empties the page cache.
   const adminMount = (prefix: string) =>

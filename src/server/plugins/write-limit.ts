@@ -142,7 +142,7 @@ export function writeLimit({ limiter, client, exempt, logger }: WriteLimitOption
     set.headers["retry-after"] = String(wait);
     throw new HttpError(
       429,
-      `Too many submissions from your network (the limit is ${message}). Please try again in ${wait} second${wait === 1 ? "" : "s"}.`,
+      `Too many submissions from your network in a short time (the limit is ${message}). Nothing was lost: please try again in ${wait} second${wait === 1 ? "" : "s"}.`,
     );
   });
 }

@@ -23,7 +23,9 @@ export interface AuthOptions {
   onSignIn?: (request: Request) => Promise<void>;
 }
 
-const AUTH_PREFIX = "/api/auth/";
+/** Where signing in and out live. */
+export const AUTH_PATH = "/api/auth";
+const AUTH_PREFIX = `${AUTH_PATH}/`;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 
 /** A sign-in as the JSON API sends it, or as the page's form posts it without JavaScript. */

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import { canonicalOrigin, type PublicAddress } from "#shared/features/settings/contract.ts";
+import { canonicalOrigin, isLocalOrigin, type PublicAddress } from "#shared/features/settings/contract.ts";
 import { siteSettings } from "./table.ts";
 
 /**
@@ -86,7 +86,9 @@ export function publicAddressStore(db: Db, publicUrl: string | null): PublicAddr
     async recordSignIn(raw) {
       if (publicUrl) return false;
       const origin = canonicalOrigin(raw);
-      if (!origin) return false;
+      // An address only this machine or its network reaches (trying the site on one's own
+      // computer) would publish links no visitor can follow: only the admin can set one.
+      if (!origin || isLocalOrigin(origin)) return false;
       const now = await stored();
       if (!now.exists || now.confirmed || now.origin === origin) return false;
       await write(origin, false);

@@ -80,12 +80,25 @@ describe("settings admin API as the admin", () => {
 describe("the site's public address", () => {
   const address = "/api/admin/settings/address";
 
-  test("none at first; the admin's first sign-in records where the site is reached", async () => {
-    const { request, asAdmin } = await adminApp();
-    // adminApp signed in from http://localhost: that is now the address, not yet confirmed.
-    expect(await (await asAdmin(address)).json()).toEqual({ origin: "http://localhost", source: "sign-in" });
-    expect((await renderPage(request, "/learn")).link("canonical")).toBe("http://localhost/learn");
-    expect(await (await request("/robots.txt")).text()).toContain("Sitemap: http://localhost/sitemap.xml");
+  /** Signs in through `origin` (the Host the request reached and its Origin header, as a browser there sends). */
+  const signInAt = (app: { app: { handle: (request: Request) => Promise<Response> } }, origin: string) =>
+    app.app.handle(
+      new Request(`${origin}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin },
+        body: JSON.stringify(ADMIN),
+      }),
+    );
+
+  test("none at first; the admin's first sign-in at a public address records it", async () => {
+    const t = await adminApp();
+    const { request, asAdmin } = t;
+    // adminApp signed in from http://localhost, which only this machine reaches: not recorded.
+    expect(await (await asAdmin(address)).json()).toEqual({ origin: null, source: "none" });
+    expect((await signInAt(t, "https://guide.example.com")).status).toBe(200);
+    expect(await (await asAdmin(address)).json()).toEqual({ origin: "https://guide.example.com", source: "sign-in" });
+    expect((await renderPage(request, "/learn")).link("canonical")).toBe("https://guide.example.com/learn");
+    expect(await (await request("/robots.txt")).text()).toContain("Sitemap: https://guide.example.com/sitemap.xml");
     expect((await request("/sitemap.xml")).status).toBe(200);
     // Forgetting it: relative links again, and no sitemap.
     expect((await asAdmin(address, { method: "DELETE" })).status).toBe(200);
@@ -93,27 +106,48 @@ describe("the site's public address", () => {
     expect((await request("/sitemap.xml")).status).toBe(404);
   });
 
+  test.each([
+    "http://localhost:3000",
+    "http://127.0.0.1:3000",
+    "http://[::1]:3000",
+    "http://192.168.1.20",
+    "http://10.0.0.5:8080",
+    "http://172.20.0.3",
+    "http://cam-guide:3000",
+    "http://mybox.local",
+    "http://guide.localhost",
+  ])("a sign-in at %s (a local address) records nothing: visitors could not follow its links", async (origin) => {
+    const t = await adminApp();
+    expect((await signInAt(t, origin)).status).toBe(200);
+    expect(await (await t.asAdmin(address)).json()).toEqual({ origin: null, source: "none" });
+    expect((await t.request("/sitemap.xml")).status).toBe(404);
+  });
+
   test("a later sign-in from another address moves an unconfirmed address, never a confirmed one", async () => {
-    const { request, asAdmin } = await adminApp();
-    const signInFrom = (origin: string) =>
-      request("/api/auth/login", {
-        method: "POST",
-        headers: { "content-type": "application/json", origin },
-        body: JSON.stringify(ADMIN),
-      });
-    // The sign-in's same-site check admits the address the request reached (here http://localhost)
-    // or the stored one; a foreign Origin is refused and records nothing.
-    expect((await signInFrom("https://evil.example")).status).toBe(403);
-    expect((await (await asAdmin(address)).json()).origin).toBe("http://localhost");
+    const t = await adminApp();
+    const { asAdmin } = t;
+    expect((await signInAt(t, "https://first.example.com")).status).toBe(200);
+    expect((await (await asAdmin(address)).json()).origin).toBe("https://first.example.com");
+    // A foreign Origin is refused by the same-site check and records nothing.
+    const foreign = await t.request("/api/auth/login", {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: "https://evil.example" },
+      body: JSON.stringify(ADMIN),
+    });
+    expect(foreign.status).toBe(403);
+    expect((await signInAt(t, "https://second.example.com")).status).toBe(200);
+    expect((await (await asAdmin(address)).json()).origin).toBe("https://second.example.com");
     await asAdmin(address, { method: "PUT", json: { origin: "https://guide.example.com/" } });
     expect(await (await asAdmin(address)).json()).toEqual({ origin: "https://guide.example.com", source: "confirmed" });
-    expect((await signInFrom("http://localhost")).status).toBe(200);
+    expect((await signInAt(t, "https://third.example.com")).status).toBe(200);
     expect((await (await asAdmin(address)).json()).origin).toBe("https://guide.example.com");
   });
 
   test("a change empties the page cache", async () => {
-    const { request, asAdmin } = await adminApp();
-    expect((await renderPage(request, "/learn")).link("canonical")).toBe("http://localhost/learn");
+    const t = await adminApp();
+    const { request, asAdmin } = t;
+    await signInAt(t, "https://first.example.com");
+    expect((await renderPage(request, "/learn")).link("canonical")).toBe("https://first.example.com/learn");
     await asAdmin(address, { method: "PUT", json: { origin: "https://guide.example.com" } });
     const page = await renderPage(request, "/learn");
     expect(page.link("canonical")).toBe("https://guide.example.com/learn");

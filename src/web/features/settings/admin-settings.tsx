@@ -1,6 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import { type PublicAddress, PublicAddressInput, SiteSettings } from "#shared/features/settings/contract.ts";
+import {
+  isLocalOrigin,
+  type PublicAddress,
+  PublicAddressInput,
+  SiteSettings,
+} from "#shared/features/settings/contract.ts";
 import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { Field } from "#web/admin/field.tsx";
@@ -22,7 +27,7 @@ const SOURCE_NOTE: Record<PublicAddress["source"], string> = {
   environment: "Set by PUBLIC_URL on the server: change it there.",
   confirmed: "Confirmed by you.",
   "sign-in": "Taken from the address you signed in at. Confirm it, or enter the address visitors use.",
-  none: "Not known yet: pages use relative links, and the sitemap and RSS feed are not served until it is set.",
+  none: "Not known yet: pages use relative links, and the sitemap and RSS feed are not served until it is set. Sign in once at the address visitors use, or enter it here.",
 };
 
 /** The address links in feeds, the sitemap and search-engine tags start with. */
@@ -61,6 +66,12 @@ function PublicAddressForm() {
         <br />
         <small>{SOURCE_NOTE[source]}</small>
       </p>
+      {origin && isLocalOrigin(origin) && (
+        <p role="note">
+          <strong>Only this computer or your local network can reach this address.</strong> Search engines and visitors
+          cannot follow its links: enter the address visitors use, such as https://example.com.
+        </p>
+      )}
       {source !== "environment" && (
         <>
           <Field label="Address visitors use" error={errors.origin}>
