@@ -263,6 +263,9 @@ async function runBackup(config: Config, file: string) {
 
 async function runRestore(config: Config, file: string) {
   const dir = resolve(config.dataDir);
+  // A mistyped name is said first, before a running server is (stopping the site would not help).
+  const source = resolve(file);
+  if (!existsSync(source)) fail(`Restore failed: ${source} does not exist. Nothing in DATA_DIR was changed.`);
   const controller = interruptions();
   const created = orFail(() => makePrivateDir(dir));
   const lockFile = join(dir, LOCK_FILE);

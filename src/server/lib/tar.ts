@@ -156,6 +156,8 @@ export async function readTar(
   try {
     const total = fstatSync(fd).size;
     if (total === 0) throw new TarError("The backup file is empty.");
+    if (total < BLOCK)
+      throw new TarError(`This is not a cam-guide backup: at ${total} bytes it is too small to be a tar archive.`);
     const h = Buffer.alloc(BLOCK);
     let position = 0;
     const readBlock = (what: string) => {
