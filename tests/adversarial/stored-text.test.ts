@@ -11,6 +11,9 @@ import { THEME_SCRIPT } from "#web/theme-script.ts";
 
 type App = Awaited<ReturnType<typeof adminApp>>;
 
+// A public address, so the feed and the sitemap are served (they need absolute links).
+const SITE = { publicUrl: "http://localhost" };
+
 /** Problems a strict XML parser finds (well-formedness, characters XML cannot hold). */
 function xmlProblems(xml: string): string[] {
   const problems: string[] = [];
@@ -163,7 +166,7 @@ const PAYLOADS = [
 
 describe("hostile text stored through the admin API stays text", () => {
   test.each(PAYLOADS)("%s", async (payload) => {
-    const app = await adminApp();
+    const app = await adminApp(SITE);
     await storeEverywhere(app, payload);
     for (const path of PAGES) {
       const res = await app.request(path);
@@ -202,7 +205,7 @@ describe("hostile text stored through the admin API stays text", () => {
   });
 
   test("the brand cannot redirect visitors from /terms and /privacy with a meta refresh", async () => {
-    const app = await adminApp();
+    const app = await adminApp(SITE);
     await ok(
       "settings",
       await app.asAdmin("/api/admin/settings", {
@@ -235,7 +238,7 @@ const UNSHOWABLE: [string, string][] = [
 
 describe("control characters are refused at admin input, at the field", () => {
   test.each(UNSHOWABLE)("%s", async (code, char) => {
-    const app = await adminApp();
+    const app = await adminApp(SITE);
     const bad = `Bad ${char} text`;
     const cases: [string, string, string, unknown, string][] = [
       ["PUT", "/api/admin/settings", "brandName", settingsInput({ brandName: bad }), "site_settings"],
@@ -273,7 +276,7 @@ describe("control characters are refused at admin input, at the field", () => {
   });
 
   test("tabs, line breaks, emoji and other printable characters are accepted", async () => {
-    const app = await adminApp();
+    const app = await adminApp(SITE);
     const text = "Tab\tline\nbreak\r\nemoji 😀 DEL\u007f NEL\u0085 nbsp\u00a0 rtl\u202e";
     const res = await app.asAdmin("/api/admin/blog/post", {
       method: "POST",
@@ -286,7 +289,7 @@ describe("control characters are refused at admin input, at the field", () => {
 
 describe("rows written by other means: the feed and the sitemap stay well-formed", () => {
   test.each(UNSHOWABLE)("%s in a stored title, excerpt, category, slug and brand", async (code, char) => {
-    const app = await adminApp();
+    const app = await adminApp(SITE);
     await ok(
       "post",
       await app.asAdmin("/api/admin/blog/post", { method: "POST", json: postInput({ slug: "stored-by-sql" }) }),
