@@ -33,26 +33,34 @@ test("each platform's problems show at its own name and URL fields, before anyth
   expect(database.sqlite.query("SELECT * FROM site_settings").get()).toEqual(before);
 });
 
-test("the public address: shown with where it came from, confirmed, and a bad one refused at its field", async () => {
+test("the public address: shown with where it came from, a local one warned about, a bad one refused at its field", async () => {
   const { asAdmin, database } = await adminApp();
   routeFetchTo((path, init) => asAdmin(path, init));
   renderAt("/admin", <SettingsTab />);
   const form = await screen.findByRole("form", { name: "Public address" });
-  expect(form.textContent).toContain("Links in feeds and search engines use: http://localhost");
-  expect(form.textContent).toContain("Taken from the address you signed in at");
+  // The test signed in at http://localhost, which visitors cannot reach: nothing was recorded.
+  expect(form.textContent).toContain("Links in feeds and search engines use: no address yet");
+  expect(form.textContent).toContain("Sign in once at the address visitors use, or enter it here.");
   const stored = () => database.sqlite.query("SELECT public_origin, public_origin_confirmed FROM site_settings").get();
+  const save = (value: string) => {
+    fireEvent.change(screen.getByLabelText("Address visitors use"), { target: { value } });
+    fireEvent.click(screen.getByRole("button", { name: "Save Address" }));
+  };
 
-  fireEvent.change(screen.getByLabelText("Address visitors use"), { target: { value: "https://example.com/blog" } });
-  fireEvent.click(screen.getByRole("button", { name: "Save Address" }));
+  save("http://localhost:3000");
+  await waitFor(() => expect(form.textContent).toContain("use: http://localhost:3000"));
+  expect(form.textContent).toContain("Only this computer or your local network can reach this address.");
+
+  save("https://example.com/blog");
   await messageAt(
     "Address visitors use",
     "Enter the address visitors use, such as https://example.com (http or https, no path)",
   );
-  expect(stored()).toEqual({ public_origin: "http://localhost", public_origin_confirmed: 0 });
+  expect(stored()).toEqual({ public_origin: "http://localhost:3000", public_origin_confirmed: 1 });
 
-  fireEvent.change(screen.getByLabelText("Address visitors use"), { target: { value: "https://guide.example.com" } });
-  fireEvent.click(screen.getByRole("button", { name: "Save Address" }));
+  save("https://guide.example.com");
   await waitFor(() => expect(form.textContent).toContain("use: https://guide.example.com"));
   expect(form.textContent).toContain("Confirmed by you.");
+  expect(form.textContent).not.toContain("local network");
   expect(stored()).toEqual({ public_origin: "https://guide.example.com", public_origin_confirmed: 1 });
 });
