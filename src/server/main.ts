@@ -115,6 +115,28 @@ function openData(dir: string): DatabaseHandle {
   return handle;
 }
 
+/** Stops with a clear sentence when the port cannot be listened on; rethrows anything else. */
+function failToListen(config: Config, error: unknown): never {
+  const code = (error as { code?: string }).code;
+  if (code === "EADDRINUSE")
+    fail(`Port ${config.port} is already in use on ${config.host}. Stop the other process or set PORT.`);
+  if (code === "EACCES")
+    fail(`Not allowed to listen on port ${config.port}. Use a port above 1023 or run with the right permissions.`);
+  throw error;
+}
+
+/**
+ * Tries the port before anything is created: a start that cannot listen must not make a
+ * site (a database, an admin whose generated password scrolls away) it then leaves behind.
+ */
+function checkPort(config: Config): void {
+  try {
+    Bun.listen({ hostname: config.host, port: config.port, socket: { data() {} } }).stop(true);
+  } catch (error) {
+    failToListen(config, error);
+  }
+}
+
 async function serve(config: Config) {
   const dir = resolve(config.dataDir);
   orFail(() => makePrivateDir(dir));
@@ -126,6 +148,7 @@ async function serve(config: Config) {
   removeRestoreLeftovers(dir);
   // Before anything is written (even a new secret): a site whose database went missing stops here.
   refuseLostDatabase(dir);
+  checkPort(config);
   // Both refusals come before anything is written: a database from a newer release, a bad secret.
   refuseUnknownMigrations(join(dir, "app.db"));
   let secret: string;
@@ -157,12 +180,7 @@ async function serve(config: Config) {
     app.listen({ port: config.port, hostname: config.host });
   } catch (error) {
     database.close();
-    const code = (error as { code?: string }).code;
-    if (code === "EADDRINUSE")
-      fail(`Port ${config.port} is already in use on ${config.host}. Stop the other process or set PORT.`);
-    if (code === "EACCES")
-      fail(`Not allowed to listen on port ${config.port}. Use a port above 1023 or run with the right permissions.`);
-    throw error;
+    failToListen(config, error);
   }
   logger.info(`cam-guide listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`);
 

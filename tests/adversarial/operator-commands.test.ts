@@ -460,6 +460,49 @@ describe("restore refuses hostile or broken archives and changes nothing", () =>
       "missing cam-guide tables (blog_posts)",
     ],
     [
+      "a database missing a column",
+      tar({ name: "app.db", data: dbVariant("ALTER TABLE blog_posts DROP COLUMN excerpt") }),
+      "columns differ",
+    ],
+    [
+      "a database with an extra column",
+      tar({ name: "app.db", data: dbVariant("ALTER TABLE blog_posts ADD COLUMN spare TEXT") }),
+      "columns differ",
+    ],
+    [
+      "a database with a trigger that deletes every post on a visitor's write",
+      tar({
+        name: "app.db",
+        data: dbVariant("CREATE TRIGGER evil AFTER INSERT ON quiz_results BEGIN DELETE FROM blog_posts; END"),
+      }),
+      "trigger cam-guide never creates (evil)",
+    ],
+    [
+      "a database with a table of its own",
+      tar({ name: "app.db", data: dbVariant("CREATE TABLE extra (x)") }),
+      "table cam-guide never creates (extra)",
+    ],
+    [
+      "a database with a view of its own",
+      tar({ name: "app.db", data: dbVariant("CREATE VIEW posts_view AS SELECT * FROM blog_posts") }),
+      "view cam-guide never creates (posts_view)",
+    ],
+    [
+      "a database whose post date is text",
+      tar({ name: "app.db", data: dbVariant("UPDATE blog_posts SET created_at = 'notadate'") }),
+      "created_at is not integer",
+    ],
+    [
+      "a database whose post title is bytes",
+      tar({ name: "app.db", data: dbVariant("UPDATE blog_posts SET title = x'00ff'") }),
+      "title is not text",
+    ],
+    [
+      "a database whose brand name is bytes",
+      tar({ name: "app.db", data: dbVariant("UPDATE site_settings SET brand_name = x'ff00'") }),
+      "brand_name is not text",
+    ],
+    [
       "a database with dangling references",
       tar({
         name: "app.db",
@@ -1022,6 +1065,19 @@ describe("admin reset-password", () => {
 });
 
 describe("DATA_DIR is private and the server refuses what it cannot use", () => {
+  test("a port in use is refused before anything is made: no database, no admin, no secret", async () => {
+    const busy = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    try {
+      const dir = join(scratchDir("busy-port"), "data");
+      const result = await cli([], { DATA_DIR: dir, PORT: String(busy.port), HOST: "127.0.0.1" });
+      expectRefused(result, `Port ${busy.port} is already in use`);
+      const left = existsSync(dir) ? readdirSync(dir) : [];
+      expect(left.filter((name) => name !== "cam-guide.lock")).toEqual([]);
+    } finally {
+      busy.stop(true);
+    }
+  });
+
   test("a server started under umask 000 keeps DATA_DIR 0700 and every file 0600 (database, log, secret, lock, uploads)", () => {
     const names = readdirSync(liveDir);
     for (const name of ["app.db", "app.db-wal", "app.db-shm", "jwt-secret", "cam-guide.lock", "uploads"])

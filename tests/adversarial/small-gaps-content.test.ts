@@ -1,7 +1,10 @@
 // Smaller gaps around content: Accept-Encoding is read as HTTP means it, images are
 // accepted only where the site's security policy shows them, and a draft's related
-// posts answer exactly like an unknown post.
+// posts answer exactly like an unknown post. Static files and uploads answer odd
+// addresses and planted links without a 5xx or a leak.
 import { describe, expect, test } from "bun:test";
+import { symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { SITE_IMAGE_MESSAGE } from "#shared/schema/common.ts";
 import { adminApp } from "#tests/support/admin.ts";
@@ -246,5 +249,43 @@ describe("a draft's related posts answer exactly like an unknown post", () => {
     const draft = await request("/blog/secret-draft");
     const unknown = await request("/blog/never-existed");
     expect([draft.status, draft.headers.get("location")]).toEqual([unknown.status, unknown.headers.get("location")]);
+  });
+});
+
+describe("static files and uploads: odd addresses and planted files", () => {
+  test.each(["/favicon.svg/", "/favicon.svg/.", "/favicon.ico/", "/favicon.svg?x=1"])(
+    "GET and HEAD %s: the icon or a 404, never a 5xx",
+    async (path) => {
+      const t = await siteApp();
+      for (const method of ["GET", "HEAD"]) {
+        const res = await t.request(path, { method });
+        expect([200, 404]).toContain(res.status);
+      }
+    },
+  );
+
+  test.each(["bytes=abc", "items=0-1", "bytes= 1-2x", "bytes=0-1,3-4", "bytes=-"])(
+    "a Range header HTTP lets a server ignore (%s): the whole file, 200",
+    async (range) => {
+      const t = await siteApp();
+      const res = await t.request("/favicon.svg", { headers: { range } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-range")).toBeNull();
+    },
+  );
+
+  test("a Range beyond the end of the file is 416", async () => {
+    const t = await siteApp();
+    expect((await t.request("/favicon.svg", { headers: { range: "bytes=999999-" } })).status).toBe(416);
+  });
+
+  test("a link planted in the uploads folder is never followed, even when it has an upload's name", async () => {
+    const t = await siteApp();
+    const secret = join(t.uploadsDir, "..", "planted-secret");
+    writeFileSync(secret, "the session secret");
+    symlinkSync(secret, join(t.uploadsDir, "CCCCCCCCCCCCCCCCCCCCCC.png"));
+    const res = await t.request("/uploads/CCCCCCCCCCCCCCCCCCCCCC.png");
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain("the session secret");
   });
 });

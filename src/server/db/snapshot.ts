@@ -68,8 +68,10 @@ export async function replacementDatabaseProblem(file: string): Promise<string |
     const expected = openMemoryDatabase();
     const have = new Set(tableNames(handle.sqlite));
     const missing = tableNames(expected.sqlite).filter((name) => !have.has(name));
+    const shape = missing.length > 0 ? null : schemaProblem(handle.sqlite, expected.sqlite);
     expected.close();
     if (missing.length > 0) return `is missing cam-guide tables (${missing.join(", ")})`;
+    if (shape) return shape;
     const broken = handle.sqlite.query("PRAGMA foreign_key_check").all();
     if (broken.length > 0) return `has ${broken.length} rows that point at rows that do not exist`;
     // Fold the write-ahead log back in, so the file alone is the whole database.
@@ -79,6 +81,52 @@ export async function replacementDatabaseProblem(file: string): Promise<string |
     return `cannot be brought up to this version (${(error as Error).message})`;
   } finally {
     handle.close();
+  }
+  return null;
+}
+
+type Sqlite = ReturnType<typeof openMemoryDatabase>["sqlite"];
+
+/** Which values a column's declared type may hold; other declared types are not checked. */
+const STORAGE: Record<string, string[]> = {
+  INTEGER: ["integer", "null"],
+  TEXT: ["text", "null"],
+  REAL: ["real", "integer", "null"],
+};
+
+/**
+ * Null when `actual` has exactly the shape this release creates (`expected`): no table,
+ * index, view or trigger it never makes (a trigger could run on a visitor's write), the
+ * same columns in each table, and every value of the storage class its column declares (a
+ * date stored as text or a title as bytes would break the pages that read them).
+ */
+function schemaProblem(actual: Sqlite, expected: Sqlite): string | null {
+  const objects = (db: Sqlite) =>
+    db.query("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all() as {
+      type: string;
+      name: string;
+    }[];
+  const ours = new Set(objects(expected).map(({ type, name }) => `${type} ${name}`));
+  const extra = objects(actual).find(({ type, name }) => !ours.has(`${type} ${name}`));
+  if (extra) return `holds a ${extra.type} cam-guide never creates (${extra.name})`;
+  for (const table of tableNames(expected)) {
+    const columns = (db: Sqlite) =>
+      (db.query(`PRAGMA table_info("${table}")`).all() as { name: string; type: string; notnull: number; pk: number }[])
+        .map(({ name, type, notnull, pk }) => `${name} ${type} ${notnull} ${pk}`)
+        .join(", ");
+    if (columns(actual) !== columns(expected)) return `has a table ${table} whose columns differ from cam-guide's`;
+    const declared = expected.query(`PRAGMA table_info("${table}")`).all() as { name: string; type: string }[];
+    for (const { name, type } of declared) {
+      const allowed = STORAGE[type.toUpperCase()];
+      if (!allowed) continue;
+      const wrong = actual
+        .query(
+          `SELECT count(*) AS n FROM "${table}" WHERE typeof("${name}") NOT IN (${allowed.map((c) => `'${c}'`).join(", ")})`,
+        )
+        .get() as { n: number };
+      if (wrong.n > 0)
+        return `has ${wrong.n} row${wrong.n === 1 ? "" : "s"} in ${table} whose ${name} is not ${type.toLowerCase()}`;
+    }
   }
   return null;
 }

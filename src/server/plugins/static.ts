@@ -2,11 +2,15 @@ import { Elysia } from "elysia";
 import { chooseEncoding, notAcceptable, storedCodings } from "#server/lib/accept-encoding.ts";
 import type { Asset, AssetStore } from "#server/ssr/assets.ts";
 
-/** One byte range of a "bytes=" header, or null when absent or not satisfiable. */
+/**
+ * One byte range of a "bytes=" header; null when absent or not one we serve (another unit,
+ * several ranges, bad syntax: the whole file is sent, as HTTP allows); "invalid" when it
+ * lies outside the file (416).
+ */
 export function parseRange(header: string | null, size: number): { start: number; end: number } | "invalid" | null {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!m || (m[1] === "" && m[2] === "")) return "invalid";
+  if (!m || (m[1] === "" && m[2] === "")) return null;
   let start: number;
   let end: number;
   if (m[1] === "") {
@@ -51,15 +55,18 @@ function serve(asset: Asset, request: Request): Response {
 
 /** Built client files under /assets/ and the files of public/ (favicon, robots), from memory. */
 export function staticFiles(assets: AssetStore) {
-  return new Elysia({ name: "static" })
-    .get("/assets/*", ({ request, path }) => {
-      const asset = assets.get(path);
-      return asset ? serve(asset, request) : new Response("Not found", { status: 404 });
-    })
-    .get("/seed/*", ({ request, path }) => {
-      const asset = assets.get(path);
-      return asset ? serve(asset, request) : new Response("Not found", { status: 404 });
-    })
-    .get("/favicon.svg", ({ request, path }) => serve(assets.get(path)!, request))
-    .get("/favicon.ico", ({ request }) => serve(assets.get("/favicon.svg")!, request));
+  return (
+    new Elysia({ name: "static" })
+      .get("/assets/*", ({ request, path }) => {
+        const asset = assets.get(path);
+        return asset ? serve(asset, request) : new Response("Not found", { status: 404 });
+      })
+      .get("/seed/*", ({ request, path }) => {
+        const asset = assets.get(path);
+        return asset ? serve(asset, request) : new Response("Not found", { status: 404 });
+      })
+      // Also reached as /favicon.svg/ (a trailing slash matches the same route).
+      .get("/favicon.svg", ({ request }) => serve(assets.get("/favicon.svg")!, request))
+      .get("/favicon.ico", ({ request }) => serve(assets.get("/favicon.svg")!, request))
+  );
 }

@@ -2,12 +2,12 @@ import {
   closeSync,
   fsync,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readdirSync,
   renameSync,
   rmSync,
-  statSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -41,15 +41,13 @@ export const UPLOAD_NAME = /^[A-Za-z0-9_-]{22}\.(png|jpg|gif|webp|mp4|webm|ogg)$
 /**
  * Whether `name` in `dir` is an upload the server finished: a server-made final name (never a
  * temporary one) and not empty (an empty file is never a finished upload; older versions could
- * leave one behind on a full disk). What is served and backed up.
+ * leave one behind on a full disk), and a plain file: a link planted in the folder is never
+ * followed (it could point at the session secret). What is served and backed up.
  */
 export function isFinishedUpload(dir: string, name: string): boolean {
   if (!UPLOAD_NAME.test(name)) return false;
-  try {
-    return statSync(join(dir, name)).size > 0;
-  } catch {
-    return false;
-  }
+  const stat = lstatSync(join(dir, name), { throwIfNoEntry: false });
+  return stat?.isFile() === true && stat.size > 0;
 }
 
 /** What the server names an upload while it arrives; never served, backed up or restored. */
