@@ -57,7 +57,7 @@ describe("blog admin errors name their field", () => {
     });
     expect(res.status).toBe(422);
     expect((await res.json()).details).toEqual([
-      { field: "title", message: "Title is required" },
+      { field: "title", message: "Title is required, at most 200 characters" },
       { field: "slug", message: "Slug is required: lower-case letters, digits and single hyphens" },
     ]);
     const settings = await asAdmin("/api/admin/settings", {
@@ -71,7 +71,7 @@ describe("blog admin errors name their field", () => {
     });
     expect((await settings.json()).details).toEqual([
       { field: "platformA.url", message: "Must be a valid URL" },
-      { field: "platformB.name", message: "Platform name is required" },
+      { field: "platformB.name", message: "Platform name is required, at most 60 characters" },
     ]);
   });
 });

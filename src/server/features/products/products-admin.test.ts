@@ -40,8 +40,8 @@ runScenarios("a product with a bad field: 422 with the form's message, nothing s
       ["name", "x", "Name must be at least 2 characters"],
       ["description", "short", "Description must be at least 10 characters"],
       ["link", "nope", "Must be a valid URL"],
-      ["price", "", "Price is required"],
-      ["badge", "", "Badge is required"],
+      ["price", "", "Price is required, at most 40 characters"],
+      ["badge", "", "Badge is required, at most 30 characters"],
     ] as const
   ).map(
     ([field, value, message]): Scenario => ({

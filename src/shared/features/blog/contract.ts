@@ -6,7 +6,7 @@ export { categoryColor, categoryLabel } from "./categories.ts";
 
 export const BlogCategory = Type.Object({
   id: Type.Integer(),
-  name: Type.String({ minLength: 1, maxLength: 60, error: "Name is required" }),
+  name: Type.String({ minLength: 1, maxLength: 60, error: "Name is required, at most 60 characters" }),
   slug: Type.String({ minLength: 1, maxLength: 60, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", error: "Slug is required" }),
 });
 export type BlogCategory = Static<typeof BlogCategory>;
@@ -60,7 +60,7 @@ export type SeedPost = Static<typeof SeedPost>;
 // The admin form and the admin API validate with this same schema and its messages.
 
 export const PostInput = Type.Object({
-  title: Type.String({ minLength: 1, maxLength: 200, error: "Title is required" }),
+  title: Type.String({ minLength: 1, maxLength: 200, error: "Title is required, at most 200 characters" }),
   slug: Type.String({
     minLength: 1,
     maxLength: 120,
@@ -78,7 +78,7 @@ export const PostInput = Type.Object({
 export type PostInput = Static<typeof PostInput>;
 
 export const CategoryInput = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 60, error: "Name is required" }),
+  name: Type.String({ minLength: 1, maxLength: 60, error: "Name is required, at most 60 characters" }),
   slug: Type.String({
     minLength: 1,
     maxLength: 60,

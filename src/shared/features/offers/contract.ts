@@ -34,8 +34,12 @@ export type SeedOffer = Static<typeof SeedOffer>;
 // The admin form and the admin API validate with this same schema and its messages.
 
 export const OfferInput = Type.Object({
-  title: Type.String({ minLength: 1, maxLength: 200, error: "Title is required" }),
-  description: Type.String({ minLength: 1, maxLength: 2000, error: "Description is required" }),
+  title: Type.String({ minLength: 1, maxLength: 200, error: "Title is required, at most 200 characters" }),
+  description: Type.String({
+    minLength: 1,
+    maxLength: 2000,
+    error: "Description is required, at most 2000 characters",
+  }),
   imageUrl: OptionalSiteImage(),
   videoUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
   useEmbed: Type.Boolean(),

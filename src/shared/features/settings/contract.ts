@@ -7,14 +7,14 @@ const HttpUrl = Type.String({
 });
 
 export const Platform = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 60, error: "Platform name is required" }),
+  name: Type.String({ minLength: 1, maxLength: 60, error: "Platform name is required, at most 60 characters" }),
   url: HttpUrl,
 });
 export type Platform = Static<typeof Platform>;
 
 /** The brand and the two affiliate platforms (docs/product.md#site-settings), as the site renders them. */
 export const SiteSettings = Type.Object({
-  brandName: Type.String({ minLength: 1, maxLength: 60, error: "Brand name is required" }),
+  brandName: Type.String({ minLength: 1, maxLength: 60, error: "Brand name is required, at most 60 characters" }),
   platformA: Platform,
   platformB: Platform,
   bannerPlatform: Type.Union([Type.Literal("a"), Type.Literal("b")], {

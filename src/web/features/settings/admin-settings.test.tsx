@@ -25,7 +25,7 @@ test("each platform's problems show at its own name and URL fields, before anyth
   fireEvent.change(screen.getByLabelText("Platform 2 name"), { target: { value: "" } });
   fireEvent.click(screen.getByRole("button", { name: "Save Settings" }));
   await messageAt("Platform 1 sign-up URL", "Must be a valid URL");
-  expect(fieldMessage("Platform 2 name")).toBe("Platform name is required");
+  expect(fieldMessage("Platform 2 name")).toBe("Platform name is required, at most 60 characters");
   expect([fieldMessage("Platform 1 name"), fieldMessage("Platform 2 sign-up URL"), fieldMessage("Brand name")]).toEqual(
     [null, null, null],
   );
