@@ -14,7 +14,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { binary, ensureBinary, requireWrk, runWrk, type WrkRun } from "./lib.ts";
+import { ensureBinary, requireWrk, runWrk, spawnServer, type WrkRun } from "./lib.ts";
 
 const _root = join(import.meta.dir, "..");
 const duration = process.env.BENCH_DURATION ?? "10s";
@@ -35,19 +35,7 @@ interface Server {
 
 async function start(env: Record<string, string> = {}): Promise<Server> {
   const dataDir = mkdtempSync(join(tmpdir(), "cam-guide-cost-"));
-  const proc = Bun.spawn([binary], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      NODE_ENV: "production",
-      ADMIN_PASSWORD: "bench-password-123",
-      ...env,
-    },
-    stdout: "ignore",
-    stderr: "inherit",
-  });
+  const proc = spawnServer(port, dataDir, env);
   for (let i = 0; i < 3000; i++) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) return { proc, dataDir };

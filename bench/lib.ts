@@ -47,3 +47,20 @@ export function runWrk(
     non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0),
   };
 }
+
+/** Starts dist/cam-guide on 127.0.0.1:`port` with `dataDir`, production, its log on stderr. */
+export function spawnServer(port: number, dataDir: string, env: Record<string, string> = {}): Bun.Subprocess {
+  return Bun.spawn([binary], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      NODE_ENV: "production",
+      ADMIN_PASSWORD: "bench-password-123",
+      ...env,
+    },
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+}

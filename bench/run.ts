@@ -8,7 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { binary, ensureBinary, requireWrk, runWrk } from "./lib.ts";
+import { ensureBinary, requireWrk, runWrk, spawnServer } from "./lib.ts";
 import { pageJavaScript } from "./page-js.ts";
 
 const root = join(import.meta.dir, "..");
@@ -23,21 +23,11 @@ ensureBinary();
 
 const dataDir = mkdtempSync(join(tmpdir(), "cam-guide-bench-"));
 const started = performance.now();
-const server = Bun.spawn([binary], {
-  env: {
-    PATH: process.env.PATH ?? "",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    NODE_ENV: "production",
-    CAM_GUIDE_BENCH: "1",
-    ADMIN_PASSWORD: "bench-password-123",
-    // POST /api/quiz/result is measured for its speed: from one client the write limit would
-    // answer nearly all of them 429 (bench/cache-abuse.ts measures the limit).
-    WRITE_LIMIT: "off",
-  },
-  stdout: "ignore",
-  stderr: "inherit",
+const server = spawnServer(port, dataDir, {
+  CAM_GUIDE_BENCH: "1",
+  // POST /api/quiz/result is measured for its speed: from one client the write limit would
+  // answer nearly all of them 429 (bench/cache-abuse.ts measures the limit).
+  WRITE_LIMIT: "off",
 });
 
 async function firstOk(): Promise<number> {

@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { binary, ensureBinary } from "./lib.ts";
+import { ensureBinary, spawnServer } from "./lib.ts";
 
 const root = join(import.meta.dir, "..");
 const port = Number(process.env.BENCH_PORT ?? 4650);
@@ -27,17 +27,7 @@ const bytes = new Uint8Array(sizeMb * 1024 * 1024);
 bytes.set(clip);
 writeFileSync(video, bytes);
 
-const server = Bun.spawn([binary], {
-  env: {
-    PATH: process.env.PATH ?? "",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    ADMIN_PASSWORD: password,
-  },
-  stdout: "ignore",
-  stderr: "inherit",
-});
+const server = spawnServer(port, dataDir, { ADMIN_PASSWORD: password });
 
 function memory(): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${server.pid}/status`, "utf8");
