@@ -1,3 +1,4 @@
+import type { Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 
 test.describe.configure({ timeout: 60_000 });
@@ -15,7 +16,7 @@ test("walk a module, take its quiz with one wrong answer, continue to the next m
   await expect(page.getByRole("button", { name: "Previous" })).toBeDisabled();
   for (let t = 1; t <= 5; t++) {
     await expect(page.getByText(`Topic ${t} of 5`)).toBeVisible();
-    await expect(page.getByText(`${t * 20}%`)).toBeVisible();
+    await expect(page.getByText(`${(t - 1) * 20}%`)).toBeVisible();
     await expect(page.getByRole("heading", { name: "Pro tip" })).toBeVisible();
     if (t < 5) await page.getByRole("button", { name: "Next" }).click();
   }
@@ -193,4 +194,59 @@ test("the graduation page", async ({ page, visit }) => {
   await expect(page.getByRole("button", { name: "Back to Courses" })).toHaveAttribute("href", "/learn");
   await page.getByRole("button", { name: "Start Your Career" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Resource Library" })).toBeVisible();
+});
+
+test.describe("on a 375 × 812 phone", () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  /** The heading has the focus and sits in the top half of the screen, below the sticky header. */
+  async function expectRevealed(page: Page, heading: Locator) {
+    await expect(heading).toBeFocused();
+    const header = await page.locator(".site-header").boundingBox();
+    await expect
+      .poll(async () => {
+        const box = await heading.boundingBox();
+        return box !== null && header !== null && box.y >= header.height - 1 && box.y < 812 / 2;
+      })
+      .toBe(true);
+  }
+
+  test("Next, Previous, the module quiz's questions and its score come into view with the focus", async ({
+    page,
+    visit,
+  }) => {
+    await visit("/learn/1");
+    const progress = page.getByRole("progressbar", { name: "Module progress" });
+    // Nothing is read on the first topic.
+    await expect(progress).toHaveAttribute("aria-valuenow", "0");
+
+    const module = await (await page.request.get("/api/course/modules/1")).json();
+    const topics = module.topics as { title: string }[];
+    await page.getByRole("button", { name: "Next" }).click();
+    await expectRevealed(page, page.getByRole("heading", { level: 2, name: topics[1]!.title }));
+    await expect(progress).toHaveAttribute("aria-valuenow", "20");
+    await page.getByRole("button", { name: "Next" }).click();
+    await expectRevealed(page, page.getByRole("heading", { level: 2, name: topics[2]!.title }));
+    await page.getByRole("button", { name: "Previous" }).click();
+    await expectRevealed(page, page.getByRole("heading", { level: 2, name: topics[1]!.title }));
+
+    await visit("/learn/module-complete?moduleId=1");
+    await page.getByRole("button", { name: "Start Module 1 Quiz" }).click();
+    await expect(page).toHaveURL(/\/learn\/1\?quiz=true$/);
+    await expectRevealed(page, page.getByRole("heading", { name: "Module 1 Quiz" }));
+
+    const questions = module.quiz.questions as { question: string; correctAnswer: string }[];
+    for (let q = 0; q < questions.length; q++) {
+      // With the keyboard alone: the answers follow the focused heading.
+      await page.keyboard.press("Tab");
+      await expect(page.locator('input[type="radio"]').first()).toBeFocused();
+      await page.locator(`input[type="radio"][value="${questions[q]!.correctAnswer}"]`).check();
+      await page.getByRole("button", { name: "Submit Answer" }).click();
+      const last = q === questions.length - 1;
+      await page.getByRole("button", { name: last ? "Complete Quiz" : "Next Question" }).focus();
+      await page.keyboard.press("Enter");
+      if (!last) await expectRevealed(page, page.getByRole("heading", { level: 3, name: questions[q + 1]!.question }));
+    }
+    await expectRevealed(page, page.getByRole("heading", { name: "Your score: 100%" }));
+  });
 });

@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { useLocation } from "wouter";
-import { scrollToTop } from "#web/lib/scroll.ts";
+import { scrollToTop, takeRouteScroll } from "#web/lib/scroll.ts";
 import { Toaster } from "#web/ui/toaster.tsx";
 import { Footer } from "./footer.tsx";
 import { Header } from "./header.tsx";
@@ -11,11 +11,13 @@ export function Layout({ children }: { children: ReactNode }) {
   const first = useRef(true);
   useEffect(() => {
     // Every route change scrolls smoothly to the top; the first render keeps the
-    // browser's own position (reload, back/forward restoration).
+    // browser's own position (reload, back/forward restoration), and a page that
+    // brought its own heading into view on arrival keeps it there.
     if (first.current) {
       first.current = false;
       return;
     }
+    if (takeRouteScroll()) return;
     scrollToTop();
   }, [location]);
 

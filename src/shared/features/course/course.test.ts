@@ -42,10 +42,11 @@ describe("quiz score", () => {
 
 describe("topic viewer progress", () => {
   test.each([
-    [0, 5, 20],
-    [2, 5, 60],
-    [4, 5, 100],
-    [0, 3, 33],
+    [0, 5, 0],
+    [1, 5, 20],
+    [2, 5, 40],
+    [4, 5, 80],
+    [1, 3, 33],
   ])("index %i of %i -> %i%", (index, count, percent) => expect(topicProgress(index, count)).toBe(percent));
 });
 

@@ -1,8 +1,11 @@
 import { MODULE_COUNT } from "./constants.ts";
 
-/** Progress percent of the topic viewer, (index + 1) / topic count. */
+/**
+ * Progress percent of the topic viewer: the topics read, those before the open one, over
+ * the topic count (0% on the first topic, before anything is read).
+ */
 export function topicProgress(index: number, topicCount: number): number {
-  return topicCount > 0 ? Math.round(((index + 1) / topicCount) * 100) : 0;
+  return topicCount > 0 ? Math.round((index / topicCount) * 100) : 0;
 }
 
 /** Module quiz score = round(correct / total × 100). */

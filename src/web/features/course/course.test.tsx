@@ -32,21 +32,27 @@ const module: CourseModule = {
 };
 
 describe("topic viewer", () => {
-  test("starts at the first topic; Previous disabled; Next until the last; progress", () => {
+  test("starts at the first topic; Previous disabled; Next until the last; progress counts topics read", () => {
     renderAt("/learn/3", <TopicViewer module={module} />);
     expect(screen.getByRole("heading", { name: "First topic" })).toBeTruthy();
     expect(screen.getByText("Topic 1 of 3")).toBeTruthy();
-    expect(screen.getByText("33%")).toBeTruthy();
+    // Nothing read yet.
+    expect(screen.getByText("0%")).toBeTruthy();
+    // The first render leaves the focus where the browser put it.
+    expect(document.activeElement).toBe(document.body);
     expect(screen.getByText("A tip written for the first topic.")).toBeTruthy();
     expect((screen.getByRole("button", { name: "Previous" }) as HTMLButtonElement).disabled).toBe(true);
     expect(screen.queryByText("All Topics Completed")).toBeNull();
 
     fireEvent.click(screen.getByRole("button", { name: "Next" }));
+    expect(screen.getByText("33%")).toBeTruthy();
+    // The focus follows to the new topic's title.
+    expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Second topic" }));
     // An empty topic and the default pro tip.
     expect(screen.getByText("This topic content is coming soon!")).toBeTruthy();
     expect(screen.getByText("Most successful cam models completed this entire course.")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Next" }));
-    expect(screen.getByText("100%")).toBeTruthy();
+    expect(screen.getByText("67%")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Next" })).toBeNull();
     expect(screen.getByText("All Topics Completed")).toBeTruthy();
     // A plain link: a full page load, not a client navigation.
@@ -55,6 +61,7 @@ describe("topic viewer", () => {
     );
     fireEvent.click(screen.getByRole("button", { name: "Previous" }));
     expect(screen.getByText("Topic 2 of 3")).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Second topic" }));
   });
 });
 
@@ -73,6 +80,8 @@ describe("module quiz and result panel", () => {
     expect(screen.getByText(/Explanation 1/)).toBeTruthy();
     for (const radio of screen.getAllByRole("radio")) expect((radio as HTMLInputElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole("button", { name: "Next Question" }));
+    // The focus moves to the new question, not to the body behind a disabled button.
+    expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Question number 2?" }));
     answer("B");
     expect(screen.getByText("Correct!")).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Next Question" }));
@@ -81,6 +90,7 @@ describe("module quiz and result panel", () => {
 
     // 2 of 3 = 67%: below 75, at least 60.
     expect(screen.getByRole("heading", { name: "Your score: 67%" })).toBeTruthy();
+    expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Your score: 67%" }));
     expect(screen.getByText("Good effort! You're on the right track.")).toBeTruthy();
     expect(screen.getByText("You've successfully completed Module 3!")).toBeTruthy();
     expect(JSON.parse(localStorage.getItem("completedModules")!)).toEqual([3]);
@@ -100,6 +110,19 @@ describe("module quiz and result panel", () => {
     expect(screen.queryByText(/successfully completed/)).toBeNull();
     expect(screen.getByRole("button", { name: "Continue" }).getAttribute("href")).toBe("/learn/complete");
     expect(JSON.parse(localStorage.getItem("completedModules")!)).toEqual([10]);
+  });
+
+  test("opened after a visitor's action, the quiz brings its title into focus; on a first load it does not", () => {
+    renderAt("/learn/3?quiz=true", <ModuleQuiz module={module} onReview={() => {}} />);
+    expect(document.activeElement).toBe(document.body);
+    cleanup();
+    document.documentElement.dataset.hydrated = "true";
+    try {
+      renderAt("/learn/3?quiz=true", <ModuleQuiz module={module} onReview={() => {}} />);
+      expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Module 3 Quiz" }));
+    } finally {
+      delete document.documentElement.dataset.hydrated;
+    }
   });
 
   test("a module without a quiz: 'Quiz Not Available'", () => {

@@ -1,7 +1,8 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import type { CourseModule, QuizOutcome } from "#shared/features/course/contract.ts";
 import { afterModule, passed, quizScore, scoreMessage } from "#shared/features/course/course.ts";
+import { afterFirstRender, revealHeading } from "#web/lib/scroll.ts";
 import { markModuleCompleted } from "./course-progress.ts";
 
 /** The module quiz (docs/product.md#module-quiz): choose, submit (then locked, with the explanation), next, complete. */
@@ -12,6 +13,20 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
   const [submitted, setSubmitted] = useState(false);
   const [correct, setCorrect] = useState(0);
   const [outcome, setOutcome] = useState<QuizOutcome | null>(null);
+  const quizHeading = useRef<HTMLHeadingElement>(null);
+  const questionHeading = useRef<HTMLHeadingElement>(null);
+  const moved = useRef(false);
+
+  useEffect(() => {
+    // Arriving from 'Start Module n Quiz' shows the quiz's title, not the top of the page;
+    // a first load keeps the browser's own position.
+    if (afterFirstRender()) revealHeading(quizHeading.current);
+  }, []);
+
+  useEffect(() => {
+    // After 'Next Question' keyboard and screen-reader users land on the new question.
+    if (moved.current) revealHeading(questionHeading.current);
+  }, [index]);
 
   if (questions.length === 0) {
     return (
@@ -48,6 +63,7 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
       });
       return;
     }
+    moved.current = true;
     setIndex(index + 1);
     setSelected(null);
     setSubmitted(false);
@@ -55,14 +71,18 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
 
   return (
     <section className="module-quiz" aria-labelledby="quiz-heading">
-      <h2 id="quiz-heading">Module {module.id} Quiz</h2>
+      <h2 id="quiz-heading" ref={quizHeading} tabIndex={-1}>
+        Module {module.id} Quiz
+      </h2>
       <p className="wizard-count">
         <span>
           Question {index + 1} of {questions.length}
         </span>
       </p>
       <fieldset className="wizard-question" key={question.id} aria-labelledby={`mq-${question.id}`}>
-        <h3 id={`mq-${question.id}`}>{question.question}</h3>
+        <h3 id={`mq-${question.id}`} ref={questionHeading} tabIndex={-1}>
+          {question.question}
+        </h3>
         <div className="wizard-options">
           {question.options.map((option) => {
             const state = submitted
@@ -120,10 +140,17 @@ function ResultPanel({ outcome, onReview }: { outcome: QuizOutcome; onReview: ()
   useEffect(() => {
     markModuleCompleted(outcome.moduleId);
   }, [outcome.moduleId]);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    // The panel replaces the quiz after 'Complete Quiz': its score is what the visitor sees and hears next.
+    revealHeading(heading.current);
+  }, []);
   const ok = passed(outcome.score);
   return (
     <section className="result-panel" aria-labelledby="result-heading" role="status">
-      <h2 id="result-heading">Your score: {outcome.score}%</h2>
+      <h2 id="result-heading" ref={heading} tabIndex={-1}>
+        Your score: {outcome.score}%
+      </h2>
       <p>
         {outcome.correctAnswers} of {outcome.totalQuestions} correct.
       </p>

@@ -1,8 +1,8 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { DEFAULT_PRO_TIP } from "#shared/features/course/constants.ts";
 import type { CourseModule } from "#shared/features/course/contract.ts";
 import { topicProgress } from "#shared/features/course/course.ts";
-import { scrollToTop } from "#web/lib/scroll.ts";
+import { revealHeading } from "#web/lib/scroll.ts";
 import { StepProgress } from "#web/ui/step-progress.tsx";
 
 /** The topic viewer (docs/product.md#module-page): one topic at a time, from the first. */
@@ -12,10 +12,17 @@ export function TopicViewer({ module }: { module: CourseModule }) {
   const topic = topics[index]!;
   const last = index === topics.length - 1;
   const percent = topicProgress(index, topics.length);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const moved = useRef(false);
+
+  useEffect(() => {
+    // After Previous or Next the new topic's title is in view and focused, not the top of the page.
+    if (moved.current) revealHeading(heading.current);
+  }, [index]);
 
   function go(to: number) {
+    moved.current = true;
     setIndex(to);
-    scrollToTop();
   }
 
   return (
@@ -30,7 +37,9 @@ export function TopicViewer({ module }: { module: CourseModule }) {
         label="Module progress"
       />
 
-      <h2 id="topic-title">{topic.title}</h2>
+      <h2 id="topic-title" ref={heading} tabIndex={-1}>
+        {topic.title}
+      </h2>
       {topic.content.trim() ? (
         // biome-ignore lint/security/noDangerouslySetInnerHtml: trusted HTML from content/ (checked by tests/content.test.ts), never from visitors.
         <div className="lesson" dangerouslySetInnerHTML={{ __html: topic.content }} />
