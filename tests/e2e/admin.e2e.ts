@@ -214,3 +214,60 @@ test("the brand name from settings is in the page title; sign out goes to the lo
   await expect(page).toHaveURL(/\/admin-login$/);
   expect(await (await page.request.get("/api/auth/me")).json()).toEqual({ isAdmin: false });
 });
+
+test("a 60-character brand name fits a 375 px phone header; its buttons stay on screen and 44 px", async ({
+  page,
+  visit,
+}) => {
+  const brand = "The Very Long Name Of A Webcam Studio Guide For New Models X";
+  expect(brand).toHaveLength(60);
+  const login = await page.request.post("/api/auth/login", { data: { username: "admin", password: PASSWORD } });
+  expect(login.ok()).toBe(true);
+  const settings = await (await page.request.get("/api/admin/settings")).json();
+  const put = (brandName: string) => page.request.put("/api/admin/settings", { data: { ...settings, brandName } });
+  expect((await put(brand)).ok()).toBe(true);
+  try {
+    await page.setViewportSize({ width: 375, height: 812 });
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      // The scan of each theme is part of visit().
+      await visit("/");
+      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+      const logo = page.getByRole("link", { name: brand });
+      await expect(logo).toHaveAttribute("title", brand);
+      const buttons = [
+        page.getByRole("button", { name: "Open menu" }),
+        page.getByRole("button", { name: /Switch to (dark|light) theme/ }),
+      ];
+      for (const button of buttons) {
+        const box = (await button.boundingBox())!;
+        expect(box.x, "left edge on screen").toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width, "right edge on screen").toBeLessThanOrEqual(375);
+        expect(box.y).toBeGreaterThanOrEqual(0);
+        expect(box.width).toBeGreaterThanOrEqual(44);
+        expect(box.height).toBeGreaterThanOrEqual(44);
+      }
+      // The name is cut with an ellipsis, not spilled over the buttons or the page.
+      const name = logo.locator("strong");
+      expect(await name.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+      await expect(name).toHaveCSS("text-overflow", "ellipsis");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      const header = (await page.locator(".site-header").boundingBox())!;
+      expect(header.height, "a compact header").toBeLessThanOrEqual(64);
+
+      // The menu opens, closes on Esc with focus back on its button, and on a tap outside.
+      await buttons[0]!.click();
+      const menu = page.locator("#site-menu");
+      await expect(menu).toBeVisible();
+      await page.keyboard.press("Escape");
+      await expect(menu).toBeHidden();
+      await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
+      await page.getByRole("button", { name: "Open menu" }).click();
+      await expect(menu).toBeVisible();
+      await page.mouse.click(187, 600);
+      await expect(menu).toBeHidden();
+    }
+  } finally {
+    expect((await put("Cam Guide")).ok()).toBe(true);
+  }
+});

@@ -77,6 +77,21 @@ test.describe("on a 375 px phone", () => {
     }
   });
 
+  test("a short brand name is shown whole beside the 44 px buttons", async ({ page, visit }) => {
+    await visit("/");
+    const name = page.getByRole("navigation", { name: "Main" }).locator(".logo strong");
+    await expect(name).toHaveText("Cam Guide");
+    expect(await name.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    for (const button of [
+      page.getByRole("button", { name: "Open menu" }),
+      page.getByRole("button", { name: /Switch to (dark|light) theme/ }),
+    ]) {
+      const box = (await button.boundingBox())!;
+      expect(box.width).toBeGreaterThanOrEqual(44);
+      expect(box.height).toBeGreaterThanOrEqual(44);
+    }
+  });
+
   test("the mobile-only button shows on a phone", async ({ page, visit }) => {
     await visit("/");
     await expect(page.getByRole("button", { name: "GET STARTED NOW" })).toBeVisible();
@@ -156,4 +171,19 @@ test("each page loads only its own JavaScript", async ({ page, visit }) => {
   await page.locator("footer").getByRole("link", { name: "Terms of Service" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Terms of Service" })).toBeVisible();
   expect(scripts.some((s) => s.includes("/site-page-"))).toBe(true);
+});
+
+test.describe("on a 375 px phone without JavaScript", () => {
+  test.use({ viewport: { width: 375, height: 812 }, javaScriptEnabled: false });
+
+  test("the main navigation links are reachable without the menu button", async ({ page }) => {
+    const response = await page.goto("/learn");
+    expect(response?.status()).toBe(200);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(page.getByRole("button", { name: "Open menu" })).toBeHidden();
+    for (const label of ["Quiz", "Learn", "Blog"]) await expect(nav.getByRole("link", { name: label })).toBeVisible();
+    await nav.getByRole("link", { name: "Blog" }).click();
+    await expect(page).toHaveURL(/\/blog$/);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
 });

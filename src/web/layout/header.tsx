@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { isActivePath } from "./nav-paths.ts";
@@ -14,13 +14,35 @@ export function Header() {
   const { brandName } = useSettings();
   const [location] = useLocation();
   const [open, setOpen] = useState(false);
+  const navRef = useRef<HTMLElement>(null);
+  const toggleRef = useRef<HTMLButtonElement>(null);
+
+  // While the phone menu is open, Esc closes it (focus back on its button) and so does a tap elsewhere.
+  useEffect(() => {
+    if (!open) return;
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== "Escape") return;
+      setOpen(false);
+      toggleRef.current?.focus();
+    }
+    function onPointerDown(event: PointerEvent) {
+      if (event.target instanceof Node && navRef.current?.contains(event.target)) return;
+      setOpen(false);
+    }
+    document.addEventListener("keydown", onKeyDown);
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => {
+      document.removeEventListener("keydown", onKeyDown);
+      document.removeEventListener("pointerdown", onPointerDown);
+    };
+  }, [open]);
 
   return (
     <header className="site-header">
-      <nav className="container site-nav" aria-label="Main">
-        <ul>
+      <nav ref={navRef} className="container site-nav" aria-label="Main">
+        <ul className="brand">
           <li>
-            <Link href="/" className="logo" onClick={() => setOpen(false)}>
+            <Link href="/" className="logo" title={brandName} onClick={() => setOpen(false)}>
               <span aria-hidden="true">💋</span> <strong>{brandName}</strong>
             </Link>
           </li>
@@ -31,6 +53,7 @@ export function Header() {
           </li>
           <li className="menu-toggle-item">
             <button
+              ref={toggleRef}
               type="button"
               className="menu-toggle outline secondary"
               aria-expanded={open}

@@ -39,6 +39,60 @@ describe("header", () => {
   });
 });
 
+describe("header menu on a phone", () => {
+  test("Esc closes the open menu and puts focus back on its button", () => {
+    renderAt("/", <Header />);
+    fireEvent.click(screen.getByRole("button", { name: "Open menu" }));
+    expect(document.getElementById("site-menu")!.className).toContain("open");
+    screen.getByRole("link", { name: "Quiz" }).focus();
+    fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    const toggle = screen.getByRole("button", { name: "Open menu" });
+    expect(toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(document.getElementById("site-menu")!.className).not.toContain("open");
+    expect(document.activeElement).toBe(toggle);
+  });
+
+  test("a tap outside the header closes the menu; a tap inside it does not", () => {
+    renderAt(
+      "/",
+      <>
+        <Header />
+        <main>
+          <p>Page text</p>
+        </main>
+      </>,
+    );
+    fireEvent.click(screen.getByRole("button", { name: "Open menu" }));
+    fireEvent.pointerDown(document.getElementById("site-menu")!);
+    expect(screen.getByRole("button", { name: "Close menu" }).getAttribute("aria-expanded")).toBe("true");
+    fireEvent.pointerDown(screen.getByText("Page text"));
+    expect(screen.getByRole("button", { name: "Open menu" }).getAttribute("aria-expanded")).toBe("false");
+    expect(document.getElementById("site-menu")!.className).not.toContain("open");
+  });
+
+  test("other keys leave the menu open; a closed menu ignores Esc", () => {
+    renderAt("/", <Header />);
+    const toggle = screen.getByRole("button", { name: "Open menu" });
+    fireEvent.keyDown(document.body, { key: "Escape" });
+    expect(toggle.getAttribute("aria-expanded")).toBe("false");
+    fireEvent.click(toggle);
+    fireEvent.keyDown(document.body, { key: "Enter" });
+    expect(screen.getByRole("button", { name: "Close menu" }).getAttribute("aria-expanded")).toBe("true");
+  });
+
+  test("the brand link carries the full name in its title and accessible name", () => {
+    const long = "A very long brand name that goes on and on to sixty chars!!";
+    const { queryClient } = renderAt("/", <Header />);
+    act(() => {
+      queryClient.setQueryData(["/api/settings"], (s: object) => ({ ...s, brandName: long }));
+    });
+    return waitFor(() => {
+      const link = screen.getByRole("link", { name: new RegExp(long) });
+      expect(link.getAttribute("title")).toBe(long);
+    });
+  });
+});
+
 describe("theme toggle", () => {
   test("flips light and dark and stores the choice under 'theme'", () => {
     document.documentElement.setAttribute("data-theme", "light");
