@@ -73,7 +73,11 @@ test("categories, a post with a cover upload: create, publish, see it on /blog, 
   await expect(page.getByTestId("toast")).toContainText("Post created successfully");
   const row = page.getByRole("row", { name: /Staying Safe Online/ });
   await expect(row).toContainText("Published");
-  await expect(row).toContainText("safety-first");
+  await expect(row).toContainText("Safety First");
+  await expect(row.getByRole("link", { name: /View on site/ })).toHaveAttribute(
+    "href",
+    "/blog/staying-safe-online-as-a-new-model",
+  );
 
   // It is on the public blog, sanitised, with its cover.
   await page.goto("/blog/staying-safe-online-as-a-new-model");
@@ -140,7 +144,9 @@ test("an offer for module 2 shows on /learn/2", async ({ page, scan }) => {
   await page.getByLabel("Link URL").fill("https://example.com/admin-offer");
   await page.getByLabel("Button Text (optional; empty hides the button)").fill("Visit the offer");
   await page.getByLabel("Module ID").selectOption("2");
-  await expect(page.getByText("Warning: Another offer already exists for this module.")).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: "Module 2 already has 1 other active offer." }),
+  ).toContainText("take turns");
   await page.getByRole("switch").check();
   await expect(page.getByLabel("Embed/HTML Code")).toBeVisible();
   await page.getByRole("switch").uncheck();
@@ -269,5 +275,37 @@ test("a 60-character brand name fits a 375 px phone header; its buttons stay on 
     }
   } finally {
     expect((await put("Cam Guide")).ok()).toBe(true);
+  }
+});
+
+test("on a 375 px phone the posts list is cards: the first post's Edit is on screen without scrolling sideways", async ({
+  page,
+  scan,
+}) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await signIn(page);
+  const first = page.getByRole("row").nth(1);
+  const edit = first.getByRole("button", { name: /^Edit / });
+  await edit.scrollIntoViewIfNeeded();
+  await expect(edit).toBeInViewport({ ratio: 1 });
+  const box = await edit.boundingBox();
+  expect(box).not.toBeNull();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(375);
+  // Nothing scrolled sideways to get there: not the page, not the list's own box.
+  const sideways = await page.evaluate(() => {
+    const list = document.querySelector(".table-scroll")!;
+    return {
+      page: window.scrollX,
+      pageOverflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      list: list.scrollLeft,
+      listOverflow: list.scrollWidth - list.clientWidth,
+    };
+  });
+  expect(sideways).toEqual({ page: 0, pageOverflow: 0, list: 0, listOverflow: 0 });
+  await expect(first.getByRole("button", { name: /^Delete / })).toBeInViewport({ ratio: 1 });
+  for (const theme of ["light", "dark"]) {
+    await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+    await scan();
   }
 });

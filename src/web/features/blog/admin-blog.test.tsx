@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { act, cleanup, fireEvent, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, within } from "@testing-library/react";
 import { SITE_IMAGE_MESSAGE } from "#shared/schema/common.ts";
 import { adminApp } from "#tests/support/admin.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
@@ -7,7 +7,7 @@ import { fieldMessage, messageAt } from "#tests/support/field-message.ts";
 import { renderAt } from "#tests/support/render.tsx";
 import { useToastStore } from "#web/stores/toast.ts";
 import { CategoriesTab } from "./admin-categories.tsx";
-import { PostEditor } from "./admin-posts.tsx";
+import { PostEditor, PostsTab } from "./admin-posts.tsx";
 
 afterEach(() => {
   act(() => useToastStore.getState().remove());
@@ -95,4 +95,38 @@ test("the category form shows a slug already used at Slug", async () => {
   fireEvent.click(screen.getByRole("button", { name: "Add Category" }));
   await messageAt("Slug", "Another category already uses this slug");
   expect(lastToast()).toBe("Failed to create category.");
+});
+
+describe("the posts list", () => {
+  test("names each post's category and links only published posts to their page", async () => {
+    const { asAdmin } = await adminApp();
+    routeFetchTo(asAdmin);
+    await asAdmin("/api/admin/blog/category", {
+      method: "POST",
+      json: { name: "Going Live Safely", slug: "live-safe" },
+    });
+    for (const [title, slug, published] of [
+      ["A published post in a named category", "published-in-category", true],
+      ["A draft post in a named category", "draft-in-category", false],
+    ] as const) {
+      const made = await asAdmin("/api/admin/blog/post", {
+        method: "POST",
+        json: { title, slug, content: "<p>Body</p>", category: "live-safe", published },
+      });
+      expect(made.status).toBeLessThan(300);
+    }
+    renderAt("/admin", <PostsTab onEdit={() => {}} onNew={() => {}} />);
+
+    const published = await screen.findByRole("row", { name: /A published post in a named category/ });
+    await within(published).findByText("Going Live Safely");
+    expect(within(published).queryByText("live-safe")).toBeNull();
+    const view = within(published).getByRole("link", { name: /View on site/ });
+    expect(view.getAttribute("href")).toBe("/blog/published-in-category");
+
+    const draft = screen.getByRole("row", { name: /A draft post in a named category/ });
+    expect(within(draft).getByText("Draft")).toBeTruthy();
+    expect(within(draft).getByText("Going Live Safely")).toBeTruthy();
+    expect(within(draft).queryByRole("link", { name: /View on site/ })).toBeNull();
+    expect(within(draft).getByRole("button", { name: "Edit A draft post in a named category" })).toBeTruthy();
+  });
 });

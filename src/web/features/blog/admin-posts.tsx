@@ -16,6 +16,8 @@ const PUBLIC_LISTS = [[API.blogPosts], [API.blogCategories]];
 
 export function PostsTab({ onEdit, onNew }: { onEdit: (post: BlogPost) => void; onNew: () => void }) {
   const posts = useQuery<BlogPost[]>({ queryKey: [ADMIN_API.posts], retry: 2 });
+  const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
+  const categoryName = (slug: string) => categories.data?.find((c) => c.slug === slug)?.name ?? slug;
   const [deleting, setDeleting] = useState<BlogPost | null>(null);
   const remove = useAdminMutation<number>(
     "DELETE",
@@ -41,11 +43,12 @@ export function PostsTab({ onEdit, onNew }: { onEdit: (post: BlogPost) => void; 
       <AdminTable
         rows={posts.data}
         name={(post) => post.title}
+        view={(post) => (post.published ? `/blog/${post.slug}` : null)}
         onEdit={onEdit}
         onDelete={setDeleting}
         columns={[
           { header: "Title", cell: (post) => post.title },
-          { header: "Category", cell: (post) => post.category ?? "Uncategorized" },
+          { header: "Category", cell: (post) => (post.category ? categoryName(post.category) : "Uncategorized") },
           { header: "Status", cell: (post) => (post.published ? "Published" : "Draft") },
         ]}
       />

@@ -30,3 +30,26 @@ test("the offer editor shows a video URL the server cannot play at Video URL", a
   expect(useToastStore.getState().toasts[0]?.description).toBe("Failed to save affiliate offer. Please try again.");
   expect(database.sqlite.query("SELECT count(*) AS n FROM affiliate_offers").get()).toEqual(before);
 });
+
+test("the offer editor says a module's active offers take turns, counting only the active ones", async () => {
+  const { asAdmin, database } = await adminApp();
+  routeFetchTo(asAdmin);
+  database.sqlite.run("UPDATE affiliate_offers SET is_active = 1 WHERE module_id = 3");
+  const { n } = database.sqlite.query("SELECT count(*) AS n FROM affiliate_offers WHERE module_id = 3").get() as {
+    n: number;
+  };
+  expect(n).toBeGreaterThan(0);
+  database.sqlite.run("UPDATE affiliate_offers SET is_active = 0 WHERE module_id = 4");
+  renderAt("/admin", <OfferEditor offer={null} onDone={() => {}} />);
+  fireEvent.change(screen.getByLabelText("Module ID"), { target: { value: "3" } });
+  const note = await screen.findByRole("status");
+  expect(note.textContent).toContain(`Module 3 already has ${n} other active ${n === 1 ? "offer" : "offers"}.`);
+  expect(note.textContent).toContain("each time a visitor opens a page with the module's offer card, it shows one");
+  expect(note.textContent).not.toContain("Only one active offer");
+
+  fireEvent.click(screen.getByLabelText("Active (visible to users)"));
+  expect(screen.getByRole("status").textContent).toContain("This offer is inactive");
+
+  fireEvent.change(screen.getByLabelText("Module ID"), { target: { value: "4" } });
+  expect(screen.queryByRole("status")).toBeNull();
+});

@@ -121,7 +121,9 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
     [ADMIN_API.offers],
   ]);
   const set = <K extends keyof OfferForm>(key: K, value: OfferForm[K]) => setForm((f) => ({ ...f, [key]: value }));
-  const moduleTaken = (all.data ?? []).some((o) => o.moduleId === form.moduleId && o.id !== offer?.id);
+  const othersActive = (all.data ?? []).filter(
+    (o) => o.moduleId === form.moduleId && o.isActive && o.id !== offer?.id,
+  ).length;
 
   // The media switches (docs/product.md#admin-forms-and-validation).
   const setEmbedMode = (embed: boolean) =>
@@ -262,10 +264,12 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
           </select>
         )}
       </Field>
-      {moduleTaken && (
-        <p className="warning" role="status">
-          Warning: Another offer already exists for this module. Only one active offer per module will be shown to
-          users.
+      {othersActive > 0 && (
+        <p className="hint" role="status">
+          Module {form.moduleId} already has {othersActive} other active {othersActive === 1 ? "offer" : "offers"}. A
+          module's active offers take turns: each time a visitor opens a page with the module's offer card, it shows one
+          of them at random, and "Show different offer" switches to another.
+          {!form.isActive && " This offer is inactive, so it is not among them until Active is ticked."}
         </p>
       )}
       <label className="checkbox">
