@@ -33,6 +33,16 @@ test("search, filter by category, clear filters, both empty states", async ({ pa
   await expect(cards).toHaveCount(total);
 });
 
+test("a post's date and labels are readable in the dark theme", async ({ page, visit }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  // visit() runs axe, colour contrast included, on the page as the dark theme shows it.
+  await visit("/blog/taxes-for-cam-models");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await expect(page.locator(".post-meta").first()).toBeVisible();
+  await visit("/learn/1");
+  await expect(page.locator(".eyebrow").first()).toBeVisible();
+});
+
 test("with no posts the list says to check back soon", async ({ page, visit }) => {
   await page.route("**/api/blog/posts", (route) => route.fulfill({ json: [] }));
   // The first HTML holds the posts; a client-side visit reads the (empty) API.
