@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { within } from "@testing-library/dom";
 import { siteApp } from "#tests/support/app.ts";
 import { createSitePage } from "#tests/support/factories.ts";
 import { renderPage } from "#tests/support/page.ts";
@@ -180,6 +181,31 @@ describe("pages", () => {
       expect(page.meta("robots")).toBe("noindex");
     },
   );
+
+  test("the 404 page offers the main destinations and a blog search that works without scripts", async () => {
+    const { request } = await siteApp();
+    const page = await renderPage(request, "/no-such-page");
+    expect(page.status).toBe(404);
+    const main = page.main();
+    expect(main.getByRole("heading", { level: 1, name: "404 Page Not Found" })).toBeTruthy();
+    expect(main.getByText(/the page may have moved/)).toBeTruthy();
+    const places = within(main.getByRole("navigation", { name: "Where to go from here" }));
+    expect(places.getAllByRole("link").map((a) => [a.textContent, a.getAttribute("href")])).toEqual([
+      ["Take the free quiz", "/quiz"],
+      ["Start the free course", "/learn"],
+      ["Read the blog", "/blog"],
+    ]);
+    const box = main.getByRole("searchbox", { name: "Search the blog" });
+    expect(box.getAttribute("name")).toBe("q");
+    const form = box.closest("form");
+    expect([form?.getAttribute("method"), form?.getAttribute("action")]).toEqual(["get", "/blog"]);
+    expect(
+      within(form as HTMLElement)
+        .getByRole("button", { name: "Search" })
+        .getAttribute("type"),
+    ).toBe("submit");
+    expect(main.getByRole("button", { name: "Back to the home page" }).getAttribute("href")).toBe("/");
+  });
 
   test.each(["/admin", "/admin-login"])(
     "%s is server-rendered, marked noindex and holds no admin data",

@@ -65,6 +65,7 @@ describe("what a page reads from its address", () => {
   test.each([
     ["/blog?utm=1&category=tips-and-tricks&category=x", "category=tips-and-tricks", "shared"],
     ["/blog?category=made-up", "category=made-up", "visitor"],
+    ["/blog?q=webcam+privacy&utm=1&category=tips-and-tricks", "category=tips-and-tricks&q=webcam+privacy", "visitor"],
     ["/quiz/result?id=abc&archetype=Couple&x=1", "archetype=Couple&id=abc", "visitor"],
     ["/quiz/result?archetype=Couple", "archetype=Couple", "shared"],
     ["/quiz/earnings?tier=Power+Earner&id=e1&quizId=q", "tier=Power+Earner&id=e1", "visitor"],

@@ -130,7 +130,8 @@ export const pages: PathEntry[] = [
   {
     id: "blog",
     path: "/blog",
-    search: { category: isSeededCategory },
+    // A search is typed by the visitor: its pages are kept apart from the site's.
+    search: { category: isSeededCategory, q: visitorMade },
     load: () => import("./features/blog/blog-page.tsx"),
   },
   { id: "blog-post", path: "/blog/:slug", load: () => import("./features/blog/blog-post-page.tsx") },

@@ -33,6 +33,60 @@ test("search, filter by category, clear filters, both empty states", async ({ pa
   await expect(cards).toHaveCount(total);
 });
 
+test("a search matches every word in any order, stays in the address and survives Back and reload", async ({
+  page,
+  visit,
+}) => {
+  await visit("/blog");
+  const cards = page.locator(".post-grid > li");
+  const box = page.getByRole("searchbox", { name: "Search articles" });
+  await box.fill("privacy Webcam");
+  await expect(cards).toHaveCount(1);
+  await expect(cards.first()).toContainText("How to Start Camming Safely");
+  await expect(page).toHaveURL(/\/blog\?q=privacy\+Webcam$/);
+
+  await cards
+    .first()
+    .getByRole("link", { name: /How to Start Camming Safely/ })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/blog\/how-to-start-camming-safely$/);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/blog\?q=privacy\+Webcam$/);
+  await expect(box).toHaveValue("privacy Webcam");
+  await expect(cards).toHaveCount(1);
+
+  await page.reload();
+  await expect(box).toHaveValue("privacy Webcam");
+  await expect(cards).toHaveCount(1);
+
+  await page.getByRole("link", { name: "Clear filters" }).click();
+  await expect(page).toHaveURL(/\/blog$/);
+  await expect(box).toHaveValue("");
+});
+
+test("without JavaScript, Enter in the search box sends it to the server", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/blog");
+  await page.getByRole("searchbox", { name: "Search articles" }).fill("budget lighting");
+  await page.getByRole("searchbox", { name: "Search articles" }).press("Enter");
+  await expect(page).toHaveURL(/\/blog\?q=budget\+lighting$/);
+  await expect(page.locator(".post-grid > li")).toHaveCount(1);
+  await expect(page.locator(".post-grid > li").first()).toContainText("Lighting on a Budget");
+  await context.close();
+});
+
+test("a post's date and labels are readable in the dark theme", async ({ page, visit }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  // visit() runs axe, colour contrast included, on the page as the dark theme shows it.
+  await visit("/blog/taxes-for-cam-models");
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await expect(page.locator(".post-meta").first()).toBeVisible();
+  await visit("/learn/1");
+  await expect(page.locator(".eyebrow").first()).toBeVisible();
+});
+
 test("with no posts the list says to check back soon", async ({ page, visit }) => {
   await page.route("**/api/blog/posts", (route) => route.fulfill({ json: [] }));
   // The first HTML holds the posts; a client-side visit reads the (empty) API.

@@ -112,6 +112,38 @@ test("an unknown path is the 404 page with status 404", async ({ page, visit }) 
   await expect(page.getByRole("heading", { level: 1, name: "Find your cam model alter ego" })).toBeVisible();
 });
 
+test("the 404 page leads on: main destinations and a blog search, with and without JavaScript", async ({
+  page,
+  visit,
+  browser,
+}) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  // visit() runs axe: here in the dark theme (the other 404 journey scans the light one).
+  await visit("/lost/page", { status: 404 });
+  const places = page.getByRole("navigation", { name: "Where to go from here" });
+  await places.getByRole("link", { name: "Start the free course" }).click();
+  await expect(page).toHaveURL(/\/learn$/);
+
+  await visit("/lost/page", { status: 404 });
+  await page.getByRole("searchbox", { name: "Search the blog" }).fill("budget lighting");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page).toHaveURL(/\/blog\?q=budget\+lighting$/);
+  await expect(page.locator(".post-grid > li")).toHaveCount(1);
+  await expect(page.getByRole("searchbox", { name: "Search articles" })).toHaveValue("budget lighting");
+
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 812 } });
+  const noJs = await context.newPage();
+  expect((await noJs.goto("/lost/page"))?.status()).toBe(404);
+  // It fits a phone: nothing wider than the screen.
+  expect(await noJs.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await noJs.getByRole("searchbox", { name: "Search the blog" }).fill("privacy webcam");
+  await noJs.getByRole("searchbox", { name: "Search the blog" }).press("Enter");
+  await expect(noJs).toHaveURL(/\/blog\?q=privacy\+webcam$/);
+  await expect(noJs.locator(".post-grid > li")).toHaveCount(1);
+  await expect(noJs.locator(".post-grid > li").first()).toContainText("How to Start Camming Safely");
+  await context.close();
+});
+
 test("footer links: quick links navigate in the app, platforms open in a new tab", async ({ page, visit }) => {
   await visit("/");
   const footer = page.locator("footer");

@@ -98,6 +98,36 @@ describe("/blog", () => {
     expect(main.getByRole("link", { name: "Clear filters" }).getAttribute("href")).toBe("/blog");
   });
 
+  test("a first request with ?q= is rendered already searched: every word, in any order", async () => {
+    const { request } = await blogApp();
+    const page = await renderPage(request, "/blog?q=BUDGET%20window&utm=1");
+    const main = page.main();
+    expect(main.getByRole("heading", { name: LIGHTING })).toBeTruthy();
+    for (const title of [TAXES, PLATFORMS, SAFELY]) expect(main.queryByRole("heading", { name: title })).toBeNull();
+    // The search box holds the search, in a form that sends it to the server without scripts.
+    const box = main.getByRole("searchbox", { name: "Search articles" }) as HTMLInputElement;
+    expect(box.getAttribute("value")).toBe("BUDGET window");
+    expect(box.getAttribute("name")).toBe("q");
+    const form = box.closest("form");
+    expect([form?.getAttribute("method"), form?.getAttribute("action")]).toEqual(["get", "/blog"]);
+    expect(main.getByRole("link", { name: "Clear filters" }).getAttribute("href")).toBe("/blog");
+    // A search is not a page of its own for search engines.
+    expect(page.link("canonical")).toBe(`${SITE}/blog`);
+  });
+
+  test("a search within a category keeps the category in the form and matches inside it only", async () => {
+    const { request } = await blogApp();
+    const main = (await renderPage(request, "/blog?category=income-strategies&q=payout")).main();
+    expect(main.getByRole("heading", { name: TAXES })).toBeTruthy();
+    expect(main.queryByRole("heading", { name: LIGHTING })).toBeNull();
+    const form = main.getByRole("searchbox", { name: "Search articles" }).closest("form");
+    expect(form?.querySelector('input[type="hidden"][name="category"]')?.getAttribute("value")).toBe(
+      "income-strategies",
+    );
+    const none = (await renderPage(request, "/blog?q=payout%20lighting")).main();
+    expect(none.getByRole("heading", { name: "No articles found" })).toBeTruthy();
+  });
+
   test("an empty category shows the filtered empty state", async () => {
     const { request } = await blogApp();
     const main = (await renderPage(request, "/blog?category=nothing-here")).main();

@@ -62,4 +62,13 @@ describe("list filter", () => {
     ]);
     expect(filterPosts(posts, { category: "tips-and-tricks", search: "tax" })).toEqual([]);
   });
+  test("every word must match, in any order, across title and excerpt", () => {
+    const titles = (search: string) => filterPosts(posts, { category: null, search }).map((p) => p.title);
+    expect(titles("budget lighting")).toEqual(["Lighting on a Budget"]);
+    expect(titles("  SOFT   budget ")).toEqual(["Lighting on a Budget"]);
+    expect(titles("payout taxes")).toEqual(["Taxes for Cam Models"]);
+    expect(titles("cam")).toEqual(["Taxes for Cam Models"]);
+    expect(titles("lighting taxes")).toEqual([]);
+    expect(titles("tip zebra")).toEqual([]);
+  });
 });

@@ -25,15 +25,23 @@ export interface PostFilter {
   search: string;
 }
 
-/** The blog list filter: a post must match the category (if any) and the search text in title or excerpt. */
+/** The words of a search, lower-cased: what a post must all contain, in any order. */
+export function searchWords(search: string): string[] {
+  return search.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+/**
+ * The blog list filter: a post must match the category (if any) and hold every word of
+ * the search, in any order and case, in its title or excerpt.
+ */
 export function filterPosts<T extends { title: string; excerpt: string | null; category: string | null }>(
   posts: T[],
   filter: PostFilter,
 ): T[] {
-  const needle = filter.search.trim().toLowerCase();
-  return posts.filter(
-    (p) =>
-      (!filter.category || p.category === filter.category) &&
-      (!needle || p.title.toLowerCase().includes(needle) || (p.excerpt ?? "").toLowerCase().includes(needle)),
-  );
+  const words = searchWords(filter.search);
+  return posts.filter((p) => {
+    if (filter.category && p.category !== filter.category) return false;
+    const text = `${p.title}\n${p.excerpt ?? ""}`.toLowerCase();
+    return words.every((word) => text.includes(word));
+  });
 }

@@ -1,4 +1,3 @@
-import { useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { filterPosts } from "#shared/features/blog/blog.ts";
 import { categoryLabel } from "#shared/features/blog/categories.ts";
@@ -13,23 +12,31 @@ import { PostCard } from "./post-card.tsx";
 
 export const route: PageRoute = { cache: true, data: () => [need(blogPostsRead), need(blogCategoriesRead)] };
 
-/** /blog with optional ?category= (docs/product.md#blog-list). */
+/** The list's address: the category and the search as typed, each only when set. */
+function blogAddress(category: string | null, search: string): string {
+  const query = new URLSearchParams();
+  if (category) query.set("category", category);
+  if (search.trim() !== "") query.set("q", search);
+  const encoded = query.toString();
+  return encoded ? `/blog?${encoded}` : "/blog";
+}
+
+/** /blog with optional ?category= and ?q= (docs/product.md#blog-list). */
 export default function BlogPage() {
   const { brandName } = useSettings();
   const [, navigate] = useLocation();
-  const category = new URLSearchParams(useSearch()).get("category");
-  const [search, setSearch] = useState("");
+  const query = new URLSearchParams(useSearch());
+  const category = query.get("category");
+  // The address holds the search, so a reload, Back and a shared link keep it.
+  const search = query.get("q") ?? "";
   const posts = useRead(blogPostsRead);
   const categories = useRead(blogCategoriesRead);
 
   const filtersActive = Boolean(category) || search.trim() !== "";
   const visible = filterPosts(posts.data ?? [], { category, search });
-  const setCategory = (slug: string | null) =>
-    navigate(slug ? `/blog?category=${encodeURIComponent(slug)}` : "/blog", { replace: true });
-  const clear = () => {
-    setSearch("");
-    setCategory(null);
-  };
+  const setCategory = (slug: string | null) => navigate(blogAddress(slug, search), { replace: true });
+  const setSearch = (text: string) => navigate(blogAddress(category, text), { replace: true });
+  const clear = () => navigate("/blog", { replace: true });
 
   return (
     <>
@@ -45,13 +52,18 @@ export default function BlogPage() {
       </header>
 
       <div className="blog-filters">
-        <input
-          type="search"
-          placeholder="Search articles..."
-          aria-label="Search articles"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
+        {/* Without scripts, Enter sends the search to the server, which renders the filtered list. */}
+        <form method="get" action="/blog" role="search" onSubmit={(e) => e.preventDefault()}>
+          {category && <input type="hidden" name="category" value={category} />}
+          <input
+            type="search"
+            name="q"
+            placeholder="Search articles..."
+            aria-label="Search articles"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+          />
+        </form>
         <div className="category-filter" role="group" aria-labelledby="filter-label">
           <span id="filter-label">Filter by:</span>
           {(categories.data ?? []).map((c) => (
