@@ -162,7 +162,7 @@ describe("the cache key holds only what the page reads", () => {
   test("a parameter the page does not read never reaches its HTML (no reflection, no boot data)", async () => {
     const marker = "zq7-unread-marker";
     for (const address of REAL_PAGES) {
-      const html = await (await site.request(join2(address, `${marker}=${marker}&q=${marker}`))).text();
+      const html = await (await site.request(join2(address, `${marker}=${marker}&utm_source=${marker}`))).text();
       expect([address, html.includes(marker)]).toEqual([address, false]);
     }
   });
