@@ -179,8 +179,27 @@ test("no offer card when the offers call fails", async ({ page, visit, allowProb
   await expect(page.getByRole("complementary", { name: "Sponsored offer" })).toHaveCount(0, { timeout: 10_000 });
 });
 
+test("the graduation page waits for every module: what is done and what is left before", async ({
+  page,
+  visit,
+  scan,
+}) => {
+  await page.addInitScript(() => localStorage.setItem("completedModules", "[1,2]"));
+  await visit("/learn/complete");
+  await expect(page.getByText("You have completed 2 of 10 modules.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Congratulations" })).toHaveCount(0);
+  const left = page.getByRole("region", { name: "Still to do" }).getByRole("link");
+  await expect(left).toHaveCount(8);
+  await scan();
+  await page.getByRole("button", { name: "Continue with Module 3" }).click();
+  await expect(page).toHaveURL(/\/learn\/3$/);
+});
+
 test("the graduation page", async ({ page, visit }) => {
-  await page.addInitScript(() => localStorage.setItem("lastQuizId", "abc123"));
+  await page.addInitScript(() => {
+    localStorage.setItem("lastQuizId", "abc123");
+    localStorage.setItem("completedModules", "[1,2,3,4,5,6,7,8,9,10]");
+  });
   await visit("/learn/complete");
   await expect(page.getByRole("heading", { level: 1, name: "Congratulations" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "Skills you gained" })).toBeVisible();
@@ -194,6 +213,17 @@ test("the graduation page", async ({ page, visit }) => {
   await expect(page.getByRole("button", { name: "Back to Courses" })).toHaveAttribute("href", "/learn");
   await page.getByRole("button", { name: "Start Your Career" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Resource Library" })).toBeVisible();
+});
+
+test("without JavaScript a lesson shows no offer placeholder that would never load", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/learn/1");
+  await expect(page.getByRole("heading", { level: 1, name: "Camming 101 – What to Expect" })).toBeVisible();
+  await expect(page.getByText("Topic 1 of 5")).toBeVisible();
+  await expect(page.getByText("Loading offer")).toBeHidden();
+  await expect(page.getByRole("complementary", { name: "Sponsored offer" })).toHaveCount(0);
+  await context.close();
 });
 
 test.describe("on a 375 × 812 phone", () => {

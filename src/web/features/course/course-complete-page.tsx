@@ -1,12 +1,16 @@
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
+import { MODULE_COUNT, MODULE_IDS } from "#shared/features/course/constants.ts";
+import { modulesRead } from "#shared/features/course/reads.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
+import { useRead } from "#web/lib/reads.ts";
 import { lastQuizId } from "#web/lib/visitor-storage.ts";
-import type { PageRoute } from "#web/page-route.ts";
+import { need, type PageRoute } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
+import { readCompletedModules } from "./course-progress.ts";
 
-export const route: PageRoute = { cache: true };
+export const route: PageRoute = { cache: true, data: () => [need(modulesRead)] };
 
 const SKILLS = [
   "Protecting your privacy and setting firm boundaries",
@@ -19,8 +23,84 @@ const SKILLS = [
   "Goals, numbers and a plan for the long term",
 ];
 
-/** /learn/complete: the graduation page (docs/product.md#graduation-page). */
+/**
+ * /learn/complete: the graduation page (docs/product.md#graduation-page) once every module
+ * is completed in this browser; before that, what is done and what is left. Progress lives
+ * in the browser only, so the server (and a browser without scripts) shows the module list.
+ */
 export default function CompletePage() {
+  // null: not read yet (the server render and the first render in the browser).
+  const [completed, setCompleted] = useState<number[] | null>(null);
+  useEffect(() => setCompleted(readCompletedModules()), []);
+
+  if (completed !== null && MODULE_IDS.every((id) => completed.includes(id))) return <Graduation />;
+  return <CourseProgress completed={completed} />;
+}
+
+function CourseProgress({ completed }: { completed: number[] | null }) {
+  const { brandName } = useSettings();
+  const modules = useRead(modulesRead);
+  const titles = new Map(modules.data?.map((m) => [m.id, m.title]));
+  const item = (id: number) => (
+    <li key={id}>
+      <Link href={`/learn/${id}`}>
+        Module {id}
+        {titles.has(id) ? `: ${titles.get(id)}` : ""}
+      </Link>
+    </li>
+  );
+  const done = completed === null ? [] : MODULE_IDS.filter((id) => completed.includes(id));
+  const left = completed === null ? MODULE_IDS : MODULE_IDS.filter((id) => !completed.includes(id));
+
+  return (
+    <section className="course-progress">
+      <PageMeta
+        title={pageTitle("Your Course Progress", brandName)}
+        description="Your progress in the free ten-module cam model course, and the modules still to take."
+      />
+      <header className="hero">
+        <h1>Your course progress</h1>
+        {completed === null ? (
+          <p className="lead">
+            Your progress is kept in this browser only. Complete the quiz at the end of each of the {MODULE_COUNT}{" "}
+            modules to reach your graduation.
+          </p>
+        ) : (
+          <p className="lead">
+            {done.length === 0
+              ? "You have not completed a module yet. Start whenever you are ready: each module takes a few minutes."
+              : `You have completed ${done.length} of ${MODULE_COUNT} modules. Finish the rest to reach your graduation.`}
+          </p>
+        )}
+      </header>
+
+      {done.length > 0 && (
+        <section aria-labelledby="done-heading">
+          <h2 id="done-heading">Completed</h2>
+          <ul>{done.map(item)}</ul>
+        </section>
+      )}
+      <section aria-labelledby="left-heading">
+        <h2 id="left-heading">{completed === null ? "The modules" : "Still to do"}</h2>
+        <ul>{left.map(item)}</ul>
+      </section>
+
+      <div className="button-row next-step">
+        <Link href="/learn" role="button" className="secondary outline">
+          Back to Courses
+        </Link>
+        {completed !== null && left[0] !== undefined && (
+          <Link href={`/learn/${left[0]}`} role="button">
+            {done.length === 0 ? "Start Module 1" : `Continue with Module ${left[0]}`}
+          </Link>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** The graduation itself, for a visitor who completed every module. */
+function Graduation() {
   const { brandName } = useSettings();
   // The starter kit of the visitor's last quiz, known only in the browser.
   const [kitHref, setKitHref] = useState("/quiz");

@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, screen, within } from "@testing-library/react";
+import { renderToString } from "react-dom/server";
+import { Router } from "wouter";
+import { MODULE_IDS } from "#shared/features/course/constants.ts";
+import type { ModuleSummary } from "#shared/features/course/contract.ts";
+import { renderAt } from "#tests/support/render.tsx";
+import { createQueryClient } from "#web/lib/query-client.ts";
+import CompletePage from "./course-complete-page.tsx";
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
+
+const modules: ModuleSummary[] = MODULE_IDS.map((id) => ({
+  id,
+  title: `Title of module ${id}`,
+  description: "A module used by the component tests.",
+  isActive: true,
+  topics: [],
+  checklist: [],
+}));
+
+function renderWithProgress(completed: number[]) {
+  localStorage.setItem("completedModules", JSON.stringify(completed));
+  const result = renderAt("/learn/complete", <CompletePage />);
+  result.queryClient.setQueryData(["/api/course/modules"], modules);
+  return result;
+}
+
+function linksIn(headingName: string) {
+  const section = screen.getByRole("heading", { name: headingName }).closest("section")!;
+  return within(section as HTMLElement)
+    .getAllByRole("link")
+    .map((a) => [a.textContent, a.getAttribute("href")]);
+}
+
+describe("/learn/complete", () => {
+  test("the server render claims nothing: the module list, no congratulations", () => {
+    // Even when this browser holds every module, the server cannot know it.
+    localStorage.setItem("completedModules", JSON.stringify(MODULE_IDS));
+    const queryClient = createQueryClient();
+    queryClient.setQueryData(["/api/course/modules"], modules);
+    const html = renderToString(
+      <QueryClientProvider client={queryClient}>
+        <Router ssrPath="/learn/complete">
+          <CompletePage />
+        </Router>
+      </QueryClientProvider>,
+    );
+    expect(html).toContain("Your course progress");
+    expect(html).not.toContain("Congratulations");
+    expect(html).not.toContain("graduation gifts");
+    for (const id of MODULE_IDS) expect(html).toContain(`href="/learn/${id}"`);
+  });
+
+  test("no module done: no congratulations, every module left with its link, start at module 1", async () => {
+    renderWithProgress([]);
+    expect(await screen.findByText(/You have not completed a module yet/)).toBeTruthy();
+    expect(screen.queryByRole("heading", { name: "Congratulations" })).toBeNull();
+    expect(screen.queryByRole("heading", { name: "Completed" })).toBeNull();
+    expect(await screen.findByRole("link", { name: "Module 1: Title of module 1" })).toBeTruthy();
+    expect(linksIn("Still to do")).toEqual(
+      MODULE_IDS.map((id) => [`Module ${id}: Title of module ${id}`, `/learn/${id}`]),
+    );
+    expect(screen.getByRole("button", { name: "Start Module 1" }).getAttribute("href")).toBe("/learn/1");
+  });
+
+  test("some done: what is done, what is left with links, continue with the first left", async () => {
+    renderWithProgress([1, 2, 4]);
+    expect(
+      await screen.findByText("You have completed 3 of 10 modules. Finish the rest to reach your graduation."),
+    ).toBeTruthy();
+    expect(screen.queryByRole("heading", { name: "Congratulations" })).toBeNull();
+    await screen.findByRole("link", { name: "Module 1: Title of module 1" });
+    expect(linksIn("Completed").map(([, href]) => href)).toEqual(["/learn/1", "/learn/2", "/learn/4"]);
+    expect(linksIn("Still to do").map(([, href]) => href)).toEqual([3, 5, 6, 7, 8, 9, 10].map((id) => `/learn/${id}`));
+    expect(screen.getByRole("button", { name: "Continue with Module 3" }).getAttribute("href")).toBe("/learn/3");
+  });
+
+  test("all ten done: the graduation", async () => {
+    renderWithProgress([...MODULE_IDS].reverse());
+    expect(await screen.findByRole("heading", { level: 1, name: "Congratulations" })).toBeTruthy();
+    expect(screen.getByText("You have completed all ten modules of the free cam model course.")).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "Your graduation gifts" })).toBeTruthy();
+    expect(screen.queryByRole("heading", { name: "Still to do" })).toBeNull();
+  });
+});
