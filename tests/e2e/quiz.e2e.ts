@@ -184,3 +184,78 @@ test("a network failure while saving earnings shows the unexpected-error toast",
   // The visitor can try again: the last answer is still chosen and the button works.
   await expect(page.getByRole("button", { name: "SEE RESULTS" })).toBeEnabled();
 });
+
+test.describe("on a 375 × 812 touch screen", () => {
+  test.use({ viewport: { width: 375, height: 812 }, hasTouch: true, isMobile: true });
+
+  for (const path of ["/quiz", "/quiz/earnings"]) {
+    test(`${path}: every option spans the column and is at least 44 px tall, in both themes`, async ({
+      page,
+      visit,
+    }) => {
+      for (const theme of ["light", "dark"] as const) {
+        await page.emulateMedia({ colorScheme: theme });
+        // visit() runs axe on the page as this theme shows it.
+        await visit(path);
+        await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+        const column = await page.locator(".wizard-options").boundingBox();
+        const options = await page.locator(".wizard-option").all();
+        expect(options.length).toBeGreaterThan(1);
+        for (const option of options) {
+          const box = (await option.boundingBox())!;
+          expect(Math.abs(box.width - column!.width)).toBeLessThanOrEqual(1);
+          expect(box.height).toBeGreaterThanOrEqual(44);
+        }
+      }
+    });
+  }
+
+  test("after a tap, the option in the same place on the next question does not look chosen", async ({
+    page,
+    visit,
+  }) => {
+    await visit("/quiz");
+    expect(await page.evaluate(() => matchMedia("(hover: hover) and (pointer: fine)").matches)).toBe(false);
+    await page.getByRole("radio").nth(1).tap();
+    await expect(page.getByText("Question 2/15")).toBeVisible();
+    const border = (n: number) =>
+      page
+        .locator(".wizard-option")
+        .nth(n)
+        .evaluate((el) => getComputedStyle(el).borderColor);
+    // A touch leaves the pointer where it tapped, as if hovering there: the option under it
+    // must look like any other unchosen one.
+    await page.locator(".wizard-option").nth(1).hover();
+    expect(
+      await page
+        .locator(".wizard-option")
+        .nth(1)
+        .evaluate((el) => el.matches(":hover")),
+    ).toBe(true);
+    expect(await border(1)).toBe(await border(0));
+    await expect(page.locator(".wizard-option.selected")).toHaveCount(0);
+  });
+
+  test("the promotional banner stays compact above a result, in both themes", async ({ page, visit }) => {
+    for (const theme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: theme });
+      await visit("/quiz/result?archetype=Dominatrix");
+      const banner = page.getByRole("complementary", { name: "Sponsored" });
+      const link = banner.getByRole("link", { name: /Join Platform One today and start earning!/ });
+      await expect(link).toBeVisible();
+      expect((await banner.boundingBox())!.height).toBeLessThanOrEqual(100);
+      expect((await link.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+      // The result is on the first screen, under the header and the banner.
+      await expect(page.getByRole("heading", { level: 1, name: "Dominatrix" })).toBeInViewport();
+    }
+  });
+});
+
+test("with a mouse an option shows its hover border", async ({ page, visit }) => {
+  await visit("/quiz");
+  const option = page.locator(".wizard-option").nth(1);
+  const before = await option.evaluate((el) => getComputedStyle(el).borderColor);
+  await option.hover();
+  await expect.poll(() => option.evaluate((el) => getComputedStyle(el).borderColor)).not.toBe(before);
+  await expect(page.getByRole("radio").nth(1)).not.toBeChecked();
+});

@@ -10,8 +10,10 @@ export function PromoBanner() {
   return (
     <aside className="promo-banner" aria-label="Sponsored">
       <a href={platform.url} target="_blank" rel="sponsored noopener">
-        Join {platform.name} today and start earning! Over 100,000 webcam models trust {platform.name} for steady
-        income.
+        <span>
+          Join {platform.name} today and start earning!{" "}
+          <span className="promo-banner-more">Over 100,000 webcam models trust {platform.name} for steady income.</span>
+        </span>
       </a>
     </aside>
   );
