@@ -61,10 +61,9 @@ describe("/learn/complete", () => {
     expect(await screen.findByText(/You have not completed a module yet/)).toBeTruthy();
     expect(screen.queryByRole("heading", { name: "Congratulations" })).toBeNull();
     expect(screen.queryByRole("heading", { name: "Completed" })).toBeNull();
-    expect(await screen.findByRole("link", { name: "Module 1: Title of module 1" })).toBeTruthy();
-    expect(linksIn("Still to do")).toEqual(
-      MODULE_IDS.map((id) => [`Module ${id}: Title of module ${id}`, `/learn/${id}`]),
-    );
+    // Module titles come from the course read; the links are what this page decides.
+    expect(await screen.findByRole("link", { name: /^Module 1: / })).toBeTruthy();
+    expect(linksIn("Still to do").map(([, href]) => href)).toEqual(MODULE_IDS.map((id) => `/learn/${id}`));
     expect(screen.getByRole("button", { name: "Start Module 1" }).getAttribute("href")).toBe("/learn/1");
   });
 
@@ -74,7 +73,7 @@ describe("/learn/complete", () => {
       await screen.findByText("You have completed 3 of 10 modules. Finish the rest to reach your graduation."),
     ).toBeTruthy();
     expect(screen.queryByRole("heading", { name: "Congratulations" })).toBeNull();
-    await screen.findByRole("link", { name: "Module 1: Title of module 1" });
+    await screen.findByRole("link", { name: /^Module 1: / });
     expect(linksIn("Completed").map(([, href]) => href)).toEqual(["/learn/1", "/learn/2", "/learn/4"]);
     expect(linksIn("Still to do").map(([, href]) => href)).toEqual([3, 5, 6, 7, 8, 9, 10].map((id) => `/learn/${id}`));
     expect(screen.getByRole("button", { name: "Continue with Module 3" }).getAttribute("href")).toBe("/learn/3");
