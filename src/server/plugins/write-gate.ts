@@ -1,9 +1,7 @@
 import { Elysia } from "elysia";
+import { changesState } from "#server/lib/methods.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
 import { storageRefusal } from "./errors.ts";
-
-/** Methods that change nothing; every other one may write. */
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
  * Refuses every request that could change data while the data cannot be kept (the database
@@ -12,7 +10,7 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function writeGate(storage: Pick<StorageHealth, "check">) {
   return new Elysia({ name: "write-gate" }).onRequest(({ request }) => {
-    if (SAFE_METHODS.has(request.method)) return;
+    if (!changesState(request)) return;
     const state = storage.check();
     if (!state.ok) throw storageRefusal(state);
   });

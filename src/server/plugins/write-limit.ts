@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { WriteLimit } from "#server/env.ts";
 import type { ClientOf } from "#server/lib/client.ts";
+import { changesState } from "#server/lib/methods.ts";
 import type { Logger } from "#server/logger.ts";
 import { HttpError } from "./errors.ts";
 
@@ -96,8 +97,6 @@ export class WriteLimiter {
   }
 }
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
 function limitText({ count, windowSeconds }: WriteLimit): string {
   const per =
     windowSeconds === 1
@@ -129,7 +128,7 @@ export function writeLimit({ limiter, client, exempt, logger }: WriteLimitOption
   const message = limitText(limiter.limit);
   let lastWarning = Number.NEGATIVE_INFINITY;
   return plugin.onRequest(({ request, server, set }) => {
-    if (SAFE_METHODS.has(request.method) || exempt(request)) return;
+    if (!changesState(request) || exempt(request)) return;
     const address = client(request, server).address;
     const wait = limiter.take(address);
     if (wait === 0) return;

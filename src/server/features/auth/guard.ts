@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { Db } from "#server/db/client.ts";
+import { changesState } from "#server/lib/methods.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { type SessionTokens, sessionAdmin } from "./session.ts";
 
@@ -9,7 +10,7 @@ export const ADMIN_PREFIX = "/api/admin";
 
 /** A state-changing request from a foreign Origin, or marked cross-site by the browser, is refused. */
 export function refuseForeign(request: Request, allowedOrigins: string[]): void {
-  if (["GET", "HEAD", "OPTIONS"].includes(request.method)) return;
+  if (!changesState(request)) return;
   const origin = request.headers.get("origin");
   const site = request.headers.get("sec-fetch-site");
   if ((origin && !allowedOrigins.includes(origin)) || site === "cross-site" || site === "same-site") {

@@ -7,7 +7,7 @@ import { JSON_BODY_LIMIT, jsonBody, readBodyLimited } from "#server/plugins/json
 import { LOGIN_FAILURE, type LoginFailure, waitText } from "#shared/features/auth/constants.ts";
 import { LoginInput } from "#shared/features/auth/contract.ts";
 import { checkSchema } from "#shared/schema/check.ts";
-import { refuseForeign } from "./guard.ts";
+import { isUnder, refuseForeign } from "./guard.ts";
 import { endSessions, verifyLogin } from "./service.ts";
 import { SESSION_DAYS, type SessionTokens, sessionAdmin, sessionCookie } from "./session.ts";
 import { LoginThrottle, type Refusal } from "./throttle.ts";
@@ -25,7 +25,6 @@ export interface AuthOptions {
 
 /** Where signing in and out live. */
 export const AUTH_PATH = "/api/auth";
-const AUTH_PREFIX = `${AUTH_PATH}/`;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 
 /** A sign-in as the JSON API sends it, or as the page's form posts it without JavaScript. */
@@ -63,8 +62,7 @@ export function authRoutes(
     new Elysia({ name: "auth" })
       // Whatever the auth routes answer, errors included, is about one person's session.
       .onRequest(({ request, set }) => {
-        const start = request.url.indexOf("/", request.url.indexOf("://") + 3);
-        if (request.url.startsWith(AUTH_PREFIX, start)) set.headers["cache-control"] = "no-store";
+        if (isUnder(AUTH_PATH, request.url)) set.headers["cache-control"] = "no-store";
       })
       .post(
         "/api/auth/login",

@@ -29,8 +29,17 @@ export interface PublicAddressStore {
 }
 
 export function publicAddressStore(db: Db, publicUrl: string | null): PublicAddressStore {
-  let last: string | null = null;
-  async function stored() {
+  interface Stored {
+    exists: boolean;
+    origin: string | null;
+    confirmed: boolean;
+  }
+  // The settings row is read once and then kept: this store is its only writer while the
+  // server runs (a restore is refused meanwhile), so every render need not query it again.
+  // A missing row is not kept, so the seed that creates it is seen.
+  let held: Stored | null = null;
+  async function stored(): Promise<Stored> {
+    if (held) return held;
     const [row] = await db
       .select({ origin: siteSettings.publicOrigin, confirmed: siteSettings.publicOriginConfirmed })
       .from(siteSettings)
@@ -38,8 +47,9 @@ export function publicAddressStore(db: Db, publicUrl: string | null): PublicAddr
       .limit(1);
     // A stored value is used only if it is still a plain origin (a row written by other means).
     const origin = canonicalOrigin(row?.origin);
-    last = origin;
-    return { exists: row !== undefined, origin, confirmed: origin !== null && row?.confirmed === true };
+    const read = { exists: row !== undefined, origin, confirmed: origin !== null && row?.confirmed === true };
+    if (read.exists) held = read;
+    return read;
   }
 
   async function current(): Promise<PublicAddress> {
@@ -53,7 +63,8 @@ export function publicAddressStore(db: Db, publicUrl: string | null): PublicAddr
       .update(siteSettings)
       .set({ publicOrigin: origin, publicOriginConfirmed: confirmed })
       .where(eq(siteSettings.id, 1));
-    last = origin;
+    // Kept only when the row is known to exist (an update of no row stores nothing).
+    held = held && { exists: true, origin, confirmed: origin !== null && confirmed };
   }
 
   return {
@@ -94,6 +105,6 @@ export function publicAddressStore(db: Db, publicUrl: string | null): PublicAddr
       await write(origin, false);
       return true;
     },
-    known: () => last,
+    known: () => held?.origin ?? null,
   };
 }
