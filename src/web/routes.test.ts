@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ADMIN_SECTIONS, adminPath, NEW_RECORD } from "./admin/admin-sections.ts";
 import { pageData, type Reader } from "./page-route.ts";
 import { matchPage, notFoundPage, type PageDef, pageAddress, pages, searchAt } from "./routes.ts";
 
@@ -21,6 +22,18 @@ describe("page table", () => {
     ["/quiz/starter-kit", "starter-kit"],
     ["/quiz/other", "not-found"],
     ["/course-complete", "course-complete-redirect"],
+    ["/admin", "admin"],
+    ["/admin/posts", "admin-posts"],
+    ["/admin/posts/new", "admin-post"],
+    ["/admin/posts/12", "admin-post"],
+    ["/admin/categories", "admin-categories"],
+    ["/admin/offers", "admin-offers"],
+    ["/admin/offers/new", "admin-offer"],
+    ["/admin/products", "admin-products"],
+    ["/admin/settings", "admin-settings"],
+    ["/admin/nope", "not-found"],
+    ["/admin/categories/1", "not-found"],
+    ["/admin-login", "admin-login"],
     ["/anything/else", "not-found"],
   ])("%s -> %s", (address, id) => {
     const [path = "", query] = address.split("?");
@@ -49,6 +62,13 @@ describe("page table", () => {
 
   test("every page module loads and exports a component", async () => {
     for (const page of loaded) expect(typeof (await page.load()).default).toBe("function");
+  });
+
+  test("every admin section's address is an admin page", () => {
+    for (const { id } of ADMIN_SECTIONS) {
+      for (const path of [adminPath(id), ...(id === "posts" || id === "offers" ? [adminPath(id, NEW_RECORD)] : [])])
+        expect([path, matchPage(path).page.id.startsWith("admin")]).toEqual([path, true]);
+    }
   });
 
   test("a moved address names a page that exists", () => {

@@ -68,6 +68,8 @@ export interface MovedPath {
 
 export type PathEntry = PageDef | MovedPath;
 
+const adminPage = () => import("./admin/admin-page.tsx");
+
 /**
  * THE page table, read by the server (matching, then the page module's route) and the
  * client (hydration and navigation). Order matters: the first match wins.
@@ -143,7 +145,17 @@ export const pages: PathEntry[] = [
     dropsOtherSearch: true,
     load: () => import("./features/auth/admin-login-page.tsx"),
   },
-  { id: "admin", path: "/admin", load: () => import("./admin/admin-page.tsx") },
+  // The admin dashboard: /admin is its posts list; one address per section, and the
+  // post and offer editors by record id ("new" for a new one). Never cached; the session
+  // is checked in the browser, so the server's HTML holds no admin data.
+  { id: "admin", path: "/admin", load: adminPage },
+  { id: "admin-posts", path: "/admin/posts", load: adminPage },
+  { id: "admin-post", path: "/admin/posts/:id", load: adminPage },
+  { id: "admin-categories", path: "/admin/categories", load: adminPage },
+  { id: "admin-offers", path: "/admin/offers", load: adminPage },
+  { id: "admin-offer", path: "/admin/offers/:id", load: adminPage },
+  { id: "admin-products", path: "/admin/products", load: adminPage },
+  { id: "admin-settings", path: "/admin/settings", load: adminPage },
   // The course's old completion address.
   { id: "course-complete-redirect", path: "/course-complete", movedTo: "/learn/complete" },
   { id: "not-found", path: "*", load: () => import("./layout/not-found-page.tsx") },

@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 
@@ -12,6 +13,14 @@ async function signIn(page: Page) {
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+}
+
+/** Opens a section by its link in the admin's navigation and checks its address. */
+async function openSection(page: Page, name: string, path: string) {
+  const nav = page.getByRole("navigation", { name: "Admin sections" });
+  await nav.getByRole("link", { name, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await expect(nav.getByRole("link", { name, exact: true })).toHaveAttribute("aria-current", "page");
 }
 
 test("sign in with a wrong then the right password; the dashboard needs the session", async ({
@@ -42,13 +51,90 @@ test("sign in with a wrong then the right password; the dashboard needs the sess
   await expect(page.getByTestId("toast")).toContainText("Logged in successfully");
 });
 
+const SECTIONS = [
+  ["Blog Posts", "/admin/posts"],
+  ["Categories", "/admin/categories"],
+  ["Affiliate Offers", "/admin/offers"],
+  ["Recommended Products", "/admin/products"],
+  ["Settings", "/admin/settings"],
+] as const;
+
+test("the admin's sections: a link and an address each; Back and reload keep the section", async ({ page }) => {
+  await signIn(page);
+  const nav = page.getByRole("navigation", { name: "Admin sections" });
+  await expect(nav.getByRole("link")).toHaveText(SECTIONS.map(([name]) => name));
+  await expect(nav.getByRole("link", { name: "Blog Posts" })).toHaveAttribute("aria-current", "page");
+  for (const [name, path] of SECTIONS) {
+    await openSection(page, name, path);
+    await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+    await expect(page).toHaveTitle(`${name} - Admin Dashboard`);
+  }
+
+  // Back walks the sections in reverse, reload stays where it is.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/admin\/products$/);
+  await expect(page.getByRole("heading", { name: /^Couple/ })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/admin\/offers$/);
+  await expect(page.getByRole("button", { name: "New Offer" })).toBeVisible();
+  await page.reload();
+  await expect(page).toHaveURL(/\/admin\/offers$/);
+  await expect(nav.getByRole("link", { name: "Affiliate Offers" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("row", { name: /Privacy tools built in/ })).toBeVisible();
+
+  // With the keyboard: Enter follows a link, and the focus stays on it.
+  await nav.getByRole("link", { name: "Settings" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/admin\/settings$/);
+  await expect(page.getByLabel("Brand name")).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Settings" })).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  await expect(nav.getByRole("link", { name: "Recommended Products" })).toBeFocused();
+
+  // An address that is no section is the not-found page.
+  const missing = await page.goto("/admin/nope");
+  expect(missing?.status()).toBe(404);
+});
+
+test("the admin navigation is readable in both themes and fits a 375 px phone", async ({ page, scan }) => {
+  await signIn(page);
+  const nav = page.getByRole("navigation", { name: "Admin sections" });
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 812 });
+    for (const theme of ["light", "dark"] as const) {
+      // The theme toggle sets the theme on <html>.
+      if ((await page.locator("html").getAttribute("data-theme")) !== theme)
+        await page.getByRole("button", { name: /Switch to (dark|light) theme/ }).click();
+      await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+      await scan();
+      // Each link's text against its own background, the current one included: all five checked, all pass.
+      const contrast = await new AxeBuilder({ page })
+        .include('nav[aria-label="Admin sections"]')
+        .withRules(["color-contrast"])
+        .analyze();
+      expect(contrast.violations, `contrast in the ${theme} theme`).toEqual([]);
+      expect(contrast.incomplete, `contrast axe could not decide in the ${theme} theme`).toEqual([]);
+      expect(contrast.passes.flatMap((rule) => rule.nodes)).toHaveLength(SECTIONS.length);
+
+      // Every link whole on screen, big enough to tap; nothing scrolls sideways.
+      for (const link of await nav.getByRole("link").all()) {
+        const box = (await link.boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width).toBeLessThanOrEqual(width);
+        expect(box.height).toBeGreaterThanOrEqual(44);
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+  }
+});
+
 test("categories, a post with a cover upload: create, publish, see it on /blog, edit, delete", async ({
   page,
   scan,
 }) => {
   await signIn(page);
   await scan();
-  await page.getByRole("tab", { name: "Categories" }).click();
+  await openSection(page, "Categories", "/admin/categories");
   await page.getByLabel("Name").fill("Safety First");
   await expect(page.getByLabel("Slug")).toHaveValue("safety-first");
   await page.getByRole("button", { name: "Add Category" }).click();
@@ -56,7 +142,9 @@ test("categories, a post with a cover upload: create, publish, see it on /blog, 
   await expect(page.getByText("/safety-first")).toBeVisible();
   await scan();
 
-  await page.getByRole("tab", { name: "New Post" }).click();
+  await openSection(page, "Blog Posts", "/admin/posts");
+  await page.getByRole("button", { name: "New Post" }).click();
+  await expect(page).toHaveURL(/\/admin\/posts\/new$/);
   await page.getByRole("button", { name: "Create Post" }).click();
   await expect(page.getByText("Title is required")).toBeVisible();
   await page.getByLabel("Title").fill("Staying Safe Online as a New Model");
@@ -71,6 +159,8 @@ test("categories, a post with a cover upload: create, publish, see it on /blog, 
   await scan();
   await page.getByRole("button", { name: "Create Post" }).click();
   await expect(page.getByTestId("toast")).toContainText("Post created successfully");
+  // Saved: back at the list's address.
+  await expect(page).toHaveURL(/\/admin\/posts$/);
   const row = page.getByRole("row", { name: /Staying Safe Online/ });
   await expect(row).toContainText("Published");
   await expect(row).toContainText("Safety First");
@@ -85,13 +175,21 @@ test("categories, a post with a cover upload: create, publish, see it on /blog, 
   await expect(page.locator(".post-content script")).toHaveCount(0);
   await expect(page.locator("img.post-cover")).toHaveAttribute("src", /^\/uploads\/[\w-]{22}\.jpg$/);
 
-  // Edit: the slug no longer follows the title.
+  // Edit: the post's own address, which opens directly too; the slug no longer follows the title.
   await page.goto("/admin");
   await page.getByRole("button", { name: "Edit Staying Safe Online as a New Model" }).click();
+  await expect(page).toHaveURL(/\/admin\/posts\/\d+$/);
+  const editor = page.url();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(/\/admin\/posts$/);
+  await page.goto(editor);
+  await expect(page.getByRole("heading", { name: "Edit Post" })).toBeVisible();
+  await expect(page.getByLabel("Title")).toHaveValue("Staying Safe Online as a New Model");
   await page.getByLabel("Title").fill("Staying Safe Online");
   await expect(page.getByLabel("Slug")).toHaveValue("staying-safe-online-as-a-new-model");
   await page.getByRole("button", { name: "Update Post" }).click();
   await expect(page.getByTestId("toast")).toContainText("Post updated successfully");
+  await expect(page).toHaveURL(/\/admin\/posts$/);
 
   // Delete through the dialog.
   await page.getByRole("button", { name: "Delete Staying Safe Online", exact: true }).click();
@@ -104,6 +202,12 @@ test("categories, a post with a cover upload: create, publish, see it on /blog, 
   await expect(page.getByTestId("toast")).toContainText("Post deleted successfully");
   await expect(page.getByRole("row", { name: /Staying Safe Online/ })).toHaveCount(0);
   expect((await page.request.get("/api/blog/post/staying-safe-online-as-a-new-model")).status()).toBe(404);
+
+  // Its address now says so, with the way back.
+  await page.goto(editor);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to Blog Posts" }).click();
+  await expect(page).toHaveURL(/\/admin\/posts$/);
 });
 
 test("the server's objections show at their fields: a used slug, a video URL it cannot play", async ({
@@ -113,14 +217,16 @@ test("the server's objections show at their fields: a used slug, a video URL it 
 }) => {
   allowProblem(/status of (409|422)|HTTP (409|422) for/);
   await signIn(page);
-  await page.getByRole("tab", { name: "Categories" }).click();
+  await openSection(page, "Categories", "/admin/categories");
   await page.getByLabel("Name").fill("Tips and Tricks");
   await page.getByRole("button", { name: "Add Category" }).click();
   await expect(page.getByLabel("Slug")).toHaveAccessibleDescription("Another category already uses this slug");
   await expect(page.getByTestId("toast")).toContainText("Failed to create category.");
   await scan();
 
-  await page.getByRole("tab", { name: "New Offer" }).click();
+  await openSection(page, "Affiliate Offers", "/admin/offers");
+  await page.getByRole("button", { name: "New Offer" }).click();
+  await expect(page).toHaveURL(/\/admin\/offers\/new$/);
   await page.getByLabel("Title").fill("An offer whose video is a web page");
   await page.getByLabel("Description").fill("The server refuses the video address.");
   await page.getByRole("radio", { name: "Video" }).check();
@@ -135,10 +241,11 @@ test("the server's objections show at their fields: a used slug, a video URL it 
 
 test("an offer for module 2 shows on /learn/2", async ({ page, scan }) => {
   await signIn(page);
-  await page.getByRole("tab", { name: "Affiliate Offers" }).click();
+  await openSection(page, "Affiliate Offers", "/admin/offers");
   await expect(page.getByRole("row", { name: /Privacy tools built in/ })).toBeVisible();
   await scan();
   await page.getByRole("button", { name: "New Offer" }).click();
+  await expect(page).toHaveURL(/\/admin\/offers\/new$/);
   await page.getByLabel("Title").fill("Admin-made offer for module two");
   await page.getByLabel("Description").fill("Created in the browser test.");
   await page.getByLabel("Link URL").fill("https://example.com/admin-offer");
@@ -153,8 +260,13 @@ test("an offer for module 2 shows on /learn/2", async ({ page, scan }) => {
   await scan();
   await page.getByRole("button", { name: "Create Offer" }).click();
   await expect(page.getByTestId("toast")).toContainText("Affiliate offer created successfully");
+  await expect(page).toHaveURL(/\/admin\/offers$/);
   // Only this offer stays active for module 2, so the card shows it.
   await page.getByRole("button", { name: "Edit Privacy tools built in" }).click();
+  await expect(page).toHaveURL(/\/admin\/offers\/\d+$/);
+  // A reload keeps the editor and its record.
+  await page.reload();
+  await expect(page.getByLabel("Title")).toHaveValue("Privacy tools built in");
   await page.getByLabel("Active (visible to users)").uncheck();
   await page.getByRole("button", { name: "Update Offer" }).click();
   await expect(page.getByRole("row", { name: /Privacy tools built in/ })).toContainText("Inactive");
@@ -170,7 +282,7 @@ test("an offer for module 2 shows on /learn/2", async ({ page, scan }) => {
 
 test("a product with invalid then valid fields shows in the starter kit", async ({ page, scan }) => {
   await signIn(page);
-  await page.getByRole("tab", { name: "Recommended Products" }).click();
+  await openSection(page, "Recommended Products", "/admin/products");
   await expect(page.getByRole("heading", { name: /^Couple/ })).toBeVisible();
   await page.getByRole("button", { name: "Add Product" }).click();
   const dialog = page.getByRole("dialog", { name: "Add New Product" });
@@ -201,7 +313,7 @@ test("a product with invalid then valid fields shows in the starter kit", async 
 
 test("the brand name from settings is in the page title; sign out goes to the login page", async ({ page, scan }) => {
   await signIn(page);
-  await page.getByRole("tab", { name: "Settings" }).click();
+  await openSection(page, "Settings", "/admin/settings");
   await page.getByLabel("Brand name").fill("Velvet Start");
   await scan();
   await page.getByRole("button", { name: "Save Settings" }).click();
@@ -210,7 +322,7 @@ test("the brand name from settings is in the page title; sign out goes to the lo
   await expect(page).toHaveTitle("Discover Your Webcam Alter Ego | Velvet Start");
   // Put it back for the other tests.
   await page.goto("/admin");
-  await page.getByRole("tab", { name: "Settings" }).click();
+  await openSection(page, "Settings", "/admin/settings");
   await page.getByLabel("Brand name").fill("Cam Guide");
   await page.getByRole("button", { name: "Save Settings" }).click();
   await expect(page.getByTestId("toast")).toContainText("Settings saved");

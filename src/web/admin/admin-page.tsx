@@ -1,6 +1,6 @@
-import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
-import { useLocation } from "wouter";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useEffect, useRef, useSyncExternalStore } from "react";
+import { Link, useLocation } from "wouter";
 import type { BlogPost } from "#shared/features/blog/contract.ts";
 import type { AdminOffer } from "#shared/features/offers/contract.ts";
 import { clearAdminFlag, hasAdminFlag } from "#web/features/auth/admin-session.ts";
@@ -14,22 +14,27 @@ import { toast } from "#web/stores/toast.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { ADMIN_API, useMe } from "./admin-api.ts";
+import { ADMIN_SECTIONS, type AdminSection, adminPath, NEW_RECORD, readAdminPath } from "./admin-sections.ts";
 
-export type Tab = "posts" | "post-editor" | "categories" | "offers" | "offer-editor" | "products" | "settings";
+// What to focus once the next admin address has rendered (each address mounts the page
+// anew): the nav link just followed, or the section it opened (an editor, its list).
+let focusNext: "nav" | "panel" | null = null;
 
-/** /admin: the dashboard (docs/product.md#admin-dashboard). */
+const noSubscription = () => () => {};
+/** The local flag; null while hydrating, so the first render matches the server's HTML. */
+function useAdminFlag(): boolean | null {
+  return useSyncExternalStore(noSubscription, hasAdminFlag, () => null);
+}
+
+/** /admin and /admin/{section}[/{id}]: the dashboard (docs/product.md#admin-dashboard). */
 export default function AdminPage() {
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
   const queryClient = useQueryClient();
-  // The flag lives in this browser; read after hydration so the server's HTML matches.
-  const [flag, setFlag] = useState<boolean | null>(null);
-  useEffect(() => setFlag(hasAdminFlag()), []);
+  const flag = useAdminFlag();
   const me = useMe(flag ?? false);
   const isAdmin = me.data?.isAdmin === true;
-
-  const [tab, setTab] = useState<Tab>("posts");
-  const [editingPost, setEditingPost] = useState<BlogPost | null>(null);
-  const [editingOffer, setEditingOffer] = useState<AdminOffer | null>(null);
+  const { section, record } = readAdminPath(location);
+  const label = ADMIN_SECTIONS.find((s) => s.id === section)?.label ?? "";
 
   useEffect(() => {
     if (flag === null || me.isPending || me.isFetching) return;
@@ -52,7 +57,7 @@ export default function AdminPage() {
     }
   }
 
-  const meta = <PageMeta title="Admin Dashboard" description="Manage the site's content." noindex />;
+  const meta = <PageMeta title={`${label} - Admin Dashboard`} description="Manage the site's content." noindex />;
   if (!isAdmin) {
     return (
       <>
@@ -62,20 +67,11 @@ export default function AdminPage() {
     );
   }
 
-  const tabs: [Tab, string][] = [
-    ["posts", "Blog Posts"],
-    ["post-editor", editingPost ? "Edit Post" : "New Post"],
-    ["categories", "Categories"],
-    ["offers", "Affiliate Offers"],
-    ["offer-editor", editingOffer ? "Edit Offer" : "New Offer"],
-    ["products", "Recommended Products"],
-    ["settings", "Settings"],
-  ];
-  const open = (next: Tab) => {
-    if (next === "post-editor" && tab !== "post-editor") setEditingPost(null);
-    if (next === "offer-editor" && tab !== "offer-editor") setEditingOffer(null);
-    setTab(next);
+  const open = (path: string) => {
+    focusNext = "panel";
+    navigate(path);
   };
+  const list = adminPath(section);
 
   return (
     <section className="admin">
@@ -86,51 +82,145 @@ export default function AdminPage() {
           Sign Out
         </button>
       </header>
-      <div role="tablist" aria-label="Admin sections" className="admin-tabs">
-        {tabs.map(([id, label]) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            id={`tab-${id}`}
-            aria-selected={tab === id}
-            aria-controls="admin-panel"
-            className={tab === id ? "tab active" : "tab"}
-            onClick={() => open(id)}
-          >
-            {label}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id="admin-panel" aria-labelledby={`tab-${tab}`} className="admin-panel">
-        {tab === "posts" && (
-          <PostsTab
-            onEdit={(post) => {
-              setEditingPost(post);
-              setTab("post-editor");
-            }}
-            onNew={() => open("post-editor")}
-          />
-        )}
-        {tab === "post-editor" && (
-          <PostEditor key={editingPost?.id ?? "new"} post={editingPost} onDone={() => setTab("posts")} />
-        )}
-        {tab === "categories" && <CategoriesTab />}
-        {tab === "offers" && (
-          <OffersTab
-            onEdit={(offer) => {
-              setEditingOffer(offer);
-              setTab("offer-editor");
-            }}
-            onNew={() => open("offer-editor")}
-          />
-        )}
-        {tab === "offer-editor" && (
-          <OfferEditor key={editingOffer?.id ?? "new"} offer={editingOffer} onDone={() => setTab("offers")} />
-        )}
-        {tab === "products" && <ProductsTab />}
-        {tab === "settings" && <SettingsTab />}
-      </div>
+      <AdminNav current={section} />
+      <Panel at={location}>
+        {section === "posts" &&
+          (record === undefined ? (
+            <>
+              <div className="toolbar">
+                <Link
+                  href={adminPath("posts", NEW_RECORD)}
+                  role="button"
+                  onClick={() => {
+                    focusNext = "panel";
+                  }}
+                >
+                  New Post
+                </Link>
+              </div>
+              <PostsTab
+                onEdit={(post) => open(adminPath("posts", post.id))}
+                onNew={() => open(adminPath("posts", NEW_RECORD))}
+              />
+            </>
+          ) : (
+            <ByIdEditor<BlogPost>
+              record={record}
+              list={ADMIN_API.posts}
+              noun="post"
+              back={list}
+              backLabel="Back to Blog Posts"
+              edit={(post) => <PostEditor key={post?.id ?? NEW_RECORD} post={post} onDone={() => open(list)} />}
+            />
+          ))}
+        {section === "offers" &&
+          (record === undefined ? (
+            <OffersTab
+              onEdit={(offer) => open(adminPath("offers", offer.id))}
+              onNew={() => open(adminPath("offers", NEW_RECORD))}
+            />
+          ) : (
+            <ByIdEditor<AdminOffer>
+              record={record}
+              list={ADMIN_API.offers}
+              noun="offer"
+              back={list}
+              backLabel="Back to Affiliate Offers"
+              edit={(offer) => <OfferEditor key={offer?.id ?? NEW_RECORD} offer={offer} onDone={() => open(list)} />}
+            />
+          ))}
+        {section === "categories" && <CategoriesTab />}
+        {section === "products" && <ProductsTab />}
+        {section === "settings" && <SettingsTab />}
+      </Panel>
     </section>
+  );
+}
+
+/** The sections as links, the current one marked; it wraps on a narrow screen. */
+function AdminNav({ current }: { current: AdminSection }) {
+  const currentLink = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    if (focusNext !== "nav" || !current) return;
+    focusNext = null;
+    currentLink.current?.focus();
+  }, [current]);
+  return (
+    <nav aria-label="Admin sections" className="admin-nav">
+      <ul>
+        {ADMIN_SECTIONS.map(({ id, label }) => (
+          <li key={id}>
+            <Link
+              href={adminPath(id)}
+              ref={id === current ? currentLink : undefined}
+              aria-current={id === current ? "page" : undefined}
+              onClick={() => {
+                focusNext = "nav";
+              }}
+            >
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The section's content; focused when an editor or a list was opened from inside the dashboard. */
+function Panel({ at, children }: { at: string; children: ReactNode }) {
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (focusNext !== "panel" || !at) return;
+    focusNext = null;
+    panel.current?.focus();
+  }, [at]);
+  return (
+    <div ref={panel} className="admin-panel" tabIndex={-1}>
+      {children}
+    </div>
+  );
+}
+
+interface ByIdEditorProps<T extends { id: number }> {
+  /** The id from the address, or NEW_RECORD. */
+  record: string;
+  /** The admin list the record is found in. */
+  list: string;
+  noun: string;
+  back: string;
+  backLabel: string;
+  edit: (item: T | null) => ReactNode;
+}
+
+/** An editor opened by its address: a new record, or one found in its admin list. */
+function ByIdEditor<T extends { id: number }>({ record, list, noun, back, backLabel, edit }: ByIdEditorProps<T>) {
+  const isNew = record === NEW_RECORD;
+  const items = useQuery<T[]>({ queryKey: [list], retry: 2, enabled: !isNew });
+  if (isNew) return edit(null);
+  if (items.isPending) return <Loading text={`Loading the ${noun}...`} />;
+  if (items.isError) {
+    return (
+      <div role="alert">
+        <p>
+          Could not load the {noun}: {items.error.message}
+        </p>
+        <button type="button" onClick={() => void items.refetch()}>
+          Try Again
+        </button>
+      </div>
+    );
+  }
+  const item = items.data.find((i) => String(i.id) === record);
+  return item ? edit(item) : <RecordMissing noun={noun} back={back} backLabel={backLabel} />;
+}
+
+function RecordMissing({ noun, back, backLabel }: { noun: string; back: string; backLabel: string }) {
+  return (
+    <div role="alert" className="admin-missing">
+      <h2>Not found</h2>
+      <p>There is no {noun} at this address. It may have been deleted.</p>
+      <Link href={back}>{backLabel}</Link>
+    </div>
   );
 }

@@ -1,0 +1,34 @@
+// The admin dashboard's addresses: one per section, and its editors under their list's
+// address by record id ("new" for a record not yet made). The page table lists the same
+// paths (src/web/routes.ts); docs/decisions/022-admin-addresses.md says why.
+
+export const ADMIN_SECTIONS = [
+  { id: "posts", label: "Blog Posts" },
+  { id: "categories", label: "Categories" },
+  { id: "offers", label: "Affiliate Offers" },
+  { id: "products", label: "Recommended Products" },
+  { id: "settings", label: "Settings" },
+] as const;
+
+export type AdminSection = (typeof ADMIN_SECTIONS)[number]["id"];
+
+/** The id in an editor's address for a record not yet made. */
+export const NEW_RECORD = "new";
+
+/** A section's list, or one record's editor in it (an id or NEW_RECORD). */
+export function adminPath(section: AdminSection, record?: number | typeof NEW_RECORD): string {
+  return record === undefined ? `/admin/${section}` : `/admin/${section}/${record}`;
+}
+
+export interface AdminAddress {
+  section: AdminSection;
+  /** The editor's record: an id as written in the address, or NEW_RECORD; undefined for the list. */
+  record?: string;
+}
+
+/** What an admin address shows; `/admin` itself is the posts list. */
+export function readAdminPath(pathname: string): AdminAddress {
+  const [, , name, record] = pathname.split("/");
+  const section = ADMIN_SECTIONS.find((s) => s.id === name)?.id ?? "posts";
+  return record ? { section, record } : { section };
+}
