@@ -421,3 +421,36 @@ test("on a 375 px phone the posts list is cards: the first post's Edit is on scr
     await scan();
   }
 });
+
+test("an empty Create on a phone: focus on Title, in view below the header; typing a title removes its message", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await signIn(page);
+  await page
+    .getByRole("tab", { name: "New Post" })
+    .or(page.getByRole("link", { name: "New Post" }))
+    .first()
+    .click();
+  const create = page.getByRole("button", { name: "Create Post" });
+  await create.scrollIntoViewIfNeeded();
+  await create.click();
+  const title = page.getByLabel("Title");
+  await expect(title).toBeFocused();
+  await expect(title).toBeInViewport({ ratio: 1 });
+  // Not under the sticky header either (the scroll is smooth unless reduced motion is asked for: poll).
+  await expect
+    .poll(() =>
+      title.evaluate((input) => {
+        const header = document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0;
+        return input.getBoundingClientRect().top >= header;
+      }),
+    )
+    .toBe(true);
+  await expect(title).toHaveAccessibleDescription("Title is required, at most 200 characters");
+  await expect(page.getByLabel("Content (HTML)")).toHaveAccessibleDescription("Content is required");
+  await title.fill("A title");
+  await expect(title).not.toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("Title is required")).toHaveCount(0);
+  await expect(page.getByLabel("Content (HTML)")).toHaveAccessibleDescription("Content is required");
+});

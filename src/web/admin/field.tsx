@@ -34,3 +34,36 @@ export function Field({
     </div>
   );
 }
+
+/** A labelled checkbox with its validation message announced and linked. */
+export function Check({
+  label,
+  checked,
+  onChange,
+  error,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  error?: string;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={checked}
+          onChange={(e) => onChange(e.target.checked)}
+          {...(error ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {})}
+        />
+        {label}
+      </label>
+      {error && (
+        <small id={`${id}-error`} className="field-error">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}

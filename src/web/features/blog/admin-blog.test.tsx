@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { act, cleanup, fireEvent, screen, within } from "@testing-library/react";
 import { SITE_IMAGE_MESSAGE } from "#shared/schema/common.ts";
 import { adminApp } from "#tests/support/admin.ts";
@@ -48,7 +48,65 @@ describe("the post editor shows the server's answer at the field", () => {
     await asAdmin(`/api/admin/blog/category/${temp.id}`, { method: "DELETE" });
     fireEvent.click(screen.getByRole("button", { name: "Create Post" }));
     await messageAt("Category", "Choose an existing category");
+    expect(document.activeElement).toBe(screen.getByLabelText("Category"));
     expect(lastToast()).toBe("Failed to save post. Please try again.");
+    fireEvent.change(screen.getByLabelText("Category"), { target: { value: "" } });
+    expect(fieldMessage("Category")).toBeNull();
+  });
+});
+
+describe("the post editor's own checks and unsaved changes", () => {
+  test("an empty Create: the messages at their fields, focus on Title, each message goes once its field is fixed", () => {
+    const sent: string[] = [];
+    routeFetchTo(async (path, init) => {
+      sent.push(`${init?.method ?? "GET"} ${path}`);
+      return Response.json([]);
+    });
+    renderAt("/admin", <PostEditor post={null} onDone={() => {}} />);
+    fireEvent.click(screen.getByRole("button", { name: "Create Post" }));
+    expect(fieldMessage("Title")).toBe("Title is required, at most 200 characters");
+    expect(fieldMessage("Slug")).toBe("Slug is required: lower-case letters, digits and single hyphens");
+    expect(fieldMessage("Content (HTML)")).toBe("Content is required");
+    expect(document.activeElement).toBe(screen.getByLabelText("Title"));
+    expect(document.querySelector("[data-form-problems]")).toBeNull();
+
+    fireEvent.change(screen.getByLabelText("Title"), { target: { value: "A first post" } });
+    expect(fieldMessage("Title")).toBeNull();
+    // The slug follows the title, so its message goes too; the content's stays.
+    expect(fieldMessage("Slug")).toBeNull();
+    expect(fieldMessage("Content (HTML)")).toBe("Content is required");
+    fireEvent.change(screen.getByLabelText("Title"), { target: { value: "" } });
+    expect(fieldMessage("Title")).toBe("Title is required, at most 200 characters");
+    expect(sent.filter((call) => !call.startsWith("GET "))).toEqual([]);
+  });
+
+  test("Cancel and leaving the page ask only while the form differs from what it was loaded with", () => {
+    routeFetchTo(async () => Response.json([]));
+    const confirm = spyOn(window, "confirm").mockImplementation(() => false);
+    const unload = () => {
+      const event = new Event("beforeunload", { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    try {
+      let done = 0;
+      renderAt("/admin", <PostEditor post={null} onDone={() => done++} />);
+      expect(unload()).toBe(false);
+      fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+      expect(confirm).not.toHaveBeenCalled();
+      expect(done).toBe(1);
+
+      fireEvent.change(screen.getByLabelText("Excerpt"), { target: { value: "Half written" } });
+      expect(unload()).toBe(true);
+      fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+      expect(confirm).toHaveBeenCalledWith("You have unsaved changes. Leave without saving?");
+      expect(done).toBe(1);
+
+      fireEvent.change(screen.getByLabelText("Excerpt"), { target: { value: "" } });
+      expect(unload()).toBe(false);
+    } finally {
+      confirm.mockRestore();
+    }
   });
 });
 

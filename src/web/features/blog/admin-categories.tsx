@@ -1,46 +1,41 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
 import type { BlogCategory } from "#shared/features/blog/contract.ts";
 import { CategoryInput } from "#shared/features/blog/contract.ts";
 import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { Field } from "#web/admin/field.tsx";
-import { formErrors } from "#web/admin/form-errors.ts";
-import { serverFieldErrors } from "#web/lib/query-client.ts";
+import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { slugify } from "#web/lib/slug.ts";
 import { toast } from "#web/stores/toast.ts";
+
+const EMPTY = { name: "", slug: "" };
 
 export function CategoriesTab() {
   const queryClient = useQueryClient();
   const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
-  const [form, setForm] = useState({ name: "", slug: "" });
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const editor = useAdminForm({ initial: EMPTY, schema: CategoryInput });
+  const { form, setForm, error } = editor;
   const refresh = [[API.blogCategories], [API.blogPosts], [ADMIN_API.posts]];
   const create = useAdminMutation<typeof form>("POST", () => ADMIN_API.category(), refresh);
   const remove = useAdminMutation<number>("DELETE", (id) => ADMIN_API.category(id), refresh, false);
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const problems = formErrors(CategoryInput, form);
-    setErrors(problems);
-    if (Object.keys(problems).length) return;
-    create.mutate(form, {
+  const send = (body: unknown, value: typeof form) =>
+    create.mutate(value, {
       onSuccess: () => {
+        editor.accepted(value, EMPTY);
         toast({ title: "Success", description: "Category created successfully" });
-        setForm({ name: "", slug: "" });
       },
-      onError: (error) => {
-        setErrors(serverFieldErrors(error));
+      onError: (failure) => {
+        editor.refused(failure, body);
         toast({ title: "Error", description: "Failed to create category.", variant: "destructive" });
       },
     });
-  }
 
   return (
     <div className="grid-2">
-      <form onSubmit={submit} noValidate className="admin-form">
+      <form {...editor.formProps(send)} className="admin-form">
         <h2>Add Category</h2>
-        <Field label="Name" error={errors.name}>
+        <Field label="Name" error={error("name")}>
           {(props) => (
             <input
               {...props}
@@ -50,11 +45,12 @@ export function CategoriesTab() {
             />
           )}
         </Field>
-        <Field label="Slug" error={errors.slug}>
+        <Field label="Slug" error={error("slug")}>
           {(props) => (
             <input {...props} value={form.slug} onChange={(e) => setForm({ ...form, slug: e.target.value })} />
           )}
         </Field>
+        {editor.elsewhere}
         <button type="submit" disabled={create.isPending} aria-busy={create.isPending}>
           Add Category
         </button>

@@ -1,14 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import type { BlogCategory, BlogPost } from "#shared/features/blog/contract.ts";
 import { PostInput } from "#shared/features/blog/contract.ts";
 import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
-import { Field } from "#web/admin/field.tsx";
-import { formErrors } from "#web/admin/form-errors.ts";
+import { Check, Field } from "#web/admin/field.tsx";
+import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
-import { ApiError, serverFieldErrors } from "#web/lib/query-client.ts";
+import { ApiError } from "#web/lib/query-client.ts";
 import { slugify } from "#web/lib/slug.ts";
 import { toast } from "#web/stores/toast.ts";
 
@@ -79,38 +79,37 @@ type PostForm = {
 
 export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: () => void }) {
   const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
-  const [form, setForm] = useState<PostForm>({
-    title: post?.title ?? "",
-    slug: post?.slug ?? "",
-    content: post?.content ?? "",
-    excerpt: post?.excerpt ?? "",
-    category: post?.category ?? "",
-    coverImage: post?.coverImage ?? null,
-    metaDescription: post?.metaDescription ?? "",
-    metaKeywords: post?.metaKeywords ?? "",
-    published: post?.published ?? false,
+  const editor = useAdminForm<PostForm>({
+    initial: {
+      title: post?.title ?? "",
+      slug: post?.slug ?? "",
+      content: post?.content ?? "",
+      excerpt: post?.excerpt ?? "",
+      category: post?.category ?? "",
+      coverImage: post?.coverImage ?? null,
+      metaDescription: post?.metaDescription ?? "",
+      metaKeywords: post?.metaKeywords ?? "",
+      published: post?.published ?? false,
+    },
+    schema: PostInput,
+    body: (form) => ({ ...form, category: form.category || null }),
   });
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { form, set, setForm, error } = editor;
   const save = useAdminMutation<PostForm>(post ? "PUT" : "POST", () => ADMIN_API.post(post?.id), [
     [ADMIN_API.posts],
     ...PUBLIC_LISTS,
   ]);
-  const set = <K extends keyof PostForm>(key: K, value: PostForm[K]) => setForm((f) => ({ ...f, [key]: value }));
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const body = { ...form, category: form.category || null };
-    const problems = formErrors(PostInput, body);
-    setErrors(problems);
-    if (Object.keys(problems).length) return;
+  const send = (body: unknown, value: PostForm) =>
     save.mutate(body as PostForm, {
       onSuccess: () => {
+        editor.accepted(value);
         toast({ title: "Success", description: post ? "Post updated successfully" : "Post created successfully" });
         onDone();
       },
-      onError: (error) => {
-        setErrors(serverFieldErrors(error));
-        const conflict = error instanceof ApiError && error.status === 409;
+      onError: (failure) => {
+        editor.refused(failure, body);
+        const conflict = failure instanceof ApiError && failure.status === 409;
         toast({
           title: "Error",
           description: conflict
@@ -120,12 +119,11 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
         });
       },
     });
-  }
 
   return (
-    <form onSubmit={submit} noValidate className="admin-form">
+    <form {...editor.formProps(send)} className="admin-form">
       <h2>{post ? "Edit Post" : "New Post"}</h2>
-      <Field label="Title" error={errors.title}>
+      <Field label="Title" error={error("title")}>
         {(props) => (
           <input
             {...props}
@@ -138,20 +136,20 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
           />
         )}
       </Field>
-      <Field label="Slug" error={errors.slug}>
+      <Field label="Slug" error={error("slug")}>
         {(props) => <input {...props} value={form.slug} onChange={(e) => set("slug", e.target.value)} />}
       </Field>
-      <Field label="Content (HTML)" error={errors.content}>
+      <Field label="Content (HTML)" error={error("content")}>
         {(props) => (
           <textarea {...props} rows={12} value={form.content} onChange={(e) => set("content", e.target.value)} />
         )}
       </Field>
-      <Field label="Excerpt" error={errors.excerpt}>
+      <Field label="Excerpt" error={error("excerpt")}>
         {(props) => (
           <textarea {...props} rows={3} value={form.excerpt} onChange={(e) => set("excerpt", e.target.value)} />
         )}
       </Field>
-      <Field label="Category" error={errors.category}>
+      <Field label="Category" error={error("category")}>
         {(props) => (
           <select {...props} value={form.category} onChange={(e) => set("category", e.target.value)}>
             <option value="">Uncategorized</option>
@@ -167,24 +165,27 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
         label="Cover image"
         value={form.coverImage}
         onChange={(url) => set("coverImage", url)}
-        error={errors.coverImage}
+        error={error("coverImage")}
       />
-      <Field label="Meta description" error={errors.metaDescription}>
+      <Field label="Meta description" error={error("metaDescription")}>
         {(props) => (
           <input {...props} value={form.metaDescription} onChange={(e) => set("metaDescription", e.target.value)} />
         )}
       </Field>
-      <Field label="Meta keywords (comma separated)" error={errors.metaKeywords}>
+      <Field label="Meta keywords (comma separated)" error={error("metaKeywords")}>
         {(props) => (
           <input {...props} value={form.metaKeywords} onChange={(e) => set("metaKeywords", e.target.value)} />
         )}
       </Field>
-      <label className="checkbox">
-        <input type="checkbox" checked={form.published} onChange={(e) => set("published", e.target.checked)} />
-        Publish post
-      </label>
+      <Check
+        label="Publish post"
+        checked={form.published}
+        onChange={(published) => set("published", published)}
+        error={error("published")}
+      />
+      {editor.elsewhere}
       <div className="form-actions">
-        <button type="button" className="secondary outline" onClick={onDone}>
+        <button type="button" className="secondary outline" onClick={() => editor.leave(onDone)}>
           Cancel
         </button>
         <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>

@@ -1,4 +1,4 @@
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, expect, spyOn, test } from "bun:test";
 import { act, cleanup, fireEvent, screen } from "@testing-library/react";
 import { adminApp } from "#tests/support/admin.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
@@ -26,6 +26,7 @@ test("the offer editor shows a video URL the server cannot play at Video URL", a
   fireEvent.change(screen.getByLabelText("Link URL"), { target: { value: "https://example.com/offer" } });
   fireEvent.click(screen.getByRole("button", { name: "Create Offer" }));
   await messageAt("Video URL", "Use a YouTube or Vimeo link, or a direct MP4, WebM or Ogg file");
+  expect(document.activeElement).toBe(screen.getByLabelText("Video URL"));
   expect(fieldMessage("Link URL")).toBeNull();
   expect(useToastStore.getState().toasts[0]?.description).toBe("Failed to save affiliate offer. Please try again.");
   expect(database.sqlite.query("SELECT count(*) AS n FROM affiliate_offers").get()).toEqual(before);
@@ -52,4 +53,37 @@ test("the offer editor says a module's active offers take turns, counting only t
 
   fireEvent.change(screen.getByLabelText("Module ID"), { target: { value: "4" } });
   expect(screen.queryByRole("status")).toBeNull();
+});
+
+test("an empty Create: the messages at their fields, focus on Title; fixing the title removes only its message", () => {
+  routeFetchTo(async () => Response.json([]));
+  renderAt("/admin", <OfferEditor offer={null} onDone={() => {}} />);
+  fireEvent.click(screen.getByRole("button", { name: "Create Offer" }));
+  expect(fieldMessage("Title")).toBe("Title is required, at most 200 characters");
+  expect(fieldMessage("Description")).toBe("Description is required, at most 2000 characters");
+  expect(fieldMessage("Link URL")).toBe("Link URL is required and must be a valid URL");
+  expect(document.activeElement).toBe(screen.getByLabelText("Title"));
+
+  fireEvent.change(screen.getByLabelText("Title"), { target: { value: "A webcam" } });
+  expect(fieldMessage("Title")).toBeNull();
+  expect(fieldMessage("Description")).toBe("Description is required, at most 2000 characters");
+  expect(fieldMessage("Link URL")).toBe("Link URL is required and must be a valid URL");
+});
+
+test("Cancel asks before dropping changes to an offer, and not when nothing changed", () => {
+  routeFetchTo(async () => Response.json([]));
+  const confirm = spyOn(window, "confirm").mockImplementation(() => false);
+  try {
+    let done = 0;
+    renderAt("/admin", <OfferEditor offer={null} onDone={() => done++} />);
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(confirm).not.toHaveBeenCalled();
+    expect(done).toBe(1);
+    fireEvent.click(screen.getByRole("checkbox", { name: "Active (visible to users)" }));
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(confirm).toHaveBeenCalledWith("You have unsaved changes. Leave without saving?");
+    expect(done).toBe(1);
+  } finally {
+    confirm.mockRestore();
+  }
 });

@@ -1,13 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { MODULE_IDS } from "#shared/features/course/constants.ts";
 import { type AdminOffer, OfferInput } from "#shared/features/offers/contract.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
-import { Field } from "#web/admin/field.tsx";
-import { formErrors } from "#web/admin/form-errors.ts";
+import { Check, Field } from "#web/admin/field.tsx";
+import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { ImageUploader, MediaUploader } from "#web/features/uploads/uploaders.tsx";
-import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 
 export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => void; onNew: () => void }) {
@@ -99,28 +98,30 @@ type OfferForm = {
 
 export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDone: () => void }) {
   const all = useQuery<AdminOffer[]>({ queryKey: [ADMIN_API.offers] });
-  const [form, setForm] = useState<OfferForm>({
-    title: offer?.title ?? "",
-    description: offer?.description ?? "",
-    imageUrl: offer?.imageUrl ?? null,
-    videoUrl: offer?.videoUrl ?? null,
-    useEmbed: offer?.useEmbed ?? false,
-    embedCode: offer?.embedCode ?? "",
-    linkUrl: offer?.linkUrl ?? "",
-    linkText: offer?.linkText ?? "",
-    moduleId: offer?.moduleId ?? 1,
-    isActive: offer?.isActive ?? true,
-    archetype: offer?.archetype ?? null,
-    productId: offer?.productId ?? null,
-    badge: offer?.badge ?? null,
-    price: offer?.price ?? null,
+  const editor = useAdminForm<OfferForm>({
+    initial: {
+      title: offer?.title ?? "",
+      description: offer?.description ?? "",
+      imageUrl: offer?.imageUrl ?? null,
+      videoUrl: offer?.videoUrl ?? null,
+      useEmbed: offer?.useEmbed ?? false,
+      embedCode: offer?.embedCode ?? "",
+      linkUrl: offer?.linkUrl ?? "",
+      linkText: offer?.linkText ?? "",
+      moduleId: offer?.moduleId ?? 1,
+      isActive: offer?.isActive ?? true,
+      archetype: offer?.archetype ?? null,
+      productId: offer?.productId ?? null,
+      badge: offer?.badge ?? null,
+      price: offer?.price ?? null,
+    },
+    schema: OfferInput,
   });
+  const { form, set, setForm, error } = editor;
   const [mediaKind, setMediaKind] = useState<"image" | "video">(offer?.videoUrl ? "video" : "image");
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useAdminMutation<OfferForm>(offer ? "PUT" : "POST", () => ADMIN_API.offer(offer?.id), [
     [ADMIN_API.offers],
   ]);
-  const set = <K extends keyof OfferForm>(key: K, value: OfferForm[K]) => setForm((f) => ({ ...f, [key]: value }));
   const othersActive = (all.data ?? []).filter(
     (o) => o.moduleId === form.moduleId && o.isActive && o.id !== offer?.id,
   ).length;
@@ -135,21 +136,18 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
     setForm((f) => (kind === "video" ? { ...f, imageUrl: null, videoUrl: "https://" } : { ...f, videoUrl: null }));
   };
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const problems = formErrors(OfferInput, form);
-    setErrors(problems);
-    if (Object.keys(problems).length) return;
-    save.mutate(form, {
+  const send = (body: unknown, value: OfferForm) =>
+    save.mutate(body as OfferForm, {
       onSuccess: () => {
+        editor.accepted(value);
         toast({
           title: "Success",
           description: offer ? "Affiliate offer updated successfully" : "Affiliate offer created successfully",
         });
         onDone();
       },
-      onError: (error) => {
-        setErrors(serverFieldErrors(error));
+      onError: (failure) => {
+        editor.refused(failure, body);
         toast({
           title: "Error",
           description: "Failed to save affiliate offer. Please try again.",
@@ -157,15 +155,14 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
         });
       },
     });
-  }
 
   return (
-    <form onSubmit={submit} noValidate className="admin-form">
+    <form {...editor.formProps(send)} className="admin-form">
       <h2>{offer ? "Edit Offer" : "New Offer"}</h2>
-      <Field label="Title" error={errors.title}>
+      <Field label="Title" error={error("title")}>
         {(props) => <input {...props} value={form.title} onChange={(e) => set("title", e.target.value)} />}
       </Field>
-      <Field label="Description" error={errors.description}>
+      <Field label="Description" error={error("description")}>
         {(props) => (
           <textarea {...props} rows={4} value={form.description} onChange={(e) => set("description", e.target.value)} />
         )}
@@ -179,12 +176,18 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
             role="switch"
             checked={form.useEmbed}
             onChange={(e) => setEmbedMode(e.target.checked)}
+            {...(error("useEmbed") ? { "aria-invalid": true, "aria-describedby": "offer-content-type-error" } : {})}
           />
           {form.useEmbed ? "Embed Code" : "Media Upload"}
         </label>
+        {error("useEmbed") && (
+          <small id="offer-content-type-error" className="field-error">
+            {error("useEmbed")}
+          </small>
+        )}
       </fieldset>
       {form.useEmbed ? (
-        <Field label="Embed/HTML Code" error={errors.embedCode}>
+        <Field label="Embed/HTML Code" error={error("embedCode")}>
           {(props) => (
             <textarea {...props} rows={6} value={form.embedCode} onChange={(e) => set("embedCode", e.target.value)} />
           )}
@@ -217,11 +220,11 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
               label="Image"
               value={form.imageUrl}
               onChange={(url) => set("imageUrl", url)}
-              error={errors.imageUrl}
+              error={error("imageUrl")}
             />
           ) : (
             <>
-              <Field label="Video URL" error={errors.videoUrl}>
+              <Field label="Video URL" error={error("videoUrl")}>
                 {(props) => (
                   <input
                     {...props}
@@ -245,15 +248,15 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
           )}
         </>
       )}
-      <Field label="Link URL" error={errors.linkUrl}>
+      <Field label="Link URL" error={error("linkUrl")}>
         {(props) => (
           <input {...props} type="url" value={form.linkUrl} onChange={(e) => set("linkUrl", e.target.value)} />
         )}
       </Field>
-      <Field label="Button Text (optional; empty hides the button)" error={errors.linkText}>
+      <Field label="Button Text (optional; empty hides the button)" error={error("linkText")}>
         {(props) => <input {...props} value={form.linkText} onChange={(e) => set("linkText", e.target.value)} />}
       </Field>
-      <Field label="Module ID" error={errors.moduleId}>
+      <Field label="Module ID" error={error("moduleId")}>
         {(props) => (
           <select {...props} value={form.moduleId} onChange={(e) => set("moduleId", Number(e.target.value))}>
             {MODULE_IDS.map((id) => (
@@ -272,12 +275,15 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
           {!form.isActive && " This offer is inactive, so it is not among them until Active is ticked."}
         </p>
       )}
-      <label className="checkbox">
-        <input type="checkbox" checked={form.isActive} onChange={(e) => set("isActive", e.target.checked)} />
-        Active (visible to users)
-      </label>
+      <Check
+        label="Active (visible to users)"
+        checked={form.isActive}
+        onChange={(isActive) => set("isActive", isActive)}
+        error={error("isActive")}
+      />
+      {editor.elsewhere}
       <div className="form-actions">
-        <button type="button" className="secondary outline" onClick={onDone}>
+        <button type="button" className="secondary outline" onClick={() => editor.leave(onDone)}>
           Cancel
         </button>
         <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>

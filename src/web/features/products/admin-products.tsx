@@ -1,13 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { PRODUCT_ARCHETYPES, PRODUCT_BADGES, RecommendedProduct } from "#shared/features/products/contract.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { DeleteDialog } from "#web/admin/admin-table.tsx";
-import { Field } from "#web/admin/field.tsx";
-import { formErrors } from "#web/admin/form-errors.ts";
+import { Check, Field } from "#web/admin/field.tsx";
 import { RowActions } from "#web/admin/row-actions.tsx";
+import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
-import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { newProductId } from "#web/lib/slug.ts";
 import { toast } from "#web/stores/toast.ts";
 
@@ -93,8 +92,8 @@ export function ProductsTab() {
 function ProductDialog({ product, onClose }: { product: Product | null; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => ref.current?.showModal?.(), []);
-  const [form, setForm] = useState<Product>(
-    product ?? {
+  const editor = useAdminForm<Product>({
+    initial: product ?? {
       id: newProductId(),
       name: "",
       description: "",
@@ -106,25 +105,22 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
       isDefault: false,
       moduleId: null,
     },
-  );
-  const [errors, setErrors] = useState<Record<string, string>>({});
+    schema: RecommendedProduct,
+  });
+  const { form, set, error } = editor;
   const save = useAdminMutation<Product>(product ? "PUT" : "POST", () => ADMIN_API.product(product?.id), [
     [ADMIN_API.products],
   ]);
-  const set = <K extends keyof Product>(key: K, value: Product[K]) => setForm((f) => ({ ...f, [key]: value }));
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const problems = formErrors(RecommendedProduct, form);
-    setErrors(problems);
-    if (Object.keys(problems).length) return;
-    save.mutate(form, {
+  const send = (body: unknown, value: Product) =>
+    save.mutate(value, {
       onSuccess: () => {
+        editor.accepted(value);
         toast({ title: product ? "Product updated" : "Product added" });
         onClose();
       },
-      onError: (error) => {
-        setErrors(serverFieldErrors(error));
+      onError: (failure) => {
+        editor.refused(failure, body);
         toast({
           title: "Error",
           description: product
@@ -134,23 +130,26 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
         });
       },
     });
-  }
 
   return (
     <dialog
       ref={ref}
       aria-labelledby="product-dialog-title"
       aria-describedby="product-dialog-description"
-      onCancel={onClose}
+      onCancel={(event) => {
+        // Escape closes the dialog: after asking when it holds unsaved changes.
+        event.preventDefault();
+        editor.leave(onClose);
+      }}
     >
       <article>
         <h2 id="product-dialog-title">{product ? "Edit Product" : "Add New Product"}</h2>
         <p id="product-dialog-description">Fill in the details for the recommended product.</p>
-        <form onSubmit={submit} noValidate className="admin-form">
-          <Field label="Name" error={errors.name}>
+        <form {...editor.formProps(send)} className="admin-form">
+          <Field label="Name" error={error("name")}>
             {(props) => <input {...props} value={form.name} onChange={(e) => set("name", e.target.value)} />}
           </Field>
-          <Field label="Description" error={errors.description}>
+          <Field label="Description" error={error("description")}>
             {(props) => (
               <textarea
                 {...props}
@@ -160,19 +159,19 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
               />
             )}
           </Field>
-          <Field label="Link" error={errors.link}>
+          <Field label="Link" error={error("link")}>
             {(props) => <input {...props} type="url" value={form.link} onChange={(e) => set("link", e.target.value)} />}
           </Field>
-          <Field label="Price" error={errors.price}>
+          <Field label="Price" error={error("price")}>
             {(props) => <input {...props} value={form.price} onChange={(e) => set("price", e.target.value)} />}
           </Field>
           <ImageUploader
             label="Image (optional)"
             value={form.imageUrl ?? null}
             onChange={(url) => set("imageUrl", url)}
-            error={errors.imageUrl}
+            error={error("imageUrl")}
           />
-          <Field label="Badge" error={errors.badge}>
+          <Field label="Badge" error={error("badge")}>
             {(props) => (
               <select {...props} value={form.badge} onChange={(e) => set("badge", e.target.value)}>
                 {PRODUCT_BADGES.map((b) => (
@@ -181,7 +180,7 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
               </select>
             )}
           </Field>
-          <Field label="Archetype" error={errors.archetype}>
+          <Field label="Archetype" error={error("archetype")}>
             {(props) => (
               <select
                 {...props}
@@ -194,12 +193,15 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
               </select>
             )}
           </Field>
-          <label className="checkbox">
-            <input type="checkbox" checked={form.isDefault} onChange={(e) => set("isDefault", e.target.checked)} />
-            Featured (default) for this archetype
-          </label>
+          <Check
+            label="Featured (default) for this archetype"
+            checked={form.isDefault}
+            onChange={(isDefault) => set("isDefault", isDefault)}
+            error={error("isDefault")}
+          />
+          {editor.elsewhere}
           <div className="form-actions">
-            <button type="button" className="secondary outline" onClick={onClose}>
+            <button type="button" className="secondary outline" onClick={() => editor.leave(onClose)}>
               Cancel
             </button>
             <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>

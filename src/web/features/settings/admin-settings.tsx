@@ -1,5 +1,4 @@
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useState } from "react";
 import {
   isLocalOrigin,
   type PublicAddress,
@@ -9,8 +8,7 @@ import {
 import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { Field } from "#web/admin/field.tsx";
-import { formErrors } from "#web/admin/form-errors.ts";
-import { serverFieldErrors } from "#web/lib/query-client.ts";
+import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { toast } from "#web/stores/toast.ts";
 
 /** Site settings: the brand, the two platforms, which one the banner names, and the public address. */
@@ -33,33 +31,33 @@ const SOURCE_NOTE: Record<PublicAddress["source"], string> = {
 /** The address links in feeds, the sitemap and search-engine tags start with. */
 function PublicAddressForm() {
   const current = useQuery<PublicAddress>({ queryKey: [ADMIN_API.address] });
-  const [value, setValue] = useState<string | null>(null);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const save = useAdminMutation<PublicAddressInput>("PUT", () => ADMIN_API.address, [[ADMIN_API.address]]);
   if (!current.data) return <p aria-busy="true">Loading the public address...</p>;
-  const { origin, source } = current.data;
-  const shown = value ?? origin ?? "";
+  return <PublicAddressEditor current={current.data} />;
+}
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const input = { origin: shown.trim() };
-    const problems = formErrors(PublicAddressInput, input);
-    setErrors(problems);
-    if (Object.keys(problems).length) return;
-    save.mutate(input, {
+function PublicAddressEditor({ current: { origin, source } }: { current: PublicAddress }) {
+  const editor = useAdminForm<PublicAddressInput>({
+    initial: { origin: origin ?? "" },
+    schema: PublicAddressInput,
+    body: (form) => ({ origin: form.origin.trim() }),
+  });
+  const { form, setForm, error } = editor;
+  const save = useAdminMutation<PublicAddressInput>("PUT", () => ADMIN_API.address, [[ADMIN_API.address]]);
+
+  const send = (body: unknown, value: PublicAddressInput) =>
+    save.mutate(body as PublicAddressInput, {
       onSuccess: () => {
-        setValue(null);
+        editor.accepted(value, body as PublicAddressInput);
         toast({ title: "Success", description: "Public address saved" });
       },
-      onError: (error) => {
-        setErrors(serverFieldErrors(error));
-        toast({ title: "Error", description: error.message, variant: "destructive" });
+      onError: (failure) => {
+        editor.refused(failure, body);
+        toast({ title: "Error", description: failure.message, variant: "destructive" });
       },
     });
-  }
 
   return (
-    <form onSubmit={submit} noValidate className="admin-form" aria-labelledby="public-address-heading">
+    <form {...editor.formProps(send)} className="admin-form" aria-labelledby="public-address-heading">
       <h2 id="public-address-heading">Public address</h2>
       <p>
         Links in feeds and search engines use: <strong>{origin ?? "no address yet"}</strong>
@@ -74,19 +72,20 @@ function PublicAddressForm() {
       )}
       {source !== "environment" && (
         <>
-          <Field label="Address visitors use" error={errors.origin}>
+          <Field label="Address visitors use" error={error("origin")}>
             {(props) => (
               <input
                 {...props}
                 type="url"
                 placeholder="https://example.com"
-                value={shown}
-                onChange={(e) => setValue(e.target.value)}
+                value={form.origin}
+                onChange={(e) => setForm({ origin: e.target.value })}
               />
             )}
           </Field>
+          {editor.elsewhere}
           <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
-            {source === "sign-in" && value === null ? "Confirm Address" : "Save Address"}
+            {source === "sign-in" && !editor.dirty ? "Confirm Address" : "Save Address"}
           </button>
         </>
       )}
@@ -96,35 +95,34 @@ function PublicAddressForm() {
 
 function SiteSettingsForm() {
   const current = useQuery<SiteSettings>({ queryKey: [ADMIN_API.settings] });
-  const [form, setForm] = useState<SiteSettings | null>(null);
-  useEffect(() => {
-    if (current.data && !form) setForm(current.data);
-  }, [current.data, form]);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  if (!current.data) return <p aria-busy="true">Loading settings...</p>;
+  return <SiteSettingsEditor current={current.data} />;
+}
+
+function SiteSettingsEditor({ current }: { current: SiteSettings }) {
+  const editor = useAdminForm<SiteSettings>({ initial: current, schema: SiteSettings });
+  const { form, setForm, error } = editor;
   const save = useAdminMutation<SiteSettings>("PUT", () => ADMIN_API.settings, [[ADMIN_API.settings], [API.settings]]);
 
-  if (!form) return <p aria-busy="true">Loading settings...</p>;
   const platform = (key: "platformA" | "platformB", field: "name" | "url", value: string) =>
     setForm({ ...form, [key]: { ...form[key], [field]: value } });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const problems = formErrors(SiteSettings, form);
-    setErrors(problems);
-    if (Object.keys(problems).length) return;
-    save.mutate(form!, {
-      onSuccess: () => toast({ title: "Success", description: "Settings saved" }),
-      onError: (error) => {
-        setErrors(serverFieldErrors(error));
+  const send = (_body: unknown, value: SiteSettings) =>
+    save.mutate(value, {
+      onSuccess: () => {
+        editor.accepted(value);
+        toast({ title: "Success", description: "Settings saved" });
+      },
+      onError: (failure) => {
+        editor.refused(failure, value);
         toast({ title: "Error", description: "Failed to save settings. Please try again.", variant: "destructive" });
       },
     });
-  }
 
   return (
-    <form onSubmit={submit} noValidate className="admin-form">
+    <form {...editor.formProps(send)} className="admin-form">
       <h2>Site settings</h2>
-      <Field label="Brand name" error={errors.brandName}>
+      <Field label="Brand name" error={error("brandName")}>
         {(props) => (
           <input {...props} value={form.brandName} onChange={(e) => setForm({ ...form, brandName: e.target.value })} />
         )}
@@ -132,12 +130,12 @@ function SiteSettingsForm() {
       {(["platformA", "platformB"] as const).map((key, i) => (
         <fieldset key={key}>
           <legend>Platform {i === 0 ? "one" : "two"}</legend>
-          <Field label={`Platform ${i + 1} name`} error={errors[`${key}.name`]}>
+          <Field label={`Platform ${i + 1} name`} error={error(`${key}.name`)}>
             {(props) => (
               <input {...props} value={form[key].name} onChange={(e) => platform(key, "name", e.target.value)} />
             )}
           </Field>
-          <Field label={`Platform ${i + 1} sign-up URL`} error={errors[`${key}.url`]}>
+          <Field label={`Platform ${i + 1} sign-up URL`} error={error(`${key}.url`)}>
             {(props) => (
               <input
                 {...props}
@@ -157,12 +155,15 @@ function SiteSettingsForm() {
               type="radio"
               name="banner"
               checked={form.bannerPlatform === value}
+              aria-invalid={error("bannerPlatform") ? true : undefined}
               onChange={() => setForm({ ...form, bannerPlatform: value })}
             />{" "}
             {value === "a" ? form.platformA.name : form.platformB.name}
           </label>
         ))}
+        {error("bannerPlatform") && <small className="field-error">{error("bannerPlatform")}</small>}
       </fieldset>
+      {editor.elsewhere}
       <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
         {save.isPending ? "Saving..." : "Save Settings"}
       </button>

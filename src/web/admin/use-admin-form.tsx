@@ -1,0 +1,128 @@
+import type { TSchema } from "@sinclair/typebox";
+import { type FormEvent, type RefObject, useEffect, useMemo, useRef, useState } from "react";
+import { formErrors } from "#web/admin/form-errors.ts";
+import { LEAVE_QUESTION, useLeaveWarning } from "#web/admin/leave-warning.ts";
+import { serverFieldErrors } from "#web/lib/query-client.ts";
+import { revealHeading } from "#web/lib/scroll.ts";
+
+type Errors = Record<string, string>;
+
+function Elsewhere({ errors, shown }: { errors: Errors; shown: RefObject<Set<string>> }) {
+  const rest = Object.entries(errors).filter(([field]) => !shown.current.has(field));
+  if (!rest.length) return null;
+  return (
+    <div className="field-error" data-form-problems tabIndex={-1}>
+      {rest.map(([field, message]) => (
+        <p key={field}>
+          {field}: {message}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/** The value at a field path such as `platformA.url`, as text to compare. */
+function at(value: unknown, path: string): string {
+  let current = value;
+  for (const key of path.split(".")) {
+    current = current && typeof current === "object" ? (current as Record<string, unknown>)[key] : undefined;
+  }
+  return JSON.stringify(current ?? null);
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+interface Options<T> {
+  /** The value the form was loaded with: leaving with any other value asks first. */
+  initial: T;
+  /** The schema the server checks the body against. */
+  schema: TSchema;
+  /** The body sent for a form value (the form value itself when absent). */
+  body?: (form: T) => unknown;
+}
+
+/**
+ * One admin form's value, its problems and its unsaved state. After a submit with problems each
+ * message shows at its field (through `error(key)`), focus goes to the first invalid control, and
+ * from then on every message follows the value: it goes once the field is fixed and comes back if it
+ * is broken again. The server's messages (a 422) stay until their field changes. Problems of fields
+ * the form does not show are listed by `<editor.Elsewhere />`, so none is lost.
+ */
+export function useAdminForm<T>({ initial, schema, body = (form) => form }: Options<T>) {
+  const [form, setForm] = useState<T>(initial);
+  const [saved, setSaved] = useState<T>(initial);
+  const [checking, setChecking] = useState(false);
+  const [server, setServer] = useState<{ errors: Errors; sent: unknown }>({ errors: {}, sent: null });
+  const [focusRequest, setFocusRequest] = useState(0);
+  const ref = useRef<HTMLFormElement>(null);
+  const shown = useRef(new Set<string>());
+  shown.current = new Set();
+
+  const sent = body(form);
+  const sentKey = JSON.stringify(sent);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the body is compared by its text
+  const errors = useMemo<Errors>(() => {
+    const current = checking ? formErrors(schema, sent) : {};
+    for (const [field, message] of Object.entries(server.errors)) {
+      if (!(field in current) && at(sent, field) === at(server.sent, field)) current[field] = message;
+    }
+    return current;
+  }, [checking, schema, sentKey, server]);
+
+  const dirty = !same(form, saved);
+  useLeaveWarning(dirty);
+
+  useEffect(() => {
+    if (!focusRequest || !ref.current) return;
+    const first = ref.current.querySelector<HTMLElement>('[aria-invalid="true"], [data-form-problems]');
+    if (first) revealHeading(first);
+  }, [focusRequest]);
+
+  return {
+    form,
+    setForm,
+    set: <K extends keyof T>(key: K, value: T[K]) => setForm((f) => ({ ...f, [key]: value })),
+    dirty,
+    /** The message for a field, and a note that the form shows this field. */
+    error(field: string): string | undefined {
+      shown.current.add(field);
+      return errors[field];
+    },
+    /** Props for the <form>: checks the value and calls `send` with the body only when it has no problems. */
+    formProps(send: (body: unknown, value: T) => void) {
+      return {
+        ref: ref as RefObject<HTMLFormElement>,
+        noValidate: true,
+        onSubmit(event: FormEvent) {
+          event.preventDefault();
+          setChecking(true);
+          setServer({ errors: {}, sent: null });
+          if (Object.keys(formErrors(schema, sent)).length) {
+            setFocusRequest((n) => n + 1);
+            return;
+          }
+          send(sent, form);
+        },
+      };
+    },
+    /** The server refused the body: its field messages show like the form's own. */
+    refused(error: unknown, body: unknown) {
+      const fromServer = serverFieldErrors(error);
+      setServer({ errors: fromServer, sent: body });
+      if (Object.keys(fromServer).length) setFocusRequest((n) => n + 1);
+    },
+    /** The value was saved: it is the new loaded value (or `next`, which the form then shows). */
+    accepted(value: T, next?: T) {
+      setSaved(next ?? value);
+      if (next !== undefined) setForm(next);
+      setChecking(false);
+      setServer({ errors: {}, sent: null });
+    },
+    /** Leaves (Cancel) after asking, when the form holds unsaved changes. */
+    leave(go: () => void) {
+      if (!dirty || window.confirm(LEAVE_QUESTION)) go();
+    },
+    /** Problems of fields this form does not show (none in a well-made form): listed, never lost. Place it last. */
+    elsewhere: <Elsewhere errors={errors} shown={shown} />,
+  };
+}
