@@ -10,24 +10,64 @@ const NAV_LINKS = [
   { href: "/blog", label: "Blog" },
 ];
 
+function NavLinks({ onFollow }: { onFollow?: () => void }) {
+  const [location] = useLocation();
+  return NAV_LINKS.map((link) => {
+    const active = isActivePath(location, link.href);
+    return (
+      <li key={link.href}>
+        <Link
+          href={link.href}
+          className={active ? "active" : undefined}
+          aria-current={active ? "page" : undefined}
+          onClick={onFollow}
+        >
+          {link.label}
+        </Link>
+      </li>
+    );
+  });
+}
+
+function closeMenu(menu: HTMLDetailsElement | null) {
+  if (menu?.open) menu.open = false;
+}
+
 export function Header() {
   const { brandName } = useSettings();
   const [location] = useLocation();
+  // The phone menu is a native disclosure: it opens without scripts. Its open state belongs to the
+  // browser (the attribute is never rendered, so a menu opened before hydration stays open); this
+  // mirror only says when the closing listeners are needed.
   const [open, setOpen] = useState(false);
-  const navRef = useRef<HTMLElement>(null);
-  const toggleRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLDetailsElement>(null);
 
-  // While the phone menu is open, Esc closes it (focus back on its button) and so does a tap elsewhere.
+  const close = () => closeMenu(menuRef.current);
+
+  // A menu opened before hydration (no toggle event reached React) still gets its closing listeners.
+  useEffect(() => {
+    if (menuRef.current?.open) setOpen(true);
+  }, []);
+
+  // A new address (a link followed, Back) closes the menu; the first render's address is no change.
+  const shownLocation = useRef(location);
+  useEffect(() => {
+    if (shownLocation.current === location) return;
+    shownLocation.current = location;
+    closeMenu(menuRef.current);
+  }, [location]);
+
+  // While the menu is open, Esc closes it (focus back on its toggle) and so does a tap elsewhere.
   useEffect(() => {
     if (!open) return;
     function onKeyDown(event: KeyboardEvent) {
       if (event.key !== "Escape") return;
-      setOpen(false);
-      toggleRef.current?.focus();
+      closeMenu(menuRef.current);
+      menuRef.current?.querySelector("summary")?.focus();
     }
     function onPointerDown(event: PointerEvent) {
-      if (event.target instanceof Node && navRef.current?.contains(event.target)) return;
-      setOpen(false);
+      if (event.target instanceof Node && menuRef.current?.contains(event.target)) return;
+      closeMenu(menuRef.current);
     }
     document.addEventListener("keydown", onKeyDown);
     document.addEventListener("pointerdown", onPointerDown);
@@ -39,48 +79,38 @@ export function Header() {
 
   return (
     <header className="site-header">
-      <nav ref={navRef} className="container site-nav" aria-label="Main">
+      <nav className="container site-nav" aria-label="Main">
         <ul className="brand">
           <li>
-            <Link href="/" className="logo" title={brandName} onClick={() => setOpen(false)}>
+            <Link href="/" className="logo" title={brandName} onClick={close}>
               <span aria-hidden="true">💋</span> <strong>{brandName}</strong>
             </Link>
           </li>
+        </ul>
+        {/* Wide screens: the links inline. Phones: the same links in the disclosure below. */}
+        <ul className="site-links">
+          <NavLinks />
         </ul>
         <ul className="nav-actions">
           <li>
             <ThemeToggle />
           </li>
-          <li className="menu-toggle-item">
-            <button
-              ref={toggleRef}
-              type="button"
-              className="menu-toggle outline secondary"
-              aria-expanded={open}
-              aria-controls="site-menu"
-              aria-label={open ? "Close menu" : "Open menu"}
-              onClick={() => setOpen((o) => !o)}
-            >
-              <span aria-hidden="true">{open ? "✕" : "☰"}</span>
-            </button>
+          <li className="menu-item">
+            <details ref={menuRef} className="site-menu" onToggle={(event) => setOpen(event.currentTarget.open)}>
+              <summary className="menu-toggle">
+                <span className="icon-when-closed" aria-hidden="true">
+                  ☰
+                </span>
+                <span className="icon-when-open" aria-hidden="true">
+                  ✕
+                </span>
+                <span className="visually-hidden">Menu</span>
+              </summary>
+              <ul className="site-menu-links">
+                <NavLinks onFollow={close} />
+              </ul>
+            </details>
           </li>
-        </ul>
-        <ul id="site-menu" className={open ? "site-menu open" : "site-menu"}>
-          {NAV_LINKS.map((link) => {
-            const active = isActivePath(location, link.href);
-            return (
-              <li key={link.href}>
-                <Link
-                  href={link.href}
-                  className={active ? "active" : undefined}
-                  aria-current={active ? "page" : undefined}
-                  onClick={() => setOpen(false)}
-                >
-                  {link.label}
-                </Link>
-              </li>
-            );
-          })}
         </ul>
       </nav>
     </header>

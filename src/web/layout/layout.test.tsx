@@ -12,12 +12,33 @@ afterEach(() => {
   document.documentElement.removeAttribute("data-theme");
 });
 
+function menu(): HTMLDetailsElement {
+  return document.querySelector("details.site-menu")!;
+}
+function toggle(): HTMLElement {
+  return menu().querySelector("summary")!;
+}
+/** Opens the disclosure as the browser does on a tap of its summary: the attribute, then a toggle event. */
+function openMenu() {
+  act(() => {
+    menu().open = true;
+    menu().dispatchEvent(new Event("toggle"));
+  });
+}
+
 describe("header", () => {
-  test("links Quiz, Learn and Blog and marks the active one", () => {
+  test("links Quiz, Learn and Blog and marks the active one, inline and in the phone menu", () => {
     renderAt("/learn/2", <Header />);
     const nav = screen.getByRole("navigation", { name: "Main" });
-    expect(within(nav).getByRole("link", { name: "Learn" }).getAttribute("aria-current")).toBe("page");
-    expect(within(nav).getByRole("link", { name: "Quiz" }).getAttribute("aria-current")).toBeNull();
+    for (const list of [nav.querySelector<HTMLElement>(".site-links")!, within(menu()).getByRole("list")]) {
+      expect(within(list).getByRole("link", { name: "Learn" }).getAttribute("aria-current")).toBe("page");
+      expect(within(list).getByRole("link", { name: "Quiz" }).getAttribute("aria-current")).toBeNull();
+      expect(
+        within(list)
+          .getAllByRole("link")
+          .map((a) => a.getAttribute("href")),
+      ).toEqual(["/quiz", "/learn", "/blog"]);
+    }
     expect(
       within(nav)
         .getByRole("link", { name: /Cam Guide/ })
@@ -25,34 +46,46 @@ describe("header", () => {
     ).toBe("/");
   });
 
-  test("the hamburger opens the menu and a link click closes it", () => {
+  test("the phone menu is a closed native disclosure named Menu, its links inside it", () => {
+    renderAt("/", <Header />);
+    expect(menu().open).toBe(false);
+    expect(menu().hasAttribute("open")).toBe(false);
+    expect(toggle().textContent).toContain("Menu");
+    expect(
+      within(menu())
+        .getAllByRole("link")
+        .map((a) => a.textContent),
+    ).toEqual(["Quiz", "Learn", "Blog"]);
+  });
+
+  test("following a link in the open menu navigates and closes it", () => {
     const { location } = renderAt("/", <Header />);
-    const toggle = screen.getByRole("button", { name: "Open menu" });
-    expect(toggle.getAttribute("aria-expanded")).toBe("false");
-    fireEvent.click(toggle);
-    expect(screen.getByRole("button", { name: "Close menu" }).getAttribute("aria-expanded")).toBe("true");
-    expect(document.getElementById("site-menu")!.className).toContain("open");
-    fireEvent.click(screen.getByRole("link", { name: "Blog" }));
+    openMenu();
+    expect(menu().open).toBe(true);
+    fireEvent.click(within(menu()).getByRole("link", { name: "Blog" }));
     expect(location.history!.at(-1)).toBe("/blog");
-    expect(screen.getByRole("button", { name: "Open menu" }).getAttribute("aria-expanded")).toBe("false");
-    expect(document.getElementById("site-menu")!.className).not.toContain("open");
+    expect(menu().open).toBe(false);
+  });
+
+  test("a link to the page already shown closes the menu too", () => {
+    renderAt("/quiz", <Header />);
+    openMenu();
+    fireEvent.click(within(menu()).getByRole("link", { name: "Quiz" }));
+    expect(menu().open).toBe(false);
   });
 });
 
 describe("header menu on a phone", () => {
-  test("Esc closes the open menu and puts focus back on its button", () => {
+  test("Esc closes the open menu and puts focus back on its toggle", () => {
     renderAt("/", <Header />);
-    fireEvent.click(screen.getByRole("button", { name: "Open menu" }));
-    expect(document.getElementById("site-menu")!.className).toContain("open");
-    screen.getByRole("link", { name: "Quiz" }).focus();
+    openMenu();
+    within(menu()).getByRole("link", { name: "Quiz" }).focus();
     fireEvent.keyDown(document.activeElement!, { key: "Escape" });
-    const toggle = screen.getByRole("button", { name: "Open menu" });
-    expect(toggle.getAttribute("aria-expanded")).toBe("false");
-    expect(document.getElementById("site-menu")!.className).not.toContain("open");
-    expect(document.activeElement).toBe(toggle);
+    expect(menu().open).toBe(false);
+    expect(document.activeElement).toBe(toggle());
   });
 
-  test("a tap outside the header closes the menu; a tap inside it does not", () => {
+  test("a tap outside the menu closes it; a tap inside it does not", () => {
     renderAt(
       "/",
       <>
@@ -62,22 +95,22 @@ describe("header menu on a phone", () => {
         </main>
       </>,
     );
-    fireEvent.click(screen.getByRole("button", { name: "Open menu" }));
-    fireEvent.pointerDown(document.getElementById("site-menu")!);
-    expect(screen.getByRole("button", { name: "Close menu" }).getAttribute("aria-expanded")).toBe("true");
+    openMenu();
+    fireEvent.pointerDown(within(menu()).getByRole("link", { name: "Learn" }));
+    expect(menu().open).toBe(true);
     fireEvent.pointerDown(screen.getByText("Page text"));
-    expect(screen.getByRole("button", { name: "Open menu" }).getAttribute("aria-expanded")).toBe("false");
-    expect(document.getElementById("site-menu")!.className).not.toContain("open");
+    expect(menu().open).toBe(false);
   });
 
   test("other keys leave the menu open; a closed menu ignores Esc", () => {
     renderAt("/", <Header />);
-    const toggle = screen.getByRole("button", { name: "Open menu" });
+    const before = document.activeElement;
     fireEvent.keyDown(document.body, { key: "Escape" });
-    expect(toggle.getAttribute("aria-expanded")).toBe("false");
-    fireEvent.click(toggle);
+    expect(menu().open).toBe(false);
+    expect(document.activeElement).toBe(before);
+    openMenu();
     fireEvent.keyDown(document.body, { key: "Enter" });
-    expect(screen.getByRole("button", { name: "Close menu" }).getAttribute("aria-expanded")).toBe("true");
+    expect(menu().open).toBe(true);
   });
 
   test("the brand link carries the full name in its title and accessible name", () => {
