@@ -76,11 +76,11 @@ describe("topic viewer: each lesson has its address", () => {
     expect(screen.getByRole("button", { name: "Previous" }).getAttribute("href")).toBe("/learn/3");
     expect(screen.getByRole("button", { name: "Next" }).getAttribute("href")).toBe("/learn/3?topic=3");
     const list = screen.getByRole("navigation", { name: "All topics" });
-    expect(within(list).getAllByRole("link").map((a) => a.getAttribute("href"))).toEqual([
-      "/learn/3",
-      "/learn/3?topic=2",
-      "/learn/3?topic=3",
-    ]);
+    expect(
+      within(list)
+        .getAllByRole("link")
+        .map((a) => a.getAttribute("href")),
+    ).toEqual(["/learn/3", "/learn/3?topic=2", "/learn/3?topic=3"]);
     expect(within(list).getByRole("link", { name: "Second topic" }).getAttribute("aria-current")).toBe("page");
 
     // With scripts Next changes the lesson in place and adds it to the history (Back returns).

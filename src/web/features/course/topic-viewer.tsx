@@ -34,18 +34,20 @@ export function TopicViewer({ module }: { module: CourseModule }) {
   const last = index === topics.length - 1;
   const percent = topicProgress(index, topics.length);
   const heading = useRef<HTMLHeadingElement>(null);
-  const moved = useRef(false);
+  const shown = useRef(index);
 
   useEffect(() => {
-    // After Previous, Next or Back the new topic's title is in view and focused, not the top of the page.
-    if (moved.current) revealHeading(heading.current);
+    // After Previous, Next, Back or Forward the new topic's title is in view and focused,
+    // not the top of the page; the first render leaves both where the browser put them.
+    if (shown.current === index) return;
+    shown.current = index;
+    revealHeading(heading.current);
   }, [index]);
 
   /** With scripts the lesson changes in place; the address follows, so reload and Back keep it. */
   function go(event: MouseEvent, to: number) {
     if (!plainClick(event)) return;
     event.preventDefault();
-    moved.current = true;
     if (to !== index) navigate(topicHref(module.id, to));
     else revealHeading(heading.current);
   }
