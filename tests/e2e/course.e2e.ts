@@ -118,6 +118,22 @@ test("Review This Module Again returns to the first topic", async ({ page, visit
   await expect(page.getByText("Topic 1 of 5")).toBeVisible();
 });
 
+test("with scripts, the address of a quiz sent as a form shows its result, and the module counts as done", async ({
+  page,
+  visit,
+}) => {
+  const module = await (await page.request.get("/api/course/modules/7")).json();
+  const answers = (module.quiz.questions as { correctAnswer: string }[])
+    .map((q, i) => `a${i + 1}=${q.correctAnswer}`)
+    .join("&");
+  await visit(`/learn/7?quiz=true&${answers}`);
+  await expect(page.getByRole("heading", { name: "Your score: 100%" })).toBeVisible();
+  await expect(page.getByText("Correct! You answered", { exact: false })).toHaveCount(5);
+  // Scripts run here: the progress is kept, and the note for browsers without them is not shown.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("completedModules"))).toBe("[7]");
+  await expect(page.getByText(/Without JavaScript this browser keeps no course progress/)).toBeHidden();
+});
+
 test("a non-numeric module id redirects to /learn; an unknown one is 'Module Not Found'", async ({ page, visit }) => {
   const redirect = await page.request.get("/learn/intro", { maxRedirects: 0 });
   expect(redirect.status()).toBe(302);
