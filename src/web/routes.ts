@@ -1,6 +1,7 @@
 import { inject, parse } from "regexparam";
 import { matchRoute } from "wouter";
 import { isSeededCategory } from "#shared/features/blog/categories.ts";
+import { QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
 import { isModuleNumber, parseModuleId } from "#shared/features/course/course.ts";
 import { isArchetype } from "#shared/features/quiz/constants.ts";
 import type { PageModule, PageProps } from "./page-route.ts";
@@ -35,6 +36,30 @@ const moduleNumber: SearchRule = {
     return n ? String(n) : null;
   },
 };
+
+/**
+ * A lesson of a module page, 1-based as the address writes it: 2 to the most lessons a
+ * module has; the first lesson, like any other value, reads as none.
+ */
+const topicNumber: SearchRule = {
+  shared: () => true,
+  canonical: (value) => {
+    const n = /^[1-9]\d?$/.test(value) ? Number(value) : 0;
+    return n >= 2 && n <= TOPICS_PER_MODULE ? String(n) : null;
+  },
+};
+
+/**
+ * The answer to one question of a module quiz sent as a form without JavaScript: a letter
+ * A to D. A set of answers is the visitor's own, so its result page is kept apart.
+ */
+const quizAnswer: SearchRule = {
+  shared: visitorMade,
+  canonical: (value) => (/^[A-Da-d]$/.test(value) ? value.toUpperCase() : null),
+};
+
+/** The query names of a module quiz's answers: a1 for the first question, and so on. */
+export const quizAnswerNames = Array.from({ length: QUIZ_QUESTIONS_PER_MODULE }, (_, i) => `a${i + 1}`);
 
 /** A page: its module exports the component and its `route` (data, redirect, status, cache). */
 export interface PageDef {
@@ -124,8 +149,13 @@ export const pages: PathEntry[] = [
     id: "module",
     path: "/learn/:id",
     params: { id: isModuleNumber },
-    // The module page opens its quiz for quiz=true only.
-    search: { quiz: { shared: () => true, canonical: (value) => (value === "true" ? value : null) } },
+    // The module page opens its quiz for quiz=true only; topic is the lesson shown, and
+    // a1..a5 the answers of the quiz's form when it is sent without JavaScript.
+    search: {
+      quiz: { shared: () => true, canonical: (value) => (value === "true" ? value : null) },
+      topic: topicNumber,
+      ...Object.fromEntries(quizAnswerNames.map((name) => [name, quizAnswer])),
+    },
     load: () => import("./features/course/module-page.tsx"),
   },
   { id: "resources", path: "/resources", load: () => import("./features/site-pages/resources-page.tsx") },

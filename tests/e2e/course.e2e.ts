@@ -1,7 +1,39 @@
-import type { Locator, Page } from "@playwright/test";
-import { expect, test } from "./fixtures.ts";
+import type { Browser, Locator, Page } from "@playwright/test";
+import { axeScan, expect, test } from "./fixtures.ts";
 
-test.describe.configure({ timeout: 60_000 });
+/** Axe in the light and the dark theme. */
+async function scanBothThemes(page: Page) {
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+    await axeScan(page);
+  }
+}
+
+/**
+ * Axe cannot run in a page without scripts (its timers never fire): the same address is
+ * scanned, in both themes, in a page whose own scripts are blocked, so it shows what the
+ * server rendered.
+ */
+async function scanWithoutScripts(browser: Browser, url: string) {
+  // Scripts on for axe itself (the describe block may turn them off for its contexts).
+  const context = await browser.newContext({ javaScriptEnabled: true });
+  await context.route(/\.js(\?|$)/, (route) => route.abort());
+  const page = await context.newPage();
+  await page.goto(url);
+  await scanBothThemes(page);
+  await context.close();
+}
+
+/** The offer card once its offer has loaded, and the box of its medium. */
+async function shownOffer(page: Page) {
+  const card = page.locator("aside.offer-card:not(.loading)");
+  await expect(card).toBeVisible();
+  const media = card.locator(".offer-media > :is(img, video, iframe)");
+  await expect(media).toBeVisible();
+  return { card, media };
+}
+
+test.describe.configure({ timeout: 90_000 });
 
 test("walk a module, take its quiz with one wrong answer, continue to the next module", async ({
   page,
@@ -86,6 +118,22 @@ test("Review This Module Again returns to the first topic", async ({ page, visit
   await expect(page.getByText("Topic 1 of 5")).toBeVisible();
 });
 
+test("with scripts, the address of a quiz sent as a form shows its result, and the module counts as done", async ({
+  page,
+  visit,
+}) => {
+  const module = await (await page.request.get("/api/course/modules/7")).json();
+  const answers = (module.quiz.questions as { correctAnswer: string }[])
+    .map((q, i) => `a${i + 1}=${q.correctAnswer}`)
+    .join("&");
+  await visit(`/learn/7?quiz=true&${answers}`);
+  await expect(page.getByRole("heading", { name: "Your score: 100%" })).toBeVisible();
+  await expect(page.getByText("Correct! You answered", { exact: false })).toHaveCount(5);
+  // Scripts run here: the progress is kept, and the note for browsers without them is not shown.
+  await expect.poll(() => page.evaluate(() => localStorage.getItem("completedModules"))).toBe("[7]");
+  await expect(page.getByText(/Without JavaScript this browser keeps no course progress/)).toBeHidden();
+});
+
 test("a non-numeric module id redirects to /learn; an unknown one is 'Module Not Found'", async ({ page, visit }) => {
   const redirect = await page.request.get("/learn/intro", { maxRedirects: 0 });
   expect(redirect.status()).toBe(302);
@@ -93,6 +141,70 @@ test("a non-numeric module id redirects to /learn; an unknown one is 'Module Not
   await visit("/learn/42", { status: 404 });
   await expect(page.getByRole("heading", { level: 1, name: "Module Not Found" })).toBeVisible();
   await expect(page.getByText("The requested module doesn't exist. Please return to the course page.")).toBeVisible();
+});
+
+test("offer media keep their own shape: an image its natural ratio, a video and an embed 16:9", async ({
+  page,
+  visit,
+}) => {
+  // Module 3: an image; module 2: a video; module 8: an embed.
+  for (const [path, selector] of [
+    ["/learn/3", "img.offer-image"],
+    ["/learn/2", "video.offer-video"],
+    ["/learn/8", "iframe.offer-embed"],
+  ] as const) {
+    await visit(path);
+    const { media } = await shownOffer(page);
+    await expect(media).toHaveCount(1);
+    expect(await media.evaluate((el, s) => el.matches(s), selector)).toBe(true);
+    const expected =
+      selector === "img.offer-image"
+        ? await media.evaluate(async (img: HTMLImageElement) => {
+            await img.decode();
+            return img.naturalWidth / img.naturalHeight;
+          })
+        : 16 / 9;
+    const box = (await media.boundingBox())!;
+    expect(Math.abs(box.width / box.height - expected) / expected, `${path} ratio`).toBeLessThan(0.02);
+    // Not a wide, short strip: a real height, and no more than a third of the window.
+    expect(box.height).toBeGreaterThan(120);
+    expect(box.height).toBeLessThanOrEqual(800 / 3 + 1);
+    // The offer's title is whole, never cut to one line.
+    const title = page.locator(".offer-title");
+    expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth && getComputedStyle(el).textOverflow)).toBe(
+      "clip",
+    );
+  }
+});
+
+test("with scripts, a lesson is in the address: reload keeps it, Back returns to the one before", async ({
+  page,
+  visit,
+}) => {
+  await visit("/learn/1");
+  const module = await (await page.request.get("/api/course/modules/1")).json();
+  const topics = module.topics as { title: string }[];
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(/\/learn\/1\?topic=2$/);
+  await expect(page.getByRole("heading", { level: 2, name: topics[1]!.title })).toBeFocused();
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(page).toHaveURL(/\/learn\/1\?topic=3$/);
+  await expect(page.getByRole("heading", { level: 2, name: topics[2]!.title })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 2, name: topics[2]!.title })).toBeVisible();
+  await expect(page.getByText("Topic 3 of 5")).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/learn\/1\?topic=2$/);
+  await expect(page.getByRole("heading", { level: 2, name: topics[1]!.title })).toBeFocused();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/learn\/1$/);
+  await expect(page.getByRole("heading", { level: 2, name: topics[0]!.title })).toBeVisible();
+  // The list of lessons opens on a tap and links each one.
+  await page.getByText("All topics of this module").click();
+  await page.getByRole("navigation", { name: "All topics" }).getByRole("link", { name: topics[4]!.title }).click();
+  await expect(page).toHaveURL(/\/learn\/1\?topic=5$/);
+  await expect(page.getByRole("heading", { name: "All Topics Completed" })).toBeVisible();
+  await scanBothThemes(page);
 });
 
 test("offer cards: an image, a self-hosted video, and an embed that cannot touch the page", async ({
@@ -226,8 +338,81 @@ test("without JavaScript a lesson shows no offer placeholder that would never lo
   await context.close();
 });
 
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("lessons are links; the module quiz is a form scored by the server", async ({ page, browser }) => {
+    const module = await (await page.request.get("/api/course/modules/1")).json();
+    const topics = module.topics as { title: string }[];
+    const questions = module.quiz.questions as { correctAnswer: string; explanation: string }[];
+
+    await page.goto("/learn/1");
+    await expect(page.getByRole("heading", { level: 2, name: topics[0]!.title })).toBeVisible();
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(page).toHaveURL(/\/learn\/1\?topic=2$/);
+    await expect(page.getByRole("heading", { level: 2, name: topics[1]!.title })).toBeVisible();
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(page).toHaveURL(/\/learn\/1\?topic=3$/);
+    await expect(page.getByRole("heading", { level: 2, name: topics[2]!.title })).toBeVisible();
+    await expect(page.getByText("Topic 3 of 5")).toBeVisible();
+    await expect(page.getByRole("progressbar", { name: "Module progress" })).toHaveAttribute("aria-valuenow", "40");
+    await page.getByRole("button", { name: "Previous" }).click();
+    await expect(page).toHaveURL(/\/learn\/1\?topic=2$/);
+    await scanWithoutScripts(browser, page.url());
+    // The list of every lesson is a <details>: it opens without scripts.
+    await page.getByText("All topics of this module").click();
+    await page.getByRole("navigation", { name: "All topics" }).getByRole("link", { name: topics[4]!.title }).click();
+    await expect(page).toHaveURL(/\/learn\/1\?topic=5$/);
+
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL(/\/learn\/module-complete\?moduleId=1$/);
+    await page.getByRole("button", { name: "Start Module 1 Quiz" }).click();
+    await expect(page).toHaveURL(/\/learn\/1\?quiz=true$/);
+    await expect(page.getByRole("heading", { name: "Module 1 Quiz" })).toBeVisible();
+    await expect(page.getByRole("group")).toHaveCount(questions.length);
+    await scanWithoutScripts(browser, page.url());
+
+    // Every answer right but the first.
+    for (const [q, { correctAnswer }] of questions.entries()) {
+      const pick = q === 0 ? ["A", "B", "C", "D"].find((l) => l !== correctAnswer)! : correctAnswer;
+      await page.locator(`input[type="radio"][name="a${q + 1}"][value="${pick}"]`).check();
+    }
+    await page.getByRole("button", { name: "Complete Quiz" }).click();
+    await expect(page).toHaveURL(/\/learn\/1\?quiz=true&a1=[A-D]&a2=[A-D]&a3=[A-D]&a4=[A-D]&a5=[A-D]$/);
+    await expect(page.getByRole("heading", { name: "Your score: 80%" })).toBeVisible();
+    await expect(page.getByText("Great job! You've got a solid understanding!")).toBeVisible();
+    await expect(page.getByText("You've successfully completed Module 1!")).toBeVisible();
+    await expect(page.getByText(`the right answer is ${questions[0]!.correctAnswer}.`)).toBeVisible();
+    await expect(page.getByText(questions[0]!.explanation)).toBeVisible();
+    await expect(page.getByText(/Without JavaScript this browser keeps no course progress/)).toBeVisible();
+    await scanWithoutScripts(browser, page.url());
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL(/\/learn\/2$/);
+  });
+});
+
 test.describe("on a 375 × 812 phone", () => {
   test.use({ viewport: { width: 375, height: 812 } });
+
+  test("the offer card is compact: the module's and the lesson's titles are on the first screen", async ({
+    page,
+    visit,
+  }) => {
+    // Module 1 (an image or a video, whichever comes), 3 (an image), 8 (an embed).
+    for (const path of ["/learn/1", "/learn/3", "/learn/8"]) {
+      await visit(path);
+      const { media } = await shownOffer(page);
+      expect((await media.boundingBox())!.height, `${path} offer media`).toBeLessThanOrEqual(812 / 3);
+      for (const heading of [page.getByRole("heading", { level: 1 }), page.locator("#topic-title")]) {
+        const box = (await heading.boundingBox())!;
+        expect(box.y + box.height, `${path} ${await heading.textContent()}`).toBeLessThanOrEqual(812);
+      }
+      // The offer's title is whole, wrapped when it is long.
+      const title = page.locator(".offer-title");
+      expect(await title.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    }
+    await scanBothThemes(page);
+  });
 
   /** The heading has the focus and sits in the top half of the screen, below the sticky header. */
   async function expectRevealed(page: Page, heading: Locator) {

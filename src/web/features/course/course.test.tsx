@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { cleanup, fireEvent, screen } from "@testing-library/react";
+import { cleanup, fireEvent, screen, within } from "@testing-library/react";
+import { renderToString } from "react-dom/server";
+import { Router } from "wouter";
 import type { CourseModule } from "#shared/features/course/contract.ts";
 import { renderAt } from "#tests/support/render.tsx";
 import { ModuleQuiz } from "./module-quiz.tsx";
@@ -62,6 +64,92 @@ describe("topic viewer", () => {
     fireEvent.click(screen.getByRole("button", { name: "Previous" }));
     expect(screen.getByText("Topic 2 of 3")).toBeTruthy();
     expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Second topic" }));
+  });
+});
+
+describe("topic viewer: each lesson has its address", () => {
+  test("?topic=N shows that lesson; Previous and Next are links to the neighbours; the list links every lesson", () => {
+    const { location } = renderAt("/learn/3?topic=2", <TopicViewer module={module} />);
+    expect(screen.getByRole("heading", { level: 2, name: "Second topic" })).toBeTruthy();
+    expect(screen.getByText("Topic 2 of 3")).toBeTruthy();
+    expect(screen.getByText("33%")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Previous" }).getAttribute("href")).toBe("/learn/3");
+    expect(screen.getByRole("button", { name: "Next" }).getAttribute("href")).toBe("/learn/3?topic=3");
+    const list = screen.getByRole("navigation", { name: "All topics" });
+    expect(
+      within(list)
+        .getAllByRole("link")
+        .map((a) => a.getAttribute("href")),
+    ).toEqual(["/learn/3", "/learn/3?topic=2", "/learn/3?topic=3"]);
+    expect(within(list).getByRole("link", { name: "Second topic" }).getAttribute("aria-current")).toBe("page");
+
+    // With scripts Next changes the lesson in place and adds it to the history (Back returns).
+    fireEvent.click(screen.getByRole("button", { name: "Next" }));
+    expect(location.history).toEqual(["/learn/3?topic=2", "/learn/3?topic=3"]);
+    expect(document.activeElement).toBe(screen.getByRole("heading", { level: 2, name: "Third topic" }));
+    fireEvent.click(within(list).getByRole("link", { name: "First topic" }));
+    expect(location.history?.at(-1)).toBe("/learn/3");
+    expect(document.activeElement).toBe(screen.getByRole("heading", { level: 2, name: "First topic" }));
+  });
+
+  test("a lesson the module does not have shows the first one", () => {
+    renderAt("/learn/3?topic=5", <TopicViewer module={module} />);
+    expect(screen.getByText("Topic 1 of 3")).toBeTruthy();
+  });
+
+  test("a click meant for a new tab is left to the browser", () => {
+    const { location } = renderAt("/learn/3", <TopicViewer module={module} />);
+    fireEvent.click(screen.getByRole("button", { name: "Next" }), { ctrlKey: true });
+    expect(location.history).toEqual(["/learn/3"]);
+  });
+});
+
+describe("module quiz without scripts", () => {
+  test("the server renders every question as one form sent to the module's address", () => {
+    const html = renderToString(
+      <Router ssrPath="/learn/3" ssrSearch="quiz=true">
+        <ModuleQuiz module={module} onReview={() => {}} />
+      </Router>,
+    );
+    document.body.innerHTML = html;
+    const form = document.querySelector("form")!;
+    expect(form.getAttribute("method")).toBe("get");
+    expect(form.getAttribute("action")).toBe("/learn/3");
+    expect(form.querySelector<HTMLInputElement>('input[type="hidden"][name="quiz"]')?.value).toBe("true");
+    for (const name of ["a1", "a2", "a3"]) {
+      const radios = [...form.querySelectorAll<HTMLInputElement>(`input[type="radio"][name="${name}"]`)];
+      expect(radios.map((r) => r.value)).toEqual(["A", "B", "C", "D"]);
+      expect(radios.every((r) => r.required)).toBe(true);
+    }
+    expect(screen.getAllByRole("group")).toHaveLength(3);
+    expect(screen.getByRole("button", { name: "Complete Quiz" }).getAttribute("type")).toBe("submit");
+    document.body.innerHTML = "";
+  });
+
+  test("answers in the address are scored: the result, each answer with the right one, and the way on", () => {
+    renderAt("/learn/3?quiz=true&a1=B&a2=A&a3=B", <ModuleQuiz module={module} onReview={() => {}} />);
+    expect(screen.getByRole("heading", { name: "Your score: 67%" })).toBeTruthy();
+    expect(screen.getByText("2 of 3 correct.")).toBeTruthy();
+    expect(screen.getByText("Good effort! You're on the right track.")).toBeTruthy();
+    expect(screen.getAllByText("Correct! You answered B.")).toHaveLength(2);
+    expect(screen.getByText("Incorrect. You answered A; the right answer is B.")).toBeTruthy();
+    expect(screen.getByText(/Explanation 2/)).toBeTruthy();
+    expect(screen.getByText(/Without JavaScript this browser keeps no course progress/)).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Continue" }).getAttribute("href")).toBe("/learn/4");
+    expect(screen.getByRole("button", { name: "Review This Module Again" }).getAttribute("href")).toBe("/learn/3");
+  });
+
+  test("a form sent with a question unanswered is shown again, with the answers given", () => {
+    const html = renderToString(
+      <Router ssrPath="/learn/3" ssrSearch="quiz=true&a1=C">
+        <ModuleQuiz module={module} onReview={() => {}} />
+      </Router>,
+    );
+    document.body.innerHTML = html;
+    expect(document.querySelector<HTMLInputElement>('input[name="a1"][value="C"]')?.checked).toBe(true);
+    expect(document.querySelector("input[name='a2']:checked")).toBeNull();
+    expect(screen.queryByText(/Your score/)).toBeNull();
+    document.body.innerHTML = "";
   });
 });
 

@@ -1,13 +1,49 @@
-import { useEffect, useRef, useState } from "react";
-import { Link } from "wouter";
+import { type ReactNode, type RefObject, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { Link, useSearch } from "wouter";
 import type { CourseModule, QuizOutcome } from "#shared/features/course/contract.ts";
 import { afterModule, passed, quizScore, scoreMessage } from "#shared/features/course/course.ts";
 import { afterFirstRender, revealHeading } from "#web/lib/scroll.ts";
+import { quizAnswerNames } from "#web/routes.ts";
 import { markModuleCompleted } from "./course-progress.ts";
 
-/** The module quiz (docs/product.md#module-quiz): choose, submit (then locked, with the explanation), next, complete. */
+type Question = NonNullable<CourseModule["quiz"]>["questions"][number];
+
+const noChange = () => () => {};
+/**
+ * False on the server and while the page hydrates (both render the quiz as one form that
+ * works without scripts), true once scripts run the page.
+ */
+function useScripted(): boolean {
+  return useSyncExternalStore(
+    noChange,
+    () => true,
+    () => false,
+  );
+}
+
+/** The outcome of a quiz sent as a form: every question answered in the address (a1..a5), else null. */
+function sentOutcome(moduleId: number, questions: Question[], answers: (string | null)[]): QuizOutcome | null {
+  if (questions.length === 0 || questions.some((_, i) => !answers[i])) return null;
+  const correct = questions.filter((q, i) => answers[i] === q.correctAnswer).length;
+  return {
+    moduleId,
+    score: quizScore(correct, questions.length),
+    totalQuestions: questions.length,
+    correctAnswers: correct,
+    completed: true,
+  };
+}
+
+/**
+ * The module quiz (docs/product.md#module-quiz): choose, submit (then locked, with the
+ * explanation), next, complete. Without scripts it is one form of every question, sent to
+ * the module's address and scored when that page is rendered.
+ */
 export function ModuleQuiz({ module, onReview }: { module: CourseModule; onReview: () => void }) {
   const questions = module.quiz?.questions ?? [];
+  const search = new URLSearchParams(useSearch());
+  const answers = quizAnswerNames.map((name) => search.get(name));
+  const scripted = useScripted();
   const [index, setIndex] = useState(0);
   const [selected, setSelected] = useState<string | null>(null);
   const [submitted, setSubmitted] = useState(false);
@@ -40,6 +76,15 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
     );
   }
   if (outcome) return <ResultPanel outcome={outcome} onReview={onReview} />;
+  const sent = sentOutcome(module.id, questions, answers);
+  if (sent) {
+    return (
+      <ResultPanel outcome={sent} onReview={onReview}>
+        <SentAnswers questions={questions} answers={answers} />
+      </ResultPanel>
+    );
+  }
+  if (!scripted) return <QuizForm module={module} questions={questions} answers={answers} heading={quizHeading} />;
 
   const question = questions[index]!;
   const last = index === questions.length - 1;
@@ -135,8 +180,93 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
   );
 }
 
+/** Every question at once, as a form sent to the module's own address (no scripts needed). */
+function QuizForm({
+  module,
+  questions,
+  answers,
+  heading,
+}: {
+  module: CourseModule;
+  questions: Question[];
+  answers: (string | null)[];
+  heading: RefObject<HTMLHeadingElement | null>;
+}) {
+  return (
+    <section className="module-quiz" aria-labelledby="quiz-heading">
+      <h2 id="quiz-heading" ref={heading} tabIndex={-1}>
+        Module {module.id} Quiz
+      </h2>
+      <form method="get" action={`/learn/${module.id}`} className="module-quiz-form">
+        <input type="hidden" name="quiz" value="true" />
+        {questions.map((question, i) => (
+          <fieldset className="wizard-question" key={question.id} aria-labelledby={`mq-${question.id}`}>
+            <h3 id={`mq-${question.id}`}>
+              <span className="wizard-count">
+                Question {i + 1} of {questions.length}:
+              </span>{" "}
+              {question.question}
+            </h3>
+            <div className="wizard-options">
+              {question.options.map((option) => (
+                <label key={option.id} className="wizard-option">
+                  <input
+                    type="radio"
+                    name={quizAnswerNames[i]}
+                    value={option.id}
+                    defaultChecked={answers[i] === option.id}
+                    required
+                  />
+                  <span>
+                    <strong>{option.id}.</strong> {option.text}
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        ))}
+        <div className="wizard-nav">
+          <button type="submit">Complete Quiz</button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** After a quiz sent as a form: each question with the visitor's answer, the right one and why. */
+function SentAnswers({ questions, answers }: { questions: Question[]; answers: (string | null)[] }) {
+  return (
+    <ol className="sent-answers">
+      {questions.map((question, i) => {
+        const right = answers[i] === question.correctAnswer;
+        return (
+          <li key={question.id} className={right ? "answer-feedback correct" : "answer-feedback wrong"}>
+            <p>{question.question}</p>
+            <p>
+              <strong>
+                {right
+                  ? `Correct! You answered ${answers[i]}.`
+                  : `Incorrect. You answered ${answers[i]}; the right answer is ${question.correctAnswer}.`}
+              </strong>
+            </p>
+            <p>{question.explanation}</p>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
 /** The result panel. The quiz is not gated: Continue works at any score. */
-function ResultPanel({ outcome, onReview }: { outcome: QuizOutcome; onReview: () => void }) {
+function ResultPanel({
+  outcome,
+  onReview,
+  children,
+}: {
+  outcome: QuizOutcome;
+  onReview: () => void;
+  children?: ReactNode;
+}) {
   useEffect(() => {
     markModuleCompleted(outcome.moduleId);
   }, [outcome.moduleId]);
@@ -162,14 +292,26 @@ function ResultPanel({ outcome, onReview }: { outcome: QuizOutcome; onReview: ()
           ? `You've successfully completed Module ${outcome.moduleId}!`
           : "We recommend reviewing this module before you move on, but you can continue whenever you are ready."}
       </p>
+      <p className="when-no-script">
+        Without JavaScript this browser keeps no course progress: this module is not marked as done.
+      </p>
       <div className="button-row">
         <Link href={afterModule(outcome.moduleId)} role="button">
           Continue
         </Link>
-        <button type="button" className="secondary outline" onClick={onReview}>
+        <a
+          href={`/learn/${outcome.moduleId}`}
+          role="button"
+          className="secondary outline"
+          onClick={(event) => {
+            event.preventDefault();
+            onReview();
+          }}
+        >
           Review This Module Again
-        </button>
+        </a>
       </div>
+      {children}
     </section>
   );
 }

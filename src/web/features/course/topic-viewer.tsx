@@ -1,28 +1,55 @@
-import { useEffect, useRef, useState } from "react";
+import { type MouseEvent, useEffect, useRef } from "react";
+import { useLocation, useSearch } from "wouter";
 import { DEFAULT_PRO_TIP } from "#shared/features/course/constants.ts";
 import type { CourseModule } from "#shared/features/course/contract.ts";
 import { topicProgress } from "#shared/features/course/course.ts";
 import { revealHeading } from "#web/lib/scroll.ts";
 import { StepProgress } from "#web/ui/step-progress.tsx";
 
-/** The topic viewer (docs/product.md#module-page): one topic at a time, from the first. */
+/** The address of a module's lesson (0-based index): the first one is the module's own address. */
+export function topicHref(moduleId: number, index: number): string {
+  return index === 0 ? `/learn/${moduleId}` : `/learn/${moduleId}?topic=${index + 1}`;
+}
+
+/** The lesson the address asks for (`?topic=N`, 1-based), or the first one. */
+function topicIndex(search: string, count: number): number {
+  const asked = Number(new URLSearchParams(search).get("topic") ?? "1") - 1;
+  return Number.isInteger(asked) && asked >= 0 && asked < count ? asked : 0;
+}
+
+/** A plain click, which the page handles itself; a click meant for a new tab or window is the browser's. */
+function plainClick(event: MouseEvent): boolean {
+  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+}
+
+/**
+ * The topic viewer (docs/product.md#module-page): one topic at a time, the one the address
+ * names (`?topic=N`), so every lesson has its own link, also without JavaScript.
+ */
 export function TopicViewer({ module }: { module: CourseModule }) {
-  const [index, setIndex] = useState(0);
   const topics = module.topics;
+  const index = topicIndex(useSearch(), topics.length);
+  const [, navigate] = useLocation();
   const topic = topics[index]!;
   const last = index === topics.length - 1;
   const percent = topicProgress(index, topics.length);
   const heading = useRef<HTMLHeadingElement>(null);
-  const moved = useRef(false);
+  const shown = useRef(index);
 
   useEffect(() => {
-    // After Previous or Next the new topic's title is in view and focused, not the top of the page.
-    if (moved.current) revealHeading(heading.current);
+    // After Previous, Next, Back or Forward the new topic's title is in view and focused,
+    // not the top of the page; the first render leaves both where the browser put them.
+    if (shown.current === index) return;
+    shown.current = index;
+    revealHeading(heading.current);
   }, [index]);
 
-  function go(to: number) {
-    moved.current = true;
-    setIndex(to);
+  /** With scripts the lesson changes in place; the address follows, so reload and Back keep it. */
+  function go(event: MouseEvent, to: number) {
+    if (!plainClick(event)) return;
+    event.preventDefault();
+    if (to !== index) navigate(topicHref(module.id, to));
+    else revealHeading(heading.current);
   }
 
   return (
@@ -66,15 +93,45 @@ export function TopicViewer({ module }: { module: CourseModule }) {
       )}
 
       <nav className="wizard-nav" aria-label="Topics">
-        <button type="button" className="secondary outline" onClick={() => go(index - 1)} disabled={index === 0}>
-          Previous
-        </button>
-        {!last && (
-          <button type="button" onClick={() => go(index + 1)}>
-            Next
+        {index === 0 ? (
+          <button type="button" className="secondary outline" disabled>
+            Previous
           </button>
+        ) : (
+          <a
+            href={topicHref(module.id, index - 1)}
+            role="button"
+            className="secondary outline"
+            onClick={(event) => go(event, index - 1)}
+          >
+            Previous
+          </a>
+        )}
+        {!last && (
+          <a href={topicHref(module.id, index + 1)} role="button" onClick={(event) => go(event, index + 1)}>
+            Next
+          </a>
         )}
       </nav>
+
+      <details className="topic-list">
+        <summary>All topics of this module</summary>
+        <nav aria-label="All topics">
+          <ol>
+            {topics.map((t, i) => (
+              <li key={t.id}>
+                <a
+                  href={topicHref(module.id, i)}
+                  aria-current={i === index ? "page" : undefined}
+                  onClick={(event) => go(event, i)}
+                >
+                  {t.title}
+                </a>
+              </li>
+            ))}
+          </ol>
+        </nav>
+      </details>
     </section>
   );
 }

@@ -52,7 +52,11 @@ export function OfferCard({ moduleId, page }: { moduleId: number; page: OfferPag
   return (
     <aside className="offer-card" aria-label="Sponsored offer">
       <p className="eyebrow">Sponsored</p>
-      <OfferMedia offer={offer} />
+      {hasMedia(offer) && (
+        <div className="offer-media">
+          <OfferMedia offer={offer} />
+        </div>
+      )}
       <h2 className="offer-title">{offer.title}</h2>
       <p>{offer.description}</p>
       <div className="offer-actions">
@@ -78,6 +82,12 @@ export function OfferCard({ moduleId, page }: { moduleId: number; page: OfferPag
   );
 }
 
+/** Whether the offer shows an embed, a video or an image (the box kept for it has a height of its own). */
+function hasMedia(offer: PublicOffer): boolean {
+  return Boolean((offer.useEmbed && offer.embedCode) || toVideoSource(offer.videoUrl) || offer.imageUrl);
+}
+
+/** An offer's medium in its own shape: an image at its natural ratio, a video or an embed at 16:9. */
 function OfferMedia({ offer }: { offer: PublicOffer }) {
   if (offer.useEmbed && offer.embedCode) {
     // The embed runs in its own sandboxed document (scripts and popups, never
