@@ -2,7 +2,8 @@ import { inject, parse } from "regexparam";
 import { matchRoute } from "wouter";
 import { isSeededCategory } from "#shared/features/blog/categories.ts";
 import { isModuleNumber, parseModuleId } from "#shared/features/course/course.ts";
-import { isArchetype } from "#shared/features/quiz/constants.ts";
+import { earningsAnswersSoFar } from "#shared/features/earnings/constants.ts";
+import { isArchetype, quizAnswersSoFar } from "#shared/features/quiz/constants.ts";
 import type { PageModule, PageProps } from "./page-route.ts";
 
 /**
@@ -35,6 +36,15 @@ const moduleNumber: SearchRule = {
     return n ? String(n) : null;
   },
 };
+
+/**
+ * The answers so far of a wizard (the quiz, the calculator): the address of each step, so
+ * reload and Back keep the step. Anything but answers before the last question reads as
+ * none (the first question). Made by a visitor: kept apart from the site's pages.
+ */
+function answersSoFar(parse: (value: string) => unknown[] | null): SearchRule {
+  return { shared: () => false, canonical: (value) => (parse(value) ? value : null) };
+}
 
 /** A page: its module exports the component and its `route` (data, redirect, status, cache). */
 export interface PageDef {
@@ -77,7 +87,12 @@ export const pages: PathEntry[] = [
   { id: "about", path: "/learn-more", load: () => import("./features/site-pages/about-page.tsx") },
   { id: "terms", path: "/terms", load: () => import("./features/site-pages/site-page.tsx") },
   { id: "privacy", path: "/privacy", load: () => import("./features/site-pages/site-page.tsx") },
-  { id: "quiz", path: "/quiz", load: () => import("./features/quiz/quiz-page.tsx") },
+  {
+    id: "quiz",
+    path: "/quiz",
+    search: { answers: answersSoFar(quizAnswersSoFar) },
+    load: () => import("./features/quiz/quiz-page.tsx"),
+  },
   {
     id: "quiz-result",
     path: "/quiz/result",
@@ -95,7 +110,7 @@ export const pages: PathEntry[] = [
   {
     id: "earnings",
     path: "/quiz/earnings",
-    search: { quizId: visitorMade },
+    search: { quizId: visitorMade, answers: answersSoFar(earningsAnswersSoFar) },
     load: () => import("./features/earnings/earnings-page.tsx"),
   },
   {
