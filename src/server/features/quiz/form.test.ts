@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { WriteLimiter } from "#server/plugins/write-limit.ts";
+import { testApp } from "#tests/support/app.ts";
 import { type Body, runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 // The quiz's last step without JavaScript: a urlencoded form posted to /quiz.
@@ -62,3 +64,13 @@ runScenarios("POST /quiz refuses", [
     rows: { quiz_results: 0 },
   },
 ]);
+
+test("the form's posts share the visitor's write budget with the script's: over it, 429 and nothing saved", async () => {
+  const t = testApp({ writeLimiter: new WriteLimiter({ count: 2, windowSeconds: 60 }, { now: () => 0 }) });
+  const send = () =>
+    t.request("/quiz", { method: "POST", headers: form, body: `answers=${"A".repeat(15)}`, redirect: "manual" });
+  expect((await send()).status).toBe(303);
+  expect((await send()).status).toBe(303);
+  expect((await send()).status).toBe(429);
+  expect((t.sqlite.query("SELECT count(*) AS n FROM quiz_results").get() as { n: number }).n).toBe(2);
+});
