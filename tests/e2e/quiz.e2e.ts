@@ -212,6 +212,18 @@ test.describe("on a 375 × 812 touch screen", () => {
     });
   }
 
+  test("after each answer the new question and its first option are on the first screen", async ({ page, visit }) => {
+    for (const path of ["/quiz", "/quiz/earnings"]) {
+      await visit(path);
+      for (let q = 1; q <= 5; q++) {
+        await expect(page.getByText(`Question ${q}/15`)).toBeVisible();
+        await expect(page.locator(".wizard-question h2")).toBeInViewport({ ratio: 1 });
+        await expect(page.locator(".wizard-option").first()).toBeInViewport({ ratio: 1 });
+        await page.getByRole("radio").nth(1).tap();
+      }
+    }
+  });
+
   test("after a tap, the option in the same place on the next question does not look chosen", async ({
     page,
     visit,
