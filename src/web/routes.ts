@@ -3,7 +3,8 @@ import { matchRoute } from "wouter";
 import { isSeededCategory } from "#shared/features/blog/categories.ts";
 import { QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
 import { isModuleNumber, parseModuleId } from "#shared/features/course/course.ts";
-import { isArchetype } from "#shared/features/quiz/constants.ts";
+import { earningsAnswersSoFar } from "#shared/features/earnings/constants.ts";
+import { isArchetype, quizAnswersSoFar } from "#shared/features/quiz/constants.ts";
 import type { PageModule, PageProps } from "./page-route.ts";
 
 /**
@@ -61,6 +62,15 @@ const quizAnswer: SearchRule = {
 /** The query names of a module quiz's answers: a1 for the first question, and so on. */
 export const quizAnswerNames = Array.from({ length: QUIZ_QUESTIONS_PER_MODULE }, (_, i) => `a${i + 1}`);
 
+/**
+ * The answers so far of a wizard (the quiz, the calculator): the address of each step, so
+ * reload and Back keep the step. Anything but answers before the last question reads as
+ * none (the first question). Made by a visitor: kept apart from the site's pages.
+ */
+function answersSoFar(parse: (value: string) => unknown[] | null): SearchRule {
+  return { shared: visitorMade, canonical: (value) => (parse(value) ? value : null) };
+}
+
 /** A page: its module exports the component and its `route` (data, redirect, status, cache). */
 export interface PageDef {
   id: string;
@@ -104,7 +114,12 @@ export const pages: PathEntry[] = [
   { id: "about", path: "/learn-more", load: () => import("./features/site-pages/about-page.tsx") },
   { id: "terms", path: "/terms", load: () => import("./features/site-pages/site-page.tsx") },
   { id: "privacy", path: "/privacy", load: () => import("./features/site-pages/site-page.tsx") },
-  { id: "quiz", path: "/quiz", load: () => import("./features/quiz/quiz-page.tsx") },
+  {
+    id: "quiz",
+    path: "/quiz",
+    search: { answers: answersSoFar(quizAnswersSoFar) },
+    load: () => import("./features/quiz/quiz-page.tsx"),
+  },
   {
     id: "quiz-result",
     path: "/quiz/result",
@@ -122,7 +137,7 @@ export const pages: PathEntry[] = [
   {
     id: "earnings",
     path: "/quiz/earnings",
-    search: { quizId: visitorMade },
+    search: { quizId: visitorMade, answers: answersSoFar(earningsAnswersSoFar) },
     load: () => import("./features/earnings/earnings-page.tsx"),
   },
   {

@@ -1,11 +1,13 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures.ts";
+import { axeScan, expect, test } from "./fixtures.ts";
 
 /** Answers the current wizard by clicking the n-th option (0-based) of every question. */
 async function answerAll(page: Page, pick: (question: number) => number, total = 15) {
   for (let q = 1; q <= total; q++) {
     await expect(page.getByText(`Question ${q}/${total}`)).toBeVisible();
-    await page.getByRole("radio").nth(pick(q)).check();
+    // A tap. (check() would verify afterwards through the locator, which after the auto-advance
+    // may already find the next question's option, and tick that one too.)
+    await page.getByRole("radio").nth(pick(q)).click();
     if (q < total) await expect(page.getByText(`Question ${q + 1}/${total}`)).toBeVisible();
   }
 }
@@ -26,12 +28,12 @@ test.describe("on a phone", () => {
 
     // All B answers: Dominatrix. The last step reads SEE RESULTS.
     for (let q = 1; q <= 14; q++) {
-      await page.getByRole("radio").nth(1).check();
+      await page.getByRole("radio").nth(1).click();
       await expect(page.getByText(`Question ${q + 1}/15`)).toBeVisible();
     }
     await expect(page.getByText("100%")).toBeVisible();
     await expect(page.getByRole("button", { name: "SEE RESULTS" })).toBeDisabled();
-    await page.getByRole("radio").nth(1).check();
+    await page.getByRole("radio").nth(1).click();
 
     await expect(page).toHaveURL(/\/quiz\/result\?archetype=Dominatrix&id=[\w-]{22}$/);
     await expect(page.getByRole("heading", { level: 1, name: "Dominatrix" })).toBeVisible();
@@ -97,13 +99,12 @@ test("the quiz works with the keyboard alone", async ({ page, visit }) => {
   await page.keyboard.press("Enter");
   for (let q = 2; q <= 15; q++) {
     await expect(page.getByText(`Question ${q}/15`)).toBeVisible();
-    if (q > 1) {
-      // Focus moved to the new question; Tab reaches its options.
-      await expect(page.locator(".wizard-question h2")).toBeFocused();
-      await page.keyboard.press("Tab");
-    }
+    // Focus moved to the new question; Tab reaches its options.
+    await expect(page.locator(".wizard-question h2")).toBeFocused();
+    await page.keyboard.press("Tab");
     await page.keyboard.press("Space");
-    await expect(page.getByRole("radio").first()).toBeChecked();
+    // Space chose the first option (A): the next step's address holds it.
+    if (q < 15) await expect(page).toHaveURL(new RegExp(`/quiz\\?answers=BA{${q - 1}}$`));
   }
   // B then fourteen A answers.
   await expect(page).toHaveURL(/\/quiz\/result\?archetype=Girl(%20|\+)Next(%20|\+)Door&id=/);
@@ -112,7 +113,7 @@ test("the quiz works with the keyboard alone", async ({ page, visit }) => {
 
 test("PREVIOUS goes back with the answer kept; CONTINUE moves on", async ({ page, visit }) => {
   await visit("/quiz");
-  await page.getByRole("radio").nth(2).check();
+  await page.getByRole("radio").nth(2).click();
   await expect(page.getByText("Question 2/15")).toBeVisible();
   await page.getByRole("button", { name: "PREVIOUS" }).click();
   await expect(page.getByText("Question 1/15")).toBeVisible();
@@ -153,13 +154,14 @@ test("a failed save shows the error toast and stays on the quiz", async ({ page,
     route.fulfill({ status: 500, body: '{"error":"x"}', contentType: "application/json" }),
   );
   for (let q = 1; q <= 15; q++) {
-    await page.getByRole("radio").first().check();
+    await page.getByRole("radio").first().click();
     if (q < 15) await expect(page.getByText(`Question ${q + 1}/15`)).toBeVisible();
   }
   const toast = page.getByTestId("toast");
   await expect(toast).toContainText("Error");
   await expect(toast).toContainText("Failed to save quiz result. Please try again.");
-  await expect(page).toHaveURL(/\/quiz$/);
+  // Still on the last question, whose address holds the fourteen answers before it.
+  await expect(page).toHaveURL(/\/quiz\?answers=A{14}$/);
 });
 
 test("an unknown result id shows the error state with Retake the Quiz", async ({ page, visit }) => {
@@ -180,7 +182,7 @@ test("a network failure while saving earnings shows the unexpected-error toast",
   await answerAll(page, () => 1);
   const toast = page.getByTestId("toast");
   await expect(toast).toContainText("An unexpected error occurred. Please try again.");
-  await expect(page).toHaveURL(/\/quiz\/earnings$/);
+  await expect(page).toHaveURL(/\/quiz\/earnings\?answers=2{14}$/);
   // The visitor can try again: the last answer is still chosen and the button works.
   await expect(page.getByRole("button", { name: "SEE RESULTS" })).toBeEnabled();
 });
@@ -209,6 +211,18 @@ test.describe("on a 375 × 812 touch screen", () => {
       }
     });
   }
+
+  test("after each answer the new question and its first option are on the first screen", async ({ page, visit }) => {
+    for (const path of ["/quiz", "/quiz/earnings"]) {
+      await visit(path);
+      for (let q = 1; q <= 5; q++) {
+        await expect(page.getByText(`Question ${q}/15`)).toBeVisible();
+        await expect(page.locator(".wizard-question h2")).toBeInViewport({ ratio: 1 });
+        await expect(page.locator(".wizard-option").first()).toBeInViewport({ ratio: 1 });
+        await page.getByRole("radio").nth(1).tap();
+      }
+    }
+  });
 
   test("after a tap, the option in the same place on the next question does not look chosen", async ({
     page,
@@ -258,4 +272,113 @@ test("with a mouse an option shows its hover border", async ({ page, visit }) =>
   await option.hover();
   await expect.poll(() => option.evaluate((el) => getComputedStyle(el).borderColor)).not.toBe(before);
   await expect(page.getByRole("radio").nth(1)).not.toBeChecked();
+});
+
+test("each step has its own address: reload keeps the step, Back goes to the previous question, Back from the result to the last one", async ({
+  page,
+  visit,
+}) => {
+  test.setTimeout(60_000);
+  await visit("/quiz");
+  for (const [q, option] of [0, 1, 2].entries()) {
+    await page.getByRole("radio").nth(option).click();
+    await expect(page.getByText(`Question ${q + 2}/15`)).toBeVisible();
+  }
+  await expect(page).toHaveURL(/\/quiz\?answers=ABC$/);
+
+  // A reload shows question 4; its previous question still has the answer given there.
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  await expect(page.getByText("Question 4/15")).toBeVisible();
+  await page.getByRole("button", { name: "PREVIOUS" }).click();
+  await expect(page.getByText("Question 3/15")).toBeVisible();
+  await expect(page).toHaveURL(/\/quiz\?answers=AB$/);
+  await expect(page.getByRole("radio").nth(2)).toBeChecked();
+  await expect(page.locator(".wizard-question h2")).toBeFocused();
+
+  // The browser's Back goes to the previous question, not away from the quiz.
+  await page.getByRole("button", { name: "CONTINUE" }).click();
+  await expect(page.getByText("Question 4/15")).toBeVisible();
+  await page.goBack();
+  await expect(page.getByText("Question 3/15")).toBeVisible();
+  await expect(page.getByRole("radio").nth(2)).toBeChecked();
+  await page.goForward();
+  await expect(page.getByText("Question 4/15")).toBeVisible();
+
+  for (let q = 4; q <= 15; q++) {
+    await page.getByRole("radio").first().click();
+    if (q < 15) await expect(page.getByText(`Question ${q + 1}/15`)).toBeVisible();
+  }
+  await expect(page).toHaveURL(/\/quiz\/result\?archetype=/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+
+  // Back from the result: the last question with the fourteen answers before it, not question 1.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/quiz\?answers=ABCA{11}$/);
+  await expect(page.getByText("Question 15/15")).toBeVisible();
+  await expect(page.getByRole("button", { name: "SEE RESULTS" })).toBeVisible();
+});
+
+test.describe("without JavaScript, on a 375 × 812 phone", () => {
+  test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 812 } });
+
+  /** Each step is a page of its own: its question and first option are on the first screen. */
+  async function onFirstScreen(page: Page) {
+    for (const target of [page.locator(".wizard-question h2"), page.locator(".wizard-option").first()]) {
+      const box = (await target.boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(0);
+      expect(box.y + box.height).toBeLessThanOrEqual(812);
+    }
+  }
+
+  /** Answers every question by choosing an option and pressing the form's button. */
+  async function submitAll(page: Page, pick: number) {
+    for (let q = 1; q <= 15; q++) {
+      await expect(page.getByText(`Question ${q}/15`)).toBeVisible();
+      await onFirstScreen(page);
+      await page.getByRole("radio").nth(pick).check();
+      await page.getByRole("button", { name: q < 15 ? "CONTINUE" : "SEE RESULTS" }).click();
+    }
+  }
+
+  test("the quiz and the calculator are completed as forms, ending on the result pages", async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.goto("/quiz");
+    // PREVIOUS is a link to the step before.
+    await page.getByRole("radio").nth(3).check();
+    await page.getByRole("button", { name: "CONTINUE" }).click();
+    await expect(page).toHaveURL(/\/quiz\?answers=D$/);
+    await page.getByRole("button", { name: "PREVIOUS" }).click();
+    await expect(page).toHaveURL(/\/quiz$/);
+    await expect(page.getByText("Question 1/15")).toBeVisible();
+
+    // All B answers: Dominatrix, scored and saved by the server.
+    await submitAll(page, 1);
+    await expect(page).toHaveURL(/\/quiz\/result\?archetype=Dominatrix&id=[\w-]{22}$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Dominatrix" })).toBeVisible();
+
+    // The calculator, linked to that result: all highest answers give Power Earner.
+    await page.getByRole("button", { name: "Calculate My Earnings" }).click();
+    await expect(page).toHaveURL(/\/quiz\/earnings\?quizId=[\w-]{22}$/);
+    await submitAll(page, 2);
+    await expect(page).toHaveURL(/\/quiz\/earnings\?tier=Power%20Earner&id=[\w-]{22}$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Power Earner" })).toBeVisible();
+    await page.getByRole("button", { name: "GET MY STARTER KIT" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: /Dominatrix/ })).toBeVisible();
+  });
+});
+
+// axe runs in the page's JavaScript: the step is checked as a browser shows it whose
+// scripts never load (the site's own scripts are refused), the same HTML as without JavaScript.
+test("a step served without its scripts passes axe in both themes, on a phone", async ({ browser }) => {
+  for (const colorScheme of ["light", "dark"] as const) {
+    const context = await browser.newContext({ viewport: { width: 375, height: 812 }, colorScheme });
+    const page = await context.newPage();
+    await page.route(/\/assets\/.*\.js$/, (route) => route.abort("aborted"));
+    await page.goto("/quiz/earnings?answers=1231");
+    await expect(page.getByText("Question 5/15")).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.dataset.hydrated)).toBeUndefined();
+    await axeScan(page);
+    await context.close();
+  }
 });

@@ -19,6 +19,47 @@ describe("/quiz", () => {
   });
 });
 
+describe("a wizard step in the address (?answers=)", () => {
+  test("/quiz?answers=AC: question 3 as a form that sends the answers with the next one", async () => {
+    const { request } = await siteApp();
+    const page = await renderPage(request, "/quiz?answers=AC");
+    expect(page.status).toBe(200);
+    const main = page.main();
+    expect(main.getByText("Question 3/15")).toBeTruthy();
+    const form = page.document.querySelector("main form")!;
+    expect([form.getAttribute("method"), form.getAttribute("action")]).toEqual(["get", "/quiz"]);
+    const radios = [...form.querySelectorAll('input[type="radio"]')].map((r) => r.getAttribute("value"));
+    expect(radios).toEqual(["ACA", "ACB", "ACC", "ACD"]);
+    expect(main.getByRole("button", { name: "PREVIOUS" }).getAttribute("href")).toBe("/quiz?answers=A");
+  });
+
+  test("the last step posts to the page; anything but answers before the last question is the first step", async () => {
+    const { request } = await siteApp();
+    const last = await renderPage(request, `/quiz?answers=${"B".repeat(14)}`);
+    expect(last.main().getByText("Question 15/15")).toBeTruthy();
+    expect(last.document.querySelector("main form")!.getAttribute("method")).toBe("post");
+    for (const answers of ["", "ACX", "ac", "B".repeat(15), "1"]) {
+      const page = await renderPage(request, `/quiz?answers=${answers}`);
+      expect(page.status).toBe(200);
+      expect(page.main().getByText("Question 1/15")).toBeTruthy();
+    }
+  });
+
+  test("/quiz/earnings keeps the quiz result it belongs to in every step's form", async () => {
+    const { request, db } = await siteApp();
+    const quiz = await createQuizResult(db);
+    const page = await renderPage(request, `/quiz/earnings?quizId=${quiz.id}&answers=23`);
+    const main = page.main();
+    expect(main.getByText("Question 3/15")).toBeTruthy();
+    const form = page.document.querySelector("main form")!;
+    expect(form.querySelector<HTMLInputElement>('input[name="quizId"]')!.getAttribute("value")).toBe(quiz.id);
+    expect(form.querySelector('input[type="radio"]')!.getAttribute("value")).toBe("231");
+    expect(main.getByRole("button", { name: "PREVIOUS" }).getAttribute("href")).toBe(
+      `/quiz/earnings?quizId=${quiz.id}&answers=2`,
+    );
+  });
+});
+
 describe("/quiz/result", () => {
   test("with an archetype: its profile and the promotional banner are in the first HTML", async () => {
     const { request } = await siteApp();

@@ -1,13 +1,45 @@
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { renderToString } from "react-dom/server";
+import { Router, useSearch } from "wouter";
+import { memoryLocation } from "wouter/memory-location";
+import { parseAnswers, spellAnswers } from "#shared/answers.ts";
 import { badgeTone } from "#shared/features/products/contract.ts";
 import { AUTO_ADVANCE_LAST_MS, AUTO_ADVANCE_MS, Wizard } from "./wizard.tsx";
 
+const LETTERS = ["A", "B", "C", "D"] as const;
+type Letter = (typeof LETTERS)[number];
 const questions = [1, 2, 3].map((id) => ({
   id,
   question: `Question text ${id}`,
-  options: (["A", "B", "C", "D"] as const).map((value) => ({ value, label: `Option ${value}${id}`, emoji: "⭐" })),
+  options: LETTERS.map((value) => ({ value, label: `Option ${value}${id}`, emoji: "⭐" })),
 }));
+
+const step = (answers: readonly Letter[]) => (answers.length > 0 ? `/quiz?answers=${spellAnswers(answers)}` : "/quiz");
+
+/** The wizard as the quiz page uses it: its answers read from the address. */
+function QuizAt({ onFinish, busy }: { onFinish: (answers: Letter[]) => void; busy?: boolean }) {
+  const value = new URLSearchParams(useSearch()).get("answers") ?? "";
+  const answered = parseAnswers(value, LETTERS, { min: 1, max: questions.length - 1 }) ?? [];
+  return (
+    <Wizard questions={questions} answered={answered} href={step} action="/quiz" onFinish={onFinish} busy={busy} />
+  );
+}
+
+let location = memoryLocation({ path: "/quiz", record: true });
+
+/** Renders the wizard at an address (a reload there); `location.history` lists the steps visited. */
+function show(path = "/quiz", onFinish: (answers: Letter[]) => void = () => {}, busy?: boolean) {
+  const [pathname, search = ""] = path.split("?");
+  location = memoryLocation({ path: pathname, searchPath: search, record: true });
+  return render(
+    <Router hook={location.hook} searchHook={location.searchHook}>
+      <QuizAt onFinish={onFinish} busy={busy} />
+    </Router>,
+  );
+}
+
+const radio = (name: RegExp) => screen.getByRole("radio", { name }) as HTMLInputElement;
 
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => {
@@ -17,7 +49,7 @@ afterEach(() => {
 
 describe("wizard", () => {
   test("progress, disabled buttons, auto-advance after 500 ms", () => {
-    render(<Wizard questions={questions} onFinish={() => {}} />);
+    show();
     expect(screen.getByText("Question 1/3")).toBeTruthy();
     expect(screen.getByText("33%")).toBeTruthy();
     expect(screen.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("33");
@@ -34,7 +66,7 @@ describe("wizard", () => {
   });
 
   test("choosing with the arrow keys does not move on by itself; CONTINUE does", () => {
-    render(<Wizard questions={questions} onFinish={() => {}} />);
+    show();
     const second = screen.getByRole("radio", { name: /Option B1/ });
     fireEvent.keyDown(second, { key: "ArrowDown" });
     fireEvent.click(second);
@@ -45,13 +77,13 @@ describe("wizard", () => {
   });
 
   test("the options are a labelled radio group", () => {
-    render(<Wizard questions={questions} onFinish={() => {}} />);
+    show();
     const group = screen.getByRole("group", { name: "Question text 1" });
     expect(group.querySelectorAll('input[type="radio"]')).toHaveLength(4);
   });
 
   test("changing the answer restarts the delay; PREVIOUS cancels it and keeps the answer", () => {
-    render(<Wizard questions={questions} onFinish={() => {}} />);
+    show();
     fireEvent.click(screen.getByRole("radio", { name: /Option A1/ }));
     act(() => jest.advanceTimersByTime(300));
     fireEvent.click(screen.getByRole("radio", { name: /Option C1/ }));
@@ -68,9 +100,9 @@ describe("wizard", () => {
 
   test("the last step reads SEE RESULTS and finishes 800 ms after a choice, with answers by position", () => {
     const finished: string[][] = [];
-    render(<Wizard questions={questions} onFinish={(a) => void finished.push(a)} />);
+    show("/quiz", (a) => void finished.push(a));
     for (const letter of ["B", "C"]) {
-      fireEvent.click(screen.getAllByRole("radio").find((r) => (r as HTMLInputElement).value === letter)!);
+      fireEvent.click(screen.getAllByRole("radio").find((r) => (r as HTMLInputElement).value.endsWith(letter))!);
       act(() => jest.advanceTimersByTime(AUTO_ADVANCE_MS));
     }
     expect(screen.getByRole("button", { name: "SEE RESULTS" })).toBeTruthy();
@@ -82,10 +114,81 @@ describe("wizard", () => {
   });
 
   test("while busy nothing can be changed or submitted twice", () => {
-    const finished: unknown[] = [];
-    render(<Wizard questions={questions.slice(0, 1)} onFinish={(a) => void finished.push(a)} busy />);
-    expect((screen.getByRole("radio", { name: /Option A1/ }) as HTMLInputElement).disabled).toBe(true);
+    show("/quiz?answers=AB", () => {}, true);
+    expect(radio(/Option A3/).disabled).toBe(true);
     expect((screen.getByRole("button", { name: "SEE RESULTS" }) as HTMLButtonElement).disabled).toBe(true);
+    const previous = screen.getByRole("button", { name: "PREVIOUS" });
+    expect(previous.getAttribute("aria-disabled")).toBe("true");
+    fireEvent.click(previous);
+    expect(location.history).toEqual(["/quiz?answers=AB"]);
+  });
+});
+
+describe("wizard steps in the address", () => {
+  test("each step pushes the address of the answers so far", () => {
+    show();
+    fireEvent.click(radio(/Option B1/));
+    act(() => jest.advanceTimersByTime(AUTO_ADVANCE_MS));
+    fireEvent.click(radio(/Option C2/));
+    fireEvent.click(screen.getByRole("button", { name: "CONTINUE" }));
+    expect(screen.getByText("Question 3/3")).toBeTruthy();
+    expect(location.history).toEqual(["/quiz", "/quiz?answers=B", "/quiz?answers=BC"]);
+  });
+
+  test("a reload at a step's address shows that step; PREVIOUS shows the answer given there", () => {
+    show("/quiz?answers=BC");
+    expect(screen.getByText("Question 3/3")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "SEE RESULTS" })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "PREVIOUS" }));
+    expect(screen.getByText("Question 2/3")).toBeTruthy();
+    expect(location.history.at(-1)).toBe("/quiz?answers=B");
+    expect(radio(/Option C2/).checked).toBe(true);
+  });
+
+  test("Back (the shorter address) shows the previous question with its answer kept", () => {
+    show();
+    fireEvent.click(radio(/Option D1/));
+    act(() => jest.advanceTimersByTime(AUTO_ADVANCE_MS));
+    expect(screen.getByText("Question 2/3")).toBeTruthy();
+    act(() => location.navigate("/quiz", { replace: true }));
+    expect(screen.getByText("Question 1/3")).toBeTruthy();
+    expect(radio(/Option D1/).checked).toBe(true);
+  });
+
+  test("focus moves to the new question's heading after an answer", () => {
+    show();
+    const option = radio(/Option A1/);
+    option.focus();
+    fireEvent.click(option);
+    act(() => jest.advanceTimersByTime(AUTO_ADVANCE_MS));
+    expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Question text 2" }));
+  });
+
+  test("without JavaScript each step is a form: GET to the next step, the last one POSTs all the answers", () => {
+    const middle = document.createElement("div");
+    middle.innerHTML = renderToString(
+      <Router ssrPath="/quiz" ssrSearch="answers=B">
+        <QuizAt onFinish={() => {}} />
+      </Router>,
+    );
+    const form = middle.querySelector("form")!;
+    expect([form.getAttribute("method"), form.getAttribute("action")]).toEqual(["get", "/quiz"]);
+    const values = [...form.querySelectorAll<HTMLInputElement>('input[type="radio"]')].map((r) => [r.name, r.value]);
+    expect(values).toEqual(LETTERS.map((l) => ["answers", `B${l}`]));
+    // CONTINUE submits the form until a script takes over; PREVIOUS is a link to the step before.
+    const submit = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+    expect([submit.textContent, submit.disabled]).toEqual(["CONTINUE", false]);
+    expect(form.querySelector('a[role="button"]')!.getAttribute("href")).toBe("/quiz");
+
+    const last = document.createElement("div");
+    last.innerHTML = renderToString(
+      <Router ssrPath="/quiz" ssrSearch="answers=BC">
+        <QuizAt onFinish={() => {}} />
+      </Router>,
+    );
+    expect(last.querySelector("form")!.getAttribute("method")).toBe("post");
+    expect(last.querySelector<HTMLInputElement>('input[type="radio"]')!.value).toBe("BCA");
+    expect(last.querySelector('a[role="button"]')!.getAttribute("href")).toBe("/quiz?answers=B");
   });
 });
 

@@ -1,4 +1,7 @@
-import { useEffect, useRef, useState } from "react";
+import { type MouseEvent, useEffect, useRef, useState } from "react";
+import { useLocation } from "wouter";
+import { spellAnswers } from "#shared/answers.ts";
+import { revealHeading } from "#web/lib/scroll.ts";
 import { StepProgress } from "./step-progress.tsx";
 
 export interface WizardOption<V extends string | number> {
@@ -15,6 +18,17 @@ export interface WizardQuestion<V extends string | number> {
 
 interface WizardProps<V extends string | number> {
   questions: WizardQuestion<V>[];
+  /** The answers in the address: the wizard shows the question after them. */
+  answered: readonly V[];
+  /** The address of the step after these answers (`?answers=` spelled with `spellAnswers`). */
+  href: (answers: readonly V[]) => string;
+  /**
+   * The page's own address, where each step's form goes without JavaScript: by GET to
+   * the next step, and from the last step by POST with all the answers (scored on the server).
+   */
+  action: string;
+  /** Other fields every step's form sends along (the quiz result a calculation belongs to). */
+  fields?: Record<string, string>;
   /** Called with the answers by position once the last question is answered. */
   onFinish: (answers: V[]) => Promise<void> | void;
   busy?: boolean;
@@ -24,35 +38,66 @@ interface WizardProps<V extends string | number> {
 export const AUTO_ADVANCE_MS = 500;
 export const AUTO_ADVANCE_LAST_MS = 800;
 
-/** The 15-step wizard shared by the archetype quiz and the earnings calculator. */
-export function Wizard<V extends string | number>({ questions, onFinish, busy = false }: WizardProps<V>) {
-  const [step, setStep] = useState(0);
-  const [answers, setAnswers] = useState<(V | undefined)[]>(() => questions.map(() => undefined));
+/**
+ * The 15-step wizard shared by the archetype quiz and the earnings calculator. Each step
+ * has its own address (the answers so far), so reload keeps it and Back goes to the
+ * previous question. It is a form that works without JavaScript: every option's value
+ * is the answers with it, sent by GET to the page's address (the next step), and the
+ * last step POSTs them there. With JavaScript the same form moves on in the page.
+ */
+export function Wizard<V extends string | number>({
+  questions,
+  answered,
+  href,
+  action,
+  fields = {},
+  onFinish,
+  busy = false,
+}: WizardProps<V>) {
+  const [, navigate] = useLocation();
+  // Answers beyond the address (after Previous or Back) are remembered while the page stays.
+  const [memory, setMemory] = useState<(V | undefined)[]>(() => questions.map((_, i) => answered[i]));
+  // Until the page's script runs, CONTINUE stays enabled: without JavaScript it submits the form.
+  const [live, setLive] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  const root = useRef<HTMLDivElement>(null);
+  const root = useRef<HTMLFormElement>(null);
   const moved = useRef(false);
   // Arrow keys move through a radio group and select as they go: browsing that way must
   // not move on by itself. Space and clicks still auto-advance.
   const arrowed = useRef(false);
 
   const total = questions.length;
+  const step = Math.min(answered.length, total - 1);
+  const answers = questions.map((_, i) => (i < answered.length ? answered[i] : memory[i]));
   const question = questions[step]!;
   const chosen = answers[step];
   const last = step === total - 1;
   const percent = Math.round(((step + 1) / total) * 100);
+  const before = answers.slice(0, step) as V[];
 
   const cancelTimer = () => {
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
   };
-  // Unmounting cancels a pending auto-advance.
-  useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
+  useEffect(() => {
+    setLive(true);
+    // Unmounting cancels a pending auto-advance.
+    return () => clearTimeout(timer.current ?? undefined);
+  }, []);
 
   useEffect(() => {
-    // Keyboard and screen-reader users land on the new question, not on the page body.
-    if (moved.current) heading.current?.focus();
+    // Keyboard and screen-reader users land on the new question, not on the page body,
+    // and on a phone its heading is in view below the header.
+    if (moved.current) revealHeading(heading.current);
+    moved.current = false;
   }, [step]);
+
+  function go(to: (V | undefined)[], count: number) {
+    setMemory(to);
+    moved.current = root.current?.contains(document.activeElement) ?? false;
+    navigate(href(to.slice(0, count) as V[]));
+  }
 
   function next(current: (V | undefined)[]) {
     cancelTimer();
@@ -61,20 +106,21 @@ export function Wizard<V extends string | number>({ questions, onFinish, busy = 
       void onFinish(current as V[]);
       return;
     }
-    moved.current = root.current?.contains(document.activeElement) ?? false;
-    setStep((s) => Math.min(s + 1, total - 1));
+    go(current, step + 1);
   }
 
-  function previous() {
+  function previous(event: MouseEvent) {
+    event.preventDefault();
     cancelTimer();
+    if (busy) return;
+    go(answers, step - 1);
     moved.current = true;
-    setStep((s) => Math.max(s - 1, 0));
   }
 
   function choose(value: V) {
     const updated = answers.slice();
     updated[step] = value;
-    setAnswers(updated);
+    setMemory(updated);
     cancelTimer();
     if (arrowed.current) {
       arrowed.current = false;
@@ -84,7 +130,19 @@ export function Wizard<V extends string | number>({ questions, onFinish, busy = 
   }
 
   return (
-    <div className="wizard" ref={root}>
+    <form
+      className="wizard"
+      ref={root}
+      method={last ? "post" : "get"}
+      action={action}
+      onSubmit={(e) => {
+        e.preventDefault();
+        next(answers);
+      }}
+    >
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <StepProgress
         count={
           <>
@@ -114,11 +172,13 @@ export function Wizard<V extends string | number>({ questions, onFinish, busy = 
             >
               <input
                 type="radio"
-                name={`question-${question.id}`}
-                value={String(option.value)}
+                // The answers with this one: what the form sends as the next step's address.
+                name="answers"
+                value={spellAnswers([...before, option.value])}
                 checked={chosen === option.value}
                 onChange={() => choose(option.value)}
                 disabled={busy}
+                required
               />
               {option.emoji && (
                 <span className="wizard-emoji" aria-hidden="true">
@@ -132,13 +192,25 @@ export function Wizard<V extends string | number>({ questions, onFinish, busy = 
       </fieldset>
 
       <div className="wizard-nav">
-        <button type="button" className="secondary outline" onClick={previous} disabled={step === 0 || busy}>
-          PREVIOUS
-        </button>
-        <button type="button" onClick={() => next(answers)} disabled={chosen === undefined || busy} aria-busy={busy}>
+        {step === 0 ? (
+          <button type="button" className="secondary outline" disabled>
+            PREVIOUS
+          </button>
+        ) : (
+          <a
+            href={href(before.slice(0, -1))}
+            role="button"
+            className="secondary outline"
+            aria-disabled={busy || undefined}
+            onClick={previous}
+          >
+            PREVIOUS
+          </a>
+        )}
+        <button type="submit" disabled={live && (chosen === undefined || busy)} aria-busy={busy}>
           {last ? "SEE RESULTS" : "CONTINUE"}
         </button>
       </div>
-    </div>
+    </form>
   );
 }

@@ -1,20 +1,59 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
+import { refuseForeign } from "#server/features/auth/guard.ts";
+import type { FormRouteOptions } from "#server/features/quiz/routes.ts";
+import { quizResultExists } from "#server/features/quiz/service.ts";
 import { serveRead } from "#server/lib/reads.ts";
+import { type FormRead, formFields, formProblemPage } from "#server/plugins/form-body.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
+import { EARNINGS_QUESTION_COUNT, earningsAnswersDone } from "#shared/features/earnings/constants.ts";
 import { EarningsResultInput } from "#shared/features/earnings/contract.ts";
 import { earningsResultRead, tierProfileRead } from "#shared/features/earnings/reads.ts";
+import { computeTier } from "#shared/features/earnings/tiers.ts";
 import { tierProfile } from "./content.ts";
 import { createEarningsResult, getEarningsResult } from "./service.ts";
 
-export function earningsRoutes(db: Db) {
-  return new Elysia({ name: "earnings" }).post(
-    "/api/earnings/result",
-    ({ body, set }) => {
-      set.status = 201;
-      return createEarningsResult(db, body);
-    },
-    { parse: jsonBody(EarningsResultInput), body: EarningsResultInput },
+const startAgain = { href: "/quiz/earnings", label: "Start the calculator again" };
+
+export function earningsRoutes(db: Db, { allowedOrigins }: FormRouteOptions) {
+  return (
+    new Elysia({ name: "earnings" })
+      .post(
+        "/api/earnings/result",
+        ({ body, set }) => {
+          set.status = 201;
+          return createEarningsResult(db, body);
+        },
+        { parse: jsonBody(EarningsResultInput), body: EarningsResultInput },
+      )
+      // The calculator's last step without JavaScript: all the answers (and the quiz result
+      // it belongs to) posted to the page's own address, saved as the script's path saves
+      // them, and the browser sent to the same tier result.
+      .post(
+        "/quiz/earnings",
+        async ({ body, request, server, set }) => {
+          refuseForeign(request, allowedOrigins(request, server));
+          const form = body as FormRead;
+          if ("problem" in form) return formProblemPage(form.problem.status, form.problem.message, startAgain);
+          const answers = earningsAnswersDone(form.fields.get("answers") ?? "");
+          if (!answers) {
+            return formProblemPage(
+              422,
+              `The calculator needs one answer (1, 2 or 3) to each of its ${EARNINGS_QUESTION_COUNT} questions.`,
+              startAgain,
+            );
+          }
+          // As the script does: a quiz result that is not (or no longer) saved is left out.
+          const quizId = form.fields.get("quizId")?.slice(0, 64) || null;
+          const quizResultId = quizId && (await quizResultExists(db, quizId)) ? quizId : null;
+          const { tier, estimatedEarnings, score } = computeTier(answers);
+          const saved = await createEarningsResult(db, { quizResultId, tier, estimatedEarnings, score, answers });
+          set.status = 303;
+          set.headers.location = `/quiz/earnings?tier=${encodeURIComponent(tier)}&id=${encodeURIComponent(saved.id)}`;
+          return "";
+        },
+        { parse: formFields },
+      )
   );
 }
 

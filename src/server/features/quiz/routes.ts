@@ -1,20 +1,61 @@
 import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
 import type { Db } from "#server/db/client.ts";
+import { refuseForeign } from "#server/features/auth/guard.ts";
 import { serveRead } from "#server/lib/reads.ts";
+import { type FormRead, formFields, formProblemPage } from "#server/plugins/form-body.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
+import { QUIZ_QUESTION_COUNT, quizAnswersDone } from "#shared/features/quiz/constants.ts";
+import { scoringTable } from "#shared/features/quiz/content.ts";
 import { QuizResultInput } from "#shared/features/quiz/contract.ts";
 import { archetypeProfileRead, quizResultRead } from "#shared/features/quiz/reads.ts";
+import { scoreArchetype } from "#shared/features/quiz/scoring.ts";
 import { archetypeProfile } from "./content.ts";
 import { createQuizResult, getQuizResult } from "./service.ts";
 
-export function quizRoutes(db: Db) {
-  return new Elysia({ name: "quiz" }).post(
-    "/api/quiz/result",
-    ({ body, set }) => {
-      set.status = 201;
-      return createQuizResult(db, body);
-    },
-    { parse: jsonBody(QuizResultInput), body: QuizResultInput },
+export interface FormRouteOptions {
+  /** The origins a page's form may post from (the site's own). */
+  allowedOrigins: (request: Request, server: Server | null) => string[];
+}
+
+const startAgain = { href: "/quiz", label: "Start the quiz again" };
+
+export function quizRoutes(db: Db, { allowedOrigins }: FormRouteOptions) {
+  return (
+    new Elysia({ name: "quiz" })
+      .post(
+        "/api/quiz/result",
+        ({ body, set }) => {
+          set.status = 201;
+          return createQuizResult(db, body);
+        },
+        { parse: jsonBody(QuizResultInput), body: QuizResultInput },
+      )
+      // The quiz's last step without JavaScript: the form posts all the answers to the
+      // page's own address; they are scored and saved as the script's path saves them,
+      // and the browser is sent to the same result page.
+      .post(
+        "/quiz",
+        async ({ body, request, server, set }) => {
+          refuseForeign(request, allowedOrigins(request, server));
+          const form = body as FormRead;
+          if ("problem" in form) return formProblemPage(form.problem.status, form.problem.message, startAgain);
+          const answers = quizAnswersDone(form.fields.get("answers") ?? "");
+          if (!answers) {
+            return formProblemPage(
+              422,
+              `The quiz needs one answer (A, B, C or D) to each of its ${QUIZ_QUESTION_COUNT} questions.`,
+              startAgain,
+            );
+          }
+          const { archetype } = scoreArchetype(answers, scoringTable);
+          const saved = await createQuizResult(db, { archetype, answers });
+          set.status = 303;
+          set.headers.location = `/quiz/result?archetype=${encodeURIComponent(archetype)}&id=${encodeURIComponent(saved.id)}`;
+          return "";
+        },
+        { parse: formFields },
+      )
   );
 }
 

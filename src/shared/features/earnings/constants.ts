@@ -1,3 +1,5 @@
+import { parseAnswers } from "#shared/answers.ts";
+
 export const EARNINGS_QUESTION_COUNT = 15;
 
 /** Below 40% Casual Starter, 40 up to below 70 Hustler Mode, 70 and above Power Earner. */
@@ -7,3 +9,17 @@ export const TIERS = [
   { name: "Power Earner", range: "$5,000 - $15,000+ / month", minPercent: 70 },
 ] as const;
 export type TierName = (typeof TIERS)[number]["name"];
+
+/** Each calculator answer is 1, 2 or 3 (the higher, the more earning habits). */
+export const EARNINGS_ANSWERS = [1, 2, 3] as const;
+export type EarningsAnswer = (typeof EARNINGS_ANSWERS)[number];
+
+/** The answers before the last question, as a step's address spells them (`231`); null when not that. */
+export function earningsAnswersSoFar(value: string): EarningsAnswer[] | null {
+  return parseAnswers(value, EARNINGS_ANSWERS, { min: 1, max: EARNINGS_QUESTION_COUNT - 1 });
+}
+
+/** All the answers, as the last step's form posts them; null when not exactly that. */
+export function earningsAnswersDone(value: string): EarningsAnswer[] | null {
+  return parseAnswers(value, EARNINGS_ANSWERS, { min: EARNINGS_QUESTION_COUNT, max: EARNINGS_QUESTION_COUNT });
+}

@@ -1,5 +1,7 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useSearch } from "wouter";
+import { spellAnswers } from "#shared/answers.ts";
+import { type EarningsAnswer, earningsAnswersSoFar } from "#shared/features/earnings/constants.ts";
 import { earningsQuestions } from "#shared/features/earnings/content.ts";
 import { computeTier } from "#shared/features/earnings/tiers.ts";
 import { quizResultRead } from "#shared/features/quiz/reads.ts";
@@ -22,16 +24,38 @@ export const route: PageRoute = {
   },
 };
 
-/** /quiz/earnings: the calculator; ?quizId= links the saved result to a quiz result. */
+/**
+ * /quiz/earnings: the calculator; ?quizId= links the saved result to a quiz result,
+ * ?answers= holds the answers so far.
+ */
 export default function EarningsPage() {
-  const quizId = new URLSearchParams(useSearch()).get("quizId");
+  const search = new URLSearchParams(useSearch());
+  const quizId = search.get("quizId");
+  const answered = earningsAnswersSoFar(search.get("answers") ?? "") ?? [];
   const { brandName } = useSettings();
   const [saving, setSaving] = useState(false);
   // A stale quiz id in the address must not block saving: it is sent only if it exists.
   const quiz = useRead(quizResultRead, quizId ? { id: quizId } : null);
   const knownQuizId = quiz.data?.id ?? null;
 
-  async function finish(answers: (1 | 2 | 3)[]) {
+  // Back from the tier result may show this page as it was left (the browser's page cache).
+  useEffect(() => {
+    const shown = (event: PageTransitionEvent) => {
+      if (event.persisted) setSaving(false);
+    };
+    window.addEventListener("pageshow", shown);
+    return () => window.removeEventListener("pageshow", shown);
+  }, []);
+
+  /** The address of the calculator after these answers, with the quiz result it belongs to. */
+  function step(answers: readonly EarningsAnswer[]): string {
+    const query = new URLSearchParams();
+    if (quizId) query.set("quizId", quizId);
+    if (answers.length > 0) query.set("answers", spellAnswers(answers));
+    return query.size > 0 ? `/quiz/earnings?${query}` : "/quiz/earnings";
+  }
+
+  async function finish(answers: EarningsAnswer[]) {
     const { tier, estimatedEarnings, score } = computeTier(answers);
     setSaving(true);
     const body = { quizResultId: knownQuizId, tier, estimatedEarnings, score, answers };
@@ -54,7 +78,15 @@ export default function EarningsPage() {
           habits that move it up. Estimates are illustrative, not promises.
         </p>
       </header>
-      <Wizard questions={earningsQuestions} onFinish={finish} busy={saving} />
+      <Wizard
+        questions={earningsQuestions}
+        answered={answered}
+        href={step}
+        action="/quiz/earnings"
+        fields={quizId ? { quizId } : {}}
+        onFinish={finish}
+        busy={saving}
+      />
     </>
   );
 }

@@ -1,6 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useLocation } from "wouter";
+import { useLocation, useSearch } from "wouter";
+import { spellAnswers } from "#shared/answers.ts";
+import { quizAnswersSoFar } from "#shared/features/quiz/constants.ts";
 import { archetypeQuestions, scoringTable } from "#shared/features/quiz/content.ts";
 import type { Letter } from "#shared/features/quiz/contract.ts";
 import { archetypeProfileRead } from "#shared/features/quiz/reads.ts";
@@ -17,7 +19,14 @@ import { Wizard } from "#web/ui/wizard.tsx";
 
 export const route: PageRoute = { cache: true };
 
+/** The address of the quiz after these answers (the first question without any). */
+function quizStep(answers: readonly Letter[]): string {
+  return answers.length > 0 ? `/quiz?answers=${spellAnswers(answers)}` : "/quiz";
+}
+
+/** /quiz, ?answers= the answers so far (docs/product.md#the-archetype-quiz). */
 export default function QuizPage() {
+  const answered = quizAnswersSoFar(new URLSearchParams(useSearch()).get("answers") ?? "") ?? [];
   const { brandName } = useSettings();
   const [, navigate] = useLocation();
   const [saving, setSaving] = useState(false);
@@ -51,7 +60,14 @@ export default function QuizPage() {
           pick what feels most like you.
         </p>
       </header>
-      <Wizard questions={archetypeQuestions} onFinish={finish} busy={saving} />
+      <Wizard
+        questions={archetypeQuestions}
+        answered={answered}
+        href={quizStep}
+        action="/quiz"
+        onFinish={finish}
+        busy={saving}
+      />
     </>
   );
 }

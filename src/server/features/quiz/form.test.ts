@@ -1,0 +1,76 @@
+import { describe, expect, test } from "bun:test";
+import { WriteLimiter } from "#server/plugins/write-limit.ts";
+import { testApp } from "#tests/support/app.ts";
+import { type Body, runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
+
+// The quiz's last step without JavaScript: a urlencoded form posted to /quiz.
+const form = { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost" };
+const post = { method: "POST", path: "/quiz", headers: form } as const;
+
+describe("POST /quiz (the form's last step)", () => {
+  test("all the answers are scored, saved and the browser sent to the result page (303)", async () => {
+    const api = await scenarioApp();
+    const res = await api.check({
+      ...post,
+      body: `answers=${"B".repeat(15)}`,
+      status: 303,
+      rows: { quiz_results: 1 },
+    });
+    const location = res.headers.get("location")!;
+    expect(location).toMatch(/^\/quiz\/result\?archetype=Dominatrix&id=[\w-]{22}$/);
+    const id = new URL(location, "http://x").searchParams.get("id");
+    // Saved as the script's path saves it: readable through the same API.
+    await api.check({
+      path: `/api/quiz/result/${id}`,
+      status: 200,
+      contains: { id, archetype: "Dominatrix", answers: Array(15).fill("B") },
+    });
+    // The result page the browser is sent to shows it.
+    await api.check({ path: location, status: 200, contains: ["Dominatrix"] });
+  });
+});
+
+// Every bad form answers a 4xx page (never a 5xx, never JSON to a browser without scripts) and saves nothing.
+const refused: [string, Body, number, Record<string, string>?][] = [
+  ["no answers", "", 422],
+  ["14 answers", `answers=${"A".repeat(14)}`, 422],
+  ["16 answers", `answers=${"A".repeat(16)}`, 422],
+  ["a letter outside A–D", `answers=${"A".repeat(14)}E`, 422],
+  ["lower-case letters", `answers=${"a".repeat(15)}`, 422],
+  ["numbers", `answers=${"1".repeat(15)}`, 422],
+  ["JSON instead of a form", JSON.stringify({ answers: "A".repeat(15) }), 415, { "content-type": "application/json" }],
+  ["a form larger than 16 KB", `answers=${"A".repeat(15)}&pad=${"x".repeat(20_000)}`, 413],
+];
+
+runScenarios("POST /quiz refuses", [
+  ...refused.map(
+    ([name, body, status, headers]): Scenario => ({
+      ...post,
+      name: `${name}: a ${status} page, nothing saved`,
+      body,
+      headers: { ...form, ...headers },
+      status,
+      responseHeaders: { "content-type": /text\/html/ },
+      contains: ["Your answers could not be used", 'href="/quiz"'],
+      rows: { quiz_results: 0 },
+    }),
+  ),
+  {
+    ...post,
+    name: "a form posted from another site: 403, nothing saved",
+    body: `answers=${"A".repeat(15)}`,
+    headers: { ...form, origin: "https://elsewhere.example" },
+    status: 403,
+    rows: { quiz_results: 0 },
+  },
+]);
+
+test("the form's posts share the visitor's write budget with the script's: over it, 429 and nothing saved", async () => {
+  const t = testApp({ writeLimiter: new WriteLimiter({ count: 2, windowSeconds: 60 }, { now: () => 0 }) });
+  const send = () =>
+    t.request("/quiz", { method: "POST", headers: form, body: `answers=${"A".repeat(15)}`, redirect: "manual" });
+  expect((await send()).status).toBe(303);
+  expect((await send()).status).toBe(303);
+  expect((await send()).status).toBe(429);
+  expect((t.sqlite.query("SELECT count(*) AS n FROM quiz_results").get() as { n: number }).n).toBe(2);
+});
