@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import { formProblemPage } from "#server/lib/form-problem-page.ts";
+import { changesState } from "#server/lib/methods.ts";
 import { RETRY_AFTER_SECONDS, type StorageState, storageFault } from "#server/lib/storage-health.ts";
 import type { Logger } from "#server/logger.ts";
 import { fieldProblems } from "#shared/schema/field-problems.ts";
@@ -50,6 +52,8 @@ export function isApiPath(pathname: string): boolean {
 async function pageWithStatus(page: Promise<Response>, http: HttpError): Promise<Response> {
   const rendered = await page;
   const headers = new Headers(rendered.headers);
+  // A refusal holds only for now: no cache may keep it.
+  headers.set("cache-control", "no-store");
   for (const [name, value] of Object.entries(http.headers ?? {})) headers.set(name, value);
   return new Response(rendered.body, { status: http.status, headers });
 }
@@ -79,7 +83,17 @@ export function errorHandler({ logger, renderErrorPage, storage }: ErrorPluginOp
       if (http.status >= 500) {
         if (!fault && http.status !== 503 && http.status !== 507)
           logger.error("request failed", { method: request.method, url: request.url, error: http });
-        if (!api) return pageWithStatus(renderErrorPage(request, 500), http);
+        if (!api) {
+          // A form a page sent without JavaScript (the quiz's last step): say what happened to it.
+          if (changesState(request) && (http.status === 503 || http.status === 507))
+            return formProblemPage(
+              http.status,
+              http.message,
+              { href: new URL(request.url).pathname, label: "Go back and try again" },
+              http.headers,
+            );
+          return pageWithStatus(renderErrorPage(request, 500), http);
+        }
       }
       return json(
         http.status,

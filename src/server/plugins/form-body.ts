@@ -1,4 +1,3 @@
-import { xmlText } from "#server/lib/xml.ts";
 import { HttpError } from "./errors.ts";
 import { JSON_BODY_LIMIT, readBodyLimited } from "./json-body.ts";
 
@@ -24,24 +23,4 @@ export async function formFields({ request }: { request: Request }): Promise<For
   }
 }
 
-/**
- * A small page telling a visitor without JavaScript why a form was refused (4xx), with a
- * link back to where they can start again. Nothing typed is echoed.
- */
-export function formProblemPage(status: number, message: string, back: { href: string; label: string }): Response {
-  const html = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Your answers could not be used</title></head>
-<body>
-<main>
-<h1>Your answers could not be used</h1>
-<p>${xmlText(message)}</p>
-<p><a href="${xmlText(back.href)}">${xmlText(back.label)}</a></p>
-</main>
-</body>
-</html>`;
-  return new Response(html, {
-    status,
-    headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
-  });
-}
+export { formProblemPage } from "#server/lib/form-problem-page.ts";

@@ -59,9 +59,15 @@ describe.each(refusals)("while %s", (_, refusal) => {
       expect(res.status).toBe(refusal.status);
       expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
       expect(res.headers.get("cache-control")).toBe("no-store");
-      expect(((await res.json()) as { error: string }).error).toBe(
-        `Nothing was saved: ${refusal.reason}. Try again later.`,
-      );
+      const said = `Nothing was saved: ${refusal.reason}. Try again later.`;
+      if (path.startsWith("/api/")) expect(((await res.json()) as { error: string }).error).toBe(said);
+      else {
+        // A form a page posts without JavaScript: a page that says so, with the way back.
+        expect(res.headers.get("content-type")).toStartWith("text/html");
+        const html = await res.text();
+        expect(html).toContain(said);
+        expect(html).toContain(`<a href="${path}">Go back and try again</a>`);
+      }
       expect(pulled).toBe(0);
     } finally {
       state = { ok: true };
