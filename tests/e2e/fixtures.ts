@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 
 export interface VisitOptions {
   /** The HTTP status the document is expected to answer with. */
@@ -58,6 +58,29 @@ export async function axeScan(page: Page): Promise<void> {
     await setTheme(shown);
     await settleTransitions(page);
   }
+}
+
+/**
+ * What a phone shows first: the element is wholly on the screen as it is now (no scroll
+ * asked of the visitor) and not under the sticky site header. Polled, since a step may
+ * scroll smoothly into place.
+ */
+export async function expectOnFirstScreen(locator: Locator, what: string): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        locator.first().evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          const header = document.querySelector(".site-header")?.getBoundingClientRect().bottom ?? 0;
+          if (box.height === 0) return "not shown";
+          if (box.top < Math.max(header, 0) - 1) return `top ${Math.round(box.top)} under the header (${header})`;
+          if (box.bottom > window.innerHeight + 1)
+            return `bottom ${Math.round(box.bottom)} below the screen (${window.innerHeight})`;
+          return "on the first screen";
+        }),
+      { message: `${what} on the first screen` },
+    )
+    .toBe("on the first screen");
 }
 
 export async function waitForHydration(page: Page): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test, waitForHydration } from "./fixtures.ts";
+import { expect, expectOnFirstScreen, test, waitForHydration } from "./fixtures.ts";
 
 test("the theme toggle survives a reload, applied before first paint", async ({ page, visit }) => {
   await page.emulateMedia({ colorScheme: "light" });
@@ -48,6 +48,7 @@ test.describe("on a 375 px phone", () => {
     await expect(page).toHaveURL(/\/quiz$/);
     await expect(menu).not.toHaveAttribute("open");
     await expect(menu.getByRole("link", { name: "Quiz" })).toBeHidden();
+    await expectOnFirstScreen(page.getByRole("heading", { level: 1 }), "the quiz's heading");
 
     const paths = [
       "/",
@@ -73,6 +74,12 @@ test.describe("on a 375 px phone", () => {
       await visit(path, { status: path === "/nope" ? 404 : 200 });
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       expect(width, `${path} fits 375 px`).toBeLessThanOrEqual(375);
+      // What the page is about is the first thing a phone shows, under the header and any banner.
+      // A module's quiz opens on the quiz itself, past the module's introduction.
+      const heading = path.includes("quiz=true")
+        ? page.getByRole("heading", { level: 2, name: /^Module \d+ Quiz$/ })
+        : page.getByRole("heading", { level: 1 });
+      await expectOnFirstScreen(heading, `${path}'s heading`);
     }
   });
 

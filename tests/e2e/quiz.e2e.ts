@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { axeScan, expect, test } from "./fixtures.ts";
+import { axeScan, expect, expectOnFirstScreen, test } from "./fixtures.ts";
 
 /** Answers the current wizard by clicking the n-th option (0-based) of every question. */
 async function answerAll(page: Page, pick: (question: number) => number, total = 15) {
@@ -25,6 +25,7 @@ test.describe("on a phone", () => {
     await expect(page.getByText("7%")).toBeVisible();
     await expect(page.getByRole("button", { name: "PREVIOUS" })).toBeDisabled();
     await expect(page.getByRole("button", { name: "CONTINUE" })).toBeDisabled();
+    await expectOnFirstScreen(page.locator(".wizard-question h2"), "the first question");
 
     // All B answers: Dominatrix. The last step reads SEE RESULTS.
     for (let q = 1; q <= 14; q++) {
@@ -37,6 +38,7 @@ test.describe("on a phone", () => {
 
     await expect(page).toHaveURL(/\/quiz\/result\?archetype=Dominatrix&id=[\w-]{22}$/);
     await expect(page.getByRole("heading", { level: 1, name: "Dominatrix" })).toBeVisible();
+    await expectOnFirstScreen(page.getByRole("heading", { level: 1, name: "Dominatrix" }), "the archetype");
     await expect(page.getByRole("heading", { name: "Your superpowers" })).toBeVisible();
     await expect(page.getByRole("complementary", { name: "Sponsored" })).toContainText(
       "Join Platform One today and start earning! Over 100,000 webcam models trust Platform One for steady income.",
@@ -51,12 +53,14 @@ test.describe("on a phone", () => {
     await expect(page).toHaveURL(/\/quiz\/earnings\?quizId=/);
     await expect(page.getByRole("heading", { level: 1, name: "Calculate Your Earning Potential" })).toBeVisible();
     await expect(page.getByText("15 quick questions")).toBeVisible();
+    await expectOnFirstScreen(page.locator(".wizard-question h2"), "the calculator's first question");
     await scan();
     await answerAll(page, () => 2);
 
     // A full page load to the tier result.
     await expect(page).toHaveURL(/\/quiz\/earnings\?tier=Power(%20|\+)Earner&id=/);
     await expect(page.getByRole("heading", { level: 1, name: "Power Earner" })).toBeVisible();
+    await expectOnFirstScreen(page.getByRole("heading", { level: 1, name: "Power Earner" }), "the tier");
     await expect(page.getByText("$5,000 - $15,000+ / month")).toBeVisible();
     await expect(page.getByText("4–6 days a week at 3–6 hours a show")).toBeVisible();
     await scan();
@@ -64,6 +68,7 @@ test.describe("on a phone", () => {
     await page.getByRole("button", { name: "GET MY STARTER KIT" }).click();
     await expect(page).toHaveURL(/\/quiz\/starter-kit\?quizId=/);
     await expect(page.getByRole("heading", { level: 1, name: /Dominatrix/ })).toBeVisible();
+    await expectOnFirstScreen(page.getByRole("heading", { level: 1, name: /Dominatrix/ }), "the starter kit");
     await expect(page.getByRole("heading", { name: "Essential For All Cam Models" })).toBeVisible();
     const buy = page.getByRole("button", { name: /^Buy Now/ }).first();
     await expect(buy).toHaveAttribute("target", "_blank");
@@ -217,8 +222,8 @@ test.describe("on a 375 × 812 touch screen", () => {
       await visit(path);
       for (let q = 1; q <= 5; q++) {
         await expect(page.getByText(`Question ${q}/15`)).toBeVisible();
-        await expect(page.locator(".wizard-question h2")).toBeInViewport({ ratio: 1 });
-        await expect(page.locator(".wizard-option").first()).toBeInViewport({ ratio: 1 });
+        await expectOnFirstScreen(page.locator(".wizard-question h2"), `question ${q}`);
+        await expectOnFirstScreen(page.locator(".wizard-option"), `question ${q}'s first option`);
         await page.getByRole("radio").nth(1).tap();
       }
     }
@@ -260,7 +265,7 @@ test.describe("on a 375 × 812 touch screen", () => {
       expect((await banner.boundingBox())!.height).toBeLessThanOrEqual(100);
       expect((await link.boundingBox())!.height).toBeGreaterThanOrEqual(44);
       // The result is on the first screen, under the header and the banner.
-      await expect(page.getByRole("heading", { level: 1, name: "Dominatrix" })).toBeInViewport();
+      await expectOnFirstScreen(page.getByRole("heading", { level: 1, name: "Dominatrix" }), "the archetype");
     }
   });
 });
@@ -324,11 +329,8 @@ test.describe("without JavaScript, on a 375 × 812 phone", () => {
 
   /** Each step is a page of its own: its question and first option are on the first screen. */
   async function onFirstScreen(page: Page) {
-    for (const target of [page.locator(".wizard-question h2"), page.locator(".wizard-option").first()]) {
-      const box = (await target.boundingBox())!;
-      expect(box.y).toBeGreaterThanOrEqual(0);
-      expect(box.y + box.height).toBeLessThanOrEqual(812);
-    }
+    await expectOnFirstScreen(page.locator(".wizard-question h2"), "the question");
+    await expectOnFirstScreen(page.locator(".wizard-option"), "its first option");
   }
 
   /** Answers every question by choosing an option and pressing the form's button. */
