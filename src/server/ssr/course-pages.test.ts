@@ -50,11 +50,10 @@ describe("/learn/:id", () => {
     const main = p.main();
     expect(main.getByRole("heading", { name: "Module 3 Quiz" })).toBeTruthy();
     const questions = courseModules[2]!.quiz!.questions;
-    questions.forEach((question, i) =>
-      expect(
-        main.getByRole("heading", { name: `Question ${i + 1} of ${questions.length}: ${question.question}` }),
-      ).toBeTruthy(),
-    );
+    for (const [i, question] of questions.entries()) {
+      const name = `Question ${i + 1} of ${questions.length}: ${question.question}`;
+      expect(main.getByRole("heading", { name })).toBeTruthy();
+    }
     expect(main.getAllByRole("radio")).toHaveLength(questions.length * 4);
     const form = p.document.querySelector("form.module-quiz-form")!;
     expect(form.getAttribute("method")).toBe("get");
