@@ -5,7 +5,7 @@ import { THEME_SCRIPT } from "#web/theme-script.ts";
 import { BUILD_DATE } from "./build-info.ts";
 import type { DatabaseHandle } from "./db/client.ts";
 import { type Config, DEFAULT_WRITE_LIMIT } from "./env.ts";
-import { ADMIN_PREFIX, adminGuard, isUnder } from "./features/auth/guard.ts";
+import { ADMIN_PREFIX, adminGuard, isUnder, refuseForeign } from "./features/auth/guard.ts";
 import { AUTH_PATH, authRoutes } from "./features/auth/routes.ts";
 import { sessionTokens } from "./features/auth/session.ts";
 import type { LoginThrottle } from "./features/auth/throttle.ts";
@@ -144,7 +144,15 @@ export function createApp({
       .use(errorHandler({ logger, renderErrorPage: (request, status) => render(request, status), storage }))
       // Writes the server cannot keep are refused first, so they use up no client's budget.
       .use(writeGate(storage))
-      .use(writeLimit({ limiter, client, exempt: adminPath, logger }))
+      .use(
+        writeLimit({
+          limiter,
+          client,
+          exempt: adminPath,
+          refuseForeign: (request, server) => refuseForeign(request, allowedOrigins(request, server)),
+          logger,
+        }),
+      )
       .use(staticFiles(assets))
       .use(healthRoutes(database, storage))
       .use(reads.routes)

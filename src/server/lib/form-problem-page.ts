@@ -9,6 +9,8 @@ export function formProblemPage(
   message: string,
   back: { href: string; label: string },
   headers: Record<string, string> = {},
+  /** A sentence more, such as how to get the answers back. */
+  note?: string,
 ): Response {
   const html = `<!doctype html>
 <html lang="en">
@@ -17,7 +19,7 @@ export function formProblemPage(
 <main>
 <h1>Your answers could not be used</h1>
 <p>${xmlText(message)}</p>
-<p><a href="${xmlText(back.href)}">${xmlText(back.label)}</a></p>
+${note ? `<p>${xmlText(note)}</p>\n` : ""}<p><a href="${xmlText(back.href)}">${xmlText(back.label)}</a></p>
 </main>
 </body>
 </html>`;

@@ -168,15 +168,18 @@ runScenarios(
       }),
     ),
     {
-      name: "a storage fault on a page: the error page with 507 and Retry-After",
+      name: "a storage fault on a form a page posted: a page saying nothing was saved, 507 and Retry-After",
       method: "POST",
       path: "/page/throw/enospc",
       setup: () => {
         diskState = { ok: true };
       },
       status: 507,
-      responseHeaders: { "retry-after": /^\d+$/ },
-      check: (res) => expect(res.text).toBe("<h1>page 500</h1>"),
+      responseHeaders: { "retry-after": /^\d+$/, "content-type": /text\/html/, "cache-control": "no-store" },
+      check: (res) => {
+        expect(res.text).toContain("Nothing was saved: the disk holding the data is full");
+        expect(res.text).toContain('<a href="/page/throw/enospc">Start again</a>');
+      },
     },
     {
       name: "a constraint error is not a storage fault: still the generic 500",

@@ -80,21 +80,20 @@ export function errorHandler({ logger, renderErrorPage, storage }: ErrorPluginOp
     }
     if (http) {
       if (!api && http.status === 404) return renderErrorPage(request, 404);
-      if (http.status >= 500) {
-        if (!fault && http.status !== 503 && http.status !== 507)
-          logger.error("request failed", { method: request.method, url: request.url, error: http });
-        if (!api) {
-          // A form a page sent without JavaScript (the quiz's last step): say what happened to it.
-          if (changesState(request) && (http.status === 503 || http.status === 507))
-            return formProblemPage(
-              http.status,
-              http.message,
-              { href: new URL(request.url).pathname, label: "Go back and try again" },
-              http.headers,
-            );
-          return pageWithStatus(renderErrorPage(request, 500), http);
-        }
+      if (http.status >= 500 && !fault && http.status !== 503 && http.status !== 507)
+        logger.error("request failed", { method: request.method, url: request.url, error: http });
+      // A form a page sent without JavaScript (the quiz's last step) refused on the way
+      // (another site, too many, no room): a page that says so, not a JSON answer.
+      if (!api && changesState(request)) {
+        return formProblemPage(
+          http.status,
+          http.message,
+          { href: new URL(request.url).pathname, label: "Start again" },
+          http.headers,
+          "Your browser's Back button returns to your answers, to send them again.",
+        );
       }
+      if (http.status >= 500 && !api) return pageWithStatus(renderErrorPage(request, 500), http);
       return json(
         http.status,
         { error: http.message, ...(http.details ? { details: http.details } : {}) },

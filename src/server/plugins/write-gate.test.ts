@@ -66,7 +66,8 @@ describe.each(refusals)("while %s", (_, refusal) => {
         expect(res.headers.get("content-type")).toStartWith("text/html");
         const html = await res.text();
         expect(html).toContain(said);
-        expect(html).toContain(`<a href="${path}">Go back and try again</a>`);
+        expect(html).toContain("Back button returns to your answers");
+        expect(html).toContain(`<a href="${path}">Start again</a>`);
       }
       expect(pulled).toBe(0);
     } finally {

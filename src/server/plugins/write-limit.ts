@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
 import type { WriteLimit } from "#server/env.ts";
 import type { ClientOf } from "#server/lib/client.ts";
 import { changesState } from "#server/lib/methods.ts";
@@ -114,21 +115,28 @@ export interface WriteLimitOptions {
   client: ClientOf;
   /** Requests under these paths are the signed-in admin's (their mounts check that first): not counted. */
   exempt: (request: Request) => boolean;
+  /**
+   * Throws the refusal of a request another site made (a foreign Origin): it is refused
+   * before it is counted, so no other site can use up a visitor's budget.
+   */
+  refuseForeign: (request: Request, server: Server | null) => void;
   logger: Logger;
 }
 
 /**
  * Every state-changing request that is not the admin's (quiz and calculator results, sign
  * in and out, any other POST/PUT/PATCH/DELETE) takes one write from its client's budget,
- * before its body is read. Over the limit: 429 with Retry-After, and nothing is written.
+ * before its body is read; one another site made is refused first (403) and not counted.
+ * Over the limit: 429 with Retry-After, and nothing is written.
  */
-export function writeLimit({ limiter, client, exempt, logger }: WriteLimitOptions) {
+export function writeLimit({ limiter, client, exempt, refuseForeign, logger }: WriteLimitOptions) {
   const plugin = new Elysia({ name: "write-limit" });
   if (!limiter) return plugin;
   const message = limitText(limiter.limit);
   let lastWarning = Number.NEGATIVE_INFINITY;
   return plugin.onRequest(({ request, server, set }) => {
     if (!changesState(request) || exempt(request)) return;
+    refuseForeign(request, server);
     const address = client(request, server).address;
     const wait = limiter.take(address);
     if (wait === 0) return;

@@ -80,10 +80,20 @@ describe("/quiz/result", () => {
     );
   });
 
-  test("with only an id: loaded by id on the server", async () => {
+  test.each([
+    ["only an id", ""],
+    ["an unknown archetype", "archetype=Pirate&"],
+    ["another archetype than the saved one", "archetype=Girl%20Next%20Door&"],
+  ])("with %s: a redirect to the archetype the saved result holds, which shows it", async (_, before) => {
     const { request, db } = await siteApp();
     const quiz = await createQuizResult(db, { archetype: "Dominatrix", answers: Array(15).fill("B") });
-    const page = await renderPage(request, `/quiz/result?id=${quiz.id}`);
+    const res = await request(`/quiz/result?${before}id=${quiz.id}`);
+    expect(res.status).toBe(302);
+    const location = `/quiz/result?archetype=Dominatrix&id=${quiz.id}`;
+    expect(res.headers.get("location")).toBe(location);
+    const page = await renderPage(request, location);
+    expect(page.status).toBe(200);
+    expect(page.main().getByRole("heading", { level: 1 }).textContent).toBe("Dominatrix");
     expect(page.text).toContain(archetypeProfile("Dominatrix")!.description);
   });
 
@@ -102,14 +112,6 @@ describe("/quiz/result", () => {
     const page = await renderPage(request, "/quiz/result?archetype=Pirate");
     expect(page.status).toBe(404);
     expect(page.main().getByRole("heading", { name: "Oops! Something went wrong" })).toBeTruthy();
-  });
-
-  test("an unknown archetype with a valid id: the result is read by id", async () => {
-    const { request, db } = await siteApp();
-    const quiz = await createQuizResult(db, { archetype: "Dominatrix", answers: Array(15).fill("B") });
-    const page = await renderPage(request, `/quiz/result?archetype=Pirate&id=${quiz.id}`);
-    expect(page.status).toBe(200);
-    expect(page.main().getByRole("heading", { level: 1 }).textContent).toBe("Dominatrix");
   });
 
   test.each([

@@ -39,6 +39,9 @@ describe("the admin's addresses", () => {
     ["/admin/offers/3", { section: "offers", record: "3" }],
     ["/admin/products", { section: "products" }],
     ["/admin/settings", { section: "settings" }],
+    // The server and the router match addresses whatever their case: so does the section.
+    ["/ADMIN/OFFERS/1", { section: "offers", record: "1" }],
+    ["/Admin/Settings", { section: "settings" }],
   ])("%s shows %o", (path, address) => {
     expect(readAdminPath(path)).toEqual(address as ReturnType<typeof readAdminPath>);
   });

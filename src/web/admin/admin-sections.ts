@@ -29,6 +29,7 @@ export interface AdminAddress {
 /** What an admin address shows; `/admin` itself is the posts list. */
 export function readAdminPath(pathname: string): AdminAddress {
   const [, , name, record] = pathname.split("/");
-  const section = ADMIN_SECTIONS.find((s) => s.id === name)?.id ?? "posts";
+  // Addresses match whatever the case (/ADMIN/OFFERS/1), so the section's name does too.
+  const section = ADMIN_SECTIONS.find((s) => s.id === name?.toLowerCase())?.id ?? "posts";
   return record ? { section, record } : { section };
 }

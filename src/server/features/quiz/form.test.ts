@@ -61,6 +61,9 @@ runScenarios("POST /quiz refuses", [
     body: `answers=${"A".repeat(15)}`,
     headers: { ...form, origin: "https://elsewhere.example" },
     status: 403,
+    // A page, as the other refusals: the visitor's browser shows it.
+    responseHeaders: { "content-type": /text\/html/ },
+    contains: ["Your answers could not be used", "This request came from another site and was refused."],
     rows: { quiz_results: 0 },
   },
 ]);
@@ -71,6 +74,30 @@ test("the form's posts share the visitor's write budget with the script's: over 
     t.request("/quiz", { method: "POST", headers: form, body: `answers=${"A".repeat(15)}`, redirect: "manual" });
   expect((await send()).status).toBe(303);
   expect((await send()).status).toBe(303);
-  expect((await send()).status).toBe(429);
+  const over = await send();
+  expect(over.status).toBe(429);
+  expect(over.headers.get("retry-after")).toMatch(/^\d+$/);
+  // A browser without scripts shows it: a page with the reason and the way back to the answers.
+  expect(over.headers.get("content-type")).toStartWith("text/html");
+  const html = await over.text();
+  expect(html).toContain("Too many submissions from your network");
+  expect(html).toContain("Back button returns to your answers");
   expect((t.sqlite.query("SELECT count(*) AS n FROM quiz_results").get() as { n: number }).n).toBe(2);
+});
+
+test("posts another site makes are refused before they are counted: they cannot use up a visitor's budget", async () => {
+  const t = testApp({ writeLimiter: new WriteLimiter({ count: 2, windowSeconds: 60 }, { now: () => 0 }) });
+  const send = (headers: Record<string, string>, path = "/quiz") =>
+    t.request(path, { method: "POST", headers, body: `answers=${"A".repeat(15)}`, redirect: "manual" });
+  for (let i = 0; i < 10; i++) {
+    expect((await send({ ...form, origin: "https://elsewhere.example" })).status).toBe(403);
+    expect((await send({ ...form, origin: "http://localhost", "sec-fetch-site": "cross-site" })).status).toBe(403);
+    expect(
+      (await send({ "content-type": "text/plain", origin: "https://elsewhere.example" }, "/api/quiz/result")).status,
+    ).toBe(403);
+  }
+  // The visitor's own two writes still go through.
+  expect((await send(form)).status).toBe(303);
+  expect((await send(form)).status).toBe(303);
+  expect((await send(form)).status).toBe(429);
 });

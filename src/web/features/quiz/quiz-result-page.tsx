@@ -9,6 +9,9 @@ import { need, optional, type PageRoute } from "#web/page-route.ts";
 import { ErrorState, Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 
+const resultAddress = (archetype: string, id: string) =>
+  `/quiz/result?archetype=${encodeURIComponent(archetype)}&id=${encodeURIComponent(id)}`;
+
 const archetypeIn = (search: URLSearchParams) => {
   const named = search.get("archetype") ?? "";
   return isArchetype(named) ? named : null;
@@ -19,17 +22,18 @@ export const route: PageRoute = {
   cache: true,
   redirect: ({ search }) => (search.get("archetype") || search.get("id") ? null : { to: "/quiz" }),
   status: ({ search }) => (archetypeIn(search) || search.get("id") ? 200 : 404),
-  // A known archetype in the address is shown as is; otherwise the result is read by id.
+  // A saved result shows what it holds: an archetype in the address that differs from it
+  // is corrected with a redirect. Without a saved result the address's archetype is shown.
   data: async ({ search, read }) => {
     const named = archetypeIn(search);
-    if (named) return [need(archetypeProfileRead, { name: named })];
     const id = search.get("id");
-    if (!id) return [];
-    const result = await read(quizResultRead, { id });
-    return [
-      optional(quizResultRead, { id }),
-      ...(result ? [need(archetypeProfileRead, { name: result.archetype })] : []),
-    ];
+    const result = id ? await read(quizResultRead, { id }) : null;
+    if (id && result) {
+      if (result.archetype !== named) return { to: resultAddress(result.archetype, id) };
+      return [optional(quizResultRead, { id }), need(archetypeProfileRead, { name: result.archetype })];
+    }
+    if (named) return [need(archetypeProfileRead, { name: named })];
+    return id ? [optional(quizResultRead, { id })] : [];
   },
 };
 
@@ -39,14 +43,15 @@ export default function QuizResultPage() {
   const search = new URLSearchParams(useSearch());
   const id = search.get("id");
   const fromQuery = archetypeIn(search);
-  // The archetype comes from the address; only without a known one is the result loaded by id.
-  const result = useRead(quizResultRead, fromQuery || !id ? null : { id });
-  const archetype = fromQuery ?? result.data?.archetype ?? null;
+  // The saved result decides; the address's archetype is shown while it loads (the quiz
+  // has just named it) and when there is no saved result.
+  const result = useRead(quizResultRead, id ? { id } : null);
+  const archetype = result.data?.archetype ?? fromQuery ?? null;
   const profileQuery = useRead(archetypeProfileRead, archetype ? { name: archetype } : null);
   const profile = profileQuery.data;
 
   if (
-    (result.isPending && result.fetchStatus !== "idle") ||
+    (!fromQuery && result.isPending && result.fetchStatus !== "idle") ||
     (profileQuery.isPending && profileQuery.fetchStatus !== "idle")
   ) {
     return <Loading text="Loading your results..." />;
