@@ -276,7 +276,6 @@ describe("addresses spelled another way do not grow the shared cache", () => {
 describe("per-visitor pages do not evict the site's pages", () => {
   const visitorAddresses: [string, (quizId: string, earningsId: string) => string][] = [
     ["a saved quiz result with its archetype", (q) => `/quiz/result?archetype=Girl+Next+Door&id=${q}`],
-    ["a saved quiz result by id", (q) => `/quiz/result?id=${q}`],
     ["a starter kit", (q) => `/quiz/starter-kit?quizId=${q}`],
     ["the calculator linked to a result", (q) => `/quiz/earnings?quizId=${q}`],
     ["a saved tier result", (_q, e) => `/quiz/earnings?tier=Casual+Starter&id=${e}`],
@@ -296,6 +295,19 @@ describe("per-visitor pages do not evict the site's pages", () => {
     await expectRealPagesCached(site.request);
   });
 
+  test("a saved quiz result by id alone: 400 redirects to its archetype's address, none of them cached", async () => {
+    const site = await warmed();
+    const visitorPages = site.cache.sizes.visitor;
+    for (let i = 0; i < 400; i++) {
+      const quiz = await createQuizResult(site.db);
+      const res = await site.request(`/quiz/result?id=${quiz.id}`);
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe(`/quiz/result?archetype=Girl%20Next%20Door&id=${quiz.id}`);
+    }
+    expect(site.cache.sizes).toEqual({ shared: REAL_PAGES.length, visitor: visitorPages });
+    await expectRealPagesCached(site.request);
+  });
+
   test("a visitor's page is still answered from its own cache on the next request", async () => {
     const site = await warmed();
     const { id } = await createQuizResult(site.db);
@@ -310,7 +322,7 @@ describe("per-visitor pages do not evict the site's pages", () => {
     const cache = new PageCache();
     const admin = await adminApp({ pageCache: cache, writeLimiter: null });
     const { id } = await createQuizResult(admin.db);
-    await (await admin.request(`/quiz/result?id=${id}`)).text();
+    await (await admin.request(`/quiz/result?archetype=Girl+Next+Door&id=${id}`)).text();
     expect(cache.sizes.visitor).toBe(1);
     const settings = await (await admin.asAdmin("/api/admin/settings")).json();
     expect((await admin.asAdmin("/api/admin/settings", { method: "PUT", json: settings })).status).toBe(200);

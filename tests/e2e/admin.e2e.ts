@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures.ts";
+import { expect, expectOnFirstScreen, test } from "./fixtures.ts";
 
 // The e2e server is started with ADMIN_PASSWORD=e2e-admin-password-123 (scripts/e2e-server.ts).
 const PASSWORD = "e2e-admin-password-123";
@@ -450,6 +450,8 @@ test("an empty Create on a phone: focus on Title, in view below the header; typi
       }),
     )
     .toBe(true);
+  // Its label shows above it, also below the header.
+  await expectOnFirstScreen(page.locator("label", { hasText: /^Title$/ }), "the Title label");
   await expect(title).toHaveAccessibleDescription("Title is required, at most 200 characters");
   await expect(page.getByLabel("Content (HTML)")).toHaveAccessibleDescription("Content is required");
   await title.fill("A title");

@@ -166,6 +166,11 @@ test("offer media keep their own shape: an image its natural ratio, a video and 
         : 16 / 9;
     const box = (await media.boundingBox())!;
     expect(Math.abs(box.width / box.height - expected) / expected, `${path} ratio`).toBeLessThan(0.02);
+    // Beside the words on a wide screen: the module's title is on the first screen, and the
+    // card's buttons are tap-sized.
+    await expectOnFirstScreen(page.getByRole("heading", { level: 1 }), `${path}'s module title`);
+    for (const button of await page.locator(".offer-actions > *").all())
+      expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(44);
     // Not a wide, short strip: a real height, and no more than a third of the window.
     expect(box.height).toBeGreaterThan(120);
     expect(box.height).toBeLessThanOrEqual(800 / 3 + 1);
@@ -335,7 +340,31 @@ test("without JavaScript a lesson shows no offer placeholder that would never lo
   await expect(page.getByText("Topic 1 of 5")).toBeVisible();
   await expect(page.getByText("Loading offer")).toBeHidden();
   await expect(page.getByRole("complementary", { name: "Sponsored offer" })).toHaveCount(0);
+  // Nor a heading over an offer that never comes, nor a theme button that cannot work.
+  await page.goto("/learn/module-complete?moduleId=1");
+  await expect(page.getByRole("heading", { name: "Module 1 Complete!" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "A special offer for you" })).toBeHidden();
+  await expect(page.getByRole("button", { name: /theme/ })).toBeHidden();
   await context.close();
+});
+
+test("a completion page's offer heading comes with its offer, and goes when there is none", async ({
+  page,
+  visit,
+  allowProblem,
+}) => {
+  await visit("/learn/module-complete?moduleId=1");
+  await expect(page.getByRole("heading", { name: "A special offer for you" })).toBeVisible();
+  await expect(page.getByRole("complementary", { name: "Sponsored offer" })).toBeVisible();
+  allowProblem(/affiliate-offers|status of 500/);
+  await page.route("**/api/module/2/affiliate-offers*", (route) =>
+    route.fulfill({ status: 500, json: { error: "x" } }),
+  );
+  await page.goto("/learn/module-complete?moduleId=2");
+  await expect(page.getByRole("button", { name: "Start Module 2 Quiz" })).toBeVisible();
+  // After its one retry the loading card goes, and its heading with it.
+  await expect(page.locator(".offer-card")).toHaveCount(0, { timeout: 10_000 });
+  await expect(page.getByRole("heading", { name: "A special offer for you" })).toHaveCount(0);
 });
 
 test.describe("without JavaScript, on a 375 × 812 phone", () => {
@@ -456,11 +485,20 @@ test.describe("on a 375 × 812 phone", () => {
       await page.keyboard.press("Tab");
       await expect(page.locator('input[type="radio"]').first()).toBeFocused();
       await page.locator(`input[type="radio"][value="${questions[q]!.correctAnswer}"]`).check();
-      await page.getByRole("button", { name: "Submit Answer" }).click();
-      const last = q === questions.length - 1;
-      await page.getByRole("button", { name: last ? "Complete Quiz" : "Next Question" }).focus();
+      await page.getByRole("button", { name: "Submit Answer" }).focus();
       await page.keyboard.press("Enter");
-      if (!last) await expectRevealed(page, page.getByRole("heading", { level: 3, name: questions[q + 1]!.question }));
+      // The button keeps the focus as it becomes the way on: it and the feedback are on screen.
+      const last = q === questions.length - 1;
+      const onward = page.getByRole("button", { name: last ? "Complete Quiz" : "Next Question" });
+      await expect(onward).toBeFocused();
+      await expectOnFirstScreen(onward, `after question ${q + 1}, the way on`);
+      await expect(page.getByRole("status").getByText("Correct!")).toBeInViewport();
+      await page.keyboard.press("Enter");
+      if (!last) {
+        await expectRevealed(page, page.getByRole("heading", { level: 3, name: questions[q + 1]!.question }));
+        // Its count line too, not under the header.
+        await expectOnFirstScreen(page.getByText(`Question ${q + 2} of ${questions.length}`), "the count");
+      }
     }
     await expectRevealed(page, page.getByRole("heading", { name: "Your score: 100%" }));
   });

@@ -62,7 +62,15 @@ export default function AdminPage() {
     return (
       <>
         {meta}
-        <Loading text="Checking your session..." />
+        <div className="when-script">
+          <Loading text="Checking your session..." />
+        </div>
+        <section className="status-page when-no-script">
+          <h1>Admin Dashboard</h1>
+          <p>
+            The dashboard needs JavaScript. Turn it on for this site in your browser's settings, then reload this page.
+          </p>
+        </section>
       </>
     );
   }

@@ -75,7 +75,8 @@ export function useAdminForm<T>({ initial, schema, body = (form) => form }: Opti
   useEffect(() => {
     if (!focusRequest || !ref.current) return;
     const first = ref.current.querySelector<HTMLElement>('[aria-invalid="true"], [data-form-problems]');
-    if (first) revealHeading(first);
+    // The field's label shows too, not only its control.
+    if (first) revealHeading(first, first.closest<HTMLElement>(".field, label") ?? first);
   }, [focusRequest]);
 
   return {

@@ -35,20 +35,27 @@ export function takeRouteScroll(): boolean {
 
 /**
  * Brings what the visitor asked for into view: focus on the heading (which needs
- * tabIndex={-1}) and the window scrolled so it sits just below the sticky header.
+ * tabIndex={-1}) and the window scrolled so it sits just below the sticky header. `from`,
+ * when given, is what must show from its top instead (a form field's label above its
+ * input, a question's count above its text).
  */
-export function revealHeading(heading: HTMLElement | null): void {
+export function revealHeading(heading: HTMLElement | null, from: HTMLElement | null = heading): void {
   if (!heading) return;
   routeScrollTaken = true;
   queueMicrotask(() => {
     routeScrollTaken = false;
   });
   heading.focus({ preventScroll: true });
-  const top = heading.getBoundingClientRect().top + window.scrollY - headerCover() - HEADING_GAP;
+  const top = (from ?? heading).getBoundingClientRect().top + window.scrollY - headerCover() - HEADING_GAP;
   window.scrollTo({ top: Math.max(0, top), left: 0, behavior: scrollBehavior() });
 }
 
 /** True once the first render in the browser has committed: later mounts follow a visitor's action. */
 export function afterFirstRender(): boolean {
   return document.documentElement.dataset.hydrated === "true";
+}
+
+/** Scrolls the least needed to show the whole element (what appeared beside the focus). */
+export function bringIntoView(element: HTMLElement | null): void {
+  element?.scrollIntoView({ block: "nearest", behavior: scrollBehavior() });
 }

@@ -23,8 +23,7 @@ export default function ModuleCompletePage() {
         <span aria-hidden="true">🎉</span> Module {n} Complete!
       </h1>
       <p className="lead">Nice work. Check what stuck with a five-question quiz, or move straight on.</p>
-      <h2 className="offer-heading">A special offer for you</h2>
-      <OfferCard moduleId={n} page="module-complete" />
+      <OfferCard moduleId={n} page="module-complete" heading="A special offer for you" />
       <div className="button-row">
         <Link href={`/learn/${n}?quiz=true`} role="button">
           Start Module {n} Quiz

@@ -2,7 +2,7 @@ import { type ReactNode, type RefObject, useEffect, useRef, useState, useSyncExt
 import { Link, useSearch } from "wouter";
 import type { CourseModule, QuizOutcome } from "#shared/features/course/contract.ts";
 import { afterModule, passed, quizScore, scoreMessage } from "#shared/features/course/course.ts";
-import { afterFirstRender, revealHeading } from "#web/lib/scroll.ts";
+import { afterFirstRender, bringIntoView, revealHeading } from "#web/lib/scroll.ts";
 import { quizAnswerNames } from "#web/routes.ts";
 import { markModuleCompleted } from "./course-progress.ts";
 
@@ -52,6 +52,8 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
   const quizHeading = useRef<HTMLHeadingElement>(null);
   const questionHeading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
+  const countLine = useRef<HTMLParagraphElement>(null);
+  const navRow = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     // Arriving from 'Start Module n Quiz' shows the quiz's title, not the top of the page;
@@ -60,9 +62,16 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
   }, []);
 
   useEffect(() => {
-    // After 'Next Question' keyboard and screen-reader users land on the new question.
-    if (moved.current) revealHeading(questionHeading.current);
+    // After 'Next Question' keyboard and screen-reader users land on the new question,
+    // shown from its count line.
+    if (moved.current) revealHeading(questionHeading.current, countLine.current);
   }, [index]);
+
+  useEffect(() => {
+    // After 'Submit Answer' the feedback and the button that goes on (which keeps the
+    // focus) are on screen.
+    if (submitted) bringIntoView(navRow.current);
+  }, [submitted]);
 
   if (questions.length === 0) {
     return (
@@ -119,7 +128,7 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
       <h2 id="quiz-heading" ref={quizHeading} tabIndex={-1}>
         Module {module.id} Quiz
       </h2>
-      <p className="wizard-count">
+      <p className="wizard-count" ref={countLine}>
         <span>
           Question {index + 1} of {questions.length}
         </span>
@@ -165,7 +174,7 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
         </div>
       )}
 
-      <div className="wizard-nav">
+      <div className="wizard-nav" ref={navRow}>
         {submitted ? (
           <button type="button" onClick={next}>
             {last ? "Complete Quiz" : "Next Question"}

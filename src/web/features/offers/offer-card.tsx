@@ -24,7 +24,7 @@ async function fetchOffers(moduleId: number, page: OfferPage): Promise<PublicOff
 }
 
 /** The offer card (docs/product.md#offer-card): loading, then shown; hidden on error or when there are none. */
-export function OfferCard({ moduleId, page }: { moduleId: number; page: OfferPage }) {
+export function OfferCard({ moduleId, page, heading }: { moduleId: number; page: OfferPage; heading?: string }) {
   const [shownId, setShownId] = useState<number | null>(null);
   const query = useQuery({
     queryKey: ["offers", moduleId, page],
@@ -40,45 +40,55 @@ export function OfferCard({ moduleId, page }: { moduleId: number; page: OfferPag
   // 'Show different offer' asks again and avoids repeating the one on screen when it can.
   const offer = offers.find((o) => o.id !== shownId) ?? offers[0];
 
+  // A heading over the card comes and goes with it: never a heading over nothing.
+  const title = heading ? (
+    <h2 className={query.isPending ? "offer-heading pending" : "offer-heading"}>{heading}</h2>
+  ) : null;
   if (query.isPending) {
     return (
-      <aside className="offer-card loading" aria-label="Sponsored offer" aria-busy="true">
-        <p>Loading offer…</p>
-      </aside>
+      <>
+        {title}
+        <aside className="offer-card loading" aria-label="Sponsored offer" aria-busy="true">
+          <p>Loading offer…</p>
+        </aside>
+      </>
     );
   }
   if (query.isError || !offer) return null;
 
   return (
-    <aside className="offer-card" aria-label="Sponsored offer">
-      <p className="eyebrow">Sponsored</p>
-      {hasMedia(offer) && (
-        <div className="offer-media">
-          <OfferMedia offer={offer} />
+    <>
+      {title}
+      <aside className="offer-card" aria-label="Sponsored offer">
+        <p className="eyebrow">Sponsored</p>
+        {hasMedia(offer) && (
+          <div className="offer-media">
+            <OfferMedia offer={offer} />
+          </div>
+        )}
+        <h2 className="offer-title">{offer.title}</h2>
+        <p>{offer.description}</p>
+        <div className="offer-actions">
+          {offer.linkText ? (
+            <a href={offer.linkUrl} target="_blank" rel="sponsored noopener" role="button">
+              {offer.linkText}
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          ) : null}
+          <button
+            type="button"
+            className="secondary outline"
+            onClick={() => {
+              setShownId(offer.id);
+              void query.refetch();
+            }}
+            disabled={query.isFetching}
+          >
+            Show different offer
+          </button>
         </div>
-      )}
-      <h2 className="offer-title">{offer.title}</h2>
-      <p>{offer.description}</p>
-      <div className="offer-actions">
-        {offer.linkText ? (
-          <a href={offer.linkUrl} target="_blank" rel="sponsored noopener" role="button">
-            {offer.linkText}
-            <span className="visually-hidden"> (opens in a new tab)</span>
-          </a>
-        ) : null}
-        <button
-          type="button"
-          className="secondary outline"
-          onClick={() => {
-            setShownId(offer.id);
-            void query.refetch();
-          }}
-          disabled={query.isFetching}
-        >
-          Show different offer
-        </button>
-      </div>
-    </aside>
+      </aside>
+    </>
   );
 }
 
