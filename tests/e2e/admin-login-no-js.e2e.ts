@@ -30,7 +30,7 @@ test("without JavaScript the sign-in form posts: a wrong password comes back wit
   const session = (await context.cookies()).find((cookie) => cookie.name === "cg_session");
   expect(session?.httpOnly).toBe(true);
   // The dashboard itself needs scripts, and says so instead of waiting for ever.
-  await expect(page.getByText("The dashboard needs JavaScript.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "The dashboard needs JavaScript" })).toBeVisible();
   await expect(page.getByText("Checking your session...")).toBeHidden();
 
   const leaked = addresses.filter((url) => url.includes(WRONG) || url.includes(PASSWORD) || /password=/i.test(url));

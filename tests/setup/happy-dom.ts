@@ -1,5 +1,6 @@
 // Preloaded by `bun run test:components` only: component tests render React into a DOM.
 // Unit and API tests run without one and parse HTML explicitly (tests/support/page.ts).
+import { afterEach } from "bun:test";
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
 
 // Keep Bun's own fetch primitives, which happy-dom would replace with its own.
@@ -19,3 +20,8 @@ Object.assign(globalThis, {
   File,
   Blob,
 });
+
+// A hook in the preload runs after every test of every file: no file's routed fetch (see
+// tests/support/fetch.ts) reaches the next one. Imported after the globals are in place.
+const { restoreFetch } = await import("#tests/support/fetch.ts");
+afterEach(restoreFetch);

@@ -66,10 +66,8 @@ export default function AdminPage() {
           <Loading text="Checking your session..." />
         </div>
         <section className="status-page when-no-script">
-          <h1>Admin Dashboard</h1>
-          <p>
-            The dashboard needs JavaScript. Turn it on for this site in your browser's settings, then reload this page.
-          </p>
+          <h1>The dashboard needs JavaScript</h1>
+          <p>Turn it on for this site in your browser's settings, then reload this page.</p>
         </section>
       </>
     );

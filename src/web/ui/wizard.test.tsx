@@ -44,6 +44,9 @@ const radio = (name: RegExp) => screen.getByRole("radio", { name }) as HTMLInput
 beforeEach(() => jest.useFakeTimers());
 afterEach(() => {
   cleanup();
+  // What was scheduled under fake timers runs before the real ones come back, so nothing
+  // (React's own scheduling among it) is left waiting for a timer that never fires.
+  act(() => jest.runOnlyPendingTimers());
   jest.useRealTimers();
 });
 

@@ -88,8 +88,10 @@ export function Wizard<V extends string | number>({
 
   useEffect(() => {
     // Keyboard and screen-reader users land on the new question, not on the page body,
-    // and on a phone its heading is in view below the header.
-    if (moved.current) revealHeading(heading.current);
+    // and on a phone its heading is in view below the header, from the progress above it
+    // (which question of how many).
+    if (moved.current)
+      revealHeading(heading.current, root.current?.querySelector<HTMLElement>(".wizard-progress") ?? null);
     moved.current = false;
   }, [step]);
 

@@ -22,6 +22,12 @@ function plainClick(event: MouseEvent): boolean {
   return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 }
 
+/** The lesson's title, focused, shown from the progress above it (which topic of how many). */
+function revealLesson(heading: HTMLElement | null) {
+  const section = heading?.closest(".topic-viewer");
+  revealHeading(heading, section?.querySelector<HTMLElement>(".wizard-progress") ?? null);
+}
+
 /**
  * The topic viewer (docs/product.md#module-page): one topic at a time, the one the address
  * names (`?topic=N`), so every lesson has its own link, also without JavaScript.
@@ -41,7 +47,7 @@ export function TopicViewer({ module }: { module: CourseModule }) {
     // not the top of the page; the first render leaves both where the browser put them.
     if (shown.current === index) return;
     shown.current = index;
-    revealHeading(heading.current);
+    revealLesson(heading.current);
   }, [index]);
 
   /** With scripts the lesson changes in place; the address follows, so reload and Back keep it. */
@@ -49,7 +55,7 @@ export function TopicViewer({ module }: { module: CourseModule }) {
     if (!plainClick(event)) return;
     event.preventDefault();
     if (to !== index) navigate(topicHref(module.id, to));
-    else revealHeading(heading.current);
+    else revealLesson(heading.current);
   }
 
   return (
