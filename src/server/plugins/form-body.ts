@@ -1,3 +1,4 @@
+import { formProblemPage } from "#server/lib/form-problem-page.ts";
 import { HttpError } from "./errors.ts";
 import { JSON_BODY_LIMIT, readBodyLimited } from "./json-body.ts";
 
@@ -23,4 +24,19 @@ export async function formFields({ request }: { request: Request }): Promise<For
   }
 }
 
-export { formProblemPage } from "#server/lib/form-problem-page.ts";
+/**
+ * The answers of a wizard's last step sent as a form (the `answers` field), or the page
+ * that tells the visitor why they cannot be used (4xx), with the way back.
+ */
+export function formAnswers<T>(
+  body: unknown,
+  parse: (value: string) => T | null,
+  problem: string,
+  back: { href: string; label: string },
+): { answers: T; fields: URLSearchParams } | Response {
+  const form = body as FormRead;
+  if ("problem" in form) return formProblemPage(form.problem.status, form.problem.message, back);
+  const answers = parse(form.fields.get("answers") ?? "");
+  if (!answers) return formProblemPage(422, problem, back);
+  return { answers, fields: form.fields };
+}

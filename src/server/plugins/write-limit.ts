@@ -130,13 +130,13 @@ export interface WriteLimitOptions {
  * Over the limit: 429 with Retry-After, and nothing is written.
  */
 export function writeLimit({ limiter, client, exempt, refuseForeign, logger }: WriteLimitOptions) {
-  const plugin = new Elysia({ name: "write-limit" });
-  if (!limiter) return plugin;
-  const message = limitText(limiter.limit);
+  const message = limiter ? limitText(limiter.limit) : "";
   let lastWarning = Number.NEGATIVE_INFINITY;
-  return plugin.onRequest(({ request, server, set }) => {
+  return new Elysia({ name: "write-limit" }).onRequest(({ request, server, set }) => {
     if (!changesState(request) || exempt(request)) return;
+    // Also with the limit turned off: another site's request changes nothing here.
     refuseForeign(request, server);
+    if (!limiter) return;
     const address = client(request, server).address;
     const wait = limiter.take(address);
     if (wait === 0) return;

@@ -1,5 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
-import { type FormEvent, type RefObject, useEffect, useMemo, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import { formErrors } from "#web/admin/form-errors.ts";
 import { LEAVE_QUESTION, useLeaveWarning } from "#web/admin/leave-warning.ts";
 import { serverFieldErrors } from "#web/lib/query-client.ts";
@@ -126,4 +126,32 @@ export function useAdminForm<T>({ initial, schema, body = (form) => form }: Opti
     /** Problems of fields this form does not show (none in a well-made form): listed, never lost. Place it last. */
     elsewhere: <Elsewhere errors={errors} shown={shown} />,
   };
+}
+
+/** The end of an admin form: problems it shows nowhere else, Cancel (asking first when there are changes) and its submit button. */
+export function FormEnd({
+  editor,
+  onCancel,
+  pending,
+  submit,
+}: {
+  editor: { elsewhere: ReactNode; leave: (go: () => void) => void };
+  onCancel: () => void;
+  pending: boolean;
+  /** The submit button's label while nothing is being saved. */
+  submit: string;
+}) {
+  return (
+    <>
+      {editor.elsewhere}
+      <div className="form-actions">
+        <button type="button" className="secondary outline" onClick={() => editor.leave(onCancel)}>
+          Cancel
+        </button>
+        <button type="submit" disabled={pending} aria-busy={pending}>
+          {pending ? "Saving..." : submit}
+        </button>
+      </div>
+    </>
+  );
 }

@@ -4,7 +4,7 @@ import { refuseForeign } from "#server/features/auth/guard.ts";
 import type { FormRouteOptions } from "#server/features/quiz/routes.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";
 import { serveRead } from "#server/lib/reads.ts";
-import { type FormRead, formFields, formProblemPage } from "#server/plugins/form-body.ts";
+import { formAnswers, formFields } from "#server/plugins/form-body.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
 import { EARNINGS_QUESTION_COUNT, earningsAnswersDone } from "#shared/features/earnings/constants.ts";
 import { EarningsResultInput } from "#shared/features/earnings/contract.ts";
@@ -33,16 +33,14 @@ export function earningsRoutes(db: Db, { allowedOrigins }: FormRouteOptions) {
         "/quiz/earnings",
         async ({ body, request, server, set }) => {
           refuseForeign(request, allowedOrigins(request, server));
-          const form = body as FormRead;
-          if ("problem" in form) return formProblemPage(form.problem.status, form.problem.message, startAgain);
-          const answers = earningsAnswersDone(form.fields.get("answers") ?? "");
-          if (!answers) {
-            return formProblemPage(
-              422,
-              `The calculator needs one answer (1, 2 or 3) to each of its ${EARNINGS_QUESTION_COUNT} questions.`,
-              startAgain,
-            );
-          }
+          const form = formAnswers(
+            body,
+            earningsAnswersDone,
+            `The calculator needs one answer (1, 2 or 3) to each of its ${EARNINGS_QUESTION_COUNT} questions.`,
+            startAgain,
+          );
+          if (form instanceof Response) return form;
+          const { answers } = form;
           // As the script does: a quiz result that is not (or no longer) saved is left out.
           const quizId = form.fields.get("quizId")?.slice(0, 64) || null;
           const quizResultId = quizId && (await quizResultExists(db, quizId)) ? quizId : null;

@@ -101,3 +101,17 @@ test("posts another site makes are refused before they are counted: they cannot 
   expect((await send(form)).status).toBe(303);
   expect((await send(form)).status).toBe(429);
 });
+
+test("with the write limit turned off, another site's posts are still refused and save nothing", async () => {
+  const t = testApp({ writeLimiter: null });
+  for (const path of ["/quiz", "/api/quiz/result"]) {
+    const res = await t.request(path, {
+      method: "POST",
+      headers: { ...form, origin: "https://elsewhere.example" },
+      body: `answers=${"A".repeat(15)}`,
+      redirect: "manual",
+    });
+    expect(res.status).toBe(403);
+  }
+  expect((t.sqlite.query("SELECT count(*) AS n FROM quiz_results").get() as { n: number }).n).toBe(0);
+});

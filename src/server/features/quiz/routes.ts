@@ -3,7 +3,7 @@ import type { Server } from "elysia/universal";
 import type { Db } from "#server/db/client.ts";
 import { refuseForeign } from "#server/features/auth/guard.ts";
 import { serveRead } from "#server/lib/reads.ts";
-import { type FormRead, formFields, formProblemPage } from "#server/plugins/form-body.ts";
+import { formAnswers, formFields } from "#server/plugins/form-body.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
 import { QUIZ_QUESTION_COUNT, quizAnswersDone } from "#shared/features/quiz/constants.ts";
 import { scoringTable } from "#shared/features/quiz/content.ts";
@@ -38,16 +38,14 @@ export function quizRoutes(db: Db, { allowedOrigins }: FormRouteOptions) {
         "/quiz",
         async ({ body, request, server, set }) => {
           refuseForeign(request, allowedOrigins(request, server));
-          const form = body as FormRead;
-          if ("problem" in form) return formProblemPage(form.problem.status, form.problem.message, startAgain);
-          const answers = quizAnswersDone(form.fields.get("answers") ?? "");
-          if (!answers) {
-            return formProblemPage(
-              422,
-              `The quiz needs one answer (A, B, C or D) to each of its ${QUIZ_QUESTION_COUNT} questions.`,
-              startAgain,
-            );
-          }
+          const form = formAnswers(
+            body,
+            quizAnswersDone,
+            `The quiz needs one answer (A, B, C or D) to each of its ${QUIZ_QUESTION_COUNT} questions.`,
+            startAgain,
+          );
+          if (form instanceof Response) return form;
+          const { answers } = form;
           const { archetype } = scoreArchetype(answers, scoringTable);
           const saved = await createQuizResult(db, { archetype, answers });
           set.status = 303;

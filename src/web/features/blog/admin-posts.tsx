@@ -6,7 +6,7 @@ import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
-import { useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
 import { ApiError } from "#web/lib/query-client.ts";
 import { slugify } from "#web/lib/slug.ts";
@@ -183,15 +183,12 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
         onChange={(published) => set("published", published)}
         error={error("published")}
       />
-      {editor.elsewhere}
-      <div className="form-actions">
-        <button type="button" className="secondary outline" onClick={() => editor.leave(onDone)}>
-          Cancel
-        </button>
-        <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
-          {save.isPending ? "Saving..." : post ? "Update Post" : "Create Post"}
-        </button>
-      </div>
+      <FormEnd
+        editor={editor}
+        onCancel={onDone}
+        pending={save.isPending}
+        submit={post ? "Update Post" : "Create Post"}
+      />
     </form>
   );
 }

@@ -5,7 +5,7 @@ import { type AdminOffer, OfferInput } from "#shared/features/offers/contract.ts
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
-import { useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { ImageUploader, MediaUploader } from "#web/features/uploads/uploaders.tsx";
 import { toast } from "#web/stores/toast.ts";
 
@@ -281,15 +281,12 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
         onChange={(isActive) => set("isActive", isActive)}
         error={error("isActive")}
       />
-      {editor.elsewhere}
-      <div className="form-actions">
-        <button type="button" className="secondary outline" onClick={() => editor.leave(onDone)}>
-          Cancel
-        </button>
-        <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
-          {save.isPending ? "Saving..." : offer ? "Update Offer" : "Create Offer"}
-        </button>
-      </div>
+      <FormEnd
+        editor={editor}
+        onCancel={onDone}
+        pending={save.isPending}
+        submit={offer ? "Update Offer" : "Create Offer"}
+      />
     </form>
   );
 }

@@ -5,7 +5,7 @@ import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { DeleteDialog } from "#web/admin/admin-table.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
 import { RowActions } from "#web/admin/row-actions.tsx";
-import { useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
 import { newProductId } from "#web/lib/slug.ts";
 import { toast } from "#web/stores/toast.ts";
@@ -199,15 +199,12 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
             onChange={(isDefault) => set("isDefault", isDefault)}
             error={error("isDefault")}
           />
-          {editor.elsewhere}
-          <div className="form-actions">
-            <button type="button" className="secondary outline" onClick={() => editor.leave(onClose)}>
-              Cancel
-            </button>
-            <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
-              {save.isPending ? "Saving..." : product ? "Update Product" : "Add Product"}
-            </button>
-          </div>
+          <FormEnd
+            editor={editor}
+            onCancel={onClose}
+            pending={save.isPending}
+            submit={product ? "Update Product" : "Add Product"}
+          />
         </form>
       </article>
     </dialog>
