@@ -28,3 +28,14 @@ ${note ? `<p>${xmlText(note)}</p>\n` : ""}<p><a href="${xmlText(back.href)}">${x
     headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", ...headers },
   });
 }
+
+/**
+ * Where a refused form's page leads: the start of the form it came from, known by its
+ * path, never a path taken from the request (`//elsewhere` would lead off the site).
+ */
+export function formStart(pathname: string): { href: string; label: string } {
+  const path = pathname.toLowerCase().replace(/\/+$/, "");
+  if (path === "/quiz") return { href: "/quiz", label: "Start the quiz again" };
+  if (path === "/quiz/earnings") return { href: "/quiz/earnings", label: "Start the calculator again" };
+  return { href: "/", label: "Back to the home page" };
+}

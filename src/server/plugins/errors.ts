@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { formProblemPage } from "#server/lib/form-problem-page.ts";
+import { formProblemPage, formStart } from "#server/lib/form-problem-page.ts";
 import { changesState } from "#server/lib/methods.ts";
 import { RETRY_AFTER_SECONDS, type StorageState, storageFault } from "#server/lib/storage-health.ts";
 import type { Logger } from "#server/logger.ts";
@@ -88,7 +88,7 @@ export function errorHandler({ logger, renderErrorPage, storage }: ErrorPluginOp
         return formProblemPage(
           http.status,
           http.message,
-          { href: new URL(request.url).pathname, label: "Start again" },
+          formStart(new URL(request.url).pathname),
           http.headers,
           "Your browser's Back button returns to your answers, to send them again.",
         );

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { formStart } from "#server/lib/form-problem-page.ts";
 import type { StorageState } from "#server/lib/storage-health.ts";
 import { adminApp } from "#tests/support/admin.ts";
 
@@ -67,7 +68,8 @@ describe.each(refusals)("while %s", (_, refusal) => {
         const html = await res.text();
         expect(html).toContain(said);
         expect(html).toContain("Back button returns to your answers");
-        expect(html).toContain(`<a href="${path}">Start again</a>`);
+        const start = formStart(path);
+        expect(html).toContain(`<a href="${start.href}">${start.label}</a>`);
       }
       expect(pulled).toBe(0);
     } finally {

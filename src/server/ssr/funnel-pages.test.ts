@@ -153,6 +153,23 @@ describe("/quiz/earnings", () => {
     expect(page.main().getByRole("heading", { level: 1, name: "Calculate Your Earning Potential" })).toBeTruthy();
   });
 
+  test.each(["Power%20Earner", "Starter", "hustler%20mode"])(
+    "tier=%s with a saved Hustler Mode result: a redirect to the tier it holds",
+    async (tier) => {
+      const { request, db } = await siteApp();
+      const result = await createEarningsResult(db, {
+        quizResultId: null,
+        tier: "Hustler Mode",
+        estimatedEarnings: "$2,000 - $5,000 / month",
+        score: 30,
+        answers: Array(15).fill(2),
+      });
+      const res = await request(`/quiz/earnings?tier=${tier}&id=${result.id}`);
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe(`/quiz/earnings?tier=Hustler%20Mode&id=${result.id}`);
+    },
+  );
+
   test("tier and id: the tier profile with GET MY STARTER KIT when a quiz is known", async () => {
     const { request, db } = await siteApp();
     const quiz = await createQuizResult(db, { archetype: "Dominatrix", answers: Array(15).fill("B") });

@@ -12,8 +12,9 @@ export const ADMIN_PREFIX = "/api/admin";
 export function refuseForeign(request: Request, allowedOrigins: string[]): void {
   if (!changesState(request)) return;
   const origin = request.headers.get("origin");
-  const site = request.headers.get("sec-fetch-site");
-  if ((origin && !allowedOrigins.includes(origin)) || site === "cross-site" || site === "same-site") {
+  const site = request.headers.get("sec-fetch-site")?.trim().toLowerCase();
+  // An Origin that is present must be ours, even empty (no browser sends that).
+  if ((origin !== null && !allowedOrigins.includes(origin)) || site === "cross-site" || site === "same-site") {
     throw new HttpError(403, "This request came from another site and was refused.");
   }
 }

@@ -3,6 +3,7 @@ import type { Db } from "#server/db/client.ts";
 import { refuseForeign } from "#server/features/auth/guard.ts";
 import type { FormRouteOptions } from "#server/features/quiz/routes.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";
+import { formStart } from "#server/lib/form-problem-page.ts";
 import { serveRead } from "#server/lib/reads.ts";
 import { formAnswers, formFields } from "#server/plugins/form-body.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
@@ -13,7 +14,7 @@ import { computeTier } from "#shared/features/earnings/tiers.ts";
 import { tierProfile } from "./content.ts";
 import { createEarningsResult, getEarningsResult } from "./service.ts";
 
-const startAgain = { href: "/quiz/earnings", label: "Start the calculator again" };
+const startAgain = formStart("/quiz/earnings");
 
 export function earningsRoutes(db: Db, { allowedOrigins }: FormRouteOptions) {
   return (

@@ -115,3 +115,34 @@ test("with the write limit turned off, another site's posts are still refused an
   }
   expect((t.sqlite.query("SELECT count(*) AS n FROM quiz_results").get() as { n: number }).n).toBe(0);
 });
+
+test.each([
+  ["//elsewhere.example/x", { href: "/", label: "Back to the home page" }],
+  ["/quiz/", { href: "/quiz", label: "Start the quiz again" }],
+  ["/QUIZ/EARNINGS", { href: "/quiz/earnings", label: "Start the calculator again" }],
+])("a refused post to %s leads back into the site, never to the posted path", async (path, start) => {
+  const t = testApp();
+  const res = await t.request(path, {
+    method: "POST",
+    headers: { ...form, origin: "https://elsewhere.example" },
+    body: "answers=A",
+  });
+  expect(res.status).toBe(403);
+  const html = await res.text();
+  expect(html).toContain(`<a href="${start.href}">${start.label}</a>`);
+  expect(html).not.toContain("elsewhere.example");
+});
+
+test.each([
+  ["an empty Origin", { origin: "" }],
+  ["Sec-Fetch-Site in capitals", { "sec-fetch-site": "Cross-Site" }],
+])("%s is another site's request: refused", async (_, headers) => {
+  const t = testApp();
+  const res = await t.request("/api/quiz/result", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify({ archetype: "Dominatrix", answers: Array(15).fill("B") }),
+  });
+  expect(res.status).toBe(403);
+  expect((t.sqlite.query("SELECT count(*) AS n FROM quiz_results").get() as { n: number }).n).toBe(0);
+});

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { Db } from "#server/db/client.ts";
 import { refuseForeign } from "#server/features/auth/guard.ts";
+import { formStart } from "#server/lib/form-problem-page.ts";
 import { serveRead } from "#server/lib/reads.ts";
 import { formAnswers, formFields } from "#server/plugins/form-body.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
@@ -18,7 +19,7 @@ export interface FormRouteOptions {
   allowedOrigins: (request: Request, server: Server | null) => string[];
 }
 
-const startAgain = { href: "/quiz", label: "Start the quiz again" };
+const startAgain = formStart("/quiz");
 
 export function quizRoutes(db: Db, { allowedOrigins }: FormRouteOptions) {
   return (

@@ -11,9 +11,12 @@ import { PageMeta } from "#web/ui/page-meta.tsx";
 export const route: PageRoute = {
   // A saved tier result never changes.
   cache: true,
+  // Its address names the tier it holds: another spelling redirects there (one page per result).
   data: async ({ search, read }) => {
     const id = search.get("id") ?? "";
     const result = await read(earningsResultRead, { id });
+    if (result && search.get("tier") !== result.tier)
+      return { to: `/quiz/earnings?tier=${encodeURIComponent(result.tier)}&id=${encodeURIComponent(id)}` };
     return [optional(earningsResultRead, { id }), ...(result ? [need(tierProfileRead, { name: result.tier })] : [])];
   },
 };
