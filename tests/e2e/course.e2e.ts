@@ -230,6 +230,18 @@ test("offer cards: an image, a self-hosted video, and an embed that cannot touch
   await expect(video).toHaveJSProperty("muted", true);
   await expect(video).toHaveJSProperty("loop", true);
   await expect.poll(() => video.evaluate((v: HTMLVideoElement) => !v.paused)).toBe(true);
+  // It moves, so it can be paused: the player's controls are there, and pausing holds.
+  await expect(video).toHaveJSProperty("controls", true);
+  await video.evaluate((v: HTMLVideoElement) => v.pause());
+  await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.paused)).toBe(true);
+
+  // A visitor who asks for reduced motion gets it still, with its play button.
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await visit("/learn/2");
+  await expect(video).toBeVisible();
+  await expect(video).toHaveJSProperty("autoplay", false);
+  await expect(video).toHaveJSProperty("paused", true);
+  await page.emulateMedia({ reducedMotion: null });
 
   // Module 4 has two offers: 'Show different offer' alternates between them.
   await context.addCookies([{ name: "probe", value: "secret", url: page.url() }]);

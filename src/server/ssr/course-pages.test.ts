@@ -45,6 +45,17 @@ describe("/learn/:id", () => {
     expect(p.text).toContain("Loading offer…");
   });
 
+  test("the module's introduction opens its first lesson only; a later lesson starts with its own title", async () => {
+    const module = courseModules[1]!;
+    const first = await page("/learn/2");
+    expect(first.main().queryByText(module.description)).toBeTruthy();
+    const third = await page("/learn/2?topic=3");
+    expect(third.status).toBe(200);
+    expect(third.main().queryByText(module.description)).toBeNull();
+    expect(third.main().getByRole("heading", { level: 1, name: module.title })).toBeTruthy();
+    expect(third.main().getByRole("heading", { level: 2, name: module.topics[2]!.title })).toBeTruthy();
+  });
+
   test("?quiz=true opens the module quiz, on the server a form of every question sent to the module's address", async () => {
     const p = await page("/learn/3?quiz=true");
     const main = p.main();

@@ -63,13 +63,16 @@ export function AdminTable<T extends { id: number | string }>({
                 </td>
               ))}
               {/* biome-ignore lint/a11y/noRedundantRoles: see the table */}
-              <td className="actions" role="cell">
-                <RowActions
-                  name={name(row)}
-                  view={view?.(row) ?? null}
-                  onEdit={() => onEdit(row)}
-                  onDelete={() => onDelete(row)}
-                />
+              <td className="actions-cell" role="cell">
+                {/* The cell stays a table cell (its row's lines stay level); the buttons line up inside. */}
+                <div className="actions">
+                  <RowActions
+                    name={name(row)}
+                    view={view?.(row) ?? null}
+                    onEdit={() => onEdit(row)}
+                    onDelete={() => onDelete(row)}
+                  />
+                </div>
               </td>
             </tr>
           ))}

@@ -26,7 +26,7 @@ describe("video URL conversion", () => {
     expect(toVideoSource(input)).toEqual({
       kind: "vimeo",
       id,
-      src: `https://player.vimeo.com/video/${id}?autoplay=1&muted=1&loop=1&background=1`,
+      src: `https://player.vimeo.com/video/${id}?autoplay=1&muted=1&loop=1`,
     });
   });
 

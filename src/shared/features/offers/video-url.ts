@@ -27,7 +27,7 @@ function youtubeSrc(id: string): string {
 }
 
 function vimeoSrc(id: string): string {
-  return `${VIDEO_PLAYER_ORIGINS[1]}/video/${id}?autoplay=1&muted=1&loop=1&background=1`;
+  return `${VIDEO_PLAYER_ORIGINS[1]}/video/${id}?autoplay=1&muted=1&loop=1`;
 }
 
 export function toVideoSource(raw: string | null | undefined): VideoSource | null {

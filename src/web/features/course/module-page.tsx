@@ -23,7 +23,10 @@ export const route: PageRoute = {
 export default function ModulePage({ params }: PageProps) {
   const { brandName } = useSettings();
   const id = parseModuleId(params.id);
-  const quizMode = new URLSearchParams(useSearch()).get("quiz") === "true";
+  const search = new URLSearchParams(useSearch());
+  const quizMode = search.get("quiz") === "true";
+  // The module's introduction opens its first lesson; the later lessons start sooner without it.
+  const firstLesson = !quizMode && !search.get("topic");
   const [, navigate] = useLocation();
   const module = useRead(moduleRead, id === null ? null : { id });
 
@@ -54,7 +57,7 @@ export default function ModulePage({ params }: PageProps) {
           <Link href="/learn">Free course</Link> · Module {data.id} of {MODULE_COUNT}
         </p>
         <h1>{data.title}</h1>
-        <p>{data.description}</p>
+        {firstLesson && <p>{data.description}</p>}
       </header>
       {quizMode ? (
         // 'Review This Module Again' returns to the first topic and clears the result.

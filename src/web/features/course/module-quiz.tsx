@@ -302,7 +302,8 @@ function ResultPanel({
           : "We recommend reviewing this module before you move on, but you can continue whenever you are ready."}
       </p>
       <p className="when-no-script">
-        Without JavaScript this browser keeps no course progress: this module is not marked as done.
+        Without JavaScript this browser keeps no course progress, so the course overview will not show this module as
+        done. Your result above still counts for your own learning.
       </p>
       <div className="button-row">
         <Link href={afterModule(outcome.moduleId)} role="button">

@@ -4,6 +4,7 @@ import type { PublicOffer } from "#shared/features/offers/contract.ts";
 import { moduleOffersRead } from "#shared/features/offers/reads.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
 import { ApiError, api } from "#web/lib/query-client.ts";
+import { prefersReducedMotion } from "#web/lib/scroll.ts";
 
 export type OfferPage = "module" | "module-complete" | "quiz-complete";
 
@@ -137,10 +138,17 @@ function OfferImage({ src }: { src: string }) {
   return <img className="offer-image" src={failed ? PLACEHOLDER_IMAGE : src} alt="" onError={() => setFailed(true)} />;
 }
 
-/** Muted, looping, inline; play() is retried at 0.5 s and 1 s when the browser refuses at first. */
+/**
+ * Muted, looping, inline, with the player's controls so it can be paused; play() is retried
+ * at 0.5 s and 1 s when the browser refuses at first. A visitor who asks for reduced motion
+ * gets it still, to start with the play button.
+ */
 function AutoplayVideo({ src, type, title }: { src: string; type: string; title: string }) {
   const ref = useRef<HTMLVideoElement>(null);
+  // The card renders in the browser only (it loads there), so this reads the visitor's setting.
+  const still = prefersReducedMotion();
   useEffect(() => {
+    if (still) return;
     const timers = [0, 500, 1000].map((delay) =>
       setTimeout(() => {
         const video = ref.current;
@@ -148,12 +156,13 @@ function AutoplayVideo({ src, type, title }: { src: string; type: string; title:
       }, delay),
     );
     return () => timers.forEach(clearTimeout);
-  }, [src]);
+  }, [src, still]);
   return (
     <video
       ref={ref}
       className="offer-video"
-      autoPlay
+      autoPlay={!still}
+      controls
       muted
       loop
       playsInline
