@@ -3,6 +3,7 @@ import { hydrateRoot } from "react-dom/client";
 import { App } from "./app.tsx";
 import { BOOT_ELEMENT_ID, type BootData } from "./boot.ts";
 import { Document } from "./document.tsx";
+import { installLeaveGuard } from "./lib/leave-guard.ts";
 import { createQueryClient } from "./lib/query-client.ts";
 import { loadPage } from "./page-loader.ts";
 import { matchPage, pageById } from "./routes.ts";
@@ -23,6 +24,8 @@ const page =
 // (A moved address never arrives here: the server answered it with a redirect.)
 if ("load" in page) await loadPage(page);
 
+// Before the router listens: Back with unsaved changes in a form asks first.
+installLeaveGuard();
 hydrateRoot(
   document,
   <Document assets={boot.assets} bootJson={bootJson}>

@@ -459,3 +459,28 @@ test("an empty Create on a phone: focus on Title, in view below the header; typi
   await expect(page.getByText("Title is required")).toHaveCount(0);
   await expect(page.getByLabel("Content (HTML)")).toHaveAccessibleDescription("Content is required");
 });
+
+test("Back from a form with unsaved changes asks first: declined, the form and its text stay; accepted, Back goes", async ({
+  page,
+}) => {
+  await signIn(page);
+  await openSection(page, "Blog Posts", "/admin/posts");
+  await page.getByRole("button", { name: "New Post" }).click();
+  await expect(page).toHaveURL(/\/admin\/posts\/new$/);
+  await page.getByLabel("Title").fill("Half a post");
+
+  const asked: string[] = [];
+  page.once("dialog", (dialog) => {
+    asked.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.goBack();
+  await expect.poll(() => asked).toEqual(["You have unsaved changes. Leave without saving?"]);
+  await expect(page).toHaveURL(/\/admin\/posts\/new$/);
+  await expect(page.getByLabel("Title")).toHaveValue("Half a post");
+
+  page.once("dialog", (dialog) => void dialog.accept());
+  await page.goBack();
+  await expect(page).toHaveURL(/\/admin\/posts$/);
+  await expect(page.getByRole("button", { name: "New Post" })).toBeVisible();
+});

@@ -1,16 +1,7 @@
 import { useEffect, useId } from "react";
+import { mayLeave, unsaved } from "#web/lib/leave-guard.ts";
 
-export const LEAVE_QUESTION = "You have unsaved changes. Leave without saving?";
-
-/** The forms on the page that hold changes not saved yet; one set of listeners serves them all. */
-const unsaved = new Set<string>();
-/** Set while the address is put back after a declined Back, so that move is not asked about again. */
-let restoring = false;
-
-/** Asks before leaving when a form holds unsaved changes: true when there are none or the owner agrees. */
-export function mayLeave(): boolean {
-  return unsaved.size === 0 || window.confirm(LEAVE_QUESTION);
-}
+export { LEAVE_QUESTION } from "#web/lib/leave-guard.ts";
 
 function onBeforeUnload(event: BeforeUnloadEvent) {
   event.preventDefault();
@@ -39,31 +30,16 @@ function onClick(event: MouseEvent) {
   event.stopPropagation();
 }
 
-/**
- * Back and Forward inside the app: heard in the capture phase, before the router's own listener,
- * so a declined move is hidden from the router and undone. Which way the browser moved is not
- * known, so the move undone is a step forward (the common case: Back).
- */
-function onPopState(event: PopStateEvent) {
-  if (restoring) {
-    restoring = false;
-    event.stopImmediatePropagation();
-    return;
-  }
-  if (mayLeave()) return;
-  event.stopImmediatePropagation();
-  restoring = true;
-  window.history.go(1);
-}
-
 function listen(on: boolean) {
   const method = on ? "addEventListener" : "removeEventListener";
   window[method]("beforeunload", onBeforeUnload);
-  window[method]("popstate", onPopState as EventListener, { capture: true });
   document[method]("click", onClick as EventListener, { capture: true });
 }
 
-/** While `dirty`, leaving the page (reload, closing, typing an address, a link, Back) asks first. */
+/**
+ * While `dirty`, leaving the page (reload, closing, typing an address, a link, Back) asks
+ * first. Back and Forward are heard by the guard installed before hydration (lib/leave-guard.ts).
+ */
 export function useLeaveWarning(dirty: boolean): void {
   const id = useId();
   useEffect(() => {
