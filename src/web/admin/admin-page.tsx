@@ -14,7 +14,14 @@ import { toast } from "#web/stores/toast.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { ADMIN_API, useMe } from "./admin-api.ts";
-import { ADMIN_SECTIONS, type AdminSection, adminPath, NEW_RECORD, readAdminPath } from "./admin-sections.ts";
+import {
+  ADMIN_SECTIONS,
+  type AdminSection,
+  adminPath,
+  NEW_RECORD,
+  readAdminPath,
+  sectionLabel,
+} from "./admin-sections.ts";
 
 // What to focus once the next admin address has rendered (each address mounts the page
 // anew): the nav link just followed, or the section it opened (an editor, its list).
@@ -34,7 +41,7 @@ export default function AdminPage() {
   const me = useMe(flag ?? false);
   const isAdmin = me.data?.isAdmin === true;
   const { section, record } = readAdminPath(location);
-  const label = ADMIN_SECTIONS.find((s) => s.id === section)?.label ?? "";
+  const label = sectionLabel(section);
 
   useEffect(() => {
     if (flag === null || me.isPending || me.isFetching) return;
@@ -114,8 +121,7 @@ export default function AdminPage() {
               record={record}
               list={ADMIN_API.posts}
               noun="post"
-              back={list}
-              backLabel="Back to Blog Posts"
+              section={section}
               edit={(post) => <PostEditor key={post?.id ?? NEW_RECORD} post={post} onDone={() => open(list)} />}
             />
           ))}
@@ -130,8 +136,7 @@ export default function AdminPage() {
               record={record}
               list={ADMIN_API.offers}
               noun="offer"
-              back={list}
-              backLabel="Back to Affiliate Offers"
+              section={section}
               edit={(offer) => <OfferEditor key={offer?.id ?? NEW_RECORD} offer={offer} onDone={() => open(list)} />}
             />
           ))}
@@ -194,13 +199,13 @@ interface ByIdEditorProps<T extends { id: number }> {
   /** The admin list the record is found in. */
   list: string;
   noun: string;
-  back: string;
-  backLabel: string;
+  /** The section whose list a missing record leads back to. */
+  section: AdminSection;
   edit: (item: T | null) => ReactNode;
 }
 
 /** An editor opened by its address: a new record, or one found in its admin list. */
-function ByIdEditor<T extends { id: number }>({ record, list, noun, back, backLabel, edit }: ByIdEditorProps<T>) {
+function ByIdEditor<T extends { id: number }>({ record, list, noun, section, edit }: ByIdEditorProps<T>) {
   const isNew = record === NEW_RECORD;
   const items = useQuery<T[]>({ queryKey: [list], retry: 2, enabled: !isNew });
   if (isNew) return edit(null);
@@ -218,15 +223,15 @@ function ByIdEditor<T extends { id: number }>({ record, list, noun, back, backLa
     );
   }
   const item = items.data.find((i) => String(i.id) === record);
-  return item ? edit(item) : <RecordMissing noun={noun} back={back} backLabel={backLabel} />;
+  return item ? edit(item) : <RecordMissing noun={noun} section={section} />;
 }
 
-function RecordMissing({ noun, back, backLabel }: { noun: string; back: string; backLabel: string }) {
+function RecordMissing({ noun, section }: { noun: string; section: AdminSection }) {
   return (
     <div role="alert" className="admin-missing">
       <h2>Not found</h2>
       <p>There is no {noun} at this address. It may have been deleted.</p>
-      <Link href={back}>{backLabel}</Link>
+      <Link href={adminPath(section)}>Back to {sectionLabel(section)}</Link>
     </div>
   );
 }

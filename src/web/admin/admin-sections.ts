@@ -12,6 +12,11 @@ export const ADMIN_SECTIONS = [
 
 export type AdminSection = (typeof ADMIN_SECTIONS)[number]["id"];
 
+/** A section's name, as its link in the navigation shows it. */
+export function sectionLabel(section: AdminSection): string {
+  return ADMIN_SECTIONS.find((s) => s.id === section)?.label ?? "";
+}
+
 /** The id in an editor's address for a record not yet made. */
 export const NEW_RECORD = "new";
 

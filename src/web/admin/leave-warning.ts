@@ -1,4 +1,5 @@
 import { useEffect, useId } from "react";
+import { isPlainClick } from "#web/lib/clicks.ts";
 import { mayLeave, unsaved } from "#web/lib/leave-guard.ts";
 
 export { LEAVE_QUESTION } from "#web/lib/leave-guard.ts";
@@ -11,8 +12,7 @@ function onBeforeUnload(event: BeforeUnloadEvent) {
 
 /** A click that would make the app (or the browser) open another page of this site. */
 function leavingLink(event: MouseEvent): HTMLAnchorElement | null {
-  if (event.defaultPrevented || event.button !== 0) return null;
-  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return null;
+  if (event.defaultPrevented || !isPlainClick(event)) return null;
   const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
   if (!(link instanceof HTMLAnchorElement) || link.hasAttribute("download")) return null;
   if (link.target && link.target !== "_self") return null;

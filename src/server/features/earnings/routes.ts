@@ -1,7 +1,5 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
-import { refuseForeign } from "#server/features/auth/guard.ts";
-import type { FormRouteOptions } from "#server/features/quiz/routes.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";
 import { formStart } from "#server/lib/form-problem-page.ts";
 import { serveRead } from "#server/lib/reads.ts";
@@ -16,7 +14,7 @@ import { createEarningsResult, getEarningsResult } from "./service.ts";
 
 const startAgain = formStart("/quiz/earnings");
 
-export function earningsRoutes(db: Db, { allowedOrigins }: FormRouteOptions) {
+export function earningsRoutes(db: Db) {
   return (
     new Elysia({ name: "earnings" })
       .post(
@@ -32,8 +30,7 @@ export function earningsRoutes(db: Db, { allowedOrigins }: FormRouteOptions) {
       // them, and the browser sent to the same tier result.
       .post(
         "/quiz/earnings",
-        async ({ body, request, server, set }) => {
-          refuseForeign(request, allowedOrigins(request, server));
+        async ({ body, set }) => {
           const form = formAnswers(
             body,
             earningsAnswersDone,

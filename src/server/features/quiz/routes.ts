@@ -1,7 +1,5 @@
 import { Elysia } from "elysia";
-import type { Server } from "elysia/universal";
 import type { Db } from "#server/db/client.ts";
-import { refuseForeign } from "#server/features/auth/guard.ts";
 import { formStart } from "#server/lib/form-problem-page.ts";
 import { serveRead } from "#server/lib/reads.ts";
 import { formAnswers, formFields } from "#server/plugins/form-body.ts";
@@ -14,14 +12,11 @@ import { scoreArchetype } from "#shared/features/quiz/scoring.ts";
 import { archetypeProfile } from "./content.ts";
 import { createQuizResult, getQuizResult } from "./service.ts";
 
-export interface FormRouteOptions {
-  /** The origins a page's form may post from (the site's own). */
-  allowedOrigins: (request: Request, server: Server | null) => string[];
-}
-
 const startAgain = formStart("/quiz");
 
-export function quizRoutes(db: Db, { allowedOrigins }: FormRouteOptions) {
+// Another site's posts never reach these routes: plugins/write-limit.ts refuses them for
+// every public write, before anything is counted or read.
+export function quizRoutes(db: Db) {
   return (
     new Elysia({ name: "quiz" })
       .post(
@@ -37,8 +32,7 @@ export function quizRoutes(db: Db, { allowedOrigins }: FormRouteOptions) {
       // and the browser is sent to the same result page.
       .post(
         "/quiz",
-        async ({ body, request, server, set }) => {
-          refuseForeign(request, allowedOrigins(request, server));
+        async ({ body, set }) => {
           const form = formAnswers(
             body,
             quizAnswersDone,

@@ -156,9 +156,7 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
                   onChange={() => setSelected(option.id)}
                   disabled={submitted}
                 />
-                <span>
-                  <strong>{option.id}.</strong> {option.text}
-                </span>
+                <OptionText option={option} />
               </label>
             );
           })}
@@ -186,6 +184,15 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
         )}
       </div>
     </section>
+  );
+}
+
+/** An answer's letter and text, as both forms of the quiz show it. */
+function OptionText({ option }: { option: Question["options"][number] }) {
+  return (
+    <span>
+      <strong>{option.id}.</strong> {option.text}
+    </span>
   );
 }
 
@@ -226,9 +233,7 @@ function QuizForm({
                     defaultChecked={answers[i] === option.id}
                     required
                   />
-                  <span>
-                    <strong>{option.id}.</strong> {option.text}
-                  </span>
+                  <OptionText option={option} />
                 </label>
               ))}
             </div>

@@ -3,6 +3,7 @@ import { useLocation, useSearch } from "wouter";
 import { DEFAULT_PRO_TIP } from "#shared/features/course/constants.ts";
 import type { CourseModule } from "#shared/features/course/contract.ts";
 import { topicProgress } from "#shared/features/course/course.ts";
+import { isPlainClick } from "#web/lib/clicks.ts";
 import { revealHeading } from "#web/lib/scroll.ts";
 import { StepProgress } from "#web/ui/step-progress.tsx";
 
@@ -15,11 +16,6 @@ export function topicHref(moduleId: number, index: number): string {
 function topicIndex(search: string, count: number): number {
   const asked = Number(new URLSearchParams(search).get("topic") ?? "1") - 1;
   return Number.isInteger(asked) && asked >= 0 && asked < count ? asked : 0;
-}
-
-/** A plain click, which the page handles itself; a click meant for a new tab or window is the browser's. */
-function plainClick(event: MouseEvent): boolean {
-  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
 }
 
 /** The lesson's title, focused, shown from the progress above it (which topic of how many). */
@@ -52,7 +48,7 @@ export function TopicViewer({ module }: { module: CourseModule }) {
 
   /** With scripts the lesson changes in place; the address follows, so reload and Back keep it. */
   function go(event: MouseEvent, to: number) {
-    if (!plainClick(event)) return;
+    if (!isPlainClick(event)) return;
     event.preventDefault();
     if (to !== index) navigate(topicHref(module.id, to));
     else revealLesson(heading.current);
