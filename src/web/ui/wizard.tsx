@@ -1,6 +1,7 @@
 import { type MouseEvent, useEffect, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import { spellAnswers } from "#shared/answers.ts";
+import { useScripted } from "#web/lib/scripted.ts";
 import { revealHeading } from "#web/lib/scroll.ts";
 import { StepProgress } from "./step-progress.tsx";
 
@@ -58,7 +59,7 @@ export function Wizard<V extends string | number>({
   // Answers beyond the address (after Previous or Back) are remembered while the page stays.
   const [memory, setMemory] = useState<(V | undefined)[]>(() => questions.map((_, i) => answered[i]));
   // Until the page's script runs, CONTINUE stays enabled: without JavaScript it submits the form.
-  const [live, setLive] = useState(false);
+  const live = useScripted();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const root = useRef<HTMLFormElement>(null);
@@ -81,7 +82,6 @@ export function Wizard<V extends string | number>({
     timer.current = null;
   };
   useEffect(() => {
-    setLive(true);
     // Unmounting cancels a pending auto-advance.
     return () => clearTimeout(timer.current ?? undefined);
   }, []);

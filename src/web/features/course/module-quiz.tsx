@@ -1,37 +1,30 @@
-import { type ReactNode, type RefObject, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { type ReactNode, type RefObject, useEffect, useRef, useState } from "react";
 import { Link, useSearch } from "wouter";
 import type { CourseModule, QuizOutcome } from "#shared/features/course/contract.ts";
 import { afterModule, passed, quizScore, scoreMessage } from "#shared/features/course/course.ts";
+import { useScripted } from "#web/lib/scripted.ts";
 import { afterFirstRender, bringIntoView, revealHeading } from "#web/lib/scroll.ts";
 import { quizAnswerNames } from "#web/routes.ts";
 import { markModuleCompleted } from "./course-progress.ts";
 
 type Question = NonNullable<CourseModule["quiz"]>["questions"][number];
 
-const noChange = () => () => {};
-/**
- * False on the server and while the page hydrates (both render the quiz as one form that
- * works without scripts), true once scripts run the page.
- */
-function useScripted(): boolean {
-  return useSyncExternalStore(
-    noChange,
-    () => true,
-    () => false,
-  );
+/** A finished quiz: `correct` right answers out of `total`. */
+function outcomeOf(moduleId: number, correct: number, total: number): QuizOutcome {
+  return {
+    moduleId,
+    score: quizScore(correct, total),
+    totalQuestions: total,
+    correctAnswers: correct,
+    completed: true,
+  };
 }
 
 /** The outcome of a quiz sent as a form: every question answered in the address (a1..a5), else null. */
 function sentOutcome(moduleId: number, questions: Question[], answers: (string | null)[]): QuizOutcome | null {
   if (questions.length === 0 || questions.some((_, i) => !answers[i])) return null;
   const correct = questions.filter((q, i) => answers[i] === q.correctAnswer).length;
-  return {
-    moduleId,
-    score: quizScore(correct, questions.length),
-    totalQuestions: questions.length,
-    correctAnswers: correct,
-    completed: true,
-  };
+  return outcomeOf(moduleId, correct, questions.length);
 }
 
 /**
@@ -107,14 +100,7 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
 
   function next() {
     if (last) {
-      const total = questions.length;
-      setOutcome({
-        moduleId: module.id,
-        score: quizScore(correct, total),
-        totalQuestions: total,
-        correctAnswers: correct,
-        completed: true,
-      });
+      setOutcome(outcomeOf(module.id, correct, questions.length));
       return;
     }
     moved.current = true;
