@@ -1,6 +1,6 @@
 // content/ is data: every file is checked against the schemas the app uses.
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
@@ -9,12 +9,12 @@ import outline from "#content/course/outline.json" with { type: "json" };
 import earningsQuestions from "#content/earnings/questions.json" with { type: "json" };
 import tiers from "#content/earnings/tiers.json" with { type: "json" };
 import offers from "#content/offers.json" with { type: "json" };
-import pageIndex from "#content/pages/index.json" with { type: "json" };
 import products from "#content/products.json" with { type: "json" };
 import archetypes from "#content/quiz/archetypes.json" with { type: "json" };
 import questions from "#content/quiz/questions.json" with { type: "json" };
 import scoring from "#content/quiz/scoring.json" with { type: "json" };
 import siteSettings from "#content/site-settings.json" with { type: "json" };
+import { content } from "#server/db/content.ts";
 import { seedPosts } from "#server/features/blog/seed-posts.ts";
 import { courseModules } from "#server/features/course/content.ts";
 import * as blogContract from "#shared/features/blog/contract.ts";
@@ -27,6 +27,44 @@ import { SiteSettings } from "#shared/features/settings/contract.ts";
 import { SITE_PAGE_SLUGS } from "#shared/features/site-pages/contract.ts";
 
 const contentDir = join(import.meta.dir, "..", "content");
+
+/** The words a reader sees in a piece of HTML. */
+function wordCount(html: string) {
+  return html
+    .replace(/<[^>]+>/g, " ")
+    .split(/\s+/)
+    .filter(Boolean).length;
+}
+
+/** The tags a piece of HTML uses. */
+function tagsOf(html: string) {
+  return new Set([...html.matchAll(/<([a-z0-9]+)[\s>]/g)].map((m) => m[1]!));
+}
+
+/**
+ * What is wrong with the way a quiz explanation names options. An option is named by its
+ * letter and the start of its text in quotes, as in: C (“Diffuse or dim the light”). A bare
+ * letter (“option C”, “answer C”, “(C)”) is not allowed, since it cannot be checked.
+ */
+function optionReferenceProblems(
+  text: string,
+  question: { correctAnswer: string; options: { id: string; text: string }[] },
+): string[] {
+  const found: string[] = [];
+  const folded = (t: string) => t.toLowerCase().replace(/[’']/g, "'");
+  for (const m of text.matchAll(/\b([A-Z]) \(“([^”]+)”\)( is (?:the )?(?:correct|right)\b)?/g)) {
+    const [, letter, quoted, callsRight] = m;
+    const option = question.options.find((o) => o.id === letter);
+    const start = folded(quoted!.replace(/…$/, "").trim());
+    if (!option) found.push(`names option ${letter}, which does not exist`);
+    else if (start.length < 12 && start !== folded(option.text)) found.push(`quotes too little of ${letter}`);
+    else if (!folded(option.text).startsWith(start)) found.push(`quotes “${quoted}” as ${letter}, whose text differs`);
+    if (callsRight && letter !== question.correctAnswer) found.push(`calls ${letter} right`);
+  }
+  const bare = /\b(?:option|answer|choice)s? [A-D]\b(?! \(“)|\([A-D]\)/i.exec(text);
+  if (bare) found.push(`names an option without its text: “${bare[0]}”`);
+  return found;
+}
 
 function problems(schema: Parameters<typeof Value.Errors>[0], value: unknown) {
   return [...Value.Errors(schema, value)].map((e) => `${e.path}: ${e.message}`);
@@ -41,29 +79,17 @@ describe("content/site-settings.json", () => {
 });
 
 describe("content/pages", () => {
-  const Entry = Type.Object({
-    slug: Type.Union(SITE_PAGE_SLUGS.map((s) => Type.Literal(s))),
-    title: Type.String({ minLength: 3, maxLength: 80 }),
-    description: Type.String({ minLength: 50, maxLength: 160 }),
-    file: Type.String({ pattern: "^[a-z-]+\\.html$" }),
+  test("one Markdown file per site page, each loaded", () => {
+    const files = readdirSync(join(contentDir, "pages")).sort();
+    expect(files).toEqual([...SITE_PAGE_SLUGS].map((slug) => `${slug}.md`).sort());
+    expect(content.sitePages.map((p) => p.slug).sort()).toEqual([...SITE_PAGE_SLUGS].sort());
   });
 
-  test("the index lists every site page once", () => {
-    expect(problems(Type.Array(Entry), pageIndex)).toEqual([]);
-    expect(pageIndex.map((p) => p.slug).sort()).toEqual([...SITE_PAGE_SLUGS].sort());
-  });
-
-  test.each(pageIndex.map((p) => [p.file]))("%s is safe, structured template text", (file) => {
-    const html = readFileSync(join(contentDir, "pages", file), "utf8");
-    const tags = new Set([...html.matchAll(/<([a-z0-9]+)[\s>]/g)].map((m) => m[1]));
-    for (const tag of tags) expect(["h2", "h3", "p", "ul", "ol", "li", "strong", "em"]).toContain(tag!);
-    expect(html).not.toMatch(/\son\w+=|javascript:|style=/i);
-    expect(html).toContain("{{brand}}");
-    const words = html
-      .replace(/<[^>]+>/g, " ")
-      .split(/\s+/)
-      .filter(Boolean).length;
-    expect(words).toBeGreaterThan(400);
+  test.each(content.sitePages.map((p) => [p.slug, p] as const))("%s is safe, structured template text", (_, page) => {
+    for (const tag of tagsOf(page.body)) expect(["h2", "h3", "p", "ul", "ol", "li", "strong", "em"]).toContain(tag);
+    expect(page.body).not.toMatch(/\son\w+=|javascript:|style=/i);
+    expect(page.body).toContain("{{brand}}");
+    expect(wordCount(page.body)).toBeGreaterThan(400);
   });
 });
 
@@ -162,13 +188,9 @@ describe("content/course", () => {
       expect(problems(CourseModule, module)).toEqual([]);
       expect(module.topics.map((t) => t.id)).toEqual([1, 2, 3, 4, 5]);
       for (const topic of module.topics) {
-        const words = topic.content
-          .replace(/<[^>]+>/g, " ")
-          .split(/\s+/)
-          .filter(Boolean).length;
+        const words = wordCount(topic.content);
         expect([topic.title, words >= 300 && words <= 600]).toEqual([topic.title, true]);
-        const tags = new Set([...topic.content.matchAll(/<([a-z0-9]+)[\s>]/g)].map((m) => m[1]!));
-        for (const tag of tags) expect(ALLOWED_TAGS).toContain(tag);
+        for (const tag of tagsOf(topic.content)) expect(ALLOWED_TAGS).toContain(tag);
         expect(topic.content).not.toMatch(/<[a-z0-9]+\s[^>]*>/); // no attributes at all
         expect(topic.proTip?.length ?? 0).toBeGreaterThan(20);
       }
@@ -182,6 +204,49 @@ describe("content/course", () => {
     },
   );
 
+  test("every file in content/course is a module file or one of its five lessons", () => {
+    const dirs = readdirSync(join(contentDir, "course")).filter((f) => f !== "outline.json");
+    expect(dirs.sort()).toEqual(courseModules.map((m) => `module-${String(m.id).padStart(2, "0")}`));
+    for (const dir of dirs)
+      expect(readdirSync(join(contentDir, "course", dir)).sort()).toEqual([
+        "lesson-1.md",
+        "lesson-2.md",
+        "lesson-3.md",
+        "lesson-4.md",
+        "lesson-5.md",
+        "module.yaml",
+      ]);
+  });
+
+  test.each(courseModules.map((m) => [m.id, m] as const))(
+    "module %i: every explanation that names an option names a real one, by letter and text, and calls only the right one right",
+    (_, module) => {
+      for (const q of module.quiz!.questions) {
+        for (const option of q.options) {
+          const where = `question ${q.id}, option ${option.id}`;
+          expect([where, option.explanation.startsWith("TO WRITE")]).toEqual([where, false]);
+          for (const problem of optionReferenceProblems(option.explanation, q)) expect(`${where}: ${problem}`).toBe("");
+          // The explanation of the right option does not say it is wrong, nor a wrong one that it is right.
+          const verdict = /^(correct|right|yes)\b/i.test(option.explanation)
+            ? "right"
+            : /^(not quite|wrong|incorrect|no)\b/i.test(option.explanation)
+              ? "wrong"
+              : "neutral";
+          expect([where, verdict === (option.id === q.correctAnswer ? "wrong" : "right")]).toEqual([where, false]);
+        }
+      }
+    },
+  );
+
+  test("the right option is the longest in at most a third of the questions", () => {
+    const questions = courseModules.flatMap((m) => m.quiz!.questions);
+    const longest = questions.filter((q) => {
+      const right = q.options.find((o) => o.id === q.correctAnswer)!.text.length;
+      return q.options.every((o) => o.id === q.correctAnswer || o.text.length < right);
+    });
+    expect(longest.length).toBeLessThanOrEqual(Math.floor(questions.length / 3));
+  });
+
   test("the right answers are not one repeating pattern", () => {
     const patterns = new Set(courseModules.map((m) => m.quiz!.questions.map((q) => q.correctAnswer).join("")));
     expect(patterns.size).toBeGreaterThan(5);
@@ -191,6 +256,11 @@ describe("content/course", () => {
     const all = JSON.stringify(courseModules);
     expect(all).toMatch(/25–30%/);
     expect(all).toMatch(/5 Mbps/);
+  });
+
+  test("worked examples vary their people: no one called Sam", () => {
+    const all = JSON.stringify([courseModules, seedPosts]);
+    expect(all.match(/\bSam\b/g) ?? []).toEqual([]);
   });
 
   test("lessons stay non-explicit and name no real platforms", () => {
@@ -245,17 +315,17 @@ describe("content/blog/posts", () => {
     "%s: schema, 600+ words, safe markup, its cover exists",
     (_, post) => {
       expect(problems(SeedPost, post)).toEqual([]);
-      const words = post.content
-        .replace(/<[^>]+>/g, " ")
-        .split(/\s+/)
-        .filter(Boolean).length;
-      expect(words).toBeGreaterThanOrEqual(600);
-      for (const tag of new Set([...post.content.matchAll(/<([a-z0-9]+)[\s>]/g)].map((m) => m[1]!)))
-        expect(ALLOWED).toContain(tag);
+      expect(wordCount(post.content)).toBeGreaterThanOrEqual(600);
+      for (const tag of tagsOf(post.content)) expect(ALLOWED).toContain(tag);
       expect(post.content).not.toMatch(/<[a-z0-9]+\s[^>]*>/);
       if (post.coverImage) expect(existsSync(join(import.meta.dir, "..", "public", post.coverImage))).toBe(true);
     },
   );
+
+  test("every Markdown file in content/blog/posts is a seed post, named after its slug", () => {
+    const files = readdirSync(join(contentDir, "blog", "posts")).sort();
+    expect(files).toEqual(seedPosts.map((p) => `${p.slug}.md`).sort());
+  });
 
   test("most posts have a cover image", () => {
     expect(seedPosts.filter((p) => p.coverImage).length).toBeGreaterThan(seedPosts.length / 2);

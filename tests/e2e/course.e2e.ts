@@ -1,6 +1,12 @@
 import type { Browser, Locator, Page } from "@playwright/test";
 import { axeScan, expect, expectOnFirstScreen, test } from "./fixtures.ts";
 
+/** A module quiz question as the course API sends it. */
+interface QuizQuestion {
+  correctAnswer: string;
+  options: { id: string; text: string; explanation: string }[];
+}
+
 /** Axe in the light and the dark theme. */
 async function scanBothThemes(page: Page) {
   for (const theme of ["light", "dark"] as const) {
@@ -71,18 +77,25 @@ test("walk a module, take its quiz with one wrong answer, continue to the next m
 
   // The right answers come from the same API the page reads.
   const module = await (await page.request.get("/api/course/modules/1")).json();
-  const questions = module.quiz.questions as { correctAnswer: string; explanation: string }[];
+  const questions = module.quiz.questions as QuizQuestion[];
   for (let q = 0; q < questions.length; q++) {
-    const { correctAnswer, explanation } = questions[q]!;
+    const { correctAnswer, options } = questions[q]!;
     await expect(page.getByRole("button", { name: "Submit Answer" })).toBeDisabled();
     // The first question is answered wrongly on purpose.
     const pick = q === 0 ? ["A", "B", "C", "D"].find((l) => l !== correctAnswer)! : correctAnswer;
     await page.locator(`input[type="radio"][value="${pick}"]`).check();
     await page.getByRole("button", { name: "Submit Answer" }).click();
+    const right = options.find((o) => o.id === correctAnswer)!;
+    const chosen = options.find((o) => o.id === pick)!;
+    const feedback = page.getByRole("status");
     await expect(
-      page.getByText(q === 0 ? `Incorrect. The right answer is ${correctAnswer}.` : "Correct!"),
+      feedback.getByText(q === 0 ? `Not quite. You chose ${pick}, “${chosen.text}”.` : `Correct! You chose ${pick}`),
     ).toBeVisible();
-    await expect(page.getByText(explanation)).toBeVisible();
+    if (q === 0) {
+      await expect(feedback.getByText(chosen.explanation)).toBeVisible();
+      await expect(feedback.getByText(`The right answer is ${correctAnswer}, “${right.text}”.`)).toBeVisible();
+    }
+    await expect(feedback.getByText(right.explanation)).toBeVisible();
     await expect(page.locator(`input[type="radio"][value="${pick}"]`)).toBeDisabled();
     if (q === 0) await scan();
     await page.getByRole("button", { name: q < questions.length - 1 ? "Next Question" : "Complete Quiz" }).click();
@@ -128,7 +141,7 @@ test("with scripts, the address of a quiz sent as a form shows its result, and t
     .join("&");
   await visit(`/learn/7?quiz=true&${answers}`);
   await expect(page.getByRole("heading", { name: "Your score: 100%" })).toBeVisible();
-  await expect(page.getByText("Correct! You answered", { exact: false })).toHaveCount(5);
+  await expect(page.getByText("Correct! You chose", { exact: false })).toHaveCount(5);
   // Scripts run here: the progress is kept, and the note for browsers without them is not shown.
   await expect.poll(() => page.evaluate(() => localStorage.getItem("completedModules"))).toBe("[7]");
   await expect(page.getByText(/Without JavaScript this browser keeps no course progress/)).toBeHidden();
@@ -385,7 +398,7 @@ test.describe("without JavaScript, on a 375 × 812 phone", () => {
   test("lessons are links; the module quiz is a form scored by the server", async ({ page, browser }) => {
     const module = await (await page.request.get("/api/course/modules/1")).json();
     const topics = module.topics as { title: string }[];
-    const questions = module.quiz.questions as { correctAnswer: string; explanation: string }[];
+    const questions = module.quiz.questions as QuizQuestion[];
 
     await page.goto("/learn/1");
     await expect(page.getByRole("heading", { level: 2, name: topics[0]!.title })).toBeVisible();
@@ -423,8 +436,10 @@ test.describe("without JavaScript, on a 375 × 812 phone", () => {
     await expectOnFirstScreen(page.getByRole("heading", { name: "Your score: 80%" }), "the score");
     await expect(page.getByText("Great job! You've got a solid understanding!")).toBeVisible();
     await expect(page.getByText("You've successfully completed Module 1!")).toBeVisible();
-    await expect(page.getByText(`the right answer is ${questions[0]!.correctAnswer}.`)).toBeVisible();
-    await expect(page.getByText(questions[0]!.explanation)).toBeVisible();
+    const first = questions[0]!;
+    const right = first.options.find((o) => o.id === first.correctAnswer)!;
+    await expect(page.getByText(`The right answer is ${right.id}, “${right.text}”.`)).toBeVisible();
+    await expect(page.getByText(right.explanation)).toBeVisible();
     await expect(page.getByText(/Without JavaScript this browser keeps no course progress/)).toBeVisible();
     await scanWithoutScripts(browser, page.url());
     await page.getByRole("button", { name: "Continue" }).click();

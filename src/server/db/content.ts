@@ -1,19 +1,23 @@
 // Everything the seed loads, imported so that the executable carries it.
 
+import { Type } from "@sinclair/typebox";
 import blogCategories from "#content/blog/categories.json" with { type: "json" };
 import offers from "#content/offers.json" with { type: "json" };
-import sitePageIndex from "#content/pages/index.json" with { type: "json" };
-import privacyHtml from "#content/pages/privacy.html" with { type: "text" };
-import termsHtml from "#content/pages/terms.html" with { type: "text" };
+import privacyMd from "#content/pages/privacy.md" with { type: "text" };
+import termsMd from "#content/pages/terms.md" with { type: "text" };
 import products from "#content/products.json" with { type: "json" };
 import siteSettings from "#content/site-settings.json" with { type: "json" };
 import { seedPosts } from "#server/features/blog/seed-posts.ts";
+import { readMarkdown } from "#server/lib/markdown.ts";
+import { SitePage } from "#shared/features/site-pages/contract.ts";
 
-// Bun's types call every .html import an HTML bundle; with type "text" it is the file's text.
-const pageBodies: Record<string, string> = {
-  "terms.html": termsHtml as unknown as string,
-  "privacy.html": privacyHtml as unknown as string,
-};
+// The site pages (terms, privacy): front matter for slug, title and description, the body
+// in Markdown. {{brand}} in the text becomes the brand name when the page is shown.
+const PageFrontMatter = Type.Pick(SitePage, ["slug", "title", "description"]);
+const sitePages = Object.entries({ "terms.md": termsMd, "privacy.md": privacyMd }).map(([file, text]) => {
+  const { data, html } = readMarkdown(`content/pages/${file}`, text, PageFrontMatter);
+  return { ...data, body: html };
+});
 
 export const content = {
   siteSettings,
@@ -21,11 +25,6 @@ export const content = {
   offers,
   blogCategories,
   blogPosts: seedPosts,
-  sitePages: sitePageIndex.map(({ file, ...page }) => {
-    const body = pageBodies[file];
-    if (body === undefined) throw new Error(`content/pages/index.json names ${file}, which is not imported`);
-    // The leading comment is a note to the operator, not page text.
-    return { ...page, body: body.replace(/^\s*<!--[\s\S]*?-->\s*/, "") };
-  }),
+  sitePages,
 };
 export type Content = typeof content;

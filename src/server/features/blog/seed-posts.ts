@@ -1,14 +1,37 @@
-// The seed's blog posts, one file each in content/blog/posts (checked by tests/content.test.ts).
-import p0 from "#content/blog/posts/building-a-tip-menu-that-works.json" with { type: "json" };
-import p1 from "#content/blog/posts/choosing-a-stage-name.json" with { type: "json" };
-import p2 from "#content/blog/posts/fan-clubs-and-content-sales-without-burnout.json" with { type: "json" };
-import p3 from "#content/blog/posts/how-to-start-camming-safely.json" with { type: "json" };
-import p4 from "#content/blog/posts/keeping-chat-lively-on-slow-nights.json" with { type: "json" };
-import p5 from "#content/blog/posts/lighting-on-a-budget.json" with { type: "json" };
-import p6 from "#content/blog/posts/platform-reviews.json" with { type: "json" };
-import p7 from "#content/blog/posts/questions-to-ask-before-signing-up.json" with { type: "json" };
-import p8 from "#content/blog/posts/taxes-for-cam-models.json" with { type: "json" };
-import p9 from "#content/blog/posts/your-first-week-on-camera.json" with { type: "json" };
-import type { SeedPost } from "#shared/features/blog/contract.ts";
+// The seed's blog posts, one Markdown file each in content/blog/posts: front matter for the
+// post's fields, the body for its content (tests/content.test.ts checks that every file is listed).
+import { Type } from "@sinclair/typebox";
+import p0 from "#content/blog/posts/building-a-tip-menu-that-works.md" with { type: "text" };
+import p1 from "#content/blog/posts/choosing-a-stage-name.md" with { type: "text" };
+import p2 from "#content/blog/posts/fan-clubs-and-content-sales-without-burnout.md" with { type: "text" };
+import p3 from "#content/blog/posts/how-to-start-camming-safely.md" with { type: "text" };
+import p4 from "#content/blog/posts/keeping-chat-lively-on-slow-nights.md" with { type: "text" };
+import p5 from "#content/blog/posts/lighting-on-a-budget.md" with { type: "text" };
+import p6 from "#content/blog/posts/platform-reviews.md" with { type: "text" };
+import p7 from "#content/blog/posts/questions-to-ask-before-signing-up.md" with { type: "text" };
+import p8 from "#content/blog/posts/taxes-for-cam-models.md" with { type: "text" };
+import p9 from "#content/blog/posts/your-first-week-on-camera.md" with { type: "text" };
+import { readMarkdown } from "#server/lib/markdown.ts";
+import { SeedPost } from "#shared/features/blog/contract.ts";
 
-export const seedPosts = [p0, p1, p2, p3, p4, p5, p6, p7, p8, p9] as SeedPost[];
+const PostFrontMatter = Type.Omit(SeedPost, ["content"]);
+
+const files: Record<string, string> = {
+  "building-a-tip-menu-that-works": p0,
+  "choosing-a-stage-name": p1,
+  "fan-clubs-and-content-sales-without-burnout": p2,
+  "how-to-start-camming-safely": p3,
+  "keeping-chat-lively-on-slow-nights": p4,
+  "lighting-on-a-budget": p5,
+  "platform-reviews": p6,
+  "questions-to-ask-before-signing-up": p7,
+  "taxes-for-cam-models": p8,
+  "your-first-week-on-camera": p9,
+};
+
+export const seedPosts: SeedPost[] = Object.entries(files).map(([slug, text]) => {
+  const file = `content/blog/posts/${slug}.md`;
+  const { data, html } = readMarkdown(file, text, PostFrontMatter);
+  if (data.slug !== slug) throw new Error(`${file}: its slug is ${data.slug}; name the file after the slug`);
+  return { ...data, content: html };
+});

@@ -37,7 +37,7 @@ export type BlogPostSummary = Pick<
   "id" | "title" | "slug" | "excerpt" | "category" | "coverImage" | "createdAt" | "updatedAt" | "readingMinutes"
 >;
 
-/** A post in content/blog/posts/*.json. */
+/** A post in content/blog/posts/*.md: front matter for its fields, the body for its content. */
 export const SeedPost = Type.Object({
   title: Type.String({ minLength: 10, maxLength: 110 }),
   slug: Type.String({ pattern: SLUG_PATTERN, maxLength: 80 }),

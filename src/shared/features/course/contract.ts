@@ -16,15 +16,19 @@ export const Topic = Type.Object({
 });
 export type Topic = Static<typeof Topic>;
 
+/** A module quiz option with its own explanation of why it is right or wrong. */
+export const ModuleQuizOption = Type.Object({
+  id: OptionId,
+  text: Type.String({ minLength: 1, maxLength: 200 }),
+  explanation: Type.String({ minLength: 30, maxLength: 500 }),
+});
+export type ModuleQuizOption = Static<typeof ModuleQuizOption>;
+
 export const ModuleQuizQuestion = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: QUIZ_QUESTIONS_PER_MODULE }),
   question: Type.String({ minLength: 10, maxLength: 240 }),
-  options: Type.Array(Type.Object({ id: OptionId, text: Type.String({ minLength: 1, maxLength: 200 }) }), {
-    minItems: 4,
-    maxItems: 4,
-  }),
+  options: Type.Array(ModuleQuizOption, { minItems: 4, maxItems: 4 }),
   correctAnswer: OptionId,
-  explanation: Type.String({ minLength: 40, maxLength: 600 }),
 });
 export type ModuleQuizQuestion = Static<typeof ModuleQuizQuestion>;
 

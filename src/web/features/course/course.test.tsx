@@ -26,9 +26,12 @@ const module: CourseModule = {
     questions: [1, 2, 3].map((id) => ({
       id,
       question: `Question number ${id}?`,
-      options: (["A", "B", "C", "D"] as const).map((o) => ({ id: o, text: `Answer ${o}${id}` })),
+      options: (["A", "B", "C", "D"] as const).map((o) => ({
+        id: o,
+        text: `Answer ${o}${id}`,
+        explanation: `Why ${o}${id}: ${o === "B" ? "right, as the lesson says" : "wrong, as the lesson says"}.`,
+      })),
       correctAnswer: "B" as const,
-      explanation: `Explanation ${id}: B is right because the lesson says so, clearly.`,
     })),
   },
 };
@@ -131,9 +134,13 @@ describe("module quiz without scripts", () => {
     expect(screen.getByRole("heading", { name: "Your score: 67%" })).toBeTruthy();
     expect(screen.getByText("2 of 3 correct.")).toBeTruthy();
     expect(screen.getByText("Good effort! You're on the right track.")).toBeTruthy();
-    expect(screen.getAllByText("Correct! You answered B.")).toHaveLength(2);
-    expect(screen.getByText("Incorrect. You answered A; the right answer is B.")).toBeTruthy();
-    expect(screen.getByText(/Explanation 2/)).toBeTruthy();
+    expect(screen.getAllByText(/^Correct! You chose B, “Answer B[13]”\.$/)).toHaveLength(2);
+    // A wrong answer: why it is wrong, then the right one and why it is right.
+    expect(screen.getByText("Not quite. You chose A, “Answer A2”.")).toBeTruthy();
+    expect(screen.getByText(/^Why A2: wrong/)).toBeTruthy();
+    expect(screen.getByText("The right answer is B, “Answer B2”.")).toBeTruthy();
+    expect(screen.getByText(/^Why B2: right/)).toBeTruthy();
+    expect(screen.queryByText(/^Why [CD]/)).toBeNull();
     expect(screen.getByText(/Without JavaScript this browser keeps no course progress/)).toBeTruthy();
     expect(screen.getByRole("button", { name: "Continue" }).getAttribute("href")).toBe("/learn/4");
     expect(screen.getByRole("button", { name: "Review This Module Again" }).getAttribute("href")).toBe("/learn/3");
@@ -164,14 +171,17 @@ describe("module quiz and result panel", () => {
     renderAt("/learn/3?quiz=true", <ModuleQuiz module={module} onReview={() => reviewed++} />);
     expect((screen.getByRole("button", { name: "Submit Answer" }) as HTMLButtonElement).disabled).toBe(true);
     answer("A");
-    expect(screen.getByText("Incorrect. The right answer is B.")).toBeTruthy();
-    expect(screen.getByText(/Explanation 1/)).toBeTruthy();
+    expect(screen.getByText("Not quite. You chose A, “Answer A1”.")).toBeTruthy();
+    expect(screen.getByText(/^Why A1: wrong/)).toBeTruthy();
+    expect(screen.getByText("The right answer is B, “Answer B1”.")).toBeTruthy();
+    expect(screen.getByText(/^Why B1: right/)).toBeTruthy();
     for (const radio of screen.getAllByRole("radio")) expect((radio as HTMLInputElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole("button", { name: "Next Question" }));
     // The focus moves to the new question, not to the body behind a disabled button.
     expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Question number 2?" }));
     answer("B");
-    expect(screen.getByText("Correct!")).toBeTruthy();
+    expect(screen.getByText("Correct! You chose B, “Answer B2”.")).toBeTruthy();
+    expect(screen.getByText(/^Why B2: right/)).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Next Question" }));
     answer("B");
     fireEvent.click(screen.getByRole("button", { name: "Complete Quiz" }));

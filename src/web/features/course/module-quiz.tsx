@@ -151,10 +151,7 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
 
       {submitted && (
         <div className={right ? "answer-feedback correct" : "answer-feedback wrong"} role="status">
-          <p>
-            <strong>{right ? "Correct!" : `Incorrect. The right answer is ${question.correctAnswer}.`}</strong>
-          </p>
-          <p>{question.explanation}</p>
+          <AnswerFeedback question={question} chosen={selected} />
         </div>
       )}
 
@@ -179,6 +176,37 @@ function OptionText({ option }: { option: Question["options"][number] }) {
     <span>
       <strong>{option.id}.</strong> {option.text}
     </span>
+  );
+}
+
+/**
+ * Why the chosen option is right or wrong, each option named by its letter and text; after a
+ * wrong answer, the right option and why it is right.
+ */
+function AnswerFeedback({ question, chosen }: { question: Question; chosen: string | null }) {
+  const mine = question.options.find((o) => o.id === chosen);
+  const answer = question.options.find((o) => o.id === question.correctAnswer);
+  if (!answer) return null;
+  if (mine?.id === answer.id)
+    return (
+      <>
+        <p>
+          <strong>{`Correct! You chose ${answer.id}, “${answer.text}”.`}</strong>
+        </p>
+        <p>{answer.explanation}</p>
+      </>
+    );
+  return (
+    <>
+      <p>
+        <strong>{mine ? `Not quite. You chose ${mine.id}, “${mine.text}”.` : "Not answered."}</strong>
+      </p>
+      {mine && <p>{mine.explanation}</p>}
+      <p>
+        <strong>{`The right answer is ${answer.id}, “${answer.text}”.`}</strong>
+      </p>
+      <p>{answer.explanation}</p>
+    </>
   );
 }
 
@@ -242,14 +270,7 @@ function SentAnswers({ questions, answers }: { questions: Question[]; answers: (
         return (
           <li key={question.id} className={right ? "answer-feedback correct" : "answer-feedback wrong"}>
             <p>{question.question}</p>
-            <p>
-              <strong>
-                {right
-                  ? `Correct! You answered ${answers[i]}.`
-                  : `Incorrect. You answered ${answers[i]}; the right answer is ${question.correctAnswer}.`}
-              </strong>
-            </p>
-            <p>{question.explanation}</p>
+            <AnswerFeedback question={question} chosen={answers[i] ?? null} />
           </li>
         );
       })}
