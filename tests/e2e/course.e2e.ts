@@ -89,11 +89,11 @@ test("walk a module, take its quiz with one wrong answer, continue to the next m
     const chosen = options.find((o) => o.id === pick)!;
     const feedback = page.getByRole("status");
     await expect(
-      feedback.getByText(q === 0 ? `Not quite. You chose ${pick}, “${chosen.text}”.` : `Correct! You chose ${pick}`),
+      feedback.getByText(q === 0 ? `Not quite. You chose ${pick}: “${chosen.text}”` : `Correct! You chose ${pick}`),
     ).toBeVisible();
     if (q === 0) {
       await expect(feedback.getByText(chosen.explanation)).toBeVisible();
-      await expect(feedback.getByText(`The right answer is ${correctAnswer}, “${right.text}”.`)).toBeVisible();
+      await expect(feedback.getByText(`The right answer is ${correctAnswer}: “${right.text}”`)).toBeVisible();
     }
     await expect(feedback.getByText(right.explanation)).toBeVisible();
     await expect(page.locator(`input[type="radio"][value="${pick}"]`)).toBeDisabled();
@@ -438,7 +438,7 @@ test.describe("without JavaScript, on a 375 × 812 phone", () => {
     await expect(page.getByText("You've successfully completed Module 1!")).toBeVisible();
     const first = questions[0]!;
     const right = first.options.find((o) => o.id === first.correctAnswer)!;
-    await expect(page.getByText(`The right answer is ${right.id}, “${right.text}”.`)).toBeVisible();
+    await expect(page.getByText(`The right answer is ${right.id}: “${right.text}”`)).toBeVisible();
     await expect(page.getByText(right.explanation)).toBeVisible();
     await expect(page.getByText(/Without JavaScript this browser keeps no course progress/)).toBeVisible();
     await scanWithoutScripts(browser, page.url());

@@ -134,11 +134,11 @@ describe("module quiz without scripts", () => {
     expect(screen.getByRole("heading", { name: "Your score: 67%" })).toBeTruthy();
     expect(screen.getByText("2 of 3 correct.")).toBeTruthy();
     expect(screen.getByText("Good effort! You're on the right track.")).toBeTruthy();
-    expect(screen.getAllByText(/^Correct! You chose B, “Answer B[13]”\.$/)).toHaveLength(2);
+    expect(screen.getAllByText(/^Correct! You chose B: “Answer B[13]”$/)).toHaveLength(2);
     // A wrong answer: why it is wrong, then the right one and why it is right.
-    expect(screen.getByText("Not quite. You chose A, “Answer A2”.")).toBeTruthy();
+    expect(screen.getByText("Not quite. You chose A: “Answer A2”")).toBeTruthy();
     expect(screen.getByText(/^Why A2: wrong/)).toBeTruthy();
-    expect(screen.getByText("The right answer is B, “Answer B2”.")).toBeTruthy();
+    expect(screen.getByText("The right answer is B: “Answer B2”")).toBeTruthy();
     expect(screen.getByText(/^Why B2: right/)).toBeTruthy();
     expect(screen.queryByText(/^Why [CD]/)).toBeNull();
     expect(screen.getByText(/Without JavaScript this browser keeps no course progress/)).toBeTruthy();
@@ -171,16 +171,16 @@ describe("module quiz and result panel", () => {
     renderAt("/learn/3?quiz=true", <ModuleQuiz module={module} onReview={() => reviewed++} />);
     expect((screen.getByRole("button", { name: "Submit Answer" }) as HTMLButtonElement).disabled).toBe(true);
     answer("A");
-    expect(screen.getByText("Not quite. You chose A, “Answer A1”.")).toBeTruthy();
+    expect(screen.getByText("Not quite. You chose A: “Answer A1”")).toBeTruthy();
     expect(screen.getByText(/^Why A1: wrong/)).toBeTruthy();
-    expect(screen.getByText("The right answer is B, “Answer B1”.")).toBeTruthy();
+    expect(screen.getByText("The right answer is B: “Answer B1”")).toBeTruthy();
     expect(screen.getByText(/^Why B1: right/)).toBeTruthy();
     for (const radio of screen.getAllByRole("radio")) expect((radio as HTMLInputElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole("button", { name: "Next Question" }));
     // The focus moves to the new question, not to the body behind a disabled button.
     expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Question number 2?" }));
     answer("B");
-    expect(screen.getByText("Correct! You chose B, “Answer B2”.")).toBeTruthy();
+    expect(screen.getByText("Correct! You chose B: “Answer B2”")).toBeTruthy();
     expect(screen.getByText(/^Why B2: right/)).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Next Question" }));
     answer("B");

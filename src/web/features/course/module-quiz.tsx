@@ -191,7 +191,7 @@ function AnswerFeedback({ question, chosen }: { question: Question; chosen: stri
     return (
       <>
         <p>
-          <strong>{`Correct! You chose ${answer.id}, “${answer.text}”.`}</strong>
+          <strong>{`Correct! You chose ${answer.id}: “${answer.text}”`}</strong>
         </p>
         <p>{answer.explanation}</p>
       </>
@@ -199,11 +199,11 @@ function AnswerFeedback({ question, chosen }: { question: Question; chosen: stri
   return (
     <>
       <p>
-        <strong>{mine ? `Not quite. You chose ${mine.id}, “${mine.text}”.` : "Not answered."}</strong>
+        <strong>{mine ? `Not quite. You chose ${mine.id}: “${mine.text}”` : "Not answered."}</strong>
       </p>
       {mine && <p>{mine.explanation}</p>}
       <p>
-        <strong>{`The right answer is ${answer.id}, “${answer.text}”.`}</strong>
+        <strong>{`The right answer is ${answer.id}: “${answer.text}”`}</strong>
       </p>
       <p>{answer.explanation}</p>
     </>
