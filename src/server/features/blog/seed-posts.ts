@@ -10,7 +10,8 @@ import p5 from "#content/blog/posts/platform-reviews.md" with { type: "text" };
 import p6 from "#content/blog/posts/questions-to-ask-before-signing-up.md" with { type: "text" };
 import p7 from "#content/blog/posts/studio-or-independent.md" with { type: "text" };
 import p8 from "#content/blog/posts/taxes-for-cam-models.md" with { type: "text" };
-import p9 from "#content/blog/posts/your-first-week-on-camera.md" with { type: "text" };
+import p9 from "#content/blog/posts/token-arithmetic-in-cents.md" with { type: "text" };
+import p10 from "#content/blog/posts/your-first-week-on-camera.md" with { type: "text" };
 import { readMarkdown } from "#server/lib/markdown.ts";
 import { SeedPost } from "#shared/features/blog/contract.ts";
 
@@ -26,7 +27,8 @@ const files: Record<string, string> = {
   "questions-to-ask-before-signing-up": p6,
   "studio-or-independent": p7,
   "taxes-for-cam-models": p8,
-  "your-first-week-on-camera": p9,
+  "token-arithmetic-in-cents": p9,
+  "your-first-week-on-camera": p10,
 };
 
 export const seedPosts: SeedPost[] = Object.entries(files).map(([slug, text]) => {
