@@ -318,21 +318,44 @@ test("a product with invalid then valid fields shows in the starter kit", async 
   await expect(page.getByRole("heading", { name: "Soft-box lighting kit for two" })).toBeVisible();
 });
 
-test("the brand name from settings is in the page title; sign out goes to the login page", async ({ page, scan }) => {
+test("the brand name from settings is in the page title, emptied claims leave the pages; sign out goes to the login page", async ({
+  page,
+  visit,
+  scan,
+}) => {
   await signIn(page);
   await openSection(page, "Settings", "/admin/settings");
+  const claims = { "Income figure": "", Testimonial: "", "Banner claim": "" };
+  const before: Record<string, string> = {};
+  for (const label of Object.keys(claims)) before[label] = await page.getByLabel(label, { exact: true }).inputValue();
   await page.getByLabel("Brand name").fill("Velvet Start");
+  for (const [label, value] of Object.entries(claims)) await page.getByLabel(label, { exact: true }).fill(value);
   await scan();
   await page.getByRole("button", { name: "Save Settings" }).click();
   await expect(page.getByTestId("toast")).toContainText("Settings saved");
-  await page.goto("/");
+  // The cached home page is rendered again, and hydrates without a mismatch.
+  await visit("/");
   await expect(page).toHaveTitle("Discover Your Webcam Alter Ego | Velvet Start");
-  // Put it back for the other tests.
+  const stats = page.getByRole("list").filter({ hasText: "5 min" });
+  await expect(stats.getByRole("listitem")).toHaveText([
+    "5 minTo find your cam model persona",
+    "10,000+Cam models helped",
+  ]);
+  await expect(page.getByText("Potential monthly income for top performers")).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "A member's story" })).toHaveCount(0);
+  await expect(page.getByText("One member's experience")).toHaveCount(0);
+  await visit("/quiz/earnings");
+  await expect(page.getByRole("complementary", { name: "Sponsored" })).toHaveText(
+    "Join Platform One today and start earning!",
+  );
+  // Put them back for the other tests.
   await page.goto("/admin");
   await openSection(page, "Settings", "/admin/settings");
   await page.getByLabel("Brand name").fill("Cam Guide");
+  for (const [label, value] of Object.entries(before)) await page.getByLabel(label, { exact: true }).fill(value);
   await page.getByRole("button", { name: "Save Settings" }).click();
   await expect(page.getByTestId("toast")).toContainText("Settings saved");
+  expect(await (await page.request.get("/")).text()).toContain("<strong>$10k+</strong>");
 
   await page.getByRole("button", { name: "Sign Out" }).click();
   await expect(page.getByTestId("toast")).toContainText("Logged out successfully");

@@ -57,6 +57,11 @@ export function settingsInput(overrides: Partial<SiteSettings> = {}) {
     platformA: { name: "Alpha", url: "https://alpha.example" },
     platformB: { name: "Beta", url: "https://beta.example" },
     bannerPlatform: "b",
+    incomeFigure: "$2k+",
+    modelsHelpedFigure: "500+",
+    testimonialQuote: "The course helped me plan my first month.",
+    testimonialAttribution: "Dana, Cosplay Babe archetype",
+    bannerClaim: "{platform} pays out every week.",
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { content } from "#server/db/content.ts";
 import { renderAt } from "#tests/support/render.tsx";
 import { Footer } from "./footer.tsx";
 import { Header } from "./header.tsx";
@@ -197,6 +198,22 @@ describe("promotional banner", () => {
       "Join Platform One today and start earning! Over 100,000 webcam models trust Platform One for steady income.",
     );
     expect(link.getAttribute("rel")).toBe("sponsored noopener");
+  });
+
+  test("the claim is the operator's: it names the banner platform, and an empty one leaves only the invitation", async () => {
+    const { queryClient } = renderAt("/quiz/result", <PromoBanner />);
+    const shows = async (changes: Record<string, string>, text: string) => {
+      act(() => {
+        queryClient.setQueryData(["/api/settings"], { ...content.siteSettings, ...changes });
+      });
+      // Query updates reach components on the next tick.
+      await waitFor(() => expect(screen.getByRole("link").textContent).toBe(text));
+    };
+    await shows(
+      { bannerPlatform: "b", bannerClaim: "{platform} pays out weekly; ask {platform} for details." },
+      "Join Platform Two today and start earning! Platform Two pays out weekly; ask Platform Two for details.",
+    );
+    await shows({ bannerClaim: "" }, "Join Platform One today and start earning!");
   });
 
   test("is absent elsewhere", () => {

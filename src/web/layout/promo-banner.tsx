@@ -7,12 +7,19 @@ export function PromoBanner() {
   const settings = useSettings();
   if (!showsPromoBanner(location)) return null;
   const platform = settings.bannerPlatform === "b" ? settings.platformB : settings.platformA;
+  // The operator's claim about the platform (a site setting): empty leaves only the invitation.
+  const claim = settings.bannerClaim.trim().replaceAll("{platform}", platform.name);
   return (
     <aside className="promo-banner" aria-label="Sponsored">
       <a href={platform.url} target="_blank" rel="sponsored noopener">
         <span>
-          Join {platform.name} today and start earning!{" "}
-          <span className="promo-banner-more">Over 100,000 webcam models trust {platform.name} for steady income.</span>
+          Join {platform.name} today and start earning!
+          {claim && (
+            <>
+              {" "}
+              <span className="promo-banner-more">{claim}</span>
+            </>
+          )}
         </span>
       </a>
     </aside>

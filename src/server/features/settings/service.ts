@@ -13,6 +13,11 @@ export async function getSettings(db: Db): Promise<SiteSettings> {
     platformA: { name: row.platformAName, url: row.platformAUrl },
     platformB: { name: row.platformBName, url: row.platformBUrl },
     bannerPlatform: row.bannerPlatform,
+    incomeFigure: row.incomeFigure,
+    modelsHelpedFigure: row.modelsHelpedFigure,
+    testimonialQuote: row.testimonialQuote,
+    testimonialAttribution: row.testimonialAttribution,
+    bannerClaim: row.bannerClaim,
   };
 }
 
@@ -26,6 +31,12 @@ export function settingsRow(settings: SiteSettings) {
     platformBName: settings.platformB.name,
     platformBUrl: settings.platformB.url,
     bannerPlatform: settings.bannerPlatform,
+    // A claim of only spaces is stored empty: it is hidden, and the form shows it as empty.
+    incomeFigure: settings.incomeFigure.trim(),
+    modelsHelpedFigure: settings.modelsHelpedFigure.trim(),
+    testimonialQuote: settings.testimonialQuote.trim(),
+    testimonialAttribution: settings.testimonialAttribution.trim(),
+    bannerClaim: settings.bannerClaim.trim(),
   };
 }
 

@@ -1,4 +1,12 @@
 import { describe, expect, test } from "bun:test";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { within } from "@testing-library/dom";
+import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { applyMigrations, openDatabase } from "#server/db/client.ts";
+import { content } from "#server/db/content.ts";
+import { resourcePath } from "#server/resources.ts";
 import { ADMIN, adminApp } from "#tests/support/admin.ts";
 import { settingsInput } from "#tests/support/admin-inputs.ts";
 import { renderPage } from "#tests/support/page.ts";
@@ -56,6 +64,52 @@ runScenarios("settings admin API without the session or from another site", [
     status: 422,
     unchanged: true,
   },
+  ...(
+    [
+      ["incomeFigure", 20, "The income figure must be at most 20 characters (leave it empty to hide it)"],
+      ["modelsHelpedFigure", 20, "The models-helped figure must be at most 20 characters (leave it empty to hide it)"],
+      ["testimonialQuote", 600, "The testimonial must be at most 600 characters (leave it empty to hide it)"],
+      [
+        "testimonialAttribution",
+        100,
+        "The testimonial's author must be at most 100 characters (leave it empty to hide it)",
+      ],
+      ["bannerClaim", 200, "The banner claim must be at most 200 characters (leave it empty to hide it)"],
+    ] as const
+  ).map(([field, max, message]) => ({
+    name: `${field} longer than ${max} characters: 422 at the field, nothing changes`,
+    who: "admin" as const,
+    method: "PUT" as const,
+    path: "/api/admin/settings",
+    body: { ...settings, [field]: "x".repeat(max + 1) },
+    status: 422,
+    check: (res: { json: <T>() => T }) =>
+      expect(res.json<{ details: unknown[] }>().details).toEqual([{ field, message }]),
+    unchanged: true as const,
+  })),
+  {
+    name: "a claim that is not text: 422",
+    who: "admin",
+    method: "PUT",
+    path: "/api/admin/settings",
+    body: { ...settings, bannerClaim: null },
+    status: 422,
+    unchanged: true,
+  },
+  {
+    name: "settings without the claims: 422",
+    who: "admin",
+    method: "PUT",
+    path: "/api/admin/settings",
+    body: {
+      brandName: settings.brandName,
+      platformA: settings.platformA,
+      platformB: settings.platformB,
+      bannerPlatform: settings.bannerPlatform,
+    },
+    status: 422,
+    unchanged: true,
+  },
   {
     name: "a platform without a name: 422",
     who: "admin",
@@ -74,6 +128,125 @@ describe("settings admin API as the admin", () => {
     await api.check({ who: "admin", method: "PUT", path: "/api/admin/settings", body: settings, status: 200 });
     expect((await renderPage(api.request, "/")).title).toEndWith("| Velvet Start");
     await api.check({ path: "/api/settings", status: 200, json: settings });
+  });
+});
+
+describe("the claims the site makes about itself", () => {
+  const SEEDED = {
+    incomeFigure: "$10k+",
+    modelsHelpedFigure: "10,000+",
+    testimonialQuote:
+      "I was nervous and had no idea where to begin. The quiz said I'm a Girl Next Door, so I stopped copying other models and leaned into being relaxed and chatty. I kept a steady schedule, and on my best days I now make $500+.",
+    testimonialAttribution: "Jess, Girl Next Door archetype",
+    bannerClaim: "Over 100,000 webcam models trust {platform} for steady income.",
+  };
+  const BANNER = "Join Platform One today and start earning!";
+  /** The home page's figures, each its value then its label. */
+  const figures = (page: Awaited<ReturnType<typeof renderPage>>) =>
+    within(page.main().getByRole("region", { name: "In numbers" }))
+      .getAllByRole("listitem")
+      .map((item) => item.textContent);
+
+  test("a new install shows today's figures, testimonial and banner claim", async () => {
+    const { asAdmin, request } = await adminApp();
+    expect(await (await asAdmin("/api/admin/settings")).json()).toMatchObject(SEEDED);
+    const home = await renderPage(request, "/");
+    expect(figures(home)).toEqual([
+      "$10k+Potential monthly income for top performers",
+      "5 minTo find your cam model persona",
+      "10,000+Cam models helped",
+    ]);
+    expect(home.text).toContain(`“${SEEDED.testimonialQuote}”`);
+    expect(home.text).toContain("— Jess, Girl Next Door archetype. One member's experience; results vary.");
+    const banner = (await renderPage(request, "/quiz/earnings")).screen.getByRole("complementary", {
+      name: "Sponsored",
+    });
+    expect(banner.textContent).toBe(`${BANNER} Over 100,000 webcam models trust Platform One for steady income.`);
+  });
+
+  test("an edit shows on the next request of the cached pages; an empty claim hides its element", async () => {
+    const { asAdmin, request } = await adminApp();
+    const put = async (changes: Record<string, string>) => {
+      const current = await (await asAdmin("/api/admin/settings")).json();
+      const res = await asAdmin("/api/admin/settings", { method: "PUT", json: { ...current, ...changes } });
+      expect(res.status).toBe(200);
+      return res.json();
+    };
+    const home = () => renderPage(request, "/");
+    const banner = async () =>
+      (await renderPage(request, "/quiz/earnings")).screen.getByRole("complementary", { name: "Sponsored" })
+        .textContent;
+    // Both pages are rendered (and cached) before each change.
+    await home();
+    await banner();
+
+    await put({ incomeFigure: "$3k+", bannerClaim: "{platform} pays {platform}'s models weekly." });
+    expect((await home()).text).toContain("$3k+Potential monthly income for top performers");
+    expect(await banner()).toBe(`${BANNER} Platform One pays Platform One's models weekly.`);
+
+    // Spaces count as empty, and are stored that way.
+    expect(await put({ incomeFigure: "  ", modelsHelpedFigure: "", bannerClaim: " " })).toMatchObject({
+      incomeFigure: "",
+      modelsHelpedFigure: "",
+      bannerClaim: "",
+    });
+    const page = await home();
+    expect(figures(page)).toEqual(["5 minTo find your cam model persona"]);
+    expect(page.text).not.toContain("Potential monthly income");
+    expect(page.text).not.toContain("Cam models helped");
+    expect(await banner()).toBe(BANNER);
+
+    // Without an author the words still show, with their note; without words, nothing does.
+    await put({ testimonialAttribution: "" });
+    const anonymous = await home();
+    expect(anonymous.document.querySelector("blockquote")?.textContent).toBe(`“${SEEDED.testimonialQuote}”`);
+    expect(anonymous.document.querySelector("figcaption")?.textContent).toBe("One member's experience; results vary.");
+    await put({ testimonialQuote: "", testimonialAttribution: "Jess, Girl Next Door archetype" });
+    const without = await home();
+    expect(without.screen.queryByRole("heading", { name: "A member's story" })).toBeNull();
+    expect(without.document.querySelector("figure, blockquote")).toBeNull();
+    const shown = without.document.querySelector("main")?.textContent;
+    expect(shown).not.toContain("Jess");
+    expect(shown).not.toContain("results vary");
+  });
+
+  test("the seed file and the columns' defaults hold the same texts", () => {
+    expect(content.siteSettings).toMatchObject(SEEDED);
+  });
+
+  test("a database from before the claims were settings gets the same texts when it is upgraded", () => {
+    // The migrations up to the one that added the claims, with a settings row an operator saved.
+    const dir = mkdtempSync(join(tmpdir(), "cam-guide-claims-"));
+    try {
+      const journal = JSON.parse(readFileSync(resourcePath("drizzle", "meta", "_journal.json"), "utf8"));
+      const claimsAt = journal.entries.findIndex((entry: { tag: string }) => entry.tag === "0002_site_claims");
+      expect(claimsAt).toBeGreaterThan(0);
+      const earlier = journal.entries.slice(0, claimsAt);
+      cpSync(resourcePath("drizzle"), join(dir, "drizzle"), { recursive: true });
+      writeFileSync(join(dir, "drizzle", "meta", "_journal.json"), JSON.stringify({ ...journal, entries: earlier }));
+      const handle = openDatabase(join(dir, "app.db"));
+      migrate(handle.db, { migrationsFolder: join(dir, "drizzle") });
+      handle.sqlite.run(
+        "INSERT INTO site_settings (id, brand_name, platform_a_name, platform_a_url, platform_b_name, platform_b_url) VALUES (1, 'Old Brand', 'A', 'https://a.example', 'B', 'https://b.example')",
+      );
+      applyMigrations(handle);
+      const row = handle.sqlite
+        .query(
+          "SELECT brand_name, income_figure, models_helped_figure, testimonial_quote, testimonial_attribution, banner_claim FROM site_settings",
+        )
+        .get();
+      handle.close();
+      expect(row).toEqual({
+        brand_name: "Old Brand",
+        income_figure: SEEDED.incomeFigure,
+        models_helped_figure: SEEDED.modelsHelpedFigure,
+        testimonial_quote: SEEDED.testimonialQuote,
+        testimonial_attribution: SEEDED.testimonialAttribution,
+        banner_claim: SEEDED.bannerClaim,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

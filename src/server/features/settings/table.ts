@@ -1,7 +1,22 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, integer, table, text, textEnum, timestampNow } from "#server/db/columns.ts";
 
-// One row (id = 1): the brand, the two affiliate platforms the site links to, and the site's public address.
+/**
+ * The claims the site makes about itself as first shipped: content/site-settings.json seeds a
+ * new database with the same texts, and these defaults give them to a database created before
+ * the claims were settings, so an upgrade shows no change until the admin edits them.
+ */
+export const CLAIM_DEFAULTS = {
+  incomeFigure: "$10k+",
+  modelsHelpedFigure: "10,000+",
+  testimonialQuote:
+    "I was nervous and had no idea where to begin. The quiz said I'm a Girl Next Door, so I stopped copying other models and leaned into being relaxed and chatty. I kept a steady schedule, and on my best days I now make $500+.",
+  testimonialAttribution: "Jess, Girl Next Door archetype",
+  bannerClaim: "Over 100,000 webcam models trust {platform} for steady income.",
+} as const;
+
+// One row (id = 1): the brand, the two affiliate platforms the site links to, the claims the
+// site makes about itself (empty hides one), and the site's public address.
 export const siteSettings = table(
   "site_settings",
   {
@@ -12,6 +27,11 @@ export const siteSettings = table(
     platformBName: text("platform_b_name").notNull(),
     platformBUrl: text("platform_b_url").notNull(),
     bannerPlatform: textEnum("banner_platform", ["a", "b"]).notNull().default("a"),
+    incomeFigure: text("income_figure").notNull().default(CLAIM_DEFAULTS.incomeFigure),
+    modelsHelpedFigure: text("models_helped_figure").notNull().default(CLAIM_DEFAULTS.modelsHelpedFigure),
+    testimonialQuote: text("testimonial_quote").notNull().default(CLAIM_DEFAULTS.testimonialQuote),
+    testimonialAttribution: text("testimonial_attribution").notNull().default(CLAIM_DEFAULTS.testimonialAttribution),
+    bannerClaim: text("banner_claim").notNull().default(CLAIM_DEFAULTS.bannerClaim),
     // The site's public address (an http(s) origin) when PUBLIC_URL is not set: recorded
     // from the admin's sign-in until the admin confirms or changes it in Settings.
     publicOrigin: text("public_origin"),

@@ -12,7 +12,14 @@ export const Platform = Type.Object({
 });
 export type Platform = Static<typeof Platform>;
 
-/** The brand and the two affiliate platforms (docs/product.md#site-settings), as the site renders them. */
+/** A claim the site makes about itself: any text up to `maxLength` characters, or empty to hide it. */
+const Claim = (what: string, maxLength: number) =>
+  Type.String({ maxLength, error: `${what} must be at most ${maxLength} characters (leave it empty to hide it)` });
+
+/**
+ * The brand, the two affiliate platforms and the claims the site makes about itself
+ * (docs/product.md#site-settings), as the site renders them. An empty claim is not shown.
+ */
 export const SiteSettings = Type.Object({
   brandName: Type.String({ minLength: 1, maxLength: 60, error: "Brand name is required, at most 60 characters" }),
   platformA: Platform,
@@ -20,6 +27,16 @@ export const SiteSettings = Type.Object({
   bannerPlatform: Type.Union([Type.Literal("a"), Type.Literal("b")], {
     error: "Banner platform must be 'a' or 'b'",
   }),
+  /** The home page's figure for the potential monthly income of top performers, such as "$10k+". */
+  incomeFigure: Claim("The income figure", 20),
+  /** The home page's figure for how many cam models the site has helped, such as "10,000+". */
+  modelsHelpedFigure: Claim("The models-helped figure", 20),
+  /** The home page's testimonial, without quotation marks: empty hides the whole testimonial. */
+  testimonialQuote: Claim("The testimonial", 600),
+  /** Who the testimonial is from, such as "Jess, Girl Next Door archetype". */
+  testimonialAttribution: Claim("The testimonial's author", 100),
+  /** The banner's second sentence; `{platform}` stands for the banner platform's name. */
+  bannerClaim: Claim("The banner claim", 200),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
 

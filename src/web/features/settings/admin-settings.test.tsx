@@ -64,3 +64,40 @@ test("the public address: shown with where it came from, a local one warned abou
   expect(form.textContent).not.toContain("local network");
   expect(stored()).toEqual({ public_origin: "https://guide.example.com", public_origin_confirmed: 1 });
 });
+
+test("the site's claims: each explained in plain words, a long one refused at its field, an empty one saved", async () => {
+  const { asAdmin, database } = await adminApp();
+  const sent: string[] = [];
+  routeFetchTo((path, init) => {
+    sent.push(`${init?.method ?? "GET"} ${path}`);
+    return asAdmin(path, init);
+  });
+  renderAt("/admin", <SettingsTab />);
+  const income = await screen.findByLabelText("Income figure");
+  expect((income as HTMLInputElement).value).toBe("$10k+");
+  const hint = (label: string) =>
+    document.getElementById(screen.getByLabelText(label).getAttribute("aria-describedby") ?? "")?.textContent;
+  expect(hint("Income figure")).toContain("Leave empty to hide it.");
+  expect(hint("Testimonial")).toContain("Leave empty to hide the whole testimonial.");
+  expect(hint("Banner claim")).toContain("Write {platform} where the platform’s name goes.");
+  expect(screen.getByText(/Only state what you can back up\./)).toBeTruthy();
+
+  fireEvent.change(income, { target: { value: "x".repeat(21) } });
+  fireEvent.click(screen.getByRole("button", { name: "Save Settings" }));
+  await messageAt("Income figure", "The income figure must be at most 20 characters (leave it empty to hide it)");
+  expect(sent.filter((call) => !call.startsWith("GET "))).toEqual([]);
+
+  fireEvent.change(income, { target: { value: "" } });
+  fireEvent.change(screen.getByLabelText("Testimonial"), { target: { value: "" } });
+  fireEvent.click(screen.getByRole("button", { name: "Save Settings" }));
+  await waitFor(() => expect(sent).toContain("PUT /api/admin/settings"));
+  await waitFor(() =>
+    expect(
+      database.sqlite.query("SELECT income_figure, testimonial_quote, banner_claim FROM site_settings").get(),
+    ).toEqual({
+      income_figure: "",
+      testimonial_quote: "",
+      banner_claim: "Over 100,000 webcam models trust {platform} for steady income.",
+    }),
+  );
+});

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { useId } from "react";
 import {
   isLocalOrigin,
   type PublicAddress,
@@ -11,7 +12,10 @@ import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { toast } from "#web/stores/toast.ts";
 
-/** Site settings: the brand, the two platforms, which one the banner names, and the public address. */
+/**
+ * Site settings: the brand, the two platforms, which one the banner names, the claims the site
+ * makes about itself, and the public address.
+ */
 export function SettingsTab() {
   return (
     <>
@@ -163,10 +167,98 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
         ))}
         {error("bannerPlatform") && <small className="field-error">{error("bannerPlatform")}</small>}
       </fieldset>
+      <fieldset>
+        <legend>What the site says about itself</legend>
+        <p>
+          <small>
+            Visitors read these as facts about your site. Change them to your own, or leave one empty to hide it. Only
+            state what you can back up.
+          </small>
+        </p>
+        {CLAIMS.map(({ key, label, hint, rows }) => (
+          <ClaimField
+            key={key}
+            label={label}
+            hint={hint}
+            rows={rows}
+            error={error(key)}
+            value={form[key]}
+            onChange={(value) => setForm({ ...form, [key]: value })}
+          />
+        ))}
+      </fieldset>
       {editor.elsewhere}
       <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
         {save.isPending ? "Saving..." : "Save Settings"}
       </button>
     </form>
+  );
+}
+
+type ClaimKey = "incomeFigure" | "modelsHelpedFigure" | "testimonialQuote" | "testimonialAttribution" | "bannerClaim";
+
+const CLAIMS: { key: ClaimKey; label: string; hint: string; rows?: number }[] = [
+  {
+    key: "incomeFigure",
+    label: "Income figure",
+    hint: "On the home page above “Potential monthly income for top performers”, such as $10k+. Leave empty to hide it.",
+  },
+  {
+    key: "modelsHelpedFigure",
+    label: "Models helped figure",
+    hint: "On the home page above “Cam models helped”, such as 10,000+. Leave empty to hide it.",
+  },
+  {
+    key: "testimonialQuote",
+    label: "Testimonial",
+    hint: "A member’s own words on the home page, without quotation marks: the page adds them and the note “One member’s experience; results vary.” Only quote someone who said it and agreed to be quoted. Leave empty to hide the whole testimonial.",
+    rows: 4,
+  },
+  {
+    key: "testimonialAttribution",
+    label: "Testimonial from",
+    hint: "Who said it, such as: Jess, Girl Next Door archetype. Leave empty to show the words without a name.",
+  },
+  {
+    key: "bannerClaim",
+    label: "Banner claim",
+    hint: "The sponsored banner’s second sentence, after “Join {platform} today and start earning!” Write {platform} where the platform’s name goes. Leave empty to hide it.",
+  },
+];
+
+/** A text field for one claim, with a plain-words note on where it shows and how to hide it. */
+function ClaimField({
+  label,
+  hint,
+  rows,
+  error,
+  value,
+  onChange,
+}: {
+  label: string;
+  hint: string;
+  rows?: number;
+  error?: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const hintId = useId();
+  return (
+    <Field label={label} error={error}>
+      {(props) => {
+        // The note describes the control until a problem does.
+        const control = { ...props, "aria-describedby": props["aria-describedby"] ?? hintId };
+        return (
+          <>
+            {rows ? (
+              <textarea {...control} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} />
+            ) : (
+              <input {...control} value={value} onChange={(e) => onChange(e.target.value)} />
+            )}
+            <small id={hintId}>{hint}</small>
+          </>
+        );
+      }}
+    </Field>
   );
 }

@@ -8,6 +8,12 @@ const FALLBACK: SiteSettings = {
   platformA: { name: "Platform One", url: "https://example.com/" },
   platformB: { name: "Platform Two", url: "https://example.org/" },
   bannerPlatform: "a",
+  // No claims: without the settings the site does not know which ones the operator stands by.
+  incomeFigure: "",
+  modelsHelpedFigure: "",
+  testimonialQuote: "",
+  testimonialAttribution: "",
+  bannerClaim: "",
 };
 
 export function useSettings(): SiteSettings {

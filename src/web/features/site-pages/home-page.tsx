@@ -33,14 +33,17 @@ const FEATURES = [
   },
 ];
 
-const STATS = [
-  { value: "$10k+", label: "Potential monthly income for top performers" },
-  { value: "5 min", label: "To find your cam model persona" },
-  { value: "10,000+", label: "Cam models helped" },
-];
-
 export default function HomePage() {
-  const { brandName } = useSettings();
+  const { brandName, incomeFigure, modelsHelpedFigure, testimonialQuote, testimonialAttribution } = useSettings();
+  // The figures are the operator's claims (site settings): an empty one is not shown. The
+  // quiz's length is a fact about this site, so it always is.
+  const stats = [
+    { value: incomeFigure.trim(), label: "Potential monthly income for top performers" },
+    { value: "5 min", label: "To find your cam model persona" },
+    { value: modelsHelpedFigure.trim(), label: "Cam models helped" },
+  ].filter((s) => s.value);
+  const quote = testimonialQuote.trim();
+  const attribution = testimonialAttribution.trim();
   return (
     <>
       <PageMeta
@@ -83,21 +86,20 @@ export default function HomePage() {
         </div>
       </section>
 
-      <section aria-labelledby="testimonial-heading">
-        <h2 id="testimonial-heading" className="visually-hidden">
-          A member's story
-        </h2>
-        <figure className="testimonial">
-          <blockquote>
-            “I was nervous and had no idea where to begin. The quiz said I'm a Girl Next Door, so I stopped copying
-            other models and leaned into being relaxed and chatty. I kept a steady schedule, and on my best days I now
-            make $500+.”
-          </blockquote>
-          <figcaption>
-            — Jess, Girl Next Door archetype. <small>One member's experience; results vary.</small>
-          </figcaption>
-        </figure>
-      </section>
+      {quote && (
+        <section aria-labelledby="testimonial-heading">
+          <h2 id="testimonial-heading" className="visually-hidden">
+            A member's story
+          </h2>
+          <figure className="testimonial">
+            <blockquote>“{quote}”</blockquote>
+            <figcaption>
+              {attribution && `— ${attribution}. `}
+              <small>One member's experience; results vary.</small>
+            </figcaption>
+          </figure>
+        </section>
+      )}
 
       <section className="cta" aria-labelledby="cta-heading">
         <h2 id="cta-heading">Set yourself up for success — don't just jump in</h2>
@@ -115,8 +117,8 @@ export default function HomePage() {
           In numbers
         </h2>
         <ul className="stats">
-          {STATS.map((s) => (
-            <li key={s.value}>
+          {stats.map((s) => (
+            <li key={s.label}>
               <strong>{s.value}</strong>
               <span>{s.label}</span>
             </li>

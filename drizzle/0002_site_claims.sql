@@ -1,0 +1,5 @@
+ALTER TABLE `site_settings` ADD `income_figure` text DEFAULT '$10k+' NOT NULL;--> statement-breakpoint
+ALTER TABLE `site_settings` ADD `models_helped_figure` text DEFAULT '10,000+' NOT NULL;--> statement-breakpoint
+ALTER TABLE `site_settings` ADD `testimonial_quote` text DEFAULT 'I was nervous and had no idea where to begin. The quiz said I''m a Girl Next Door, so I stopped copying other models and leaned into being relaxed and chatty. I kept a steady schedule, and on my best days I now make $500+.' NOT NULL;--> statement-breakpoint
+ALTER TABLE `site_settings` ADD `testimonial_attribution` text DEFAULT 'Jess, Girl Next Door archetype' NOT NULL;--> statement-breakpoint
+ALTER TABLE `site_settings` ADD `banner_claim` text DEFAULT 'Over 100,000 webcam models trust {platform} for steady income.' NOT NULL;
