@@ -67,6 +67,11 @@ describe("blog admin errors name their field", () => {
         platformA: { name: "A", url: "nope" },
         platformB: { name: "", url: "https://b.example" },
         bannerPlatform: "a",
+        incomeFigure: "",
+        modelsHelpedFigure: "",
+        testimonialQuote: "",
+        testimonialAttribution: "",
+        bannerClaim: "",
       },
     });
     expect((await settings.json()).details).toEqual([
