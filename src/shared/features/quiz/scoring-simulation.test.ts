@@ -2,8 +2,8 @@
 // 100,000 answer sets from a seeded generator, so every run sees the same answers and a
 // failure is a change in the table or the questions, never luck.
 import { describe, expect, test } from "bun:test";
-import { archetypeQuestions, scoringTable } from "./content.ts";
 import { ARCHETYPES, type Archetype, LETTERS, type Letter, QUIZ_QUESTION_COUNT } from "./constants.ts";
+import { archetypeQuestions, scoringTable } from "./content.ts";
 import { scoreArchetype } from "./scoring.ts";
 
 const RUNS = 100_000;
