@@ -267,7 +267,7 @@ test("offer cards: an image, a self-hosted video, and an embed that cannot touch
   await expect(frame).toBeVisible();
   await expect(frame).toHaveAttribute("sandbox", "allow-scripts allow-popups allow-popups-to-escape-sandbox");
   const embed = page.frameLocator("iframe.offer-embed");
-  await expect(embed.locator("body")).toHaveAttribute("data-isolated", "yes");
+  await expect(embed.getByText("Your first stream, step by step")).toBeVisible();
   const probe = await page
     .frames()
     .find((f) => f.url().includes("/embed/offer/"))!
@@ -295,7 +295,19 @@ test("offer cards: an image, a self-hosted video, and an embed that cannot touch
   // The other offer shows after asking for a different one.
   await offer.getByRole("button", { name: "Show different offer" }).click();
   await expect(offer.locator("img.offer-image")).toBeVisible();
-  // With an empty link text the link button is hidden.
+  // Its button says where its link goes.
+  await expect(offer.getByRole("button", { name: /Compare key lights/ })).toHaveAttribute("target", "_blank");
+});
+
+test("an offer with an empty link text shows no link button", async ({ page, visit }) => {
+  await page.route("**/api/module/4/affiliate-offers*", async (route) => {
+    const response = await route.fetch();
+    const offers = (await response.json()) as { imageUrl: string | null; linkText: string | null }[];
+    await route.fulfill({ response, json: offers.filter((o) => o.imageUrl).map((o) => ({ ...o, linkText: "" })) });
+  });
+  await visit("/learn/4");
+  const offer = page.getByRole("complementary", { name: "Sponsored offer" });
+  await expect(offer.locator("img.offer-image")).toBeVisible();
   await expect(offer.getByRole("button", { name: /opens in a new tab/ })).toHaveCount(0);
 });
 
