@@ -87,6 +87,23 @@ test("a post's date and labels are readable in the dark theme", async ({ page, v
   await expect(page.locator(".eyebrow").first()).toBeVisible();
 });
 
+test("in a post written in Markdown, a sub-heading is smaller than its section's heading, on a phone too", async ({
+  page,
+  visit,
+}) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await visit("/blog/taxes-for-cam-models");
+  const size = (selector: string) =>
+    page
+      .locator(selector)
+      .first()
+      .evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize));
+  await expect(page.locator(".post-content h3").first()).toBeVisible();
+  expect(await size(".post-content h3")).toBeLessThan(await size(".post-content h2"));
+  // The Markdown is rendered: no heading or emphasis marks reach the page.
+  await expect(page.locator(".post-content")).not.toContainText(/(^|\s)#{2,} |\*\*/);
+});
+
 test("with no posts the list says to check back soon", async ({ page, visit }) => {
   await page.route("**/api/blog/posts", (route) => route.fulfill({ json: [] }));
   // The first HTML holds the posts; a client-side visit reads the (empty) API.

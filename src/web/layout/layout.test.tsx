@@ -202,7 +202,7 @@ describe("promotional banner", () => {
 
   test("the claim is the operator's: it names the banner platform, and an empty one leaves only the invitation", async () => {
     const { queryClient } = renderAt("/quiz/result", <PromoBanner />);
-    const shows = async (changes: Record<string, string>, text: string) => {
+    const shows = async (changes: Record<string, unknown>, text: string) => {
       act(() => {
         queryClient.setQueryData(["/api/settings"], { ...content.siteSettings, ...changes });
       });
@@ -214,6 +214,14 @@ describe("promotional banner", () => {
       "Join Platform Two today and start earning! Platform Two pays out weekly; ask Platform Two for details.",
     );
     await shows({ bannerClaim: "" }, "Join Platform One today and start earning!");
+    // A name is put in as it is: "$&" and "$'" are not replacement patterns.
+    await shows(
+      {
+        platformA: { name: "Cam$$Club $&", url: "https://a.example" },
+        bannerClaim: "Ask {platform} about {platform}.",
+      },
+      "Join Cam$$Club $& today and start earning! Ask Cam$$Club $& about Cam$$Club $&.",
+    );
   });
 
   test("is absent elsewhere", () => {

@@ -66,15 +66,31 @@ runScenarios("settings admin API without the session or from another site", [
   },
   ...(
     [
-      ["incomeFigure", 20, "The income figure must be at most 20 characters (leave it empty to hide it)"],
-      ["modelsHelpedFigure", 20, "The models-helped figure must be at most 20 characters (leave it empty to hide it)"],
-      ["testimonialQuote", 600, "The testimonial must be at most 600 characters (leave it empty to hide it)"],
+      [
+        "incomeFigure",
+        20,
+        "The income figure must be plain text of at most 20 characters, with no control or invisible characters (leave it empty to hide it)",
+      ],
+      [
+        "modelsHelpedFigure",
+        20,
+        "The models-helped figure must be plain text of at most 20 characters, with no control or invisible characters (leave it empty to hide it)",
+      ],
+      [
+        "testimonialQuote",
+        600,
+        "The testimonial must be plain text of at most 600 characters, with no control or invisible characters (leave it empty to hide it)",
+      ],
       [
         "testimonialAttribution",
         100,
-        "The testimonial's author must be at most 100 characters (leave it empty to hide it)",
+        "The testimonial's author must be plain text of at most 100 characters, with no control or invisible characters (leave it empty to hide it)",
       ],
-      ["bannerClaim", 200, "The banner claim must be at most 200 characters (leave it empty to hide it)"],
+      [
+        "bannerClaim",
+        200,
+        "The banner claim must be plain text of at most 200 characters, with no control or invisible characters (leave it empty to hide it)",
+      ],
     ] as const
   ).map(([field, max, message]) => ({
     name: `${field} longer than ${max} characters: 422 at the field, nothing changes`,
@@ -85,6 +101,19 @@ runScenarios("settings admin API without the session or from another site", [
     status: 422,
     check: (res: { json: <T>() => T }) =>
       expect(res.json<{ details: unknown[] }>().details).toEqual([{ field, message }]),
+    unchanged: true as const,
+  })),
+  ...(["\u202E", "\u200B", "\t", "\u3164"] as const).map((character) => ({
+    name: `a claim with the invisible or control character U+${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}: 422, nothing changes`,
+    who: "admin" as const,
+    method: "PUT" as const,
+    path: "/api/admin/settings",
+    body: { ...settings, testimonialAttribution: `Dana${character}, Cosplay Babe archetype` },
+    status: 422,
+    check: (res: { json: <T>() => T }) =>
+      expect(res.json<{ details: { field: string }[] }>().details.map((d) => d.field)).toEqual([
+        "testimonialAttribution",
+      ]),
     unchanged: true as const,
   })),
   {

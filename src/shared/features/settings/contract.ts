@@ -12,9 +12,20 @@ export const Platform = Type.Object({
 });
 export type Platform = Static<typeof Platform>;
 
-/** A claim the site makes about itself: any text up to `maxLength` characters, or empty to hide it. */
+/**
+ * Control, direction and invisible characters (and blank-looking fillers). One pasted
+ * right-to-left override would reverse the text shown after it, the "results vary" note included.
+ */
+const UNSHOWN =
+  "\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u061C\\u115F\\u1160\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u3164\\uFEFF\\uFFA0\\uFFF9-\\uFFFB\\uDB40";
+
+/** A claim the site makes about itself: plain text up to `maxLength` characters, or empty to hide it. */
 const Claim = (what: string, maxLength: number) =>
-  Type.String({ maxLength, error: `${what} must be at most ${maxLength} characters (leave it empty to hide it)` });
+  Type.String({
+    maxLength,
+    pattern: `^[^${UNSHOWN}]*$`,
+    error: `${what} must be plain text of at most ${maxLength} characters, with no control or invisible characters (leave it empty to hide it)`,
+  });
 
 /**
  * The brand, the two affiliate platforms and the claims the site makes about itself

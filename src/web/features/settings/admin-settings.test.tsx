@@ -84,7 +84,10 @@ test("the site's claims: each explained in plain words, a long one refused at it
 
   fireEvent.change(income, { target: { value: "x".repeat(21) } });
   fireEvent.click(screen.getByRole("button", { name: "Save Settings" }));
-  await messageAt("Income figure", "The income figure must be at most 20 characters (leave it empty to hide it)");
+  await messageAt(
+    "Income figure",
+    "The income figure must be plain text of at most 20 characters, with no control or invisible characters (leave it empty to hide it)",
+  );
   expect(sent.filter((call) => !call.startsWith("GET "))).toEqual([]);
 
   fireEvent.change(income, { target: { value: "" } });
