@@ -5,6 +5,8 @@ import offers from "#content/offers.json" with { type: "json" };
 import products from "#content/products.json" with { type: "json" };
 import archetypes from "#content/quiz/archetypes.json" with { type: "json" };
 import questions from "#content/quiz/questions.json" with { type: "json" };
+import { seedPosts } from "#server/features/blog/seed-posts.ts";
+import { courseModules } from "#server/features/course/content.ts";
 
 /** The badges the seed uses, each with a meaning a buyer can check: none claims to raise earnings. */
 const HONEST_BADGES = ["ESSENTIAL", "RECOMMENDED", "PREMIUM"];
@@ -109,5 +111,49 @@ describe("content/quiz", () => {
       false,
     );
     expect(ALCOHOL.test(JSON.stringify(questions))).toBe(false);
+  });
+});
+
+describe("the course and the blog", () => {
+  /** Every lesson (with its module's quiz and checklist) and every post, as the words a reader sees. */
+  const documents = [
+    ...courseModules.flatMap((m) =>
+      m.topics.map((t) => [`module ${m.id}, lesson ${t.id}`, `${t.title} ${t.content} ${t.proTip ?? ""}`] as const),
+    ),
+    ...courseModules.map(
+      (m) => [`module ${m.id}'s quiz`, JSON.stringify([m.description, m.checklist, m.quiz])] as const,
+    ),
+    ...seedPosts.map((p) => [`post ${p.slug}`, `${p.title} ${p.excerpt} ${p.content}`] as const),
+  ].map(([name, html]) => [name, html.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ")] as const);
+
+  // A topic that was once given wrongly, and what a text that raises it must also say.
+  const RULES: [string, RegExp, RegExp][] = [
+    ["geo-blocking names what gets round it", GEO_BLOCKING, /VPN/],
+    ["geo-blocking is one layer", GEO_BLOCKING, /(not|never|no) a guarantee|one (useful )?layer/i],
+    [
+      "music in a show comes with the licensing rule",
+      /song request|playlist|guess the song|background music/i,
+      /licensed or royalty-free/i,
+    ],
+    ["children near a show: no one under 18", /\b(child|children|kids?)\b/i, /under 18/i],
+    ["a takedown notice says who files it", /takedown/i, /own name|content-protection/i],
+    ["an upload speed is a minimum, with headroom for 1080p", /\d+ ?Mbps/i, /minimum|1080p/i],
+    [
+      "alcohol on the set: many platforms ban drinking on camera",
+      /\b(wine|cocktails?|alcohol|drinking)\b/i,
+      /ban(s)? drinking|no drinking|drinking or appearing intoxicated/i,
+    ],
+  ];
+
+  test.each(RULES)("%s", (_, raises, mustSay) => {
+    const raised = documents.filter(([, text]) => raises.test(text));
+    expect(raised.length).toBeGreaterThan(0);
+    for (const [name, text] of raised) expect([name, mustSay.test(text)]).toEqual([name, true]);
+  });
+
+  test("a tax set-aside is a suggestion to check, never a rule", () => {
+    for (const [name, text] of documents)
+      for (const [sentence] of text.matchAll(/[^.!?]*25–30%[^.!?]*/g))
+        expect([name, sentence, /suggest|check|ask|accountant|rough/i.test(sentence)]).toEqual([name, sentence, true]);
   });
 });
