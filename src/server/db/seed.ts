@@ -15,9 +15,12 @@ import { inTransaction } from "./transaction.ts";
 export type SeedReport = Record<string, number>;
 
 /**
- * Loads content/ into the database. Idempotent: each record is inserted only when
- * its natural key is absent, so a second run adds nothing and never overwrites
- * what the admin changed. All of it lands in one transaction, or none of it.
+ * Fills a new database with content/. A database that was seeded before (it has its
+ * settings row, which the seed always writes) gets nothing: from then on the content is
+ * the admin's, so a seeded post, product or offer the admin deleted or renamed does not
+ * come back on the next start (docs/decisions/028-the-seed-fills-a-new-database-once.md).
+ * Within a run each record is inserted only when its natural key is absent, and all of it
+ * lands in one transaction, or none of it.
  */
 export async function seedDatabase(handle: DatabaseHandle, content: Content = defaultContent): Promise<SeedReport> {
   const settings: unknown = content.siteSettings;
@@ -43,6 +46,8 @@ export async function seedDatabase(handle: DatabaseHandle, content: Content = de
     rows.length === 0 ? 0 : (await insert()).length;
   return inTransaction(handle.db, async (tx) => {
     const report: SeedReport = {};
+    const [seededBefore] = await tx.select({ id: siteSettings.id }).from(siteSettings).limit(1);
+    if (seededBefore) return report;
     const settingsRows = [settingsRow(settings)];
     report.siteSettings = await added(settingsRows, () =>
       tx.insert(siteSettings).values(settingsRows).onConflictDoNothing().returning({ id: siteSettings.id }),
@@ -82,6 +87,6 @@ export async function seedDatabase(handle: DatabaseHandle, content: Content = de
 
 export function describeSeed(report: SeedReport): string {
   const added = Object.entries(report).filter(([, n]) => n > 0);
-  if (added.length === 0) return "Seed: nothing to add, the database already holds the content.";
+  if (added.length === 0) return "Seed: nothing to add, the database was seeded before and its content is the admin's.";
   return `Seed: added ${added.map(([k, n]) => `${n} ${k}`).join(", ")}.`;
 }
