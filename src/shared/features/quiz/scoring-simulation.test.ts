@@ -2,35 +2,9 @@
 // 100,000 answer sets from a seeded generator, so every run sees the same answers and a
 // failure is a change in the table or the questions, never luck.
 import { describe, expect, test } from "bun:test";
-import { ARCHETYPES, type Archetype, LETTERS, type Letter, QUIZ_QUESTION_COUNT } from "./constants.ts";
-import { archetypeQuestions, scoringTable } from "./content.ts";
-import { scoreArchetype } from "./scoring.ts";
-
-const RUNS = 100_000;
-
-/** mulberry32: a small seeded generator of numbers in [0, 1). */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Each archetype's share of wins over RUNS answer sets: `fixed` answers by question number, the rest uniform. */
-function winShares(seed: number, fixed: Record<number, Letter> = {}): Record<Archetype, number> {
-  const random = seeded(seed);
-  const wins = Object.fromEntries(ARCHETYPES.map((a) => [a, 0])) as Record<Archetype, number>;
-  const answers: Letter[] = Array(QUIZ_QUESTION_COUNT).fill("A");
-  for (let run = 0; run < RUNS; run++) {
-    for (let q = 0; q < QUIZ_QUESTION_COUNT; q++) answers[q] = fixed[q + 1] ?? LETTERS[Math.floor(random() * 4)]!;
-    wins[scoreArchetype(answers, scoringTable).archetype] += 1;
-  }
-  for (const a of ARCHETYPES) wins[a] /= RUNS;
-  return wins;
-}
+import { ARCHETYPES, type Letter } from "./constants.ts";
+import { archetypeQuestions } from "./content.ts";
+import { winShares } from "./fairness.ts";
 
 const letterOf = (question: number, label: RegExp): Letter => {
   const option = archetypeQuestions.find((q) => q.id === question)?.options.find((o) => label.test(o.label));
