@@ -4,6 +4,7 @@ import { isSeededCategory } from "#shared/features/blog/categories.ts";
 import { QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
 import { isModuleNumber, parseModuleId } from "#shared/features/course/course.ts";
 import { earningsAnswersSoFar } from "#shared/features/earnings/constants.ts";
+import { readWhatIf, type WhatIf } from "#shared/features/earnings/estimate.ts";
 import { isArchetype, quizAnswersSoFar } from "#shared/features/quiz/constants.ts";
 import type { PageModule, PageProps } from "./page-route.ts";
 
@@ -71,6 +72,17 @@ function answersSoFar(parse: (value: string) => unknown[] | null): SearchRule {
   return { shared: visitorMade, canonical: (value) => (parse(value) ? value : null) };
 }
 
+/** A what-if value of the earnings estimate: a whole number clamped to its limits; anything else reads as none. */
+function whatIf(name: WhatIf): SearchRule {
+  return {
+    shared: visitorMade,
+    canonical: (value) => {
+      const n = readWhatIf(name, value);
+      return n === null ? null : String(n);
+    },
+  };
+}
+
 /** A page: its module exports the component and its `route` (data, redirect, status, cache). */
 export interface PageDef {
   id: string;
@@ -130,7 +142,13 @@ export const pages: PathEntry[] = [
   {
     id: "tier-result",
     path: "/quiz/earnings",
-    search: { tier: visitorMade, id: visitorMade },
+    search: {
+      tier: visitorMade,
+      id: visitorMade,
+      hours: whatIf("hoursPerWeek"),
+      days: whatIf("daysPerWeek"),
+      share: whatIf("paidSharePercent"),
+    },
     query: (s) => Boolean(s.get("tier") && s.get("id")),
     load: () => import("./features/earnings/tier-result-page.tsx"),
   },

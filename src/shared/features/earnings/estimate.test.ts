@@ -1,0 +1,59 @@
+import { describe, expect, test } from "bun:test";
+import { defaultInputs, dollars, estimateBand, readWhatIf } from "./estimate.ts";
+
+describe("earnings estimate", () => {
+  test("the arithmetic: hours × 60 × paid share × per minute × payout × weeks, to the nearest $10", () => {
+    const band = estimateBand({
+      hoursPerWeek: 10,
+      daysPerWeek: 4,
+      paidSharePercent: 20,
+      perPaidMinute: { low: 1, typical: 2, high: 4 },
+      payoutPercent: 50,
+      weeksPerMonth: 4.33,
+    });
+    // 10 × 60 × 0.2 × 4.33 = 519.6 paid minutes; × 0.5 = 259.8 per dollar a minute.
+    expect(band).toEqual({ low: 260, typical: 520, high: 1040, paidMinutesPerMonth: 520, hoursPerShow: 2.5 });
+  });
+
+  test("no paid time, no money", () => {
+    const inputs = { ...defaultInputs("Hustler Mode", Array(15).fill(2)), paidSharePercent: 0 };
+    expect(estimateBand(inputs)).toMatchObject({ low: 0, typical: 0, high: 0 });
+  });
+
+  test("defaults follow the answers and the tier", () => {
+    const middle = defaultInputs("Hustler Mode", Array(15).fill(2));
+    expect(middle).toMatchObject({ hoursPerWeek: 18, daysPerWeek: 4, paidSharePercent: 20, payoutPercent: 50 });
+    expect(estimateBand(middle)).toMatchObject({ low: 470, typical: 940, high: 1870 });
+    const top = defaultInputs("Power Earner", Array(15).fill(3));
+    expect(top).toMatchObject({ hoursPerWeek: 30, daysPerWeek: 5, paidSharePercent: 30 });
+    const low = defaultInputs("Casual Starter", Array(15).fill(1));
+    expect(low).toMatchObject({ hoursPerWeek: 8, daysPerWeek: 3, paidSharePercent: 10 });
+  });
+
+  test("low ≤ typical ≤ high, and more hours never earn less", () => {
+    for (const tier of ["Casual Starter", "Hustler Mode", "Power Earner"] as const) {
+      const base = defaultInputs(tier, Array(15).fill(2));
+      const band = estimateBand(base);
+      expect(band.low).toBeLessThanOrEqual(band.typical);
+      expect(band.typical).toBeLessThanOrEqual(band.high);
+      expect(estimateBand({ ...base, hoursPerWeek: base.hoursPerWeek + 5 }).typical).toBeGreaterThan(band.typical);
+    }
+  });
+
+  test("what-if values from the address are whole numbers clamped to their limits", () => {
+    expect(readWhatIf("hoursPerWeek", "12")).toBe(12);
+    expect(readWhatIf("hoursPerWeek", "500")).toBe(60);
+    expect(readWhatIf("hoursPerWeek", "0")).toBe(1);
+    expect(readWhatIf("daysPerWeek", "9")).toBe(7);
+    expect(readWhatIf("paidSharePercent", "0")).toBe(0);
+    expect(readWhatIf("paidSharePercent", "-3")).toBeNull();
+    expect(readWhatIf("hoursPerWeek", "1.5")).toBeNull();
+    expect(readWhatIf("hoursPerWeek", "abc")).toBeNull();
+    expect(readWhatIf("hoursPerWeek", null)).toBeNull();
+  });
+
+  test("dollars", () => {
+    expect(dollars(1870)).toBe("$1,870");
+    expect(dollars(0.5)).toBe("$0.50");
+  });
+});
