@@ -7,6 +7,7 @@ import { useRead } from "#web/lib/reads.ts";
 import { need, optional, type PageRoute } from "#web/page-route.ts";
 import { ErrorState, Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
+import { EarningsEstimate } from "./earnings-estimate.tsx";
 
 export const route: PageRoute = {
   // A saved tier result never changes.
@@ -21,7 +22,8 @@ export const route: PageRoute = {
   },
 };
 
-/** /quiz/earnings?tier={name}&id={resultId}: the saved estimate with its tier's profile. */
+/** /quiz/earnings?tier={name}&id={resultId}: the saved estimate with its tier's profile;
+ * ?hours=, ?days= and ?share= hold the what-if values of its band. */
 export default function TierResultPage() {
   const id = new URLSearchParams(useSearch()).get("id") ?? "";
   const { brandName } = useSettings();
@@ -46,7 +48,7 @@ export default function TierResultPage() {
       </>
     );
   }
-  const { quizResultId, estimatedEarnings } = result.data;
+  const { quizResultId, estimatedEarnings, answers } = result.data;
   return (
     <article className="result">
       <PageMeta
@@ -62,6 +64,8 @@ export default function TierResultPage() {
         <p className="earnings-range">{estimatedEarnings}</p>
         <p className="lead">{profile.tagline}</p>
       </header>
+
+      <EarningsEstimate tier={profile.tier} answers={answers} id={id} />
 
       <section aria-labelledby="tier-about">
         <h2 id="tier-about">What this means</h2>

@@ -1,0 +1,148 @@
+import { useLocation, useSearch } from "wouter";
+import type { TierName } from "#shared/features/earnings/constants.ts";
+import {
+  defaultInputs,
+  dollars,
+  type EstimateInputs,
+  estimateBand,
+  LIMITS,
+  readWhatIf,
+  type WhatIf,
+} from "#shared/features/earnings/estimate.ts";
+
+/** Fixed in code, not a setting: the band is a worked example, never a forecast. */
+export const ESTIMATE_DISCLAIMER = "Illustrative, not a prediction: many new performers earn less at first.";
+
+/** The what-if controls: the name each has in the address, its label and its unit. */
+const CONTROLS: { name: WhatIf; param: string; label: string; unit: string }[] = [
+  { name: "hoursPerWeek", param: "hours", label: "Hours live per week", unit: "hours" },
+  { name: "daysPerWeek", param: "days", label: "Days live per week", unit: "days" },
+  { name: "paidSharePercent", param: "share", label: "Share of live time in paid shows", unit: "%" },
+];
+
+/** The model's inputs: the defaults for this result, with the what-if values the address holds. */
+export function inputsFrom(tier: TierName, answers: readonly number[], search: URLSearchParams): EstimateInputs {
+  const inputs = defaultInputs(tier, answers);
+  for (const { name, param } of CONTROLS) inputs[name] = readWhatIf(name, search.get(param)) ?? inputs[name];
+  return inputs;
+}
+
+interface Props {
+  tier: TierName;
+  answers: readonly number[];
+  id: string;
+}
+
+/** The low / typical / high band of a saved result, its assumptions and the what-if controls. */
+export function EarningsEstimate({ tier, answers, id }: Props) {
+  const [, navigate] = useLocation();
+  const search = new URLSearchParams(useSearch());
+  const inputs = inputsFrom(tier, answers, search);
+  const band = estimateBand(inputs);
+  const { perPaidMinute: rate } = inputs;
+
+  // Each change replaces the address, so a reload or a bookmark shows this view.
+  function change(param: string, value: string) {
+    const query = new URLSearchParams({ tier, id });
+    for (const control of CONTROLS)
+      query.set(control.param, control.param === param ? value : String(inputs[control.name]));
+    navigate(`/quiz/earnings?${query}`, { replace: true });
+  }
+
+  const hours = inputs.hoursPerWeek;
+  const share = inputs.paidSharePercent;
+  return (
+    <section className="estimate" aria-labelledby="estimate-heading">
+      <h2 id="estimate-heading">A worked example for your month</h2>
+      <p className="estimate-band" aria-live="polite" data-testid="estimate-band">
+        <span>
+          Low <strong>{dollars(band.low)}</strong>
+        </span>
+        <span>
+          Typical <strong>{dollars(band.typical)}</strong>
+        </span>
+        <span>
+          High <strong>{dollars(band.high)}</strong>
+        </span>
+        <span className="estimate-unit">a month</span>
+      </p>
+      <p className="estimate-disclaimer">{ESTIMATE_DISCLAIMER}</p>
+
+      <h3>The assumptions (you can change the first three)</h3>
+      <ul className="estimate-assumptions">
+        <li>
+          You are live <strong>{hours} hours a week</strong>.
+        </li>
+        <li>
+          Spread over <strong>{inputs.daysPerWeek} days a week</strong>, about {band.hoursPerShow} hours a show.
+        </li>
+        <li>
+          <strong>{share}%</strong> of your live time is in paid shows (private, ticketed or tipped).
+        </li>
+        <li>
+          Viewers spend <strong>{dollars(rate.low)}</strong> (low), <strong>{dollars(rate.typical)}</strong> (typical)
+          or <strong>{dollars(rate.high)}</strong> (high) per paid minute: a guess for this tier, not a measured average.
+        </li>
+        <li>
+          The platform passes on <strong>{inputs.payoutPercent}%</strong> of what viewers spend; check your platform's
+          terms, shares differ.
+        </li>
+        <li>
+          A month has <strong>{inputs.weeksPerMonth} weeks</strong> on average.
+        </li>
+      </ul>
+
+      <details className="estimate-how">
+        <summary>How we got this number</summary>
+        <p>
+          {hours} hours × 60 minutes × {share}% paid × {inputs.weeksPerMonth} weeks = about{" "}
+          {band.paidMinutesPerMonth.toLocaleString("en-US")} paid minutes a month.
+        </p>
+        <p>
+          Each paid minute earns what viewers spend times your {inputs.payoutPercent}% share: {dollars(rate.low)},{" "}
+          {dollars(rate.typical)} or {dollars(rate.high)} × {inputs.payoutPercent}%. The results are rounded to the
+          nearest $10.
+        </p>
+        <p>
+          Days per week do not change the total: they show how long each show would be. The tier's range above describes
+          the tier; this band is what your own hours give with these assumptions.
+        </p>
+      </details>
+
+      {/* Without scripts the form asks the server for the same page with the new values. */}
+      <form
+        className="estimate-what-if"
+        method="get"
+        action="/quiz/earnings"
+        onSubmit={(event) => event.preventDefault()}
+      >
+        <h3>What if?</h3>
+        <input type="hidden" name="tier" value={tier} />
+        <input type="hidden" name="id" value={id} />
+        {CONTROLS.map(({ name, param, label, unit }) => {
+          const value = inputs[name];
+          return (
+            <label key={param} htmlFor={`what-if-${param}`}>
+              <span>
+                {label}: <output htmlFor={`what-if-${param}`}>{unit === "%" ? `${value}%` : `${value} ${unit}`}</output>
+              </span>
+              <input
+                id={`what-if-${param}`}
+                type="range"
+                name={param}
+                min={LIMITS[name].min}
+                max={LIMITS[name].max}
+                step={name === "paidSharePercent" ? 5 : 1}
+                value={value}
+                onChange={(event) => change(param, event.target.value)}
+              />
+            </label>
+          );
+        })}
+        <button type="submit" className="when-no-script">
+          Update
+        </button>
+      </form>
+    </section>
+  );
+}
