@@ -61,7 +61,7 @@ describe("the earnings estimate", () => {
         <EarningsEstimate tier="Hustler Mode" answers={middle} id="abc" />
       </Router>,
     );
-    expect(html).toContain('method="get" action="/quiz/earnings"');
+    expect(html).toContain('<form class="estimate-what-if" action="/quiz/earnings" method="get">');
     expect(html).toContain('name="tier" value="Hustler Mode"');
     expect(html).toContain('name="id" value="abc"');
     expect(html).toMatch(/name="hours"[^>]*value="12"/);
