@@ -63,6 +63,22 @@ test.describe("on a phone", () => {
     await expectOnFirstScreen(page.getByRole("heading", { level: 1, name: "Power Earner" }), "the tier");
     await expect(page.getByText("$5,000 - $15,000+ / month")).toBeVisible();
     await expect(page.getByText("4–6 days a week at 3–6 hours a show")).toBeVisible();
+    // The worked example: 30 hours × 60 × 30% paid × 4.33 weeks × 50% × $2 / $3 / $6.
+    const band = page.getByTestId("estimate-band");
+    await expect(band).toHaveText("Low $2,340Typical $3,510High $7,010a month");
+    await expect(page.getByText("Illustrative, not a prediction: many new performers earn less at first.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Update" })).toBeHidden();
+    await scan();
+    // One more hour by keyboard: the band follows at once and the address keeps the view.
+    const hours = page.getByRole("slider", { name: /Hours live per week/ });
+    await hours.focus();
+    await page.keyboard.press("ArrowRight");
+    await expect(hours).toHaveValue("31");
+    await expect(band).toHaveText("Low $2,420Typical $3,620High $7,250a month");
+    await expect(page).toHaveURL(/&hours=31&days=5&share=30$/);
+    await page.reload();
+    await expect(band).toHaveText("Low $2,420Typical $3,620High $7,250a month");
+    await expect(page.getByRole("slider", { name: /Hours live per week/ })).toHaveValue("31");
     await scan();
 
     await page.getByRole("button", { name: "GET MY STARTER KIT" }).click();
