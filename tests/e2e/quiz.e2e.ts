@@ -66,7 +66,9 @@ test.describe("on a phone", () => {
     // The worked example: 30 hours × 60 × 30% paid × 4.33 weeks × 50% × $2 / $3 / $6.
     const band = page.getByTestId("estimate-band");
     await expect(band).toHaveText("Low $2,340Typical $3,510High $7,010a month");
-    await expect(page.getByText("Illustrative, not a prediction: many new performers earn less at first.")).toBeVisible();
+    await expect(
+      page.getByText("Illustrative, not a prediction: many new performers earn less at first."),
+    ).toBeVisible();
     await expect(page.getByRole("button", { name: "Update" })).toBeHidden();
     await scan();
     // One more hour by keyboard: the band follows at once and the address keeps the view.

@@ -71,7 +71,10 @@ describe("earnings tiers", () => {
       tier: "Hustler Mode",
       cappedBy: ["equipment"],
     });
-    expect(computeTier(withAnswers(fifteen(3), { 6: 1 }))).toMatchObject({ tier: "Hustler Mode", cappedBy: ["upload"] });
+    expect(computeTier(withAnswers(fifteen(3), { 6: 1 }))).toMatchObject({
+      tier: "Hustler Mode",
+      cappedBy: ["upload"],
+    });
     // A cap never raises: a low sum with a lowest equipment answer stays Casual Starter, not capped.
     expect(computeTier(withAnswers(fifteen(1), { 5: 1 }))).toMatchObject({ tier: "Casual Starter", cappedBy: [] });
   });

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { renderToString } from "react-dom/server";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import { ESTIMATE_DISCLAIMER, EarningsEstimate } from "./earnings-estimate.tsx";
+import { EarningsEstimate, ESTIMATE_DISCLAIMER } from "./earnings-estimate.tsx";
 
 const middle = Array.from({ length: 15 }, () => 2);
 let location = memoryLocation({ path: "/quiz/earnings", record: true });
@@ -29,7 +29,17 @@ describe("the earnings estimate", () => {
     expect(band()).toBe("Low $470Typical $940High $1,870a month");
     expect(screen.getByTestId("estimate-band").nextElementSibling?.textContent).toBe(ESTIMATE_DISCLAIMER);
     const assumptions = screen.getByRole("list").textContent ?? "";
-    for (const text of ["18 hours a week", "4 days a week", "20%", "$1 (low)", "$2 (typical)", "$4 (high)", "4.5 hours a show", "50%", "4.33 weeks"])
+    for (const text of [
+      "18 hours a week",
+      "4 days a week",
+      "20%",
+      "$1 (low)",
+      "$2 (typical)",
+      "$4 (high)",
+      "4.5 hours a show",
+      "50%",
+      "4.33 weeks",
+    ])
       expect(assumptions).toContain(text);
     expect(screen.getByText("How we got this number").tagName).toBe("SUMMARY");
   });

@@ -81,7 +81,8 @@ export function EarningsEstimate({ tier, answers, id }: Props) {
         </li>
         <li>
           Viewers spend <strong>{dollars(rate.low)}</strong> (low), <strong>{dollars(rate.typical)}</strong> (typical)
-          or <strong>{dollars(rate.high)}</strong> (high) per paid minute: a guess for this tier, not a measured average.
+          or <strong>{dollars(rate.high)}</strong> (high) per paid minute: a guess for this tier, not a measured
+          average.
         </li>
         <li>
           The platform passes on <strong>{inputs.payoutPercent}%</strong> of what viewers spend; check your platform's
