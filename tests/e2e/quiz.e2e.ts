@@ -62,6 +62,10 @@ test.describe("on a phone", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Power Earner" })).toBeVisible();
     await expectOnFirstScreen(page.getByRole("heading", { level: 1, name: "Power Earner" }), "the tier");
     await expect(page.getByText("$5,000 - $15,000+ / month")).toBeVisible();
+    // The tier's range says what it is, beside a worked example that can be much lower.
+    await expect(
+      page.getByText(/The tier's range is a broad target for this level once it is running, not a forecast/),
+    ).toBeVisible();
     await expect(page.getByText("4–6 days a week at 3–6 hours a show")).toBeVisible();
     // The worked example: 30 hours × 60 × 30% paid × 4.33 weeks × 50% × $2 / $3 / $6.
     const band = page.getByTestId("estimate-band");

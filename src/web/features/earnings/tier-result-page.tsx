@@ -62,6 +62,10 @@ export default function TierResultPage() {
         </p>
         <h1>{profile.tier}</h1>
         <p className="earnings-range">{estimatedEarnings}</p>
+        <p className="earnings-range-note">
+          The tier's range is a broad target for this level once it is running, not a forecast. The worked example below
+          starts from your own answers.
+        </p>
         <p className="lead">{profile.tagline}</p>
       </header>
 
