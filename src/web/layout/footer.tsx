@@ -1,4 +1,5 @@
 import { Link } from "wouter";
+import { ClearDataButton } from "#web/features/privacy/clear-data-button.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { scrollToTop } from "#web/lib/scroll.ts";
 
@@ -61,6 +62,9 @@ export function Footer() {
         </p>
         <p>
           <Link href="/terms">Terms of Service</Link> · <Link href="/privacy">Privacy Policy</Link>
+        </p>
+        <p className="footer-privacy">
+          <ClearDataButton />
         </p>
       </div>
     </footer>
