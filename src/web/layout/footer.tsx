@@ -63,9 +63,9 @@ export function Footer() {
         <p>
           <Link href="/terms">Terms of Service</Link> · <Link href="/privacy">Privacy Policy</Link>
         </p>
-        <p className="footer-privacy">
+        <div className="footer-privacy">
           <ClearDataButton />
-        </p>
+        </div>
       </div>
     </footer>
   );
