@@ -34,7 +34,8 @@ async function scanWithoutScripts(browser: Browser, url: string) {
 async function shownOffer(page: Page) {
   const card = page.locator("aside.offer-card:not(.loading)");
   await expect(card).toBeVisible();
-  const media = card.locator(".offer-media > :is(img, video, iframe)");
+  // A video or embed from another site shows its placeholder (the same box) until asked for.
+  const media = card.locator(".offer-media > :is(img, video, iframe, .offer-placeholder)");
   await expect(media).toBeVisible();
   return { card, media };
 }
