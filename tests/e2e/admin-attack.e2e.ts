@@ -176,6 +176,7 @@ test("an embed offer cannot read the page's cookies or move the top window", asy
     );
   }
   await visit("/learn/10");
+  await page.getByRole("button", { name: "Load content" }).click();
   const frame = page.frameLocator("iframe.offer-embed");
   await expect(frame.locator("#out")).toHaveText("cookie:blocked,top:blocked,parent:blocked");
   expect(page.url()).toMatch(/\/learn\/10$/);

@@ -1,4 +1,5 @@
 import { Link } from "wouter";
+import { ClearDataButton } from "#web/features/privacy/clear-data-button.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { scrollToTop } from "#web/lib/scroll.ts";
 
@@ -62,6 +63,9 @@ export function Footer() {
         <p>
           <Link href="/terms">Terms of Service</Link> · <Link href="/privacy">Privacy Policy</Link>
         </p>
+        <div className="footer-privacy">
+          <ClearDataButton />
+        </div>
       </div>
     </footer>
   );

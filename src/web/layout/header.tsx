@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
+import { QuickExit } from "#web/features/privacy/quick-exit.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { isActivePath } from "./nav-paths.ts";
 import { ThemeToggle } from "./theme-toggle.tsx";
@@ -92,6 +93,9 @@ export function Header() {
           <NavLinks />
         </ul>
         <ul className="nav-actions">
+          <li>
+            <QuickExit />
+          </li>
           <li>
             <ThemeToggle />
           </li>

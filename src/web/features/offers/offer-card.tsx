@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useState } from "react";
 import type { PublicOffer } from "#shared/features/offers/contract.ts";
 import { moduleOffersRead } from "#shared/features/offers/reads.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
@@ -98,36 +98,92 @@ function hasMedia(offer: PublicOffer): boolean {
   return Boolean((offer.useEmbed && offer.embedCode) || toVideoSource(offer.videoUrl) || offer.imageUrl);
 }
 
+/** The sites a piece of embed code names (where loading it sends requests), without "www.". */
+export function embedHosts(code: string): string[] {
+  const hosts = new Set<string>();
+  for (const match of code.matchAll(/(?:https?:)?\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)+)/gi))
+    hosts.add((match[1] ?? "").toLowerCase().replace(/^www\./, ""));
+  return [...hosts].filter(Boolean);
+}
+
+function hostOf(src: string): string {
+  return new URL(src, window.location.href).hostname.replace(/^www\./, "");
+}
+
+function isOwn(src: string): boolean {
+  return new URL(src, window.location.href).origin === window.location.origin;
+}
+
+/**
+ * Stands in for a medium from another site until the visitor asks for it: nothing is requested
+ * from that site before the click, and the placeholder says who will receive the request.
+ */
+function ClickToLoad({ notice, action, children }: { notice: string; action: string; children: ReactNode }) {
+  const [loaded, setLoaded] = useState(false);
+  if (loaded) return children;
+  return (
+    <div className="offer-placeholder">
+      <p>{notice}</p>
+      <button type="button" className="secondary" onClick={() => setLoaded(true)}>
+        {action}
+      </button>
+    </div>
+  );
+}
+
 /** An offer's medium in its own shape: an image at its natural ratio, a video or an embed at 16:9. */
 function OfferMedia({ offer }: { offer: PublicOffer }) {
   if (offer.useEmbed && offer.embedCode) {
+    const hosts = embedHosts(offer.embedCode);
+    const notice = hosts.length
+      ? `Loads from ${hosts.join(", ")}: loading it sends your address to ${hosts.length > 1 ? "those sites" : "that site"}.`
+      : "Sponsored content. It may contact the sponsor's sites once loaded.";
     // The embed runs in its own sandboxed document (scripts and popups, never
     // same-origin), so it cannot read this page, its storage or its cookies.
     return (
-      <iframe
-        className="offer-embed"
-        src={`/embed/offer/${offer.id}`}
-        title={`Sponsored: ${offer.title}`}
-        sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox"
-        referrerPolicy="no-referrer"
-        loading="lazy"
-      />
+      <ClickToLoad key={offer.id} notice={notice} action="Load content">
+        <iframe
+          className="offer-embed"
+          src={`/embed/offer/${offer.id}`}
+          title={`Sponsored: ${offer.title}`}
+          sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox"
+          referrerPolicy="no-referrer"
+        />
+      </ClickToLoad>
     );
   }
   const video = toVideoSource(offer.videoUrl);
   if (video?.kind === "youtube" || video?.kind === "vimeo") {
+    const host = hostOf(video.src);
     return (
-      <iframe
-        className="offer-video"
-        src={video.src}
-        title={`Video: ${offer.title}`}
-        allow="autoplay; encrypted-media; picture-in-picture"
-        referrerPolicy="strict-origin-when-cross-origin"
-        loading="lazy"
-      />
+      <ClickToLoad
+        key={offer.id}
+        notice={`Plays from ${host}: loading it sends your address to that site.`}
+        action="Load video"
+      >
+        <iframe
+          className="offer-video"
+          src={video.src}
+          title={`Video: ${offer.title}`}
+          allow="autoplay; encrypted-media; picture-in-picture"
+          referrerPolicy="strict-origin-when-cross-origin"
+        />
+      </ClickToLoad>
     );
   }
-  if (video?.kind === "file") return <AutoplayVideo src={video.src} type={video.type} title={offer.title} />;
+  if (video?.kind === "file") {
+    // A video on this site loads at once (never playing by itself); one on another site waits for a click.
+    if (isOwn(video.src)) return <OfferVideo src={video.src} type={video.type} title={offer.title} />;
+    return (
+      <ClickToLoad
+        key={offer.id}
+        notice={`Plays from ${hostOf(video.src)}: loading it sends your address to that site.`}
+        action="Load video"
+      >
+        <OfferVideo src={video.src} type={video.type} title={offer.title} play />
+      </ClickToLoad>
+    );
+  }
   if (offer.imageUrl) return <OfferImage src={offer.imageUrl} />;
   return null;
 }
@@ -139,29 +195,15 @@ function OfferImage({ src }: { src: string }) {
 }
 
 /**
- * Muted, looping, inline, with the player's controls so it can be paused; play() is retried
- * at 0.5 s and 1 s when the browser refuses at first. A visitor who asks for reduced motion
- * gets it still, to start with the play button.
+ * Muted, looping, inline, with the player's controls. It never starts by itself, except right
+ * after the visitor asked for it (play), and then not for a visitor who asks for reduced motion.
  */
-function AutoplayVideo({ src, type, title }: { src: string; type: string; title: string }) {
-  const ref = useRef<HTMLVideoElement>(null);
-  // The card renders in the browser only (it loads there), so this reads the visitor's setting.
-  const still = prefersReducedMotion();
-  useEffect(() => {
-    if (still) return;
-    const timers = [0, 500, 1000].map((delay) =>
-      setTimeout(() => {
-        const video = ref.current;
-        if (video?.paused) video.play().catch(() => {});
-      }, delay),
-    );
-    return () => timers.forEach(clearTimeout);
-  }, [src, still]);
+function OfferVideo({ src, type, title, play = false }: { src: string; type: string; title: string; play?: boolean }) {
+  const autoPlay = play && !prefersReducedMotion();
   return (
     <video
-      ref={ref}
       className="offer-video"
-      autoPlay={!still}
+      autoPlay={autoPlay}
       controls
       muted
       loop

@@ -1,6 +1,7 @@
 import { useLocation } from "wouter";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { sitePageRead } from "#shared/features/site-pages/reads.ts";
+import { ClearDataButton } from "#web/features/privacy/clear-data-button.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { need, type PageRoute } from "#web/page-route.ts";
@@ -29,6 +30,15 @@ export default function SitePageView() {
       <p className="muted">Last updated {data.updatedAt.slice(0, 10)}</p>
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: trusted HTML, written in content/ or by the site's admin, never by visitors. */}
       <div dangerouslySetInnerHTML={{ __html: data.body }} />
+      {data.slug === "privacy" ? (
+        <section id="clear-data" className="privacy-controls" aria-labelledby="clear-data-title">
+          <h2 id="clear-data-title">Clear your data on this device</h2>
+          <p>
+            One step removes everything this site keeps in this browser. You see what will be removed before it happens.
+          </p>
+          <ClearDataButton />
+        </section>
+      ) : null}
     </article>
   );
 }

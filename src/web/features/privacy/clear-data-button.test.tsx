@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, spyOn, test } from "bun:test";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { setAdminFlag } from "#web/features/auth/admin-session.ts";
+import { markModuleCompleted } from "#web/features/course/course-progress.ts";
+import { ThemeToggle } from "#web/layout/theme-toggle.tsx";
+import { rememberQuizId } from "#web/lib/visitor-storage.ts";
+import { ClearDataButton } from "./clear-data-button.tsx";
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  sessionStorage.clear();
+  document.documentElement.removeAttribute("data-theme");
+});
+
+/** Stores everything the site's own code keeps, through that code, plus what another part might add. */
+function fillStorage() {
+  render(<ThemeToggle />);
+  fireEvent.click(screen.getByRole("button", { name: /theme/ }));
+  markModuleCompleted(3);
+  rememberQuizId("abc123");
+  setAdminFlag({ username: "admin" });
+  localStorage.setItem("somethingNew", "1");
+  sessionStorage.setItem("draft", "x");
+  // biome-ignore lint/suspicious/noDocumentCookie: a cookie some other script left, as a browser sees it.
+  document.cookie = "probe=1; path=/";
+  cleanup();
+}
+
+describe("clear my data on this device", () => {
+  test("says what will be removed, removes every key, then says what was removed", async () => {
+    fillStorage();
+    expect(localStorage.length).toBe(6);
+    const reload = spyOn(window.location, "reload").mockImplementation(() => {});
+    render(<ClearDataButton />);
+    fireEvent.click(screen.getByRole("button", { name: "Clear my data on this device" }));
+
+    const dialog = await screen.findByRole("dialog", { name: "Clear my data on this device?" });
+    for (const label of [
+      "Your colour theme (light or dark)",
+      "Your course progress (the modules you completed)",
+      "The address of your last quiz result",
+      "Other data saved by this site (“somethingNew”)",
+      "Other data saved by this site (“draft”)",
+      "A cookie (“probe”)",
+    ])
+      expect(within(dialog).getByText(label)).toBeTruthy();
+    // Nothing is removed before the visitor confirms.
+    expect(localStorage.length).toBe(6);
+
+    fireEvent.click(within(dialog).getByRole("button", { name: "Clear my data" }));
+    const done = await screen.findByRole("dialog", { name: "Your data is cleared" });
+    expect(within(done).getByText("Your course progress (the modules you completed)")).toBeTruthy();
+    expect(within(done).getAllByRole("listitem")).toHaveLength(8);
+    expect(localStorage.length).toBe(0);
+    expect(sessionStorage.length).toBe(0);
+    expect(document.cookie).not.toContain("probe");
+
+    // Done starts the page afresh, as for a new visitor.
+    fireEvent.click(within(done).getByRole("button", { name: "Done" }));
+    expect(reload).toHaveBeenCalled();
+    reload.mockRestore();
+  });
+
+  test("Cancel keeps everything", async () => {
+    fillStorage();
+    render(<ClearDataButton />);
+    fireEvent.click(screen.getByRole("button", { name: "Clear my data on this device" }));
+    const dialog = await screen.findByRole("dialog", { name: "Clear my data on this device?" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    expect(localStorage.length).toBe(6);
+    expect(localStorage.getItem("completedModules")).toBe("[3]");
+  });
+
+  test("with nothing stored, it says so", async () => {
+    render(<ClearDataButton />);
+    fireEvent.click(screen.getByRole("button", { name: "Clear my data on this device" }));
+    await screen.findByText(
+      "This site keeps nothing in this browser right now. Clearing removes anything it may have saved.",
+    );
+  });
+});

@@ -1,0 +1,159 @@
+import type { Page, Request } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+
+// Privacy for people on shared devices, on a phone: quick exit, clearing what the site keeps in
+// the browser, and offers from other sites that wait for a click.
+test.use({ viewport: { width: 375, height: 812 } });
+
+const NEUTRAL = "https://www.bbc.com/weather";
+
+/** The neutral site, answered locally so the journey needs no network. */
+async function fakeNeutralSite(page: Page) {
+  await page.route("https://www.bbc.com/**", (route) =>
+    route.fulfill({ contentType: "text/html", body: "<!DOCTYPE html><title>Weather</title><h1>Weather</h1>" }),
+  );
+}
+
+test("Quick exit: a tap-sized button in the phone header leaves, and Back does not return to the page", async ({
+  page,
+  visit,
+  baseURL,
+}) => {
+  await fakeNeutralSite(page);
+  await visit("/learn/1");
+  const exit = page.getByRole("banner").getByRole("link", { name: "Quick exit" });
+  await expect(exit).toHaveAttribute("href", NEUTRAL);
+  const box = (await exit.boundingBox())!;
+  expect(box.height).toBeGreaterThanOrEqual(44);
+  expect(box.x + box.width).toBeLessThanOrEqual(375);
+  // The header still fits the phone: nothing scrolls sideways.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+  const entries = await page.evaluate(() => history.length);
+  await exit.click();
+  await expect(page).toHaveURL(NEUTRAL);
+  // The site's page was replaced, not stacked under the neutral one.
+  expect(await page.evaluate(() => history.length)).toBe(entries);
+  await page.goBack();
+  expect(page.url().startsWith(baseURL!)).toBe(false);
+});
+
+test("Quick exit: Escape twice leaves, but not while typing or while the menu takes the Escape", async ({
+  page,
+  visit,
+}) => {
+  await fakeNeutralSite(page);
+  await visit("/");
+  // The phone menu closes on the first Escape and does not count towards leaving.
+  await page.locator("summary.menu-toggle").click();
+  await page.keyboard.press("Escape");
+  await expect(page.locator("details.site-menu")).not.toHaveAttribute("open");
+  await page.keyboard.press("Escape");
+  await expect(page).toHaveURL(/127\.0\.0\.1/);
+  await page.keyboard.press("Escape");
+  await expect(page).toHaveURL(NEUTRAL);
+});
+
+test("Clear my data: says what will go, removes it all, and the site starts as for a new visitor", async ({
+  page,
+  visit,
+  scan,
+}) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await visit("/");
+  await page.getByRole("button", { name: "Switch to dark theme" }).click();
+  await page.evaluate(() => {
+    localStorage.setItem("completedModules", "[1,2]");
+    localStorage.setItem("lastQuizId", "abc123");
+  });
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+
+  await page.getByRole("contentinfo").getByRole("button", { name: "Clear my data on this device" }).click();
+  const confirm = page.getByRole("dialog", { name: "Clear my data on this device?" });
+  await expect(confirm.getByText("Your colour theme (light or dark)")).toBeVisible();
+  await expect(confirm.getByText("Your course progress (the modules you completed)")).toBeVisible();
+  await expect(confirm.getByText("The address of your last quiz result")).toBeVisible();
+  await scan();
+  await confirm.getByRole("button", { name: "Clear my data", exact: true }).click();
+
+  const done = page.getByRole("dialog", { name: "Your data is cleared" });
+  await expect(done.getByText("Your course progress (the modules you completed)")).toBeVisible();
+  expect(await page.evaluate(() => localStorage.length + sessionStorage.length)).toBe(0);
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  await done.getByRole("button", { name: "Done" }).click();
+  await expect(done).toBeHidden();
+  await expect(page.getByRole("button", { name: "Switch to dark theme" })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.length)).toBe(0);
+
+  // The privacy page offers the same control beside what it describes.
+  await visit("/privacy");
+  await expect(page.getByRole("main").getByRole("button", { name: "Clear my data on this device" })).toBeVisible();
+});
+
+/** Every request the page makes, by its address. */
+function recordRequests(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("request", (request: Request) => seen.push(request.url()));
+  return seen;
+}
+
+test("a fresh lesson page asks no other site for anything before the visitor loads the offer's embed", async ({
+  page,
+  visit,
+  baseURL,
+}) => {
+  const seen = recordRequests(page);
+  // Module 8's seeded offer is an embed.
+  await visit("/learn/8");
+  const offer = page.getByRole("complementary", { name: "Sponsored offer" });
+  const load = offer.getByRole("button", { name: "Load content" });
+  await expect(load).toBeVisible();
+  const own = new URL(baseURL!).origin;
+  expect(seen.filter((url) => !url.startsWith(own) && !url.startsWith("data:"))).toEqual([]);
+  expect(seen.some((url) => url.includes("/embed/offer/"))).toBe(false);
+  await expect(offer.locator("iframe")).toHaveCount(0);
+
+  await load.click();
+  await expect(page.frameLocator("iframe.offer-embed").getByText("Fan club starter pack")).toBeVisible();
+});
+
+test("a Vimeo offer says who receives the request, and plays from there only after 'Load video'", async ({
+  page,
+  visit,
+  baseURL,
+}) => {
+  await page.route("**/api/module/8/affiliate-offers?**", (route) =>
+    route.fulfill({
+      contentType: "application/json",
+      body: JSON.stringify([
+        {
+          id: 9001,
+          title: "A sponsor's video",
+          description: "A video hosted on Vimeo.",
+          imageUrl: null,
+          videoUrl: "https://vimeo.com/76979871",
+          useEmbed: false,
+          embedCode: null,
+          linkUrl: "https://example.com/",
+          linkText: "Visit the sponsor",
+        },
+      ]),
+    }),
+  );
+  await page.route("https://player.vimeo.com/**", (route) =>
+    route.fulfill({ contentType: "text/html", body: "<!DOCTYPE html><title>Player</title><p>Vimeo player</p>" }),
+  );
+  const seen = recordRequests(page);
+  await visit("/learn/8");
+  const offer = page.getByRole("complementary", { name: "Sponsored offer" });
+  await expect(
+    offer.getByText("Plays from player.vimeo.com: loading it sends your address to that site."),
+  ).toBeVisible();
+  const own = new URL(baseURL!).origin;
+  expect(seen.filter((url) => !url.startsWith(own) && !url.startsWith("data:"))).toEqual([]);
+
+  await offer.getByRole("button", { name: "Load video" }).click();
+  await expect(page.frameLocator("iframe.offer-video").getByText("Vimeo player")).toBeVisible();
+  expect(seen.some((url) => url.startsWith("https://player.vimeo.com/video/76979871"))).toBe(true);
+});
