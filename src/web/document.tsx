@@ -19,7 +19,7 @@ export function Document({ assets, bootJson, children }: DocumentProps) {
         <meta name="color-scheme" content="light dark" />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own constant script, no outside input */}
         <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* The tab icon comes from the head script: discreet mode swaps it (discreet-mode.ts). */}
         <link rel="stylesheet" href={assets.css} />
         {assets.preload.map((href) => (
           <link key={href} rel="modulepreload" href={href} />

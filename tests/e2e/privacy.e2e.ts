@@ -157,3 +157,69 @@ test("a Vimeo offer says who receives the request, and plays from there only aft
   await expect(page.frameLocator("iframe.offer-video").getByText("Vimeo player")).toBeVisible();
   expect(seen.some((url) => url.startsWith("https://player.vimeo.com/video/76979871"))).toBe(true);
 });
+
+test("Discreet mode: on from the phone menu, a plain title and icon and no banner, kept on reload, off after Clear my data", async ({
+  page,
+  visit,
+  scan,
+}) => {
+  const answers = ["A", "A", "B", "C", "A", "B", "D", "C", "A", "B", "C", "A", "B", "D", "C"];
+  const saved = await (await page.request.post("/api/quiz/result", { data: { archetype: "Couple", answers } })).json();
+  const result = `/quiz/result?archetype=Couple&id=${saved.id}`;
+  await visit(result);
+  const banner = page.getByRole("complementary", { name: "Sponsored" });
+  await expect(banner).toBeVisible();
+  expect(await page.title()).not.toBe("Notes");
+
+  await page.locator("summary.menu-toggle").click();
+  const toggle = page.getByRole("banner").getByRole("button", { name: "Discreet mode" });
+  const box = (await toggle.boundingBox())!;
+  expect(box.height).toBeGreaterThanOrEqual(44);
+  expect(box.x + box.width).toBeLessThanOrEqual(375);
+  await expect(toggle).toHaveAttribute("aria-pressed", "false");
+  await toggle.press("Enter");
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
+  await expect(page).toHaveTitle("Notes");
+  await expect(banner).toHaveCount(0);
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon-plain.svg");
+  await scan();
+
+  // A reload keeps it, from the first paint: the banner never shows, the title is plain at once.
+  await page.reload({ waitUntil: "commit" });
+  await page.waitForSelector("title", { state: "attached" });
+  await expect(page.locator("html")).toHaveAttribute("data-discreet", "");
+  await expect(page.locator(".promo-banner")).toBeHidden();
+  await expect(page).toHaveTitle("Notes");
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  await expect(page).toHaveTitle("Notes");
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon-plain.svg");
+  await expect(banner).toHaveCount(0);
+  await expect(page.getByRole("contentinfo").getByRole("button", { name: "Discreet mode" })).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
+  // The page itself stays.
+  await expect(page.getByRole("main").getByRole("heading", { level: 1 })).toBeVisible();
+
+  await page.getByRole("contentinfo").getByRole("button", { name: "Clear my data on this device" }).click();
+  const confirm = page.getByRole("dialog", { name: "Clear my data on this device?" });
+  await expect(confirm.getByText("Discreet mode (a plain tab title and icon, no sponsor banner)")).toBeVisible();
+  await confirm.getByRole("button", { name: "Clear my data", exact: true }).click();
+  await page.getByRole("dialog", { name: "Your data is cleared" }).getByRole("button", { name: "Done" }).click();
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  await expect(page).not.toHaveTitle("Notes");
+  await expect(banner).toBeVisible();
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon.svg");
+  await expect(page.getByRole("contentinfo").getByRole("button", { name: "Discreet mode" })).toHaveAttribute(
+    "aria-pressed",
+    "false",
+  );
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+  test("the discreet-mode switch is hidden: nothing could be kept", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.getByRole("button", { name: "Discreet mode" })).toHaveCount(0);
+  });
+});

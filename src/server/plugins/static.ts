@@ -67,6 +67,7 @@ export function staticFiles(assets: AssetStore) {
       })
       // Also reached as /favicon.svg/ (a trailing slash matches the same route).
       .get("/favicon.svg", ({ request }) => serve(assets.get("/favicon.svg")!, request))
+      .get("/favicon-plain.svg", ({ request }) => serve(assets.get("/favicon-plain.svg")!, request))
       .get("/favicon.ico", ({ request }) => serve(assets.get("/favicon.svg")!, request))
   );
 }

@@ -1,5 +1,6 @@
 import { Link } from "wouter";
 import { ClearDataButton } from "#web/features/privacy/clear-data-button.tsx";
+import { DiscreetToggle } from "#web/features/privacy/discreet-toggle.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { scrollToTop } from "#web/lib/scroll.ts";
 
@@ -64,6 +65,7 @@ export function Footer() {
           <Link href="/terms">Terms of Service</Link> · <Link href="/privacy">Privacy Policy</Link>
         </p>
         <div className="footer-privacy">
+          <DiscreetToggle />
           <ClearDataButton />
         </div>
       </div>

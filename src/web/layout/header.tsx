@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
+import { DiscreetToggle } from "#web/features/privacy/discreet-toggle.tsx";
 import { QuickExit } from "#web/features/privacy/quick-exit.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { isActivePath } from "./nav-paths.ts";
@@ -112,6 +113,9 @@ export function Header() {
               </summary>
               <ul className="site-menu-links">
                 <NavLinks onFollow={close} />
+                <li className="menu-discreet">
+                  <DiscreetToggle />
+                </li>
               </ul>
             </details>
           </li>

@@ -1,11 +1,14 @@
 import { useLocation } from "wouter";
+import { useDiscreet } from "#web/features/privacy/discreet-mode.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { showsPromoBanner } from "./nav-paths.ts";
 
 export function PromoBanner() {
   const [location] = useLocation();
   const settings = useSettings();
-  if (!showsPromoBanner(location)) return null;
+  // Discreet mode: no sponsor banner (CSS already hides it before scripts run).
+  const discreet = useDiscreet();
+  if (discreet || !showsPromoBanner(location)) return null;
   const platform = settings.bannerPlatform === "b" ? settings.platformB : settings.platformA;
   // The operator's claim about the platform (a site setting): empty leaves only the invitation.
   const claim = settings.bannerClaim.trim().replaceAll("{platform}", () => platform.name);

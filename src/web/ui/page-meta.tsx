@@ -1,4 +1,5 @@
 import { useLocation } from "wouter";
+import { useTabTitle } from "#web/features/privacy/discreet-mode.ts";
 import { useOrigin } from "#web/lib/origin.ts";
 
 interface PageMetaProps {
@@ -44,9 +45,11 @@ export function PageMeta({
   const canonical = (origin ?? "") + (canonicalPath ?? path).replace(/^[/\\]+/, "/");
   const url = origin ? canonical : null;
   const imageUrl = absoluteUrl(origin, image ?? DEFAULT_IMAGE);
+  // Discreet mode shows a plain tab title; the social cards keep the real one for crawlers.
+  const tabTitle = useTabTitle(title);
   return (
     <>
-      <title>{title}</title>
+      <title>{tabTitle}</title>
       <meta name="description" content={description} />
       {keywords && <meta name="keywords" content={keywords} />}
       {noindex ? (

@@ -1,4 +1,5 @@
-import { THEME_STORAGE_KEY } from "#web/theme-script.ts";
+import { DISCREET_STORAGE_KEY, THEME_STORAGE_KEY } from "#web/theme-script.ts";
+import { applyDiscreet } from "./discreet-mode.ts";
 
 // Everything this site may keep in a visitor's browser, and how to remove it all
 // (docs/product.md#clear-my-data). The labels name what the site itself writes; anything
@@ -14,6 +15,7 @@ export interface StoredItem {
 
 const LABELS: Record<string, string> = {
   [THEME_STORAGE_KEY]: "Your colour theme (light or dark)",
+  [DISCREET_STORAGE_KEY]: "Discreet mode (a plain tab title and icon, no sponsor banner)",
   completedModules: "Your course progress (the modules you completed)",
   lastQuizId: "The address of your last quiz result",
   adminLoggedIn: "The site administrator's sign-in hint",
@@ -82,7 +84,7 @@ function expireCookie(name: string): void {
 
 /**
  * Removes everything the site keeps in this browser, known to it or not, and answers what was
- * there. The page's colour theme returns to the device's setting at once.
+ * there. The page's colour theme returns to the device's setting and discreet mode turns off at once.
  */
 export async function clearSiteData(): Promise<StoredItem[]> {
   const found = await listSiteData();
@@ -98,5 +100,6 @@ export async function clearSiteData(): Promise<StoredItem[]> {
   for (const name of await databaseNames()) indexedDB.deleteDatabase(name);
   const dark = window.matchMedia?.("(prefers-color-scheme: dark)").matches;
   document.documentElement.setAttribute("data-theme", dark ? "dark" : "light");
+  applyDiscreet(false);
   return found;
 }
