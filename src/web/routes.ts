@@ -4,7 +4,7 @@ import { isSeededCategory } from "#shared/features/blog/categories.ts";
 import { QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
 import { isModuleNumber, parseModuleId } from "#shared/features/course/course.ts";
 import { earningsAnswersSoFar } from "#shared/features/earnings/constants.ts";
-import { readWhatIf, type WhatIf } from "#shared/features/earnings/estimate.ts";
+import { LIMITS, readWhatIf, WHAT_IF_PARAMS, type WhatIf } from "#shared/features/earnings/estimate.ts";
 import { isArchetype, quizAnswersSoFar } from "#shared/features/quiz/constants.ts";
 import type { PageModule, PageProps } from "./page-route.ts";
 
@@ -145,9 +145,7 @@ export const pages: PathEntry[] = [
     search: {
       tier: visitorMade,
       id: visitorMade,
-      hours: whatIf("hoursPerWeek"),
-      days: whatIf("daysPerWeek"),
-      share: whatIf("paidSharePercent"),
+      ...Object.fromEntries((Object.keys(LIMITS) as WhatIf[]).map((name) => [WHAT_IF_PARAMS[name], whatIf(name)])),
     },
     query: (s) => Boolean(s.get("tier") && s.get("id")),
     load: () => import("./features/earnings/tier-result-page.tsx"),

@@ -10,8 +10,8 @@ export function PromoBanner() {
   const discreet = useDiscreet();
   if (discreet || !showsPromoBanner(location)) return null;
   const platform = settings.bannerPlatform === "b" ? settings.platformB : settings.platformA;
-  // The operator's claim about the platform (a site setting): empty leaves only the invitation.
-  const claim = settings.bannerClaim.trim().replaceAll("{platform}", () => platform.name);
+  // The operator's claim about the platform (a site setting, stored trimmed): empty leaves only the invitation.
+  const claim = settings.bannerClaim.replaceAll("{platform}", () => platform.name);
   return (
     <aside className="promo-banner" aria-label="Sponsored">
       <a href={platform.url} target="_blank" rel="sponsored noopener">

@@ -1,5 +1,5 @@
 // What the browser keeps for an anonymous visitor (docs/product.md#course-progress).
-const LAST_QUIZ_KEY = "lastQuizId";
+export const LAST_QUIZ_KEY = "lastQuizId";
 
 function safe<T>(fn: () => T, fallback: T): T {
   try {

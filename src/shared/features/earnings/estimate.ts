@@ -1,4 +1,5 @@
 import type { TierName } from "./constants.ts";
+import { CAPPING_QUESTIONS } from "./tiers.ts";
 
 /**
  * A small, visible model of a month's earnings. Every value is an assumption the visitor
@@ -37,6 +38,13 @@ export const LIMITS = {
 } as const;
 export type WhatIf = keyof typeof LIMITS;
 
+/** The address parameter that holds each what-if value (routes.ts declares them, the page reads them). */
+export const WHAT_IF_PARAMS: Record<WhatIf, string> = {
+  hoursPerWeek: "hours",
+  daysPerWeek: "days",
+  paidSharePercent: "share",
+};
+
 /** A what-if value from an address or a form: a whole number, clamped to its limits; null when not a number. */
 export function readWhatIf(name: WhatIf, value: string | null | undefined): number | null {
   if (value == null || !/^\s*\d{1,4}\s*$/.test(value)) return null;
@@ -55,15 +63,17 @@ const DAYS: Record<TierName, number> = { "Casual Starter": 3, "Hustler Mode": 4,
 const HOURS_BY_ANSWER = [8, 18, 30];
 /** Paid share by the answer to the private-shows question (public only, occasionally, yes). */
 const PAID_SHARE_BY_ANSWER = [10, 20, 30];
+/** "How open are you to offering private, paid one-on-one shows?" (content/earnings/questions.json). */
+const PRIVATE_SHOWS_QUESTION = 8;
 export const DEFAULT_PAYOUT_PERCENT = 50;
 
-/** The defaults for a saved result: from its tier and its answers (hours: question 1, private shows: question 8). */
+/** The defaults for a saved result: from its tier and its answers to the hours and private-shows questions. */
 export function defaultInputs(tier: TierName, answers: readonly number[]): EstimateInputs {
   const pick = (table: number[], answer: number | undefined) => table[(answer ?? 2) - 1] ?? table[1] ?? 0;
   return {
-    hoursPerWeek: pick(HOURS_BY_ANSWER, answers[0]),
+    hoursPerWeek: pick(HOURS_BY_ANSWER, answers[CAPPING_QUESTIONS.hours - 1]),
     daysPerWeek: DAYS[tier],
-    paidSharePercent: pick(PAID_SHARE_BY_ANSWER, answers[7]),
+    paidSharePercent: pick(PAID_SHARE_BY_ANSWER, answers[PRIVATE_SHOWS_QUESTION - 1]),
     perPaidMinute: PER_PAID_MINUTE[tier],
     payoutPercent: DEFAULT_PAYOUT_PERCENT,
     weeksPerMonth: WEEKS_PER_MONTH,

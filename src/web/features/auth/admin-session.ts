@@ -1,7 +1,7 @@
 // The admin session flag: a local flag set on login and cleared on logout, so the dashboard
 // does not bounce to the login page while the server check is still running.
-const FLAG = "adminLoggedIn";
-const USER = "adminUser";
+export const FLAG = "adminLoggedIn";
+export const USER = "adminUser";
 
 export function hasAdminFlag(): boolean {
   try {

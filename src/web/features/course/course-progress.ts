@@ -1,7 +1,7 @@
 import { withCompleted } from "#shared/features/course/course.ts";
 
 // Course progress kept in the browser (docs/product.md#course-progress): completedModules, a list of module ids.
-const KEY = "completedModules";
+export const KEY = "completedModules";
 
 export function readCompletedModules(): number[] {
   try {

@@ -7,18 +7,21 @@ import {
   estimateBand,
   LIMITS,
   readWhatIf,
+  WHAT_IF_PARAMS,
   type WhatIf,
 } from "#shared/features/earnings/estimate.ts";
 
 /** Fixed in code, not a setting: the band is a worked example, never a forecast. */
 export const ESTIMATE_DISCLAIMER = "Illustrative, not a prediction: many new performers earn less at first.";
 
-/** The what-if controls: the name each has in the address, its label and its unit. */
-const CONTROLS: { name: WhatIf; param: string; label: string; unit: string }[] = [
-  { name: "hoursPerWeek", param: "hours", label: "Hours live per week", unit: "hours" },
-  { name: "daysPerWeek", param: "days", label: "Days live per week", unit: "days" },
-  { name: "paidSharePercent", param: "share", label: "Share of live time in paid shows", unit: "%" },
-];
+/** The what-if controls: each one's label and unit, and the name it has in the address. */
+const CONTROLS = (
+  [
+    { name: "hoursPerWeek", label: "Hours live per week", unit: "hours" },
+    { name: "daysPerWeek", label: "Days live per week", unit: "days" },
+    { name: "paidSharePercent", label: "Share of live time in paid shows", unit: "%" },
+  ] as const satisfies readonly { name: WhatIf; label: string; unit: string }[]
+).map((control) => ({ ...control, param: WHAT_IF_PARAMS[control.name] }));
 
 /** The model's inputs: the defaults for this result, with the what-if values the address holds. */
 export function inputsFrom(tier: TierName, answers: readonly number[], search: URLSearchParams): EstimateInputs {

@@ -110,6 +110,11 @@ function hostOf(src: string): string {
   return new URL(src, window.location.href).hostname.replace(/^www\./, "");
 }
 
+/** What a video placeholder says: the site that will receive the request. */
+function videoNotice(src: string): string {
+  return `Plays from ${hostOf(src)}: loading it sends your address to that site.`;
+}
+
 function isOwn(src: string): boolean {
   return new URL(src, window.location.href).origin === window.location.origin;
 }
@@ -154,13 +159,8 @@ function OfferMedia({ offer }: { offer: PublicOffer }) {
   }
   const video = toVideoSource(offer.videoUrl);
   if (video?.kind === "youtube" || video?.kind === "vimeo") {
-    const host = hostOf(video.src);
     return (
-      <ClickToLoad
-        key={offer.id}
-        notice={`Plays from ${host}: loading it sends your address to that site.`}
-        action="Load video"
-      >
+      <ClickToLoad key={offer.id} notice={videoNotice(video.src)} action="Load video">
         <iframe
           className="offer-video"
           src={video.src}
@@ -175,11 +175,7 @@ function OfferMedia({ offer }: { offer: PublicOffer }) {
     // A video on this site loads at once (never playing by itself); one on another site waits for a click.
     if (isOwn(video.src)) return <OfferVideo src={video.src} type={video.type} title={offer.title} />;
     return (
-      <ClickToLoad
-        key={offer.id}
-        notice={`Plays from ${hostOf(video.src)}: loading it sends your address to that site.`}
-        action="Load video"
-      >
+      <ClickToLoad key={offer.id} notice={videoNotice(video.src)} action="Load video">
         <OfferVideo src={video.src} type={video.type} title={offer.title} play />
       </ClickToLoad>
     );

@@ -1,3 +1,6 @@
+import { FLAG as ADMIN_FLAG_KEY, USER as ADMIN_USER_KEY } from "#web/features/auth/admin-session.ts";
+import { KEY as PROGRESS_KEY } from "#web/features/course/course-progress.ts";
+import { LAST_QUIZ_KEY } from "#web/lib/visitor-storage.ts";
 import { DISCREET_STORAGE_KEY, THEME_STORAGE_KEY } from "#web/theme-script.ts";
 import { applyDiscreet } from "./discreet-mode.ts";
 
@@ -16,10 +19,10 @@ export interface StoredItem {
 const LABELS: Record<string, string> = {
   [THEME_STORAGE_KEY]: "Your colour theme (light or dark)",
   [DISCREET_STORAGE_KEY]: "Discreet mode (a plain tab title and icon, no sponsor banner)",
-  completedModules: "Your course progress (the modules you completed)",
-  lastQuizId: "The address of your last quiz result",
-  adminLoggedIn: "The site administrator's sign-in hint",
-  adminUser: "The site administrator's name",
+  [PROGRESS_KEY]: "Your course progress (the modules you completed)",
+  [LAST_QUIZ_KEY]: "The address of your last quiz result",
+  [ADMIN_FLAG_KEY]: "The site administrator's sign-in hint",
+  [ADMIN_USER_KEY]: "The site administrator's name",
 };
 
 function labelFor(name: string): string {

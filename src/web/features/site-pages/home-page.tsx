@@ -35,15 +35,13 @@ const FEATURES = [
 
 export default function HomePage() {
   const { brandName, incomeFigure, modelsHelpedFigure, testimonialQuote, testimonialAttribution } = useSettings();
-  // The figures are the operator's claims (site settings): an empty one is not shown. The
-  // quiz's length is a fact about this site, so it always is.
+  // The figures are the operator's claims (site settings, stored trimmed): an empty one is not
+  // shown. The quiz's length is a fact about this site, so it always is.
   const stats = [
-    { value: incomeFigure.trim(), label: "Potential monthly income for top performers" },
+    { value: incomeFigure, label: "Potential monthly income for top performers" },
     { value: "5 min", label: "To find your cam model persona" },
-    { value: modelsHelpedFigure.trim(), label: "Cam models helped" },
+    { value: modelsHelpedFigure, label: "Cam models helped" },
   ].filter((s) => s.value);
-  const quote = testimonialQuote.trim();
-  const attribution = testimonialAttribution.trim();
   return (
     <>
       <PageMeta
@@ -86,15 +84,15 @@ export default function HomePage() {
         </div>
       </section>
 
-      {quote && (
+      {testimonialQuote && (
         <section aria-labelledby="testimonial-heading">
           <h2 id="testimonial-heading" className="visually-hidden">
             A member's story
           </h2>
           <figure className="testimonial">
-            <blockquote>“{quote}”</blockquote>
+            <blockquote>“{testimonialQuote}”</blockquote>
             <figcaption>
-              {attribution && `— ${attribution}. `}
+              {testimonialAttribution && `— ${testimonialAttribution}. `}
               <small>One member's experience; results vary.</small>
             </figcaption>
           </figure>
