@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { Link, useLocation } from "wouter";
 import { DiscreetToggle } from "#web/features/privacy/discreet-toggle.tsx";
 import { QuickExit } from "#web/features/privacy/quick-exit.tsx";
@@ -38,18 +38,10 @@ function closeMenu(menu: HTMLDetailsElement | null) {
 export function Header() {
   const { brandName } = useSettings();
   const [location] = useLocation();
-  // The phone menu is a native disclosure: it opens without scripts. Its open state belongs to the
-  // browser (the attribute is never rendered, so a menu opened before hydration stays open); this
-  // mirror only says when the closing listeners are needed.
-  const [open, setOpen] = useState(false);
+  // The phone menu is a native disclosure: it opens without scripts, and its open state belongs
+  // to the browser (the attribute is never rendered, so a menu opened before hydration stays open).
   const menuRef = useRef<HTMLDetailsElement>(null);
-
   const close = () => closeMenu(menuRef.current);
-
-  // A menu opened before hydration (no toggle event reached React) still gets its closing listeners.
-  useEffect(() => {
-    if (menuRef.current?.open) setOpen(true);
-  }, []);
 
   // A new address (a link followed, Back) closes the menu; the first render's address is no change.
   const shownLocation = useRef(location);
@@ -60,12 +52,13 @@ export function Header() {
   }, [location]);
 
   // While the menu is open, Esc closes it (focus back on its toggle) and so does a tap elsewhere.
+  // The listeners ask the menu itself whether it is open, so a key pressed right after it opened
+  // (before any state of ours could follow) still closes it.
   useEffect(() => {
-    if (!open) return;
     function onKeyDown(event: KeyboardEvent) {
-      if (event.key !== "Escape") return;
+      if (event.key !== "Escape" || !menuRef.current?.open) return;
       closeMenu(menuRef.current);
-      menuRef.current?.querySelector("summary")?.focus();
+      menuRef.current.querySelector("summary")?.focus();
     }
     function onPointerDown(event: PointerEvent) {
       if (event.target instanceof Node && menuRef.current?.contains(event.target)) return;
@@ -77,7 +70,7 @@ export function Header() {
       document.removeEventListener("keydown", onKeyDown);
       document.removeEventListener("pointerdown", onPointerDown);
     };
-  }, [open]);
+  }, []);
 
   return (
     <header className="site-header">
@@ -101,7 +94,7 @@ export function Header() {
             <ThemeToggle />
           </li>
           <li className="menu-item">
-            <details ref={menuRef} className="site-menu" onToggle={(event) => setOpen(event.currentTarget.open)}>
+            <details ref={menuRef} className="site-menu">
               <summary className="menu-toggle">
                 <span className="icon-when-closed" aria-hidden="true">
                   ☰
