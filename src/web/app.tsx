@@ -2,6 +2,7 @@ import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { Suspense, use, useEffect, useState } from "react";
 import { Redirect, Router, useLocation, useSearch } from "wouter";
 import { useSearch as useBrowserSearch, usePathname } from "wouter/use-browser-location";
+import { loadProgress } from "./features/progress/store.ts";
 import { Layout } from "./layout/layout.tsx";
 import { OriginContext } from "./lib/origin.ts";
 import { loadPage } from "./page-loader.ts";
@@ -21,6 +22,8 @@ export function App({ queryClient, ssrPath, ssrSearch, forcedPageId = null, orig
   useEffect(() => {
     // A marker for tests and styles: effects run only once hydration has committed.
     document.documentElement.dataset.hydrated = "true";
+    // What this browser remembers is read only now, so the first render matched the server's.
+    loadProgress();
   }, []);
   return (
     <QueryClientProvider client={queryClient}>

@@ -25,3 +25,7 @@ Object.assign(globalThis, {
 // tests/support/fetch.ts) reaches the next one. Imported after the globals are in place.
 const { restoreFetch } = await import("#tests/support/fetch.ts");
 afterEach(restoreFetch);
+// Nor does the progress one test's page remembered: each starts as a page not yet hydrated.
+const { useProgressStore } = await import("#web/features/progress/store.ts");
+const { EMPTY_PROGRESS } = await import("#web/features/progress/progress.ts");
+afterEach(() => useProgressStore.setState({ progress: EMPTY_PROGRESS, loaded: false }));

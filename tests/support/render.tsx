@@ -4,10 +4,15 @@ import type { ReactNode } from "react";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { content } from "#server/db/content.ts";
+import { loadProgress } from "#web/features/progress/store.ts";
 import { createQueryClient } from "#web/lib/query-client.ts";
 
-/** Renders a component inside the app's providers at a given path, with seeded settings. */
+/**
+ * Renders a component inside the app's providers at a given path, with seeded settings, as
+ * in a hydrated page: the progress this browser's storage holds has been read.
+ */
 export function renderAt(path: string, ui: ReactNode) {
+  loadProgress();
   const queryClient = createQueryClient();
   // The key the settings query uses: its API path.
   queryClient.setQueryData(["/api/settings"], content.siteSettings);

@@ -1,14 +1,12 @@
-import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { MODULE_COUNT, MODULE_IDS } from "#shared/features/course/constants.ts";
 import { modulesRead } from "#shared/features/course/reads.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
+import { useProgress } from "#web/features/progress/store.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { lastQuizId } from "#web/lib/visitor-storage.ts";
 import { need, type PageRoute } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
-import { readCompletedModules } from "./course-progress.ts";
 
 export const route: PageRoute = { cache: true, data: () => [need(modulesRead)] };
 
@@ -30,8 +28,8 @@ const SKILLS = [
  */
 export default function CompletePage() {
   // null: not read yet (the server render and the first render in the browser).
-  const [completed, setCompleted] = useState<number[] | null>(null);
-  useEffect(() => setCompleted(readCompletedModules()), []);
+  const { progress, loaded } = useProgress();
+  const completed = loaded ? progress.completed : null;
 
   if (completed !== null && MODULE_IDS.every((id) => completed.includes(id))) return <Graduation />;
   return <CourseProgress completed={completed} />;
@@ -103,11 +101,8 @@ function CourseProgress({ completed }: { completed: number[] | null }) {
 function Graduation() {
   const { brandName } = useSettings();
   // The starter kit of the visitor's last quiz, known only in the browser.
-  const [kitHref, setKitHref] = useState("/quiz");
-  useEffect(() => {
-    const id = lastQuizId();
-    if (id) setKitHref(`/quiz/starter-kit?quizId=${encodeURIComponent(id)}`);
-  }, []);
+  const quizId = useProgress().progress.quiz?.id;
+  const kitHref = quizId ? `/quiz/starter-kit?quizId=${encodeURIComponent(quizId)}` : "/quiz";
 
   const gifts = [
     {

@@ -191,7 +191,7 @@ describe("module quiz and result panel", () => {
     expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Your score: 67%" }));
     expect(screen.getByText("Good effort! You're on the right track.")).toBeTruthy();
     expect(screen.getByText("You've successfully completed Module 3!")).toBeTruthy();
-    expect(JSON.parse(localStorage.getItem("completedModules")!)).toEqual([3]);
+    expect(JSON.parse(localStorage.getItem("progress")!).completed).toEqual([3]);
     expect(screen.getByRole("button", { name: "Continue" }).getAttribute("href")).toBe("/learn/4");
     fireEvent.click(screen.getByRole("button", { name: "Review This Module Again" }));
     expect(reviewed).toBe(1);
@@ -207,7 +207,7 @@ describe("module quiz and result panel", () => {
     expect(screen.getByText("You might want to review this module again.")).toBeTruthy();
     expect(screen.queryByText(/successfully completed/)).toBeNull();
     expect(screen.getByRole("button", { name: "Continue" }).getAttribute("href")).toBe("/learn/complete");
-    expect(JSON.parse(localStorage.getItem("completedModules")!)).toEqual([10]);
+    expect(JSON.parse(localStorage.getItem("progress")!).completed).toEqual([10]);
   });
 
   test("opened after a visitor's action, the quiz brings its title into focus; on a first load it does not", () => {

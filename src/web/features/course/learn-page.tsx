@@ -1,15 +1,14 @@
-import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import { modulesRead } from "#shared/features/course/reads.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
+import { useProgress } from "#web/features/progress/store.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { need, type PageRoute } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
-import { readCompletedModules } from "./course-progress.ts";
 
 export const route: PageRoute = { cache: true, data: () => [need(modulesRead)] };
 
@@ -18,8 +17,7 @@ export default function LearnPage() {
   const { brandName } = useSettings();
   const modules = useRead(modulesRead);
   // Progress lives in this browser only, so it is read after hydration.
-  const [completed, setCompleted] = useState<number[]>([]);
-  useEffect(() => setCompleted(readCompletedModules()), []);
+  const completed = useProgress().progress.completed;
 
   return (
     <>

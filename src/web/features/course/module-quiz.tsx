@@ -2,10 +2,11 @@ import { type ReactNode, type RefObject, useEffect, useRef, useState } from "rea
 import { Link, useSearch } from "wouter";
 import type { CourseModule, QuizOutcome } from "#shared/features/course/contract.ts";
 import { afterModule, passed, quizScore, scoreMessage } from "#shared/features/course/course.ts";
+import { withModuleQuiz } from "#web/features/progress/progress.ts";
+import { updateProgress } from "#web/features/progress/store.ts";
 import { useScripted } from "#web/lib/scripted.ts";
 import { afterFirstRender, bringIntoView, revealHeading } from "#web/lib/scroll.ts";
 import { quizAnswerNames } from "#web/routes.ts";
-import { markModuleCompleted } from "./course-progress.ts";
 
 type Question = NonNullable<CourseModule["quiz"]>["questions"][number];
 
@@ -289,8 +290,14 @@ function ResultPanel({
   children?: ReactNode;
 }) {
   useEffect(() => {
-    markModuleCompleted(outcome.moduleId);
-  }, [outcome.moduleId]);
+    updateProgress((progress) =>
+      withModuleQuiz(progress, outcome.moduleId, {
+        correct: outcome.correctAnswers,
+        total: outcome.totalQuestions,
+        answers: [],
+      }),
+    );
+  }, [outcome]);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     // The panel replaces the quiz after 'Complete Quiz': its score is what the visitor sees and hears next.

@@ -7,6 +7,7 @@ import { computeTier } from "#shared/features/earnings/tiers.ts";
 import { quizResultRead } from "#shared/features/quiz/reads.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { API } from "#shared/paths.ts";
+import { updateProgress } from "#web/features/progress/store.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { saveResult } from "#web/lib/save-result.ts";
@@ -61,6 +62,7 @@ export default function EarningsPage() {
     const body = { quizResultId: knownQuizId, tier, estimatedEarnings, score, answers };
     const saved = await saveResult(API.earningsResults, body, "Failed to save earnings result. Please try again.");
     if (!saved) return setSaving(false);
+    updateProgress((progress) => ({ ...progress, earnings: { id: saved.id, tier } }));
     // A full page navigation to the tier result.
     window.location.assign(`/quiz/earnings?tier=${encodeURIComponent(tier)}&id=${encodeURIComponent(saved.id)}`);
   }

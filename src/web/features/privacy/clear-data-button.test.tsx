@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, spyOn, test } from "bun:test";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { setAdminFlag } from "#web/features/auth/admin-session.ts";
-import { markModuleCompleted } from "#web/features/course/course-progress.ts";
+import { withModuleQuiz } from "#web/features/progress/progress.ts";
+import { updateProgress, useProgressStore } from "#web/features/progress/store.ts";
 import { ThemeToggle } from "#web/layout/theme-toggle.tsx";
-import { rememberQuizId } from "#web/lib/visitor-storage.ts";
 import { ClearDataButton } from "./clear-data-button.tsx";
 
 afterEach(() => {
@@ -17,8 +17,10 @@ afterEach(() => {
 function fillStorage() {
   render(<ThemeToggle />);
   fireEvent.click(screen.getByRole("button", { name: /theme/ }));
-  markModuleCompleted(3);
-  rememberQuizId("abc123");
+  updateProgress((p) =>
+    withModuleQuiz({ ...p, quiz: { id: "abc123", archetype: null } }, 3, { correct: 4, total: 5, answers: [] }),
+  );
+  localStorage.setItem("lastQuizId", "old123");
   setAdminFlag({ username: "admin" });
   localStorage.setItem("somethingNew", "1");
   sessionStorage.setItem("draft", "x");
@@ -38,7 +40,7 @@ describe("clear my data on this device", () => {
     const dialog = await screen.findByRole("dialog", { name: "Clear my data on this device?" });
     for (const label of [
       "Your colour theme (light or dark)",
-      "Your course progress (the modules you completed)",
+      "Your results and course progress (quiz result, estimate, lessons read, module quizzes)",
       "The address of your last quiz result",
       "Other data saved by this site (“somethingNew”)",
       "Other data saved by this site (“draft”)",
@@ -50,11 +52,15 @@ describe("clear my data on this device", () => {
 
     fireEvent.click(within(dialog).getByRole("button", { name: "Clear my data" }));
     const done = await screen.findByRole("dialog", { name: "Your data is cleared" });
-    expect(within(done).getByText("Your course progress (the modules you completed)")).toBeTruthy();
+    expect(
+      within(done).getByText("Your results and course progress (quiz result, estimate, lessons read, module quizzes)"),
+    ).toBeTruthy();
     expect(within(done).getAllByRole("listitem")).toHaveLength(8);
     expect(localStorage.length).toBe(0);
     expect(sessionStorage.length).toBe(0);
     expect(document.cookie).not.toContain("probe");
+    // The page's own copy is forgotten too, not only the stored one.
+    expect(useProgressStore.getState().progress.completed).toEqual([]);
 
     // Done starts the page afresh, as for a new visitor.
     fireEvent.click(within(done).getByRole("button", { name: "Done" }));
@@ -69,7 +75,7 @@ describe("clear my data on this device", () => {
     const dialog = await screen.findByRole("dialog", { name: "Clear my data on this device?" });
     fireEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));
     expect(localStorage.length).toBe(6);
-    expect(localStorage.getItem("completedModules")).toBe("[3]");
+    expect(JSON.parse(localStorage.getItem("progress") ?? "{}").completed).toEqual([3]);
   });
 
   test("with nothing stored, it says so", async () => {

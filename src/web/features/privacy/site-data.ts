@@ -1,6 +1,5 @@
 import { FLAG as ADMIN_FLAG_KEY, USER as ADMIN_USER_KEY } from "#web/features/auth/admin-session.ts";
-import { KEY as PROGRESS_KEY } from "#web/features/course/course-progress.ts";
-import { LAST_QUIZ_KEY } from "#web/lib/visitor-storage.ts";
+import { forgetProgress, OLD_COMPLETED_KEY, OLD_QUIZ_KEY, PROGRESS_KEY } from "#web/features/progress/store.ts";
 import { DISCREET_STORAGE_KEY, THEME_STORAGE_KEY } from "#web/theme-script.ts";
 import { applyDiscreet } from "./discreet-mode.ts";
 
@@ -19,8 +18,9 @@ export interface StoredItem {
 const LABELS: Record<string, string> = {
   [THEME_STORAGE_KEY]: "Your colour theme (light or dark)",
   [DISCREET_STORAGE_KEY]: "Discreet mode (a plain tab title and icon, no sponsor banner)",
-  [PROGRESS_KEY]: "Your course progress (the modules you completed)",
-  [LAST_QUIZ_KEY]: "The address of your last quiz result",
+  [PROGRESS_KEY]: "Your results and course progress (quiz result, estimate, lessons read, module quizzes)",
+  [OLD_COMPLETED_KEY]: "Your course progress (the modules you completed)",
+  [OLD_QUIZ_KEY]: "The address of your last quiz result",
   [ADMIN_FLAG_KEY]: "The site administrator's sign-in hint",
   [ADMIN_USER_KEY]: "The site administrator's name",
 };
@@ -104,5 +104,6 @@ export async function clearSiteData(): Promise<StoredItem[]> {
   const dark = window.matchMedia?.("(prefers-color-scheme: dark)").matches;
   document.documentElement.setAttribute("data-theme", dark ? "dark" : "light");
   applyDiscreet(false);
+  forgetProgress();
   return found;
 }

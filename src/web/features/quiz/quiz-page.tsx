@@ -9,10 +9,10 @@ import { archetypeProfileRead } from "#shared/features/quiz/reads.ts";
 import { scoreArchetype } from "#shared/features/quiz/scoring.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { API } from "#shared/paths.ts";
+import { updateProgress } from "#web/features/progress/store.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { readQuery } from "#web/lib/reads.ts";
 import { saveResult } from "#web/lib/save-result.ts";
-import { rememberQuizId } from "#web/lib/visitor-storage.ts";
 import type { PageRoute } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { Wizard } from "#web/ui/wizard.tsx";
@@ -43,7 +43,7 @@ export default function QuizPage() {
       "Failed to save quiz result. Please try again.",
     );
     if (!saved) return setSaving(false);
-    rememberQuizId(saved.id);
+    updateProgress((progress) => ({ ...progress, quiz: { id: saved.id, archetype } }));
     navigate(`/quiz/result?archetype=${encodeURIComponent(archetype)}&id=${encodeURIComponent(saved.id)}`);
   }
 

@@ -1,12 +1,11 @@
-import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { blogCategoriesRead } from "#shared/features/blog/reads.ts";
 import { modulesRead } from "#shared/features/course/reads.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
+import { useProgress } from "#web/features/progress/store.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { lastQuizId } from "#web/lib/visitor-storage.ts";
 import { need, type PageRoute } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 
@@ -17,11 +16,9 @@ export default function ResourcesPage() {
   const { brandName } = useSettings();
   const modules = useRead(modulesRead);
   const categories = useRead(blogCategoriesRead);
-  const [kitHref, setKitHref] = useState<string | null>(null);
-  useEffect(() => {
-    const id = lastQuizId();
-    setKitHref(id ? `/quiz/starter-kit?quizId=${encodeURIComponent(id)}` : null);
-  }, []);
+  // The starter kit of the visitor's last quiz, known only in this browser.
+  const quizId = useProgress().progress.quiz?.id;
+  const kitHref = quizId ? `/quiz/starter-kit?quizId=${encodeURIComponent(quizId)}` : null;
 
   return (
     <>
