@@ -52,3 +52,8 @@ export function isModuleNumber(raw: string): boolean {
 export function withCompleted(list: readonly number[], moduleId: number): number[] {
   return list.includes(moduleId) ? [...list] : [...list, moduleId].sort((a, b) => a - b);
 }
+
+/** The address of a module's lesson (1-based): the first one is the module's own address. */
+export function lessonHref(moduleId: number, lesson: number): string {
+  return lesson <= 1 ? `/learn/${moduleId}` : `/learn/${moduleId}?topic=${lesson}`;
+}

@@ -2,15 +2,13 @@ import { type MouseEvent, useEffect, useRef } from "react";
 import { useLocation, useSearch } from "wouter";
 import { DEFAULT_PRO_TIP } from "#shared/features/course/constants.ts";
 import type { CourseModule } from "#shared/features/course/contract.ts";
-import { topicProgress } from "#shared/features/course/course.ts";
+import { lessonHref, topicProgress } from "#shared/features/course/course.ts";
 import { isPlainClick } from "#web/lib/clicks.ts";
 import { revealHeading } from "#web/lib/scroll.ts";
 import { StepProgress } from "#web/ui/step-progress.tsx";
 
-/** The address of a module's lesson (0-based index): the first one is the module's own address. */
-export function topicHref(moduleId: number, index: number): string {
-  return index === 0 ? `/learn/${moduleId}` : `/learn/${moduleId}?topic=${index + 1}`;
-}
+/** The address of a module's lesson by its 0-based index. */
+const topicHref = (moduleId: number, index: number) => lessonHref(moduleId, index + 1);
 
 /** The lesson the address asks for (`?topic=N`, 1-based), or the first one. */
 function topicIndex(search: string, count: number): number {

@@ -1,5 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { EMPTY_PROGRESS, isEmpty, normalise, withLastLesson, withLessonRead, withModuleQuiz } from "./progress.ts";
+import {
+  EMPTY_PROGRESS,
+  isEmpty,
+  nextStep,
+  normalise,
+  type Progress,
+  withLastLesson,
+  withLessonRead,
+  withModuleQuiz,
+} from "./progress.ts";
 
 describe("normalise: stored or imported progress is never trusted", () => {
   test("a complete, valid value is kept as it is", () => {
@@ -62,5 +71,36 @@ describe("changes", () => {
     expect(p.quizzes[2]?.correct).toBe(3);
     expect(isEmpty(p)).toBe(false);
     expect(isEmpty(EMPTY_PROGRESS)).toBe(true);
+  });
+});
+
+describe("nextStep: continue where you left off", () => {
+  const read = (p: Progress, module: number, lessons: number[]) =>
+    lessons.reduce((acc, lesson) => withLessonRead(acc, module, lesson), p);
+
+  test("nothing remembered starts the course", () => {
+    expect(nextStep(EMPTY_PROGRESS)).toEqual({ kind: "start", module: 1, lesson: 1, href: "/learn/1" });
+  });
+
+  test("the lesson opened last, while it is not read through", () => {
+    const p = withLastLesson(read(EMPTY_PROGRESS, 2, [1, 2]), 2, 3);
+    expect(nextStep(p)).toMatchObject({ kind: "lesson", module: 2, lesson: 3, href: "/learn/2?topic=3" });
+  });
+
+  test("once it is read, the first lesson of that module not read, then its quiz, then the next module", () => {
+    let p = withLastLesson(read(EMPTY_PROGRESS, 2, [1, 3]), 2, 3);
+    expect(nextStep(p)).toMatchObject({ kind: "lesson", module: 2, lesson: 2 });
+    p = read(p, 2, [2, 4, 5]);
+    expect(nextStep(p)).toMatchObject({ kind: "quiz", module: 2, href: "/learn/2?quiz=true" });
+    p = withModuleQuiz(p, 2, { correct: 5, total: 5, answers: [] });
+    expect(nextStep(p)).toMatchObject({ kind: "lesson", module: 3, lesson: 1, href: "/learn/3" });
+  });
+
+  test("modules before the last one come after the later ones; all finished is the graduation", () => {
+    let p = withLastLesson(read(EMPTY_PROGRESS, 10, [1, 2, 3, 4, 5]), 10, 5);
+    p = withModuleQuiz(p, 10, { correct: 5, total: 5, answers: [] });
+    expect(nextStep(p)).toMatchObject({ kind: "lesson", module: 1, lesson: 1 });
+    for (let m = 1; m <= 9; m++) p = withModuleQuiz(p, m, { correct: 5, total: 5, answers: [] });
+    expect(nextStep(p)).toEqual({ kind: "done", href: "/learn/complete" });
   });
 });

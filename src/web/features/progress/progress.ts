@@ -1,4 +1,5 @@
-import { MODULE_COUNT, TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
+import { MODULE_COUNT, MODULE_IDS, TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
+import { lessonHref } from "#shared/features/course/course.ts";
 import { TIERS, type TierName } from "#shared/features/earnings/constants.ts";
 import { type Archetype, isArchetype, LETTERS, type Letter } from "#shared/features/quiz/constants.ts";
 
@@ -140,4 +141,45 @@ export function withModuleQuiz(progress: Progress, module: number, quiz: ModuleQ
     completed: sortedUnique([...progress.completed, module]),
     quizzes: { ...progress.quizzes, [module]: quiz },
   };
+}
+
+/** Where the course goes on for this visitor: a lesson, a module's quiz, or the end. */
+export type NextStep =
+  | { kind: "start"; module: 1; lesson: 1; href: string }
+  | { kind: "lesson"; module: number; lesson: number; href: string }
+  | { kind: "quiz"; module: number; href: string }
+  | { kind: "done"; href: string };
+
+function firstUnread(progress: Progress, module: number): number | null {
+  for (let lesson = 1; lesson <= TOPICS_PER_MODULE; lesson++)
+    if (!isLessonRead(progress, module, lesson)) return lesson;
+  return null;
+}
+
+function stepIn(progress: Progress, module: number): NextStep | null {
+  if (progress.completed.includes(module)) return null;
+  const lesson = firstUnread(progress, module);
+  if (lesson !== null) return { kind: "lesson", module, lesson, href: lessonHref(module, lesson) };
+  return { kind: "quiz", module, href: `/learn/${module}?quiz=true` };
+}
+
+/**
+ * "Continue where you left off": the lesson opened last when it is not read through yet;
+ * else the first lesson not read (or the quiz not finished) from that module on, then from
+ * the first module; every module finished goes to the graduation page. Nothing remembered
+ * starts the course.
+ */
+export function nextStep(progress: Progress): NextStep {
+  const { last } = progress;
+  if (last && !isLessonRead(progress, last.module, last.lesson) && !progress.completed.includes(last.module))
+    return { kind: "lesson", module: last.module, lesson: last.lesson, href: lessonHref(last.module, last.lesson) };
+  if (isEmpty({ ...progress, quiz: null, earnings: null }))
+    return { kind: "start", module: 1, lesson: 1, href: "/learn/1" };
+  const from = last?.module ?? 1;
+  const order = [...MODULE_IDS.filter((id) => id >= from), ...MODULE_IDS.filter((id) => id < from)];
+  for (const module of order) {
+    const step = stepIn(progress, module);
+    if (step) return step;
+  }
+  return { kind: "done", href: "/learn/complete" };
 }
