@@ -162,6 +162,7 @@ export const pages: PathEntry[] = [
     search: { quizId: visitorMade },
     load: () => import("./features/products/starter-kit-page.tsx"),
   },
+  { id: "plan", path: "/plan", load: () => import("./features/plan/plan-page.tsx") },
   { id: "learn", path: "/learn", load: () => import("./features/course/learn-page.tsx") },
   {
     id: "module-complete",

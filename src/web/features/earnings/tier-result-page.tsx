@@ -104,6 +104,10 @@ export default function TierResultPage() {
             START FREE COURSE
           </Link>
         )}
+        <p>
+          <Link href="/plan">See your plan</Link>: the modules to take first for your persona and tier, and your next
+          step.
+        </p>
       </section>
     </article>
   );

@@ -1,6 +1,7 @@
 import { Link, useSearch } from "wouter";
 import { ALL_ARCHETYPES, badgeTone } from "#shared/features/products/constants.ts";
 import type { RecommendedProduct } from "#shared/features/products/contract.ts";
+import { starterKit } from "#shared/features/products/kit.ts";
 import { productsRead } from "#shared/features/products/reads.ts";
 import { archetypeProfileRead, quizResultRead } from "#shared/features/quiz/reads.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
@@ -38,6 +39,8 @@ export default function StarterKitPage() {
     return <Loading text="Loading your personalized recommendations..." />;
   }
   const profile = profileQuery.data;
+  // An essential that one of the archetype's picks already covers (a camera, a microphone) is left out.
+  const kit = starterKit(products.data ?? [], essentials.data ?? []);
   if (!profile || products.isError || essentials.isError) {
     return (
       <>
@@ -71,12 +74,12 @@ export default function StarterKitPage() {
 
       <section aria-labelledby="kit-persona">
         <h2 id="kit-persona">Picked for the {profile.name}</h2>
-        <ProductGrid products={products.data ?? []} />
+        <ProductGrid products={kit.picked} />
       </section>
 
       <section aria-labelledby="kit-essentials">
         <h2 id="kit-essentials">Essential For All Cam Models</h2>
-        <ProductGrid products={essentials.data ?? []} />
+        <ProductGrid products={kit.essentials} />
       </section>
 
       <p className="muted small">
@@ -88,6 +91,10 @@ export default function StarterKitPage() {
         <Link href="/learn/1" role="button">
           Start the Free Cam Model Course
         </Link>
+        <p>
+          <Link href="/plan">See your plan</Link>: the modules to take first and your next step, from what this browser
+          remembers.
+        </p>
       </section>
     </article>
   );
