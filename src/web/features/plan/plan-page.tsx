@@ -34,6 +34,8 @@ export default function PlanPage() {
       <PageMeta
         title={pageTitle("Your Plan", brandName)}
         description="Your plan for the free cam model course: the modules to take first, the first items of your starter kit and your next lesson, put together in your browser."
+        // A page about one visitor's progress: nothing in it is for a search engine.
+        noindex
       />
       <header className="page-intro">
         <p className="eyebrow">Your plan</p>
