@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { errorPage, type PageDef, pages } from "#web/routes.ts";
+import { writeShareImages } from "./share-images.ts";
 
 const root = join(import.meta.dir, "..");
 const outdir = join(root, "dist", "client");
@@ -94,5 +95,9 @@ for (const o of outputs) {
   writeFileSync(`${o.path}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
 }
 
+// Each archetype's social card, served at /social/<archetype>.png (not hashed: the share
+// address names it, so it is cached for an hour, not a year).
+const cards = writeShareImages(join(outdir, "social"));
+
 const sizes = outputs.map((o) => `${o.url} ${(o.size / 1024).toFixed(1)} KB`).join("\n  ");
-console.log(`Client bundle written to dist/client:\n  ${sizes}`);
+console.log(`Client bundle written to dist/client:\n  ${sizes}\n  ${cards.length} social cards in /social/`);

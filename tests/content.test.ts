@@ -12,6 +12,7 @@ import offers from "#content/offers.json" with { type: "json" };
 import products from "#content/products.json" with { type: "json" };
 import archetypes from "#content/quiz/archetypes.json" with { type: "json" };
 import questions from "#content/quiz/questions.json" with { type: "json" };
+import runnerUp from "#content/quiz/runner-up.json" with { type: "json" };
 import scoring from "#content/quiz/scoring.json" with { type: "json" };
 import siteSettings from "#content/site-settings.json" with { type: "json" };
 import { content } from "#server/db/content.ts";
@@ -124,6 +125,15 @@ describe("quiz and calculator content", () => {
     expect(archetypes.map((a) => a.name)).toEqual([...ARCHETYPES]);
   });
 
+  test("one runner-up line per archetype, in order: a short sentence that promises no money", () => {
+    expect(Object.keys(runnerUp)).toEqual([...ARCHETYPES]);
+    for (const [name, line] of Object.entries(runnerUp)) {
+      expect([name, line.length >= 60 && line.length <= 200]).toEqual([name, true]);
+      expect([name, /^[A-Z].*\.$/.test(line)]).toEqual([name, true]);
+      expect([name, /[$€£\d]|earn|income|guarantee|money/i.test(line)]).toEqual([name, false]);
+    }
+  });
+
   test("15 earnings questions with options valued 1, 2, 3", () => {
     expect(problems(Type.Array(EarningsQuestion, { minItems: 15, maxItems: 15 }), earningsQuestions)).toEqual([]);
     earningsQuestions.forEach((q, i) => {
@@ -143,7 +153,7 @@ describe("quiz and calculator content", () => {
   });
 
   test("the texts stay non-explicit and invent no figures", () => {
-    const all = JSON.stringify([questions, archetypes, earningsQuestions, tiers]).toLowerCase();
+    const all = JSON.stringify([questions, archetypes, runnerUp, earningsQuestions, tiers]).toLowerCase();
     for (const word of ["nude", "naked", "porn", "sex toy", "explicit act"]) expect(all).not.toContain(word);
     // Percentages other than the tax set-aside would be invented statistics.
     const percents = [...all.matchAll(/(\d+)\s?%/g)].map((m) => m[1]);

@@ -55,6 +55,9 @@ describe("dist/cam-guide alone in an empty directory", () => {
     expect(await home.text()).toContain("Find your cam model alter ego");
     const asset = /<script type="module" src="([^"]+)"/.exec(await (await fetch(`${first.url}/terms`)).text())![1]!;
     expect((await fetch(first.url + asset)).status).toBe(200);
+    // The social cards drawn by the build are embedded too.
+    const card = await fetch(`${first.url}/social/girl-next-door.png`);
+    expect([card.status, card.headers.get("content-type")]).toEqual([200, "image/png"]);
     expect((await fetch(`${first.url}/nope`)).status).toBe(404);
     expect(await stop(first.proc)).toBe(0);
     expect(await new Response(first.proc.stdout).text()).toContain("stopped");

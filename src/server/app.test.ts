@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { within } from "@testing-library/dom";
+import { ARCHETYPES } from "#shared/features/quiz/constants.ts";
+import { shareImagePath } from "#shared/features/quiz/share.ts";
 import { siteApp } from "#tests/support/app.ts";
 import { createSitePage } from "#tests/support/factories.ts";
 import { renderPage } from "#tests/support/page.ts";
@@ -265,5 +267,15 @@ describe("static assets", () => {
   test("an unknown asset is a 404", async () => {
     const { request } = await siteApp();
     expect((await request("/assets/nope.js")).status).toBe(404);
+  });
+
+  test("each archetype's social card is a PNG, cached for an hour (its name never changes)", async () => {
+    const { request } = await siteApp();
+    for (const archetype of ARCHETYPES) {
+      const res = await request(shareImagePath(archetype));
+      expect([archetype, res.status, res.headers.get("content-type")]).toEqual([archetype, 200, "image/png"]);
+      expect(res.headers.get("cache-control")).toBe("public, max-age=3600");
+    }
+    expect((await request("/social/nobody.png")).status).toBe(404);
   });
 });

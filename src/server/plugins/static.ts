@@ -53,7 +53,7 @@ function serve(asset: Asset, request: Request): Response {
   return new Response(encoded === "br" ? asset.brotli : encoded === "gzip" ? asset.gzip : asset.body, { headers });
 }
 
-/** Built client files under /assets/ and the files of public/ (favicon, robots), from memory. */
+/** Built client files under /assets/ and /social/, and the files of public/ (favicon, robots), from memory. */
 export function staticFiles(assets: AssetStore) {
   return (
     new Elysia({ name: "static" })
@@ -62,6 +62,11 @@ export function staticFiles(assets: AssetStore) {
         return asset ? serve(asset, request) : new Response("Not found", { status: 404 });
       })
       .get("/seed/*", ({ request, path }) => {
+        const asset = assets.get(path);
+        return asset ? serve(asset, request) : new Response("Not found", { status: 404 });
+      })
+      // Each archetype's social card, drawn by the build.
+      .get("/social/*", ({ request, path }) => {
         const asset = assets.get(path);
         return asset ? serve(asset, request) : new Response("Not found", { status: 404 });
       })

@@ -1,6 +1,7 @@
 import { Link, useSearch } from "wouter";
 import { isArchetype } from "#shared/features/quiz/constants.ts";
 import { archetypeProfileRead, quizResultRead } from "#shared/features/quiz/reads.ts";
+import { shareAddress, shareImagePath } from "#shared/features/quiz/share.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
@@ -8,6 +9,7 @@ import { useRead } from "#web/lib/reads.ts";
 import { need, optional, type PageRoute } from "#web/page-route.ts";
 import { ErrorState, Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
+import { ArchetypeMix, ShareResult } from "./result-share.tsx";
 
 const resultAddress = (archetype: string, id: string) =>
   `/quiz/result?archetype=${encodeURIComponent(archetype)}&id=${encodeURIComponent(id)}`;
@@ -78,6 +80,9 @@ export default function QuizResultPage() {
       <PageMeta
         title={pageTitle(`${profile.name}: Your Cam Model Archetype`, brandName)}
         description={`${profile.name}: ${profile.tagline}`}
+        // Shared and indexed by the archetype's own address: never the saved result's id.
+        canonicalPath={shareAddress(profile.name)}
+        image={shareImagePath(profile.name)}
       />
       <header className="result-hero">
         <p className="eyebrow">Your cam model archetype is</p>
@@ -87,6 +92,8 @@ export default function QuizResultPage() {
         <h1>{profile.name}</h1>
         <p className="lead">{profile.tagline}</p>
       </header>
+
+      {result.data && <ArchetypeMix answers={result.data.answers} />}
 
       <section aria-labelledby="about-heading">
         <h2 id="about-heading">What this means for you</h2>
@@ -103,6 +110,8 @@ export default function QuizResultPage() {
           ))}
         </ul>
       </section>
+
+      <ShareResult archetype={profile.name} />
 
       <PlatformButtons />
 
