@@ -3,6 +3,7 @@ import { matchRoute } from "wouter";
 import { isSeededCategory } from "#shared/features/blog/categories.ts";
 import { QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
 import { isModuleNumber, parseModuleId } from "#shared/features/course/course.ts";
+import { canonicalRetry } from "#shared/features/course/quiz-review.ts";
 import { earningsAnswersSoFar } from "#shared/features/earnings/constants.ts";
 import { LIMITS, readWhatIf, WHAT_IF_PARAMS, type WhatIf } from "#shared/features/earnings/estimate.ts";
 import { isArchetype, quizAnswersSoFar } from "#shared/features/quiz/constants.ts";
@@ -59,6 +60,13 @@ const quizAnswer: SearchRule = {
   shared: visitorMade,
   canonical: (value) => (/^[A-Da-d]$/.test(value) ? value.toUpperCase() : null),
 };
+
+/**
+ * The questions of a module quiz asked again without JavaScript ("24": the second and the
+ * fourth), the ones missed in the answers beside it: once each, in order, none past the
+ * last question; anything else reads as none. Tied to a visitor's answers: kept apart.
+ */
+const quizRetry: SearchRule = { shared: visitorMade, canonical: canonicalRetry };
 
 /** The query names of a module quiz's answers: a1 for the first question, and so on. */
 export const quizAnswerNames = Array.from({ length: QUIZ_QUESTIONS_PER_MODULE }, (_, i) => `a${i + 1}`);
@@ -187,6 +195,8 @@ export const pages: PathEntry[] = [
       quiz: { shared: () => true, canonical: (value) => (value === "true" ? value : null) },
       topic: topicNumber,
       ...Object.fromEntries(quizAnswerNames.map((name) => [name, quizAnswer])),
+      // The questions missed that the quiz asks again, the others' answers standing.
+      retry: quizRetry,
     },
     load: () => import("./features/course/module-page.tsx"),
   },

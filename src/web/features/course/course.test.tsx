@@ -137,10 +137,9 @@ describe("module quiz without scripts", () => {
     expect(screen.getAllByText(/^Correct! You chose B: “Answer B[13]”$/)).toHaveLength(2);
     // A wrong answer: why it is wrong, then the right one and why it is right.
     expect(screen.getByText("Not quite. You chose A: “Answer A2”")).toBeTruthy();
-    expect(screen.getByText(/^Why A2: wrong/)).toBeTruthy();
     expect(screen.getByText("The right answer is B: “Answer B2”")).toBeTruthy();
-    expect(screen.getByText(/^Why B2: right/)).toBeTruthy();
-    expect(screen.queryByText(/^Why [CD]/)).toBeNull();
+    // Every option's explanation, the ones not chosen too.
+    for (const letter of ["A", "B", "C", "D"]) expect(screen.getByText(new RegExp(`^Why ${letter}2:`))).toBeTruthy();
     expect(screen.getByText(/Without JavaScript this browser keeps no course progress/)).toBeTruthy();
     expect(screen.getByRole("button", { name: "Continue" }).getAttribute("href")).toBe("/learn/4");
     expect(screen.getByRole("button", { name: "Review This Module Again" }).getAttribute("href")).toBe("/learn/3");

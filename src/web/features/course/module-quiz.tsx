@@ -1,9 +1,16 @@
-import { type ReactNode, type RefObject, useEffect, useRef, useState } from "react";
+import { type RefObject, useEffect, useRef, useState } from "react";
 import { Link, useSearch } from "wouter";
 import type { CourseModule, QuizOutcome } from "#shared/features/course/contract.ts";
 import { afterModule, passed, quizScore, scoreMessage } from "#shared/features/course/course.ts";
+import {
+  type Answer,
+  missedQuestions,
+  retryAddress,
+  retryFromAddress,
+  rightCount,
+} from "#shared/features/course/quiz-review.ts";
 import { withModuleQuiz } from "#web/features/progress/progress.ts";
-import { updateProgress } from "#web/features/progress/store.ts";
+import { updateProgress, useProgress } from "#web/features/progress/store.ts";
 import { useScripted } from "#web/lib/scripted.ts";
 import { afterFirstRender, bringIntoView, revealHeading } from "#web/lib/scroll.ts";
 import { quizAnswerNames } from "#web/routes.ts";
@@ -21,28 +28,40 @@ function outcomeOf(moduleId: number, correct: number, total: number): QuizOutcom
   };
 }
 
-/** The outcome of a quiz sent as a form: every question answered in the address (a1..a5), else null. */
-function sentOutcome(moduleId: number, questions: Question[], answers: (string | null)[]): QuizOutcome | null {
-  if (questions.length === 0 || questions.some((_, i) => !answers[i])) return null;
-  const correct = questions.filter((q, i) => answers[i] === q.correctAnswer).length;
-  return outcomeOf(moduleId, correct, questions.length);
+/** A run of the quiz: the questions it asks, the latest answer to each question, and whether it is a retry. */
+interface Run {
+  asked: number[];
+  given: (Answer | null)[];
+  retry: boolean;
 }
 
 /**
  * The module quiz (docs/product.md#module-quiz): choose, submit (then locked, with the
- * explanation), next, complete. Without scripts it is one form of every question, sent to
- * the module's address and scored when that page is rendered.
+ * explanation), next, complete; then the result, a review of every question and a retry
+ * of the ones missed. Without scripts it is one form of every question (or of the missed
+ * ones), sent to the module's address and scored when that page is rendered.
  */
 export function ModuleQuiz({ module, onReview }: { module: CourseModule; onReview: () => void }) {
   const questions = module.quiz?.questions ?? [];
   const search = new URLSearchParams(useSearch());
-  const answers = quizAnswerNames.map((name) => search.get(name));
+  const answers = quizAnswerNames.map((name) => search.get(name) as Answer | null);
+  const retried = retryFromAddress(questions, answers, search.get("retry"));
   const scripted = useScripted();
-  const [index, setIndex] = useState(0);
-  const [selected, setSelected] = useState<string | null>(null);
+  const { progress, loaded } = useProgress();
+  // One run of the quiz: the questions it asks (all, or the missed ones of a retry) and
+  // the latest answer to every question.
+  const [run, setRun] = useState<Run>(() => ({
+    asked: retried ?? questions.map((_, i) => i),
+    given: retried ? questions.map((_, i) => answers[i] ?? null) : questions.map(() => null),
+    retry: retried !== null,
+  }));
+  // Set once a retry starts in the page: the answers in the address are left behind.
+  const [inPage, setInPage] = useState(false);
+  const [round, setRound] = useState(0);
+  const [step, setStep] = useState(0);
+  const [selected, setSelected] = useState<Answer | null>(null);
   const [submitted, setSubmitted] = useState(false);
-  const [correct, setCorrect] = useState(0);
-  const [outcome, setOutcome] = useState<QuizOutcome | null>(null);
+  const [finished, setFinished] = useState(false);
   const quizHeading = useRef<HTMLHeadingElement>(null);
   const questionHeading = useRef<HTMLHeadingElement>(null);
   const moved = useRef(false);
@@ -51,15 +70,15 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
 
   useEffect(() => {
     // Arriving from 'Start Module n Quiz' shows the quiz's title, not the top of the page;
-    // a first load keeps the browser's own position.
-    if (afterFirstRender()) revealHeading(quizHeading.current);
-  }, []);
+    // a first load keeps the browser's own position. A retry started here does the same.
+    if (round > 0 || afterFirstRender()) revealHeading(quizHeading.current);
+  }, [round]);
 
   useEffect(() => {
     // After 'Next Question' keyboard and screen-reader users land on the new question,
     // shown from its count line.
     if (moved.current) revealHeading(questionHeading.current, countLine.current);
-  }, [index]);
+  }, [step]);
 
   useEffect(() => {
     // After 'Submit Answer' the feedback and the button that goes on (which keeps the
@@ -78,34 +97,70 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
       </section>
     );
   }
-  if (outcome) return <ResultPanel outcome={outcome} onReview={onReview} />;
-  const sent = sentOutcome(module.id, questions, answers);
-  if (sent) {
-    return (
-      <ResultPanel outcome={sent} onReview={onReview}>
-        <SentAnswers questions={questions} answers={answers} />
-      </ResultPanel>
-    );
-  }
-  if (!scripted) return <QuizForm module={module} questions={questions} answers={answers} heading={quizHeading} />;
 
+  /** Asks again, in this page, the questions `given` got wrong. */
+  function retry(given: (Answer | null)[]) {
+    moved.current = false;
+    setRun({ asked: missedQuestions(questions, given), given, retry: true });
+    setInPage(true);
+    setStep(0);
+    setSelected(null);
+    setSubmitted(false);
+    setFinished(false);
+    setRound((r) => r + 1);
+  }
+
+  if (finished)
+    return (
+      <QuizResult
+        module={module}
+        questions={questions}
+        given={run.given}
+        retried={run.retry ? run.asked : null}
+        onReview={onReview}
+        onRetry={() => retry(run.given)}
+      />
+    );
+  const sent = !inPage && questions.every((_, i) => answers[i]);
+  if (sent)
+    return (
+      <QuizResult
+        module={module}
+        questions={questions}
+        given={answers}
+        retried={retried}
+        onReview={onReview}
+        onRetry={() => retry(answers)}
+      />
+    );
+  if (!scripted)
+    return <QuizForm module={module} questions={questions} answers={answers} asked={retried} heading={quizHeading} />;
+
+  // This module's quiz finished before on this device, with every answer kept: offered
+  // before the first question of a fresh run.
+  const before = progress.quizzes[module.id];
+  const last =
+    loaded && !inPage && !run.retry && step === 0 && !submitted && before?.answers.length === questions.length
+      ? before
+      : null;
+  const index = run.asked[step] ?? 0;
   const question = questions[index]!;
-  const last = index === questions.length - 1;
+  const lastStep = step === run.asked.length - 1;
   const right = selected === question.correctAnswer;
 
   function submit() {
     if (!selected || submitted) return;
     setSubmitted(true);
-    if (selected === question.correctAnswer) setCorrect((c) => c + 1);
+    setRun((r) => ({ ...r, given: r.given.map((a, i) => (i === index ? selected : a)) }));
   }
 
   function next() {
-    if (last) {
-      setOutcome(outcomeOf(module.id, correct, questions.length));
+    if (lastStep) {
+      setFinished(true);
       return;
     }
     moved.current = true;
-    setIndex(index + 1);
+    setStep(step + 1);
     setSelected(null);
     setSubmitted(false);
   }
@@ -113,14 +168,33 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
   return (
     <section className="module-quiz" aria-labelledby="quiz-heading">
       <h2 id="quiz-heading" ref={quizHeading} tabIndex={-1}>
-        Module {module.id} Quiz
+        {run.retry ? `Module ${module.id} Quiz: the ones you missed` : `Module ${module.id} Quiz`}
       </h2>
+      {last && (
+        <div className="quiz-last">
+          <p>
+            {`Last time on this device you scored ${quizScore(last.correct, last.total)}% (${last.correct} of ${last.total} correct).`}
+          </p>
+          <button
+            type="button"
+            className="secondary outline"
+            onClick={() => {
+              setRun({ asked: questions.map((_, i) => i), given: last.answers, retry: false });
+              setFinished(true);
+            }}
+          >
+            Review my answers
+          </button>
+        </div>
+      )}
       <p className="wizard-count" ref={countLine}>
         <span>
-          Question {index + 1} of {questions.length}
+          {run.retry
+            ? `Retry ${step + 1} of ${run.asked.length} (question ${index + 1} of ${questions.length})`
+            : `Question ${index + 1} of ${questions.length}`}
         </span>
       </p>
-      <fieldset className="wizard-question" key={question.id} aria-labelledby={`mq-${question.id}`}>
+      <fieldset className="wizard-question" key={`${round}-${question.id}`} aria-labelledby={`mq-${question.id}`}>
         <h3 id={`mq-${question.id}`} ref={questionHeading} tabIndex={-1}>
           {question.question}
         </h3>
@@ -159,7 +233,7 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
       <div className="wizard-nav" ref={navRow}>
         {submitted ? (
           <button type="button" onClick={next}>
-            {last ? "Complete Quiz" : "Next Question"}
+            {lastStep ? "Complete Quiz" : "Next Question"}
           </button>
         ) : (
           <button type="button" onClick={submit} disabled={!selected}>
@@ -211,49 +285,60 @@ function AnswerFeedback({ question, chosen }: { question: Question; chosen: stri
   );
 }
 
-/** Every question at once, as a form sent to the module's own address (no scripts needed). */
+/**
+ * Every question at once (or, for a retry, the missed ones, the other answers standing as
+ * hidden fields), as a form sent to the module's own address (no scripts needed).
+ */
 function QuizForm({
   module,
   questions,
   answers,
+  asked,
   heading,
 }: {
   module: CourseModule;
   questions: Question[];
-  answers: (string | null)[];
+  answers: (Answer | null)[];
+  asked: number[] | null;
   heading: RefObject<HTMLHeadingElement | null>;
 }) {
+  const shown = (i: number) => !asked || asked.includes(i);
   return (
     <section className="module-quiz" aria-labelledby="quiz-heading">
       <h2 id="quiz-heading" ref={heading} tabIndex={-1}>
-        Module {module.id} Quiz
+        {asked ? `Module ${module.id} Quiz: the ones you missed` : `Module ${module.id} Quiz`}
       </h2>
       <form method="get" action={`/learn/${module.id}`} className="module-quiz-form">
         <input type="hidden" name="quiz" value="true" />
-        {questions.map((question, i) => (
-          <fieldset className="wizard-question" key={question.id} aria-labelledby={`mq-${question.id}`}>
-            <h3 id={`mq-${question.id}`}>
-              <span className="wizard-count">
-                Question {i + 1} of {questions.length}:
-              </span>{" "}
-              {question.question}
-            </h3>
-            <div className="wizard-options">
-              {question.options.map((option) => (
-                <label key={option.id} className="wizard-option">
-                  <input
-                    type="radio"
-                    name={quizAnswerNames[i]}
-                    value={option.id}
-                    defaultChecked={answers[i] === option.id}
-                    required
-                  />
-                  <OptionText option={option} />
-                </label>
-              ))}
-            </div>
-          </fieldset>
-        ))}
+        {asked && <input type="hidden" name="retry" value={asked.map((i) => i + 1).join("")} />}
+        {questions.map((question, i) =>
+          shown(i) ? (
+            <fieldset className="wizard-question" key={question.id} aria-labelledby={`mq-${question.id}`}>
+              <h3 id={`mq-${question.id}`}>
+                <span className="wizard-count">
+                  Question {i + 1} of {questions.length}:
+                </span>{" "}
+                {question.question}
+              </h3>
+              <div className="wizard-options">
+                {question.options.map((option) => (
+                  <label key={option.id} className="wizard-option">
+                    <input
+                      type="radio"
+                      name={quizAnswerNames[i]}
+                      value={option.id}
+                      defaultChecked={!asked && answers[i] === option.id}
+                      required
+                    />
+                    <OptionText option={option} />
+                  </label>
+                ))}
+              </div>
+            </fieldset>
+          ) : (
+            <input key={question.id} type="hidden" name={quizAnswerNames[i]} value={answers[i] ?? ""} />
+          ),
+        )}
         <div className="wizard-nav">
           <button type="submit">Complete Quiz</button>
         </div>
@@ -262,42 +347,165 @@ function QuizForm({
   );
 }
 
-/** After a quiz sent as a form: each question with the visitor's answer, the right one and why. */
-function SentAnswers({ questions, answers }: { questions: Question[]; answers: (string | null)[] }) {
+/**
+ * A finished quiz (or retry): the result panel, the review of every question, and the
+ * retry of the ones missed. `given` is the latest answer to every question.
+ */
+function QuizResult({
+  module,
+  questions,
+  given,
+  retried,
+  onReview,
+  onRetry,
+}: {
+  module: CourseModule;
+  questions: Question[];
+  given: (Answer | null)[];
+  retried: number[] | null;
+  onReview: () => void;
+  onRetry: () => void;
+}) {
+  const correct = rightCount(questions, given);
+  const outcome = outcomeOf(module.id, correct, questions.length);
+  const missed = missedQuestions(questions, given);
+  const href = retryAddress(module.id, questions, given, quizAnswerNames);
   return (
-    <ol className="sent-answers">
-      {questions.map((question, i) => {
-        const right = answers[i] === question.correctAnswer;
-        return (
-          <li key={question.id} className={right ? "answer-feedback correct" : "answer-feedback wrong"}>
-            <p>{question.question}</p>
-            <AnswerFeedback question={question} chosen={answers[i] ?? null} />
-          </li>
-        );
-      })}
-    </ol>
+    <>
+      <ResultPanel
+        outcome={outcome}
+        answers={given.slice(0, questions.length).filter((a): a is Answer => a !== null)}
+        retry={retried ? { asked: retried.length, right: rightCount(questions, given, retried) } : null}
+        onReview={onReview}
+      />
+      <section className="quiz-review" aria-labelledby="review-heading">
+        <h2 id="review-heading">Review your answers</h2>
+        <ol className="review-list">
+          {questions.map((question, i) => (
+            <ReviewQuestion
+              key={question.id}
+              question={question}
+              number={i + 1}
+              total={questions.length}
+              chosen={given[i] ?? null}
+            />
+          ))}
+        </ol>
+        {href && (
+          <div className="review-retry">
+            <p>
+              {missed.length === 1
+                ? "You missed one question. Try it again: your right answers stand."
+                : `You missed ${missed.length} questions. Try just those again: your right answers stand.`}
+            </p>
+            <a
+              href={href}
+              role="button"
+              onClick={(event) => {
+                if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+                event.preventDefault();
+                onRetry();
+              }}
+            >
+              Retry the ones I missed
+            </a>
+          </div>
+        )}
+      </section>
+    </>
   );
 }
 
-/** The result panel. The quiz is not gated: Continue works at any score. */
+/**
+ * One question of the review: whether it was right, then every option with its
+ * explanation, the visitor's and the right one named in words (not by colour alone).
+ */
+function ReviewQuestion({
+  question,
+  number,
+  total,
+  chosen,
+}: {
+  question: Question;
+  number: number;
+  total: number;
+  chosen: Answer | null;
+}) {
+  const mine = question.options.find((o) => o.id === chosen);
+  const answer = question.options.find((o) => o.id === question.correctAnswer);
+  const right = mine !== undefined && mine.id === answer?.id;
+  return (
+    <li className={right ? "review-question correct" : "review-question wrong"}>
+      <h3>
+        <span className="wizard-count">
+          Question {number} of {total}
+        </span>{" "}
+        {question.question}
+      </h3>
+      <p className="review-verdict">
+        <span aria-hidden="true">{right ? "✓ " : "✗ "}</span>
+        <strong>
+          {right
+            ? `Correct! You chose ${mine.id}: “${mine.text}”`
+            : mine
+              ? `Not quite. You chose ${mine.id}: “${mine.text}”`
+              : "Not answered."}
+        </strong>
+      </p>
+      {!right && answer && (
+        <p className="review-verdict">
+          <strong>{`The right answer is ${answer.id}: “${answer.text}”`}</strong>
+        </p>
+      )}
+      <ul className="review-options">
+        {question.options.map((option) => {
+          const isMine = option.id === chosen;
+          const isRight = option.id === question.correctAnswer;
+          return (
+            <li key={option.id} className={`review-option${isRight ? " right" : isMine ? " mine" : ""}`}>
+              <p>
+                <OptionText option={option} />
+                {(isMine || isRight) && (
+                  <span className="review-tags">
+                    {isMine && <span className="review-tag">Your answer</span>}
+                    {isRight && <span className="review-tag">Right answer</span>}
+                  </span>
+                )}
+              </p>
+              <p className="review-why">{option.explanation}</p>
+            </li>
+          );
+        })}
+      </ul>
+    </li>
+  );
+}
+
+/**
+ * The result panel. The quiz is not gated: Continue works at any score. It stores the
+ * module's record: the latest answer to every question and the score they make.
+ */
 function ResultPanel({
   outcome,
+  answers,
+  retry,
   onReview,
-  children,
 }: {
   outcome: QuizOutcome;
+  answers: Answer[];
+  retry: { asked: number; right: number } | null;
   onReview: () => void;
-  children?: ReactNode;
 }) {
+  const stored = answers.join("");
   useEffect(() => {
     updateProgress((progress) =>
       withModuleQuiz(progress, outcome.moduleId, {
         correct: outcome.correctAnswers,
         total: outcome.totalQuestions,
-        answers: [],
+        answers: stored.split("") as Answer[],
       }),
     );
-  }, [outcome]);
+  }, [outcome.moduleId, outcome.correctAnswers, outcome.totalQuestions, stored]);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     // The panel replaces the quiz after 'Complete Quiz': its score is what the visitor sees and hears next.
@@ -309,6 +517,11 @@ function ResultPanel({
       <h2 id="result-heading" ref={heading} tabIndex={-1}>
         Your score: {outcome.score}%
       </h2>
+      {retry && (
+        <p>
+          {`This retry: ${retry.right} of ${retry.asked} right. Your score counts your latest answer to each question.`}
+        </p>
+      )}
       <p>
         {outcome.correctAnswers} of {outcome.totalQuestions} correct.
       </p>
@@ -340,7 +553,6 @@ function ResultPanel({
           Review This Module Again
         </a>
       </div>
-      {children}
     </section>
   );
 }
