@@ -185,6 +185,8 @@ export const pages: PathEntry[] = [
     load: () => import("./features/course/quiz-complete-page.tsx"),
   },
   { id: "course-complete", path: "/learn/complete", load: () => import("./features/course/course-complete-page.tsx") },
+  // Before the module page, whose pattern would take "certificate" as a module id.
+  { id: "certificate", path: "/learn/certificate", load: () => import("./features/course/certificate-page.tsx") },
   {
     id: "module",
     path: "/learn/:id",
@@ -201,6 +203,7 @@ export const pages: PathEntry[] = [
     load: () => import("./features/course/module-page.tsx"),
   },
   { id: "resources", path: "/resources", load: () => import("./features/site-pages/resources-page.tsx") },
+  { id: "resume", path: "/resume", load: () => import("./features/progress/resume-page.tsx") },
   {
     id: "blog",
     path: "/blog",

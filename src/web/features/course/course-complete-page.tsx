@@ -93,6 +93,9 @@ function CourseProgress({ completed }: { completed: number[] | null }) {
           </Link>
         )}
       </div>
+      <p className="muted">
+        On another phone or computer? <Link href="/resume">Carry your progress there with a resume code</Link>.
+      </p>
     </section>
   );
 }
@@ -181,6 +184,14 @@ function Graduation() {
         </div>
       </section>
 
+      <section aria-labelledby="certificate-heading">
+        <h2 id="certificate-heading">Your certificate</h2>
+        <p>Print a certificate with your name on it, or save it as a PDF. Your name stays on your device.</p>
+        <Link href="/learn/certificate" role="button" className="outline">
+          Get your certificate
+        </Link>
+      </section>
+
       <div className="button-row next-step">
         <Link href="/learn" role="button" className="secondary outline">
           Back to Courses
@@ -189,6 +200,9 @@ function Graduation() {
           Start Your Career
         </Link>
       </div>
+      <p className="muted">
+        On another phone or computer? <Link href="/resume">Carry your progress there with a resume code</Link>.
+      </p>
     </section>
   );
 }

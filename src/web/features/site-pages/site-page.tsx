@@ -1,4 +1,4 @@
-import { useLocation } from "wouter";
+import { Link, useLocation } from "wouter";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { sitePageRead } from "#shared/features/site-pages/reads.ts";
 import { ClearDataButton } from "#web/features/privacy/clear-data-button.tsx";
@@ -37,6 +37,15 @@ export default function SitePageView() {
             One step removes everything this site keeps in this browser. You see what will be removed before it happens.
           </p>
           <ClearDataButton />
+        </section>
+      ) : null}
+      {data.slug === "privacy" ? (
+        <section id="resume" aria-labelledby="resume-title">
+          <h2 id="resume-title">Continue on another device</h2>
+          <p>
+            A resume code carries your results and course progress to another device, without our server storing or
+            seeing it. <Link href="/resume">Make or use a resume code</Link>.
+          </p>
         </section>
       ) : null}
     </article>

@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, mock, test } from "bun:test";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, screen } from "@testing-library/react";
+import { renderToString } from "react-dom/server";
+import { Router } from "wouter";
+import { content } from "#server/db/content.ts";
+import { MODULE_IDS } from "#shared/features/course/constants.ts";
+import { renderAt } from "#tests/support/render.tsx";
+import { createQueryClient } from "#web/lib/query-client.ts";
+import CertificatePage from "./certificate-page.tsx";
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+});
+
+function renderWith(completed: number[], read: Record<number, number[]> = {}) {
+  localStorage.setItem("progress", JSON.stringify({ completed, read }));
+  return renderAt("/learn/certificate", <CertificatePage />);
+}
+
+describe("/learn/certificate", () => {
+  test("the server render shows no certificate, and says why without JavaScript", () => {
+    localStorage.setItem("progress", JSON.stringify({ completed: MODULE_IDS }));
+    const queryClient = createQueryClient();
+    queryClient.setQueryData(["/api/settings"], content.siteSettings);
+    const html = renderToString(
+      <QueryClientProvider client={queryClient}>
+        <Router ssrPath="/learn/certificate">
+          <CertificatePage />
+        </Router>
+      </QueryClientProvider>,
+    );
+    expect(html).toContain("Your course certificate");
+    expect(html).toContain("so this page needs JavaScript");
+    expect(html).not.toContain("Certificate of completion");
+    expect(html).not.toContain("<input");
+  });
+
+  test("not complete: how many modules are left, and a link to go on", () => {
+    renderWith([1, 2, 3], { 4: [1, 2] });
+    expect(screen.getByText(/You have 7 modules left \(Module 4, 5, 6, 7, 8, 9, 10\)/)).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Continue the course" }).getAttribute("href")).toBe("/learn/4?topic=3");
+    expect(screen.queryByLabelText("Your name")).toBeNull();
+    expect(screen.queryByRole("article", { name: "Certificate" })).toBeNull();
+  });
+
+  test("one module left is said in the singular", () => {
+    renderWith(MODULE_IDS.slice(0, 9));
+    expect(screen.getByText(/You have 1 module left \(Module 10\)/)).toBeTruthy();
+  });
+
+  test("complete: the typed name is drawn on the certificate and kept nowhere; Print prints", () => {
+    // happy-dom has no print dialog: the button's call is what is checked.
+    const print = mock(() => {});
+    window.print = print;
+    renderWith([...MODULE_IDS].reverse());
+    const before = JSON.stringify({ ...localStorage });
+    const certificate = screen.getByRole("article", { name: "Certificate" });
+    expect(certificate.textContent).toContain("has completed all 10 modules of the");
+    expect(certificate.textContent).toContain(`${content.siteSettings.brandName} Free Cam Model Course`);
+    expect(certificate.textContent).toContain(String(new Date().getFullYear()));
+
+    const name = screen.getByLabelText("Your name") as HTMLInputElement;
+    fireEvent.change(name, { target: { value: "Alex Rivera" } });
+    expect(certificate.textContent).toContain("Alex Rivera");
+    // No form to send, no address, no storage: the name lives on this screen only.
+    expect(name.closest("form")).toBeNull();
+    expect(name.getAttribute("name")).toBeNull();
+    expect(name.getAttribute("autocomplete")).toBe("off");
+    expect(JSON.stringify({ ...localStorage })).toBe(before);
+    expect(sessionStorage.length).toBe(0);
+    expect(window.location.href).not.toContain("Alex");
+
+    fireEvent.click(screen.getByRole("button", { name: "Print or save as PDF" }));
+    expect(print).toHaveBeenCalledTimes(1);
+  });
+});
