@@ -122,6 +122,10 @@ export default function QuizResultPage() {
           Calculate My Earnings
         </Link>
         <p>
+          <Link href="/plan">See your plan</Link>: the course modules to take first for your archetype, kept in this
+          browser.
+        </p>
+        <p>
           <Link href="/quiz">Retake the quiz</Link>
         </p>
       </section>
