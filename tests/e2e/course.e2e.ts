@@ -222,9 +222,11 @@ test("with scripts, a lesson is in the address: reload keeps it, Back returns to
   await page.goBack();
   await expect(page).toHaveURL(/\/learn\/1$/);
   await expect(page.getByRole("heading", { level: 2, name: topics[0]!.title })).toBeVisible();
-  // The list of lessons opens on a tap and links each one.
-  await page.getByText("All topics of this module").click();
-  await page.getByRole("navigation", { name: "All topics" }).getByRole("link", { name: topics[4]!.title }).click();
+  // Beside the lesson on a wide screen, the course's contents link each lesson.
+  await page
+    .getByRole("navigation", { name: "Course contents" })
+    .getByRole("link", { name: topics[4]!.title, exact: true })
+    .click();
   await expect(page).toHaveURL(/\/learn\/1\?topic=5$/);
   await expect(page.getByRole("heading", { name: "All Topics Completed" })).toBeVisible();
   await scanBothThemes(page);
@@ -423,9 +425,11 @@ test.describe("without JavaScript, on a 375 × 812 phone", () => {
     await page.getByRole("button", { name: "Previous" }).click();
     await expect(page).toHaveURL(/\/learn\/1\?topic=2$/);
     await scanWithoutScripts(browser, page.url());
-    // The list of every lesson is a <details>: it opens without scripts.
-    await page.getByText("All topics of this module").click();
-    await page.getByRole("navigation", { name: "All topics" }).getByRole("link", { name: topics[4]!.title }).click();
+    // Without scripts the course's contents follow the lesson, this module's lessons listed.
+    await page
+      .getByRole("navigation", { name: "Course contents" })
+      .getByRole("link", { name: topics[4]!.title, exact: true })
+      .click();
     await expect(page).toHaveURL(/\/learn\/1\?topic=5$/);
 
     await page.getByRole("button", { name: "Continue" }).click();

@@ -9,6 +9,7 @@ import { useRead } from "#web/lib/reads.ts";
 import { need, type PageRoute } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
+import { ContinueCourse } from "./continue-course.tsx";
 
 export const route: PageRoute = { cache: true, data: () => [need(modulesRead)] };
 
@@ -17,7 +18,8 @@ export default function LearnPage() {
   const { brandName } = useSettings();
   const modules = useRead(modulesRead);
   // Progress lives in this browser only, so it is read after hydration.
-  const completed = useProgress().progress.completed;
+  const { progress } = useProgress();
+  const completed = progress.completed;
 
   return (
     <>
@@ -36,6 +38,7 @@ export default function LearnPage() {
             Start the Course
           </Link>
         </div>
+        <ContinueCourse />
         {completed.length > 0 && (
           <p className="muted">
             You have completed {completed.length} of {modules.data?.length ?? MODULE_COUNT} modules.
@@ -51,6 +54,7 @@ export default function LearnPage() {
           <ol className="module-list">
             {modules.data.map((module) => {
               const done = completed.includes(module.id);
+              const read = progress.read[module.id]?.length ?? 0;
               return (
                 <li key={module.id}>
                   <details className={done ? "module-card completed" : "module-card"}>
@@ -59,6 +63,11 @@ export default function LearnPage() {
                       {done && (
                         <span className="badge badge-accent completed-badge">
                           <span aria-hidden="true">✓ </span>Completed
+                        </span>
+                      )}
+                      {read > 0 && (
+                        <span className="module-read-count">
+                          {read} of {module.topics.length} lessons read
                         </span>
                       )}
                     </summary>

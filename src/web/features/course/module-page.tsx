@@ -1,34 +1,38 @@
 import { Link, useLocation, useSearch } from "wouter";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import { parseModuleId } from "#shared/features/course/course.ts";
-import { moduleRead } from "#shared/features/course/reads.ts";
+import { moduleRead, modulesRead } from "#shared/features/course/reads.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { OfferCard } from "#web/features/offers/offer-card.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { optional, type PageProps, type PageRoute } from "#web/page-route.ts";
+import { need, optional, type PageProps, type PageRoute } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
+import { Curriculum, CurriculumSheet } from "./curriculum.tsx";
 import { ModuleQuiz } from "./module-quiz.tsx";
-import { TopicViewer } from "./topic-viewer.tsx";
+import { TopicViewer, topicIndex } from "./topic-viewer.tsx";
 
 export const route: PageRoute = {
   cache: true,
   // A non-numeric id goes back to the course overview.
   redirect: ({ params }) => (parseModuleId(params.id) === null ? { to: "/learn" } : null),
-  data: ({ params }) => [optional(moduleRead, { id: parseModuleId(params.id) ?? 0 })],
+  // The curriculum (every module's lesson titles) is in the first HTML, so it works without scripts.
+  data: ({ params }) => [optional(moduleRead, { id: parseModuleId(params.id) ?? 0 }), need(modulesRead)],
 };
 
 /** /learn/{id}, with ?quiz=true opening the module quiz (docs/product.md#module-page). */
 export default function ModulePage({ params }: PageProps) {
   const { brandName } = useSettings();
   const id = parseModuleId(params.id);
-  const search = new URLSearchParams(useSearch());
+  const rawSearch = useSearch();
+  const search = new URLSearchParams(rawSearch);
   const quizMode = search.get("quiz") === "true";
   // The module's introduction opens its first lesson; the later lessons start sooner without it.
   const firstLesson = !quizMode && !search.get("topic");
   const [, navigate] = useLocation();
   const module = useRead(moduleRead, id === null ? null : { id });
+  const modules = useRead(modulesRead).data ?? [];
 
   if (module.isPending) return <Loading text="Loading module..." />;
   if (!module.data || id === null) {
@@ -48,22 +52,35 @@ export default function ModulePage({ params }: PageProps) {
     );
   }
   const data = module.data;
+  const lesson = quizMode ? null : topicIndex(rawSearch, data.topics.length) + 1;
   return (
-    <article className="module-page">
-      <PageMeta title={pageTitle(`Module ${data.id}: ${data.title}`, brandName)} description={data.description} />
-      <OfferCard moduleId={data.id} page="module" />
-      <header className="module-header">
-        <p className="eyebrow">
-          <Link href="/learn">Free course</Link> · Module {data.id} of {MODULE_COUNT}
-        </p>
-        <h1>{data.title}</h1>
-        {firstLesson && <p>{data.description}</p>}
-      </header>
-      {quizMode ? (
-        // 'Review This Module Again' returns to the first topic and clears the result.
-        <ModuleQuiz key={`quiz-${data.id}`} module={data} onReview={() => navigate(`/learn/${data.id}`)} />
-      ) : (
-        <TopicViewer key={`topics-${data.id}`} module={data} />
+    <article className="module-page course-player">
+      <div className="course-main">
+        <PageMeta title={pageTitle(`Module ${data.id}: ${data.title}`, brandName)} description={data.description} />
+        <OfferCard moduleId={data.id} page="module" />
+        <header className="module-header">
+          <div className="module-eyebrow">
+            <p className="eyebrow">
+              <Link href="/learn">Free course</Link> · Module {data.id} of {MODULE_COUNT}
+            </p>
+            {modules.length > 0 && <CurriculumSheet modules={modules} module={data.id} lesson={lesson} />}
+          </div>
+          <h1>{data.title}</h1>
+          {firstLesson && <p>{data.description}</p>}
+        </header>
+        {quizMode ? (
+          // 'Review This Module Again' returns to the first topic and clears the result.
+          <ModuleQuiz key={`quiz-${data.id}`} module={data} onReview={() => navigate(`/learn/${data.id}`)} />
+        ) : (
+          <TopicViewer key={`topics-${data.id}`} module={data} />
+        )}
+      </div>
+      {modules.length > 0 && (
+        // A sidebar on wide screens; on a phone without scripts, the list after the lesson.
+        <aside className="curriculum-panel" aria-labelledby="curriculum-title">
+          <h2 id="curriculum-title">Course contents</h2>
+          <Curriculum modules={modules} module={data.id} lesson={lesson} />
+        </aside>
       )}
     </article>
   );

@@ -6,12 +6,13 @@ import { lessonHref, topicProgress } from "#shared/features/course/course.ts";
 import { isPlainClick } from "#web/lib/clicks.ts";
 import { revealHeading } from "#web/lib/scroll.ts";
 import { StepProgress } from "#web/ui/step-progress.tsx";
+import { useReadThrough } from "./read-through.ts";
 
 /** The address of a module's lesson by its 0-based index. */
 const topicHref = (moduleId: number, index: number) => lessonHref(moduleId, index + 1);
 
 /** The lesson the address asks for (`?topic=N`, 1-based), or the first one. */
-function topicIndex(search: string, count: number): number {
+export function topicIndex(search: string, count: number): number {
   const asked = Number(new URLSearchParams(search).get("topic") ?? "1") - 1;
   return Number.isInteger(asked) && asked >= 0 && asked < count ? asked : 0;
 }
@@ -35,6 +36,8 @@ export function TopicViewer({ module }: { module: CourseModule }) {
   const percent = topicProgress(index, topics.length);
   const heading = useRef<HTMLHeadingElement>(null);
   const shown = useRef(index);
+  const end = useRef<HTMLDivElement>(null);
+  useReadThrough(module.id, index + 1, end);
 
   useEffect(() => {
     // After Previous, Next, Back or Forward the new topic's title is in view and focused,
@@ -80,6 +83,8 @@ export function TopicViewer({ module }: { module: CourseModule }) {
         </h3>
         <p>{topic.proTip ?? DEFAULT_PRO_TIP}</p>
       </aside>
+      {/* The lesson's end: once it has been on screen (and the lesson open long enough) it counts as read. */}
+      <div ref={end} className="lesson-end" />
 
       {last && (
         <section className="topics-done" aria-labelledby="topics-done-heading">
@@ -113,25 +118,6 @@ export function TopicViewer({ module }: { module: CourseModule }) {
           </a>
         )}
       </nav>
-
-      <details className="topic-list">
-        <summary>All topics of this module</summary>
-        <nav aria-label="All topics">
-          <ol>
-            {topics.map((t, i) => (
-              <li key={t.id}>
-                <a
-                  href={topicHref(module.id, i)}
-                  aria-current={i === index ? "page" : undefined}
-                  onClick={(event) => go(event, i)}
-                >
-                  {t.title}
-                </a>
-              </li>
-            ))}
-          </ol>
-        </nav>
-      </details>
     </section>
   );
 }

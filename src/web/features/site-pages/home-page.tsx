@@ -1,5 +1,6 @@
 import { Link } from "wouter";
 import { pageTitle } from "#shared/features/settings/brand.ts";
+import { ContinueCourse } from "#web/features/course/continue-course.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import type { PageRoute } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
@@ -62,6 +63,8 @@ export default function HomePage() {
             LEARN MORE<span className="visually-hidden"> about the free course</span>
           </Link>
         </div>
+        {/* For a visitor who has started the course on this device, once its progress is read. */}
+        <ContinueCourse />
       </section>
 
       <section aria-labelledby="features-heading">
