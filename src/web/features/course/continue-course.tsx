@@ -15,7 +15,8 @@ function stepLabel(step: NextStep, modules: ModuleSummary[] | undefined): string
 
 /**
  * "Continue where you left off", once this browser's progress is read and a lesson was opened
- * or read (or a module quiz finished): a link to the exact next step. Nothing on the server.
+ * or read (or a module quiz finished): a link to the exact next step, with the visitor's plan
+ * and the resume code beside it. Nothing on the server.
  */
 export function ContinueCourse({ className }: { className?: string }) {
   const { progress, loaded } = useProgress();
@@ -25,11 +26,14 @@ export function ContinueCourse({ className }: { className?: string }) {
   if (!started) return null;
   const step = nextStep(progress);
   return (
-    <p className={className ? `continue-course ${className}` : "continue-course"}>
+    <div className={className ? `continue-course ${className}` : "continue-course"}>
       <Link href={step.href} role="button">
         Continue where you left off
         <small>{stepLabel(step, modules)}</small>
       </Link>
-    </p>
+      <p>
+        <Link href="/plan">Your plan</Link> · <Link href="/resume">Continue on another device</Link>
+      </p>
+    </div>
   );
 }

@@ -155,6 +155,9 @@ describe("continue where you left off", () => {
       name: "Continue where you left off Module 2, lesson 3: Lesson 2.3",
     });
     expect(link.getAttribute("href")).toBe("/learn/2?topic=3");
+    // Beside it, the plan this progress feeds and the way to carry it to another device.
+    expect(screen.getByRole("link", { name: "Your plan" }).getAttribute("href")).toBe("/plan");
+    expect(screen.getByRole("link", { name: "Continue on another device" }).getAttribute("href")).toBe("/resume");
   });
 
   test("the lesson opened last was read through: the next one not read", async () => {
