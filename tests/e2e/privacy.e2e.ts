@@ -54,6 +54,14 @@ test("Quick exit: Escape twice leaves, but not while typing or while the menu ta
   await expect(page).toHaveURL(NEUTRAL);
 });
 
+test("Quick exit: Escape twice leaves a lesson, whose course contents keep its module open", async ({ page, visit }) => {
+  await fakeNeutralSite(page);
+  await visit("/learn/2?topic=3");
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("Escape");
+  await expect(page).toHaveURL(NEUTRAL);
+});
+
 test("Clear my data: says what will go, removes it all, and the site starts as for a new visitor", async ({
   page,
   visit,

@@ -162,6 +162,10 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
       return renderMatch(await pageRequest(pathname, address.search, { page: errorPage, params: {} }), true);
     const match = forced === 404 ? { page: notFoundPage, params: {} } : found;
     if ("movedTo" in match.page) return redirectResponse({ to: match.page.movedTo, permanent: true });
+    // A page with a fixed address asked for in another spelling (/BLOG, /learn/) moves for
+    // good to its own, so each page has one address (its canonical link names that one).
+    if (!forced && !/[:*]/.test(match.page.path) && pathname !== match.page.path)
+      return redirectResponse({ to: match.page.path + url.search, permanent: true });
     const target = await pageRequest(pathname, address.search, { page: match.page, params: match.params });
     // HEAD is a GET without the body: answered from the same entry, never a render of its own.
     const cacheable =

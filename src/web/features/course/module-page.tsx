@@ -15,8 +15,14 @@ import { TopicViewer, topicIndex } from "./topic-viewer.tsx";
 
 export const route: PageRoute = {
   cache: true,
-  // A non-numeric id goes back to the course overview.
-  redirect: ({ params }) => (parseModuleId(params.id) === null ? { to: "/learn" } : null),
+  // A non-numeric id goes back to the course overview; another spelling of a module's number
+  // (/learn/01, /learn/1/, /LEARN/1) moves for good to the one the site writes.
+  redirect: ({ params, search, pathname }) => {
+    const id = parseModuleId(params.id);
+    if (id === null) return { to: "/learn" };
+    if (pathname === `/learn/${id}`) return null;
+    return { to: `/learn/${id}${search.size > 0 ? `?${search}` : ""}`, permanent: true };
+  },
   // The curriculum (every module's lesson titles) is in the first HTML, so it works without scripts.
   data: ({ params }) => [optional(moduleRead, { id: parseModuleId(params.id) ?? 0 }), need(modulesRead)],
 };

@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useRef, useState } from "react";
+import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { Link, useSearch } from "wouter";
 import type { CourseModule, QuizOutcome } from "#shared/features/course/contract.ts";
 import { afterModule, passed, quizScore, scoreMessage } from "#shared/features/course/course.ts";
@@ -33,6 +33,8 @@ interface Run {
   asked: number[];
   given: (Answer | null)[];
   retry: boolean;
+  /** A review of the record this device already keeps: nothing new to store. */
+  review?: boolean;
 }
 
 /**
@@ -117,6 +119,7 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
         questions={questions}
         given={run.given}
         retried={run.retry ? run.asked : null}
+        keep={run.review ? "kept" : "now"}
         onReview={onReview}
         onRetry={() => retry(run.given)}
       />
@@ -129,6 +132,9 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
         questions={questions}
         given={answers}
         retried={retried}
+        // Answers from the address (a form sent without scripts, or a link someone sent) are
+        // kept only when the visitor asks: a link alone never replaces a record.
+        keep="ask"
         onReview={onReview}
         onRetry={() => retry(answers)}
       />
@@ -179,7 +185,7 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
             type="button"
             className="secondary outline"
             onClick={() => {
-              setRun({ asked: questions.map((_, i) => i), given: last.answers, retry: false });
+              setRun({ asked: questions.map((_, i) => i), given: last.answers, retry: false, review: true });
               setFinished(true);
             }}
           >
@@ -356,6 +362,7 @@ function QuizResult({
   questions,
   given,
   retried,
+  keep,
   onReview,
   onRetry,
 }: {
@@ -363,6 +370,7 @@ function QuizResult({
   questions: Question[];
   given: (Answer | null)[];
   retried: number[] | null;
+  keep: Keep;
   onReview: () => void;
   onRetry: () => void;
 }) {
@@ -376,6 +384,7 @@ function QuizResult({
         outcome={outcome}
         answers={given.slice(0, questions.length).filter((a): a is Answer => a !== null)}
         retry={retried ? { asked: retried.length, right: rightCount(questions, given, retried) } : null}
+        keep={keep}
         onReview={onReview}
       />
       <section className="quiz-review" aria-labelledby="review-heading">
@@ -482,6 +491,12 @@ function ReviewQuestion({
 }
 
 /**
+ * Whether a result goes into this device's progress: "now" for a quiz finished in this page,
+ * "kept" when it is the record already kept, "ask" for answers that came in the address.
+ */
+type Keep = "now" | "kept" | "ask";
+
+/**
  * The result panel. The quiz is not gated: Continue works at any score. It stores the
  * module's record: the latest answer to every question and the score they make.
  */
@@ -489,23 +504,32 @@ function ResultPanel({
   outcome,
   answers,
   retry,
+  keep,
   onReview,
 }: {
   outcome: QuizOutcome;
   answers: Answer[];
   retry: { asked: number; right: number } | null;
+  keep: Keep;
   onReview: () => void;
 }) {
+  const scripted = useScripted();
   const stored = answers.join("");
+  const [saved, setSaved] = useState(false);
+  const record = useCallback(
+    () =>
+      updateProgress((progress) =>
+        withModuleQuiz(progress, outcome.moduleId, {
+          correct: outcome.correctAnswers,
+          total: outcome.totalQuestions,
+          answers: stored.split("") as Answer[],
+        }),
+      ),
+    [outcome.moduleId, outcome.correctAnswers, outcome.totalQuestions, stored],
+  );
   useEffect(() => {
-    updateProgress((progress) =>
-      withModuleQuiz(progress, outcome.moduleId, {
-        correct: outcome.correctAnswers,
-        total: outcome.totalQuestions,
-        answers: stored.split("") as Answer[],
-      }),
-    );
-  }, [outcome.moduleId, outcome.correctAnswers, outcome.totalQuestions, stored]);
+    if (keep === "now") record();
+  }, [keep, record]);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     // The panel replaces the quiz after 'Complete Quiz': its score is what the visitor sees and hears next.
@@ -537,6 +561,27 @@ function ResultPanel({
         Without JavaScript this browser keeps no course progress, so the course overview will not show this module as
         done. Your result above still counts for your own learning.
       </p>
+      {scripted && keep === "ask" && (
+        <p className="quiz-keep">
+          {saved ? (
+            "Saved to your progress on this device."
+          ) : (
+            <>
+              This result came from the page's address, so it is not in your progress yet.{" "}
+              <button
+                type="button"
+                className="secondary outline"
+                onClick={() => {
+                  record();
+                  setSaved(true);
+                }}
+              >
+                Save it to my progress
+              </button>
+            </>
+          )}
+        </p>
+      )}
       <div className="button-row">
         <Link href={afterModule(outcome.moduleId)} role="button">
           Continue

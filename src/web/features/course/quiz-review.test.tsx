@@ -127,6 +127,8 @@ describe("review and retry without scripts", () => {
     expect(screen.getByRole("button", { name: "Retry the ones I missed" }).getAttribute("href")).toBe(
       "/learn/4?quiz=true&a1=B&a3=D&a5=B&retry=24",
     );
+    // Answers in the address (a link anyone could send) change nothing kept on this device.
+    expect(stored()).toBeUndefined();
     // With scripts the retry runs in the page, from the answers in the address.
     fireEvent.click(screen.getByRole("button", { name: "Retry the ones I missed" }));
     expect(screen.getByText("Retry 1 of 2 (question 2 of 5)")).toBeTruthy();
@@ -184,6 +186,24 @@ describe("review and retry without scripts", () => {
     expect(screen.getByRole("heading", { name: "Module 4 Quiz" })).toBeTruthy();
     expect(screen.getAllByRole("group")).toHaveLength(5);
     document.body.innerHTML = "";
+  });
+});
+
+describe("a result from the address is kept only when the visitor asks", () => {
+  test("a link with answers leaves a better record alone until 'Save it to my progress'", () => {
+    const best = { correct: 5, total: 5, answers: [...RIGHT] };
+    localStorage.setItem("progress", JSON.stringify({ completed: [4], quizzes: { 4: best } }));
+    renderAt("/learn/4?quiz=true&a1=A&a2=A&a3=A&a4=A&a5=A", <ModuleQuiz module={module} onReview={() => {}} />);
+    expect(screen.getByRole("heading", { name: "Your score: 20%" })).toBeTruthy();
+    expect(stored()).toEqual(best);
+    fireEvent.click(screen.getByRole("button", { name: "Save it to my progress" }));
+    expect(stored()).toEqual({ correct: 1, total: 5, answers: ["A", "A", "A", "A", "A"] });
+    expect(screen.getByText("Saved to your progress on this device.")).toBeTruthy();
+  });
+
+  test("a link to another module's answers does not mark that module completed", () => {
+    renderAt("/learn/4?quiz=true&a1=A&a2=A&a3=A&a4=A&a5=A", <ModuleQuiz module={module} onReview={() => {}} />);
+    expect(JSON.parse(localStorage.getItem("progress") ?? "{}").completed ?? []).toEqual([]);
   });
 });
 

@@ -71,4 +71,18 @@ describe("quick exit", () => {
     pressEscape();
     expect(replace).toHaveBeenCalledTimes(1);
   });
+
+  test("an open section that Escape does not close (the course contents' current module) takes nothing", () => {
+    render(
+      <>
+        <QuickExit />
+        <details open>
+          <summary>Module 2</summary>
+        </details>
+      </>,
+    );
+    pressEscape();
+    pressEscape();
+    expect(replace).toHaveBeenCalledWith(QUICK_EXIT_URL);
+  });
 });

@@ -29,7 +29,7 @@ function escapeIsTaken(target: EventTarget | null): boolean {
     if (target.isContentEditable || target.closest("textarea, select, [contenteditable]")) return true;
     if (target instanceof HTMLInputElement && !NOT_TEXT.has(target.type)) return true;
   }
-  return Boolean(document.querySelector("dialog[open], details[open]"));
+  return Boolean(document.querySelector("dialog[open], details.site-menu[open]"));
 }
 
 /**

@@ -19,25 +19,36 @@ interface ProgressState {
 
 export const useProgressStore = create<ProgressState>(() => ({ progress: EMPTY_PROGRESS, loaded: false }));
 
+/** JSON.parse that answers null for text that is not JSON. */
+function parsed(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 function readStored(): Progress {
   try {
-    const raw = localStorage.getItem(PROGRESS_KEY);
-    const stored = normalise(raw ? JSON.parse(raw) : null);
+    const stored = normalise(parsed(localStorage.getItem(PROGRESS_KEY)));
     const oldCompleted = localStorage.getItem(OLD_COMPLETED_KEY);
     const oldQuiz = localStorage.getItem(OLD_QUIZ_KEY);
     if (oldCompleted === null && oldQuiz === null) return stored;
-    const completed: unknown = oldCompleted ? JSON.parse(oldCompleted) : [];
+    // The older keys are folded in as far as they make sense, then removed whatever they held:
+    // a broken one must not hide the progress kept beside it.
+    const completed = parsed(oldCompleted);
     const merged = normalise({
       ...stored,
-      completed: [...stored.completed, ...(Array.isArray(completed) ? completed : [])],
+      completed: [...stored.completed, ...(Array.isArray(completed) ? completed.map(Number) : [])],
       quiz: stored.quiz ?? (oldQuiz ? { id: oldQuiz, archetype: null } : null),
     });
-    localStorage.setItem(PROGRESS_KEY, JSON.stringify(merged));
     localStorage.removeItem(OLD_COMPLETED_KEY);
     localStorage.removeItem(OLD_QUIZ_KEY);
+    localStorage.setItem(PROGRESS_KEY, JSON.stringify(merged));
     return merged;
   } catch {
-    // Storage blocked or a value that is not JSON: nothing is remembered.
+    // Storage blocked: nothing is remembered.
     return EMPTY_PROGRESS;
   }
 }
