@@ -255,7 +255,10 @@ describe("addresses spelled another way do not grow the shared cache", () => {
     const site = await warmed();
     for (const address of addresses) {
       const res = await site.request(address);
-      const own = address.toLowerCase().replace(/\/$/, "").replace(/\/0+(?=\d)/, "/");
+      const own = address
+        .toLowerCase()
+        .replace(/\/$/, "")
+        .replace(/\/0+(?=\d)/, "/");
       expect([address, res.status, res.headers.get("location")]).toEqual([address, 301, own]);
       await res.arrayBuffer();
     }

@@ -94,7 +94,7 @@ test.describe("without JavaScript", () => {
     const response = await page.goto("/plan");
     expect(response?.status()).toBe(200);
     await expect(page.getByRole("heading", { name: "How your plan is made" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Take the 2-minute persona quiz" })).toHaveAttribute("href", "/quiz");
+    await expect(page.getByRole("button", { name: "Take the 5-minute persona quiz" })).toHaveAttribute("href", "/quiz");
     await expect(page.getByRole("button", { name: "Go to the course" })).toHaveAttribute("href", "/learn");
     // Nothing about this visitor: the server cannot know it.
     await expect(page.getByText("Couple")).toHaveCount(0);

@@ -54,7 +54,10 @@ test("Quick exit: Escape twice leaves, but not while typing or while the menu ta
   await expect(page).toHaveURL(NEUTRAL);
 });
 
-test("Quick exit: Escape twice leaves a lesson, whose course contents keep its module open", async ({ page, visit }) => {
+test("Quick exit: Escape twice leaves a lesson, whose course contents keep its module open", async ({
+  page,
+  visit,
+}) => {
   await fakeNeutralSite(page);
   await visit("/learn/2?topic=3");
   await page.keyboard.press("Escape");

@@ -133,6 +133,28 @@ describe("a lesson counts as read when reached and scrolled through", () => {
   });
 });
 
+describe("the end of a module's lessons says only what is true", () => {
+  test("lessons not read through are named with their links; all read, every topic is completed", () => {
+    const observer = fakeObserver();
+    try {
+      remember({ read: {} });
+      renderAt("/learn/3?topic=2", <TopicViewer module={lessonModule} />);
+      const end = screen.getByRole("region", { name: "The end of this module's lessons" });
+      expect(within(end).getByText("One lesson is not read through yet on this device:")).toBeTruthy();
+      expect(within(end).getByRole("link", { name: "Topic 1" }).getAttribute("href")).toBe("/learn/3");
+      expect(within(end).getByRole("button", { name: "Continue" }).getAttribute("href")).toBe(
+        "/learn/module-complete?moduleId=3",
+      );
+      cleanup();
+      remember({ read: { 3: [1] } });
+      renderAt("/learn/3?topic=2", <TopicViewer module={lessonModule} />);
+      expect(screen.getByRole("region", { name: "All Topics Completed" })).toBeTruthy();
+    } finally {
+      observer.restore();
+    }
+  });
+});
+
 /** The browser's fetch of the module titles, answered with the test's modules. */
 function routeModules() {
   routeFetchTo(async (path) =>

@@ -59,7 +59,9 @@ describe("topic viewer", () => {
     fireEvent.click(screen.getByRole("button", { name: "Next" }));
     expect(screen.getByText("67%")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Next" })).toBeNull();
-    expect(screen.getByText("All Topics Completed")).toBeTruthy();
+    // Clicked through, not read: the end says which lessons are left rather than that all are done.
+    expect(screen.getByRole("heading", { name: "The end of this module's lessons" })).toBeTruthy();
+    expect(screen.getByText("2 lessons are not read through yet on this device:")).toBeTruthy();
     // A plain link: a full page load, not a client navigation.
     expect(screen.getByRole("button", { name: "Continue" }).getAttribute("href")).toBe(
       "/learn/module-complete?moduleId=3",

@@ -3,6 +3,8 @@ import { useLocation, useSearch } from "wouter";
 import { DEFAULT_PRO_TIP } from "#shared/features/course/constants.ts";
 import type { CourseModule } from "#shared/features/course/contract.ts";
 import { lessonHref, topicProgress } from "#shared/features/course/course.ts";
+import { isLessonRead } from "#web/features/progress/progress.ts";
+import { useProgress } from "#web/features/progress/store.ts";
 import { isPlainClick } from "#web/lib/clicks.ts";
 import { revealHeading } from "#web/lib/scroll.ts";
 import { StepProgress } from "#web/ui/step-progress.tsx";
@@ -86,16 +88,7 @@ export function TopicViewer({ module }: { module: CourseModule }) {
       {/* The lesson's end: once it has been on screen (and the lesson open long enough) it counts as read. */}
       <div ref={end} className="lesson-end" />
 
-      {last && (
-        <section className="topics-done" aria-labelledby="topics-done-heading">
-          <h3 id="topics-done-heading">All Topics Completed</h3>
-          <p>You have finished every topic in this module. Continue to test what you learned.</p>
-          {/* A full page load, not a client navigation. */}
-          <a href={`/learn/module-complete?moduleId=${module.id}`} role="button">
-            Continue
-          </a>
-        </section>
-      )}
+      {last && <TopicsDone module={module} shown={index} />}
 
       <nav className="wizard-nav" aria-label="Topics">
         {index === 0 ? (
@@ -118,6 +111,50 @@ export function TopicViewer({ module }: { module: CourseModule }) {
           </a>
         )}
       </nav>
+    </section>
+  );
+}
+
+/**
+ * After the module's last lesson: on to the quiz. Once this browser's progress is read, lessons
+ * of the module not read through yet (the one on screen aside) are named with their links
+ * instead of claiming every topic is done; the quiz stays open either way.
+ */
+function TopicsDone({ module, shown }: { module: CourseModule; shown: number }) {
+  const { progress, loaded } = useProgress();
+  const unread = loaded
+    ? module.topics
+        .map((topic, i) => ({ topic, i }))
+        .filter(({ i }) => i !== shown && !isLessonRead(progress, module.id, i + 1))
+    : [];
+  return (
+    <section className="topics-done" aria-labelledby="topics-done-heading">
+      {unread.length === 0 ? (
+        <>
+          <h3 id="topics-done-heading">All Topics Completed</h3>
+          <p>You have finished every topic in this module. Continue to test what you learned.</p>
+        </>
+      ) : (
+        <>
+          <h3 id="topics-done-heading">The end of this module's lessons</h3>
+          <p>
+            {unread.length === 1 ? "One lesson is" : `${unread.length} lessons are`} not read through yet on this
+            device:
+          </p>
+          <ul>
+            {unread.map(({ topic, i }) => (
+              <li key={topic.id}>
+                <a href={topicHref(module.id, i)}>{topic.title}</a>
+              </li>
+            ))}
+          </ul>
+          <p>You can read {unread.length === 1 ? "it" : "them"} first, or go on to test what you learned.</p>
+        </>
+      )}
+      {/* A full page load, not a client navigation. */}
+      <a href={`/learn/module-complete?moduleId=${module.id}`} role="button">
+        Continue
+      </a>
     </section>
   );
 }

@@ -53,6 +53,15 @@ describe("the earnings estimate", () => {
     expect(band()).toBe("Low $520Typical $1,040High $2,080a month");
   });
 
+  test("a schedule of very long shows says it is hard to keep up; one day is one day", () => {
+    show("tier=Hustler+Mode&id=abc&hours=60&days=1");
+    const assumptions = screen.getByRole("list").textContent ?? "";
+    expect(assumptions).toContain("1 day a week, about 60 hours a show. Shows that long are hard to keep up");
+    cleanup();
+    show("tier=Hustler+Mode&id=abc&hours=12&days=4");
+    expect(screen.getByRole("list").textContent).not.toContain("hard to keep up");
+  });
+
   test("a control recalculates the band at once and replaces the address", () => {
     show("tier=Hustler+Mode&id=abc");
     fireEvent.change(slider(/Hours live per week/), { target: { value: "30" } });

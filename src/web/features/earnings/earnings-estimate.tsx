@@ -37,6 +37,9 @@ interface Props {
 }
 
 /** The low / typical / high band of a saved result, its assumptions and the what-if controls. */
+/** Hours a show past which the page says such a schedule is hard to keep up. */
+const LONG_SHOW_HOURS = 6;
+
 export function EarningsEstimate({ tier, answers, id }: Props) {
   const [, navigate] = useLocation();
   const search = new URLSearchParams(useSearch());
@@ -77,7 +80,13 @@ export function EarningsEstimate({ tier, answers, id }: Props) {
           You are live <strong>{hours} hours a week</strong>.
         </li>
         <li>
-          Spread over <strong>{inputs.daysPerWeek} days a week</strong>, about {band.hoursPerShow} hours a show.
+          Spread over{" "}
+          <strong>
+            {inputs.daysPerWeek} {inputs.daysPerWeek === 1 ? "day" : "days"} a week
+          </strong>
+          , about {band.hoursPerShow} hours a show.
+          {band.hoursPerShow > LONG_SHOW_HOURS &&
+            " Shows that long are hard to keep up: most performers keep each one to a few hours, with breaks."}
         </li>
         <li>
           <strong>{share}%</strong> of your live time is in paid shows (private, ticketed or tipped).

@@ -83,7 +83,7 @@ describe("/plan", () => {
   test("nothing known: invites to the quiz and the calculator, and starts the course", async () => {
     await renderWith({});
     const known = section("What your plan is built from");
-    expect(known.getByRole("link", { name: "Take the 2-minute persona quiz" }).getAttribute("href")).toBe("/quiz");
+    expect(known.getByRole("link", { name: "Take the 5-minute persona quiz" }).getAttribute("href")).toBe("/quiz");
     expect(known.getByRole("link", { name: "Try the earnings calculator" }).getAttribute("href")).toBe(
       "/quiz/earnings",
     );
@@ -124,7 +124,7 @@ describe("/plan", () => {
       read: { 2: [1, 2, 3, 4, 5], 4: [1] },
       last: { module: 4, lesson: 1 },
     });
-    expect(screen.queryByRole("link", { name: "Take the 2-minute persona quiz" })).toBeNull();
+    expect(screen.queryByRole("link", { name: "Take the 5-minute persona quiz" })).toBeNull();
     expect(screen.queryByRole("link", { name: "Try the earnings calculator" })).toBeNull();
     expect(moduleLinks()).toEqual([
       ["Module 2: Title of module 2", "/learn/2"],

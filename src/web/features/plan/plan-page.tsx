@@ -62,7 +62,7 @@ function GeneralPlan() {
       </p>
       <div className="button-row">
         <Link href="/quiz" role="button">
-          Take the 2-minute persona quiz
+          Take the 5-minute persona quiz
         </Link>
         <Link href="/learn" role="button" className="outline">
           Go to the course
@@ -89,7 +89,7 @@ function PersonalPlan({ progress, modules }: { progress: Progress; modules: Modu
         <ul>
           <li>
             Persona: {archetype ? <strong>{archetype}</strong> : "not known yet. "}
-            {!archetype && <Link href="/quiz">Take the 2-minute persona quiz</Link>}
+            {!archetype && <Link href="/quiz">Take the 5-minute persona quiz</Link>}
           </li>
           <li>
             Earnings tier: {tier ? <strong>{tier}</strong> : "not known yet. "}
@@ -100,7 +100,11 @@ function PersonalPlan({ progress, modules }: { progress: Progress; modules: Modu
             )}
           </li>
         </ul>
-        <p className="muted small">Kept in this browser only. Taking the quiz or the calculator again updates it.</p>
+        <p className="muted small">
+          Your plan is put together in this browser from what it keeps; the answers behind your result and estimate are
+          saved on the server under a random id (see the privacy policy). Taking the quiz or the calculator again
+          updates it.
+        </p>
       </section>
 
       {picks.length > 0 && (

@@ -87,20 +87,23 @@ describe("nextStep: continue where you left off", () => {
     expect(nextStep(p)).toMatchObject({ kind: "lesson", module: 2, lesson: 3, href: "/learn/2?topic=3" });
   });
 
-  test("once it is read, the first lesson of that module not read, then its quiz, then the next module", () => {
-    let p = withLastLesson(read(EMPTY_PROGRESS, 2, [1, 3]), 2, 3);
-    expect(nextStep(p)).toMatchObject({ kind: "lesson", module: 2, lesson: 2 });
-    p = read(p, 2, [2, 4, 5]);
+  test("once it is read, the next open step after it: forward first, then round to the ones before", () => {
+    // Lessons 2 and 3 read, 3 opened last: on to 4, not back to 1.
+    let p = withLastLesson(read(EMPTY_PROGRESS, 2, [2, 3]), 2, 3);
+    expect(nextStep(p)).toMatchObject({ kind: "lesson", module: 2, lesson: 4, href: "/learn/2?topic=4" });
+    // The module's quiz follows its last lesson, even with lesson 1 skipped.
+    p = withLastLesson(read(p, 2, [4, 5]), 2, 5);
     expect(nextStep(p)).toMatchObject({ kind: "quiz", module: 2, href: "/learn/2?quiz=true" });
     p = withModuleQuiz(p, 2, { correct: 5, total: 5, answers: [] });
     expect(nextStep(p)).toMatchObject({ kind: "lesson", module: 3, lesson: 1, href: "/learn/3" });
   });
 
-  test("modules before the last one come after the later ones; all finished is the graduation", () => {
+  test("after the last module the steps left before it, a finished module passed over", () => {
     let p = withLastLesson(read(EMPTY_PROGRESS, 10, [1, 2, 3, 4, 5]), 10, 5);
     p = withModuleQuiz(p, 10, { correct: 5, total: 5, answers: [] });
-    expect(nextStep(p)).toMatchObject({ kind: "lesson", module: 1, lesson: 1 });
-    for (let m = 1; m <= 9; m++) p = withModuleQuiz(p, m, { correct: 5, total: 5, answers: [] });
+    p = withModuleQuiz(p, 1, { correct: 5, total: 5, answers: [] });
+    expect(nextStep(p)).toMatchObject({ kind: "lesson", module: 2, lesson: 1 });
+    for (let m = 2; m <= 9; m++) p = withModuleQuiz(p, m, { correct: 5, total: 5, answers: [] });
     expect(nextStep(p)).toEqual({ kind: "done", href: "/learn/complete" });
   });
 });

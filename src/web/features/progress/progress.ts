@@ -150,36 +150,33 @@ export type NextStep =
   | { kind: "quiz"; module: number; href: string }
   | { kind: "done"; href: string };
 
-function firstUnread(progress: Progress, module: number): number | null {
-  for (let lesson = 1; lesson <= TOPICS_PER_MODULE; lesson++)
-    if (!isLessonRead(progress, module, lesson)) return lesson;
-  return null;
-}
-
-function stepIn(progress: Progress, module: number): NextStep | null {
-  if (progress.completed.includes(module)) return null;
-  const lesson = firstUnread(progress, module);
-  if (lesson !== null) return { kind: "lesson", module, lesson, href: lessonHref(module, lesson) };
-  return { kind: "quiz", module, href: `/learn/${module}?quiz=true` };
-}
+/** Every step of the course in order: each module's five lessons, then its quiz. */
+const COURSE_STEPS: { module: number; lesson: number | null }[] = MODULE_IDS.flatMap((module) => [
+  ...Array.from({ length: TOPICS_PER_MODULE }, (_, i) => ({ module, lesson: i + 1 })),
+  { module, lesson: null },
+]);
 
 /**
- * "Continue where you left off": the lesson opened last when it is not read through yet;
- * else the first lesson not read (or the quiz not finished) from that module on, then from
- * the first module; every module finished goes to the graduation page. Nothing remembered
- * starts the course.
+ * "Continue where you left off": the lesson opened last while it is not read through;
+ * else the next step after it that is still open (a lesson not read, or the quiz of a module
+ * not finished), going forward through the course and only then round to the steps before
+ * it. A module whose quiz is finished is passed over. Every module finished goes to the
+ * graduation page; nothing remembered starts the course.
  */
 export function nextStep(progress: Progress): NextStep {
   const { last } = progress;
-  if (last && !isLessonRead(progress, last.module, last.lesson) && !progress.completed.includes(last.module))
+  const done = (module: number) => progress.completed.includes(module);
+  if (last && !isLessonRead(progress, last.module, last.lesson) && !done(last.module))
     return { kind: "lesson", module: last.module, lesson: last.lesson, href: lessonHref(last.module, last.lesson) };
   if (isEmpty({ ...progress, quiz: null, earnings: null }))
     return { kind: "start", module: 1, lesson: 1, href: "/learn/1" };
-  const from = last?.module ?? 1;
-  const order = [...MODULE_IDS.filter((id) => id >= from), ...MODULE_IDS.filter((id) => id < from)];
-  for (const module of order) {
-    const step = stepIn(progress, module);
-    if (step) return step;
+  const from = last ? COURSE_STEPS.findIndex((s) => s.module === last.module && s.lesson === last.lesson) + 1 : 0;
+  for (let i = 0; i < COURSE_STEPS.length; i++) {
+    const { module, lesson } = COURSE_STEPS[(from + i) % COURSE_STEPS.length]!;
+    if (done(module)) continue;
+    if (lesson === null) return { kind: "quiz", module, href: `/learn/${module}?quiz=true` };
+    if (!isLessonRead(progress, module, lesson))
+      return { kind: "lesson", module, lesson, href: lessonHref(module, lesson) };
   }
   return { kind: "done", href: "/learn/complete" };
 }

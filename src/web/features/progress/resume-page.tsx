@@ -31,8 +31,10 @@ export default function ResumePage() {
       <header className="hero">
         <h1>Continue on another device</h1>
         <p className="lead">
-          Your results and course progress are kept in this browser only. A resume code carries them to another phone or
-          computer. It is made on your device and read on the other one: nothing is stored on our server.
+          Your course progress, and which quiz result and estimate are yours, are kept in this browser. A resume code
+          carries them to another phone or computer. It is made on your device and read on the other one: the code is
+          never sent to or stored on our server. (The answers behind a quiz result or an estimate are saved on the
+          server under a random id, as the privacy policy explains; the code carries that id.)
         </p>
       </header>
       <div className="when-no-script">
