@@ -2,7 +2,9 @@ import { afterEach, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { archetypeProfile } from "#server/features/quiz/content.ts";
 import type { Letter } from "#shared/features/quiz/constants.ts";
+import { scoringTable } from "#shared/features/quiz/content.ts";
 import { archetypeProfileRead, quizResultRead } from "#shared/features/quiz/reads.ts";
+import { archetypeShares } from "#shared/features/quiz/share.ts";
 import { renderAt } from "#tests/support/render.tsx";
 import QuizResultPage from "./quiz-result-page.tsx";
 import { ArchetypeMix, ShareResult } from "./result-share.tsx";
@@ -86,4 +88,23 @@ test("a saved result's page charts its answers, and its social tags name the arc
   expect(screen.getByRole("link", { name: /archetype=Dominatrix$/ }).getAttribute("href")).toBe(
     "/quiz/result?archetype=Dominatrix",
   );
+});
+
+test("a tie on points at the top is said as one; without a tie nothing is added", () => {
+  // Answer sets made from a few letters, until one ties at the top and one does not.
+  const candidates: Letter[][] = [];
+  for (const a of "ABCD")
+    for (const b of "ABCD") for (let n = 0; n <= 15; n++) candidates.push(letters(a.repeat(n) + b.repeat(15 - n)));
+  const topTie = (answers: Letter[]) => {
+    const shares = archetypeShares(answers, scoringTable);
+    return shares.filter((s) => s.points === shares[0]!.points).length;
+  };
+  const tied = candidates.find((answers) => topTie(answers) === 2)!;
+  const clear = candidates.find((answers) => topTie(answers) === 1)!;
+  expect(tied).toBeDefined();
+  renderAt("/", <ArchetypeMix answers={tied} />);
+  expect(screen.getByText(/Your top two are tied on points: the quiz names the one it lists first/)).toBeTruthy();
+  cleanup();
+  renderAt("/", <ArchetypeMix answers={clear} />);
+  expect(screen.queryByText(/tied on points/)).toBeNull();
 });

@@ -16,6 +16,8 @@ export function ArchetypeMix({ answers }: { answers: readonly Letter[] }) {
   if (top.length === 0) return null;
   const total = shares.reduce((sum, s) => sum + s.points, 0);
   const runnerUp = top[1];
+  // Archetypes with as many points as the winner: the result is a tie-break, said as one.
+  const tied = shares.filter((s) => s.points === top[0]!.points).length;
   return (
     <section className="archetype-mix" aria-labelledby="mix-heading">
       <h2 id="mix-heading">Your top three</h2>
@@ -33,6 +35,8 @@ export function ArchetypeMix({ answers }: { answers: readonly Letter[] }) {
       </ol>
       <p className="small mix-note">
         Each number is that archetype's share of all {total} points your answers gave, rounded to a whole percent.
+        {tied > 1 &&
+          ` Your top ${tied === 2 ? "two are" : `${tied} are`} tied on points: the quiz names the one it lists first, so read ${tied === 2 ? "both" : "each"} of them as yours.`}
       </p>
       {runnerUp && (
         <p className="runner-up">
