@@ -276,6 +276,7 @@ describe("static assets", () => {
       expect([archetype, res.status, res.headers.get("content-type")]).toEqual([archetype, 200, "image/png"]);
       expect(res.headers.get("cache-control")).toBe("public, max-age=3600");
     }
-    expect((await request("/social/nobody.png")).status).toBe(404);
+    const missing = await request("/social/nobody.png");
+    expect([missing.status, missing.headers.get("content-type")]).toEqual([404, "text/plain; charset=utf-8"]);
   });
 });

@@ -53,22 +53,26 @@ function serve(asset: Asset, request: Request): Response {
   return new Response(encoded === "br" ? asset.brotli : encoded === "gzip" ? asset.gzip : asset.body, { headers });
 }
 
+/** A file the build did not make: a plain-text 404. */
+const missing = () =>
+  new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+
 /** Built client files under /assets/ and /social/, and the files of public/ (favicon, robots), from memory. */
 export function staticFiles(assets: AssetStore) {
   return (
     new Elysia({ name: "static" })
       .get("/assets/*", ({ request, path }) => {
         const asset = assets.get(path);
-        return asset ? serve(asset, request) : new Response("Not found", { status: 404 });
+        return asset ? serve(asset, request) : missing();
       })
       .get("/seed/*", ({ request, path }) => {
         const asset = assets.get(path);
-        return asset ? serve(asset, request) : new Response("Not found", { status: 404 });
+        return asset ? serve(asset, request) : missing();
       })
       // Each archetype's social card, drawn by the build.
       .get("/social/*", ({ request, path }) => {
         const asset = assets.get(path);
-        return asset ? serve(asset, request) : new Response("Not found", { status: 404 });
+        return asset ? serve(asset, request) : missing();
       })
       // Also reached as /favicon.svg/ (a trailing slash matches the same route).
       .get("/favicon.svg", ({ request }) => serve(assets.get("/favicon.svg")!, request))

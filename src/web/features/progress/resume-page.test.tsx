@@ -148,4 +148,11 @@ describe("/resume", () => {
     expect(window.location.pathname).toBe("/resume");
     expect(localStorage.getItem("progress")).toBeNull();
   });
+
+  test("a link whose code came with escaped spaces and line breaks reads the same", () => {
+    const code = encodeResumeCode(THERE);
+    window.history.replaceState(null, "", `/resume#%20%20${code.slice(0, 10)}%0A${code.slice(10)}%20`);
+    renderWith(null);
+    expect(screen.getByRole("heading", { name: "What this code will restore" })).toBeTruthy();
+  });
 });

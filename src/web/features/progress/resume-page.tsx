@@ -164,7 +164,7 @@ function ImportCode({ current }: { current: Progress }) {
   useEffect(() => {
     // Arrived by a resume link: read the code from the fragment, then take it out of the
     // address bar so it does not stay in this tab's history.
-    const fromLink = window.location.hash.slice(1);
+    const fromLink = decodedFragment(window.location.hash.slice(1));
     if (!fromLink) return;
     window.history.replaceState(window.history.state, "", window.location.pathname);
     setText(fromLink);
@@ -274,4 +274,13 @@ function ImportCode({ current }: { current: Progress }) {
       <p className="muted">You will see what the code holds before anything on this device changes.</p>
     </section>
   );
+}
+
+/** The fragment as typed: a link copied through some apps arrives with its spaces and line breaks escaped. */
+function decodedFragment(fragment: string): string {
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
 }
