@@ -64,7 +64,7 @@ export default function TierResultPage() {
         <p className="earnings-range">{estimatedEarnings}</p>
         <p className="earnings-range-note">
           The tier's range is a broad target for this level once it is running, not a forecast. The worked example below
-          starts from your own answers.
+          starts from your own answers and is often lower, especially in the first months.
         </p>
         <p className="lead">{profile.tagline}</p>
       </header>
