@@ -4,7 +4,7 @@ import { cleanup, screen, within } from "@testing-library/react";
 import { renderToString } from "react-dom/server";
 import { Router } from "wouter";
 import { MODULE_IDS } from "#shared/features/course/constants.ts";
-import type { ModuleSummary } from "#shared/features/course/contract.ts";
+import { moduleSummaries } from "#tests/support/course-modules.ts";
 import { renderAt } from "#tests/support/render.tsx";
 import { createQueryClient } from "#web/lib/query-client.ts";
 import CompletePage from "./course-complete-page.tsx";
@@ -14,14 +14,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const modules: ModuleSummary[] = MODULE_IDS.map((id) => ({
-  id,
-  title: `Title of module ${id}`,
-  description: "A module used by the component tests.",
-  isActive: true,
-  topics: [],
-  checklist: [],
-}));
+const modules = moduleSummaries();
 
 function renderWithProgress(completed: number[]) {
   localStorage.setItem("completedModules", JSON.stringify(completed));

@@ -4,11 +4,10 @@ import { act, cleanup, screen, within } from "@testing-library/react";
 import { renderToString } from "react-dom/server";
 import { Router } from "wouter";
 import { content } from "#server/db/content.ts";
-import { MODULE_IDS, TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
-import type { ModuleSummary } from "#shared/features/course/contract.ts";
 import { modulesRead } from "#shared/features/course/reads.ts";
 import { ALL_ARCHETYPES } from "#shared/features/products/constants.ts";
 import { productsRead } from "#shared/features/products/reads.ts";
+import { moduleSummaries } from "#tests/support/course-modules.ts";
 import { renderAt } from "#tests/support/render.tsx";
 import { EMPTY_PROGRESS, type Progress, withLessonRead, withModuleQuiz } from "#web/features/progress/progress.ts";
 import { updateProgress } from "#web/features/progress/store.ts";
@@ -20,17 +19,7 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const modules: ModuleSummary[] = MODULE_IDS.map((id) => ({
-  id,
-  title: `Title of module ${id}`,
-  description: "A module used by the component tests.",
-  isActive: true,
-  topics: Array.from({ length: TOPICS_PER_MODULE }, (_, i) => ({
-    id: i + 1,
-    title: `Lesson ${i + 1} of module ${id}`,
-  })),
-  checklist: [],
-}));
+const modules = moduleSummaries();
 
 const quiz = { id: "quiz-result-1", archetype: "Couple" as const };
 const earnings = { id: "tier-result-1", tier: "Power Earner" as const };

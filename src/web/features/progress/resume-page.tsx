@@ -25,7 +25,7 @@ export default function ResumePage() {
     <article className="resume-page">
       <PageMeta
         title={pageTitle("Continue on Another Device", brandName)}
-        description="Carry your quiz result, estimate and course progress to another device with a resume code. Nothing is stored on our server."
+        description="Carry your quiz result, estimate and course progress to another device with a resume code. The code is never sent to our server."
         noindex
       />
       <header className="hero">
