@@ -4,6 +4,7 @@ import { Redirect, Router, useLocation, useSearch } from "wouter";
 import { useSearch as useBrowserSearch, usePathname } from "wouter/use-browser-location";
 import { loadProgress } from "./features/progress/store.ts";
 import { Layout } from "./layout/layout.tsx";
+import { followLinkButtonsOnSpace } from "./lib/link-buttons.ts";
 import { OriginContext } from "./lib/origin.ts";
 import { loadPage } from "./page-loader.ts";
 import type { PageModule, PageProps } from "./page-route.ts";
@@ -24,6 +25,7 @@ export function App({ queryClient, ssrPath, ssrSearch, forcedPageId = null, orig
     document.documentElement.dataset.hydrated = "true";
     // What this browser remembers is read only now, so the first render matched the server's.
     loadProgress();
+    return followLinkButtonsOnSpace();
   }, []);
   return (
     <QueryClientProvider client={queryClient}>

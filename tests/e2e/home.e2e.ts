@@ -20,3 +20,12 @@ test("home renders on the server and hydrates", async ({ page, visit }) => {
   await expect(page).toHaveTitle("About the Free Cam Model Course | Cam Guide");
   expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
 });
+
+test("a link drawn as a button follows Space as well as Enter", async ({ page, visit }) => {
+  await visit("/");
+  const start = page.getByRole("button", { name: "START THE QUIZ" });
+  await start.focus();
+  await page.keyboard.press("Space");
+  await expect(page).toHaveURL(/\/quiz$/);
+  await expect(page.getByText("Question 1/15")).toBeVisible();
+});

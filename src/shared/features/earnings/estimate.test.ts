@@ -12,7 +12,22 @@ describe("earnings estimate", () => {
       weeksPerMonth: 4.33,
     });
     // 10 × 60 × 0.2 × 4.33 = 519.6 paid minutes; × 0.5 = 259.8 per dollar a minute.
-    expect(band).toEqual({ low: 260, typical: 520, high: 1040, paidMinutesPerMonth: 520, hoursPerShow: 2.5 });
+    expect(band).toEqual({
+      low: 260,
+      typical: 520,
+      high: 1040,
+      paidMinutesPerMonth: 520,
+      hoursPerShow: 2.5,
+      countedHours: 10,
+    });
+  });
+
+  test("no more than 12 hours a day live are counted", () => {
+    const inputs = { ...defaultInputs("Hustler Mode", Array(15).fill(2)), hoursPerWeek: 60, daysPerWeek: 2 };
+    const band = estimateBand(inputs);
+    expect([band.countedHours, band.hoursPerShow]).toEqual([24, 12]);
+    expect(band.typical).toBe(estimateBand({ ...inputs, hoursPerWeek: 24 }).typical);
+    expect(estimateBand({ ...inputs, daysPerWeek: 5 }).countedHours).toBe(60);
   });
 
   test("no paid time, no money", () => {

@@ -26,9 +26,14 @@ export interface EstimateBand {
   high: number;
   /** Paid minutes in a month: hours × 60 × paid share × weeks per month. */
   paidMinutesPerMonth: number;
-  /** Hours per show: hours per week ÷ days per week. */
+  /** Hours per show: the hours counted ÷ days per week. */
   hoursPerShow: number;
+  /** The hours a week the band counts: at most MAX_HOURS_A_DAY on each day live. */
+  countedHours: number;
 }
+
+/** No schedule counts more than this many hours live on one day. */
+export const MAX_HOURS_A_DAY = 12;
 
 export const WEEKS_PER_MONTH = 4.33;
 export const LIMITS = {
@@ -85,10 +90,11 @@ const roundTen = (value: number) => Math.round(value / 10) * 10;
 
 /**
  * The monthly band: hours per week × 60 × paid share × dollars per paid minute × payout
- * share × weeks per month, for the low, typical and high dollars per minute.
+ * share × weeks per month, for the low, typical and high dollars per minute. Hours beyond
+ * MAX_HOURS_A_DAY on each day live are not counted: no one keeps up longer shows.
  */
 export function estimateBand(inputs: EstimateInputs): EstimateBand {
-  const hours = Math.max(0, inputs.hoursPerWeek);
+  const hours = Math.min(Math.max(0, inputs.hoursPerWeek), Math.max(0, inputs.daysPerWeek) * MAX_HOURS_A_DAY);
   const paidMinutesPerMonth = hours * 60 * (inputs.paidSharePercent / 100) * inputs.weeksPerMonth;
   const payout = inputs.payoutPercent / 100;
   const month = (perMinute: number) => roundTen(paidMinutesPerMonth * perMinute * payout);
@@ -98,6 +104,7 @@ export function estimateBand(inputs: EstimateInputs): EstimateBand {
     high: month(inputs.perPaidMinute.high),
     paidMinutesPerMonth: Math.round(paidMinutesPerMonth),
     hoursPerShow: inputs.daysPerWeek > 0 ? Math.round((hours / inputs.daysPerWeek) * 10) / 10 : 0,
+    countedHours: hours,
   };
 }
 

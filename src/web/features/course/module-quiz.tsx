@@ -514,6 +514,7 @@ function ResultPanel({
   onReview: () => void;
 }) {
   const scripted = useScripted();
+  const kept = useProgress().progress.quizzes[outcome.moduleId];
   const stored = answers.join("");
   const [saved, setSaved] = useState(false);
   const record = useCallback(
@@ -567,7 +568,9 @@ function ResultPanel({
             "Saved to your progress on this device."
           ) : (
             <>
-              This result came from the page's address, so it is not in your progress yet.{" "}
+              This result came from the page's address, so it is not in your progress yet.
+              {kept &&
+                ` Saving it replaces the score this device keeps for this module: ${quizScore(kept.correct, kept.total)}% (${kept.correct} of ${kept.total} correct).`}{" "}
               <button
                 type="button"
                 className="secondary outline"

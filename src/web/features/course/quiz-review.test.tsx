@@ -196,6 +196,9 @@ describe("a result from the address is kept only when the visitor asks", () => {
     renderAt("/learn/4?quiz=true&a1=A&a2=A&a3=A&a4=A&a5=A", <ModuleQuiz module={module} onReview={() => {}} />);
     expect(screen.getByRole("heading", { name: "Your score: 20%" })).toBeTruthy();
     expect(stored()).toEqual(best);
+    expect(
+      screen.getByText(/Saving it replaces the score this device keeps for this module: 100% \(5 of 5 correct\)\./),
+    ).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Save it to my progress" }));
     expect(stored()).toEqual({ correct: 1, total: 5, answers: ["A", "A", "A", "A", "A"] });
     expect(screen.getByText("Saved to your progress on this device.")).toBeTruthy();

@@ -56,7 +56,9 @@ describe("the earnings estimate", () => {
   test("a schedule of very long shows says it is hard to keep up; one day is one day", () => {
     show("tier=Hustler+Mode&id=abc&hours=60&days=1");
     const assumptions = screen.getByRole("list").textContent ?? "";
-    expect(assumptions).toContain("1 day a week, about 60 hours a show. Shows that long are hard to keep up");
+    expect(assumptions).toContain("Only 12 of them are counted: at most 12 hours on each day live.");
+    expect(assumptions).toContain("1 day a week, about 12 hours a show. Shows that long are hard to keep up");
+    expect(screen.getByText("Days live per week:").textContent).toBe("Days live per week: 1 day");
     cleanup();
     show("tier=Hustler+Mode&id=abc&hours=12&days=4");
     expect(screen.getByRole("list").textContent).not.toContain("hard to keep up");

@@ -6,6 +6,7 @@ import {
   type EstimateInputs,
   estimateBand,
   LIMITS,
+  MAX_HOURS_A_DAY,
   readWhatIf,
   WHAT_IF_PARAMS,
   type WhatIf,
@@ -22,6 +23,12 @@ const CONTROLS = (
     { name: "paidSharePercent", label: "Share of live time in paid shows", unit: "%" },
   ] as const satisfies readonly { name: WhatIf; label: string; unit: string }[]
 ).map((control) => ({ ...control, param: WHAT_IF_PARAMS[control.name] }));
+
+/** "1 day", "4 days", "20%". */
+function unitText(value: number, unit: string): string {
+  if (unit === "%") return `${value}%`;
+  return `${value} ${value === 1 ? unit.replace(/s$/, "") : unit}`;
+}
 
 /** The model's inputs: the defaults for this result, with the what-if values the address holds. */
 export function inputsFrom(tier: TierName, answers: readonly number[], search: URLSearchParams): EstimateInputs {
@@ -78,6 +85,8 @@ export function EarningsEstimate({ tier, answers, id }: Props) {
       <ul className="estimate-assumptions">
         <li>
           You are live <strong>{hours} hours a week</strong>.
+          {band.countedHours < hours &&
+            ` Only ${band.countedHours} of them are counted: at most ${MAX_HOURS_A_DAY} hours on each day live.`}
         </li>
         <li>
           Spread over{" "}
@@ -108,7 +117,7 @@ export function EarningsEstimate({ tier, answers, id }: Props) {
       <details className="estimate-how">
         <summary>How we got this number</summary>
         <p>
-          {hours} hours × 60 minutes × {share}% paid × {inputs.weeksPerMonth} weeks = about{" "}
+          {band.countedHours} hours × 60 minutes × {share}% paid × {inputs.weeksPerMonth} weeks = about{" "}
           {band.paidMinutesPerMonth.toLocaleString("en-US")} paid minutes a month.
         </p>
         <p>
@@ -137,7 +146,7 @@ export function EarningsEstimate({ tier, answers, id }: Props) {
           return (
             <label key={param} htmlFor={`what-if-${param}`}>
               <span>
-                {label}: <output htmlFor={`what-if-${param}`}>{unit === "%" ? `${value}%` : `${value} ${unit}`}</output>
+                {label}: <output htmlFor={`what-if-${param}`}>{unitText(value, unit)}</output>
               </span>
               <input
                 id={`what-if-${param}`}

@@ -28,13 +28,16 @@ export default function ResumePage() {
         description="Carry your quiz result, estimate and course progress to another device with a resume code. The code is never sent to our server."
         noindex
       />
-      <header className="hero">
+      <header className="resume-intro">
         <h1>Continue on another device</h1>
         <p className="lead">
           Your course progress, and which quiz result and estimate are yours, are kept in this browser. A resume code
-          carries them to another phone or computer. It is made on your device and read on the other one: the code is
-          never sent to or stored on our server. (The answers behind a quiz result or an estimate are saved on the
-          server under a random id, as the privacy policy explains; the code carries that id.)
+          carries them to another phone or computer.
+        </p>
+        <p>
+          The code is made on your device and read on the other one: it is never sent to or stored on our server. The
+          answers behind a quiz result or an estimate are saved on the server under a random id, as the{" "}
+          <Link href="/privacy">privacy policy</Link> explains; the code carries that id.
         </p>
       </header>
       <div className="when-no-script">

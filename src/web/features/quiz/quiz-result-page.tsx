@@ -122,8 +122,7 @@ export default function QuizResultPage() {
           Calculate My Earnings
         </Link>
         <p>
-          <Link href="/plan">See your plan</Link>: the course modules to take first for your archetype, kept in this
-          browser.
+          <Link href="/plan">See your plan</Link>: the course modules to take first for your archetype.
         </p>
         <p>
           <Link href="/quiz">Retake the quiz</Link>

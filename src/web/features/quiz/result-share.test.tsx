@@ -104,7 +104,21 @@ test("a tie on points at the top is said as one; without a tie nothing is added"
   expect(tied).toBeDefined();
   renderAt("/", <ArchetypeMix answers={tied} />);
   expect(screen.getByText(/Your top two are tied on points: the quiz names the one it lists first/)).toBeTruthy();
+  // The second is not a runner-up but its equal.
+  expect(screen.getByText(/^Tied with it is /)).toBeTruthy();
+  expect(screen.queryByText(/^Your runner-up is /)).toBeNull();
   cleanup();
   renderAt("/", <ArchetypeMix answers={clear} />);
   expect(screen.queryByText(/tied on points/)).toBeNull();
+});
+
+test("with points for only two archetypes the heading says two", () => {
+  // Every answer the same letter: its base archetype and the extras of those answers only.
+  const two = ["A", "B", "C", "D"]
+    .map((a) => letters(a.repeat(15)))
+    .find((answers) => archetypeShares(answers, scoringTable).filter((s) => s.points > 0).length === 2);
+  expect(two).toBeDefined();
+  renderAt("/", <ArchetypeMix answers={two!} />);
+  expect(screen.getByRole("heading", { name: "Your top two" })).toBeTruthy();
+  expect(screen.getAllByRole("listitem")).toHaveLength(2);
 });

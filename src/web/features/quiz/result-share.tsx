@@ -20,7 +20,9 @@ export function ArchetypeMix({ answers }: { answers: readonly Letter[] }) {
   const tied = shares.filter((s) => s.points === top[0]!.points).length;
   return (
     <section className="archetype-mix" aria-labelledby="mix-heading">
-      <h2 id="mix-heading">Your top three</h2>
+      <h2 id="mix-heading">
+        {top.length === 3 ? "Your top three" : top.length === 2 ? "Your top two" : "Your top archetype"}
+      </h2>
       <ol className="mix-list">
         {top.map((row) => (
           <li key={row.archetype}>
@@ -40,7 +42,12 @@ export function ArchetypeMix({ answers }: { answers: readonly Letter[] }) {
       </p>
       {runnerUp && (
         <p className="runner-up">
-          <strong>Your runner-up is {runnerUp.archetype}.</strong> {runnerUpLines[runnerUp.archetype]}
+          <strong>
+            {runnerUp.points === top[0]!.points
+              ? `Tied with it is ${runnerUp.archetype}.`
+              : `Your runner-up is ${runnerUp.archetype}.`}
+          </strong>{" "}
+          {runnerUpLines[runnerUp.archetype]}
         </p>
       )}
     </section>
