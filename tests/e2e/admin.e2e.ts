@@ -345,7 +345,7 @@ test("the brand name from settings is in the page title, emptied claims leave th
   await expect(page.getByRole("heading", { name: "A member's story" })).toHaveCount(0);
   await expect(page.getByText("One member's experience")).toHaveCount(0);
   await visit("/quiz/earnings");
-  await expect(page.getByRole("complementary", { name: "Sponsored" })).toHaveText(
+  await expect(page.getByRole("complementary", { name: "Sponsored" }).getByRole("link")).toHaveText(
     "Join Platform One today and start earning!",
   );
   // Put them back for the other tests.

@@ -1,4 +1,6 @@
+import { useId } from "react";
 import { Link } from "wouter";
+import { AffiliateDisclosure, AffiliateLabel } from "#web/features/disclosure/disclosure.tsx";
 import { ClearDataButton } from "#web/features/privacy/clear-data-button.tsx";
 import { DiscreetToggle } from "#web/features/privacy/discreet-toggle.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
@@ -7,6 +9,7 @@ import { scrollToTop } from "#web/lib/scroll.ts";
 export function Footer() {
   const { brandName, platformA, platformB } = useSettings();
   const year = new Date().getFullYear();
+  const labelId = useId();
 
   return (
     <footer className="site-footer">
@@ -38,19 +41,23 @@ export function Footer() {
             </li>
           </ul>
         </nav>
-        <nav aria-labelledby="footer-platforms">
-          <h2 id="footer-platforms">Popular Platforms</h2>
-          <ul>
-            {[platformA, platformB].map((p) => (
-              <li key={p.url}>
-                <a href={p.url} target="_blank" rel="sponsored noopener">
-                  {p.name}
-                  <span className="visually-hidden"> (opens in a new tab)</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <div>
+          <nav aria-labelledby="footer-platforms">
+            <h2 id="footer-platforms">Popular Platforms</h2>
+            <ul>
+              {[platformA, platformB].map((p, i) => (
+                <li key={p.url}>
+                  <a href={p.url} target="_blank" rel="sponsored noopener" aria-describedby={`${labelId}-${i}`}>
+                    {p.name}
+                    <span className="visually-hidden"> (opens in a new tab)</span>
+                  </a>{" "}
+                  <AffiliateLabel id={`${labelId}-${i}`} kind="affiliate" />
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <AffiliateDisclosure at="footer" />
+        </div>
       </div>
       <div className="container footer-legal">
         <p>

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { useLocation } from "wouter";
+import { AffiliateDisclosure, DisclosureSpotContext, disclosureSpot } from "#web/features/disclosure/disclosure.tsx";
 import { scrollToTop, takeRouteScroll } from "#web/lib/scroll.ts";
 import { Toaster } from "#web/ui/toaster.tsx";
 import { Footer } from "./footer.tsx";
@@ -21,18 +22,26 @@ export function Layout({ children }: { children: ReactNode }) {
     scrollToTop();
   }, [location]);
 
+  // Where this page's affiliate disclosure note goes (docs/product.md#affiliate-disclosure).
+  const spot = disclosureSpot(location);
   return (
-    <>
+    <DisclosureSpotContext value={spot}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
       <Header />
       <PromoBanner />
+      {/* Outside the banner, so discreet mode (which hides the banner) keeps the note. */}
+      {spot === "top" ? (
+        <aside className="page-disclosure" aria-label="Affiliate disclosure">
+          <AffiliateDisclosure at="top" />
+        </aside>
+      ) : null}
       <main id="main" className="container" tabIndex={-1}>
         {children}
       </main>
       <Footer />
       <Toaster />
-    </>
+    </DisclosureSpotContext>
   );
 }

@@ -1,4 +1,6 @@
+import { useId } from "react";
 import { useLocation } from "wouter";
+import { AffiliateLabel } from "#web/features/disclosure/disclosure.tsx";
 import { useDiscreet } from "#web/features/privacy/discreet-mode.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { showsPromoBanner } from "./nav-paths.ts";
@@ -8,13 +10,15 @@ export function PromoBanner() {
   const settings = useSettings();
   // Discreet mode: no sponsor banner (CSS already hides it before scripts run).
   const discreet = useDiscreet();
+  const labelId = useId();
   if (discreet || !showsPromoBanner(location)) return null;
   const platform = settings.bannerPlatform === "b" ? settings.platformB : settings.platformA;
   // The operator's claim about the platform (a site setting, stored trimmed): empty leaves only the invitation.
   const claim = settings.bannerClaim.replaceAll("{platform}", () => platform.name);
   return (
     <aside className="promo-banner" aria-label="Sponsored">
-      <a href={platform.url} target="_blank" rel="sponsored noopener">
+      <AffiliateLabel id={labelId} kind="sponsored" />{" "}
+      <a href={platform.url} target="_blank" rel="sponsored noopener" aria-describedby={labelId}>
         <span>
           Join {platform.name} today and start earning!
           {claim && (

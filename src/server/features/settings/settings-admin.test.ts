@@ -190,7 +190,10 @@ describe("the claims the site makes about itself", () => {
     const banner = (await renderPage(request, "/quiz/earnings")).screen.getByRole("complementary", {
       name: "Sponsored",
     });
-    expect(banner.textContent).toBe(`${BANNER} Over 100,000 webcam models trust Platform One for steady income.`);
+    // The link's words, after the banner's Sponsored label.
+    expect(within(banner).getByRole("link").textContent).toBe(
+      `${BANNER} Over 100,000 webcam models trust Platform One for steady income.`,
+    );
   });
 
   test("an edit shows on the next request of the cached pages; an empty claim hides its element", async () => {
@@ -203,8 +206,9 @@ describe("the claims the site makes about itself", () => {
     };
     const home = () => renderPage(request, "/");
     const banner = async () =>
-      (await renderPage(request, "/quiz/earnings")).screen.getByRole("complementary", { name: "Sponsored" })
-        .textContent;
+      within(
+        (await renderPage(request, "/quiz/earnings")).screen.getByRole("complementary", { name: "Sponsored" }),
+      ).getByRole("link").textContent;
     // Both pages are rendered (and cached) before each change.
     await home();
     await banner();

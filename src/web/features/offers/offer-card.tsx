@@ -1,8 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
-import { type ReactNode, useState } from "react";
+import { type ReactNode, useId, useState } from "react";
 import type { PublicOffer } from "#shared/features/offers/contract.ts";
 import { moduleOffersRead } from "#shared/features/offers/reads.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
+import { AffiliateDisclosure, AffiliateLabel } from "#web/features/disclosure/disclosure.tsx";
 import { ApiError, api } from "#web/lib/query-client.ts";
 import { prefersReducedMotion } from "#web/lib/scroll.ts";
 
@@ -27,6 +28,7 @@ async function fetchOffers(moduleId: number, page: OfferPage): Promise<PublicOff
 /** The offer card (docs/product.md#offer-card): loading, then shown; hidden on error or when there are none. */
 export function OfferCard({ moduleId, page, heading }: { moduleId: number; page: OfferPage; heading?: string }) {
   const [shownId, setShownId] = useState<number | null>(null);
+  const labelId = useId();
   const query = useQuery({
     queryKey: ["offers", moduleId, page],
     queryFn: () => fetchOffers(moduleId, page),
@@ -61,7 +63,9 @@ export function OfferCard({ moduleId, page, heading }: { moduleId: number; page:
     <>
       {title}
       <aside className="offer-card" aria-label="Sponsored offer">
-        <p className="eyebrow">Sponsored</p>
+        <p className="eyebrow">
+          <AffiliateLabel id={labelId} kind="sponsored" />
+        </p>
         {hasMedia(offer) && (
           <div className="offer-media">
             <OfferMedia offer={offer} />
@@ -71,7 +75,7 @@ export function OfferCard({ moduleId, page, heading }: { moduleId: number; page:
         <p>{offer.description}</p>
         <div className="offer-actions">
           {offer.linkText ? (
-            <a href={offer.linkUrl} target="_blank" rel="sponsored noopener" role="button">
+            <a href={offer.linkUrl} target="_blank" rel="sponsored noopener" role="button" aria-describedby={labelId}>
               {offer.linkText}
               <span className="visually-hidden"> (opens in a new tab)</span>
             </a>
@@ -88,6 +92,7 @@ export function OfferCard({ moduleId, page, heading }: { moduleId: number; page:
             Show different offer
           </button>
         </div>
+        <AffiliateDisclosure at="offer" />
       </aside>
     </>
   );

@@ -1,3 +1,4 @@
+import { useId } from "react";
 import { Link, useSearch } from "wouter";
 import { ALL_ARCHETYPES, badgeTone } from "#shared/features/products/constants.ts";
 import type { RecommendedProduct } from "#shared/features/products/contract.ts";
@@ -5,6 +6,7 @@ import { starterKit } from "#shared/features/products/kit.ts";
 import { productsRead } from "#shared/features/products/reads.ts";
 import { archetypeProfileRead, quizResultRead } from "#shared/features/quiz/reads.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
+import { AffiliateLabel } from "#web/features/disclosure/disclosure.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { need, optional, type PageRoute } from "#web/page-route.ts";
@@ -82,10 +84,7 @@ export default function StarterKitPage() {
         <ProductGrid products={kit.essentials} />
       </section>
 
-      <p className="muted small">
-        Buy Now links go to retailers and may be affiliate links: we may earn a commission at no extra cost to you.
-        Prices are guides and change often.
-      </p>
+      <p className="muted small">Buy Now links go to retailers. Prices are guides and change often.</p>
 
       <section className="next-step">
         <Link href="/learn/1" role="button">
@@ -101,6 +100,7 @@ export default function StarterKitPage() {
 }
 
 function ProductGrid({ products }: { products: RecommendedProduct[] }) {
+  const labelId = useId();
   if (products.length === 0) return <p>No products here yet.</p>;
   return (
     <ul className="product-grid">
@@ -119,9 +119,19 @@ function ProductGrid({ products }: { products: RecommendedProduct[] }) {
               <h3>{product.name}</h3>
               <p>{product.description}</p>
               <p className="product-price">{product.price}</p>
-              <a href={product.link} target="_blank" rel="sponsored noopener" role="button" className="outline">
-                Buy Now<span className="visually-hidden">: {product.name} (opens in a new tab)</span>
-              </a>
+              <span className="affiliate-item">
+                <a
+                  href={product.link}
+                  target="_blank"
+                  rel="sponsored noopener"
+                  role="button"
+                  className="outline"
+                  aria-describedby={`${labelId}-${product.id}`}
+                >
+                  Buy Now<span className="visually-hidden">: {product.name} (opens in a new tab)</span>
+                </a>
+                <AffiliateLabel id={`${labelId}-${product.id}`} kind="affiliate" />
+              </span>
             </div>
           </article>
         </li>

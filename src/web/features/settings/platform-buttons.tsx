@@ -1,27 +1,33 @@
+import { useId } from "react";
+import { AffiliateDisclosure, AffiliateLabel } from "#web/features/disclosure/disclosure.tsx";
 import { useSettings } from "./queries.ts";
 
-/** The two affiliate sign-up buttons: a new tab, marked sponsored. */
+/** The two affiliate sign-up buttons: a new tab, marked sponsored, each labelled as an affiliate link. */
 export function PlatformButtons({ heading = "Ready to start? Pick a platform" }: { heading?: string }) {
   const { platformA, platformB } = useSettings();
+  const labelId = useId();
   return (
     <section className="platform-buttons" aria-labelledby="platform-buttons-heading">
       <h2 id="platform-buttons-heading">{heading}</h2>
       <div className="button-row">
         {[platformA, platformB].map((platform, i) => (
-          <a
-            key={platform.url}
-            href={platform.url}
-            target="_blank"
-            rel="sponsored noopener"
-            role="button"
-            className={i === 0 ? undefined : "secondary"}
-          >
-            Join {platform.name}
-            <span className="visually-hidden"> (opens in a new tab)</span>
-          </a>
+          <span key={platform.url} className="affiliate-item">
+            <a
+              href={platform.url}
+              target="_blank"
+              rel="sponsored noopener"
+              role="button"
+              className={i === 0 ? undefined : "secondary"}
+              aria-describedby={`${labelId}-${i}`}
+            >
+              Join {platform.name}
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+            <AffiliateLabel id={`${labelId}-${i}`} kind="affiliate" />
+          </span>
         ))}
       </div>
-      <p className="muted small">Affiliate links: we may earn a commission if you sign up, at no cost to you.</p>
+      <AffiliateDisclosure at="content" />
     </section>
   );
 }

@@ -1,5 +1,7 @@
 import { Link, useLocation } from "wouter";
+import { DISCLOSURE_ANCHOR } from "#shared/features/disclosure/constants.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
+import { withHeadingIds } from "#shared/features/site-pages/heading-ids.ts";
 import { sitePageRead } from "#shared/features/site-pages/reads.ts";
 import { ClearDataButton } from "#web/features/privacy/clear-data-button.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
@@ -23,13 +25,16 @@ export default function SitePageView() {
   if (!data) {
     return <p aria-busy={!isError}>{isError ? "This page could not be loaded. Please try again." : "Loading…"}</p>;
   }
+  // Each section heading gets an id, so links such as /terms#affiliate-disclosure land on it.
+  const body = withHeadingIds(data.body);
   return (
     <article className="prose">
       <PageMeta title={pageTitle(data.title, brandName)} description={data.description} />
       <h1>{data.title}</h1>
       <p className="muted">Last updated {data.updatedAt.slice(0, 10)}</p>
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: trusted HTML, written in content/ or by the site's admin, never by visitors. */}
-      <div dangerouslySetInnerHTML={{ __html: data.body }} />
+      <div dangerouslySetInnerHTML={{ __html: body }} />
+      {data.slug === "terms" && !body.includes(`id="${DISCLOSURE_ANCHOR}"`) ? <AffiliateDisclosureSection /> : null}
       {data.slug === "privacy" ? (
         <section id="clear-data" className="privacy-controls" aria-labelledby="clear-data-title">
           <h2 id="clear-data-title">Clear your data on this device</h2>
@@ -49,5 +54,23 @@ export default function SitePageView() {
         </section>
       ) : null}
     </article>
+  );
+}
+
+/**
+ * The terms page's affiliate disclosure when the operator's text has no "Affiliate disclosure"
+ * section: every page's note links here, so the section is always there to land on.
+ */
+function AffiliateDisclosureSection() {
+  const { brandName } = useSettings();
+  return (
+    <section aria-labelledby={DISCLOSURE_ANCHOR}>
+      <h2 id={DISCLOSURE_ANCHOR}>Affiliate disclosure</h2>
+      <p>
+        {brandName} is supported by affiliate links. Links marked Affiliate link or Sponsored lead to webcam platforms
+        or retailers; if you sign up or buy through one, the operator may earn a commission. This does not change the
+        price you pay, and it does not decide what we recommend.
+      </p>
+    </section>
   );
 }

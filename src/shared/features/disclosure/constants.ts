@@ -1,0 +1,35 @@
+// The affiliate disclosure's wording and where it points (docs/product.md#affiliate-disclosure).
+// Every label and note on the site reads its text from here, through useDisclosureWording().
+
+/** The id of the terms page's affiliate disclosure section: the note's link lands on it. */
+export const DISCLOSURE_ANCHOR = "affiliate-disclosure";
+
+/** Where the page note's link goes. */
+export const DISCLOSURE_HREF = `/terms#${DISCLOSURE_ANCHOR}`;
+
+export interface DisclosureWording {
+  /** The label on offer cards and the promotional banner. */
+  sponsored: string;
+  /** The label next to platform buttons, footer platform links and product links. */
+  affiliate: string;
+  /** The short note near a page's first affiliate link. */
+  note: string;
+  /** The text of the note's link to the terms page's disclosure section. */
+  linkText: string;
+}
+
+export const DEFAULT_DISCLOSURE_WORDING: DisclosureWording = {
+  sponsored: "Sponsored",
+  affiliate: "Affiliate link",
+  note: "We earn a commission if you sign up or buy through links marked Affiliate link or Sponsored, at no cost to you. Our advice is not for sale.",
+  linkText: "Read our affiliate disclosure",
+};
+
+/**
+ * The wording to show, given the operator's (possibly partial or blank) choice: a blank or
+ * missing part falls back to the default, so a label can be reworded but never removed.
+ */
+export function disclosureWording(custom: Partial<DisclosureWording> | null | undefined): DisclosureWording {
+  const pick = (key: keyof DisclosureWording) => custom?.[key]?.trim() || DEFAULT_DISCLOSURE_WORDING[key];
+  return { sponsored: pick("sponsored"), affiliate: pick("affiliate"), note: pick("note"), linkText: pick("linkText") };
+}
