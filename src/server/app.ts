@@ -13,6 +13,7 @@ import { benchRoutes } from "./features/bench/routes.ts";
 import { blogAdminRoutes } from "./features/blog/admin-routes.ts";
 import { earningsRoutes } from "./features/earnings/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
+import { linkRoutes } from "./features/links/routes.ts";
 import { offerAdminRoutes } from "./features/offers/admin-routes.ts";
 import { offerRoutes } from "./features/offers/routes.ts";
 import { productAdminRoutes } from "./features/products/admin-routes.ts";
@@ -159,6 +160,7 @@ export function createApp({
       .use(quizRoutes(database.db))
       .use(earningsRoutes(database.db))
       .use(offerRoutes(database.db))
+      .use(linkRoutes(database.db))
       .use(seoRoutes(database.db, { publicBase: address.base, contentDate: BUILD_DATE }))
       .use(authRoutes(database.db, { tokens, secure, allowedOrigins, client, throttle: loginThrottle, onSignIn }))
       .use(

@@ -281,10 +281,11 @@ test("an offer for module 2 shows on /learn/2", async ({ page, scan }) => {
   await page.goto("/learn/2");
   const card = page.getByRole("complementary", { name: "Sponsored offer" });
   await expect(card.getByRole("heading", { name: "Admin-made offer for module two" })).toBeVisible();
-  await expect(card.getByRole("button", { name: /Visit the offer/ })).toHaveAttribute(
-    "href",
-    "https://example.com/admin-offer",
-  );
+  // Through the offer's managed link, which leads to the URL typed in the form.
+  const visitOffer = card.getByRole("button", { name: /Visit the offer/ });
+  await expect(visitOffer).toHaveAttribute("href", /^\/go\/[a-z0-9-]+\?p=offer$/);
+  const go = await page.request.get((await visitOffer.getAttribute("href"))!, { maxRedirects: 0 });
+  expect(go.headers().location).toBe("https://example.com/admin-offer");
 });
 
 test("a product with invalid then valid fields shows in the starter kit", async ({ page, scan }) => {

@@ -1,4 +1,5 @@
 import { Link } from "wouter";
+import { placedHref } from "#shared/features/links/constants.ts";
 import { ClearDataButton } from "#web/features/privacy/clear-data-button.tsx";
 import { DiscreetToggle } from "#web/features/privacy/discreet-toggle.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
@@ -43,7 +44,7 @@ export function Footer() {
           <ul>
             {[platformA, platformB].map((p) => (
               <li key={p.url}>
-                <a href={p.url} target="_blank" rel="sponsored noopener">
+                <a href={placedHref(p.url, "footer")} target="_blank" rel="sponsored noopener">
                   {p.name}
                   <span className="visually-hidden"> (opens in a new tab)</span>
                 </a>

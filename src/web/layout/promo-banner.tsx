@@ -1,4 +1,5 @@
 import { useLocation } from "wouter";
+import { placedHref } from "#shared/features/links/constants.ts";
 import { useDiscreet } from "#web/features/privacy/discreet-mode.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { showsPromoBanner } from "./nav-paths.ts";
@@ -14,7 +15,7 @@ export function PromoBanner() {
   const claim = settings.bannerClaim.replaceAll("{platform}", () => platform.name);
   return (
     <aside className="promo-banner" aria-label="Sponsored">
-      <a href={platform.url} target="_blank" rel="sponsored noopener">
+      <a href={placedHref(platform.url, "banner")} target="_blank" rel="sponsored noopener">
         <span>
           Join {platform.name} today and start earning!
           {claim && (

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
+import { placedHref } from "#shared/features/links/constants.ts";
 import type { PublicOffer } from "#shared/features/offers/contract.ts";
 import { moduleOffersRead } from "#shared/features/offers/reads.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
@@ -71,7 +72,7 @@ export function OfferCard({ moduleId, page, heading }: { moduleId: number; page:
         <p>{offer.description}</p>
         <div className="offer-actions">
           {offer.linkText ? (
-            <a href={offer.linkUrl} target="_blank" rel="sponsored noopener" role="button">
+            <a href={placedHref(offer.linkUrl, "offer")} target="_blank" rel="sponsored noopener" role="button">
               {offer.linkText}
               <span className="visually-hidden"> (opens in a new tab)</span>
             </a>

@@ -1,4 +1,5 @@
 import { Link, useSearch } from "wouter";
+import { placedHref } from "#shared/features/links/constants.ts";
 import { ALL_ARCHETYPES, badgeTone } from "#shared/features/products/constants.ts";
 import type { RecommendedProduct } from "#shared/features/products/contract.ts";
 import { starterKit } from "#shared/features/products/kit.ts";
@@ -119,7 +120,13 @@ function ProductGrid({ products }: { products: RecommendedProduct[] }) {
               <h3>{product.name}</h3>
               <p>{product.description}</p>
               <p className="product-price">{product.price}</p>
-              <a href={product.link} target="_blank" rel="sponsored noopener" role="button" className="outline">
+              <a
+                href={placedHref(product.link, "starter-kit")}
+                target="_blank"
+                rel="sponsored noopener"
+                role="button"
+                className="outline"
+              >
                 Buy Now<span className="visually-hidden">: {product.name} (opens in a new tab)</span>
               </a>
             </div>

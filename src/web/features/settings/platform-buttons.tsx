@@ -1,7 +1,15 @@
+import { type Placement, placedHref } from "#shared/features/links/constants.ts";
 import { useSettings } from "./queries.ts";
 
 /** The two affiliate sign-up buttons: a new tab, marked sponsored. */
-export function PlatformButtons({ heading = "Ready to start? Pick a platform" }: { heading?: string }) {
+export function PlatformButtons({
+  heading = "Ready to start? Pick a platform",
+  placement,
+}: {
+  heading?: string;
+  /** Where the buttons are shown, told to the managed link (/go/<slug>?p=…). */
+  placement: Placement;
+}) {
   const { platformA, platformB } = useSettings();
   return (
     <section className="platform-buttons" aria-labelledby="platform-buttons-heading">
@@ -10,7 +18,7 @@ export function PlatformButtons({ heading = "Ready to start? Pick a platform" }:
         {[platformA, platformB].map((platform, i) => (
           <a
             key={platform.url}
-            href={platform.url}
+            href={placedHref(platform.url, placement)}
             target="_blank"
             rel="sponsored noopener"
             role="button"
