@@ -13,6 +13,7 @@ import { benchRoutes } from "./features/bench/routes.ts";
 import { blogAdminRoutes } from "./features/blog/admin-routes.ts";
 import { earningsRoutes } from "./features/earnings/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
+import { linkAdminRoutes } from "./features/links/admin-routes.ts";
 import { linkRoutes } from "./features/links/routes.ts";
 import { offerAdminRoutes } from "./features/offers/admin-routes.ts";
 import { offerRoutes } from "./features/offers/routes.ts";
@@ -168,6 +169,7 @@ export function createApp({
           .use(blogAdminRoutes(database.db))
           .use(offerAdminRoutes(database.db))
           .use(productAdminRoutes(database.db))
+          .use(linkAdminRoutes(database.db))
           .use(settingsAdminRoutes(database.db, address)),
       )
       .use(uploadRoutes(uploadsDir))

@@ -94,3 +94,35 @@ test("an offer and a platform button lead to their destinations through /go/", a
     for (const o of others) await send("put", `/api/admin/affiliate-offer/${o.id}`, fieldsOf(o));
   }
 });
+
+test("the admin's Links section: a link turned off sends clicks back to the page, then on again", async ({
+  page,
+  visit,
+  scan,
+}) => {
+  await page.goto("/admin-login");
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+  await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Links" }).click();
+  await expect(page).toHaveURL(/\/admin\/links$/);
+  const row = page.getByRole("row").filter({ hasText: "/go/platform-two" });
+  await expect(row).toContainText("Active");
+  await scan();
+
+  const go = async () =>
+    (await page.request.get("/go/platform-two?p=resources", { maxRedirects: 0 })).headers().location;
+  await row.getByRole("button", { name: "Deactivate platform-two" }).click();
+  await expect(row).toContainText("Inactive");
+  expect(await go()).toBe("/resources");
+  await row.getByRole("button", { name: "Activate platform-two" }).click();
+  await expect(row.getByRole("cell", { name: "Active", exact: true })).toBeVisible();
+  expect(await go()).toMatch(/^https?:\/\//);
+
+  // A phone: the list stacks, nothing wider than the screen.
+  await page.setViewportSize({ width: 375, height: 812 });
+  await visit("/admin/links");
+  await expect(page.getByRole("row").filter({ hasText: "/go/platform-two" })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});

@@ -6,12 +6,15 @@ import { Value } from "@sinclair/typebox/value";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { adoptLinks } from "#server/db/adopt-links.ts";
 import { applyMigrations, openDatabase } from "#server/db/client.ts";
+import { content } from "#server/db/content.ts";
 import { listProductsFor } from "#server/features/products/service.ts";
 import { getAdminSettings, getSettings } from "#server/features/settings/service.ts";
 import { resourcePath } from "#server/resources.ts";
 import { PLACEMENT_PAGES, placementPage } from "#shared/features/links/constants.ts";
-import { isHttpDestination, LinkInput } from "#shared/features/links/contract.ts";
+import type { AdminLink } from "#shared/features/links/contract.ts";
+import { isHttpDestination, LinkSlug, LinkUpdate } from "#shared/features/links/contract.ts";
 import { fieldProblems } from "#shared/schema/field-problems.ts";
+import { adminApp } from "#tests/support/admin.ts";
 import { testApp } from "#tests/support/app.ts";
 import { createLink } from "#tests/support/factories.ts";
 import { resolveGo, slugFrom } from "./service.ts";
@@ -128,12 +131,13 @@ describe("GET /go/<slug>", () => {
 });
 
 describe("the links contract", () => {
-  const valid = { slug: "join-alpha", destination: "https://alpha.example/join", active: true };
+  const valid = { destination: "https://alpha.example/join", active: true };
 
-  test("accepts a slug and an http(s) destination", () => {
-    expect(Value.Check(LinkInput, valid)).toBe(true);
-    expect(Value.Check(LinkInput, { ...valid, destination: "http://127.0.0.1:5560/x?y=1#z" })).toBe(true);
-    expect(Value.Check(LinkInput, { ...valid, fallbackDestination: "", notes: null })).toBe(true);
+  test("accepts an http(s) destination, an optional fallback and notes", () => {
+    expect(Value.Check(LinkUpdate, valid)).toBe(true);
+    expect(Value.Check(LinkUpdate, { ...valid, destination: "http://127.0.0.1:5560/x?y=1#z" })).toBe(true);
+    expect(Value.Check(LinkUpdate, { ...valid, fallbackDestination: "", notes: null })).toBe(true);
+    expect(Value.Check(LinkUpdate, { ...valid, fallbackDestination: "https://b.example/" })).toBe(true);
   });
 
   test("refuses other schemes, bare words and bad slugs, with a message that says the rule", () => {
@@ -148,21 +152,23 @@ describe("the links contract", () => {
       "https://a.example/with space",
       "https://user@evil.example",
     ]) {
-      expect(Value.Check(LinkInput, { ...valid, destination })).toBe(false);
+      expect(Value.Check(LinkUpdate, { ...valid, destination })).toBe(false);
+      expect(Value.Check(LinkUpdate, { ...valid, fallbackDestination: destination })).toBe(false);
       expect(isHttpDestination(destination)).toBe(false);
     }
     for (const slug of ["", "Join", "join alpha", "-join", "join-", "jo--in", "a".repeat(65), "ü"])
-      expect(Value.Check(LinkInput, { ...valid, slug })).toBe(false);
-    const problems = fieldProblems(Value.Errors(LinkInput, { ...valid, slug: "Bad Slug", destination: "ftp://x" }));
-    expect(problems).toEqual([
-      { field: "slug", message: expect.stringContaining("lower-case letters, digits and single hyphens") },
+      expect(Value.Check(LinkSlug, slug)).toBe(false);
+    expect(fieldProblems(Value.Errors(LinkSlug, "Bad Slug"))[0]?.message).toContain(
+      "lower-case letters, digits and single hyphens",
+    );
+    expect(fieldProblems(Value.Errors(LinkUpdate, { ...valid, destination: "ftp://x" }))).toEqual([
       { field: "destination", message: expect.stringContaining("starting with http:// or https://") },
     ]);
   });
 
   test("slugs made from names are valid slugs", () => {
     for (const name of ["Platform One", '  ¡Ring Light 10"!  ', "---", "Ünïcode Ñame", "x".repeat(200)]) {
-      expect(Value.Check(LinkInput, { ...valid, slug: slugFrom(name) })).toBe(true);
+      expect(Value.Check(LinkSlug, slugFrom(name))).toBe(true);
     }
     expect(slugFrom("Platform One")).toBe("platform-one");
     expect(slugFrom("---")).toBe("link");
@@ -172,6 +178,103 @@ describe("the links contract", () => {
     expect(placementPage("offer")).toBe("/learn");
     expect(placementPage("__proto__")).toBe("/");
     expect(placementPage(null)).toBe("/");
+  });
+});
+
+describe("the admin's links", () => {
+  test("only the admin lists and changes links", async () => {
+    const t = testApp();
+    expect((await t.request("/api/admin/links")).status).toBe(401);
+    const put = await t.request("/api/admin/link/1", {
+      method: "PUT",
+      headers: { "content-type": "application/json", origin: "http://localhost" },
+      body: JSON.stringify({ destination: "https://evil.example/", active: true }),
+    });
+    expect(put.status).toBe(401);
+    expect((await go(t, "/go/platform-one")).location).toBe("https://example.com/platform-one");
+  });
+
+  test("the list, an edit, a deactivation: /go/ follows at once, and the sources' forms show the new destination", async () => {
+    const t = await adminApp();
+    const list = (await (await t.asAdmin("/api/admin/links")).json()) as AdminLink[];
+    expect(list.length).toBe(2 + content.offers.length + content.products.length);
+    const platform = list.find((link) => link.slug === "platform-one")!;
+    expect(platform).toMatchObject({
+      destination: "https://example.com/platform-one",
+      active: true,
+      fallbackDestination: null,
+    });
+
+    const edit = (id: number, body: unknown) => t.asAdmin(`/api/admin/link/${id}`, { method: "PUT", json: body });
+    const changed = await edit(platform.id, {
+      destination: "https://new.example/join",
+      active: true,
+      fallbackDestination: "",
+      notes: "  moved  ",
+    });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toMatchObject({
+      slug: "platform-one",
+      destination: "https://new.example/join",
+      notes: "moved",
+    });
+    expect((await go(t, "/go/platform-one?p=footer")).location).toBe("https://new.example/join");
+    // The settings form shows the link's destination, so saving it keeps the change.
+    const settings = await (await t.asAdmin("/api/admin/settings")).json();
+    expect(settings.platformA.url).toBe("https://new.example/join");
+    expect((await t.asAdmin("/api/admin/settings", { method: "PUT", json: settings })).status).toBe(200);
+    expect((await go(t, "/go/platform-one")).location).toBe("https://new.example/join");
+
+    // Off, without a fallback: back to the page it was placed on; with one: the fallback.
+    expect((await edit(platform.id, { destination: "https://new.example/join", active: false })).status).toBe(200);
+    expect((await go(t, "/go/platform-one?p=resources")).location).toBe("/resources");
+    await edit(platform.id, {
+      destination: "https://new.example/join",
+      active: false,
+      fallbackDestination: "https://b.example/",
+    });
+    expect((await go(t, "/go/platform-one?p=resources")).location).toBe("https://b.example/");
+
+    // An offer's and a product's forms show their link's destination too.
+    const offers = (await (await t.asAdmin("/api/admin/affiliate-offers")).json()) as { linkUrl: string }[];
+    const offerLinks = list.filter((link) => link.notes?.startsWith("Offer: "));
+    const target = offerLinks[0]!;
+    await edit(target.id, { destination: "https://offer.example/new", active: true });
+    const after = (await (await t.asAdmin("/api/admin/affiliate-offers")).json()) as { linkUrl: string }[];
+    expect(after.filter((o) => o.linkUrl === "https://offer.example/new")).toHaveLength(1);
+    expect(after.length).toBe(offers.length);
+    const productLink = list.find((link) => link.notes?.startsWith("Product: "))!;
+    await edit(productLink.id, { destination: "https://shop.example/new", active: true });
+    const products = (await (await t.asAdmin("/api/admin/recommended-products")).json()) as { link: string }[];
+    expect(products.filter((p) => p.link === "https://shop.example/new")).toHaveLength(1);
+  });
+
+  test("bad input: a 4xx with the field's message, and nothing changes", async () => {
+    const t = await adminApp();
+    const [first] = (await (await t.asAdmin("/api/admin/links")).json()) as AdminLink[];
+    const edit = (id: string, body: unknown) => t.asAdmin(`/api/admin/link/${id}`, { method: "PUT", json: body });
+    const cases: [string, unknown, number, string | null][] = [
+      [String(first!.id), { destination: "javascript:alert(1)", active: true }, 422, "destination"],
+      [
+        String(first!.id),
+        { destination: "https://ok.example/", active: true, fallbackDestination: "//evil" },
+        422,
+        "fallbackDestination",
+      ],
+      [String(first!.id), { destination: "https://ok.example/", active: "yes" }, 422, "active"],
+      [String(first!.id), { destination: "https://ok.example/", active: true, notes: "x".repeat(501) }, 422, "notes"],
+      [String(first!.id), { active: true }, 422, "destination"],
+      ["999999", { destination: "https://ok.example/", active: true }, 404, null],
+      ["abc", { destination: "https://ok.example/", active: true }, 422, null],
+    ];
+    for (const [id, body, status, field] of cases) {
+      const res = await edit(id, body);
+      expect([id, res.status]).toEqual([id, status]);
+      const answer = (await res.json()) as { details?: { field: string; message: string }[] };
+      if (field) expect(answer.details?.map((d) => d.field)).toContain(field);
+    }
+    const [again] = (await (await t.asAdmin("/api/admin/links")).json()) as AdminLink[];
+    expect(again).toEqual(first!);
   });
 });
 

@@ -1,7 +1,8 @@
-import { eq, like } from "drizzle-orm";
+import { asc, eq, like } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { HttpError } from "#server/plugins/errors.ts";
 import { GO_PREFIX, placementPage } from "#shared/features/links/constants.ts";
-import { LINK_SLUG_PATTERN } from "#shared/features/links/contract.ts";
+import { type AdminLink, LINK_SLUG_PATTERN, type LinkUpdate } from "#shared/features/links/contract.ts";
 import { links } from "./table.ts";
 
 const SLUG = new RegExp(LINK_SLUG_PATTERN);
@@ -77,4 +78,50 @@ export async function linkFor(
   const slug = await freeSlug(tx, source.slug ?? slugFrom(source.name));
   await tx.insert(links).values({ slug, destination: source.destination, notes: source.notes ?? null });
   return slug;
+}
+
+/**
+ * Each link's destination by slug: the admin's forms for platforms, offers and products show
+ * the destination of the source's link (which the Links section may have changed), so a save
+ * from them never puts back an older address.
+ */
+export async function destinationsBySlug(db: Db): Promise<Map<string, string>> {
+  const rows = await db.select({ slug: links.slug, destination: links.destination }).from(links);
+  return new Map(rows.map((row) => [row.slug, row.destination]));
+}
+
+// ---- Admin ----
+
+function toAdminLink(row: typeof links.$inferSelect): AdminLink {
+  return {
+    id: row.id,
+    slug: row.slug,
+    destination: row.destination,
+    active: row.active,
+    fallbackDestination: row.fallbackDestination,
+    notes: row.notes,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export async function listLinks(db: Db): Promise<AdminLink[]> {
+  return (await db.select().from(links).orderBy(asc(links.slug))).map(toAdminLink);
+}
+
+const blank = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
+
+/** Changes a link's destination, state, fallback and notes; its slug stays. */
+export async function updateLink(db: Db, id: number, input: LinkUpdate): Promise<AdminLink> {
+  const [row] = await db
+    .update(links)
+    .set({
+      destination: input.destination.trim(),
+      active: input.active,
+      fallbackDestination: blank(input.fallbackDestination),
+      notes: blank(input.notes),
+    })
+    .where(eq(links.id, id))
+    .returning();
+  if (!row) throw new HttpError(404, "No link with that id.");
+  return toAdminLink(row);
 }

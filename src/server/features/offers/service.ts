@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
-import { goPath, linkFor } from "#server/features/links/service.ts";
+import { destinationsBySlug, goPath, linkFor } from "#server/features/links/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import type { AdminOffer, OfferInput, PublicOffer } from "#shared/features/offers/contract.ts";
@@ -72,9 +72,11 @@ export async function embedCodeFor(db: Db, id: number): Promise<string> {
 const blankText = (v: string | null | undefined) =>
   v === undefined || v === null || v.trim() === "" ? null : v.trim();
 
-export function toAdminOffer(row: typeof affiliateOffers.$inferSelect): AdminOffer {
+/** The admin's view: the offer's link URL is its managed link's destination (`destination`, when known). */
+export function toAdminOffer(row: typeof affiliateOffers.$inferSelect, destination?: string): AdminOffer {
   return {
     ...offerFields(row),
+    linkUrl: destination ?? row.linkUrl,
     moduleId: row.moduleId,
     isActive: row.isActive,
     archetype: row.archetype,
@@ -91,7 +93,8 @@ export async function listAllOffers(db: Db): Promise<AdminOffer[]> {
     .select()
     .from(affiliateOffers)
     .orderBy(desc(affiliateOffers.createdAt), desc(affiliateOffers.id));
-  return rows.map(toAdminOffer);
+  const destinations = await destinationsBySlug(db);
+  return rows.map((row) => toAdminOffer(row, row.linkSlug ? destinations.get(row.linkSlug) : undefined));
 }
 
 function offerValues(input: OfferInput) {

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
-import { goPath, linkFor } from "#server/features/links/service.ts";
+import { destinationsBySlug, goPath, linkFor } from "#server/features/links/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { PRODUCT_ARCHETYPES, type RecommendedProduct } from "#shared/features/products/contract.ts";
 import { recommendedProducts } from "./table.ts";
@@ -54,7 +54,12 @@ export async function listAllProducts(db: Db): Promise<RecommendedProduct[]> {
       desc(recommendedProducts.isDefault),
       asc(recommendedProducts.createdAt),
     );
-  return rows.map(toAdminProduct);
+  const destinations = await destinationsBySlug(db);
+  return rows.map((row) => {
+    const product = toAdminProduct(row);
+    // The destination of the product's link, which the Links section may have changed.
+    return { ...product, link: (row.linkSlug && destinations.get(row.linkSlug)) || product.link };
+  });
 }
 
 function productValues(input: RecommendedProduct) {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
-import { goPath, linkFor } from "#server/features/links/service.ts";
+import { destinationsBySlug, goPath, linkFor } from "#server/features/links/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { SiteSettings } from "#shared/features/settings/contract.ts";
 import { siteSettings } from "./table.ts";
@@ -22,10 +22,18 @@ export async function getSettings(db: Db): Promise<SiteSettings> {
   return toSettings(row, { a: goPath(row.platformALinkSlug), b: goPath(row.platformBLinkSlug) });
 }
 
-/** The settings as the admin edits them: each platform's url is its destination. */
+/**
+ * The settings as the admin edits them: each platform's url is its managed link's
+ * destination (which the Links section may have changed).
+ */
 export async function getAdminSettings(db: Db): Promise<SiteSettings> {
   const row = await settingsRowOf(db);
-  return toSettings(row, { a: row.platformAUrl, b: row.platformBUrl });
+  const destinations = await destinationsBySlug(db);
+  const of = (slug: string | null, typed: string) => (slug && destinations.get(slug)) || typed;
+  return toSettings(row, {
+    a: of(row.platformALinkSlug, row.platformAUrl),
+    b: of(row.platformBLinkSlug, row.platformBUrl),
+  });
 }
 
 function toSettings(row: typeof siteSettings.$inferSelect, urls: { a: string; b: string }): SiteSettings {

@@ -24,17 +24,32 @@ const destination = (what: string) =>
 
 export const LinkDestination = destination("The destination");
 
-/** What the admin saves for a managed link. */
-export const LinkInput = Type.Object({
-  slug: LinkSlug,
+/** What the admin changes in a managed link (its slug stays: pages and sources refer to it). */
+export const LinkUpdate = Type.Object({
   destination: LinkDestination,
   active: Type.Boolean({ error: "Active must be true or false" }),
-  fallbackDestination: Type.Optional(Type.Union([destination("The fallback"), Type.Null(), Type.Literal("")])),
+  fallbackDestination: Type.Optional(
+    Type.Union([destination("The fallback"), Type.Null(), Type.Literal("")], {
+      error:
+        "The fallback must be a full web address starting with http:// or https://, such as https://example.com/join (or empty for none)",
+    }),
+  ),
   notes: Type.Optional(
-    Type.Union([Type.String({ maxLength: 500, error: "Notes are at most 500 characters" }), Type.Null()]),
+    Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { error: "Notes are at most 500 characters" }),
   ),
 });
-export type LinkInput = Static<typeof LinkInput>;
+export type LinkUpdate = Static<typeof LinkUpdate>;
+
+/** A managed link as the admin's Links section shows it. */
+export interface AdminLink {
+  id: number;
+  slug: string;
+  destination: string;
+  active: boolean;
+  fallbackDestination: string | null;
+  notes: string | null;
+  createdAt: string;
+}
 
 /** True when `value` is an address a managed link may send visitors to. */
 export function isHttpDestination(value: string): boolean {
