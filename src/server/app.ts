@@ -13,6 +13,8 @@ import { benchRoutes } from "./features/bench/routes.ts";
 import { blogAdminRoutes } from "./features/blog/admin-routes.ts";
 import { earningsRoutes } from "./features/earnings/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
+import { linkAdminRoutes } from "./features/links/admin-routes.ts";
+import { linkRoutes } from "./features/links/routes.ts";
 import { offerAdminRoutes } from "./features/offers/admin-routes.ts";
 import { offerRoutes } from "./features/offers/routes.ts";
 import { productAdminRoutes } from "./features/products/admin-routes.ts";
@@ -159,6 +161,7 @@ export function createApp({
       .use(quizRoutes(database.db))
       .use(earningsRoutes(database.db))
       .use(offerRoutes(database.db))
+      .use(linkRoutes(database.db))
       .use(seoRoutes(database.db, { publicBase: address.base, contentDate: BUILD_DATE }))
       .use(authRoutes(database.db, { tokens, secure, allowedOrigins, client, throttle: loginThrottle, onSignIn }))
       .use(
@@ -166,6 +169,7 @@ export function createApp({
           .use(blogAdminRoutes(database.db))
           .use(offerAdminRoutes(database.db))
           .use(productAdminRoutes(database.db))
+          .use(linkAdminRoutes(database.db))
           .use(settingsAdminRoutes(database.db, address)),
       )
       .use(uploadRoutes(uploadsDir))

@@ -13,6 +13,7 @@ import {
   markSite,
   tightenDataDir,
 } from "./data-dir.ts";
+import { adoptLinks } from "./db/adopt-links.ts";
 import { applyMigrations, type DatabaseHandle, migrationProblemInFile, openDatabase } from "./db/client.ts";
 import { lockDataDir } from "./db/lock.ts";
 import { describeSeed, seedDatabase } from "./db/seed.ts";
@@ -115,6 +116,16 @@ function openData(dir: string): DatabaseHandle {
   return handle;
 }
 
+/**
+ * The data steps that follow the migrations: an affiliate destination from before managed
+ * links gets a link of its own (once; a later start finds nothing to do).
+ */
+async function upgradeData(database: DatabaseHandle): Promise<void> {
+  const adopted = await adoptLinks(database);
+  if (adopted > 0)
+    logger.info(`gave ${adopted} affiliate destination${adopted === 1 ? "" : "s"} a managed link (/go/)`);
+}
+
 /** Stops with a clear sentence when the port cannot be listened on; rethrows anything else. */
 function failToListen(config: Config, error: unknown): never {
   const code = (error as { code?: string }).code;
@@ -158,6 +169,7 @@ async function serve(config: Config) {
     fail((error as Error).message);
   }
   const database = openData(dir);
+  await upgradeData(database);
   const report = await seedDatabase(database);
   if (Object.values(report).some((n) => n > 0)) logger.info(describeSeed(report));
   const admin = await ensureAdmin(database.db, config.adminUsername, config.adminPassword);
@@ -215,6 +227,7 @@ async function seed(config: Config) {
   refuseLostDatabase(dir);
   const lock = orFail(() => lockDataDir(dir, "shared"));
   const database = openData(dir);
+  await upgradeData(database);
   console.log(describeSeed(await seedDatabase(database)));
   database.close();
   lock.release();
@@ -330,6 +343,7 @@ async function newDatabase(config: Config) {
   const lock = orFail(() => lockDataDir(dir, "restore"));
   refuseLostDatabase(dir, { startOver: true });
   const database = openData(dir);
+  await upgradeData(database);
   console.log(describeSeed(await seedDatabase(database)));
   database.close();
   lock.release();

@@ -6,6 +6,7 @@ import { hashPassword } from "#server/features/auth/bootstrap.ts";
 import { adminUsers } from "#server/features/auth/table.ts";
 import { blogCategories, blogPosts } from "#server/features/blog/table.ts";
 import { earningsResults } from "#server/features/earnings/table.ts";
+import { links } from "#server/features/links/table.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";
 import { recommendedProducts } from "#server/features/products/table.ts";
 import { quizResults } from "#server/features/quiz/table.ts";
@@ -14,6 +15,22 @@ import { sitePages } from "#server/features/site-pages/table.ts";
 
 let sequence = 0;
 const next = () => ++sequence;
+
+/** A managed link (active, no fallback) to an example destination unless overridden. */
+export async function createLink(db: Db, overrides: Partial<typeof links.$inferInsert> = {}) {
+  const n = next();
+  const [row] = await db
+    .insert(links)
+    .values({ slug: `link-${n}`, destination: `https://example.com/link-${n}`, ...overrides })
+    .returning();
+  return row!;
+}
+
+/** The slug of a new link to `destination`, for a source the test makes (unless it names its own). */
+async function linkSlugFor(db: Db, destination: string | undefined, given: string | null | undefined) {
+  if (given !== undefined || destination === undefined) return given ?? null;
+  return (await createLink(db, { destination })).slug;
+}
 
 /** A random 22-character id, like the ones the API makes for results. */
 function resultId(): string {
@@ -34,19 +51,27 @@ export async function createAdmin(db: Db, overrides: Partial<typeof adminUsers.$
   return row!;
 }
 
-/** The one settings row: brand 'Cam Guide', Platform One (the banner's) and Platform Two. */
+/**
+ * The one settings row: brand 'Cam Guide', Platform One (the banner's) and Platform Two,
+ * each with a managed link to its URL.
+ */
 export async function createSettings(db: Db, overrides: Partial<typeof siteSettings.$inferInsert> = {}) {
+  const values = {
+    id: 1,
+    brandName: "Cam Guide",
+    platformAName: "Platform One",
+    platformAUrl: "https://example.com/platform-one",
+    platformBName: "Platform Two",
+    platformBUrl: "https://example.org/platform-two",
+    bannerPlatform: "a" as const,
+    ...overrides,
+  };
   const [row] = await db
     .insert(siteSettings)
     .values({
-      id: 1,
-      brandName: "Cam Guide",
-      platformAName: "Platform One",
-      platformAUrl: "https://example.com/platform-one",
-      platformBName: "Platform Two",
-      platformBUrl: "https://example.org/platform-two",
-      bannerPlatform: "a",
-      ...overrides,
+      ...values,
+      platformALinkSlug: await linkSlugFor(db, values.platformAUrl, overrides.platformALinkSlug),
+      platformBLinkSlug: await linkSlugFor(db, values.platformBUrl, overrides.platformBLinkSlug),
     })
     .returning();
   return row!;
@@ -107,6 +132,7 @@ export async function createOffer(db: Db, overrides: Partial<typeof affiliateOff
       moduleId: 1,
       isActive: true,
       ...overrides,
+      linkSlug: await linkSlugFor(db, overrides.linkUrl ?? `https://example.com/offer-${n}`, overrides.linkSlug),
     })
     .returning();
   return row!;
@@ -127,6 +153,7 @@ export async function createProduct(db: Db, overrides: Partial<typeof recommende
       archetype: "Couple",
       isDefault: false,
       ...overrides,
+      linkSlug: await linkSlugFor(db, overrides.link ?? `https://example.com/product-${n}`, overrides.linkSlug),
     })
     .returning();
   return row!;

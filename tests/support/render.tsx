@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { content } from "#server/db/content.ts";
+import { slugFrom } from "#server/features/links/service.ts";
 import { loadProgress } from "#web/features/progress/store.ts";
 import { createQueryClient } from "#web/lib/query-client.ts";
 
@@ -14,8 +15,14 @@ import { createQueryClient } from "#web/lib/query-client.ts";
 export function renderAt(path: string, ui: ReactNode) {
   loadProgress();
   const queryClient = createQueryClient();
-  // The key the settings query uses: its API path.
-  queryClient.setQueryData(["/api/settings"], content.siteSettings);
+  // The key the settings query uses: its API path. Pages get each platform's managed link,
+  // which the seed names after the platform.
+  const { platformA, platformB } = content.siteSettings;
+  queryClient.setQueryData(["/api/settings"], {
+    ...content.siteSettings,
+    platformA: { name: platformA.name, url: `/go/${slugFrom(platformA.name)}` },
+    platformB: { name: platformB.name, url: `/go/${slugFrom(platformB.name)}` },
+  });
   const location = memoryLocation({ path, record: true });
   const result = render(
     <QueryClientProvider client={queryClient}>

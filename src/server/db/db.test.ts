@@ -77,6 +77,8 @@ describe("seed", () => {
       offers: content.offers.length,
       blogCategories: content.blogCategories.length,
       blogPosts: content.blogPosts.length,
+      // One managed link for each platform, offer and product.
+      links: 2 + content.offers.length + content.products.length,
     });
     expect(describeSeed(first)).toContain("added 1 siteSettings");
     const second = await seedDatabase(handle);

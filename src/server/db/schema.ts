@@ -3,6 +3,7 @@
 export * from "#server/features/auth/table.ts";
 export * from "#server/features/blog/table.ts";
 export * from "#server/features/earnings/table.ts";
+export * from "#server/features/links/table.ts";
 export * from "#server/features/offers/table.ts";
 export * from "#server/features/products/table.ts";
 export * from "#server/features/quiz/table.ts";

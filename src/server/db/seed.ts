@@ -8,6 +8,7 @@ import { siteSettings } from "#server/features/settings/table.ts";
 import { sitePages } from "#server/features/site-pages/table.ts";
 import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { SiteSettings } from "#shared/features/settings/contract.ts";
+import { adoptLinksIn } from "./adopt-links.ts";
 import type { DatabaseHandle } from "./client.ts";
 import { type Content, content as defaultContent } from "./content.ts";
 import { inTransaction } from "./transaction.ts";
@@ -81,6 +82,8 @@ export async function seedDatabase(handle: DatabaseHandle, content: Content = de
         report.offers++;
       }
     }
+    // Every destination the content names is sent through a managed link of its own.
+    report.links = await adoptLinksIn(tx);
     return report;
   });
 }

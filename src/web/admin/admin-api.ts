@@ -11,6 +11,8 @@ export const ADMIN_API = {
   products: "/api/admin/recommended-products",
   product: (id?: string) =>
     id ? `/api/admin/recommended-product/${encodeURIComponent(id)}` : "/api/admin/recommended-product",
+  links: "/api/admin/links",
+  link: (id: number) => `/api/admin/link/${id}`,
   settings: "/api/admin/settings",
   address: "/api/admin/settings/address",
   upload: "/api/upload",

@@ -56,6 +56,7 @@ describe("the admin navigation", () => {
       ["Categories", "/admin/categories"],
       ["Affiliate Offers", "/admin/offers"],
       ["Recommended Products", "/admin/products"],
+      ["Links", "/admin/links"],
       ["Settings", "/admin/settings"],
     ]);
     expect(current(nav)).toEqual(["Affiliate Offers"]);

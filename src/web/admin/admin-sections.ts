@@ -7,6 +7,7 @@ export const ADMIN_SECTIONS = [
   { id: "categories", label: "Categories" },
   { id: "offers", label: "Affiliate Offers" },
   { id: "products", label: "Recommended Products" },
+  { id: "links", label: "Links" },
   { id: "settings", label: "Settings" },
 ] as const;
 

@@ -22,6 +22,7 @@ export function AdminTable<T extends { id: number | string }>({
   view,
   onEdit,
   onDelete,
+  actions,
 }: {
   columns: Column<T>[];
   rows: T[];
@@ -29,7 +30,10 @@ export function AdminTable<T extends { id: number | string }>({
   /** The record's public address, or null when visitors cannot see it. */
   view?: (row: T) => string | null;
   onEdit: (row: T) => void;
-  onDelete: (row: T) => void;
+  /** Absent for records that are never deleted (their row shows `actions` instead). */
+  onDelete?: (row: T) => void;
+  /** The row's buttons in place of Edit and Delete. */
+  actions?: (row: T) => ReactNode;
 }) {
   return (
     <div className="table-scroll">
@@ -66,12 +70,14 @@ export function AdminTable<T extends { id: number | string }>({
               <td className="actions-cell" role="cell">
                 {/* The cell stays a table cell (its row's lines stay level); the buttons line up inside. */}
                 <div className="actions">
-                  <RowActions
-                    name={name(row)}
-                    view={view?.(row) ?? null}
-                    onEdit={() => onEdit(row)}
-                    onDelete={() => onDelete(row)}
-                  />
+                  {actions?.(row) ?? (
+                    <RowActions
+                      name={name(row)}
+                      view={view?.(row) ?? null}
+                      onEdit={() => onEdit(row)}
+                      onDelete={() => onDelete?.(row)}
+                    />
+                  )}
                 </div>
               </td>
             </tr>

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { Link } from "wouter";
+import { placedHref } from "#shared/features/links/constants.ts";
 import { AffiliateDisclosure, AffiliateLabel } from "#web/features/disclosure/disclosure.tsx";
 import { ClearDataButton } from "#web/features/privacy/clear-data-button.tsx";
 import { DiscreetToggle } from "#web/features/privacy/discreet-toggle.tsx";
@@ -47,7 +48,12 @@ export function Footer() {
             <ul>
               {[platformA, platformB].map((p, i) => (
                 <li key={p.url}>
-                  <a href={p.url} target="_blank" rel="sponsored noopener" aria-describedby={`${labelId}-${i}`}>
+                  <a
+                    href={placedHref(p.url, "footer")}
+                    target="_blank"
+                    rel="sponsored noopener"
+                    aria-describedby={`${labelId}-${i}`}
+                  >
                     {p.name}
                     <span className="visually-hidden"> (opens in a new tab)</span>
                   </a>{" "}

@@ -156,8 +156,8 @@ describe("footer", () => {
     ]);
     const platforms = within(screen.getByRole("navigation", { name: "Popular Platforms" })).getAllByRole("link");
     expect(platforms.map((a) => a.getAttribute("href"))).toEqual([
-      "https://example.com/platform-one",
-      "https://example.org/platform-two",
+      "/go/platform-one?p=footer",
+      "/go/platform-two?p=footer",
     ]);
     for (const a of platforms) {
       expect(a.getAttribute("target")).toBe("_blank");

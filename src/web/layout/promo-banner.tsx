@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { useLocation } from "wouter";
+import { placedHref } from "#shared/features/links/constants.ts";
 import { AffiliateLabel } from "#web/features/disclosure/disclosure.tsx";
 import { useDiscreet } from "#web/features/privacy/discreet-mode.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
@@ -18,7 +19,7 @@ export function PromoBanner() {
   return (
     <aside className="promo-banner" aria-label="Sponsored">
       <AffiliateLabel id={labelId} kind="sponsored" />{" "}
-      <a href={platform.url} target="_blank" rel="sponsored noopener" aria-describedby={labelId}>
+      <a href={placedHref(platform.url, "banner")} target="_blank" rel="sponsored noopener" aria-describedby={labelId}>
         <span>
           Join {platform.name} today and start earning!
           {claim && (

@@ -1,12 +1,19 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { inTransaction } from "#server/db/transaction.ts";
+import { destinationsBySlug, goPath, linkFor } from "#server/features/links/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import type { AdminOffer, OfferInput, PublicOffer } from "#shared/features/offers/contract.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
 import { affiliateOffers } from "./table.ts";
 
+/** An offer as pages show it: its link is the managed link on this site, never the destination. */
 export function toPublicOffer(row: typeof affiliateOffers.$inferSelect): PublicOffer {
+  return { ...offerFields(row), linkUrl: goPath(row.linkSlug) };
+}
+
+function offerFields(row: typeof affiliateOffers.$inferSelect): PublicOffer {
   return {
     id: row.id,
     title: row.title,
@@ -65,9 +72,11 @@ export async function embedCodeFor(db: Db, id: number): Promise<string> {
 const blankText = (v: string | null | undefined) =>
   v === undefined || v === null || v.trim() === "" ? null : v.trim();
 
-export function toAdminOffer(row: typeof affiliateOffers.$inferSelect): AdminOffer {
+/** The admin's view: the offer's link URL is its managed link's destination (`destination`, when known). */
+export function toAdminOffer(row: typeof affiliateOffers.$inferSelect, destination?: string): AdminOffer {
   return {
-    ...toPublicOffer(row),
+    ...offerFields(row),
+    linkUrl: destination ?? row.linkUrl,
     moduleId: row.moduleId,
     isActive: row.isActive,
     archetype: row.archetype,
@@ -84,7 +93,8 @@ export async function listAllOffers(db: Db): Promise<AdminOffer[]> {
     .select()
     .from(affiliateOffers)
     .orderBy(desc(affiliateOffers.createdAt), desc(affiliateOffers.id));
-  return rows.map(toAdminOffer);
+  const destinations = await destinationsBySlug(db);
+  return rows.map((row) => toAdminOffer(row, row.linkSlug ? destinations.get(row.linkSlug) : undefined));
 }
 
 function offerValues(input: OfferInput) {
@@ -130,19 +140,40 @@ function offerValues(input: OfferInput) {
   };
 }
 
-export async function createOffer(db: Db, input: OfferInput): Promise<AdminOffer> {
-  const [row] = await db.insert(affiliateOffers).values(offerValues(input)).returning();
-  return toAdminOffer(row!);
+/** The offer's managed link, pointed at the destination typed in the form (a new offer gets one). */
+function offerLink(tx: Db, slug: string | null, values: ReturnType<typeof offerValues>) {
+  return linkFor(tx, { slug, destination: values.linkUrl, name: values.title, notes: `Offer: ${values.title}` });
 }
 
-export async function updateOffer(db: Db, id: number, input: OfferInput): Promise<AdminOffer> {
-  const [row] = await db
-    .update(affiliateOffers)
-    .set({ ...offerValues(input), updatedAt: new Date() })
-    .where(eq(affiliateOffers.id, id))
-    .returning();
-  if (!row) throw new HttpError(404, "No offer with that id.");
-  return toAdminOffer(row);
+export function createOffer(db: Db, input: OfferInput): Promise<AdminOffer> {
+  const values = offerValues(input);
+  return inTransaction(db, async (tx) => {
+    const linkSlug = await offerLink(tx, null, values);
+    const [row] = await tx
+      .insert(affiliateOffers)
+      .values({ ...values, linkSlug })
+      .returning();
+    return toAdminOffer(row!);
+  });
+}
+
+export function updateOffer(db: Db, id: number, input: OfferInput): Promise<AdminOffer> {
+  const values = offerValues(input);
+  return inTransaction(db, async (tx) => {
+    const [old] = await tx
+      .select({ linkSlug: affiliateOffers.linkSlug })
+      .from(affiliateOffers)
+      .where(eq(affiliateOffers.id, id))
+      .limit(1);
+    if (!old) throw new HttpError(404, "No offer with that id.");
+    const linkSlug = await offerLink(tx, old.linkSlug, values);
+    const [row] = await tx
+      .update(affiliateOffers)
+      .set({ ...values, linkSlug, updatedAt: new Date() })
+      .where(eq(affiliateOffers.id, id))
+      .returning();
+    return toAdminOffer(row!);
+  });
 }
 
 export async function deleteOffer(db: Db, id: number): Promise<void> {

@@ -13,6 +13,8 @@ export const affiliateOffers = table(
     useEmbed: boolean("use_embed").notNull().default(false),
     embedCode: text("embed_code"),
     linkUrl: text("link_url").notNull(),
+    // The managed link visitors follow (links.slug); linkUrl is its destination as last typed.
+    linkSlug: text("link_slug"),
     linkText: text("link_text"),
     moduleId: integer("module_id").notNull().default(1),
     isActive: boolean("is_active").notNull().default(true),

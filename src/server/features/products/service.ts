@@ -1,11 +1,18 @@
 import { and, asc, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
+import { destinationsBySlug, goPath, linkFor } from "#server/features/links/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { PRODUCT_ARCHETYPES, type RecommendedProduct } from "#shared/features/products/contract.ts";
 import { recommendedProducts } from "./table.ts";
 
+/** A product as pages show it: its link is the managed link on this site, never the destination. */
 export function toProduct(row: typeof recommendedProducts.$inferSelect): RecommendedProduct {
+  return { ...toAdminProduct(row), link: goPath(row.linkSlug) };
+}
+
+/** A product as the admin edits it: its link is the destination. */
+function toAdminProduct(row: typeof recommendedProducts.$inferSelect): RecommendedProduct {
   return {
     id: row.id,
     name: row.name,
@@ -47,7 +54,12 @@ export async function listAllProducts(db: Db): Promise<RecommendedProduct[]> {
       desc(recommendedProducts.isDefault),
       asc(recommendedProducts.createdAt),
     );
-  return rows.map(toProduct);
+  const destinations = await destinationsBySlug(db);
+  return rows.map((row) => {
+    const product = toAdminProduct(row);
+    // The destination of the product's link, which the Links section may have changed.
+    return { ...product, link: (row.linkSlug && destinations.get(row.linkSlug)) || product.link };
+  });
 }
 
 function productValues(input: RecommendedProduct) {
@@ -62,6 +74,11 @@ function productValues(input: RecommendedProduct) {
     isDefault: input.isDefault ?? false,
     moduleId: input.moduleId ?? null,
   };
+}
+
+/** The product's managed link, pointed at the destination typed in the form (a new product gets one). */
+function productLink(tx: Db, slug: string | null, id: string, values: ReturnType<typeof productValues>) {
+  return linkFor(tx, { slug, destination: values.link, name: id, notes: `Product: ${values.name}` });
 }
 
 /** One featured product per archetype: marking a new one unmarks the others. */
@@ -81,11 +98,13 @@ export async function createProduct(db: Db, input: RecommendedProduct): Promise<
     .limit(1);
   if (taken) throw new HttpError(409, `A product with the id "${input.id}" already exists.`);
   return inTransaction(db, async (tx) => {
+    const values = productValues(input);
+    const linkSlug = await productLink(tx, null, input.id, values);
     const [row] = await tx
       .insert(recommendedProducts)
-      .values({ id: input.id, ...productValues(input) })
+      .values({ id: input.id, ...values, linkSlug })
       .returning();
-    const product = toProduct(row!);
+    const product = toAdminProduct(row!);
     await keepOneDefault(tx, product);
     return product;
   });
@@ -93,13 +112,20 @@ export async function createProduct(db: Db, input: RecommendedProduct): Promise<
 
 export function updateProduct(db: Db, id: string, input: RecommendedProduct): Promise<RecommendedProduct> {
   return inTransaction(db, async (tx) => {
+    const [old] = await tx
+      .select({ linkSlug: recommendedProducts.linkSlug })
+      .from(recommendedProducts)
+      .where(eq(recommendedProducts.id, id))
+      .limit(1);
+    if (!old) throw new HttpError(404, "No product with that id.");
+    const values = productValues(input);
+    const linkSlug = await productLink(tx, old.linkSlug, id, values);
     const [row] = await tx
       .update(recommendedProducts)
-      .set(productValues(input))
+      .set({ ...values, linkSlug })
       .where(eq(recommendedProducts.id, id))
       .returning();
-    if (!row) throw new HttpError(404, "No product with that id.");
-    const product = toProduct(row);
+    const product = toAdminProduct(row!);
     await keepOneDefault(tx, product);
     return product;
   });

@@ -8,6 +8,8 @@ export const recommendedProducts = table(
     name: text("name").notNull(),
     description: text("description").notNull(),
     link: text("link").notNull(),
+    // The managed link visitors follow (links.slug); link is its destination as last typed.
+    linkSlug: text("link_slug"),
     price: text("price").notNull(),
     imageUrl: text("image_url"),
     badge: text("badge").notNull().default("ESSENTIAL"),

@@ -80,6 +80,7 @@ export function robotsTxt(base: string | null): string {
     "Disallow: /admin-login",
     "Disallow: /api/",
     "Disallow: /embed/",
+    "Disallow: /go/",
     "",
     ...(base ? [`Sitemap: ${base}/sitemap.xml`, ""] : []),
   ].join("\n");

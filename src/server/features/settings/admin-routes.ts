@@ -3,7 +3,7 @@ import type { Db } from "#server/db/client.ts";
 import { adminJson } from "#server/plugins/admin-route.ts";
 import { PublicAddressInput, SiteSettings } from "#shared/features/settings/contract.ts";
 import type { PublicAddressStore } from "./public-address.ts";
-import { getSettings, updateSettings } from "./service.ts";
+import { getAdminSettings, updateSettings } from "./service.ts";
 
 /**
  * The brand, the two platforms and the site's public address, mounted under /api/admin
@@ -11,7 +11,7 @@ import { getSettings, updateSettings } from "./service.ts";
  */
 export function settingsAdminRoutes(db: Db, address: PublicAddressStore) {
   return new Elysia({ name: "settings-admin" })
-    .get("/settings", () => getSettings(db))
+    .get("/settings", () => getAdminSettings(db))
     .put("/settings", ({ body }) => updateSettings(db, body), adminJson(SiteSettings))
     .get("/settings/address", () => address.describe())
     .put("/settings/address", ({ body }) => address.save(body.origin), adminJson(PublicAddressInput))

@@ -1,17 +1,46 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { inTransaction } from "#server/db/transaction.ts";
+import { destinationsBySlug, goPath, linkFor } from "#server/features/links/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { SiteSettings } from "#shared/features/settings/contract.ts";
 import { siteSettings } from "./table.ts";
 
-export async function getSettings(db: Db): Promise<SiteSettings> {
+async function settingsRowOf(db: Db) {
   const [row] = await db.select().from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
   // The seed always writes this row; its absence means the database was not seeded.
   if (!row) throw new HttpError(503, "Site settings are missing: run the seed.");
+  return row;
+}
+
+/**
+ * The settings as pages show them: each platform's url is its managed link on this site
+ * (/go/<slug>), never the affiliate destination itself.
+ */
+export async function getSettings(db: Db): Promise<SiteSettings> {
+  const row = await settingsRowOf(db);
+  return toSettings(row, { a: goPath(row.platformALinkSlug), b: goPath(row.platformBLinkSlug) });
+}
+
+/**
+ * The settings as the admin edits them: each platform's url is its managed link's
+ * destination (which the Links section may have changed).
+ */
+export async function getAdminSettings(db: Db): Promise<SiteSettings> {
+  const row = await settingsRowOf(db);
+  const destinations = await destinationsBySlug(db);
+  const of = (slug: string | null, typed: string) => (slug && destinations.get(slug)) || typed;
+  return toSettings(row, {
+    a: of(row.platformALinkSlug, row.platformAUrl),
+    b: of(row.platformBLinkSlug, row.platformBUrl),
+  });
+}
+
+function toSettings(row: typeof siteSettings.$inferSelect, urls: { a: string; b: string }): SiteSettings {
   return {
     brandName: row.brandName,
-    platformA: { name: row.platformAName, url: row.platformAUrl },
-    platformB: { name: row.platformBName, url: row.platformBUrl },
+    platformA: { name: row.platformAName, url: urls.a },
+    platformB: { name: row.platformBName, url: urls.b },
     bannerPlatform: row.bannerPlatform,
     incomeFigure: row.incomeFigure,
     modelsHelpedFigure: row.modelsHelpedFigure,
@@ -40,10 +69,27 @@ export function settingsRow(settings: SiteSettings) {
   };
 }
 
+/** Saves the settings; each platform's managed link follows the destination typed for it. */
 export async function updateSettings(db: Db, settings: SiteSettings): Promise<SiteSettings> {
-  await db
-    .update(siteSettings)
-    .set({ ...settingsRow(settings), updatedAt: new Date() })
-    .where(eq(siteSettings.id, 1));
-  return getSettings(db);
+  const values = settingsRow(settings);
+  await inTransaction(db, async (tx) => {
+    const row = await settingsRowOf(tx);
+    const platformALinkSlug = await linkFor(tx, {
+      slug: row.platformALinkSlug,
+      destination: values.platformAUrl,
+      name: values.platformAName,
+      notes: "Platform 1 in the settings",
+    });
+    const platformBLinkSlug = await linkFor(tx, {
+      slug: row.platformBLinkSlug,
+      destination: values.platformBUrl,
+      name: values.platformBName,
+      notes: "Platform 2 in the settings",
+    });
+    await tx
+      .update(siteSettings)
+      .set({ ...values, platformALinkSlug, platformBLinkSlug, updatedAt: new Date() })
+      .where(eq(siteSettings.id, 1));
+  });
+  return getAdminSettings(db);
 }

@@ -154,9 +154,31 @@ describe("settings admin API as the admin", () => {
   test("read, update, and the brand shows on the public pages", async () => {
     const api = await scenarioApp({ admin: true });
     await api.check({ who: "admin", path: "/api/admin/settings", status: 200, contains: { brandName: "Cam Guide" } });
-    await api.check({ who: "admin", method: "PUT", path: "/api/admin/settings", body: settings, status: 200 });
+    await api.check({
+      who: "admin",
+      method: "PUT",
+      path: "/api/admin/settings",
+      body: settings,
+      status: 200,
+      json: settings,
+    });
+    await api.check({ who: "admin", path: "/api/admin/settings", status: 200, json: settings });
     expect((await renderPage(api.request, "/")).title).toEndWith("| Velvet Start");
-    await api.check({ path: "/api/settings", status: 200, json: settings });
+    // Pages get each platform's managed link on this site, which leads to the URL just saved.
+    const pub = (await (await api.request("/api/settings")).json()) as typeof settings;
+    expect(pub).toEqual({
+      ...settings,
+      platformA: { name: "Alpha", url: expect.stringMatching(/^\/go\/[a-z0-9-]+$/) },
+      platformB: { name: "Beta", url: expect.stringMatching(/^\/go\/[a-z0-9-]+$/) },
+    });
+    for (const [platform, saved] of [
+      [pub.platformA, settings.platformA],
+      [pub.platformB, settings.platformB],
+    ] as const) {
+      const go = await api.request(`${platform.url}?p=footer`);
+      expect(go.status).toBe(302);
+      expect(go.headers.get("location")).toBe(saved.url);
+    }
   });
 });
 

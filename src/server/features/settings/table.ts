@@ -26,6 +26,9 @@ export const siteSettings = table(
     platformAUrl: text("platform_a_url").notNull(),
     platformBName: text("platform_b_name").notNull(),
     platformBUrl: text("platform_b_url").notNull(),
+    // The managed links visitors follow (links.slug); the URLs are their destinations as last typed.
+    platformALinkSlug: text("platform_a_link_slug"),
+    platformBLinkSlug: text("platform_b_link_slug"),
     bannerPlatform: textEnum("banner_platform", ["a", "b"]).notNull().default("a"),
     incomeFigure: text("income_figure").notNull().default(CLAIM_DEFAULTS.incomeFigure),
     modelsHelpedFigure: text("models_helped_figure").notNull().default(CLAIM_DEFAULTS.modelsHelpedFigure),

@@ -89,7 +89,7 @@ export default function LearnPage() {
         )}
       </section>
 
-      <PlatformButtons heading="Ready to put it into practice? Join a platform" />
+      <PlatformButtons heading="Ready to put it into practice? Join a platform" placement="learn" />
     </>
   );
 }

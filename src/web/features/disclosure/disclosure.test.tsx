@@ -23,7 +23,7 @@ function renderWithSpot(path: string, ui: React.ReactNode) {
 
 describe("affiliate labels", () => {
   test("each platform button reads its visible Affiliate link label, and the note links to the terms", () => {
-    renderWithSpot("/learn", <PlatformButtons />);
+    renderWithSpot("/learn", <PlatformButtons placement="learn" />);
     const links = screen.getAllByRole("button", { name: /^Join Platform/ });
     expect(links).toHaveLength(2);
     for (const link of links) {
@@ -40,7 +40,7 @@ describe("affiliate labels", () => {
   });
 
   test("the platform buttons leave the note to the banner's spot on a page with the banner", () => {
-    renderWithSpot("/quiz/result", <PlatformButtons />);
+    renderWithSpot("/quiz/result", <PlatformButtons placement="quiz-result" />);
     expect(screen.getAllByText("Affiliate link")).toHaveLength(2);
     expect(screen.queryByText(/We earn a commission/)).toBeNull();
   });

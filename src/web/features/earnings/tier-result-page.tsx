@@ -92,7 +92,7 @@ export default function TierResultPage() {
         <p>{profile.tip}</p>
       </aside>
 
-      <PlatformButtons />
+      <PlatformButtons placement="tier-result" />
 
       <section className="next-step">
         {quizResultId ? (

@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useId, useState } from "react";
+import { placedHref } from "#shared/features/links/constants.ts";
 import type { PublicOffer } from "#shared/features/offers/contract.ts";
 import { moduleOffersRead } from "#shared/features/offers/reads.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
@@ -75,7 +76,13 @@ export function OfferCard({ moduleId, page, heading }: { moduleId: number; page:
         <p>{offer.description}</p>
         <div className="offer-actions">
           {offer.linkText ? (
-            <a href={offer.linkUrl} target="_blank" rel="sponsored noopener" role="button" aria-describedby={labelId}>
+            <a
+              href={placedHref(offer.linkUrl, "offer")}
+              target="_blank"
+              rel="sponsored noopener"
+              role="button"
+              aria-describedby={labelId}
+            >
               {offer.linkText}
               <span className="visually-hidden"> (opens in a new tab)</span>
             </a>

@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { Link, useSearch } from "wouter";
+import { placedHref } from "#shared/features/links/constants.ts";
 import { ALL_ARCHETYPES, badgeTone } from "#shared/features/products/constants.ts";
 import type { RecommendedProduct } from "#shared/features/products/contract.ts";
 import { starterKit } from "#shared/features/products/kit.ts";
@@ -121,7 +122,7 @@ function ProductGrid({ products }: { products: RecommendedProduct[] }) {
               <p className="product-price">{product.price}</p>
               <span className="affiliate-item">
                 <a
-                  href={product.link}
+                  href={placedHref(product.link, "starter-kit")}
                   target="_blank"
                   rel="sponsored noopener"
                   role="button"

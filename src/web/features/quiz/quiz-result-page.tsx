@@ -113,7 +113,7 @@ export default function QuizResultPage() {
 
       <ShareResult archetype={profile.name} />
 
-      <PlatformButtons />
+      <PlatformButtons placement="quiz-result" />
 
       <section className="next-step" aria-labelledby="next-heading">
         <h2 id="next-heading">Next: what could you earn?</h2>

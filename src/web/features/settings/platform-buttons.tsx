@@ -1,9 +1,17 @@
 import { useId } from "react";
+import { type Placement, placedHref } from "#shared/features/links/constants.ts";
 import { AffiliateDisclosure, AffiliateLabel } from "#web/features/disclosure/disclosure.tsx";
 import { useSettings } from "./queries.ts";
 
 /** The two affiliate sign-up buttons: a new tab, marked sponsored, each labelled as an affiliate link. */
-export function PlatformButtons({ heading = "Ready to start? Pick a platform" }: { heading?: string }) {
+export function PlatformButtons({
+  heading = "Ready to start? Pick a platform",
+  placement,
+}: {
+  heading?: string;
+  /** Where the buttons are shown, told to the managed link (/go/<slug>?p=…). */
+  placement: Placement;
+}) {
   const { platformA, platformB } = useSettings();
   const labelId = useId();
   return (
@@ -13,7 +21,7 @@ export function PlatformButtons({ heading = "Ready to start? Pick a platform" }:
         {[platformA, platformB].map((platform, i) => (
           <span key={platform.url} className="affiliate-item">
             <a
-              href={platform.url}
+              href={placedHref(platform.url, placement)}
               target="_blank"
               rel="sponsored noopener"
               role="button"

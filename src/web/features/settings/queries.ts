@@ -5,8 +5,8 @@ import { useRead } from "#web/lib/reads.ts";
 // Shown only if settings could not be loaded (the error page when the database is down).
 const FALLBACK: SiteSettings = {
   brandName: "Cam Guide",
-  platformA: { name: "Platform One", url: "https://example.com/" },
-  platformB: { name: "Platform Two", url: "https://example.org/" },
+  platformA: { name: "Platform One", url: "/go/platform-one" },
+  platformB: { name: "Platform Two", url: "/go/platform-two" },
   bannerPlatform: "a",
   // No claims: without the settings the site does not know which ones the operator stands by.
   incomeFigure: "",

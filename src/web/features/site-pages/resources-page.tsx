@@ -31,7 +31,7 @@ export default function ResourcesPage() {
         <p>Everything you need to start, in one place: platforms, gear, guides and a checklist for every module.</p>
       </header>
 
-      <PlatformButtons heading="Sign up to a platform" />
+      <PlatformButtons heading="Sign up to a platform" placement="resources" />
 
       <section aria-labelledby="kit-heading" className="resource-section">
         <h2 id="kit-heading">Your starter kit</h2>

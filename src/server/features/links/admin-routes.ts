@@ -1,0 +1,15 @@
+import { Elysia } from "elysia";
+import type { Db } from "#server/db/client.ts";
+import { adminJson, NumericId } from "#server/plugins/admin-route.ts";
+import { LinkUpdate } from "#shared/features/links/contract.ts";
+import { listLinks, updateLink } from "./service.ts";
+
+/** Managed links, mounted under /api/admin behind the admin guard (see app.ts). */
+export function linkAdminRoutes(db: Db) {
+  return new Elysia({ name: "links-admin" })
+    .get("/links", () => listLinks(db))
+    .put("/link/:id", ({ params, body }) => updateLink(db, Number(params.id), body), {
+      ...adminJson(LinkUpdate),
+      params: NumericId,
+    });
+}

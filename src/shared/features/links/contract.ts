@@ -1,0 +1,63 @@
+import { type Static, Type } from "@sinclair/typebox";
+
+/** Lower-case letters, digits and single hyphens inside; 1 to 64 characters. */
+export const LINK_SLUG_PATTERN = "^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$";
+
+export const LinkSlug = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: LINK_SLUG_PATTERN,
+  error:
+    "The slug is 1 to 64 lower-case letters, digits and single hyphens, starting and ending with a letter or digit",
+});
+
+/** An absolute http(s) address with a host and no spaces or control characters. */
+export const HTTP_DESTINATION_PATTERN = "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#@\\\\]+(?:[/?#][^\\s\\\\]*)?$";
+
+const destination = (what: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    pattern: HTTP_DESTINATION_PATTERN,
+    error: `${what} must be a full web address starting with http:// or https://, such as https://example.com/join`,
+  });
+
+export const LinkDestination = destination("The destination");
+
+/** What the admin changes in a managed link (its slug stays: pages and sources refer to it). */
+export const LinkUpdate = Type.Object({
+  destination: LinkDestination,
+  active: Type.Boolean({ error: "Active must be true or false" }),
+  fallbackDestination: Type.Optional(
+    Type.Union([destination("The fallback"), Type.Null(), Type.Literal("")], {
+      error:
+        "The fallback must be a full web address starting with http:// or https://, such as https://example.com/join (or empty for none)",
+    }),
+  ),
+  notes: Type.Optional(
+    Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { error: "Notes are at most 500 characters" }),
+  ),
+});
+export type LinkUpdate = Static<typeof LinkUpdate>;
+
+/** A managed link as the admin's Links section shows it. */
+export interface AdminLink {
+  id: number;
+  slug: string;
+  destination: string;
+  active: boolean;
+  fallbackDestination: string | null;
+  notes: string | null;
+  createdAt: string;
+}
+
+/** True when `value` is an address a managed link may send visitors to. */
+export function isHttpDestination(value: string): boolean {
+  if (value.length > 2048 || !new RegExp(HTTP_DESTINATION_PATTERN).test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,128 @@
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+
+// It changes content (a platform's URL, an offer), so it runs on the admin journeys' server
+// (playwright.config.ts). The e2e server is started with ADMIN_PASSWORD=e2e-admin-password-123.
+const PASSWORD = "e2e-admin-password-123";
+// Module 6: the admin journeys use modules 2, 9 and 10.
+const MODULE = 6;
+test.describe.configure({ mode: "serial", timeout: 60_000 });
+
+async function adminRequest(request: APIRequestContext, baseURL: string) {
+  const login = await request.post("/api/auth/login", {
+    data: { username: "admin", password: PASSWORD },
+    headers: { origin: baseURL },
+  });
+  expect(login.status()).toBe(200);
+  return (method: "post" | "put" | "delete", path: string, data?: unknown) =>
+    request[method](path, { data, headers: { origin: baseURL } });
+}
+
+/** Clicks `link` (a new tab) and returns the tab and every address it asked for on the way. */
+async function follow(page: Page, link: ReturnType<Page["getByRole"]>) {
+  const asked: string[] = [];
+  const listen = (request: { url: () => string; isNavigationRequest: () => boolean }) => {
+    if (request.isNavigationRequest()) asked.push(request.url());
+  };
+  page.context().on("request", listen);
+  const [tab] = await Promise.all([page.waitForEvent("popup"), link.click()]);
+  await tab.waitForLoadState();
+  page.context().off("request", listen);
+  return { tab, asked };
+}
+
+test("an offer and a platform button lead to their destinations through /go/", async ({ page, visit, baseURL }) => {
+  const send = await adminRequest(page.request, baseURL!);
+  const own = new URL(baseURL!).origin;
+  const offerDestination = `${own}/terms?landed=offer`;
+  const platformDestination = `${own}/learn-more?landed=platform`;
+
+  const settings = await (await page.request.get("/api/admin/settings")).json();
+  const offers = (await (await page.request.get("/api/admin/affiliate-offers")).json()) as Record<string, unknown>[];
+  const others = offers.filter((o) => o.moduleId === MODULE && o.isActive);
+  const fieldsOf = ({ id: _id, createdAt: _c, updatedAt: _u, ...fields }: Record<string, unknown>) => fields;
+  let offerId: number | null = null;
+  try {
+    const saved = await send("put", "/api/admin/settings", {
+      ...settings,
+      platformA: { ...settings.platformA, url: platformDestination },
+    });
+    expect(saved.status()).toBe(200);
+    const created = await send("post", "/api/admin/affiliate-offer", {
+      title: "Loopback offer",
+      description: "An offer whose destination is a page of this site.",
+      imageUrl: null,
+      videoUrl: null,
+      useEmbed: false,
+      embedCode: null,
+      linkUrl: offerDestination,
+      linkText: "Visit the loopback offer",
+      moduleId: MODULE,
+      isActive: true,
+    });
+    expect(created.status()).toBe(201);
+    offerId = ((await created.json()) as { id: number }).id;
+    for (const o of others)
+      expect(
+        (await send("put", `/api/admin/affiliate-offer/${o.id}`, { ...fieldsOf(o), isActive: false })).status(),
+      ).toBe(200);
+
+    await visit(`/learn/${MODULE}`);
+    const offerLink = page
+      .getByRole("complementary", { name: "Sponsored offer" })
+      .getByRole("button", { name: /Visit the loopback offer/ });
+    await expect(offerLink).toHaveAttribute("href", /^\/go\/[a-z0-9-]+\?p=offer$/);
+    await expect(offerLink).toHaveAttribute("rel", "sponsored noopener");
+    await expect(offerLink).toHaveAttribute("target", "_blank");
+    const offer = await follow(page, offerLink);
+    await expect(offer.tab).toHaveURL(offerDestination);
+    expect(offer.asked[0]).toMatch(new RegExp(`^${own}/go/[a-z0-9-]+\\?p=offer$`));
+    await expect(offer.tab.getByRole("heading", { level: 1, name: "Terms of Service" })).toBeVisible();
+    await offer.tab.close();
+
+    await visit("/resources");
+    const join = page.getByRole("button", { name: /Join Platform One/ });
+    await expect(join).toHaveAttribute("href", /^\/go\/[a-z0-9-]+\?p=resources$/);
+    const platform = await follow(page, join);
+    await expect(platform.tab).toHaveURL(platformDestination);
+    expect(platform.asked[0]).toMatch(new RegExp(`^${own}/go/[a-z0-9-]+\\?p=resources$`));
+    await platform.tab.close();
+  } finally {
+    // Put the content back for the other journeys.
+    await send("put", "/api/admin/settings", settings);
+    if (offerId !== null) await send("delete", `/api/admin/affiliate-offer/${offerId}`);
+    for (const o of others) await send("put", `/api/admin/affiliate-offer/${o.id}`, fieldsOf(o));
+  }
+});
+
+test("the admin's Links section: a link turned off sends clicks back to the page, then on again", async ({
+  page,
+  visit,
+  scan,
+}) => {
+  await page.goto("/admin-login");
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+  await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Links" }).click();
+  await expect(page).toHaveURL(/\/admin\/links$/);
+  const row = page.getByRole("row").filter({ hasText: "/go/platform-two" });
+  await expect(row).toContainText("Active");
+  await scan();
+
+  const go = async () =>
+    (await page.request.get("/go/platform-two?p=resources", { maxRedirects: 0 })).headers().location;
+  await row.getByRole("button", { name: "Deactivate platform-two" }).click();
+  await expect(row).toContainText("Inactive");
+  expect(await go()).toBe("/resources");
+  await row.getByRole("button", { name: "Activate platform-two" }).click();
+  await expect(row.getByRole("cell", { name: "Active", exact: true })).toBeVisible();
+  expect(await go()).toMatch(/^https?:\/\//);
+
+  // A phone: the list stacks, nothing wider than the screen.
+  await page.setViewportSize({ width: 375, height: 812 });
+  await visit("/admin/links");
+  await expect(page.getByRole("row").filter({ hasText: "/go/platform-two" })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
