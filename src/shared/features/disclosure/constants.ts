@@ -16,6 +16,10 @@ export interface DisclosureWording {
   note: string;
   /** The text of the note's link to the terms page's disclosure section. */
   linkText: string;
+  /** The note's one-line form in an offer card's header, where the lesson must stay on the first screen. */
+  offerNote: string;
+  /** Its link's text. */
+  offerLinkText: string;
 }
 
 export const DEFAULT_DISCLOSURE_WORDING: DisclosureWording = {
@@ -23,6 +27,8 @@ export const DEFAULT_DISCLOSURE_WORDING: DisclosureWording = {
   affiliate: "Affiliate link",
   note: "We earn a commission if you sign up or buy through links marked Affiliate link or Sponsored, at no cost to you. Our advice is not for sale.",
   linkText: "Read our affiliate disclosure",
+  offerNote: "We earn a commission.",
+  offerLinkText: "Disclosure",
 };
 
 /**
@@ -31,5 +37,12 @@ export const DEFAULT_DISCLOSURE_WORDING: DisclosureWording = {
  */
 export function disclosureWording(custom: Partial<DisclosureWording> | null | undefined): DisclosureWording {
   const pick = (key: keyof DisclosureWording) => custom?.[key]?.trim() || DEFAULT_DISCLOSURE_WORDING[key];
-  return { sponsored: pick("sponsored"), affiliate: pick("affiliate"), note: pick("note"), linkText: pick("linkText") };
+  return {
+    sponsored: pick("sponsored"),
+    affiliate: pick("affiliate"),
+    note: pick("note"),
+    linkText: pick("linkText"),
+    offerNote: pick("offerNote"),
+    offerLinkText: pick("offerLinkText"),
+  };
 }

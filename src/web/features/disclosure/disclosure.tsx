@@ -51,6 +51,13 @@ export function AffiliateDisclosure({ at }: { at: DisclosureSpot | "offer" }) {
   const spot = useContext(DisclosureSpotContext);
   const wording = useDisclosureWording();
   if (at !== spot && !(at === "offer" && spot === "footer")) return null;
+  // In an offer card's header, beside its label: one short line, so the card stays compact.
+  if (at === "offer")
+    return (
+      <span className="affiliate-disclosure offer-note">
+        {wording.offerNote} <a href={DISCLOSURE_HREF}>{wording.offerLinkText}</a>
+      </span>
+    );
   return (
     <p className="affiliate-disclosure">
       {wording.note} {/* A full page load, so the browser lands on the section. */}

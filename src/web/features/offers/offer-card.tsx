@@ -65,7 +65,7 @@ export function OfferCard({ moduleId, page, heading }: { moduleId: number; page:
       {title}
       <aside className="offer-card" aria-label="Sponsored offer">
         <p className="eyebrow">
-          <AffiliateLabel id={labelId} kind="sponsored" />
+          <AffiliateLabel id={labelId} kind="sponsored" /> <AffiliateDisclosure at="offer" />
         </p>
         {hasMedia(offer) && (
           <div className="offer-media">
@@ -99,7 +99,6 @@ export function OfferCard({ moduleId, page, heading }: { moduleId: number; page:
             Show different offer
           </button>
         </div>
-        <AffiliateDisclosure at="offer" />
       </aside>
     </>
   );
