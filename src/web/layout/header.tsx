@@ -94,7 +94,7 @@ export function Header() {
             <ThemeToggle />
           </li>
           <li className="menu-item">
-            <details ref={menuRef} className="site-menu">
+            <details ref={menuRef} className="site-menu" data-escape-closes="">
               <summary className="menu-toggle">
                 <span className="icon-when-closed" aria-hidden="true">
                   ☰

@@ -48,7 +48,7 @@ describe("quick exit", () => {
         <QuickExit />
         <input aria-label="Name" />
         <textarea aria-label="Note" />
-        <details className="site-menu">
+        <details className="site-menu" data-escape-closes="">
           <summary>Menu</summary>
         </details>
       </>,

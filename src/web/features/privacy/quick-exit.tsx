@@ -23,13 +23,17 @@ export function quickExit(): void {
 
 const NOT_TEXT = new Set(["checkbox", "radio", "button", "submit", "reset", "range", "color", "file", "image"]);
 
-/** Where Escape belongs to something else: a text field, an open dialog or an open menu. */
+/**
+ * Where Escape belongs to something else: a text field, an open dialog, or an open
+ * disclosure that closes on Escape and says so with `data-escape-closes` (the site menu).
+ * Other open sections (the course contents' current module) take nothing.
+ */
 function escapeIsTaken(target: EventTarget | null): boolean {
   if (target instanceof HTMLElement) {
     if (target.isContentEditable || target.closest("textarea, select, [contenteditable]")) return true;
     if (target instanceof HTMLInputElement && !NOT_TEXT.has(target.type)) return true;
   }
-  return Boolean(document.querySelector("dialog[open], details.site-menu[open]"));
+  return Boolean(document.querySelector("dialog[open], details[open][data-escape-closes]"));
 }
 
 /**
