@@ -3,10 +3,17 @@
 // database (PostgreSQL) means a second implementation of this file, not a second set of tables.
 // Each function names what the column holds; the comment says how this database stores it.
 import { sql } from "drizzle-orm";
-import { check, index, integer as sqliteInteger, sqliteTable, text as sqliteText } from "drizzle-orm/sqlite-core";
+import {
+  check,
+  index,
+  primaryKey,
+  integer as sqliteInteger,
+  sqliteTable,
+  text as sqliteText,
+} from "drizzle-orm/sqlite-core";
 
-/** The table constructor, with its index and check-constraint helpers. */
-export { check, index, sqliteTable as table };
+/** The table constructor, with its index, composite-key and check-constraint helpers. */
+export { check, index, primaryKey, sqliteTable as table };
 
 /** An integer primary key the database numbers (SQLite: INTEGER PRIMARY KEY AUTOINCREMENT). */
 export function serialId(name: string) {

@@ -1,5 +1,6 @@
 // Every table, for drizzle's query builder and drizzle-kit. Each feature declares its own
 // table(s) in src/server/features/<feature>/table.ts.
+export * from "#server/features/analytics/table.ts";
 export * from "#server/features/auth/table.ts";
 export * from "#server/features/blog/table.ts";
 export * from "#server/features/earnings/table.ts";

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, integer, table, text, textEnum, timestampNow } from "#server/db/columns.ts";
+import { boolean, check, integer, json, table, text, textEnum, timestampNow } from "#server/db/columns.ts";
+import type { DisclosureWording } from "#shared/features/disclosure/constants.ts";
 
 /**
  * The claims the site makes about itself as first shipped: content/site-settings.json seeds a
@@ -39,6 +40,9 @@ export const siteSettings = table(
     // from the admin's sign-in until the admin confirms or changes it in Settings.
     publicOrigin: text("public_origin"),
     publicOriginConfirmed: boolean("public_origin_confirmed").notNull().default(false),
+    // The operator's wording of the affiliate disclosure, part by part; a missing or blank part
+    // reads as the default, so a label can be reworded but never removed.
+    disclosureWording: json<Partial<DisclosureWording>>("disclosure_wording"),
     updatedAt: timestampNow("updated_at"),
   },
   (table) => [

@@ -1,0 +1,67 @@
+// What the site counts (docs/product.md#analytics): the names the server writes into the daily
+// counts and the admin's charts read back. Plain values, shared by both sides.
+
+/**
+ * Each metric's name in analytics_daily, and what its key holds ("" when it has none).
+ * Days are UTC dates (YYYY-MM-DD).
+ */
+export const METRICS = {
+  /** Unique visitors that day (rolled up from the raw visitor rows). Key: "". */
+  visitors: "visitors",
+  /** Unique visitors who reached a funnel step that day (rolled up). Key: a FUNNEL_STEPS id. */
+  funnel: "funnel",
+  /** Page views. Key: the page's kind (its entry in the page table). */
+  pageview: "pageview",
+  /** Views of one blog post. Key: the post's slug. */
+  postView: "post_view",
+  /** Views of one course module's pages. Key: the module number ("1".."10"). */
+  moduleView: "module_view",
+  /** A persona quiz begun (its first answer). Key: "". */
+  quizStart: "quiz_start",
+  /** A persona quiz finished. Key: the archetype's id. */
+  quizFinish: "quiz_finish",
+  /** A saved persona result opened. Key: "". */
+  resultView: "result_view",
+  /** The earnings calculator finished. Key: the tier's id. */
+  calculatorFinish: "calculator_finish",
+  /** The starter kit opened. Key: "". */
+  kitView: "kit_view",
+  /** A lesson read through. Key: "<module>/<lesson>", e.g. "3/2". */
+  lessonRead: "lesson_read",
+  /** A module quiz finished. Key: "<module>/passed" or "<module>/failed". */
+  moduleQuiz: "module_quiz",
+  /** An offer card on screen. Key: the offer's id. */
+  offerView: "offer_view",
+  /** A managed link followed. Key: "<slug>/<placement>" (placement "" when none was given). */
+  click: "click",
+  /** The site a visit came from. Key: its host name. */
+  referrer: "referrer",
+  /** The utm_source a visit arrived with. Key: its value, trimmed and lower-cased. */
+  utmSource: "utm_source",
+  /** Requests from bots, never in the other numbers. Key: BOT_REASONS. */
+  bot: "bot",
+} as const;
+
+export type Metric = (typeof METRICS)[keyof typeof METRICS];
+
+/** Why a request went to the bot counter instead of the numbers. */
+export const BOT_REASONS = ["user-agent", "empty-user-agent", "head", "prefetch"] as const;
+
+/**
+ * The funnel, in order: each step's bit in a raw visitor row is 1 << its index, so a visitor
+ * counts once per step per day however often they repeat it.
+ */
+export const FUNNEL_STEPS = [
+  { id: "home", label: "Home page" },
+  { id: "quiz-start", label: "Quiz started" },
+  { id: "result", label: "Result viewed" },
+  { id: "calculator", label: "Calculator finished" },
+  { id: "starter-kit", label: "Starter kit viewed" },
+  { id: "lesson", label: "First lesson read" },
+  { id: "click", label: "Affiliate link clicked" },
+] as const;
+
+export type FunnelStep = (typeof FUNNEL_STEPS)[number]["id"];
+
+/** The periods the admin's analytics page compares, in days. */
+export const ANALYTICS_PERIODS = [7, 30, 90] as const;
