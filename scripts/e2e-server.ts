@@ -7,7 +7,8 @@ import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
 const binary = join(root, "dist", "cam-guide");
-const dataDir = mkdtempSync(join(tmpdir(), "cam-guide-e2e-"));
+// The port in its name lets a browser test find the database of the server it talks to.
+const dataDir = mkdtempSync(join(tmpdir(), `cam-guide-e2e-${process.env.E2E_PORT ?? "4310"}-`));
 const useBinary = existsSync(binary) && process.env.E2E_SOURCE !== "1";
 const cmd = useBinary ? [binary] : ["bun", join(root, "src/server/main.ts")];
 console.log(`e2e server: ${useBinary ? "dist/cam-guide" : "source"} on DATA_DIR ${dataDir}`);

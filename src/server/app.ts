@@ -5,6 +5,7 @@ import { THEME_SCRIPT } from "#web/theme-script.ts";
 import { BUILD_DATE } from "./build-info.ts";
 import type { DatabaseHandle } from "./db/client.ts";
 import { type Config, DEFAULT_WRITE_LIMIT } from "./env.ts";
+import { analyticsAdminRoutes } from "./features/analytics/admin-routes.ts";
 import { ADMIN_PREFIX, adminGuard, isUnder, refuseForeign } from "./features/auth/guard.ts";
 import { AUTH_PATH, authRoutes } from "./features/auth/routes.ts";
 import { sessionTokens } from "./features/auth/session.ts";
@@ -170,6 +171,7 @@ export function createApp({
           .use(offerAdminRoutes(database.db))
           .use(productAdminRoutes(database.db))
           .use(linkAdminRoutes(database.db))
+          .use(analyticsAdminRoutes(database.db))
           .use(settingsAdminRoutes(database.db, address)),
       )
       .use(uploadRoutes(uploadsDir))

@@ -31,6 +31,7 @@ describe("page table", () => {
     ["/admin/offers/new", "admin-offer"],
     ["/admin/products", "admin-products"],
     ["/admin/settings", "admin-settings"],
+    ["/admin/analytics?days=7", "admin-analytics"],
     ["/admin/nope", "not-found"],
     ["/admin/categories/1", "not-found"],
     ["/admin-login", "admin-login"],
@@ -107,6 +108,9 @@ describe("what a page reads from its address", () => {
     ["/BLOG", "", "visitor"],
     ["/blog/", "", "visitor"],
     ["/?anything=1", "", "shared"],
+    ["/admin/analytics?days=90&x=1", "days=90", "shared"],
+    ["/admin/analytics?days=14", "", "shared"],
+    ["/admin/analytics?days=07", "", "shared"],
   ])("%s reads %p (%s)", (url, search, shelf) => {
     expect(address(url)).toMatchObject({ search, shelf });
     // The browser's search hook gives the page the same query string.

@@ -1,5 +1,6 @@
 import { inject, parse } from "regexparam";
 import { matchRoute } from "wouter";
+import { readPeriod } from "#shared/features/analytics/report.ts";
 import { isSeededCategory } from "#shared/features/blog/categories.ts";
 import { QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
 import { isModuleNumber, parseModuleId } from "#shared/features/course/course.ts";
@@ -231,6 +232,13 @@ export const pages: PathEntry[] = [
   { id: "admin-offer", path: "/admin/offers/:id", load: adminPage },
   { id: "admin-products", path: "/admin/products", load: adminPage },
   { id: "admin-links", path: "/admin/links", load: adminPage },
+  {
+    id: "admin-analytics",
+    path: "/admin/analytics",
+    // The period shown: 7, 30 or 90 days; anything else reads as none (the default).
+    search: { days: { shared: () => true, canonical: (value) => (readPeriod(value) ? value : null) } },
+    load: adminPage,
+  },
   { id: "admin-settings", path: "/admin/settings", load: adminPage },
   // The course's old completion address.
   { id: "course-complete-redirect", path: "/course-complete", movedTo: "/learn/complete" },

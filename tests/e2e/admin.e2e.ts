@@ -57,6 +57,7 @@ const SECTIONS = [
   ["Affiliate Offers", "/admin/offers"],
   ["Recommended Products", "/admin/products"],
   ["Links", "/admin/links"],
+  ["Analytics", "/admin/analytics"],
   ["Settings", "/admin/settings"],
 ] as const;
 
@@ -72,6 +73,9 @@ test("the admin's sections: a link and an address each; Back and reload keep the
   }
 
   // Back walks the sections in reverse, reload stays where it is.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/admin\/analytics$/);
+  await expect(page.getByRole("navigation", { name: "Period" })).toBeVisible();
   await page.goBack();
   await expect(page).toHaveURL(/\/admin\/links$/);
   await expect(page.getByRole("row").filter({ hasText: "/go/platform-one" })).toBeVisible();
@@ -93,7 +97,7 @@ test("the admin's sections: a link and an address each; Back and reload keep the
   await expect(page.getByLabel("Brand name")).toBeVisible();
   await expect(nav.getByRole("link", { name: "Settings" })).toBeFocused();
   await page.keyboard.press("Shift+Tab");
-  await expect(nav.getByRole("link", { name: "Links" })).toBeFocused();
+  await expect(nav.getByRole("link", { name: "Analytics" })).toBeFocused();
 
   // An address that is no section is the not-found page.
   const missing = await page.goto("/admin/nope");

@@ -13,6 +13,8 @@ export const ADMIN_API = {
     id ? `/api/admin/recommended-product/${encodeURIComponent(id)}` : "/api/admin/recommended-product",
   links: "/api/admin/links",
   link: (id: number) => `/api/admin/link/${id}`,
+  analytics: (days: number) => `/api/admin/analytics?days=${days}`,
+  analyticsCsv: (days: number) => `/api/admin/analytics.csv?days=${days}`,
   settings: "/api/admin/settings",
   address: "/api/admin/settings/address",
   upload: "/api/upload",

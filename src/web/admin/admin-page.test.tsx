@@ -57,6 +57,7 @@ describe("the admin navigation", () => {
       ["Affiliate Offers", "/admin/offers"],
       ["Recommended Products", "/admin/products"],
       ["Links", "/admin/links"],
+      ["Analytics", "/admin/analytics"],
       ["Settings", "/admin/settings"],
     ]);
     expect(current(nav)).toEqual(["Affiliate Offers"]);

@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useRef, useSyncExternalStore } from "react";
 import { Link, useLocation } from "wouter";
 import type { BlogPost } from "#shared/features/blog/contract.ts";
 import type { AdminOffer } from "#shared/features/offers/contract.ts";
+import { AnalyticsTab } from "#web/features/analytics/admin-analytics.tsx";
 import { clearAdminFlag, hasAdminFlag } from "#web/features/auth/admin-session.ts";
 import { CategoriesTab } from "#web/features/blog/admin-categories.tsx";
 import { PostEditor, PostsTab } from "#web/features/blog/admin-posts.tsx";
@@ -144,6 +145,7 @@ export default function AdminPage() {
         {section === "categories" && <CategoriesTab />}
         {section === "products" && <ProductsTab />}
         {section === "links" && <LinksTab />}
+        {section === "analytics" && <AnalyticsTab />}
         {section === "settings" && <SettingsTab />}
       </Panel>
     </section>

@@ -8,6 +8,7 @@ export const ADMIN_SECTIONS = [
   { id: "offers", label: "Affiliate Offers" },
   { id: "products", label: "Recommended Products" },
   { id: "links", label: "Links" },
+  { id: "analytics", label: "Analytics" },
   { id: "settings", label: "Settings" },
 ] as const;
 

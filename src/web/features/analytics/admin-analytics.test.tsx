@@ -1,0 +1,119 @@
+import { afterEach, expect, test } from "bun:test";
+import { cleanup, render, screen, within } from "@testing-library/react";
+import { addDays, utcToday } from "#server/features/analytics/reads.ts";
+import { analyticsDaily } from "#server/features/analytics/table.ts";
+import { METRICS } from "#shared/features/analytics/constants.ts";
+import type { AnalyticsReport } from "#shared/features/analytics/report.ts";
+import { adminApp } from "#tests/support/admin.ts";
+import { createOffer } from "#tests/support/factories.ts";
+import { routeFetchTo } from "#tests/support/fetch.ts";
+import { renderAt } from "#tests/support/render.tsx";
+import { AnalyticsTab, EMPTY_ANALYTICS, Report } from "./admin-analytics.tsx";
+
+afterEach(cleanup);
+
+const table = (name: string) => screen.getByRole("table", { name });
+const rows = (name: string) =>
+  within(table(name))
+    .getAllByRole("row")
+    .slice(1)
+    .map((row) => [...row.querySelectorAll("th, td")].map((cell) => cell.textContent));
+
+test("with nothing counted the page says so, and still offers the periods and the CSV", async () => {
+  const t = await adminApp({ seed: false });
+  routeFetchTo(t.asAdmin);
+  renderAt("/admin/analytics", <AnalyticsTab />);
+  expect(await screen.findByText(EMPTY_ANALYTICS)).toBeTruthy();
+  const periods = within(screen.getByRole("navigation", { name: "Period" })).getAllByRole("link");
+  expect(periods.map((a) => [a.textContent, a.getAttribute("href"), a.getAttribute("aria-current")])).toEqual([
+    ["7 days", "/admin/analytics?days=7", null],
+    ["30 days", "/admin/analytics?days=30", "page"],
+    ["90 days", "/admin/analytics?days=90", null],
+  ]);
+  expect(screen.getByRole("link", { name: /Download CSV/ }).getAttribute("href")).toBe(
+    "/api/admin/analytics.csv?days=30",
+  );
+  expect(screen.queryByRole("table")).toBeNull();
+});
+
+test("every chart has its numbers in a table, read from the server", async () => {
+  const t = await adminApp({ seed: false });
+  const offer = await createOffer(t.db, { title: "Ring light" });
+  const day = addDays(utcToday(), -1);
+  await t.db.insert(analyticsDaily).values([
+    { day, metric: METRICS.visitors, key: "", count: 20 },
+    { day, metric: METRICS.funnel, key: "home", count: 20 },
+    { day, metric: METRICS.funnel, key: "quiz-start", count: 5 },
+    { day, metric: METRICS.offerView, key: String(offer.id), count: 10 },
+    { day, metric: METRICS.click, key: `${offer.linkSlug}/offer`, count: 3 },
+    { day, metric: METRICS.referrer, key: "search.example", count: 4 },
+    { day, metric: METRICS.pageview, key: "home", count: 30 },
+    { day, metric: METRICS.bot, key: "user-agent", count: 10 },
+  ]);
+  routeFetchTo(t.asAdmin);
+  renderAt("/admin/analytics", <AnalyticsTab />);
+  await screen.findByRole("table", { name: "Funnel" });
+  expect(screen.queryByText(EMPTY_ANALYTICS)).toBeNull();
+
+  // The chart has a name that says where its numbers are, and the table beside it has them.
+  expect(screen.getByRole("img", { name: /20 visitors over the last 30 days/ })).toBeTruthy();
+  const perDay = rows("Visitors per day");
+  expect(perDay).toHaveLength(30);
+  expect(perDay.at(-2)?.slice(0, 2)).toEqual([day, "20"]);
+  expect(screen.getByText("Show as table")).toBeTruthy();
+
+  expect(rows("Funnel").slice(0, 3)).toEqual([
+    ["Home page", "20", "–", "–"],
+    ["Quiz started", "5", "25%", "15"],
+    ["Result viewed", "0", "0%", "5"],
+  ]);
+  expect(rows("Offers")).toEqual([["Ring light", "10", "3", "30%"]]);
+  expect(rows("Clicks per placement")).toEqual([["offer", "3"]]);
+  expect(rows("Referrers")).toEqual([["search.example", "4"]]);
+  expect(rows("Bot share")).toEqual([
+    ["People (page views)", "30"],
+    ["Bots: user-agent", "10"],
+    ["Bots: empty-user-agent", "0"],
+    ["Bots: head", "0"],
+    ["Bots: prefetch", "0"],
+  ]);
+  expect(screen.getByText(/Bots made 25% of counted requests/)).toBeTruthy();
+  // Sections with nothing counted say so in words.
+  expect(
+    within(screen.getByRole("region", { name: "Top posts" })).getByText("Nothing counted in this period."),
+  ).toBeTruthy();
+  // Totals: the number, and the change in words (not only in colour).
+  const visitors = screen.getByText("Visitors", { selector: ".analytics-total-label" }).closest("li")!;
+  expect(visitors.textContent).toContain("no earlier count vs previous 30 days");
+});
+
+test("the change against the previous period is written out", () => {
+  const report = {
+    days: 7,
+    from: "2026-01-08",
+    to: "2026-01-14",
+    previousFrom: "2026-01-01",
+    previousTo: "2026-01-07",
+    empty: false,
+    totals: [
+      { id: "visitors", label: "Visitors", current: 150, previous: 100, change: 50 },
+      { id: "clicks", label: "Link clicks", current: 5, previous: 10, change: -50 },
+    ],
+    visitors: [],
+    funnel: [],
+    offers: [],
+    links: [],
+    placements: [],
+    clicks: [],
+    posts: [],
+    modules: [],
+    referrers: [],
+    utmSources: [],
+    quizFinishes: [],
+    calculatorFinishes: [],
+    bots: { reasons: [], bots: 0, humans: 0, share: null },
+  } as unknown as AnalyticsReport;
+  const { container } = render(<Report report={report} />);
+  const cards = [...container.querySelectorAll(".analytics-totals li")].map((li) => li.textContent);
+  expect(cards).toEqual(["Visitors150up 50% vs previous 7 days (100)", "Link clicks5down 50% vs previous 7 days (10)"]);
+});
