@@ -13,6 +13,8 @@ export const ADMIN_API = {
     id ? `/api/admin/recommended-product/${encodeURIComponent(id)}` : "/api/admin/recommended-product",
   links: "/api/admin/links",
   link: (id: number) => `/api/admin/link/${id}`,
+  checkLinks: "/api/admin/links/check",
+  checkLink: (id: number) => `/api/admin/links/${id}/check`,
   settings: "/api/admin/settings",
   address: "/api/admin/settings/address",
   upload: "/api/upload",
