@@ -47,9 +47,20 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "visitor", testIgnore: ["**/admin*.e2e.ts", "**/links.e2e.ts"], use: { ...devices["Desktop Chrome"] } },
+    {
+      name: "visitor",
+      testIgnore: ["**/admin*.e2e.ts", "**/links.e2e.ts", "**/link-health.e2e.ts"],
+      use: { ...devices["Desktop Chrome"] },
+    },
+    {
+      // Link health points every link at a loopback server for a moment: alone, before the others.
+      name: "admin-link-health",
+      testMatch: ["**/link-health.e2e.ts"],
+      use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${adminPort}` },
+    },
     {
       name: "admin",
+      dependencies: ["admin-link-health"],
       // The journeys that change content (links.e2e.ts changes a platform and an offer).
       testMatch: ["**/admin*.e2e.ts", "**/links.e2e.ts"],
       use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${adminPort}` },

@@ -15,6 +15,7 @@ import { blogAdminRoutes } from "./features/blog/admin-routes.ts";
 import { earningsRoutes } from "./features/earnings/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { linkAdminRoutes } from "./features/links/admin-routes.ts";
+import { checkerUserAgent, LinkChecks } from "./features/links/health.ts";
 import { linkRoutes } from "./features/links/routes.ts";
 import { offerAdminRoutes } from "./features/offers/admin-routes.ts";
 import { offerRoutes } from "./features/offers/routes.ts";
@@ -55,7 +56,7 @@ export interface AppDeps {
   /** Tests pass their own to look at what it holds. */
   pageCache?: PageCache;
   config: Pick<Config, "publicUrl"> &
-    Partial<Pick<Config, "benchEndpoints" | "trustedProxies" | "development" | "writeLimit">>;
+    Partial<Pick<Config, "benchEndpoints" | "trustedProxies" | "development" | "writeLimit" | "linkCheckInterval">>;
   assets: AssetStore;
   logger: Logger;
 }
@@ -97,6 +98,13 @@ export function createApp({
       logger.error("could not record the public address", { error });
     }
   };
+  // Link health: the admin's "check now", and the scheduled check when LINK_CHECK_INTERVAL is on.
+  const linkChecks = new LinkChecks({
+    db: database.db,
+    userAgent: async () => checkerUserAgent(await address.base().catch(() => null)),
+    logger,
+  });
+  if (config.linkCheckInterval) linkChecks.schedule(config.linkCheckInterval);
   const tokens = sessionTokens(secret);
   // Which address a request comes from, and whether over HTTPS (trusted proxies only).
   const client = clientResolver(config.trustedProxies ?? [], { warn: (message) => logger.warn(message) });
@@ -170,7 +178,7 @@ export function createApp({
           .use(blogAdminRoutes(database.db))
           .use(offerAdminRoutes(database.db))
           .use(productAdminRoutes(database.db))
-          .use(linkAdminRoutes(database.db))
+          .use(linkAdminRoutes(database.db, linkChecks))
           .use(analyticsAdminRoutes(database.db))
           .use(settingsAdminRoutes(database.db, address)),
       )

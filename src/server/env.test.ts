@@ -15,6 +15,7 @@ describe("loadConfig", () => {
       benchEndpoints: false,
       trustedProxies: [],
       writeLimit: { count: 60, windowSeconds: 60 },
+      linkCheckInterval: 168,
     });
   });
 
@@ -78,6 +79,9 @@ describe("loadConfig", () => {
       "sixty/minute",
       "on",
     ].map((raw) => [{ WRITE_LIMIT: raw }, "WRITE_LIMIT must be a number of writes per time"] as const),
+    ...["weekly", "-1", "0.5", "8761", "1e3"].map(
+      (raw) => [{ LINK_CHECK_INTERVAL: raw }, "LINK_CHECK_INTERVAL must be a number of hours"] as const,
+    ),
   ])("%p is refused with a readable message", (env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });
@@ -93,6 +97,17 @@ describe("loadConfig", () => {
     ["0", null],
   ])("WRITE_LIMIT=%p", (raw, writeLimit) => {
     expect(loadConfig({ WRITE_LIMIT: raw }).writeLimit).toEqual(writeLimit);
+  });
+
+  test.each([
+    ["24", 24],
+    [" 168 ", 168],
+    ["1.5", 1.5],
+    ["off", null],
+    ["OFF", null],
+    ["0", null],
+  ])("LINK_CHECK_INTERVAL=%p", (raw, hours) => {
+    expect(loadConfig({ LINK_CHECK_INTERVAL: raw }).linkCheckInterval).toEqual(hours);
   });
 
   test("lists every problem at once and never echoes a password", () => {

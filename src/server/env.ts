@@ -18,6 +18,8 @@ export interface Config {
   trustedProxies: string[];
   /** Anonymous writes each client may make (WRITE_LIMIT); null when the operator turned the limit off. */
   writeLimit: WriteLimit | null;
+  /** Hours between scheduled checks of the links' destinations (LINK_CHECK_INTERVAL); null: no scheduled check. */
+  linkCheckInterval: number | null;
   /** CAM_GUIDE_BENCH=1 mounts /__bench/ceiling for the benchmark scripts only. */
   benchEndpoints: boolean;
 }
@@ -27,6 +29,9 @@ export interface WriteLimit {
   count: number;
   windowSeconds: number;
 }
+
+/** LINK_CHECK_INTERVAL unset: every link's destination is checked once a week. */
+export const DEFAULT_LINK_CHECK_HOURS = 168;
 
 /** WRITE_LIMIT unset: 60/minute (a visitor makes two or three writes; a shared office or mobile network more). */
 export const DEFAULT_WRITE_LIMIT: WriteLimit = { count: 60, windowSeconds: 60 };
@@ -134,6 +139,20 @@ export function loadConfig(env: Env): Config {
     );
   }
 
+  // Hours; weekly unless set; "off" or 0: only the admin's "Check now".
+  const rawLinkCheck = value("LINK_CHECK_INTERVAL");
+  let linkCheckInterval: number | null = DEFAULT_LINK_CHECK_HOURS;
+  if (rawLinkCheck !== undefined) {
+    const hours = Number(rawLinkCheck);
+    if (rawLinkCheck.toLowerCase() === "off" || (/^\d+(\.\d+)?$/.test(rawLinkCheck) && hours === 0))
+      linkCheckInterval = null;
+    else if (/^\d+(\.\d+)?$/.test(rawLinkCheck) && hours >= 1 && hours <= 8760) linkCheckInterval = hours;
+    else
+      problems.push(
+        `LINK_CHECK_INTERVAL must be a number of hours from 1 to 8760 (a year), such as 168 for weekly, or "off" (got "${rawLinkCheck}").`,
+      );
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -146,6 +165,7 @@ export function loadConfig(env: Env): Config {
     development: env.NODE_ENV === "development",
     trustedProxies,
     writeLimit: writeLimit ?? null,
+    linkCheckInterval,
     benchEndpoints: env.CAM_GUIDE_BENCH === "1",
   };
 }

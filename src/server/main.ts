@@ -55,6 +55,8 @@ Configuration (environment variables):
   ADMIN_USERNAME  The admin's user name, used on first start (default admin)
   ADMIN_PASSWORD  The admin's password on first start, 12+ characters (default: generated and printed once)
   WRITE_LIMIT     Anonymous writes per client, e.g. 60/minute (the default), 10/30s, 500/hour; "off" or 0 for none
+  LINK_CHECK_INTERVAL  Hours between checks of the affiliate links' destinations (default 168, weekly);
+                  "off" or 0: only when the admin presses Check now
 `;
 
 function fail(message: string): never {

@@ -15,6 +15,8 @@ export const ADMIN_API = {
   link: (id: number) => `/api/admin/link/${id}`,
   analytics: (days: number) => `/api/admin/analytics?days=${days}`,
   analyticsCsv: (days: number) => `/api/admin/analytics.csv?days=${days}`,
+  checkLinks: "/api/admin/links/check",
+  checkLink: (id: number) => `/api/admin/links/${id}/check`,
   settings: "/api/admin/settings",
   address: "/api/admin/settings/address",
   upload: "/api/upload",

@@ -8,6 +8,7 @@ import { clearAdminFlag, hasAdminFlag } from "#web/features/auth/admin-session.t
 import { CategoriesTab } from "#web/features/blog/admin-categories.tsx";
 import { PostEditor, PostsTab } from "#web/features/blog/admin-posts.tsx";
 import { LinksTab } from "#web/features/links/admin-links.tsx";
+import { LinkHealthSummary } from "#web/features/links/link-health.tsx";
 import { OfferEditor, OffersTab } from "#web/features/offers/admin-offers.tsx";
 import { ProductsTab } from "#web/features/products/admin-products.tsx";
 import { SettingsTab } from "#web/features/settings/admin-settings.tsx";
@@ -99,6 +100,7 @@ export default function AdminPage() {
       </header>
       <AdminNav current={section} />
       <Panel at={location}>
+        {/^\/admin\/?$/i.test(location) && <LinkHealthSummary />}
         {section === "posts" &&
           (record === undefined ? (
             <>

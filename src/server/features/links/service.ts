@@ -2,7 +2,13 @@ import { asc, eq, like } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { GO_PREFIX, placementPage } from "#shared/features/links/constants.ts";
-import { type AdminLink, LINK_SLUG_PATTERN, type LinkUpdate } from "#shared/features/links/contract.ts";
+import {
+  type AdminLink,
+  autoFallbackInEffect,
+  LINK_SLUG_PATTERN,
+  type LinkUpdate,
+} from "#shared/features/links/contract.ts";
+import { HEALTH_RESET } from "./health.ts";
 import { links } from "./table.ts";
 
 const SLUG = new RegExp(LINK_SLUG_PATTERN);
@@ -17,18 +23,25 @@ export function goPath(slug: string | null): string {
 
 /**
  * Where /go/<slug>?p=<placement> sends a visitor: the destination of an active link; an
- * inactive link's fallback, else the page the placement names; the home page for an unknown
- * or malformed slug. Nothing in the answer is taken from the request but the choice of page.
+ * inactive link's fallback, else the page the placement names (the same for a link whose
+ * failed checks reached the number the admin set); the home page for an unknown or malformed
+ * slug. Nothing in the answer is taken from the request but the choice of page.
  */
 export async function resolveGo(db: Db, slug: string, placement: string | null): Promise<string> {
   if (slug.length > 64 || !SLUG.test(slug)) return "/";
   const [link] = await db
-    .select({ destination: links.destination, active: links.active, fallback: links.fallbackDestination })
+    .select({
+      destination: links.destination,
+      active: links.active,
+      fallback: links.fallbackDestination,
+      consecutiveFailures: links.consecutiveFailures,
+      autoFallbackAfter: links.autoFallbackAfter,
+    })
     .from(links)
     .where(eq(links.slug, slug))
     .limit(1);
   if (!link) return "/";
-  if (link.active) return link.destination;
+  if (link.active && !autoFallbackInEffect(link)) return link.destination;
   return link.fallback ?? placementPage(placement);
 }
 
@@ -70,8 +83,12 @@ export async function linkFor(
   if (source.slug) {
     const [link] = await tx.select().from(links).where(eq(links.slug, source.slug)).limit(1);
     if (link) {
+      // A new destination has not been checked: the old one's health no longer says anything.
       if (link.destination !== source.destination)
-        await tx.update(links).set({ destination: source.destination }).where(eq(links.id, link.id));
+        await tx
+          .update(links)
+          .set({ destination: source.destination, ...HEALTH_RESET })
+          .where(eq(links.id, link.id));
       return link.slug;
     }
   }
@@ -101,7 +118,20 @@ function toAdminLink(row: typeof links.$inferSelect): AdminLink {
     fallbackDestination: row.fallbackDestination,
     notes: row.notes,
     createdAt: row.createdAt.toISOString(),
+    lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
+    lastStatus: row.lastStatus,
+    finalUrl: row.finalUrl,
+    hopCount: row.hopCount,
+    healthClass: row.healthClass,
+    consecutiveFailures: row.consecutiveFailures,
+    autoFallbackAfter: row.autoFallbackAfter,
   };
+}
+
+/** One link as the admin sees it; null when there is none with that id. */
+export async function getLink(db: Db, id: number): Promise<AdminLink | null> {
+  const [row] = await db.select().from(links).where(eq(links.id, id)).limit(1);
+  return row ? toAdminLink(row) : null;
 }
 
 export async function listLinks(db: Db): Promise<AdminLink[]> {
@@ -110,15 +140,23 @@ export async function listLinks(db: Db): Promise<AdminLink[]> {
 
 const blank = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
 
-/** Changes a link's destination, state, fallback and notes; its slug stays. */
+/**
+ * Changes a link's destination, state, fallback, notes and (when sent) the failed checks after
+ * which clicks go to the fallback; its slug stays. A new destination starts unchecked.
+ */
 export async function updateLink(db: Db, id: number, input: LinkUpdate): Promise<AdminLink> {
+  const destination = input.destination.trim();
+  const [before] = await db.select({ destination: links.destination }).from(links).where(eq(links.id, id)).limit(1);
+  if (!before) throw new HttpError(404, "No link with that id.");
   const [row] = await db
     .update(links)
     .set({
-      destination: input.destination.trim(),
+      destination,
       active: input.active,
       fallbackDestination: blank(input.fallbackDestination),
       notes: blank(input.notes),
+      ...(input.autoFallbackAfter !== undefined ? { autoFallbackAfter: input.autoFallbackAfter } : {}),
+      ...(before.destination !== destination ? HEALTH_RESET : {}),
     })
     .where(eq(links.id, id))
     .returning();

@@ -24,6 +24,9 @@ const destination = (what: string) =>
 
 export const LinkDestination = destination("The destination");
 
+/** The most consecutive failed checks the admin may wait for before clicks go to the fallback by themselves. */
+export const AUTO_FALLBACK_MAX = 20;
+
 /** What the admin changes in a managed link (its slug stays: pages and sources refer to it). */
 export const LinkUpdate = Type.Object({
   destination: LinkDestination,
@@ -37,6 +40,12 @@ export const LinkUpdate = Type.Object({
   notes: Type.Optional(
     Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { error: "Notes are at most 500 characters" }),
   ),
+  /** Clicks go to the fallback after this many failed checks in a row; null: never by itself; absent: unchanged. */
+  autoFallbackAfter: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 1, maximum: AUTO_FALLBACK_MAX }), Type.Null()], {
+      error: `The number of failed checks is a whole number from 1 to ${AUTO_FALLBACK_MAX} (or empty for never)`,
+    }),
+  ),
 });
 export type LinkUpdate = Static<typeof LinkUpdate>;
 
@@ -49,6 +58,25 @@ export interface AdminLink {
   fallbackDestination: string | null;
   notes: string | null;
   createdAt: string;
+  /** The last check of the destination (docs/product.md#link-health); null: not checked yet. */
+  lastCheckedAt: string | null;
+  /** The status of the last answer; null when nothing answered (a timeout, no connection). */
+  lastStatus: number | null;
+  /** The address the last check ended at, after the redirects it followed. */
+  finalUrl: string | null;
+  hopCount: number | null;
+  healthClass: HealthClass | null;
+  /** Checks in a row that found the destination broken (a blocked answer neither counts nor resets). */
+  consecutiveFailures: number;
+  autoFallbackAfter: number | null;
+}
+
+/** What a check found: an answer with no redirect, after redirects, a refusal to robots, or no working page. */
+export type HealthClass = "healthy" | "redirected" | "broken" | "blocked";
+
+/** True when the link's failed checks have reached the number after which clicks go to its fallback. */
+export function autoFallbackInEffect(link: Pick<AdminLink, "autoFallbackAfter" | "consecutiveFailures">): boolean {
+  return link.autoFallbackAfter !== null && link.consecutiveFailures >= link.autoFallbackAfter;
 }
 
 /** True when `value` is an address a managed link may send visitors to. */

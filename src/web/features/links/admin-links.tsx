@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { GO_PREFIX } from "#shared/features/links/constants.ts";
-import { type AdminLink, LinkUpdate } from "#shared/features/links/contract.ts";
+import { type AdminLink, AUTO_FALLBACK_MAX, LinkUpdate } from "#shared/features/links/contract.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { AdminTable } from "#web/admin/admin-table.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { api } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
+import { CheckAllLinks, deactivateLabel, HealthBadge, LinkHealthPanel } from "./link-health.tsx";
 
 interface LinkForm {
   destination: string;
@@ -22,6 +23,14 @@ const formOf = (link: AdminLink): LinkForm => ({
   fallbackDestination: link.fallbackDestination ?? "",
   notes: link.notes ?? "",
 });
+
+/** The editor's value: the number of failed checks as typed (empty: never). */
+type EditorForm = LinkForm & { autoFallbackAfter: string };
+
+const editorBody = ({ autoFallbackAfter, ...rest }: EditorForm) => {
+  const text = autoFallbackAfter.trim();
+  return { ...rest, autoFallbackAfter: text === "" ? null : /^\d+$/.test(text) ? Number(text) : text };
+};
 
 /** The Links section (docs/product.md#managed-links): every managed link, edit, turn off or on. */
 export function LinksTab() {
@@ -55,6 +64,7 @@ export function LinksTab() {
         Every affiliate link on the site goes through one of these addresses. A link that is off sends visitors to its
         fallback, or back to the page they clicked it on.
       </p>
+      <CheckAllLinks />
       {links.isPending ? (
         <p aria-busy="true">Loading links...</p>
       ) : links.isError ? (
@@ -77,7 +87,7 @@ export function LinksTab() {
                 disabled={toggle.isPending}
                 onClick={() => switchState(link)}
               >
-                {link.active ? "Deactivate" : "Activate"}
+                {deactivateLabel(link)}
                 <span className="visually-hidden"> {link.slug}</span>
               </button>
             </>
@@ -97,6 +107,7 @@ export function LinksTab() {
             },
             { header: "Destination", cell: (link) => link.destination, className: "url-cell" },
             { header: "Status", cell: (link) => (link.active ? "Active" : "Inactive") },
+            { header: "Health", cell: (link) => <HealthBadge link={link} /> },
             { header: "Fallback", cell: (link) => link.fallbackDestination ?? "None", className: "url-cell" },
           ]}
         />
@@ -109,12 +120,16 @@ export function LinksTab() {
 function LinkDialog({ link, onClose }: { link: AdminLink; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => ref.current?.showModal?.(), []);
-  const editor = useAdminForm<LinkForm>({ initial: formOf(link), schema: LinkUpdate });
+  const editor = useAdminForm<EditorForm>({
+    initial: { ...formOf(link), autoFallbackAfter: link.autoFallbackAfter?.toString() ?? "" },
+    schema: LinkUpdate,
+    body: editorBody,
+  });
   const { form, set, error } = editor;
-  const save = useAdminMutation<LinkForm>("PUT", () => ADMIN_API.link(link.id), [[ADMIN_API.links]]);
+  const save = useAdminMutation<unknown>("PUT", () => ADMIN_API.link(link.id), [[ADMIN_API.links]]);
 
-  const send = (body: unknown, value: LinkForm) =>
-    save.mutate(value, {
+  const send = (body: unknown, value: EditorForm) =>
+    save.mutate(body, {
       onSuccess: () => {
         editor.accepted(value);
         toast({ title: "Link updated" });
@@ -146,6 +161,7 @@ function LinkDialog({ link, onClose }: { link: AdminLink; onClose: () => void })
           </code>
           ; its address stays, only where it leads changes.
         </p>
+        <LinkHealthPanel id={link.id} />
         <form {...editor.formProps(send)} className="admin-form">
           <Field label="Destination" error={error("destination")}>
             {(props) => (
@@ -170,6 +186,22 @@ function LinkDialog({ link, onClose }: { link: AdminLink; onClose: () => void })
                 type="url"
                 value={form.fallbackDestination}
                 onChange={(e) => set("fallbackDestination", e.target.value)}
+              />
+            )}
+          </Field>
+          <Field
+            label={`Use the fallback after this many failed checks in a row (1 to ${AUTO_FALLBACK_MAX}; empty: never)`}
+            error={error("autoFallbackAfter")}
+          >
+            {(props) => (
+              <input
+                {...props}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={AUTO_FALLBACK_MAX}
+                value={form.autoFallbackAfter}
+                onChange={(e) => set("autoFallbackAfter", e.target.value)}
               />
             )}
           </Field>

@@ -1,0 +1,277 @@
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import type { Db } from "#server/db/client.ts";
+import type { Logger } from "#server/logger.ts";
+import type { HealthClass } from "#shared/features/links/contract.ts";
+import { links } from "./table.ts";
+
+/** At most this many redirects are followed; one more makes the link broken. */
+export const MAX_HOPS = 10;
+/** How long one request of a check may take before the destination counts as not answering. */
+export const CHECK_TIMEOUT_MS = 10_000;
+/** Destinations checked at the same time in a run over all links. */
+const AT_ONCE = 3;
+
+export interface CheckResult {
+  healthClass: HealthClass;
+  /** The status of the last answer; null when nothing answered. */
+  status: number | null;
+  /** The last address asked for. */
+  finalUrl: string;
+  /** Redirects followed. */
+  hops: number;
+  /** A short sentence for the admin. */
+  reason: string;
+}
+
+export interface CheckOptions {
+  timeoutMs?: number;
+  maxHops?: number;
+  userAgent: string;
+}
+
+/** The user agent the checker names itself with: what it is, and whose site sends it. */
+export function checkerUserAgent(publicOrigin: string | null): string {
+  return `cam-guide link checker (+${publicOrigin ?? "self-hosted"})`;
+}
+
+const isRedirect = (status: number) => status >= 300 && status < 400;
+
+/**
+ * Fetches `url` the way a visitor's browser would reach it: GET (some networks answer HEAD
+ * badly), each redirect followed by hand (a relative Location against the address that sent
+ * it; only http and https), at most `maxHops` of them, each request with its own timeout. The
+ * body is never read. Networks redirect by design, so a redirect that ends on a page is not an
+ * error; 403 and 429 mean the destination refuses robots, not that it is gone.
+ */
+export async function checkDestination(
+  url: string,
+  { timeoutMs = CHECK_TIMEOUT_MS, maxHops = MAX_HOPS, userAgent }: CheckOptions,
+): Promise<CheckResult> {
+  let current = url;
+  let status: number | null = null;
+  let hops = 0;
+  const seen = new Set<string>();
+  const broken = (reason: string): CheckResult => ({ healthClass: "broken", status, finalUrl: current, hops, reason });
+  for (;;) {
+    let address: URL;
+    try {
+      address = new URL(current);
+    } catch {
+      return broken("The address is not a valid web address.");
+    }
+    if (address.protocol !== "http:" && address.protocol !== "https:")
+      return broken(`A redirect led to a ${address.protocol} address, not a web page.`);
+    if (seen.has(address.href)) return broken("The redirects go round in a loop.");
+    seen.add(address.href);
+
+    let response: Response;
+    try {
+      response = await fetch(address, {
+        method: "GET",
+        redirect: "manual",
+        headers: { "user-agent": userAgent, accept: "text/html,*/*;q=0.8" },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      status = null;
+      const name = (error as Error).name;
+      return broken(
+        name === "TimeoutError" || name === "AbortError"
+          ? `No answer within ${Math.round(timeoutMs / 100) / 10} seconds.`
+          : "Could not connect (the name does not resolve, or the server refused the connection).",
+      );
+    }
+    status = response.status;
+    await response.body?.cancel().catch(() => {});
+
+    if (isRedirect(status)) {
+      const location = response.headers.get("location");
+      if (!location) return broken(`A ${status} redirect without a Location.`);
+      let next: string;
+      try {
+        next = new URL(location, address).href;
+      } catch {
+        return broken(`A ${status} redirect to an address that is not valid.`);
+      }
+      if (hops === maxHops) return broken(`More than ${maxHops} redirects.`);
+      current = next;
+      hops++;
+      continue;
+    }
+    const end = { status, finalUrl: address.href, hops };
+    if (status >= 200 && status < 300)
+      return hops === 0
+        ? { ...end, healthClass: "healthy", reason: `Answered ${status}.` }
+        : {
+            ...end,
+            healthClass: "redirected",
+            reason: `Answered ${status} after ${hops} redirect${hops === 1 ? "" : "s"}.`,
+          };
+    if (status === 403 || status === 429)
+      return {
+        ...end,
+        healthClass: "blocked",
+        reason: `Answered ${status}: the site refuses automated checks; open it in a browser to be sure.`,
+      };
+    return { ...end, healthClass: "broken", reason: `Answered ${status}.` };
+  }
+}
+
+/** The health columns of a link whose destination was never checked (or has just changed). */
+export const HEALTH_RESET = {
+  lastCheckedAt: null,
+  lastStatus: null,
+  finalUrl: null,
+  hopCount: null,
+  healthClass: null,
+  consecutiveFailures: 0,
+} as const;
+
+/**
+ * Stores a check on the link, unless its destination changed meanwhile. Broken counts one more
+ * failure in a row; healthy and redirected end the count; blocked leaves it as it was.
+ */
+export async function recordCheck(
+  db: Db,
+  link: { id: number; destination: string },
+  result: CheckResult,
+  now: Date,
+): Promise<void> {
+  const failures =
+    result.healthClass === "broken"
+      ? sql`${links.consecutiveFailures} + 1`
+      : result.healthClass === "blocked"
+        ? sql`${links.consecutiveFailures}`
+        : 0;
+  await db
+    .update(links)
+    .set({
+      lastCheckedAt: now,
+      lastStatus: result.status,
+      finalUrl: result.finalUrl,
+      hopCount: result.hops,
+      healthClass: result.healthClass,
+      consecutiveFailures: failures,
+    })
+    .where(and(eq(links.id, link.id), eq(links.destination, link.destination)));
+}
+
+export interface LinkChecksOptions {
+  db: Db;
+  /** The checker's user agent (it names the site's public address once known). */
+  userAgent: () => Promise<string>;
+  logger: Pick<Logger, "info" | "warn" | "error">;
+  timeoutMs?: number;
+  clock?: () => Date;
+}
+
+/**
+ * Runs the checks: one link, or all of them a few at a time. Only one run over many links is
+ * under way at once; asking for another meanwhile waits for that one.
+ */
+export class LinkChecks {
+  private run: Promise<number> | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private firstTimer: ReturnType<typeof setTimeout> | null = null;
+
+  constructor(private readonly options: LinkChecksOptions) {}
+
+  private now(): Date {
+    return this.options.clock?.() ?? new Date();
+  }
+
+  private async checkRow(link: { id: number; destination: string }): Promise<CheckResult> {
+    const result = await checkDestination(link.destination, {
+      userAgent: await this.options.userAgent(),
+      timeoutMs: this.options.timeoutMs,
+    });
+    await recordCheck(this.options.db, link, result, this.now());
+    return result;
+  }
+
+  /** Checks one link now; null when there is no link with that id. */
+  async checkOne(id: number): Promise<CheckResult | null> {
+    const [link] = await this.options.db
+      .select({ id: links.id, destination: links.destination })
+      .from(links)
+      .where(eq(links.id, id))
+      .limit(1);
+    return link ? this.checkRow(link) : null;
+  }
+
+  /** Whether a run over many links is under way. */
+  get running(): boolean {
+    return this.run !== null;
+  }
+
+  /** Checks every link; a run already under way is waited for instead. Answers the number checked. */
+  checkAll(): Promise<number> {
+    return this.runOver(() => this.options.db.select({ id: links.id, destination: links.destination }).from(links));
+  }
+
+  /** The scheduled run: the links not checked within `intervalMs` of `now`. Skipped while a run is under way. */
+  async tick(now: Date, intervalMs: number): Promise<number> {
+    if (this.run) return 0;
+    const since = new Date(now.getTime() - intervalMs);
+    return this.runOver(() =>
+      this.options.db
+        .select({ id: links.id, destination: links.destination })
+        .from(links)
+        .where(or(isNull(links.lastCheckedAt), lt(links.lastCheckedAt, since))),
+    );
+  }
+
+  private runOver(pick: () => Promise<{ id: number; destination: string }[]>): Promise<number> {
+    if (this.run) return this.run;
+    const run = (async () => {
+      const rows = await pick();
+      let next = 0;
+      const worker = async () => {
+        while (next < rows.length) {
+          const row = rows[next++]!;
+          try {
+            await this.checkRow(row);
+          } catch (error) {
+            this.options.logger.error("could not check a link", { error, id: row.id });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(AT_ONCE, rows.length) }, worker));
+      return rows.length;
+    })();
+    this.run = run;
+    const done = () => {
+      if (this.run === run) this.run = null;
+    };
+    run.then(done, done);
+    return run;
+  }
+
+  /**
+   * Checks the links not checked within `hours`, soon after the start and then every hour (or
+   * every `hours` when shorter). The timer never keeps the process alive.
+   */
+  schedule(hours: number): void {
+    this.stop();
+    const intervalMs = hours * 3_600_000;
+    const tick = () => {
+      void this.tick(this.now(), intervalMs)
+        .then((checked) => {
+          if (checked > 0) this.options.logger.info(`checked ${checked} link${checked === 1 ? "" : "s"}`);
+        })
+        .catch((error) => this.options.logger.error("the scheduled link check failed", { error }));
+    };
+    const first = setTimeout(tick, 60_000);
+    first.unref?.();
+    this.timer = setInterval(tick, Math.min(intervalMs, 3_600_000));
+    this.timer.unref?.();
+    this.firstTimer = first;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    if (this.firstTimer) clearTimeout(this.firstTimer);
+    this.timer = null;
+    this.firstTimer = null;
+  }
+}

@@ -1,0 +1,197 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "wouter";
+import { type AdminLink, autoFallbackInEffect, type HealthClass } from "#shared/features/links/contract.ts";
+import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { api } from "#web/lib/query-client.ts";
+import { toast } from "#web/stores/toast.ts";
+
+// Link health (docs/product.md#link-health): what the last check of each link's destination
+// found, the buttons that check now, and the summary on the dashboard's first page.
+
+type Health = Pick<
+  AdminLink,
+  "healthClass" | "lastCheckedAt" | "lastStatus" | "hopCount" | "finalUrl" | "consecutiveFailures" | "autoFallbackAfter"
+>;
+
+export const HEALTH_LABELS: Record<HealthClass | "unchecked", string> = {
+  healthy: "Healthy",
+  redirected: "Redirected",
+  broken: "Broken",
+  blocked: "Blocked",
+  unchecked: "Not checked yet",
+};
+
+const MEANING: Record<HealthClass, string> = {
+  healthy: "the destination answered with a page",
+  redirected: "the destination answered with a page after redirects (networks do this on purpose)",
+  broken: "the destination did not answer with a working page",
+  blocked: "the destination refuses automated checks (it may still work in a browser)",
+};
+
+/** A check's time in the admin's own time zone. */
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** One line saying what the last check found: answer, redirects, the address it ended at, and when. */
+export function healthDetails(link: Health): string {
+  if (!link.healthClass || !link.lastCheckedAt) return "This destination has not been checked yet.";
+  const answer = link.lastStatus === null ? "no answer" : `status ${link.lastStatus}`;
+  const hops = link.hopCount ?? 0;
+  const redirects = `${hops} redirect${hops === 1 ? "" : "s"}`;
+  const failures =
+    link.consecutiveFailures > 0
+      ? `; ${link.consecutiveFailures} failed check${link.consecutiveFailures === 1 ? "" : "s"} in a row`
+      : "";
+  return `${HEALTH_LABELS[link.healthClass]}: ${MEANING[link.healthClass]} (${answer}, ${redirects}, ended at ${link.finalUrl ?? "?"}), checked ${when(link.lastCheckedAt)}${failures}.`;
+}
+
+/** The badge of a link's health: a word (never a colour alone), the details in its title. */
+export function HealthBadge({ link }: { link: Health }) {
+  const kind = link.healthClass ?? "unchecked";
+  const short =
+    link.healthClass && link.lastCheckedAt
+      ? `${link.lastStatus === null ? "no answer" : `HTTP ${link.lastStatus}`}${link.hopCount ? `, ${link.hopCount} redirect${link.hopCount === 1 ? "" : "s"}` : ""}`
+      : null;
+  return (
+    <span className="health-cell">
+      <span className={`health-badge health-${kind}`} title={healthDetails(link)}>
+        {HEALTH_LABELS[kind]}
+      </span>
+      {short && <small className="muted"> {short}</small>}
+      {autoFallbackInEffect(link) && <small className="health-switched"> Clicks go to the fallback</small>}
+    </span>
+  );
+}
+
+interface CheckAllAnswer {
+  checked: number;
+  links: AdminLink[];
+}
+
+/** "Check all links now": every destination is fetched, a few at a time; the list shows what was found. */
+export function CheckAllLinks() {
+  const queryClient = useQueryClient();
+  const run = useMutation<CheckAllAnswer, Error>({
+    mutationFn: () => api<CheckAllAnswer>("POST", ADMIN_API.checkLinks, { json: {} }),
+    onSuccess: (answer) => {
+      queryClient.setQueryData([ADMIN_API.links], answer.links);
+      void queryClient.invalidateQueries({ queryKey: [ADMIN_API.links] });
+      const broken = answer.links.filter((link) => link.healthClass === "broken").length;
+      toast({
+        title: `Checked ${answer.checked} link${answer.checked === 1 ? "" : "s"}`,
+        description: broken ? `${broken} broken: see the Health column.` : "None is broken.",
+        variant: broken ? "destructive" : undefined,
+      });
+    },
+    onError: (error) =>
+      toast({ title: "Error", description: `The check failed: ${error.message}`, variant: "destructive" }),
+  });
+  return (
+    <div className="toolbar">
+      <button
+        type="button"
+        className="secondary"
+        onClick={() => run.mutate()}
+        disabled={run.isPending}
+        aria-busy={run.isPending}
+      >
+        {run.isPending ? "Checking links..." : "Check all links now"}
+      </button>
+    </div>
+  );
+}
+
+/** The label of the row's button that turns a link off: for a broken link it says where clicks will go. */
+export function deactivateLabel(link: Pick<AdminLink, "active" | "healthClass" | "fallbackDestination">): string {
+  if (!link.active) return "Activate";
+  if (link.healthClass !== "broken") return "Deactivate";
+  return link.fallbackDestination ? "Send clicks to the fallback" : "Send clicks back to the page";
+}
+
+/**
+ * In the link's editor: what the last check found, "Check now", and whether clicks go to the
+ * fallback by themselves (and why).
+ */
+export function LinkHealthPanel({ id }: { id: number }) {
+  const links = useQuery<AdminLink[]>({ queryKey: [ADMIN_API.links], staleTime: 10_000 });
+  const link = links.data?.find((l) => l.id === id);
+  const queryClient = useQueryClient();
+  const check = useMutation<{ link: AdminLink; reason: string }, Error>({
+    mutationFn: () => api("POST", ADMIN_API.checkLink(id), { json: {} }),
+    onSuccess: async (answer) => {
+      await queryClient.invalidateQueries({ queryKey: [ADMIN_API.links] });
+      toast({
+        title: `${HEALTH_LABELS[answer.link.healthClass ?? "unchecked"]}: ${answer.link.slug}`,
+        description: answer.reason,
+        variant: answer.link.healthClass === "broken" ? "destructive" : undefined,
+      });
+    },
+    onError: (error) =>
+      toast({ title: "Error", description: `The check failed: ${error.message}`, variant: "destructive" }),
+  });
+  if (!link) return null;
+  const switched = autoFallbackInEffect(link);
+  return (
+    <section className="link-health" aria-labelledby={`link-health-${id}`}>
+      <h3 id={`link-health-${id}`}>Health</h3>
+      <p>
+        <HealthBadge link={link} />
+      </p>
+      <p className="muted">{healthDetails(link)}</p>
+      {switched && (
+        <p className="link-health-switched" role="status">
+          <strong>Clicks go to the fallback by themselves:</strong> the last {link.consecutiveFailures} checks found the
+          destination broken, and this link uses its fallback after {link.autoFallbackAfter}.{" "}
+          {link.fallbackDestination
+            ? `Visitors go to ${link.fallbackDestination}`
+            : "Visitors go back to the page they clicked on"}{" "}
+          until a check finds the destination working again.
+        </p>
+      )}
+      {link.healthClass === "broken" && !switched && link.active && (
+        <p className="link-health-switched">
+          A broken link never switches itself. To send its clicks elsewhere now, clear "Active" below (clicks then go to
+          the fallback, or back to the page), or set a number of failed checks after which the fallback is used.
+        </p>
+      )}
+      <button
+        type="button"
+        className="secondary outline small-button"
+        onClick={() => check.mutate()}
+        disabled={check.isPending}
+        aria-busy={check.isPending}
+      >
+        {check.isPending ? "Checking..." : "Check now"}
+      </button>
+    </section>
+  );
+}
+
+const SUMMARY_ORDER: (HealthClass | "unchecked")[] = ["broken", "blocked", "redirected", "healthy", "unchecked"];
+
+/** The counts of each kind of link health; only those that are not zero. */
+export function healthCounts(links: Pick<AdminLink, "healthClass">[]): [HealthClass | "unchecked", number][] {
+  const counts = new Map<HealthClass | "unchecked", number>();
+  for (const link of links) {
+    const kind = link.healthClass ?? "unchecked";
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return SUMMARY_ORDER.filter((kind) => counts.get(kind)).map((kind) => [kind, counts.get(kind)!]);
+}
+
+/** The dashboard's first page: one line on the links' health, with a way to them. */
+export function LinkHealthSummary() {
+  const links = useQuery<AdminLink[]>({ queryKey: [ADMIN_API.links], staleTime: 10_000 });
+  if (!links.data || links.data.length === 0) return null;
+  const counts = healthCounts(links.data);
+  const broken = counts.some(([kind]) => kind === "broken");
+  return (
+    <aside className={`link-health-summary${broken ? " warning" : ""}`} aria-label="Link health">
+      <p>
+        {broken && <strong>Needs attention: </strong>}
+        Links: {counts.map(([kind, n]) => `${n} ${HEALTH_LABELS[kind].toLowerCase()}`).join(", ")}
+        {" — "}
+        <Link href="/admin/links">Review links</Link>
+      </p>
+    </aside>
+  );
+}

@@ -1,0 +1,90 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test } from "./fixtures.ts";
+
+// It points every link at a server it starts on 127.0.0.1 (the checker must never reach
+// anything else), so it runs alone on the admin journeys' server before them
+// (playwright.config.ts) and puts every destination back at the end.
+const PASSWORD = "e2e-admin-password-123";
+const TARGET = "platform-two";
+test.describe.configure({ mode: "serial", timeout: 120_000 });
+
+interface Link {
+  id: number;
+  slug: string;
+  destination: string;
+  active: boolean;
+  fallbackDestination: string | null;
+  notes: string | null;
+}
+
+let loopback: Server;
+let origin: string;
+
+test.beforeAll(async () => {
+  loopback = createServer((request, response) => {
+    response.writeHead(request.url?.startsWith("/gone") ? 404 : 200, { "content-type": "text/plain" });
+    response.end("loopback");
+  });
+  await new Promise<void>((resolve) => loopback.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(loopback.address() as AddressInfo).port}`;
+});
+test.afterAll(() => new Promise<void>((resolve) => loopback.close(() => resolve())));
+
+test("a link whose destination answers 404 is Broken after Check all links now, and the dashboard says so", async ({
+  page,
+  visit,
+  scan,
+  baseURL,
+}) => {
+  await page.goto("/admin-login");
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+
+  const put = (link: Link, destination: string) =>
+    page.request.put(`/api/admin/link/${link.id}`, {
+      data: {
+        destination,
+        active: link.active,
+        fallbackDestination: link.fallbackDestination ?? "",
+        notes: link.notes ?? "",
+      },
+      headers: { origin: new URL(baseURL!).origin },
+    });
+  const links = (await (await page.request.get("/api/admin/links")).json()) as Link[];
+  expect(links.map((l) => l.slug)).toContain(TARGET);
+  try {
+    for (const link of links)
+      expect((await put(link, `${origin}/${link.slug === TARGET ? "gone" : "fine"}/${link.slug}`)).status()).toBe(200);
+
+    await visit("/admin/links");
+    const row = page.getByRole("row").filter({ hasText: `/go/${TARGET}` });
+    await expect(row).toContainText("Not checked yet");
+    await page.getByRole("button", { name: "Check all links now" }).click();
+    await expect(row.getByText("Broken", { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(row.getByText("Broken", { exact: true })).toHaveAttribute("title", /status 404.*\/gone\//);
+    const other = page.getByRole("row").filter({ hasText: "/go/platform-one" });
+    await expect(other.getByText("Healthy", { exact: true })).toBeVisible();
+    // A broken link's off button says where its clicks go.
+    await expect(row.getByRole("button", { name: `Send clicks back to the page ${TARGET}` })).toBeVisible();
+    await scan();
+
+    await visit("/admin");
+    const summary = page.getByRole("complementary", { name: "Link health" });
+    await expect(summary).toContainText(`Needs attention: Links: 1 broken, ${links.length - 1} healthy`);
+    await scan();
+    await summary.getByRole("link", { name: "Review links" }).click();
+    await expect(page).toHaveURL(/\/admin\/links$/);
+
+    // A phone: the badges fit.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await visit("/admin/links");
+    await expect(page.getByRole("row").filter({ hasText: `/go/${TARGET}` })).toContainText("Broken");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  } finally {
+    // The destinations as they were (a changed destination starts unchecked again).
+    for (const link of links) await put(link, link.destination);
+  }
+});
