@@ -231,6 +231,7 @@ export const pages: PathEntry[] = [
   { id: "admin-offer", path: "/admin/offers/:id", load: adminPage },
   { id: "admin-products", path: "/admin/products", load: adminPage },
   { id: "admin-links", path: "/admin/links", load: adminPage },
+  { id: "admin-link", path: "/admin/links/:id", load: adminPage },
   { id: "admin-settings", path: "/admin/settings", load: adminPage },
   // The course's old completion address.
   { id: "course-complete-redirect", path: "/course-complete", movedTo: "/learn/complete" },

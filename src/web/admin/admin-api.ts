@@ -13,6 +13,7 @@ export const ADMIN_API = {
     id ? `/api/admin/recommended-product/${encodeURIComponent(id)}` : "/api/admin/recommended-product",
   links: "/api/admin/links",
   link: (id: number) => `/api/admin/link/${id}`,
+  newLink: "/api/admin/link",
   settings: "/api/admin/settings",
   address: "/api/admin/settings/address",
   upload: "/api/upload",

@@ -6,7 +6,7 @@ import type { AdminOffer } from "#shared/features/offers/contract.ts";
 import { clearAdminFlag, hasAdminFlag } from "#web/features/auth/admin-session.ts";
 import { CategoriesTab } from "#web/features/blog/admin-categories.tsx";
 import { PostEditor, PostsTab } from "#web/features/blog/admin-posts.tsx";
-import { LinksTab } from "#web/features/links/admin-links.tsx";
+import { LinksTab, NewLinkEditor } from "#web/features/links/admin-links.tsx";
 import { OfferEditor, OffersTab } from "#web/features/offers/admin-offers.tsx";
 import { ProductsTab } from "#web/features/products/admin-products.tsx";
 import { SettingsTab } from "#web/features/settings/admin-settings.tsx";
@@ -143,7 +143,14 @@ export default function AdminPage() {
           ))}
         {section === "categories" && <CategoriesTab />}
         {section === "products" && <ProductsTab />}
-        {section === "links" && <LinksTab />}
+        {section === "links" &&
+          (record === undefined ? (
+            <LinksTab />
+          ) : record === NEW_RECORD ? (
+            <NewLinkEditor onDone={() => open(list)} />
+          ) : (
+            <RecordMissing noun="link" section={section} />
+          ))}
         {section === "settings" && <SettingsTab />}
       </Panel>
     </section>
