@@ -239,6 +239,7 @@ export const pages: PathEntry[] = [
     search: { days: { shared: () => true, canonical: (value) => (readPeriod(value) ? value : null) } },
     load: adminPage,
   },
+  { id: "admin-link", path: "/admin/links/:id", load: adminPage },
   { id: "admin-settings", path: "/admin/settings", load: adminPage },
   // The course's old completion address.
   { id: "course-complete-redirect", path: "/course-complete", movedTo: "/learn/complete" },

@@ -246,7 +246,8 @@ test("the server's objections show at their fields: a used slug, a video URL it 
   await page.getByLabel("Description").fill("The server refuses the video address.");
   await page.getByRole("radio", { name: "Video" }).check();
   await page.getByLabel("Video URL").fill("https://example.com/page");
-  await page.getByLabel("Link URL").fill("https://example.com/offer");
+  await page.getByLabel("New link's slug").fill("video-page-offer");
+  await page.getByLabel("New link's destination").fill("https://example.com/offer");
   await page.getByRole("button", { name: "Create Offer" }).click();
   await expect(page.getByLabel("Video URL")).toHaveAccessibleDescription(
     "Use a YouTube or Vimeo link, or a direct MP4, WebM or Ogg file",
@@ -263,7 +264,10 @@ test("an offer for module 2 shows on /learn/2", async ({ page, scan }) => {
   await expect(page).toHaveURL(/\/admin\/offers\/new$/);
   await page.getByLabel("Title").fill("Admin-made offer for module two");
   await page.getByLabel("Description").fill("Created in the browser test.");
-  await page.getByLabel("Link URL").fill("https://example.com/admin-offer");
+  // The offer's link: a new managed link made with the offer.
+  await expect(page.getByLabel("Link", { exact: true })).toHaveValue("+new");
+  await page.getByLabel("New link's slug").fill("admin-offer-two");
+  await page.getByLabel("New link's destination").fill("https://example.com/admin-offer");
   await page.getByLabel("Button Text (optional; empty hides the button)").fill("Visit the offer");
   await page.getByLabel("Module ID").selectOption("2");
   await expect(
@@ -291,7 +295,7 @@ test("an offer for module 2 shows on /learn/2", async ({ page, scan }) => {
   await expect(card.getByRole("heading", { name: "Admin-made offer for module two" })).toBeVisible();
   // Through the offer's managed link, which leads to the URL typed in the form.
   const visitOffer = card.getByRole("button", { name: /Visit the offer/ });
-  await expect(visitOffer).toHaveAttribute("href", /^\/go\/[a-z0-9-]+\?p=offer$/);
+  await expect(visitOffer).toHaveAttribute("href", "/go/admin-offer-two?p=offer");
   const go = await page.request.get((await visitOffer.getAttribute("href"))!, { maxRedirects: 0 });
   expect(go.headers().location).toBe("https://example.com/admin-offer");
 });
@@ -305,7 +309,8 @@ test("a product with invalid then valid fields shows in the starter kit", async 
   await expect(dialog).toContainText("Fill in the details for the recommended product.");
   await dialog.getByLabel("Name").fill("x");
   await dialog.getByLabel("Description").fill("short");
-  await dialog.getByLabel("Link").fill("not a url");
+  await dialog.getByLabel("New link's slug").fill("softbox-kit");
+  await dialog.getByLabel("New link's destination").fill("not a url");
   await dialog.getByRole("button", { name: "Add Product" }).click();
   await expect(dialog.getByText("Name must be at least 2 characters")).toBeVisible();
   await expect(dialog.getByText("Description must be at least 10 characters")).toBeVisible();
@@ -314,7 +319,7 @@ test("a product with invalid then valid fields shows in the starter kit", async 
   await scan();
   await dialog.getByLabel("Name").fill("Soft-box lighting kit for two");
   await dialog.getByLabel("Description").fill("Even light across a wider frame, so both partners look their best.");
-  await dialog.getByLabel("Link").fill("https://www.amazon.com/s?k=softbox+kit");
+  await dialog.getByLabel("New link's destination").fill("https://www.amazon.com/s?k=softbox+kit");
   await dialog.getByLabel("Price").fill("$60–$90");
   await dialog.getByLabel("Archetype", { exact: true }).selectOption("Couple");
   await dialog.getByRole("button", { name: "Add Product" }).click();

@@ -45,7 +45,8 @@ test("an offer and a platform button lead to their destinations through /go/", a
   try {
     const saved = await send("put", "/api/admin/settings", {
       ...settings,
-      platformA: { ...settings.platformA, url: platformDestination },
+      // A URL without a picked link goes into the platform's own link.
+      platformA: { name: settings.platformA.name, url: platformDestination },
     });
     expect(saved.status()).toBe(200);
     const created = await send("post", "/api/admin/affiliate-offer", {
@@ -89,7 +90,10 @@ test("an offer and a platform button lead to their destinations through /go/", a
     await platform.tab.close();
   } finally {
     // Put the content back for the other journeys.
-    await send("put", "/api/admin/settings", settings);
+    await send("put", "/api/admin/settings", {
+      ...settings,
+      platformA: { name: settings.platformA.name, url: settings.platformA.url },
+    });
     if (offerId !== null) await send("delete", `/api/admin/affiliate-offer/${offerId}`);
     for (const o of others) await send("put", `/api/admin/affiliate-offer/${o.id}`, fieldsOf(o));
   }

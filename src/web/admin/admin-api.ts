@@ -17,6 +17,7 @@ export const ADMIN_API = {
   analyticsCsv: (days: number) => `/api/admin/analytics.csv?days=${days}`,
   checkLinks: "/api/admin/links/check",
   checkLink: (id: number) => `/api/admin/links/${id}/check`,
+  newLink: "/api/admin/link",
   settings: "/api/admin/settings",
   address: "/api/admin/settings/address",
   upload: "/api/upload",

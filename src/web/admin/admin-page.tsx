@@ -7,7 +7,7 @@ import { AnalyticsTab } from "#web/features/analytics/admin-analytics.tsx";
 import { clearAdminFlag, hasAdminFlag } from "#web/features/auth/admin-session.ts";
 import { CategoriesTab } from "#web/features/blog/admin-categories.tsx";
 import { PostEditor, PostsTab } from "#web/features/blog/admin-posts.tsx";
-import { LinksTab } from "#web/features/links/admin-links.tsx";
+import { LinksTab, NewLinkEditor } from "#web/features/links/admin-links.tsx";
 import { LinkHealthSummary } from "#web/features/links/link-health.tsx";
 import { OfferEditor, OffersTab } from "#web/features/offers/admin-offers.tsx";
 import { ProductsTab } from "#web/features/products/admin-products.tsx";
@@ -146,7 +146,14 @@ export default function AdminPage() {
           ))}
         {section === "categories" && <CategoriesTab />}
         {section === "products" && <ProductsTab />}
-        {section === "links" && <LinksTab />}
+        {section === "links" &&
+          (record === undefined ? (
+            <LinksTab />
+          ) : record === NEW_RECORD ? (
+            <NewLinkEditor onDone={() => open(list)} />
+          ) : (
+            <RecordMissing noun="link" section={section} />
+          ))}
         {section === "analytics" && <AnalyticsTab />}
         {section === "settings" && <SettingsTab />}
       </Panel>

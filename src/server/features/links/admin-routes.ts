@@ -2,15 +2,23 @@ import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
 import { adminJson, NumericId } from "#server/plugins/admin-route.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import { LinkUpdate } from "#shared/features/links/contract.ts";
+import { LinkCreate, LinkUpdate } from "#shared/features/links/contract.ts";
 import type { LinkChecks } from "./health.ts";
-import { getLink, listLinks, updateLink } from "./service.ts";
+import { createLink, getLink, listLinksWithClicks, updateLink } from "./service.ts";
 
 /** Managed links, mounted under /api/admin behind the admin guard (see app.ts). */
 export function linkAdminRoutes(db: Db, checks: LinkChecks) {
   return (
     new Elysia({ name: "links-admin" })
-      .get("/links", () => listLinks(db))
+      .get("/links", () => listLinksWithClicks(db))
+      .post(
+        "/link",
+        async ({ body, set }) => {
+          set.status = 201;
+          return await createLink(db, body);
+        },
+        adminJson(LinkCreate),
+      )
       .put("/link/:id", ({ params, body }) => updateLink(db, Number(params.id), body), {
         ...adminJson(LinkUpdate),
         params: NumericId,
@@ -18,7 +26,7 @@ export function linkAdminRoutes(db: Db, checks: LinkChecks) {
       // Checks every link's destination now (a run already under way is waited for): the list after it.
       .post("/links/check", async () => {
         const checked = await checks.checkAll();
-        return { checked, links: await listLinks(db) };
+        return { checked, links: await listLinksWithClicks(db) };
       })
       // Checks one link's destination now: the link after it and what the check found.
       .post(

@@ -1,12 +1,20 @@
-import { asc, eq, like } from "drizzle-orm";
+import { and, asc, eq, gte, like } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { analyticsDaily } from "#server/features/analytics/table.ts";
 import { HttpError } from "#server/plugins/errors.ts";
+import { METRICS } from "#shared/features/analytics/constants.ts";
 import { GO_PREFIX, placementPage } from "#shared/features/links/constants.ts";
 import {
   type AdminLink,
+  type AdminLinkWithClicks,
   autoFallbackInEffect,
+  isHttpDestination,
   LINK_SLUG_PATTERN,
+  type LinkChoice,
+  type LinkClicks,
+  type LinkCreate,
   type LinkUpdate,
+  NEW_LINK,
 } from "#shared/features/links/contract.ts";
 import { HEALTH_RESET } from "./health.ts";
 import { links } from "./table.ts";
@@ -162,4 +170,128 @@ export async function updateLink(db: Db, id: number, input: LinkUpdate): Promise
     .returning();
   if (!row) throw new HttpError(404, "No link with that id.");
   return toAdminLink(row);
+}
+
+/** A 4xx naming the picker's field (`prefix` is the source's path, such as "platformA."). */
+const choiceProblem = (status: number, prefix: string, field: string, message: string) =>
+  new HttpError(status, message, [{ field: `${prefix}${field}`, message }]);
+
+/**
+ * The link a source sends visitors through, as the admin's form picked it: an existing link
+ * (`linkSlug`), a new link made here (NEW_LINK with a free slug and a destination), or, when
+ * nothing was picked, the typed URL adopted into the source's own link (`linkFor`). Returns the
+ * slug and the destination the source's URL column keeps. Call inside the source's transaction,
+ * so a refused choice changes nothing.
+ */
+export async function chooseLink(
+  tx: Db,
+  choice: LinkChoice,
+  prefix: string,
+  typed: { slug: string | null; destination: string | undefined; name: string; notes: string },
+): Promise<{ slug: string; destination: string }> {
+  const picked = choice.linkSlug?.trim() ?? "";
+  if (picked === NEW_LINK) {
+    const slug = choice.newLinkSlug?.trim() ?? "";
+    const destination = choice.newLinkDestination?.trim() ?? "";
+    if (!SLUG.test(slug) || slug.length > 64)
+      throw choiceProblem(
+        422,
+        prefix,
+        "newLinkSlug",
+        "The new link's slug is 1 to 64 lower-case letters, digits and single hyphens",
+      );
+    if (!isHttpDestination(destination))
+      throw choiceProblem(
+        422,
+        prefix,
+        "newLinkDestination",
+        "The new link's destination must be a full web address starting with http:// or https://",
+      );
+    const [taken] = await tx.select({ id: links.id }).from(links).where(eq(links.slug, slug)).limit(1);
+    if (taken)
+      throw choiceProblem(
+        409,
+        prefix,
+        "newLinkSlug",
+        `A link with the slug "${slug}" exists: pick it or choose another slug`,
+      );
+    await tx.insert(links).values({ slug, destination, notes: typed.notes });
+    return { slug, destination };
+  }
+  if (picked) {
+    const [link] = await tx
+      .select({ slug: links.slug, destination: links.destination })
+      .from(links)
+      .where(eq(links.slug, picked))
+      .limit(1);
+    if (!link) throw choiceProblem(422, prefix, "linkSlug", `There is no link with the slug "${picked.slice(0, 64)}"`);
+    return link;
+  }
+  const destination = typed.destination?.trim() ?? "";
+  if (!isHttpDestination(destination))
+    throw choiceProblem(422, prefix, "linkSlug", "Choose a link, or make a new one with a slug and a destination");
+  return { slug: await linkFor(tx, { ...typed, destination }), destination };
+}
+
+/** Makes a link in the Links section; a slug in use is a 409. */
+export async function createLink(db: Db, input: LinkCreate): Promise<AdminLink> {
+  const slug = input.slug.trim();
+  const [taken] = await db.select({ id: links.id }).from(links).where(eq(links.slug, slug)).limit(1);
+  if (taken)
+    throw new HttpError(409, `A link with the slug "${slug}" exists.`, [
+      { field: "slug", message: `A link with the slug "${slug}" exists: choose another slug` },
+    ]);
+  const [row] = await db
+    .insert(links)
+    .values({
+      slug,
+      destination: input.destination.trim(),
+      active: input.active,
+      fallbackDestination: blank(input.fallbackDestination),
+      notes: blank(input.notes),
+    })
+    .returning();
+  return toAdminLink(row!);
+}
+
+/** The UTC day `days` before `now`, as YYYY-MM-DD. */
+export function utcDay(now: Date, days = 0): string {
+  return new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Each link with its clicks in the last 7 and 30 days (today, UTC, included), in all and per
+ * placement, summed from the daily click counts (key "<slug>/<placement>").
+ */
+export async function listLinksWithClicks(db: Db, now = new Date()): Promise<AdminLinkWithClicks[]> {
+  const all = await listLinks(db);
+  const since7 = utcDay(now, 6);
+  const rows = await db
+    .select({ day: analyticsDaily.day, key: analyticsDaily.key, count: analyticsDaily.count })
+    .from(analyticsDaily)
+    .where(and(eq(analyticsDaily.metric, METRICS.click), gte(analyticsDaily.day, utcDay(now, 29))));
+  const bySlug = new Map<string, LinkClicks>();
+  for (const row of rows) {
+    const cut = row.key.indexOf("/");
+    if (cut < 0) continue;
+    const slug = row.key.slice(0, cut);
+    const placement = row.key.slice(cut + 1);
+    const clicks = bySlug.get(slug) ?? { days7: 0, days30: 0, placements: [] };
+    bySlug.set(slug, clicks);
+    let place = clicks.placements.find((p) => p.placement === placement);
+    if (!place) {
+      place = { placement, days7: 0, days30: 0 };
+      clicks.placements.push(place);
+    }
+    const recent = row.day >= since7 ? row.count : 0;
+    clicks.days30 += row.count;
+    clicks.days7 += recent;
+    place.days30 += row.count;
+    place.days7 += recent;
+  }
+  return all.map((link) => {
+    const clicks = bySlug.get(link.slug) ?? { days7: 0, days30: 0, placements: [] };
+    clicks.placements.sort((a, b) => b.days30 - a.days30 || a.placement.localeCompare(b.placement));
+    return { ...link, clicks };
+  });
 }

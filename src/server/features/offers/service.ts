@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
-import { destinationsBySlug, goPath, linkFor } from "#server/features/links/service.ts";
+import { chooseLink, destinationsBySlug, goPath } from "#server/features/links/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import type { AdminOffer, OfferInput, PublicOffer } from "#shared/features/offers/contract.ts";
@@ -77,6 +77,7 @@ export function toAdminOffer(row: typeof affiliateOffers.$inferSelect, destinati
   return {
     ...offerFields(row),
     linkUrl: destination ?? row.linkUrl,
+    linkSlug: row.linkSlug,
     moduleId: row.moduleId,
     isActive: row.isActive,
     archetype: row.archetype,
@@ -129,7 +130,7 @@ function offerValues(input: OfferInput) {
     videoUrl: input.useEmbed ? null : video,
     useEmbed: input.useEmbed,
     embedCode: input.useEmbed ? embedCode : null,
-    linkUrl: input.linkUrl.trim(),
+    linkUrl: input.linkUrl?.trim() ?? "",
     linkText: blankText(input.linkText),
     moduleId: input.moduleId,
     isActive: input.isActive,
@@ -140,18 +141,27 @@ function offerValues(input: OfferInput) {
   };
 }
 
-/** The offer's managed link, pointed at the destination typed in the form (a new offer gets one). */
-function offerLink(tx: Db, slug: string | null, values: ReturnType<typeof offerValues>) {
-  return linkFor(tx, { slug, destination: values.linkUrl, name: values.title, notes: `Offer: ${values.title}` });
+/**
+ * The offer's managed link as the form picked it (an existing or a new link), or the typed URL
+ * adopted into the offer's own link; the offer's URL column keeps the link's destination.
+ */
+async function offerLink(tx: Db, slug: string | null, input: OfferInput, values: ReturnType<typeof offerValues>) {
+  const link = await chooseLink(tx, input, "", {
+    slug,
+    destination: values.linkUrl,
+    name: values.title,
+    notes: `Offer: ${values.title}`,
+  });
+  return { linkSlug: link.slug, linkUrl: link.destination };
 }
 
 export function createOffer(db: Db, input: OfferInput): Promise<AdminOffer> {
   const values = offerValues(input);
   return inTransaction(db, async (tx) => {
-    const linkSlug = await offerLink(tx, null, values);
+    const link = await offerLink(tx, null, input, values);
     const [row] = await tx
       .insert(affiliateOffers)
-      .values({ ...values, linkSlug })
+      .values({ ...values, ...link })
       .returning();
     return toAdminOffer(row!);
   });
@@ -166,10 +176,10 @@ export function updateOffer(db: Db, id: number, input: OfferInput): Promise<Admi
       .where(eq(affiliateOffers.id, id))
       .limit(1);
     if (!old) throw new HttpError(404, "No offer with that id.");
-    const linkSlug = await offerLink(tx, old.linkSlug, values);
+    const link = await offerLink(tx, old.linkSlug, input, values);
     const [row] = await tx
       .update(affiliateOffers)
-      .set({ ...values, linkSlug, updatedAt: new Date() })
+      .set({ ...values, ...link, updatedAt: new Date() })
       .where(eq(affiliateOffers.id, id))
       .returning();
     return toAdminOffer(row!);

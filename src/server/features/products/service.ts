@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
-import { destinationsBySlug, goPath, linkFor } from "#server/features/links/service.ts";
+import { chooseLink, destinationsBySlug, goPath } from "#server/features/links/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { PRODUCT_ARCHETYPES, type RecommendedProduct } from "#shared/features/products/contract.ts";
 import { recommendedProducts } from "./table.ts";
@@ -58,7 +58,11 @@ export async function listAllProducts(db: Db): Promise<RecommendedProduct[]> {
   return rows.map((row) => {
     const product = toAdminProduct(row);
     // The destination of the product's link, which the Links section may have changed.
-    return { ...product, link: (row.linkSlug && destinations.get(row.linkSlug)) || product.link };
+    return {
+      ...product,
+      link: (row.linkSlug && destinations.get(row.linkSlug)) || product.link,
+      ...(row.linkSlug ? { linkSlug: row.linkSlug } : {}),
+    };
   });
 }
 
@@ -76,9 +80,24 @@ function productValues(input: RecommendedProduct) {
   };
 }
 
-/** The product's managed link, pointed at the destination typed in the form (a new product gets one). */
-function productLink(tx: Db, slug: string | null, id: string, values: ReturnType<typeof productValues>) {
-  return linkFor(tx, { slug, destination: values.link, name: id, notes: `Product: ${values.name}` });
+/**
+ * The product's managed link as the form picked it (an existing or a new link), or the typed URL
+ * adopted into the product's own link; the product's link column keeps the link's destination.
+ */
+async function productLink(
+  tx: Db,
+  slug: string | null,
+  id: string,
+  input: RecommendedProduct,
+  values: ReturnType<typeof productValues>,
+) {
+  const link = await chooseLink(tx, input, "", {
+    slug,
+    destination: values.link,
+    name: id,
+    notes: `Product: ${values.name}`,
+  });
+  return { linkSlug: link.slug, link: link.destination };
 }
 
 /** One featured product per archetype: marking a new one unmarks the others. */
@@ -99,10 +118,10 @@ export async function createProduct(db: Db, input: RecommendedProduct): Promise<
   if (taken) throw new HttpError(409, `A product with the id "${input.id}" already exists.`);
   return inTransaction(db, async (tx) => {
     const values = productValues(input);
-    const linkSlug = await productLink(tx, null, input.id, values);
+    const link = await productLink(tx, null, input.id, input, values);
     const [row] = await tx
       .insert(recommendedProducts)
-      .values({ id: input.id, ...values, linkSlug })
+      .values({ id: input.id, ...values, ...link })
       .returning();
     const product = toAdminProduct(row!);
     await keepOneDefault(tx, product);
@@ -119,10 +138,10 @@ export function updateProduct(db: Db, id: string, input: RecommendedProduct): Pr
       .limit(1);
     if (!old) throw new HttpError(404, "No product with that id.");
     const values = productValues(input);
-    const linkSlug = await productLink(tx, old.linkSlug, id, values);
+    const link = await productLink(tx, old.linkSlug, id, input, values);
     const [row] = await tx
       .update(recommendedProducts)
-      .set({ ...values, linkSlug })
+      .set({ ...values, ...link })
       .where(eq(recommendedProducts.id, id))
       .returning();
     const product = toAdminProduct(row!);

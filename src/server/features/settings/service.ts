@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
-import { destinationsBySlug, goPath, linkFor } from "#server/features/links/service.ts";
+import { chooseLink, destinationsBySlug, goPath } from "#server/features/links/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
+import type { DisclosureWording } from "#shared/features/disclosure/constants.ts";
 import type { SiteSettings } from "#shared/features/settings/contract.ts";
 import { siteSettings } from "./table.ts";
 
@@ -30,10 +31,27 @@ export async function getAdminSettings(db: Db): Promise<SiteSettings> {
   const row = await settingsRowOf(db);
   const destinations = await destinationsBySlug(db);
   const of = (slug: string | null, typed: string) => (slug && destinations.get(slug)) || typed;
-  return toSettings(row, {
+  const settings = toSettings(row, {
     a: of(row.platformALinkSlug, row.platformAUrl),
     b: of(row.platformBLinkSlug, row.platformBUrl),
   });
+  if (row.platformALinkSlug) settings.platformA.linkSlug = row.platformALinkSlug;
+  if (row.platformBLinkSlug) settings.platformB.linkSlug = row.platformBLinkSlug;
+  return settings;
+}
+
+const WORDING_KEYS = ["sponsored", "affiliate", "note", "linkText", "offerNote", "offerLinkText"] as const;
+
+/** The parts the operator reworded (trimmed); blank parts are left out, so they read as the default. */
+export function storedWording(
+  wording: Partial<DisclosureWording> | null | undefined,
+): Partial<DisclosureWording> | null {
+  const kept: Partial<DisclosureWording> = {};
+  for (const key of WORDING_KEYS) {
+    const value = wording?.[key];
+    if (typeof value === "string" && value.trim()) kept[key] = value.trim();
+  }
+  return Object.keys(kept).length ? kept : null;
 }
 
 function toSettings(row: typeof siteSettings.$inferSelect, urls: { a: string; b: string }): SiteSettings {
@@ -47,6 +65,7 @@ function toSettings(row: typeof siteSettings.$inferSelect, urls: { a: string; b:
     testimonialQuote: row.testimonialQuote,
     testimonialAttribution: row.testimonialAttribution,
     bannerClaim: row.bannerClaim,
+    disclosureWording: storedWording(row.disclosureWording) ?? {},
   };
 }
 
@@ -66,6 +85,8 @@ export function settingsRow(settings: SiteSettings) {
     testimonialQuote: settings.testimonialQuote.trim(),
     testimonialAttribution: settings.testimonialAttribution.trim(),
     bannerClaim: settings.bannerClaim.trim(),
+    // Left as it is when the body has none (an older client); blank parts are not stored.
+    ...(settings.disclosureWording ? { disclosureWording: storedWording(settings.disclosureWording) } : {}),
   };
 }
 
@@ -74,13 +95,13 @@ export async function updateSettings(db: Db, settings: SiteSettings): Promise<Si
   const values = settingsRow(settings);
   await inTransaction(db, async (tx) => {
     const row = await settingsRowOf(tx);
-    const platformALinkSlug = await linkFor(tx, {
+    const a = await chooseLink(tx, settings.platformA, "platformA.", {
       slug: row.platformALinkSlug,
       destination: values.platformAUrl,
       name: values.platformAName,
       notes: "Platform 1 in the settings",
     });
-    const platformBLinkSlug = await linkFor(tx, {
+    const b = await chooseLink(tx, settings.platformB, "platformB.", {
       slug: row.platformBLinkSlug,
       destination: values.platformBUrl,
       name: values.platformBName,
@@ -88,7 +109,14 @@ export async function updateSettings(db: Db, settings: SiteSettings): Promise<Si
     });
     await tx
       .update(siteSettings)
-      .set({ ...values, platformALinkSlug, platformBLinkSlug, updatedAt: new Date() })
+      .set({
+        ...values,
+        platformAUrl: a.destination,
+        platformALinkSlug: a.slug,
+        platformBUrl: b.destination,
+        platformBLinkSlug: b.slug,
+        updatedAt: new Date(),
+      })
       .where(eq(siteSettings.id, 1));
   });
   return getAdminSettings(db);

@@ -28,3 +28,21 @@ export function placementPage(placement: string | null | undefined): string {
 export function placedHref(href: string, placement: Placement): string {
   return `${href}?p=${placement}`;
 }
+
+/** Each placement's name as the admin reads it ("" is a click without a placement). */
+export const PLACEMENT_LABELS: Record<Placement | "", string> = {
+  footer: "Footer",
+  banner: "Promotional banner",
+  "quiz-result": "Quiz result page",
+  "tier-result": "Earnings result page",
+  resources: "Resources page",
+  learn: "Course pages",
+  offer: "Offer cards",
+  "starter-kit": "Starter kit",
+  "": "No placement",
+};
+
+/** A placement's readable name; one the site does not know is shown as it was counted. */
+export function placementLabel(placement: string): string {
+  return Object.hasOwn(PLACEMENT_LABELS, placement) ? PLACEMENT_LABELS[placement as Placement] : placement;
+}

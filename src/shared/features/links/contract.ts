@@ -89,3 +89,42 @@ export function isHttpDestination(value: string): boolean {
     return false;
   }
 }
+
+/** The picker's value for "make a new link" (no slug can start with "+"). */
+export const NEW_LINK = "+new";
+
+/**
+ * How a source (an offer, a product, a platform) picks its managed link: `linkSlug` names an
+ * existing link, or is NEW_LINK with `newLinkSlug` and `newLinkDestination` for a link made in
+ * the same save. Without `linkSlug` the source's typed URL is adopted into its own link. The
+ * server checks the rules (a slug that exists, a free and valid new slug, a web address).
+ */
+export const LinkChoiceFields = {
+  linkSlug: Type.Optional(Type.String({ maxLength: 64, error: "Choose a link" })),
+  newLinkSlug: Type.Optional(Type.String({ maxLength: 64, error: "The slug is at most 64 characters" })),
+  newLinkDestination: Type.Optional(
+    Type.String({ maxLength: 2048, error: "The destination is at most 2048 characters" }),
+  ),
+};
+
+export interface LinkChoice {
+  linkSlug?: string;
+  newLinkSlug?: string;
+  newLinkDestination?: string;
+}
+
+/** What the admin types to make a link in the Links section. */
+export const LinkCreate = Type.Composite([Type.Object({ slug: LinkSlug }), LinkUpdate]);
+export type LinkCreate = Static<typeof LinkCreate>;
+
+/** Clicks on a link in a period, in all and per placement ("" for none). */
+export interface LinkClicks {
+  days7: number;
+  days30: number;
+  placements: { placement: string; days7: number; days30: number }[];
+}
+
+/** A link in the admin's list, with its clicks. */
+export interface AdminLinkWithClicks extends AdminLink {
+  clicks: LinkClicks;
+}

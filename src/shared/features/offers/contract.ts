@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
+import { LinkChoiceFields } from "#shared/features/links/contract.ts";
 import { OptionalSiteImage, OptionalText, SITE_IMAGE_PATTERN } from "#shared/schema/common.ts";
 
 /** The public view of an affiliate offer (docs/product.md#offers). */
@@ -44,12 +45,16 @@ export const OfferInput = Type.Object({
   videoUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
   useEmbed: Type.Boolean(),
   embedCode: OptionalText(20_000),
-  linkUrl: Type.String({
-    minLength: 1,
-    maxLength: 2048,
-    pattern: "^https?://[^\\s]+$",
-    error: "Link URL is required and must be a valid URL",
-  }),
+  /** A destination typed without picking a link (adopted into the offer's own link); with `linkSlug` the link's destination is kept. */
+  linkUrl: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      pattern: "^https?://[^\\s]+$",
+      error: "Link URL is required and must be a valid URL",
+    }),
+  ),
+  ...LinkChoiceFields,
   linkText: OptionalText(60),
   moduleId: Type.Integer({
     minimum: 1,
@@ -65,8 +70,10 @@ export const OfferInput = Type.Object({
 export type OfferInput = Static<typeof OfferInput>;
 
 /** The admin's view of an offer: the public fields plus the rest (docs/product.md#offers). */
-export interface AdminOffer extends Required<OfferInput> {
+export interface AdminOffer extends Required<Omit<OfferInput, "linkSlug" | "newLinkSlug" | "newLinkDestination">> {
   id: number;
+  /** The slug of the offer's managed link. */
+  linkSlug: string | null;
   createdAt: string;
   updatedAt: string;
 }

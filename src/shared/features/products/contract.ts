@@ -4,6 +4,7 @@ import { PRODUCT_ARCHETYPES } from "./constants.ts";
 export { badgeTone, PRODUCT_ARCHETYPES, PRODUCT_BADGES } from "./constants.ts";
 
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
+import { LinkChoiceFields } from "#shared/features/links/contract.ts";
 import { literalUnion, OptionalSiteImage } from "#shared/schema/common.ts";
 
 export const ProductArchetypeName = literalUnion(PRODUCT_ARCHETYPES, {
@@ -22,5 +23,7 @@ export const RecommendedProduct = Type.Object({
   archetype: ProductArchetypeName,
   isDefault: Type.Boolean({ default: false }),
   moduleId: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: MODULE_COUNT }), Type.Null()])),
+  // The admin's pick of a managed link; with `linkSlug` the server keeps the link's destination in `link`.
+  ...LinkChoiceFields,
 });
 export type RecommendedProduct = Static<typeof RecommendedProduct>;

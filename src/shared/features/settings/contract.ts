@@ -1,4 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { LinkChoiceFields } from "#shared/features/links/contract.ts";
 
 const HttpUrl = Type.String({
   pattern: "^https?://[^\\s]+$",
@@ -9,6 +10,8 @@ const HttpUrl = Type.String({
 export const Platform = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 60, error: "Platform name is required, at most 60 characters" }),
   url: HttpUrl,
+  // The admin's pick of a managed link; with `linkSlug` the server keeps the link's destination in `url`.
+  ...LinkChoiceFields,
 });
 export type Platform = Static<typeof Platform>;
 
@@ -26,6 +29,16 @@ const Claim = (what: string, maxLength: number) =>
     pattern: `^[^${UNSHOWN}]*$`,
     error: `${what} must be plain text of at most ${maxLength} characters, with no control or invisible characters (leave it empty to hide it)`,
   });
+
+/** A part of the disclosure wording: plain text up to `maxLength` characters, or empty for the default. */
+const WordingPart = (what: string, maxLength: number) =>
+  Type.Optional(
+    Type.String({
+      maxLength,
+      pattern: `^[^${UNSHOWN}]*$`,
+      error: `${what} must be plain text of at most ${maxLength} characters, with no control or invisible characters (leave it empty for the default)`,
+    }),
+  );
 
 /**
  * The brand, the two affiliate platforms and the claims the site makes about itself
@@ -48,6 +61,23 @@ export const SiteSettings = Type.Object({
   testimonialAttribution: Claim("The testimonial's author", 100),
   /** The banner's second sentence; `{platform}` stands for the banner platform's name. */
   bannerClaim: Claim("The banner claim", 200),
+  /**
+   * The operator's wording of the affiliate disclosure, part by part (plain text); a blank or
+   * missing part reads as the default, so a label can be reworded but never removed.
+   */
+  disclosureWording: Type.Optional(
+    Type.Object(
+      {
+        sponsored: WordingPart("The Sponsored label", 40),
+        affiliate: WordingPart("The Affiliate link label", 40),
+        note: WordingPart("The disclosure note", 300),
+        linkText: WordingPart("The note's link text", 40),
+        offerNote: WordingPart("The offer card's note", 300),
+        offerLinkText: WordingPart("The offer card's link text", 40),
+      },
+      { additionalProperties: false, error: "The disclosure wording has six text parts" },
+    ),
+  ),
 });
 export type SiteSettings = Static<typeof SiteSettings>;
 

@@ -1,5 +1,6 @@
 import { createContext, useContext } from "react";
 import { DISCLOSURE_HREF, type DisclosureWording, disclosureWording } from "#shared/features/disclosure/constants.ts";
+import { useSettings } from "#web/features/settings/queries.ts";
 import { showsPromoBanner } from "#web/layout/nav-paths.ts";
 
 // Affiliate labels and the page's disclosure note (docs/product.md#affiliate-disclosure).
@@ -7,12 +8,12 @@ import { showsPromoBanner } from "#web/layout/nav-paths.ts";
 // page shows the note once, with the first affiliate block the server renders.
 
 /**
- * The wording every label and note shows: the one place an operator's wording plugs in
- * (read it from the settings here and pass it to disclosureWording, which keeps blank
- * labels at their default).
+ * The wording every label and note shows: the operator's wording from the settings read, with
+ * each blank part at its default (disclosureWording), so a label is never removed. React
+ * renders it as text, never as HTML.
  */
 export function useDisclosureWording(): DisclosureWording {
-  return disclosureWording(null);
+  return disclosureWording(useSettings().disclosureWording);
 }
 
 /** A visible "Sponsored" or "Affiliate link" label; the link it sits next to names its id in aria-describedby. */

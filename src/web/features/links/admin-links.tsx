@@ -1,13 +1,24 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { GO_PREFIX } from "#shared/features/links/constants.ts";
-import { type AdminLink, AUTO_FALLBACK_MAX, LinkUpdate } from "#shared/features/links/contract.ts";
+import { Link } from "wouter";
+import { GO_PREFIX, placementLabel } from "#shared/features/links/constants.ts";
+import {
+  type AdminLink,
+  type AdminLinkWithClicks,
+  AUTO_FALLBACK_MAX,
+  type LinkClicks,
+  LinkCreate,
+  LinkUpdate,
+} from "#shared/features/links/contract.ts";
+import type { PublicAddress } from "#shared/features/settings/contract.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { adminPath, NEW_RECORD } from "#web/admin/admin-sections.ts";
 import { AdminTable } from "#web/admin/admin-table.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { api } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
+import { CopyLink } from "./copy-link.tsx";
 import { CheckAllLinks, deactivateLabel, HealthBadge, LinkHealthPanel } from "./link-health.tsx";
 
 interface LinkForm {
@@ -32,9 +43,42 @@ const editorBody = ({ autoFallbackAfter, ...rest }: EditorForm) => {
   return { ...rest, autoFallbackAfter: text === "" ? null : /^\d+$/.test(text) ? Number(text) : text };
 };
 
-/** The Links section (docs/product.md#managed-links): every managed link, edit, turn off or on. */
+/** The site's public origin (Settings), else the address the admin is at: a link's absolute address. */
+function usePublicOrigin(): string {
+  const address = useQuery<PublicAddress>({ queryKey: [ADMIN_API.address], staleTime: 60_000 });
+  return address.data?.origin ?? (typeof window === "undefined" ? "" : window.location.origin);
+}
+
+/** Clicks in the last 7 and 30 days, with a per-placement breakdown that opens without script. */
+export function ClicksCell({ clicks }: { clicks: LinkClicks }) {
+  return (
+    <div className="link-clicks">
+      <span>
+        <strong>{clicks.days7}</strong> <small className="muted">7 days</small> · <strong>{clicks.days30}</strong>{" "}
+        <small className="muted">30 days</small>
+      </span>
+      {clicks.placements.length > 0 && (
+        <details>
+          <summary>By placement</summary>
+          {/* A list, not a table: on a phone the admin list's cells stack, nested tables would too. */}
+          <ul className="placement-list">
+            {clicks.placements.map((p) => (
+              <li key={p.placement}>
+                {placementLabel(p.placement)}: <strong>{p.days7}</strong> in 7 days, <strong>{p.days30}</strong> in 30
+                days
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}
+
+/** The Links section (docs/product.md#managed-links): every managed link, its clicks, copy, edit, turn off or on. */
 export function LinksTab() {
-  const links = useQuery<AdminLink[]>({ queryKey: [ADMIN_API.links], staleTime: 10_000 });
+  const links = useQuery<AdminLinkWithClicks[]>({ queryKey: [ADMIN_API.links], staleTime: 10_000 });
+  const origin = usePublicOrigin();
   const [editing, setEditing] = useState<AdminLink | null>(null);
   const queryClient = useQueryClient();
   const toggle = useMutation<unknown, Error, { id: number; body: LinkForm }>({
@@ -60,6 +104,11 @@ export function LinksTab() {
 
   return (
     <>
+      <div className="toolbar">
+        <Link href={adminPath("links", NEW_RECORD)} role="button">
+          New link
+        </Link>
+      </div>
       <p className="muted">
         Every affiliate link on the site goes through one of these addresses. A link that is off sends visitors to its
         fallback, or back to the page they clicked it on.
@@ -78,6 +127,7 @@ export function LinksTab() {
           onEdit={setEditing}
           actions={(link) => (
             <>
+              <CopyLink address={`${origin}${GO_PREFIX}${link.slug}`} name={link.slug} />
               <button type="button" className="secondary outline small-button" onClick={() => setEditing(link)}>
                 Edit<span className="visually-hidden"> {link.slug}</span>
               </button>
@@ -108,6 +158,7 @@ export function LinksTab() {
             { header: "Destination", cell: (link) => link.destination, className: "url-cell" },
             { header: "Status", cell: (link) => (link.active ? "Active" : "Inactive") },
             { header: "Health", cell: (link) => <HealthBadge link={link} /> },
+            { header: "Clicks", cell: (link) => <ClicksCell clicks={link.clicks} /> },
             { header: "Fallback", cell: (link) => link.fallbackDestination ?? "None", className: "url-cell" },
           ]}
         />
@@ -214,5 +265,90 @@ function LinkDialog({ link, onClose }: { link: AdminLink; onClose: () => void })
         </form>
       </article>
     </dialog>
+  );
+}
+
+const NEW_LINK_FORM: LinkCreate & { fallbackDestination: string; notes: string } = {
+  slug: "",
+  destination: "",
+  active: true,
+  fallbackDestination: "",
+  notes: "",
+};
+
+/** /admin/links/new: a link made by hand (a slug, a destination, an optional fallback and notes). */
+export function NewLinkEditor({ onDone }: { onDone: () => void }) {
+  const editor = useAdminForm<typeof NEW_LINK_FORM>({
+    initial: NEW_LINK_FORM,
+    schema: LinkCreate,
+    body: (form) => ({ ...form, slug: form.slug.trim(), destination: form.destination.trim() }),
+  });
+  const { form, set, error } = editor;
+  const save = useAdminMutation<unknown>("POST", () => ADMIN_API.newLink, [[ADMIN_API.links]]);
+
+  const send = (body: unknown, value: typeof NEW_LINK_FORM) =>
+    save.mutate(body, {
+      onSuccess: () => {
+        editor.accepted(value);
+        toast({ title: "Link created" });
+        onDone();
+      },
+      onError: (failure) => {
+        editor.refused(failure, body);
+        toast({ title: "Error", description: "Failed to create the link. Please try again.", variant: "destructive" });
+      },
+    });
+
+  return (
+    <form {...editor.formProps(send)} className="admin-form">
+      <h2>New Link</h2>
+      <Field label="Slug" error={error("slug")}>
+        {(props) => (
+          <input
+            {...props}
+            value={form.slug}
+            autoCapitalize="none"
+            spellCheck={false}
+            placeholder="join-platform"
+            onChange={(e) => set("slug", e.target.value)}
+          />
+        )}
+      </Field>
+      <small className="hint">
+        Lower-case letters, digits and single hyphens. Visitors follow <code>{GO_PREFIX}&lt;slug&gt;</code>; the slug
+        cannot change later.
+      </small>
+      <Field label="Destination" error={error("destination")}>
+        {(props) => (
+          <input
+            {...props}
+            type="url"
+            placeholder="https://"
+            value={form.destination}
+            onChange={(e) => set("destination", e.target.value)}
+          />
+        )}
+      </Field>
+      <Check
+        label="Active (clicks go to the destination)"
+        checked={form.active}
+        onChange={(active) => set("active", active)}
+        error={error("active")}
+      />
+      <Field label="Fallback destination (optional)" error={error("fallbackDestination")}>
+        {(props) => (
+          <input
+            {...props}
+            type="url"
+            value={form.fallbackDestination}
+            onChange={(e) => set("fallbackDestination", e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="Notes (optional)" error={error("notes")}>
+        {(props) => <textarea {...props} rows={2} value={form.notes} onChange={(e) => set("notes", e.target.value)} />}
+      </Field>
+      <FormEnd editor={editor} onCancel={onDone} pending={save.isPending} submit="Create Link" />
+    </form>
   );
 }

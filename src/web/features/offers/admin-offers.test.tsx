@@ -23,11 +23,14 @@ test("the offer editor shows a video URL the server cannot play at Video URL", a
   });
   fireEvent.click(screen.getByRole("radio", { name: "Video" }));
   fireEvent.change(screen.getByLabelText("Video URL"), { target: { value: "https://example.com/page" } });
-  fireEvent.change(screen.getByLabelText("Link URL"), { target: { value: "https://example.com/offer" } });
+  fireEvent.change(screen.getByLabelText("New link's slug"), { target: { value: "video-offer" } });
+  fireEvent.change(screen.getByLabelText("New link's destination"), { target: { value: "https://example.com/offer" } });
   fireEvent.click(screen.getByRole("button", { name: "Create Offer" }));
   await messageAt("Video URL", "Use a YouTube or Vimeo link, or a direct MP4, WebM or Ogg file");
   expect(document.activeElement).toBe(screen.getByLabelText("Video URL"));
-  expect(fieldMessage("Link URL")).toBeNull();
+  expect(fieldMessage("New link's destination")).toBeNull();
+  // Nothing was made: the new link is saved with the offer or not at all.
+  expect(database.sqlite.query("SELECT count(*) AS n FROM links WHERE slug = 'video-offer'").get()).toEqual({ n: 0 });
   expect(useToastStore.getState().toasts[0]?.description).toBe("Failed to save affiliate offer. Please try again.");
   expect(database.sqlite.query("SELECT count(*) AS n FROM affiliate_offers").get()).toEqual(before);
 });
@@ -61,13 +64,13 @@ test("an empty Create: the messages at their fields, focus on Title; fixing the 
   fireEvent.click(screen.getByRole("button", { name: "Create Offer" }));
   expect(fieldMessage("Title")).toBe("Title is required, at most 200 characters");
   expect(fieldMessage("Description")).toBe("Description is required, at most 2000 characters");
-  expect(fieldMessage("Link URL")).toBe("Link URL is required and must be a valid URL");
+  expect(fieldMessage("New link's destination")).toBe("Link URL is required and must be a valid URL");
   expect(document.activeElement).toBe(screen.getByLabelText("Title"));
 
   fireEvent.change(screen.getByLabelText("Title"), { target: { value: "A webcam" } });
   expect(fieldMessage("Title")).toBeNull();
   expect(fieldMessage("Description")).toBe("Description is required, at most 2000 characters");
-  expect(fieldMessage("Link URL")).toBe("Link URL is required and must be a valid URL");
+  expect(fieldMessage("New link's destination")).toBe("Link URL is required and must be a valid URL");
 });
 
 test("Cancel asks before dropping changes to an offer, and not when nothing changed", () => {

@@ -6,6 +6,7 @@ import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { type LinkPick, LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
 import { ImageUploader, MediaUploader } from "#web/features/uploads/uploaders.tsx";
 import { toast } from "#web/stores/toast.ts";
 
@@ -61,7 +62,15 @@ export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => vo
                 </>
               ),
             },
-            { header: "URL", cell: (offer) => offer.linkUrl, className: "url-cell" },
+            {
+              header: "Link",
+              cell: (offer) => (
+                <>
+                  {offer.linkSlug && <code>/go/{offer.linkSlug}</code>} {offer.linkUrl}
+                </>
+              ),
+              className: "url-cell",
+            },
             { header: "Status", cell: (offer) => (offer.isActive ? "Active" : "Inactive") },
           ]}
         />
@@ -79,7 +88,7 @@ export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => vo
   );
 }
 
-type OfferForm = {
+type OfferForm = LinkPick & {
   title: string;
   description: string;
   imageUrl: string | null;
@@ -107,6 +116,7 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
       useEmbed: offer?.useEmbed ?? false,
       embedCode: offer?.embedCode ?? "",
       linkUrl: offer?.linkUrl ?? "",
+      ...linkPickOf(offer?.linkSlug),
       linkText: offer?.linkText ?? "",
       moduleId: offer?.moduleId ?? 1,
       isActive: offer?.isActive ?? true,
@@ -248,11 +258,11 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
           )}
         </>
       )}
-      <Field label="Link URL" error={error("linkUrl")}>
-        {(props) => (
-          <input {...props} type="url" value={form.linkUrl} onChange={(e) => set("linkUrl", e.target.value)} />
-        )}
-      </Field>
+      <LinkPicker
+        value={form}
+        onChange={(pick, linkUrl) => setForm((f) => ({ ...f, ...pick, linkUrl }))}
+        errors={pickErrors(form, error, "linkUrl")}
+      />
       <Field label="Button Text (optional; empty hides the button)" error={error("linkText")}>
         {(props) => <input {...props} value={form.linkText} onChange={(e) => set("linkText", e.target.value)} />}
       </Field>

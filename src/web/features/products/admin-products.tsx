@@ -6,6 +6,7 @@ import { DeleteDialog } from "#web/admin/admin-table.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
 import { RowActions } from "#web/admin/row-actions.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { type LinkPick, LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
 import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
 import { newProductId } from "#web/lib/slug.ts";
 import { toast } from "#web/stores/toast.ts";
@@ -92,27 +93,30 @@ export function ProductsTab() {
 function ProductDialog({ product, onClose }: { product: Product | null; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => ref.current?.showModal?.(), []);
-  const editor = useAdminForm<Product>({
-    initial: product ?? {
-      id: newProductId(),
-      name: "",
-      description: "",
-      link: "",
-      price: "",
-      imageUrl: null,
-      badge: "ESSENTIAL",
-      archetype: "All Archetypes",
-      isDefault: false,
-      moduleId: null,
-    },
+  const editor = useAdminForm<Product & LinkPick>({
+    initial: product
+      ? { ...product, ...linkPickOf(product.linkSlug) }
+      : {
+          ...linkPickOf(null),
+          id: newProductId(),
+          name: "",
+          description: "",
+          link: "",
+          price: "",
+          imageUrl: null,
+          badge: "ESSENTIAL",
+          archetype: "All Archetypes",
+          isDefault: false,
+          moduleId: null,
+        },
     schema: RecommendedProduct,
   });
-  const { form, set, error } = editor;
+  const { form, set, setForm, error } = editor;
   const save = useAdminMutation<Product>(product ? "PUT" : "POST", () => ADMIN_API.product(product?.id), [
     [ADMIN_API.products],
   ]);
 
-  const send = (body: unknown, value: Product) =>
+  const send = (body: unknown, value: Product & LinkPick) =>
     save.mutate(value, {
       onSuccess: () => {
         editor.accepted(value);
@@ -159,9 +163,11 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
               />
             )}
           </Field>
-          <Field label="Link" error={error("link")}>
-            {(props) => <input {...props} type="url" value={form.link} onChange={(e) => set("link", e.target.value)} />}
-          </Field>
+          <LinkPicker
+            value={form}
+            onChange={(pick, link) => setForm((f) => ({ ...f, ...pick, link }))}
+            errors={pickErrors(form, error, "link")}
+          />
           <Field label="Price" error={error("price")}>
             {(props) => <input {...props} value={form.price} onChange={(e) => set("price", e.target.value)} />}
           </Field>

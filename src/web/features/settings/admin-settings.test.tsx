@@ -21,14 +21,18 @@ test("each platform's problems show at its own name and URL fields, before anyth
   });
   const before = database.sqlite.query("SELECT * FROM site_settings").get();
   renderAt("/admin", <SettingsTab />);
-  fireEvent.change(await screen.findByLabelText("Platform 1 sign-up URL"), { target: { value: "nope" } });
+  fireEvent.change(await screen.findByLabelText("Platform 1 link"), { target: { value: "+new" } });
+  fireEvent.change(screen.getByLabelText("Platform 1 new link's slug"), { target: { value: "platform-new" } });
+  fireEvent.change(screen.getByLabelText("Platform 1 new link's destination"), { target: { value: "nope" } });
   fireEvent.change(screen.getByLabelText("Platform 2 name"), { target: { value: "" } });
   fireEvent.click(screen.getByRole("button", { name: "Save Settings" }));
-  await messageAt("Platform 1 sign-up URL", "Must be a valid URL");
+  await messageAt("Platform 1 new link's destination", "Must be a valid URL");
   expect(fieldMessage("Platform 2 name")).toBe("Platform name is required, at most 60 characters");
-  expect([fieldMessage("Platform 1 name"), fieldMessage("Platform 2 sign-up URL"), fieldMessage("Brand name")]).toEqual(
-    [null, null, null],
-  );
+  expect([fieldMessage("Platform 1 name"), fieldMessage("Platform 2 link"), fieldMessage("Brand name")]).toEqual([
+    null,
+    null,
+    null,
+  ]);
   expect(sent.filter((call) => !call.startsWith("GET "))).toEqual([]);
   expect(database.sqlite.query("SELECT * FROM site_settings").get()).toEqual(before);
 });

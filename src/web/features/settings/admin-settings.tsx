@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
+import { DEFAULT_DISCLOSURE_WORDING, type DisclosureWording } from "#shared/features/disclosure/constants.ts";
 import {
   isLocalOrigin,
   type PublicAddress,
@@ -10,6 +11,7 @@ import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
 import { toast } from "#web/stores/toast.ts";
 
 /**
@@ -104,11 +106,19 @@ function SiteSettingsForm() {
 }
 
 function SiteSettingsEditor({ current }: { current: SiteSettings }) {
-  const editor = useAdminForm<SiteSettings>({ initial: current, schema: SiteSettings });
+  const editor = useAdminForm<SiteSettings>({
+    initial: {
+      ...current,
+      platformA: { ...current.platformA, ...linkPickOf(current.platformA.linkSlug) },
+      platformB: { ...current.platformB, ...linkPickOf(current.platformB.linkSlug) },
+      disclosureWording: current.disclosureWording ?? {},
+    },
+    schema: SiteSettings,
+  });
   const { form, setForm, error } = editor;
   const save = useAdminMutation<SiteSettings>("PUT", () => ADMIN_API.settings, [[ADMIN_API.settings], [API.settings]]);
 
-  const platform = (key: "platformA" | "platformB", field: "name" | "url", value: string) =>
+  const platform = (key: "platformA" | "platformB", field: "name", value: string) =>
     setForm({ ...form, [key]: { ...form[key], [field]: value } });
 
   const send = (_body: unknown, value: SiteSettings) =>
@@ -139,16 +149,18 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
               <input {...props} value={form[key].name} onChange={(e) => platform(key, "name", e.target.value)} />
             )}
           </Field>
-          <Field label={`Platform ${i + 1} sign-up URL`} error={error(`${key}.url`)}>
-            {(props) => (
-              <input
-                {...props}
-                type="url"
-                value={form[key].url}
-                onChange={(e) => platform(key, "url", e.target.value)}
-              />
+          <LinkPicker
+            label={`Platform ${i + 1} link`}
+            newLabel={`Platform ${i + 1} new link's`}
+            value={{ linkSlug: "", newLinkSlug: "", newLinkDestination: "", ...form[key] }}
+            onChange={(pick, url) => setForm({ ...form, [key]: { ...form[key], ...pick, url: url || form[key].url } })}
+            errors={pickErrors(
+              { linkSlug: form[key].linkSlug ?? "", newLinkSlug: "", newLinkDestination: "" },
+              error,
+              `${key}.url`,
+              `${key}.`,
             )}
-          </Field>
+          />
         </fieldset>
       ))}
       <fieldset>
@@ -184,6 +196,27 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
             error={error(key)}
             value={form[key]}
             onChange={(value) => setForm({ ...form, [key]: value })}
+          />
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>Disclosure wording</legend>
+        <p>
+          <small>
+            The labels beside affiliate links and the short note near the first one. Plain text; leave a part empty to
+            use the default shown in it (a label can be reworded, never removed).
+          </small>
+        </p>
+        {WORDING.map(({ key, label, hint, rows }) => (
+          <ClaimField
+            key={key}
+            label={label}
+            hint={`${hint} Default: ${DEFAULT_DISCLOSURE_WORDING[key]}`}
+            placeholder={DEFAULT_DISCLOSURE_WORDING[key]}
+            rows={rows}
+            error={error(`disclosureWording.${key}`)}
+            value={form.disclosureWording?.[key] ?? ""}
+            onChange={(value) => setForm({ ...form, disclosureWording: { ...form.disclosureWording, [key]: value } })}
           />
         ))}
       </fieldset>
@@ -226,10 +259,37 @@ const CLAIMS: { key: ClaimKey; label: string; hint: string; rows?: number }[] = 
   },
 ];
 
+const WORDING: { key: keyof DisclosureWording; label: string; hint: string; rows?: number }[] = [
+  {
+    key: "sponsored",
+    label: "Sponsored label",
+    hint: "On offer cards and the promotional banner. At most 40 characters.",
+  },
+  {
+    key: "affiliate",
+    label: "Affiliate link label",
+    hint: "Beside platform buttons, footer platform links and product links. At most 40 characters.",
+  },
+  {
+    key: "note",
+    label: "Disclosure note",
+    hint: "Near a page's first affiliate link. At most 300 characters.",
+    rows: 3,
+  },
+  { key: "linkText", label: "Note's link text", hint: "Links to the terms page's disclosure. At most 40 characters." },
+  {
+    key: "offerNote",
+    label: "Offer card note",
+    hint: "The note's one-line form in an offer card. At most 300 characters.",
+  },
+  { key: "offerLinkText", label: "Offer card link text", hint: "Its link's text. At most 40 characters." },
+];
+
 /** A text field for one claim, with a plain-words note on where it shows and how to hide it. */
 function ClaimField({
   label,
   hint,
+  placeholder,
   rows,
   error,
   value,
@@ -237,6 +297,7 @@ function ClaimField({
 }: {
   label: string;
   hint: string;
+  placeholder?: string;
   rows?: number;
   error?: string;
   value: string;
@@ -251,9 +312,15 @@ function ClaimField({
         return (
           <>
             {rows ? (
-              <textarea {...control} rows={rows} value={value} onChange={(e) => onChange(e.target.value)} />
+              <textarea
+                {...control}
+                rows={rows}
+                placeholder={placeholder}
+                value={value}
+                onChange={(e) => onChange(e.target.value)}
+              />
             ) : (
-              <input {...control} value={value} onChange={(e) => onChange(e.target.value)} />
+              <input {...control} placeholder={placeholder} value={value} onChange={(e) => onChange(e.target.value)} />
             )}
             <small id={hintId}>{hint}</small>
           </>

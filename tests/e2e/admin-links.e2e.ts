@@ -1,0 +1,94 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures.ts";
+
+// The Links section's new-link form, clicks and Copy link, and the operator's disclosure wording.
+// It changes content, so it runs on the admin journeys' server (playwright.config.ts).
+const PASSWORD = "e2e-admin-password-123";
+// Each journey scans several admin pages in both themes.
+test.describe.configure({ timeout: 120_000 });
+
+async function signIn(page: Page) {
+  await page.goto("/admin-login");
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+}
+
+test("a new link made by hand is listed with its clicks and copied with its full address", async ({
+  page,
+  context,
+  baseURL,
+  visit,
+  scan,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL! });
+  await signIn(page);
+  await visit("/admin/links");
+  await page.getByRole("button", { name: "New link", exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/links\/new$/);
+  await page.getByLabel("Slug").fill("Bad Slug");
+  await page.getByLabel("Destination", { exact: true }).fill("https://hand.example/join");
+  await page.getByRole("button", { name: "Create Link" }).click();
+  await expect(page.getByLabel("Slug")).toHaveAccessibleDescription(/lower-case letters, digits and single hyphens/);
+  await scan();
+  await page.getByLabel("Slug").fill("made-by-hand");
+  await page.getByRole("button", { name: "Create Link" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Link created");
+  await expect(page).toHaveURL(/\/admin\/links$/);
+  const row = page.getByRole("row").filter({ hasText: "/go/made-by-hand" });
+  await expect(row).toContainText("0 7 days · 0 30 days");
+  await scan();
+  await row.getByRole("button", { name: "Copy link made-by-hand" }).click();
+  await expect(row.getByText("Copied")).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toMatch(/^https?:\/\/[^/]+\/go\/made-by-hand$/);
+  const go = await page.request.get(new URL(copied).pathname, { maxRedirects: 0 });
+  expect(go.headers().location).toBe("https://hand.example/join");
+
+  // A phone in the light theme: the list and the new-link form fit.
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.evaluate(() => document.documentElement.setAttribute("data-theme", "light"));
+  await visit("/admin/links");
+  await expect(page.getByRole("row").filter({ hasText: "/go/made-by-hand" })).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await visit("/admin/links/new");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
+
+test("the operator rewords the Sponsored label; a public page shows it at once; blank brings the default back", async ({
+  page,
+  visit,
+}) => {
+  await signIn(page);
+  await visit("/admin/settings");
+  const label = page.getByLabel("Sponsored label");
+  await expect(label).toHaveAttribute("placeholder", "Sponsored");
+  const save = async (value: string) => {
+    await label.fill(value);
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    await expect(page.getByTestId("toast").last()).toContainText("Settings saved");
+  };
+  try {
+    await label.fill("x".repeat(41));
+    await page.getByRole("button", { name: "Save Settings" }).click();
+    // Refused before anything is sent, at its field.
+    await expect(label).toHaveAccessibleDescription(/at most 40 characters/);
+    await save("Paid partner");
+    await visit("/quiz/earnings");
+    const banner = page.getByRole("complementary", { name: "Sponsored" });
+    await expect(banner.locator(".affiliate-label")).toHaveText("Paid partner");
+    // A phone fits the settings page with the new group.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await visit("/admin/settings");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto("/admin/settings");
+    await save("");
+  }
+  await page.goto("/quiz/earnings");
+  await expect(page.getByRole("complementary", { name: "Sponsored" }).locator(".affiliate-label")).toHaveText(
+    "Sponsored",
+  );
+});
