@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "./fixtures.ts";
+import { expect, test, waitForHydration } from "./fixtures.ts";
 
 // It points every link at a server it starts on 127.0.0.1 (the checker must never reach
 // anything else), so it runs alone on the admin journeys' server before them
@@ -80,7 +80,8 @@ test("a link whose destination answers 404 is Broken after Check all links now, 
 
     // A phone: the badges fit.
     await page.setViewportSize({ width: 375, height: 812 });
-    await visit("/admin/links");
+    await page.goto("/admin/links");
+    await waitForHydration(page);
     await expect(page.getByRole("row").filter({ hasText: `/go/${TARGET}` })).toContainText("Broken");
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   } finally {
