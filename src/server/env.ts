@@ -18,6 +18,8 @@ export interface Config {
   trustedProxies: string[];
   /** Anonymous writes each client may make (WRITE_LIMIT); null when the operator turned the limit off. */
   writeLimit: WriteLimit | null;
+  /** First-party counting (ANALYTICS); false when the operator set ANALYTICS=off. */
+  analytics: boolean;
   /** CAM_GUIDE_BENCH=1 mounts /__bench/ceiling for the benchmark scripts only. */
   benchEndpoints: boolean;
 }
@@ -134,6 +136,11 @@ export function loadConfig(env: Env): Config {
     );
   }
 
+  const rawAnalytics = (value("ANALYTICS") ?? "on").toLowerCase();
+  if (rawAnalytics !== "on" && rawAnalytics !== "off") {
+    problems.push(`ANALYTICS must be "on" or "off" (got "${value("ANALYTICS")}").`);
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -146,6 +153,7 @@ export function loadConfig(env: Env): Config {
     development: env.NODE_ENV === "development",
     trustedProxies,
     writeLimit: writeLimit ?? null,
+    analytics: rawAnalytics !== "off",
     benchEndpoints: env.CAM_GUIDE_BENCH === "1",
   };
 }
