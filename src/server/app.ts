@@ -6,6 +6,7 @@ import { BUILD_DATE } from "./build-info.ts";
 import type { DatabaseHandle } from "./db/client.ts";
 import { type Config, DEFAULT_WRITE_LIMIT } from "./env.ts";
 import { analyticsAdminRoutes } from "./features/analytics/admin-routes.ts";
+import { type Analytics, analyticsRoutes, createAnalytics } from "./features/analytics/routes.ts";
 import { ADMIN_PREFIX, adminGuard, isUnder, refuseForeign } from "./features/auth/guard.ts";
 import { AUTH_PATH, authRoutes } from "./features/auth/routes.ts";
 import { sessionTokens } from "./features/auth/session.ts";
@@ -56,7 +57,16 @@ export interface AppDeps {
   /** Tests pass their own to look at what it holds. */
   pageCache?: PageCache;
   config: Pick<Config, "publicUrl"> &
-    Partial<Pick<Config, "benchEndpoints" | "trustedProxies" | "development" | "writeLimit" | "linkCheckInterval">>;
+    Partial<
+      Pick<
+        Config,
+        "benchEndpoints" | "trustedProxies" | "development" | "writeLimit" | "linkCheckInterval" | "analytics"
+      >
+    >;
+  /** Tests pass their own clock for counting. */
+  analyticsClock?: () => Date;
+  /** The server passes counting that writes in batches (it flushes them on shutdown); else each request writes its own. */
+  analytics?: Analytics;
   assets: AssetStore;
   logger: Logger;
 }
@@ -76,6 +86,8 @@ export function createApp({
   writeLimiter,
   storage,
   pageCache = new PageCache(),
+  analyticsClock,
+  analytics: givenAnalytics,
 }: AppDeps) {
   // Absolute links (canonical, feeds, the sitemap) start with the site's public address:
   // PUBLIC_URL, else the one stored in the settings, else none. Never a request's Host.
@@ -126,6 +138,16 @@ export function createApp({
       ]),
     ];
   };
+  // First-party counting (docs/product.md#analytics); ANALYTICS=off turns it off.
+  const analytics =
+    givenAnalytics ??
+    createAnalytics({
+      db: database.db,
+      client,
+      enabled: config.analytics ?? true,
+      logger,
+      now: analyticsClock,
+    });
   const writeLimitConfig = config.writeLimit === undefined ? DEFAULT_WRITE_LIMIT : config.writeLimit;
   const limiter = writeLimiter !== undefined ? writeLimiter : writeLimitConfig && new WriteLimiter(writeLimitConfig);
   // Not counted: the admin's own mounts (they refuse anyone else before reading a body) and
@@ -167,10 +189,11 @@ export function createApp({
       .use(staticFiles(assets))
       .use(healthRoutes(database, storage))
       .use(reads.routes)
-      .use(quizRoutes(database.db))
-      .use(earningsRoutes(database.db))
+      .use(quizRoutes(database.db, analytics))
+      .use(earningsRoutes(database.db, analytics))
       .use(offerRoutes(database.db))
-      .use(linkRoutes(database.db))
+      .use(linkRoutes(database.db, analytics))
+      .use(analyticsRoutes(database.db, analytics))
       .use(seoRoutes(database.db, { publicBase: address.base, contentDate: BUILD_DATE }))
       .use(authRoutes(database.db, { tokens, secure, allowedOrigins, client, throttle: loginThrottle, onSignIn }))
       .use(
@@ -188,10 +211,13 @@ export function createApp({
       .all("/api/*", () => {
         throw new HttpError(404, "No such API endpoint.");
       })
-      .get("/*", ({ request, path }) => {
+      .get("/*", async ({ request, path, server }) => {
         // GET /api/<unknown> also lands here: Elysia prefers this GET wildcard over .all.
         if (isApiPath(path)) throw new HttpError(404, "No such API endpoint.");
-        return render(request);
+        const response = await render(request);
+        // Counted from the answer, cached or not: a page that was shown.
+        await analytics.page(request, server, response.status);
+        return response;
       })
   );
 }

@@ -16,7 +16,14 @@ describe("loadConfig", () => {
       trustedProxies: [],
       writeLimit: { count: 60, windowSeconds: 60 },
       linkCheckInterval: 168,
+      analytics: true,
     });
+  });
+
+  test("ANALYTICS=off turns counting off; anything but on or off is refused", () => {
+    expect(loadConfig({ ANALYTICS: "off" }).analytics).toBe(false);
+    expect(loadConfig({ ANALYTICS: "ON" }).analytics).toBe(true);
+    expect(() => loadConfig({ ANALYTICS: "maybe" })).toThrow(/ANALYTICS must be "on" or "off"/);
   });
 
   test("reads every variable", () => {

@@ -20,6 +20,8 @@ export interface Config {
   writeLimit: WriteLimit | null;
   /** Hours between scheduled checks of the links' destinations (LINK_CHECK_INTERVAL); null: no scheduled check. */
   linkCheckInterval: number | null;
+  /** First-party counting (ANALYTICS); false when the operator set ANALYTICS=off. */
+  analytics: boolean;
   /** CAM_GUIDE_BENCH=1 mounts /__bench/ceiling for the benchmark scripts only. */
   benchEndpoints: boolean;
 }
@@ -153,6 +155,11 @@ export function loadConfig(env: Env): Config {
       );
   }
 
+  const rawAnalytics = (value("ANALYTICS") ?? "on").toLowerCase();
+  if (rawAnalytics !== "on" && rawAnalytics !== "off") {
+    problems.push(`ANALYTICS must be "on" or "off" (got "${value("ANALYTICS")}").`);
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -166,6 +173,7 @@ export function loadConfig(env: Env): Config {
     trustedProxies,
     writeLimit: writeLimit ?? null,
     linkCheckInterval,
+    analytics: rawAnalytics !== "off",
     benchEndpoints: env.CAM_GUIDE_BENCH === "1",
   };
 }

@@ -18,8 +18,11 @@ import { applyMigrations, type DatabaseHandle, migrationProblemInFile, openDatab
 import { lockDataDir } from "./db/lock.ts";
 import { describeSeed, seedDatabase } from "./db/seed.ts";
 import { type Config, ConfigError, loadConfig } from "./env.ts";
+import { createAnalytics } from "./features/analytics/routes.ts";
+import { scheduleRollUp } from "./features/analytics/service.ts";
 import { AdminResetError, ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
 import { removeUnfinishedUploads } from "./features/uploads/service.ts";
+import { clientResolver } from "./lib/client.ts";
 import { freeBytes, RESERVE_BYTES, StorageHealth, storageFault } from "./lib/storage-health.ts";
 import { consoleLogger as logger } from "./logger.ts";
 import { loadAssets } from "./ssr/assets.ts";
@@ -57,6 +60,7 @@ Configuration (environment variables):
   WRITE_LIMIT     Anonymous writes per client, e.g. 60/minute (the default), 10/30s, 500/hour; "off" or 0 for none
   LINK_CHECK_INTERVAL  Hours between checks of the affiliate links' destinations (default 168, weekly);
                   "off" or 0: only when the admin presses Check now
+  ANALYTICS       First-party counting without cookies or stored addresses: on (the default) or off
 `;
 
 function fail(message: string): never {
@@ -189,7 +193,17 @@ async function serve(config: Config) {
   const storage = new StorageHealth({ dir, databaseFile: join(dir, "app.db"), logger });
   await storage.settled();
 
-  const app = createApp({ database, secret, uploadsDir, storage, config, assets: loadAssets(), logger });
+  // Counts wait a second in memory and are written together; shutdown writes what is left.
+  const analytics = createAnalytics({
+    db: database.db,
+    client: clientResolver(config.trustedProxies),
+    enabled: config.analytics,
+    logger,
+    flushMs: 1000,
+  });
+  const app = createApp({ database, secret, uploadsDir, storage, config, assets: loadAssets(), logger, analytics });
+  // Yesterday's raw visitor rows become daily counts, and old salts go: at start, then hourly.
+  if (config.analytics) scheduleRollUp(database.db, (error) => logger.error("analytics roll-up failed", { error }));
   try {
     app.listen({ port: config.port, hostname: config.host });
   } catch (error) {
@@ -205,6 +219,7 @@ async function serve(config: Config) {
     logger.info(`${signal} received: finishing in-flight requests`);
     // stop(false) stops accepting connections and resolves once open requests are done.
     await app.server?.stop(false);
+    await analytics.flush();
     database.close();
     lock.release();
     logger.info("stopped");

@@ -2,6 +2,7 @@ import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { Suspense, use, useEffect, useState } from "react";
 import { Redirect, Router, useLocation, useSearch } from "wouter";
 import { useSearch as useBrowserSearch, usePathname } from "wouter/use-browser-location";
+import { useNavigationCount } from "./features/analytics/beacon.ts";
 import { loadProgress } from "./features/progress/store.ts";
 import { Layout } from "./layout/layout.tsx";
 import { followLinkButtonsOnSpace } from "./lib/link-buttons.ts";
@@ -56,6 +57,7 @@ function PageOutlet({ forcedPageId }: { forcedPageId: string | null }) {
   const forced = forcedPageId && location === forcedAt ? pageById(forcedPageId) : undefined;
   const search = useSearch();
   const match = forced ? { page: forced, params: {} } : matchPage(location, new URLSearchParams(search));
+  useNavigationCount(match.page.id, location, search ? `${location}?${search}` : location);
   if ("movedTo" in match.page) return <Redirect to={match.page.movedTo} replace />;
   return (
     <Suspense fallback={<p aria-busy="true">Loading…</p>}>

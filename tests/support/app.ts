@@ -36,6 +36,10 @@ export interface TestAppOptions {
   writeLimiter?: WriteLimiter | null;
   /** To look at what the render cache holds. */
   pageCache?: PageCache;
+  /** ANALYTICS: false as with ANALYTICS=off (default true). */
+  analytics?: boolean;
+  /** The clock counting uses (default: the real one). */
+  analyticsClock?: () => Date;
   /** What the app learns about its storage; default: the real check of the disk under the uploads. */
   storage?: AppDeps["storage"];
 }
@@ -55,7 +59,12 @@ export function testApp(options: TestAppOptions = {}) {
     uploadsDir,
     // An in-memory database: only the disk under the data folder is watched.
     storage: options.storage ?? new StorageHealth({ dir: dataDir, databaseFile: null, logger }),
-    config: { publicUrl: options.publicUrl ?? null, trustedProxies: options.trustedProxies ?? [] },
+    config: {
+      publicUrl: options.publicUrl ?? null,
+      trustedProxies: options.trustedProxies ?? [],
+      analytics: options.analytics ?? true,
+    },
+    analyticsClock: options.analyticsClock,
     assets,
     logger,
     loginThrottle: options.loginThrottle,

@@ -1,10 +1,13 @@
 import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
 import type { Db } from "#server/db/client.ts";
+import type { Analytics } from "#server/features/analytics/routes.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";
 import { formStart } from "#server/lib/form-problem-page.ts";
 import { serveRead } from "#server/lib/reads.ts";
 import { formAnswers, formFields } from "#server/plugins/form-body.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
+import { METRICS } from "#shared/features/analytics/constants.ts";
 import { EARNINGS_QUESTION_COUNT, earningsAnswersDone } from "#shared/features/earnings/constants.ts";
 import { EarningsResultInput } from "#shared/features/earnings/contract.ts";
 import { earningsResultRead, tierProfileRead } from "#shared/features/earnings/reads.ts";
@@ -14,14 +17,21 @@ import { createEarningsResult, getEarningsResult } from "./service.ts";
 
 const startAgain = formStart("/quiz/earnings");
 
-export function earningsRoutes(db: Db) {
+export function earningsRoutes(db: Db, analytics?: Analytics) {
+  const finished = (request: Request, server: Server | null, tier: string) =>
+    analytics?.track(request, server, {
+      events: [{ metric: METRICS.calculatorFinish, key: tier }],
+      steps: ["calculator"],
+    });
   return (
     new Elysia({ name: "earnings" })
       .post(
         "/api/earnings/result",
-        ({ body, set }) => {
+        async ({ body, set, request, server }) => {
           set.status = 201;
-          return createEarningsResult(db, body);
+          const saved = await createEarningsResult(db, body);
+          await finished(request, server, saved.tier);
+          return saved;
         },
         { parse: jsonBody(EarningsResultInput), body: EarningsResultInput },
       )
@@ -30,7 +40,7 @@ export function earningsRoutes(db: Db) {
       // them, and the browser sent to the same tier result.
       .post(
         "/quiz/earnings",
-        async ({ body, set }) => {
+        async ({ body, set, request, server }) => {
           const form = formAnswers(
             body,
             earningsAnswersDone,
@@ -44,6 +54,7 @@ export function earningsRoutes(db: Db) {
           const quizResultId = quizId && (await quizResultExists(db, quizId)) ? quizId : null;
           const { tier, estimatedEarnings, score } = computeTier(answers);
           const saved = await createEarningsResult(db, { quizResultId, tier, estimatedEarnings, score, answers });
+          await finished(request, server, tier);
           set.status = 303;
           set.headers.location = `/quiz/earnings?tier=${encodeURIComponent(tier)}&id=${encodeURIComponent(saved.id)}`;
           return "";

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
+import { type Analytics, clickCounts } from "#server/features/analytics/routes.ts";
 import { resolveGo } from "./service.ts";
 
 /**
@@ -7,10 +8,15 @@ import { resolveGo } from "./service.ts";
  * (docs/product.md#managed-links). Never cached, never indexed; the address it sends to
  * comes from the database or the site's own page table, never from the request.
  */
-export function linkRoutes(db: Db) {
-  return new Elysia({ name: "links" }).get("/go/:slug", async ({ params, request }) => {
+export function linkRoutes(db: Db, analytics?: Analytics) {
+  return new Elysia({ name: "links" }).get("/go/:slug", async ({ params, request, server }) => {
     const placement = new URL(request.url).searchParams.get("p");
     const location = await resolveGo(db, params.slug, placement);
+    // A click on a link the site has (an unknown slug is not counted).
+    if (analytics?.enabled) {
+      const counted = await clickCounts(db, params.slug, placement);
+      if (counted) await analytics.track(request, server, counted);
+    }
     return new Response(null, {
       status: 302,
       headers: {

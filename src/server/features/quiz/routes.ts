@@ -1,9 +1,11 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
+import type { Analytics } from "#server/features/analytics/routes.ts";
 import { formStart } from "#server/lib/form-problem-page.ts";
 import { serveRead } from "#server/lib/reads.ts";
 import { formAnswers, formFields } from "#server/plugins/form-body.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
+import { METRICS } from "#shared/features/analytics/constants.ts";
 import { QUIZ_QUESTION_COUNT, quizAnswersDone } from "#shared/features/quiz/constants.ts";
 import { scoringTable } from "#shared/features/quiz/content.ts";
 import { QuizResultInput } from "#shared/features/quiz/contract.ts";
@@ -16,14 +18,20 @@ const startAgain = formStart("/quiz");
 
 // Another site's posts never reach these routes: plugins/write-limit.ts refuses them for
 // every public write, before anything is counted or read.
-export function quizRoutes(db: Db) {
+export function quizRoutes(db: Db, analytics?: Analytics) {
   return (
     new Elysia({ name: "quiz" })
       .post(
         "/api/quiz/result",
-        ({ body, set }) => {
+        async ({ body, set, request, server }) => {
           set.status = 201;
-          return createQuizResult(db, body);
+          const saved = await createQuizResult(db, body);
+          // The quiz's start was counted by the browser at its first answer.
+          await analytics?.track(request, server, {
+            events: [{ metric: METRICS.quizFinish, key: saved.archetype }],
+            steps: [],
+          });
+          return saved;
         },
         { parse: jsonBody(QuizResultInput), body: QuizResultInput },
       )
@@ -32,7 +40,7 @@ export function quizRoutes(db: Db) {
       // and the browser is sent to the same result page.
       .post(
         "/quiz",
-        async ({ body, set }) => {
+        async ({ body, set, request, server }) => {
           const form = formAnswers(
             body,
             quizAnswersDone,
@@ -43,6 +51,14 @@ export function quizRoutes(db: Db) {
           const { answers } = form;
           const { archetype } = scoreArchetype(answers, scoringTable);
           const saved = await createQuizResult(db, { archetype, answers });
+          // Without JavaScript nothing reported the start: the finished quiz was begun too.
+          await analytics?.track(request, server, {
+            events: [
+              { metric: METRICS.quizStart, key: "" },
+              { metric: METRICS.quizFinish, key: archetype },
+            ],
+            steps: ["quiz-start"],
+          });
           set.status = 303;
           set.headers.location = `/quiz/result?archetype=${encodeURIComponent(archetype)}&id=${encodeURIComponent(saved.id)}`;
           return "";

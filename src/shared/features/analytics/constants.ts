@@ -65,3 +65,19 @@ export type FunnelStep = (typeof FUNNEL_STEPS)[number]["id"];
 
 /** The periods the admin's analytics page compares, in days. */
 export const ANALYTICS_PERIODS = [7, 30, 90] as const;
+
+/**
+ * What the browser reports to POST /api/analytics: what the server cannot see. "pageview"
+ * is a navigation inside the page (its key is the address, from which the server works out
+ * the same counts as for a page it served); the others are keyed as in METRICS.
+ */
+export const BEACON_METRICS = [
+  "pageview",
+  "quiz_start",
+  "lesson_read",
+  "module_quiz",
+  "offer_view",
+] as const satisfies readonly Metric[];
+
+/** The beacon's address. */
+export const BEACON_PATH = "/api/analytics";

@@ -1,5 +1,6 @@
 import { type RefObject, useCallback, useEffect, useRef, useState } from "react";
 import { Link, useSearch } from "wouter";
+import { METRICS } from "#shared/features/analytics/constants.ts";
 import type { CourseModule, QuizOutcome } from "#shared/features/course/contract.ts";
 import { afterModule, passed, quizScore, scoreMessage } from "#shared/features/course/course.ts";
 import {
@@ -9,6 +10,7 @@ import {
   retryFromAddress,
   rightCount,
 } from "#shared/features/course/quiz-review.ts";
+import { report } from "#web/features/analytics/beacon.ts";
 import { withModuleQuiz } from "#web/features/progress/progress.ts";
 import { updateProgress, useProgress } from "#web/features/progress/store.ts";
 import { useScripted } from "#web/lib/scripted.ts";
@@ -517,6 +519,11 @@ function ResultPanel({
   const kept = useProgress().progress.quizzes[outcome.moduleId];
   const stored = answers.join("");
   const [saved, setSaved] = useState(false);
+  const ok = passed(outcome.score);
+  // A finished quiz (a retry finishes it again) is counted once per result shown.
+  useEffect(() => {
+    if (stored) report(METRICS.moduleQuiz, `${outcome.moduleId}/${ok ? "passed" : "failed"}`);
+  }, [outcome.moduleId, stored, ok]);
   const record = useCallback(
     () =>
       updateProgress((progress) =>
@@ -536,7 +543,6 @@ function ResultPanel({
     // The panel replaces the quiz after 'Complete Quiz': its score is what the visitor sees and hears next.
     revealHeading(heading.current);
   }, []);
-  const ok = passed(outcome.score);
   return (
     <section className="result-panel" aria-labelledby="result-heading" role="status">
       <h2 id="result-heading" ref={heading} tabIndex={-1}>

@@ -1,4 +1,6 @@
 import { type RefObject, useEffect } from "react";
+import { METRICS } from "#shared/features/analytics/constants.ts";
+import { report } from "#web/features/analytics/beacon.ts";
 import { withLastLesson, withLessonRead } from "#web/features/progress/progress.ts";
 import { updateProgress } from "#web/features/progress/store.ts";
 
@@ -33,7 +35,9 @@ export function useReadThrough(module: number, lesson: number, end: RefObject<HT
       done();
     }, READ_THROUGH_MS);
     function done() {
-      if (seen && timeUp) updateProgress((progress) => withLessonRead(progress, module, lesson));
+      if (!(seen && timeUp)) return;
+      updateProgress((progress) => withLessonRead(progress, module, lesson));
+      report(METRICS.lessonRead, `${module}/${lesson}`);
     }
     return () => {
       clearTimeout(timer);

@@ -4,6 +4,7 @@ import { placedHref } from "#shared/features/links/constants.ts";
 import type { PublicOffer } from "#shared/features/offers/contract.ts";
 import { moduleOffersRead } from "#shared/features/offers/reads.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
+import { useOfferSeen } from "#web/features/analytics/beacon.ts";
 import { AffiliateDisclosure, AffiliateLabel } from "#web/features/disclosure/disclosure.tsx";
 import { ApiError, api } from "#web/lib/query-client.ts";
 import { prefersReducedMotion } from "#web/lib/scroll.ts";
@@ -43,6 +44,7 @@ export function OfferCard({ moduleId, page, heading }: { moduleId: number; page:
   const offers = query.data ?? [];
   // 'Show different offer' asks again and avoids repeating the one on screen when it can.
   const offer = offers.find((o) => o.id !== shownId) ?? offers[0];
+  const seenRef = useOfferSeen(offer?.id);
 
   // A heading over the card comes and goes with it: never a heading over nothing.
   const title = heading ? (
@@ -63,7 +65,7 @@ export function OfferCard({ moduleId, page, heading }: { moduleId: number; page:
   return (
     <>
       {title}
-      <aside className="offer-card" aria-label="Sponsored offer">
+      <aside className="offer-card" aria-label="Sponsored offer" ref={seenRef}>
         <p className="eyebrow">
           <AffiliateLabel id={labelId} kind="sponsored" /> <AffiliateDisclosure at="offer" />
         </p>

@@ -1,7 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { spellAnswers } from "#shared/answers.ts";
+import { METRICS } from "#shared/features/analytics/constants.ts";
 import { quizAnswersSoFar } from "#shared/features/quiz/constants.ts";
 import { archetypeQuestions, scoringTable } from "#shared/features/quiz/content.ts";
 import type { Letter } from "#shared/features/quiz/contract.ts";
@@ -9,6 +10,7 @@ import { archetypeProfileRead } from "#shared/features/quiz/reads.ts";
 import { scoreArchetype } from "#shared/features/quiz/scoring.ts";
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { API } from "#shared/paths.ts";
+import { report } from "#web/features/analytics/beacon.ts";
 import { updateProgress } from "#web/features/progress/store.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { readQuery } from "#web/lib/reads.ts";
@@ -31,6 +33,12 @@ export default function QuizPage() {
   const [, navigate] = useLocation();
   const [saving, setSaving] = useState(false);
   const queryClient = useQueryClient();
+  // The quiz counts as begun at its first answer given here (not on a reload of a later step).
+  const before = useRef(answered.length);
+  useEffect(() => {
+    if (before.current === 0 && answered.length === 1) report(METRICS.quizStart);
+    before.current = answered.length;
+  }, [answered.length]);
 
   async function finish(answers: Letter[]) {
     const { archetype } = scoreArchetype(answers, scoringTable);

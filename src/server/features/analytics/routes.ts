@@ -1,0 +1,269 @@
+import { eq } from "drizzle-orm";
+import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
+import type { Db } from "#server/db/client.ts";
+import { getPublishedPost } from "#server/features/blog/service.ts";
+import { links } from "#server/features/links/table.ts";
+import { affiliateOffers } from "#server/features/offers/table.ts";
+import { quizResultExists } from "#server/features/quiz/service.ts";
+import type { ClientOf } from "#server/lib/client.ts";
+import type { Logger } from "#server/logger.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import { jsonBody } from "#server/plugins/json-body.ts";
+import { BEACON_PATH, type FunnelStep, METRICS } from "#shared/features/analytics/constants.ts";
+import { BeaconInput } from "#shared/features/analytics/contract.ts";
+import { TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
+import { isModuleNumber } from "#shared/features/course/course.ts";
+import { PLACEMENT_PAGES } from "#shared/features/links/constants.ts";
+import { matchPage } from "#web/routes.ts";
+import { type CountEvent, recordMany, utcDay, type Visit, verdict, visitorHash } from "./service.ts";
+
+/** What one request counts, before the visitor is known. */
+export interface Counted {
+  events: CountEvent[];
+  steps: FunnelStep[];
+}
+
+/** The beacon's body is a few short events: anything larger is refused. */
+const BEACON_BODY_LIMIT = 2048;
+
+/**
+ * The counts of a page view at this address (served, or reached by a navigation in the
+ * browser), or null for an address that is not a visitor's page (the admin's, an unknown
+ * one). Only values from the page table are taken from the address: a post's slug and a
+ * module's number, which the page's answer (or the beacon's check) shows to exist.
+ */
+export function pageCounts(pathname: string, search: URLSearchParams): (Counted & { check?: Check }) | null {
+  const { page, params } = matchPage(pathname, search);
+  if ("movedTo" in page || page.id === "not-found" || page.id.startsWith("admin")) return null;
+  // A wizard's later step (its answers so far in the address) is the same page, already
+  // counted: nothing to add, though the address is one of the site's.
+  if (search.has("answers") && (page.id === "quiz" || page.id === "earnings")) return { events: [], steps: [] };
+  const counted: Counted & { check?: Check } = { events: [{ metric: METRICS.pageview, key: page.id }], steps: [] };
+  if (page.id === "home") counted.steps.push("home");
+  if (page.id === "blog-post" && params.slug) {
+    counted.events.push({ metric: METRICS.postView, key: params.slug });
+    counted.check = { post: params.slug };
+  }
+  if (page.id === "module") {
+    if (!params.id || !isModuleNumber(params.id)) return null;
+    counted.events.push({ metric: METRICS.moduleView, key: String(Number(params.id)) });
+  }
+  const resultId = search.get("id");
+  if (page.id === "quiz-result" && resultId) {
+    counted.events.push({ metric: METRICS.resultView, key: "" });
+    counted.steps.push("result");
+    counted.check = { quizResult: resultId };
+  }
+  if (page.id === "starter-kit") {
+    counted.events.push({ metric: METRICS.kitView, key: "" });
+    counted.steps.push("starter-kit");
+  }
+  return counted;
+}
+
+/** A record a beacon's page view names, which must exist before it is counted. */
+type Check = { post: string } | { quizResult: string };
+
+/**
+ * The counts of a click on /go/<slug>?p=<placement>: key "<slug>/<placement>" (a placement
+ * the site does not know counts as none), or null for a slug that names no link.
+ */
+export async function clickCounts(db: Db, slug: string, placement: string | null): Promise<Counted | null> {
+  if (slug.length > 64) return null;
+  const [link] = await db.select({ slug: links.slug }).from(links).where(eq(links.slug, slug)).limit(1);
+  if (!link) return null;
+  const place = placement && Object.hasOwn(PLACEMENT_PAGES, placement) ? placement : "";
+  return { events: [{ metric: METRICS.click, key: `${link.slug}/${place}` }], steps: ["click"] };
+}
+
+/** The other site a visit came from: its host name, or null for this site, none or anything unreadable. */
+function referrerHost(request: Request, ownHost: string): string | null {
+  const referrer = request.headers.get("referer");
+  if (!referrer || referrer.length > 2048) return null;
+  try {
+    const url = new URL(referrer);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+    const host = url.hostname.toLowerCase();
+    return host && host !== ownHost && host.length <= 253 ? host : null;
+  } catch {
+    return null;
+  }
+}
+
+/** utm_source as counted: trimmed, lower-cased, short and plain, or null. */
+function utmSource(search: URLSearchParams): string | null {
+  const value = search.get("utm_source")?.trim().toLowerCase().slice(0, 64);
+  return value && /^[a-z0-9 ._+-]+$/.test(value) ? value : null;
+}
+
+export interface AnalyticsOptions {
+  db: Db;
+  /** The one decision about who sent a request (trusted proxies). */
+  client: ClientOf;
+  /** ANALYTICS=off: nothing is counted. */
+  enabled: boolean;
+  logger: Logger;
+  /** Tests pass their own clock. */
+  now?: () => Date;
+  /**
+   * How long counts wait in memory before they are written together (0: written before the
+   * request is answered, as tests want). The server uses a second: a request then costs a
+   * hash and a few map entries, and one transaction a second writes everyone's counts.
+   */
+  flushMs?: number;
+}
+
+/** Counting as the routes use it: what a request counts is decided by its handler. */
+export interface Analytics {
+  readonly enabled: boolean;
+  /** Counts what a request did (a bot only in the bot counter; a visitor asking not to be tracked not at all). */
+  track(request: Request, server: Server | null, counted: Counted): Promise<void>;
+  /** Counts a page the server answered with `status` (only a page that was shown: 2xx, or 304). */
+  page(request: Request, server: Server | null, status: number): Promise<void>;
+  /** Writes the counts waiting in memory (on shutdown). */
+  flush(): Promise<void>;
+}
+
+export function createAnalytics({
+  db,
+  client,
+  enabled,
+  logger,
+  now = () => new Date(),
+  flushMs = 0,
+}: AnalyticsOptions): Analytics {
+  // Visits waiting to be written, by UTC day.
+  let pending = new Map<string, { at: Date; visits: Visit[] }>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const failed = (error: unknown) => logger.error("could not count a visit", { error });
+
+  async function flush(): Promise<void> {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    const batches = pending;
+    pending = new Map();
+    for (const [, { at, visits }] of batches) await recordMany(db, visits, at).catch(failed);
+  }
+
+  async function save(visit: Visit, at: Date): Promise<void> {
+    if (flushMs <= 0) return recordMany(db, [visit], at);
+    const day = utcDay(at);
+    const batch = pending.get(day);
+    if (batch) batch.visits.push(visit);
+    else pending.set(day, { at, visits: [visit] });
+    if (!timer) {
+      timer = setTimeout(() => void flush(), flushMs);
+      timer.unref?.();
+    }
+  }
+
+  async function track(request: Request, server: Server | null, { events, steps }: Counted): Promise<void> {
+    if (!enabled) return;
+    try {
+      const seen = verdict(request);
+      if (seen.kind === "skip") return;
+      const at = now();
+      if (seen.kind === "bot")
+        return await save({ visitor: null, events: [{ metric: METRICS.bot, key: seen.reason }], steps: [] }, at);
+      const visitor = await visitorHash(
+        db,
+        client(request, server).address,
+        request.headers.get("user-agent") ?? "",
+        at,
+      );
+      await save({ visitor, events, steps }, at);
+    } catch (error) {
+      // Counting never fails a visitor's request. The log names neither address nor agent.
+      failed(error);
+    }
+  }
+  return {
+    enabled,
+    track,
+    flush,
+    async page(request, server, status) {
+      if (!enabled || !((status >= 200 && status < 300) || status === 304)) return;
+      const url = new URL(request.url);
+      const counted = pageCounts(url.pathname, url.searchParams);
+      if (!counted) return;
+      const from = referrerHost(request, url.hostname.toLowerCase());
+      if (from) counted.events.push({ metric: METRICS.referrer, key: from });
+      const utm = utmSource(url.searchParams);
+      if (utm) counted.events.push({ metric: METRICS.utmSource, key: utm });
+      await track(request, server, counted);
+    },
+  };
+}
+
+/** A beacon event's counts, or the reason it is refused. */
+async function beaconCounts(db: Db, { metric, key }: BeaconInput["events"][number]): Promise<Counted | string> {
+  const [module, rest] = key.split("/");
+  const moduleOk = module !== undefined && /^\d{1,2}$/.test(module) && isModuleNumber(module);
+  switch (metric) {
+    case METRICS.pageview: {
+      if (!key.startsWith("/") || key.startsWith("//"))
+        return "A page view's key is the address of a page of this site.";
+      const url = new URL(key, "http://site.invalid");
+      const counted = pageCounts(url.pathname, url.searchParams);
+      if (!counted) return `No page of this site to count at ${url.pathname}.`;
+      const check = counted.check;
+      if (check && "post" in check && !(await getPublishedPost(db, check.post).then(Boolean, () => false)))
+        return "No published post at this address.";
+      if (check && "quizResult" in check && !(await quizResultExists(db, check.quizResult.slice(0, 64))))
+        return "No saved quiz result with this id.";
+      return { events: counted.events, steps: counted.steps };
+    }
+    case METRICS.quizStart:
+      return key === "" ? { events: [{ metric, key }], steps: ["quiz-start"] } : "A quiz start has no key.";
+    case METRICS.lessonRead: {
+      const lesson = Number(rest);
+      return moduleOk && /^\d$/.test(rest ?? "") && lesson >= 1 && lesson <= TOPICS_PER_MODULE
+        ? { events: [{ metric, key: `${Number(module)}/${lesson}` }], steps: ["lesson"] }
+        : `A lesson read's key is "<module>/<lesson>" (module 1 to 10, lesson 1 to ${TOPICS_PER_MODULE}).`;
+    }
+    case METRICS.moduleQuiz:
+      return moduleOk && (rest === "passed" || rest === "failed")
+        ? { events: [{ metric, key: `${Number(module)}/${rest}` }], steps: [] }
+        : 'A module quiz\'s key is "<module>/passed" or "<module>/failed".';
+    case METRICS.offerView: {
+      if (!/^[1-9]\d{0,8}$/.test(key)) return "An offer view's key is the offer's id.";
+      const [offer] = await db
+        .select({ id: affiliateOffers.id })
+        .from(affiliateOffers)
+        .where(eq(affiliateOffers.id, Number(key)))
+        .limit(1);
+      return offer ? { events: [{ metric, key }], steps: [] } : "No offer with this id.";
+    }
+    default:
+      return "Unknown metric.";
+  }
+}
+
+/**
+ * POST /api/analytics: what only the browser sees (docs/product.md#analytics). Another
+ * site's posts are refused (403) and every client's posts are limited by the public write
+ * limit before this runs. Every event is checked before any is counted: one bad event
+ * refuses the whole body (422) and nothing is counted.
+ */
+export function analyticsRoutes(db: Db, analytics: Analytics) {
+  return new Elysia({ name: "analytics" }).post(
+    BEACON_PATH,
+    async ({ body, request, server, set }) => {
+      const counted: Counted = { events: [], steps: [] };
+      for (const [index, event] of body.events.entries()) {
+        const found = await beaconCounts(db, event);
+        if (typeof found === "string")
+          throw new HttpError(422, "Some fields are missing or invalid.", [
+            { field: `events.${index}.key`, message: found },
+          ]);
+        counted.events.push(...found.events);
+        counted.steps.push(...found.steps);
+      }
+      await analytics.track(request, server, counted);
+      set.status = 204;
+      return null;
+    },
+    { parse: jsonBody(BeaconInput, BEACON_BODY_LIMIT), body: BeaconInput },
+  );
+}
