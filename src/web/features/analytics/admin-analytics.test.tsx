@@ -68,7 +68,7 @@ test("every chart has its numbers in a table, read from the server", async () =>
     ["Result viewed", "0", "0%", "5"],
   ]);
   expect(rows("Offers")).toEqual([["Ring light", "10", "3", "30%"]]);
-  expect(rows("Clicks per placement")).toEqual([["offer", "3"]]);
+  expect(rows("Clicks per placement")).toEqual([["Offer cards", "3"]]);
   expect(rows("Referrers")).toEqual([["search.example", "4"]]);
   expect(rows("Bot share")).toEqual([
     ["People (page views)", "30"],

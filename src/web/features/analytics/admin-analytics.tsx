@@ -3,6 +3,7 @@ import { type ReactNode, useId } from "react";
 import { Link, useSearch } from "wouter";
 import { ANALYTICS_PERIODS } from "#shared/features/analytics/constants.ts";
 import { type AnalyticsReport, DEFAULT_PERIOD, readPeriod, type Total } from "#shared/features/analytics/report.ts";
+import { placementLabel } from "#shared/features/links/constants.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
 import { VisitorsChart } from "./visitors-chart.tsx";
 
@@ -141,7 +142,7 @@ export function Report({ report: r }: { report: AnalyticsReport }) {
               title="Clicks per placement"
               rows={r.placements}
               rowKey={(k) => k.key}
-              label={["Placement", (k) => k.key || "(none)"]}
+              label={["Placement", (k) => placementLabel(k.key)]}
               columns={[{ header: "Clicks", bar: (k) => k.count }]}
             />
           </div>
@@ -151,7 +152,7 @@ export function Report({ report: r }: { report: AnalyticsReport }) {
             rowKey={(c) => `${c.slug}/${c.placement}`}
             label={["Link", (c) => <code>{c.slug}</code>]}
             columns={[
-              { header: "Placement", cell: (c) => c.placement || "(none)" },
+              { header: "Placement", cell: (c) => placementLabel(c.placement) },
               { header: "Clicks", bar: (c) => c.count },
             ]}
           />
