@@ -1,6 +1,6 @@
 // `bun bench/quiz-post.ts`: what counting costs the quiz's POST. The built executable with
-// WRITE_LIMIT=off answers POST /api/quiz/result under wrk, first with ANALYTICS=off, then on
-// (each on a fresh DATA_DIR); prints requests per second and the 99th percentile of both.
+// WRITE_LIMIT=off answers POST /api/quiz/result under wrk, with ANALYTICS=off and on in turn,
+// BENCH_ROUNDS times (each run on a fresh DATA_DIR); prints every run and the medians.
 // Noisy on a shared machine: compare runs made one after the other.
 import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -49,16 +49,28 @@ async function measure(analytics: "on" | "off"): Promise<WrkRun & { counted: num
 
 requireWrk();
 ensureBinary();
-const off = await measure("off");
-const on = await measure("on");
+// Off and on alternate, round after round, so a change in the machine's load falls on both;
+// the medians are compared.
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const runs: { name: "off" | "on"; round: number; run: WrkRun & { counted: number } }[] = [];
+for (let round = 1; round <= rounds; round++)
+  for (const name of ["off", "on"] as const) runs.push({ name, round, run: await measure(name) });
 console.log(`POST /api/quiz/result, ${connections} connections, ${duration} (wrk, WRITE_LIMIT=off)\n`);
-console.log("| ANALYTICS | requests/s | p99 | requests | non-2xx | quizzes counted |");
-console.log("| --- | --- | --- | --- | --- | --- |");
-for (const [name, run] of [
-  ["off", off],
-  ["on", on],
-] as const)
+console.log("| round | ANALYTICS | requests/s | p99 | requests | non-2xx | quizzes counted |");
+console.log("| --- | --- | --- | --- | --- | --- | --- |");
+for (const { name, round, run } of runs)
   console.log(
-    `| ${name} | ${run.rps.toFixed(0)} | ${run.p99} | ${run.requests} | ${run.non2xx} | ${Math.max(0, run.counted)} |`,
+    `| ${round} | ${name} | ${run.rps.toFixed(0)} | ${run.p99} | ${run.requests} | ${run.non2xx} | ${name === "on" ? Math.max(0, run.counted) : "–"} |`,
   );
-console.log(`\nCounting costs ${(((off.rps - on.rps) / off.rps) * 100).toFixed(1)}% of the throughput.`);
+const median = (name: "off" | "on") => {
+  const sorted = runs
+    .filter((r) => r.name === name)
+    .map((r) => r.run.rps)
+    .sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+const off = median("off");
+const on = median("on");
+console.log(
+  `\nMedian requests/s: off ${off.toFixed(0)}, on ${on.toFixed(0)}: counting costs ${(((off - on) / off) * 100).toFixed(1)}% of the throughput.`,
+);
