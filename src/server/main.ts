@@ -15,12 +15,14 @@ import {
 } from "./data-dir.ts";
 import { adoptLinks } from "./db/adopt-links.ts";
 import { applyMigrations, type DatabaseHandle, migrationProblemInFile, openDatabase } from "./db/client.ts";
+import { content } from "./db/content.ts";
 import { lockDataDir } from "./db/lock.ts";
 import { describeSeed, seedDatabase } from "./db/seed.ts";
 import { type Config, ConfigError, loadConfig } from "./env.ts";
 import { createAnalytics } from "./features/analytics/routes.ts";
 import { scheduleRollUp } from "./features/analytics/service.ts";
 import { AdminResetError, ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
+import { refreshShippedPages } from "./features/site-pages/shipped.ts";
 import { removeUnfinishedUploads } from "./features/uploads/service.ts";
 import { clientResolver } from "./lib/client.ts";
 import { freeBytes, RESERVE_BYTES, StorageHealth, storageFault } from "./lib/storage-health.ts";
@@ -130,6 +132,8 @@ async function upgradeData(database: DatabaseHandle): Promise<void> {
   const adopted = await adoptLinks(database);
   if (adopted > 0)
     logger.info(`gave ${adopted} affiliate destination${adopted === 1 ? "" : "s"} a managed link (/go/)`);
+  for (const slug of await refreshShippedPages(database.db, content.sitePages))
+    logger.info(`the ${slug} page, never edited here, now has this release's text`);
 }
 
 /** Stops with a clear sentence when the port cannot be listened on; rethrows anything else. */

@@ -1,0 +1,43 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "#server/db/client.ts";
+import { sitePages } from "./table.ts";
+
+/**
+ * SHA-256 of every body an earlier release shipped for a page (as the seed stored it, before
+ * {{brand}} is filled in). A stored body that is one of these was never changed by the
+ * operator, so it follows this release's text: a site upgraded after the privacy page
+ * learned about visit counts says so too. A body the operator changed is never touched.
+ */
+const SHIPPED_BEFORE: Record<string, readonly string[]> = {
+  privacy: [
+    "be56b027a954a487a4bd9571ab01ee152dd9a20f31999666b29d9c57bbe22826",
+    "6d41d1d6c3f13884d3a55acde7d17afa6405da0de15912b0a385d2db3e13df2e",
+    "61c49159588ed2581b2d641ebcec9ee6ce11f2fe2c07d5110a04af17b2dc73cc",
+    "4f5cbe66fa5ad46c9028dd1d5d6b4daa8f30f9202683d7c287a5012cf22fe7f0",
+  ],
+  terms: ["97a005c8b567971dd6cd7c9f396fa8c61ca4e8601859616ab4aa1b845c3ac185"],
+};
+
+const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
+
+interface ShippedPage {
+  slug: string;
+  title: string;
+  description: string;
+  body: string;
+}
+
+/** Brings unchanged shipped pages up to this release's text; the slugs it updated. */
+export async function refreshShippedPages(db: Db, pages: readonly ShippedPage[]): Promise<string[]> {
+  const updated: string[] = [];
+  for (const page of pages) {
+    const [row] = await db.select({ body: sitePages.body }).from(sitePages).where(eq(sitePages.slug, page.slug));
+    if (!row || row.body === page.body || !SHIPPED_BEFORE[page.slug]?.includes(sha256(row.body))) continue;
+    await db
+      .update(sitePages)
+      .set({ title: page.title, description: page.description, body: page.body, updatedAt: new Date() })
+      .where(eq(sitePages.slug, page.slug));
+    updated.push(page.slug);
+  }
+  return updated;
+}
