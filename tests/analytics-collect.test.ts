@@ -14,7 +14,7 @@ import { analyticsDaily, analyticsSalts, analyticsVisitors } from "#server/featu
 import { clientResolver } from "#server/lib/client.ts";
 import { memoryLogger } from "#server/logger.ts";
 import { WriteLimiter } from "#server/plugins/write-limit.ts";
-import { METRICS } from "#shared/features/analytics/constants.ts";
+import { DAILY_EVENTS_PER_VISITOR, DAILY_FREE_KEYS, METRICS, OTHER_KEY } from "#shared/features/analytics/constants.ts";
 import { testApp } from "./support/app.ts";
 import { createLink, createOffer, createPost } from "./support/factories.ts";
 import { listeningApp } from "./support/listening.ts";
@@ -362,8 +362,11 @@ describe("POST /api/analytics, what only the browser sees", () => {
     expect(await counts(t)).toEqual({});
   });
 
-  test("a client over the public write limit gets 429", async () => {
-    const t = testApp({ writeLimiter: new WriteLimiter({ count: 2, windowSeconds: 60 }) });
+  test("a client over the beacon's limit gets 429; the beacon never uses up the quiz's budget", async () => {
+    const t = testApp({
+      writeLimiter: new WriteLimiter({ count: 1, windowSeconds: 60 }),
+      beaconLimiter: new WriteLimiter({ count: 2, windowSeconds: 60 }),
+    });
     const events = [{ metric: "quiz_start", key: "" }];
     expect((await beacon(t, events)).status).toBe(204);
     expect((await beacon(t, events)).status).toBe(204);
@@ -371,5 +374,68 @@ describe("POST /api/analytics, what only the browser sees", () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toBeTruthy();
     expect((await counts(t))["quiz_start:"]).toBe(2);
+    // The quiz's one write is still there.
+    const quiz = await t.request("/api/quiz/result", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...BROWSER },
+      body: JSON.stringify(QUIZ),
+    });
+    expect(quiz.status).toBe(201);
+  });
+});
+
+describe("what cannot be inflated", () => {
+  test("another site's image or script pointing at a page or a link counts nothing", async () => {
+    const t = testApp();
+    await createLink(t.db, { slug: "platform-a" });
+    const embedded = {
+      ...BROWSER,
+      "sec-fetch-dest": "image",
+      "sec-fetch-mode": "no-cors",
+      "sec-fetch-site": "cross-site",
+    };
+    expect((await get(t, "/learn/1", embedded)).status).toBe(200);
+    expect((await get(t, "/go/platform-a?p=footer", embedded)).status).toBe(302);
+    expect((await get(t, "/learn/1", { ...embedded, "sec-fetch-dest": "script" })).status).toBe(200);
+    expect(await counts(t)).toEqual({});
+    // The same page opened in the window is counted.
+    expect((await get(t, "/go/platform-a?p=footer", { ...BROWSER, "sec-fetch-dest": "document" })).status).toBe(302);
+    expect((await counts(t))["click:platform-a/footer"]).toBe(1);
+  });
+
+  test("one visitor counts for at most the day's limit of events; the rest only as a bot", async () => {
+    const t = testApp();
+    for (let i = 0; i < DAILY_EVENTS_PER_VISITOR + 20; i++) await get(t, "/learn");
+    const c = await counts(t);
+    expect(c["pageview:learn"]).toBe(DAILY_EVENTS_PER_VISITOR);
+    expect(c["bot:over-daily-limit"]).toBe(20);
+    // Another visitor is counted as before.
+    await get(t, "/learn", { "user-agent": `${UA} another` });
+    expect((await counts(t))["pageview:learn"]).toBe(DAILY_EVENTS_PER_VISITOR + 1);
+  });
+
+  test("made-up referrers and utm sources stop at the day's limit; addresses and bare names are no referrer", async () => {
+    const t = testApp();
+    for (let i = 0; i < DAILY_FREE_KEYS + 5; i++)
+      await get(t, `/blog?utm_source=s${i}`, { "user-agent": `${UA} ${i}`, referer: `https://r${i}.spam.example/` });
+    const c = await counts(t);
+    expect(Object.keys(c).filter((k) => k.startsWith("referrer:") && k !== `referrer:${OTHER_KEY}`)).toHaveLength(
+      DAILY_FREE_KEYS,
+    );
+    expect(c[`referrer:${OTHER_KEY}`]).toBe(5);
+    expect(c[`utm_source:${OTHER_KEY}`]).toBe(5);
+    const before = Object.keys(c).length;
+    for (const referer of ["https://192.168.1.5:8443/private", "http://[::1]/", "http://intranet/", "http://10.0.0.1/"])
+      await get(t, "/blog", { "user-agent": `${UA} private`, referer });
+    const after = await counts(t);
+    expect(Object.keys(after)).toHaveLength(before);
+  });
+
+  test("the same event twice in one beacon is one event", async () => {
+    const t = testApp();
+    const offer = await createOffer(t.db);
+    const events = Array(5).fill({ metric: "offer_view", key: String(offer.id) });
+    expect((await beacon(t, events)).status).toBe(204);
+    expect((await counts(t))[`offer_view:${offer.id}`]).toBe(1);
   });
 });

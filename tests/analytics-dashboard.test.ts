@@ -171,6 +171,7 @@ describe("GET /api/admin/analytics", () => {
         { key: "empty-user-agent", count: 0 },
         { key: "head", count: 10 },
         { key: "prefetch", count: 0 },
+        { key: "over-daily-limit", count: 0 },
       ],
       bots: 40,
       humans: 60,

@@ -1,10 +1,15 @@
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
+import { BEACON_PATH } from "#shared/features/analytics/constants.ts";
 import { VIDEO_PLAYER_ORIGINS } from "#shared/features/offers/video-url.ts";
 import { THEME_SCRIPT } from "#web/theme-script.ts";
 import { BUILD_DATE } from "./build-info.ts";
 import type { DatabaseHandle } from "./db/client.ts";
-import { type Config, DEFAULT_WRITE_LIMIT } from "./env.ts";
+import { type Config, DEFAULT_WRITE_LIMIT, type WriteLimit } from "./env.ts";
+
+/** Visit-count beacons per client: a browser sends one per page opened in place, offer shown or lesson read. */
+const BEACON_LIMIT: WriteLimit = { count: 120, windowSeconds: 60 };
+
 import { analyticsAdminRoutes } from "./features/analytics/admin-routes.ts";
 import { type Analytics, analyticsRoutes, createAnalytics } from "./features/analytics/routes.ts";
 import { ADMIN_PREFIX, adminGuard, isUnder, refuseForeign } from "./features/auth/guard.ts";
@@ -54,6 +59,8 @@ export interface AppDeps {
   loginThrottle?: LoginThrottle;
   /** Tests pass their own (a clock, a small limit) or null; otherwise made from config.writeLimit. */
   writeLimiter?: WriteLimiter | null;
+  /** The beacon's own budget: tests pass theirs; otherwise BEACON_LIMIT (none when the write limit is off). */
+  beaconLimiter?: WriteLimiter | null;
   /** Tests pass their own to look at what it holds. */
   pageCache?: PageCache;
   config: Pick<Config, "publicUrl"> &
@@ -84,6 +91,7 @@ export function createApp({
   logger,
   loginThrottle,
   writeLimiter,
+  beaconLimiter: givenBeaconLimiter,
   storage,
   pageCache = new PageCache(),
   analyticsClock,
@@ -150,6 +158,10 @@ export function createApp({
     });
   const writeLimitConfig = config.writeLimit === undefined ? DEFAULT_WRITE_LIMIT : config.writeLimit;
   const limiter = writeLimiter !== undefined ? writeLimiter : writeLimitConfig && new WriteLimiter(writeLimitConfig);
+  // The visit-count beacon has a budget of its own (a browser sends one per page it opens in
+  // place, offer it shows, lesson read): off when the write limit is off.
+  const beaconLimiter =
+    givenBeaconLimiter !== undefined ? givenBeaconLimiter : limiter && new WriteLimiter(BEACON_LIMIT);
   // Not counted: the admin's own mounts (they refuse anyone else before reading a body) and
   // signing in and out, which store nothing and have their own throttle; a form sign-in
   // refused there goes back to its page instead of a bare JSON answer.
@@ -184,6 +196,7 @@ export function createApp({
           exempt: adminPath,
           refuseForeign: (request, server) => refuseForeign(request, allowedOrigins(request, server)),
           logger,
+          separate: { matches: (request) => new URL(request.url).pathname === BEACON_PATH, limiter: beaconLimiter },
         }),
       )
       .use(staticFiles(assets))

@@ -17,7 +17,13 @@ import {
 } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { DIR_MODE, FILE_MODE, giveToOwnerOf } from "./data-dir.ts";
-import { moveDatabase, removeDatabaseSideFiles, replacementDatabaseProblem, snapshotDatabase } from "./db/snapshot.ts";
+import {
+  moveDatabase,
+  removeDatabaseSideFiles,
+  removeSalts,
+  replacementDatabaseProblem,
+  snapshotDatabase,
+} from "./db/snapshot.ts";
 import { jwtSecretProblem } from "./features/auth/bootstrap.ts";
 import { isFinishedUpload, MAX_UPLOAD_BYTES, UPLOAD_NAME } from "./features/uploads/service.ts";
 import { readTar, shownName, TarError, writeAll, writeTar } from "./lib/tar.ts";
@@ -188,6 +194,7 @@ export async function backup(
     const snapshot = join(temp, "app.db");
     try {
       await snapshotDatabase(db, snapshot);
+      removeSalts(snapshot);
     } catch (error) {
       refuse(`Could not copy the database: ${describeFailure(error, real)}`);
     }

@@ -338,6 +338,10 @@ beforeAll(async () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ archetype: "Girl Next Door", answers: Array(15).fill("A") }),
     });
+  // A visit counted: today's salt is in the live database (a backup must not carry it).
+  await fetch(`${live.url}/`, {
+    headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0 Safari/537.36" },
+  });
   const archive = join(scratchDir("good"), "good.tar");
   const made = await cli(["backup", archive], { DATA_DIR: liveDir });
   expect(made.stderr).toBe("");
@@ -358,6 +362,26 @@ afterAll(async () => {
 });
 
 // ---------------------------------------------------------------------------------------
+
+describe("a backup holds no visit-count salt", () => {
+  test("the live database has today's salt; the backup's copy has none, in its rows or its bytes", async () => {
+    const salts = (file: string) =>
+      (
+        new Database(file, { readonly: true }).query("SELECT salt FROM analytics_salts").all() as { salt: string }[]
+      ).map((row) => row.salt);
+    // The count is written within a second; the salt as soon as the visit is counted.
+    let live: string[] = [];
+    for (let i = 0; i < 50 && live.length === 0; i++) {
+      live = salts(join(liveDir, "app.db"));
+      if (live.length === 0) await Bun.sleep(100);
+    }
+    expect(live).toHaveLength(1);
+    const copy = join(scratchDir("salt"), "app.db");
+    writeFileSync(copy, goodDb);
+    expect(salts(copy)).toEqual([]);
+    expect(Buffer.from(goodDb).includes(Buffer.from(live[0]!))).toBe(false);
+  });
+});
 
 describe("restore refuses hostile or broken archives and changes nothing", () => {
   const secret = () => ({ name: "jwt-secret", data: goodSecret });

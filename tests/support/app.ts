@@ -34,6 +34,8 @@ export interface TestAppOptions {
   trustedProxies?: string[];
   /** A limiter with its own clock and limit, or null for none; default: the default limit. */
   writeLimiter?: WriteLimiter | null;
+  /** The visit-count beacon's own limiter (default: its default limit). */
+  beaconLimiter?: WriteLimiter | null;
   /** To look at what the render cache holds. */
   pageCache?: PageCache;
   /** ANALYTICS: false as with ANALYTICS=off (default true). */
@@ -69,6 +71,7 @@ export function testApp(options: TestAppOptions = {}) {
     logger,
     loginThrottle: options.loginThrottle,
     writeLimiter: options.writeLimiter,
+    beaconLimiter: options.beaconLimiter,
     pageCache: options.pageCache,
   });
   const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));

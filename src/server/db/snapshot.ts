@@ -17,6 +17,24 @@ export async function snapshotDatabase(file: string, target: string): Promise<vo
   }
 }
 
+/**
+ * Takes the visit counts' daily salts out of a backup copy, leaving no trace of them in the
+ * file: a salt lives at most two days on the server, and a backup kept for weeks must not
+ * keep it (with it, a day's visitor hashes could be checked against an address).
+ */
+export function removeSalts(copy: string): void {
+  const sqlite = new Database(copy);
+  try {
+    const has = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'analytics_salts'").get();
+    if (!has) return;
+    sqlite.run("DELETE FROM analytics_salts");
+    // Rebuilt, so no free page of the file still holds a deleted salt.
+    sqlite.run("VACUUM");
+  } finally {
+    sqlite.close();
+  }
+}
+
 const tableNames = (sqlite: Database) =>
   (
     sqlite

@@ -121,6 +121,11 @@ export interface WriteLimitOptions {
    */
   refuseForeign: (request: Request, server: Server | null) => void;
   logger: Logger;
+  /**
+   * Writes that take from a budget of their own instead (the visit-count beacon, which a
+   * browser sends as it goes): they never use up a visitor's budget for quiz results.
+   */
+  separate?: { matches: (request: Request) => boolean; limiter: WriteLimiter | null };
 }
 
 /**
@@ -129,14 +134,15 @@ export interface WriteLimitOptions {
  * before its body is read; one another site made is refused first (403) and not counted.
  * Over the limit: 429 with Retry-After, and nothing is written.
  */
-export function writeLimit({ limiter, client, exempt, refuseForeign, logger }: WriteLimitOptions) {
-  const message = limiter ? limitText(limiter.limit) : "";
+export function writeLimit({ limiter: shared, client, exempt, refuseForeign, logger, separate }: WriteLimitOptions) {
   let lastWarning = Number.NEGATIVE_INFINITY;
   return new Elysia({ name: "write-limit" }).onRequest(({ request, server, set }) => {
     if (!changesState(request) || exempt(request)) return;
     // Also with the limit turned off: another site's request changes nothing here.
     refuseForeign(request, server);
+    const limiter = separate?.matches(request) ? separate.limiter : shared;
     if (!limiter) return;
+    const message = limitText(limiter.limit);
     const address = client(request, server).address;
     const wait = limiter.take(address);
     if (wait === 0) return;

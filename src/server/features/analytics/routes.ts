@@ -10,7 +10,14 @@ import type { ClientOf } from "#server/lib/client.ts";
 import type { Logger } from "#server/logger.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
-import { BEACON_PATH, type FunnelStep, METRICS } from "#shared/features/analytics/constants.ts";
+import {
+  BEACON_PATH,
+  DAILY_EVENTS_PER_VISITOR,
+  DAILY_FREE_KEYS,
+  type FunnelStep,
+  METRICS,
+  OTHER_KEY,
+} from "#shared/features/analytics/constants.ts";
 import { BeaconInput } from "#shared/features/analytics/contract.ts";
 import { TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
 import { isModuleNumber } from "#shared/features/course/course.ts";
@@ -85,10 +92,24 @@ function referrerHost(request: Request, ownHost: string): string | null {
     const url = new URL(referrer);
     if (url.protocol !== "http:" && url.protocol !== "https:") return null;
     const host = url.hostname.toLowerCase();
-    return host && host !== ownHost && host.length <= 253 ? host : null;
+    // A site's name only: an address (10.0.0.5, [::1]) or a name without a dot (localhost,
+    // an intranet host) names no site a visitor came from, and may name a private network.
+    if (!host.includes(".") || /^[\d.]+$/.test(host) || host.startsWith("[")) return null;
+    return host !== ownHost && host.length <= 253 ? host : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether a request is a visitor opening a page (or following a link) in the browser's
+ * window: a browser says what it fetches for (Sec-Fetch-Dest), and another site's image,
+ * script or frame pointing here is no page view and no click. Clients that send no such
+ * header (older browsers, tools) are taken at their word.
+ */
+export function isNavigation(request: Request): boolean {
+  const dest = request.headers.get("sec-fetch-dest");
+  return dest === null || dest === "document";
 }
 
 /** utm_source as counted: trimmed, lower-cased, short and plain, or null. */
@@ -137,6 +158,33 @@ export function createAnalytics({
   let pending = new Map<string, { at: Date; visits: Visit[] }>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   const failed = (error: unknown) => logger.error("could not count a visit", { error });
+  // Today's limits, in memory (a restart starts them again): events per visitor, and the
+  // referrer sites and utm_source values seen, so neither a script repeating itself nor a
+  // stream of made-up referrers can fill the numbers or the database.
+  let limitsDay = "";
+  let eventsOf = new Map<string, number>();
+  let freeKeys = new Map<string, Set<string>>();
+  const MAX_TRACKED_VISITORS = 200_000;
+
+  function limited(visitor: string, events: CountEvent[], day: string): CountEvent[] {
+    if (day !== limitsDay) {
+      limitsDay = day;
+      eventsOf = new Map();
+      freeKeys = new Map();
+    }
+    const used = eventsOf.get(visitor) ?? 0;
+    if (used >= DAILY_EVENTS_PER_VISITOR) return [{ metric: METRICS.bot, key: "over-daily-limit" }];
+    if (eventsOf.size < MAX_TRACKED_VISITORS || eventsOf.has(visitor)) eventsOf.set(visitor, used + events.length);
+    return events.map((event) => {
+      if (event.metric !== METRICS.referrer && event.metric !== METRICS.utmSource) return event;
+      const seen = freeKeys.get(event.metric) ?? new Set<string>();
+      freeKeys.set(event.metric, seen);
+      if (seen.has(event.key)) return event;
+      if (seen.size >= DAILY_FREE_KEYS) return { metric: event.metric, key: OTHER_KEY };
+      seen.add(event.key);
+      return event;
+    });
+  }
 
   async function flush(): Promise<void> {
     if (timer) clearTimeout(timer);
@@ -172,7 +220,9 @@ export function createAnalytics({
         request.headers.get("user-agent") ?? "",
         at,
       );
-      await save({ visitor, events, steps }, at);
+      const allowed = limited(visitor, events, utcDay(at));
+      if (allowed[0]?.metric === METRICS.bot) return await save({ visitor: null, events: allowed, steps: [] }, at);
+      await save({ visitor, events: allowed, steps }, at);
     } catch (error) {
       // Counting never fails a visitor's request. The log names neither address nor agent.
       failed(error);
@@ -183,7 +233,7 @@ export function createAnalytics({
     track,
     flush,
     async page(request, server, status) {
-      if (!enabled || !((status >= 200 && status < 300) || status === 304)) return;
+      if (!enabled || !((status >= 200 && status < 300) || status === 304) || !isNavigation(request)) return;
       const url = new URL(request.url);
       const counted = pageCounts(url.pathname, url.searchParams);
       if (!counted) return;
@@ -251,7 +301,12 @@ export function analyticsRoutes(db: Db, analytics: Analytics) {
     BEACON_PATH,
     async ({ body, request, server, set }) => {
       const counted: Counted = { events: [], steps: [] };
+      // The same event twice in one body is one event.
+      const seen = new Set<string>();
       for (const [index, event] of body.events.entries()) {
+        const id = `${event.metric}\n${event.key}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
         const found = await beaconCounts(db, event);
         if (typeof found === "string")
           throw new HttpError(422, "Some fields are missing or invalid.", [

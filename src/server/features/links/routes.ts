@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
-import { type Analytics, clickCounts } from "#server/features/analytics/routes.ts";
+import { type Analytics, clickCounts, isNavigation } from "#server/features/analytics/routes.ts";
 import { resolveGo } from "./service.ts";
 
 /**
@@ -12,8 +12,9 @@ export function linkRoutes(db: Db, analytics?: Analytics) {
   return new Elysia({ name: "links" }).get("/go/:slug", async ({ params, request, server }) => {
     const placement = new URL(request.url).searchParams.get("p");
     const location = await resolveGo(db, params.slug, placement);
-    // A click on a link the site has (an unknown slug is not counted).
-    if (analytics?.enabled) {
+    // A click on a link the site has (an unknown slug is not counted), followed in the
+    // browser's window (another site's <img src="/go/..."> is no click).
+    if (analytics?.enabled && isNavigation(request)) {
       const counted = await clickCounts(db, params.slug, placement);
       if (counted) await analytics.track(request, server, counted);
     }

@@ -45,7 +45,19 @@ export const METRICS = {
 export type Metric = (typeof METRICS)[keyof typeof METRICS];
 
 /** Why a request went to the bot counter instead of the numbers. */
-export const BOT_REASONS = ["user-agent", "empty-user-agent", "head", "prefetch"] as const;
+export const BOT_REASONS = ["user-agent", "empty-user-agent", "head", "prefetch", "over-daily-limit"] as const;
+
+/**
+ * A visitor (one hash) is counted for at most this many events a day; the rest go to the bot
+ * counter as "over-daily-limit", so one script cannot fill the numbers by repeating itself.
+ */
+export const DAILY_EVENTS_PER_VISITOR = 300;
+
+/** At most this many different referrer sites or utm_source values a day; the rest count as OTHER_KEY. */
+export const DAILY_FREE_KEYS = 300;
+
+/** The key of the referrers or utm_source values beyond DAILY_FREE_KEYS in a day. */
+export const OTHER_KEY = "(other)";
 
 /**
  * The funnel, in order: each step's bit in a raw visitor row is 1 << its index, so a visitor
