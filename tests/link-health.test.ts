@@ -5,6 +5,8 @@ import {
   type CheckResult,
   checkDestination,
   checkerUserAgent,
+  isPrivateAddress,
+  isPrivateHost,
   LinkChecks,
   recordCheck,
 } from "#server/features/links/health.ts";
@@ -46,6 +48,9 @@ beforeAll(() => {
       if (pathname === "/relative/start") return to("../relative/end?x=1");
       if (pathname === "/relative/end") return new Response("end");
       if (pathname === "/to-ftp") return to("ftp://127.0.0.1/file");
+      // "localhost" stands for a private network in the tests below (their classifier says so); never fetched.
+      if (pathname === "/to-inside") return to(`http://localhost:${server.port}/inside`);
+      if (pathname === "/hop-to-inside") return to("/to-inside", 301);
       if (pathname === "/no-location") return new Response(null, { status: 302 });
       if (pathname === "/never") return new Promise<Response>(() => {});
       return new Response("?", { status: 404 });
@@ -118,6 +123,99 @@ describe("checkDestination", () => {
 });
 
 const row = async (db: Db, id: number) => (await db.select().from(links).where(eq(links.id, id)))[0]!;
+
+describe("redirects into a private network", () => {
+  // 127.0.0.1 plays a public host here, "localhost" a private one.
+  const asked: string[] = [];
+  const pretend = async (host: string) => {
+    asked.push(host);
+    return host === "localhost";
+  };
+
+  test("from a public destination: not followed, broken, the last public hop recorded", async () => {
+    agents.length = 0;
+    const direct = await checkDestination(`${base}/to-inside`, { userAgent: UA, isPrivateHost: pretend });
+    expect(direct).toEqual({
+      healthClass: "broken",
+      status: 302,
+      finalUrl: `${base}/to-inside`,
+      hops: 0,
+      reason: "It redirects into a private network; not followed.",
+    });
+    const later = await checkDestination(`${base}/hop-to-inside`, { userAgent: UA, isPrivateHost: pretend });
+    expect(later).toMatchObject({ healthClass: "broken", status: 302, finalUrl: `${base}/to-inside`, hops: 1 });
+    expect(later.reason).toBe("It redirects into a private network; not followed.");
+    // Only the public hops were asked for.
+    expect(agents.length).toBe(3);
+    expect(asked).toContain("localhost");
+  });
+
+  test("a destination on a private address may redirect within private addresses", async () => {
+    const everywherePrivate = async () => true;
+    const result = await checkDestination(`${base}/chain/1`, { userAgent: UA, isPrivateHost: everywherePrivate });
+    expect(result).toMatchObject({ healthClass: "redirected", status: 200, hops: 3, finalUrl: `${base}/ok` });
+    // The real classifier: 127.0.0.1 is loopback, so this server's redirects are followed.
+    expect((await check("/chain/1")).healthClass).toBe("redirected");
+  });
+
+  test("the scheduled and admin checks use the classifier they are given, and store no private address", async () => {
+    const { db } = testApp({ seed: false });
+    const link = await createLink(db, { destination: `${base}/hop-to-inside` });
+    const checks = new LinkChecks({ db, userAgent: async () => UA, logger: memoryLogger(), isPrivateHost: pretend });
+    expect((await checks.checkOne(link.id))?.reason).toBe("It redirects into a private network; not followed.");
+    expect(await row(db, link.id)).toMatchObject({
+      healthClass: "broken",
+      lastStatus: 302,
+      finalUrl: `${base}/to-inside`,
+      hopCount: 1,
+      consecutiveFailures: 1,
+    });
+  });
+
+  test.each([
+    "127.0.0.1",
+    "127.8.9.10",
+    "::1",
+    "[::1]",
+    "10.1.2.3",
+    "172.20.0.1",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "100.127.255.255",
+    "fd00::1",
+    "fc00::",
+    "fe80::1",
+    "0.0.0.0",
+    "::",
+    "::ffff:127.0.0.1",
+    "::ffff:7f00:1",
+    "::ffff:10.0.0.1",
+  ])("%s is private", async (address) => {
+    expect(isPrivateAddress(address)).toBe(true);
+    expect(await isPrivateHost(address)).toBe(true);
+  });
+
+  test.each([
+    "93.184.216.34",
+    "2606:4700::1",
+    "[2606:4700::1]",
+    "8.8.8.8",
+    "172.32.0.1",
+    "100.128.0.1",
+    "192.169.0.1",
+    "::ffff:93.184.216.34",
+    "fec0::1",
+  ])("%s is public", async (address) => {
+    expect(isPrivateAddress(address)).toBe(false);
+    expect(await isPrivateHost(address)).toBe(false);
+  });
+
+  test("a name is private when it resolves to a private address", async () => {
+    expect(await isPrivateHost("localhost")).toBe(true);
+  });
+});
+
 const result = (healthClass: CheckResult["healthClass"], status: number | null = 200): CheckResult => ({
   healthClass,
   status,

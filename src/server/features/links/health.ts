@@ -1,3 +1,5 @@
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import type { Logger } from "#server/logger.ts";
@@ -23,11 +25,91 @@ export interface CheckResult {
   reason: string;
 }
 
+/** Whether a host name or address is (or resolves to) an address only this machine or its network can reach. */
+export type PrivateHostTest = (hostname: string) => Promise<boolean>;
+
 export interface CheckOptions {
   timeoutMs?: number;
   maxHops?: number;
   userAgent: string;
+  /** Decides which redirect targets are private; the real one asks DNS (tests pass their own). */
+  isPrivateHost?: PrivateHostTest;
 }
+
+/** The 32-bit value of a dotted IPv4 address, or null when `host` is not one. */
+function ipv4Value(host: string): number | null {
+  if (isIP(host) !== 4) return null;
+  return host.split(".").reduce((value, part) => value * 256 + Number(part), 0);
+}
+
+const inRange = (value: number, base: string, bits: number) => {
+  const size = 2 ** (32 - bits);
+  return Math.floor(value / size) === Math.floor((ipv4Value(base) ?? 0) / size);
+};
+
+function isPrivateIpv4(value: number): boolean {
+  return (
+    inRange(value, "0.0.0.0", 8) || // "this network", the unspecified address included
+    inRange(value, "10.0.0.0", 8) ||
+    inRange(value, "100.64.0.0", 10) || // carrier-grade NAT
+    inRange(value, "127.0.0.0", 8) ||
+    inRange(value, "169.254.0.0", 16) || // link-local, cloud metadata services included
+    inRange(value, "172.16.0.0", 12) ||
+    inRange(value, "192.168.0.0", 16)
+  );
+}
+
+/** The eight 16-bit groups of an IPv6 address (an embedded IPv4 tail included), or null. */
+function ipv6Groups(host: string): number[] | null {
+  if (isIP(host) !== 6) return null;
+  let text = host.toLowerCase();
+  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (tail) {
+    const value = ipv4Value(tail[1]!) ?? 0;
+    text = `${text.slice(0, -tail[1]!.length)}${(value >>> 16).toString(16)}:${(value & 0xffff).toString(16)}`;
+  }
+  const [head = "", rest] = text.split("::");
+  const parse = (part: string) => (part ? part.split(":").map((group) => Number.parseInt(group, 16)) : []);
+  const front = parse(head);
+  const back = rest === undefined ? [] : parse(rest);
+  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
+}
+
+/**
+ * True for an IP address only this machine or its network can reach: loopback, private,
+ * link-local, unspecified and carrier-grade NAT addresses, IPv4 ones written as IPv6
+ * (::ffff:127.0.0.1) included. False for a public address and for anything not an address.
+ */
+export function isPrivateAddress(address: string): boolean {
+  const host = address.replace(/^\[|\]$/g, "");
+  const v4 = ipv4Value(host);
+  if (v4 !== null) return isPrivateIpv4(v4);
+  const groups = ipv6Groups(host);
+  if (!groups) return false;
+  const [first = 0] = groups;
+  const embedded = (groups[6]! * 0x10000 + groups[7]!) >>> 0;
+  // ::/96 (:: and ::1 among them), ::ffff:0:0/96 (IPv4-mapped) and 64:ff9b::/96 (NAT64) carry an IPv4 address.
+  if (groups.slice(0, 5).every((group) => group === 0) && (groups[5] === 0 || groups[5] === 0xffff))
+    return isPrivateIpv4(embedded);
+  if (first === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0))
+    return isPrivateIpv4(embedded);
+  return (first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80; // fc00::/7 unique local, fe80::/10 link-local
+}
+
+/**
+ * The real test: an address literal is judged as it is; a name is private when any address
+ * it resolves to is. A name that does not resolve is not called private: fetching it fails.
+ */
+export const isPrivateHost: PrivateHostTest = async (hostname) => {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host)) return isPrivateAddress(host);
+  try {
+    const addresses = await lookup(host, { all: true });
+    return addresses.some(({ address }) => isPrivateAddress(address));
+  } catch {
+    return false;
+  }
+};
 
 /** The user agent the checker names itself with: what it is, and whose site sends it. */
 export function checkerUserAgent(publicOrigin: string | null): string {
@@ -40,14 +122,23 @@ const isRedirect = (status: number) => status >= 300 && status < 400;
  * Fetches `url` the way a visitor's browser would reach it: GET (some networks answer HEAD
  * badly), each redirect followed by hand (a relative Location against the address that sent
  * it; only http and https), at most `maxHops` of them, each request with its own timeout. The
- * body is never read. Networks redirect by design, so a redirect that ends on a page is not an
+ * body is never read. A redirect from a public destination to a host that is (or resolves to) a
+ * private, loopback or link-local address is not followed. Networks redirect by design, so a redirect that ends on a page is not an
  * error; 403 and 429 mean the destination refuses robots, not that it is gone.
  */
 export async function checkDestination(
   url: string,
-  { timeoutMs = CHECK_TIMEOUT_MS, maxHops = MAX_HOPS, userAgent }: CheckOptions,
+  {
+    timeoutMs = CHECK_TIMEOUT_MS,
+    maxHops = MAX_HOPS,
+    userAgent,
+    isPrivateHost: isPrivate = isPrivateHost,
+  }: CheckOptions,
 ): Promise<CheckResult> {
   let current = url;
+  // A destination on a private address is the operator's choice and may redirect anywhere; a
+  // public one is not followed into a private network (that would map it for whoever runs it).
+  let privateAllowed: boolean | null = null;
   let status: number | null = null;
   let hops = 0;
   const seen = new Set<string>();
@@ -63,6 +154,7 @@ export async function checkDestination(
       return broken(`A redirect led to a ${address.protocol} address, not a web page.`);
     if (seen.has(address.href)) return broken("The redirects go round in a loop.");
     seen.add(address.href);
+    privateAllowed ??= await isPrivate(address.hostname);
 
     let response: Response;
     try {
@@ -94,6 +186,13 @@ export async function checkDestination(
         return broken(`A ${status} redirect to an address that is not valid.`);
       }
       if (hops === maxHops) return broken(`More than ${maxHops} redirects.`);
+      const target = new URL(next);
+      if (
+        !privateAllowed &&
+        (target.protocol === "http:" || target.protocol === "https:") &&
+        (await isPrivate(target.hostname))
+      )
+        return broken("It redirects into a private network; not followed.");
       current = next;
       hops++;
       continue;
@@ -163,6 +262,8 @@ export interface LinkChecksOptions {
   logger: Pick<Logger, "info" | "warn" | "error">;
   timeoutMs?: number;
   clock?: () => Date;
+  /** Decides which redirect targets are private (default: the DNS-based isPrivateHost). */
+  isPrivateHost?: PrivateHostTest;
 }
 
 /**
@@ -184,6 +285,7 @@ export class LinkChecks {
     const result = await checkDestination(link.destination, {
       userAgent: await this.options.userAgent(),
       timeoutMs: this.options.timeoutMs,
+      isPrivateHost: this.options.isPrivateHost,
     });
     await recordCheck(this.options.db, link, result, this.now());
     return result;

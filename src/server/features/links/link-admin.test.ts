@@ -147,6 +147,52 @@ describe("the Links section", () => {
     expect(await go(t, "/go/by-hand")).toBe("https://hand.example/");
   });
 
+  test("an edit without the fallback, the notes or the failed-check count keeps them; empty or null clears", async () => {
+    const t = await adminApp();
+    const link = await createLink(t.database.db, {
+      destination: "https://main.example/",
+      fallbackDestination: "https://fallback.example/",
+      notes: "Spring campaign",
+      autoFallbackAfter: 3,
+    });
+    const put = (json: unknown) => t.asAdmin(`/api/admin/link/${link.id}`, { method: "PUT", json });
+    const kept = { fallbackDestination: "https://fallback.example/", notes: "Spring campaign", autoFallbackAfter: 3 };
+    // Switched off and on again with only the required fields: nothing else is lost.
+    const off = await put({ destination: "https://main.example/", active: false });
+    expect(off.status).toBe(200);
+    expect(await off.json()).toMatchObject({ active: false, ...kept });
+    expect(await go(t, `/go/${link.slug}`)).toBe("https://fallback.example/");
+    const on = await put({ destination: "https://new.example/", active: true });
+    expect(await on.json()).toMatchObject({ active: true, destination: "https://new.example/", ...kept });
+    // What the admin's form sends (every field) still changes them.
+    const edited = await put({
+      destination: "https://new.example/",
+      active: true,
+      fallbackDestination: "https://other.example/",
+      notes: " Autumn ",
+    });
+    expect(await edited.json()).toMatchObject({ fallbackDestination: "https://other.example/", notes: "Autumn" });
+    const cleared = await put({
+      destination: "https://new.example/",
+      active: true,
+      fallbackDestination: "",
+      notes: null,
+    });
+    expect(await cleared.json()).toMatchObject({ fallbackDestination: null, notes: null, autoFallbackAfter: 3 });
+    const clearedToo = await put({
+      destination: "https://new.example/",
+      active: true,
+      fallbackDestination: null,
+      notes: "",
+    });
+    expect(clearedToo.status).toBe(200);
+    expect(
+      t.database.sqlite
+        .query("SELECT fallback_destination AS f, notes AS n, auto_fallback_after AS a FROM links WHERE id = ?")
+        .get(link.id),
+    ).toEqual({ f: null, n: null, a: 3 });
+  });
+
   test("clicks in the last 7 and 30 days (today included), per placement, each link its own", async () => {
     const t = await adminApp({ seed: false });
     await createLink(t.db, { slug: "counted" });
@@ -232,5 +278,35 @@ describe("the operator's disclosure wording", () => {
     // All blank again: the defaults, stored as nothing.
     expect((await save({ affiliate: " " })).status).toBe(200);
     expect(labels((await renderPage(t.request, "/")).html)).toContain(DEFAULT_DISCLOSURE_WORDING.affiliate);
+  });
+
+  test("a part that would render blank is refused at its field: at least two letters or digits", async () => {
+    const t = await adminApp();
+    const settings = await (await t.asAdmin("/api/admin/settings")).json();
+    const save = (disclosureWording: unknown) =>
+      t.asAdmin("/api/admin/settings", { method: "PUT", json: { ...settings, disclosureWording } });
+    const before = t.database.sqlite.query("SELECT * FROM site_settings").get();
+    for (const text of ["\u2800", "\u034f", "\u2800\u2800 \u2800", "\u200b\u200b", "--", "A.", "\u034fx"]) {
+      for (const key of ["sponsored", "note"] as const) {
+        const res = await save({ [key]: text });
+        expect(res.status).toBe(422);
+        const answer = (await res.json()) as { details: { field: string; message: string }[] };
+        expect(answer.details).toContainEqual({
+          field: `disclosureWording.${key}`,
+          message: expect.stringContaining("at least two letters or digits"),
+        });
+      }
+    }
+    expect(t.database.sqlite.query("SELECT * FROM site_settings").get()).toEqual(before);
+
+    const saved = await save({ sponsored: "Anzeige", affiliate: "広告", note: "Werbung 1", linkText: "  " });
+    expect(saved.status).toBe(200);
+    expect((await saved.json()).disclosureWording).toEqual({
+      sponsored: "Anzeige",
+      affiliate: "広告",
+      note: "Werbung 1",
+    });
+    const page = await renderPage(t.request, "/");
+    expect(labels(page.html)).toContain("広告");
   });
 });

@@ -149,8 +149,9 @@ export async function listLinks(db: Db): Promise<AdminLink[]> {
 const blank = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
 
 /**
- * Changes a link's destination, state, fallback, notes and (when sent) the failed checks after
- * which clicks go to the fallback; its slug stays. A new destination starts unchecked.
+ * Changes a link's destination and state and, when sent, its fallback, notes and the failed
+ * checks after which clicks go to the fallback (an absent field keeps its value; "" or null
+ * clears it); its slug stays. A new destination starts unchecked.
  */
 export async function updateLink(db: Db, id: number, input: LinkUpdate): Promise<AdminLink> {
   const destination = input.destination.trim();
@@ -161,8 +162,8 @@ export async function updateLink(db: Db, id: number, input: LinkUpdate): Promise
     .set({
       destination,
       active: input.active,
-      fallbackDestination: blank(input.fallbackDestination),
-      notes: blank(input.notes),
+      ...(input.fallbackDestination !== undefined ? { fallbackDestination: blank(input.fallbackDestination) } : {}),
+      ...(input.notes !== undefined ? { notes: blank(input.notes) } : {}),
       ...(input.autoFallbackAfter !== undefined ? { autoFallbackAfter: input.autoFallbackAfter } : {}),
       ...(before.destination !== destination ? HEALTH_RESET : {}),
     })

@@ -31,12 +31,14 @@ export const AUTO_FALLBACK_MAX = 20;
 export const LinkUpdate = Type.Object({
   destination: LinkDestination,
   active: Type.Boolean({ error: "Active must be true or false" }),
+  /** Where clicks go when the link is off; "" or null: none; absent: unchanged. */
   fallbackDestination: Type.Optional(
     Type.Union([destination("The fallback"), Type.Null(), Type.Literal("")], {
       error:
         "The fallback must be a full web address starting with http:// or https://, such as https://example.com/join (or empty for none)",
     }),
   ),
+  /** The admin's own notes; "" or null: none; absent: unchanged. */
   notes: Type.Optional(
     Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { error: "Notes are at most 500 characters" }),
   ),

@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { LinkChoiceFields } from "#shared/features/links/contract.ts";
+import { READABLE_TEXT_FORMAT } from "#shared/schema/formats.ts";
 
 const HttpUrl = Type.String({
   pattern: "^https?://[^\\s]+$",
@@ -30,13 +31,17 @@ const Claim = (what: string, maxLength: number) =>
     error: `${what} must be plain text of at most ${maxLength} characters, with no control or invisible characters (leave it empty to hide it)`,
   });
 
-/** A part of the disclosure wording: plain text up to `maxLength` characters, or empty for the default. */
+/**
+ * A part of the disclosure wording: plain text up to `maxLength` characters with at least two
+ * letters or digits (so no label renders blank), or empty for the default.
+ */
 const WordingPart = (what: string, maxLength: number) =>
   Type.Optional(
     Type.String({
       maxLength,
       pattern: `^[^${UNSHOWN}]*$`,
-      error: `${what} must be plain text of at most ${maxLength} characters, with no control or invisible characters (leave it empty for the default)`,
+      format: READABLE_TEXT_FORMAT,
+      error: `${what} must be plain text of at most ${maxLength} characters with at least two letters or digits, and no control or invisible characters (leave it empty for the default)`,
     }),
   );
 
