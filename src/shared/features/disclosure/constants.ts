@@ -25,7 +25,7 @@ export interface DisclosureWording {
 export const DEFAULT_DISCLOSURE_WORDING: DisclosureWording = {
   sponsored: "Sponsored",
   affiliate: "Affiliate link",
-  note: "We earn a commission if you sign up or buy through links marked Affiliate link or Sponsored, at no cost to you. Our advice is not for sale.",
+  note: "We earn a commission if you sign up or buy through links marked {affiliate} or {sponsored}, at no cost to you. Our advice is not for sale.",
   linkText: "Read our affiliate disclosure",
   offerNote: "We earn a commission.",
   offerLinkText: "Disclosure",
@@ -37,12 +37,17 @@ export const DEFAULT_DISCLOSURE_WORDING: DisclosureWording = {
  */
 export function disclosureWording(custom: Partial<DisclosureWording> | null | undefined): DisclosureWording {
   const pick = (key: keyof DisclosureWording) => custom?.[key]?.trim() || DEFAULT_DISCLOSURE_WORDING[key];
+  const sponsored = pick("sponsored");
+  const affiliate = pick("affiliate");
+  // The notes name the labels through {sponsored} and {affiliate}, so a reworded label is
+  // the word the note tells visitors to look for.
+  const labels = (text: string) => text.replaceAll("{sponsored}", sponsored).replaceAll("{affiliate}", affiliate);
   return {
-    sponsored: pick("sponsored"),
-    affiliate: pick("affiliate"),
-    note: pick("note"),
+    sponsored,
+    affiliate,
+    note: labels(pick("note")),
     linkText: pick("linkText"),
-    offerNote: pick("offerNote"),
+    offerNote: labels(pick("offerNote")),
     offerLinkText: pick("offerLinkText"),
   };
 }

@@ -80,8 +80,19 @@ describe("affiliate labels", () => {
 
 describe("disclosure wording", () => {
   test("an operator's wording replaces the default; a blank label keeps the default", () => {
-    expect(disclosureWording(null)).toEqual(DEFAULT_DISCLOSURE_WORDING);
+    expect(disclosureWording(null)).toEqual({
+      ...DEFAULT_DISCLOSURE_WORDING,
+      note: "We earn a commission if you sign up or buy through links marked Affiliate link or Sponsored, at no cost to you. Our advice is not for sale.",
+    });
     const custom = disclosureWording({ sponsored: "Ad", affiliate: "  ", note: "We get paid." });
     expect(custom).toEqual({ ...DEFAULT_DISCLOSURE_WORDING, sponsored: "Ad", note: "We get paid." });
+  });
+
+  test("the note names the labels as they are worded, in the default note and the operator's own", () => {
+    expect(disclosureWording({ sponsored: "Paid partner" }).note).toBe(
+      "We earn a commission if you sign up or buy through links marked Affiliate link or Paid partner, at no cost to you. Our advice is not for sale.",
+    );
+    const own = disclosureWording({ affiliate: "Partner link", offerNote: "{affiliate}: we earn a commission." });
+    expect(own.offerNote).toBe("Partner link: we earn a commission.");
   });
 });

@@ -273,14 +273,14 @@ const WORDING: { key: keyof DisclosureWording; label: string; hint: string; rows
   {
     key: "note",
     label: "Disclosure note",
-    hint: "Near a page's first affiliate link. At most 300 characters.",
+    hint: "Near a page's first affiliate link. Write {affiliate} and {sponsored} where the labels go, so the note names the words visitors see. At most 300 characters.",
     rows: 3,
   },
   { key: "linkText", label: "Note's link text", hint: "Links to the terms page's disclosure. At most 40 characters." },
   {
     key: "offerNote",
     label: "Offer card note",
-    hint: "The note's one-line form in an offer card. At most 300 characters.",
+    hint: "The note's one-line form in an offer card ({sponsored} and {affiliate} work here too). At most 300 characters.",
   },
   { key: "offerLinkText", label: "Offer card link text", hint: "Its link's text. At most 40 characters." },
 ];
