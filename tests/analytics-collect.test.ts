@@ -14,7 +14,13 @@ import { analyticsDaily, analyticsSalts, analyticsVisitors } from "#server/featu
 import { clientResolver } from "#server/lib/client.ts";
 import { memoryLogger } from "#server/logger.ts";
 import { WriteLimiter } from "#server/plugins/write-limit.ts";
-import { DAILY_EVENTS_PER_VISITOR, DAILY_FREE_KEYS, METRICS, OTHER_KEY } from "#shared/features/analytics/constants.ts";
+import {
+  DAILY_EVENTS_PER_VISITOR,
+  DAILY_FREE_KEYS,
+  type FunnelStep,
+  METRICS,
+  OTHER_KEY,
+} from "#shared/features/analytics/constants.ts";
 import { testApp } from "./support/app.ts";
 import { createLink, createOffer, createPost } from "./support/factories.ts";
 import { listeningApp } from "./support/listening.ts";
@@ -266,14 +272,33 @@ describe("what is stored", () => {
     expect(await daily("2026-03-10")).toMatchObject({
       [`${METRICS.visitors}:`]: 2,
       [`${METRICS.funnel}:home`]: 2,
-      [`${METRICS.funnel}:click`]: 1,
+      [`${METRICS.click}:${link.slug}/`]: 1,
     });
+    // The click came straight after the home page, without the steps between: the funnel
+    // holds visitors who took every step up to one, so it is the click, not a funnel step.
+    expect((await daily("2026-03-10"))[`${METRICS.funnel}:click`]).toBeUndefined();
     expect((await daily("2026-03-10"))[`${METRICS.funnel}:result`]).toBeUndefined();
     const raw = await visitors(t);
     expect(raw.map((r) => r.day)).toEqual(["2026-03-11"]);
     const again = await rollUp(t.db, now);
     expect(again.days).toEqual([]);
     expect((await daily("2026-03-10"))[`${METRICS.visitors}:`]).toBe(2);
+  });
+
+  test("the funnel counts a visitor at a step only with every step before it, so no step outgrows the one above", async () => {
+    const t = testApp();
+    const bits = (...steps: FunnelStep[]) => steps.reduce((all, step) => all | stepBit(step), 0);
+    await t.db.insert(analyticsVisitors).values([
+      { day: "2026-04-01", visitor: "a", steps: bits("home", "quiz-start", "result", "calculator") },
+      { day: "2026-04-01", visitor: "b", steps: bits("home", "quiz-start") },
+      // Came in at the result (a shared link) and clicked: in no step past none.
+      { day: "2026-04-01", visitor: "c", steps: bits("result", "calculator", "click") },
+      { day: "2026-04-01", visitor: "d", steps: bits("home", "result") },
+    ]);
+    await rollUp(t.db, new Date("2026-04-02T01:00:00Z"));
+    const rows = await t.db.select().from(analyticsDaily);
+    const funnel = Object.fromEntries(rows.filter((r) => r.metric === METRICS.funnel).map((r) => [r.key, r.count]));
+    expect(funnel).toEqual({ home: 3, "quiz-start": 2, result: 1, calculator: 1 });
   });
 
   test("a salt older than two days is gone after the roll-up; yesterday's and today's stay", async () => {

@@ -2,7 +2,7 @@ import { and, between, gte, inArray, lte } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { blogPosts } from "#server/features/blog/table.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";
-import { BOT_REASONS, FUNNEL_STEPS, METRICS } from "#shared/features/analytics/constants.ts";
+import { BOT_REASONS, FUNNEL_STEPS, funnelMask, METRICS } from "#shared/features/analytics/constants.ts";
 import type {
   AnalyticsPeriod,
   AnalyticsReport,
@@ -61,7 +61,7 @@ export async function dailyCounts(db: Db, from: string, to: string): Promise<Dai
     if (rolledUp.has(day)) continue;
     bump(day, METRICS.visitors, "");
     FUNNEL_STEPS.forEach((step, i) => {
-      if (steps & (1 << i)) bump(day, METRICS.funnel, step.id);
+      if ((steps & funnelMask(i)) === funnelMask(i)) bump(day, METRICS.funnel, step.id);
     });
   }
   const rows: DailyRow[] = kept.filter(

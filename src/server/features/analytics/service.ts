@@ -7,6 +7,7 @@ import {
   type BOT_REASONS,
   FUNNEL_STEPS,
   type FunnelStep,
+  funnelMask,
   METRICS,
   type Metric,
 } from "#shared/features/analytics/constants.ts";
@@ -178,14 +179,16 @@ export interface RollUpReport {
 
 /**
  * The nightly roll-up: every day before today that still has raw visitor rows gets its
- * visitors count and one funnel count per step, and those rows are deleted, in one
+ * visitors count and one funnel count per step (visitors who reached it and every step
+ * before it), and those rows are deleted, in one
  * transaction (a second run finds no rows, so nothing is counted twice). Salts older than
  * yesterday are deleted: a hash can then no longer be made again.
  */
 export async function rollUp(db: Db, now: Date): Promise<RollUpReport> {
   const today = utcDay(now);
   const stepSums = FUNNEL_STEPS.map(
-    (step) => sql<number>`sum(case when (${analyticsVisitors.steps} & ${stepBit(step.id)}) <> 0 then 1 else 0 end)`,
+    (_, i) =>
+      sql<number>`sum(case when (${analyticsVisitors.steps} & ${funnelMask(i)}) = ${funnelMask(i)} then 1 else 0 end)`,
   );
   const report = await inTransaction(db, async (tx) => {
     const rows = await tx

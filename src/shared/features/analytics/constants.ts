@@ -75,6 +75,15 @@ export const FUNNEL_STEPS = [
 
 export type FunnelStep = (typeof FUNNEL_STEPS)[number]["id"];
 
+/**
+ * The bits a visitor must have to count at the funnel's step `index`: that step and every
+ * step before it (the same day). A visitor who came in at a later step is not in the funnel,
+ * so each step holds at most the visitors of the one above it.
+ */
+export function funnelMask(index: number): number {
+  return (1 << (index + 1)) - 1;
+}
+
 /** The periods the admin's analytics page compares, in days. */
 export const ANALYTICS_PERIODS = [7, 30, 90] as const;
 

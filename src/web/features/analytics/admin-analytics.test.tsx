@@ -84,7 +84,7 @@ test("every chart has its numbers in a table, read from the server", async () =>
   ).toBeTruthy();
   // Totals: the number, and the change in words (not only in colour).
   const visitors = screen.getByText("Visitors", { selector: ".analytics-total-label" }).closest("li")!;
-  expect(visitors.textContent).toContain("no earlier count vs previous 30 days");
+  expect(visitors.textContent).toContain("nothing counted in the previous 30 days");
 });
 
 test("the change against the previous period is written out", () => {

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useId } from "react";
 import { Link, useSearch } from "wouter";
 import { ANALYTICS_PERIODS } from "#shared/features/analytics/constants.ts";
-import { type AnalyticsReport, DEFAULT_PERIOD, readPeriod, type Total } from "#shared/features/analytics/report.ts";
+import { type AnalyticsReport, DEFAULT_PERIOD, readPeriod } from "#shared/features/analytics/report.ts";
 import { placementLabel } from "#shared/features/links/constants.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
 import { VisitorsChart } from "./visitors-chart.tsx";
@@ -66,7 +66,13 @@ export function Report({ report: r }: { report: AnalyticsReport }) {
                 <span className="analytics-total-label">{t.label}</span>
                 <strong className="analytics-total-value">{fmt(t.current)}</strong>
                 <small>
-                  <Change total={t} /> {previous} ({fmt(t.previous)})
+                  {t.change === null ? (
+                    `nothing counted in the previous ${r.days} days`
+                  ) : (
+                    <>
+                      <Change change={t.change} /> {previous} ({fmt(t.previous)})
+                    </>
+                  )}
                 </small>
               </li>
             ))}
@@ -106,7 +112,7 @@ export function Report({ report: r }: { report: AnalyticsReport }) {
 
           <BarTable
             title="Funnel"
-            note="Unique visitors per day who reached each step; conversion and drop-off are from the step above."
+            note="Unique visitors a day who took each step and every step above it, in one day (a visitor who came in at a later step, say from a shared result, is not in the funnel). Conversion and drop-off are from the step above. The cards above count every event, so they can be higher."
             rows={r.funnel}
             rowKey={(f) => f.id}
             label={["Step", (f) => f.label]}
@@ -119,7 +125,7 @@ export function Report({ report: r }: { report: AnalyticsReport }) {
 
           <BarTable
             title="Offers"
-            note="Views of each offer card and clicks on its link; click-through is clicks per view."
+            note="Views of each offer card (plain bars) and clicks on its link (striped bars); click-through is clicks per view."
             rows={r.offers}
             rowKey={(o) => String(o.id)}
             label={["Offer", (o) => o.title]}
@@ -231,12 +237,11 @@ export function Report({ report: r }: { report: AnalyticsReport }) {
   );
 }
 
-function Change({ total }: { total: Total }) {
-  if (total.change === null) return <>no earlier count</>;
-  if (total.change === 0) return <>no change</>;
+function Change({ change }: { change: number }) {
+  if (change === 0) return <>no change</>;
   return (
-    <span className={total.change > 0 ? "change-up" : "change-down"}>
-      {total.change > 0 ? `up ${total.change}%` : `down ${-total.change}%`}
+    <span className={change > 0 ? "change-up" : "change-down"}>
+      {change > 0 ? `up ${change}%` : `down ${-change}%`}
     </span>
   );
 }
