@@ -111,7 +111,7 @@ test("charts and tables of the counts, in both themes, on a phone, the period sw
   await expect(page.getByRole("table", { name: "Top posts" }).getByRole("row", { name: post.title })).toContainText(
     "33",
   );
-  await expect(page.getByRole("table", { name: "Bot share" })).toContainText("Bots: user-agent");
+  await expect(page.getByRole("table", { name: "Bot share" })).toContainText("Bots: a known bot's user agent");
   await expect(page.getByRole("link", { name: /Download CSV/ })).toHaveAttribute(
     "href",
     "/api/admin/analytics.csv?days=7",

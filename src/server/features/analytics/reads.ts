@@ -231,7 +231,10 @@ export async function analyticsReport(db: Db, days: AnalyticsPeriod, today = utc
     placements: grouped((c) => c.placement),
     clicks: clickRows,
     posts,
-    modules: [...modules].map(([, m]) => m).sort((a, b) => b.views - a.views || a.module - b.module).slice(0, TOP),
+    modules: [...modules]
+      .map(([, m]) => m)
+      .sort((a, b) => b.views - a.views || a.module - b.module)
+      .slice(0, TOP),
     referrers: byKey(rows, METRICS.referrer).slice(0, TOP),
     utmSources: byKey(rows, METRICS.utmSource).slice(0, TOP),
     quizFinishes: byKey(rows, METRICS.quizFinish),

@@ -72,10 +72,11 @@ test("every chart has its numbers in a table, read from the server", async () =>
   expect(rows("Referrers")).toEqual([["search.example", "4"]]);
   expect(rows("Bot share")).toEqual([
     ["People (page views)", "30"],
-    ["Bots: user-agent", "10"],
-    ["Bots: empty-user-agent", "0"],
-    ["Bots: head", "0"],
-    ["Bots: prefetch", "0"],
+    ["Bots: a known bot's user agent", "10"],
+    ["Bots: no user agent", "0"],
+    ["Bots: HEAD requests", "0"],
+    ["Bots: prefetches", "0"],
+    ["Bots: over one visitor's daily limit", "0"],
   ]);
   expect(screen.getByText(/Bots made 25% of counted requests/)).toBeTruthy();
   // Sections with nothing counted say so in words.

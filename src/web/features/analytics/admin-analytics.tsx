@@ -225,7 +225,7 @@ export function Report({ report: r }: { report: AnalyticsReport }) {
             }
             rows={[
               { key: "People (page views)", count: r.bots.humans },
-              ...r.bots.reasons.map((b) => ({ key: `Bots: ${b.key}`, count: b.count })),
+              ...r.bots.reasons.map((b) => ({ key: `Bots: ${BOT_REASON_LABELS[b.key] ?? b.key}`, count: b.count })),
             ]}
             rowKey={(k) => k.key}
             label={["Requests from", (k) => k.key]}
@@ -236,6 +236,15 @@ export function Report({ report: r }: { report: AnalyticsReport }) {
     </>
   );
 }
+
+/** Why a request went to the bot counter, as the admin reads it. */
+const BOT_REASON_LABELS: Record<string, string> = {
+  "user-agent": "a known bot's user agent",
+  "empty-user-agent": "no user agent",
+  head: "HEAD requests",
+  prefetch: "prefetches",
+  "over-daily-limit": "over one visitor's daily limit",
+};
 
 function Change({ change }: { change: number }) {
   if (change === 0) return <>no change</>;
