@@ -157,6 +157,8 @@ test("a Vimeo offer says who receives the request, and plays from there only aft
       ]),
     }),
   );
+  // The made-up offer is not in the database: the server would refuse its view's count.
+  await page.route("**/api/analytics", (route) => route.fulfill({ status: 204 }));
   await page.route("https://player.vimeo.com/**", (route) =>
     route.fulfill({ contentType: "text/html", body: "<!DOCTYPE html><title>Player</title><p>Vimeo player</p>" }),
   );
