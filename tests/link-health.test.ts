@@ -384,6 +384,58 @@ describe("the admin's check routes", () => {
   });
 });
 
+describe("a run that reaches no destination at all (this server is offline)", () => {
+  /** A 127.0.0.1 port nothing listens on: every connection to it is refused at once. */
+  const closedPort = async () => {
+    const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+    const port = probe.port;
+    await probe.stop(true);
+    return port;
+  };
+
+  test("check all: recorded as broken with no answer, no failure counted, the answer says offline", async () => {
+    const t = await adminApp({ seed: false });
+    const dead = `http://127.0.0.1:${await closedPort()}`;
+    const made = [];
+    for (let i = 0; i < 3; i++)
+      made.push(await createLink(t.db, { slug: `o${i}`, destination: `${dead}/x${i}`, autoFallbackAfter: 1 }));
+    const res = await t.asAdmin("/api/admin/links/check", { method: "POST" });
+    expect(res.status).toBe(200);
+    const answer = (await res.json()) as { checked: number; offline: boolean; links: AdminLink[] };
+    expect([answer.checked, answer.offline]).toEqual([3, true]);
+    for (const link of made) {
+      const stored = await row(t.db, link.id);
+      expect(stored).toMatchObject({ healthClass: "broken", lastStatus: null, consecutiveFailures: 0 });
+      expect(stored.lastCheckedAt).not.toBeNull();
+    }
+    // The fallback after one failed check never fires because the server was offline.
+    const go = await t.request("/go/o0", { redirect: "manual" });
+    expect(go.headers.get("location")).toBe(`${dead}/x0`);
+  });
+
+  test("the schedule too; one link alone, or one destination that answers, counts failures as usual", async () => {
+    const { db } = testApp({ seed: false });
+    const dead = `http://127.0.0.1:${await closedPort()}`;
+    const a = await createLink(db, { destination: `${dead}/a` });
+    const b = await createLink(db, { destination: `${dead}/b` });
+    const checks = new LinkChecks({ db, userAgent: async () => UA, logger: memoryLogger() });
+    expect(await checks.tick(new Date(), 1)).toEqual({ checked: 2, offline: true });
+    expect((await row(db, a.id)).consecutiveFailures).toBe(0);
+
+    const answering = await createLink(db, { destination: `${base}/missing` });
+    expect(await checks.checkAll()).toEqual({ checked: 3, offline: false });
+    expect((await row(db, a.id)).consecutiveFailures).toBe(1);
+    expect((await row(db, b.id)).consecutiveFailures).toBe(1);
+    expect((await row(db, answering.id)).consecutiveFailures).toBe(1);
+
+    const { db: single } = testApp({ seed: false });
+    const alone = await createLink(single, { destination: `${dead}/alone` });
+    const one = new LinkChecks({ db: single, userAgent: async () => UA, logger: memoryLogger() });
+    expect(await one.checkAll()).toEqual({ checked: 1, offline: false });
+    expect((await row(single, alone.id)).consecutiveFailures).toBe(1);
+  });
+});
+
 describe("the schedule", () => {
   test("a tick checks only the links not checked within the interval", async () => {
     const { db } = testApp({ seed: false });
@@ -400,7 +452,7 @@ describe("the schedule", () => {
       healthClass: "healthy",
     });
     const checks = new LinkChecks({ db, userAgent: async () => UA, logger: memoryLogger(), clock: () => now });
-    expect(await checks.tick(now, 7 * day)).toBe(2);
+    expect(await checks.tick(now, 7 * day)).toEqual({ checked: 2, offline: false });
     expect((await row(db, never.id)).healthClass).toBe("healthy");
     expect(await row(db, stale.id)).toMatchObject({ healthClass: "broken", lastCheckedAt: now });
     expect(await row(db, fresh.id)).toMatchObject({
@@ -408,7 +460,7 @@ describe("the schedule", () => {
       lastCheckedAt: new Date(now.getTime() - 2 * day),
     });
     // Nothing is stale right after.
-    expect(await checks.tick(now, 7 * day)).toBe(0);
+    expect(await checks.tick(now, 7 * day)).toEqual({ checked: 0, offline: false });
   });
 
   test("never two runs over all links at once: a second ask waits for the first", async () => {
@@ -419,8 +471,8 @@ describe("the schedule", () => {
     const first = checks.checkAll();
     expect(checks.running).toBe(true);
     const second = checks.checkAll();
-    expect(await checks.tick(new Date(), 1)).toBe(0);
-    expect(await Promise.all([first, second])).toEqual([4, 4]);
+    expect((await checks.tick(new Date(), 1)).checked).toBe(0);
+    expect((await Promise.all([first, second])).map((run) => run.checked)).toEqual([4, 4]);
     expect(methods).toHaveLength(4);
     expect(checks.running).toBe(false);
   });

@@ -27,6 +27,9 @@ test("a new link made by hand is listed with its clicks and copied with its full
   await visit("/admin/links");
   await page.getByRole("button", { name: "New link", exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/links\/new$/);
+  // The form's first field has the focus; the slug's hint says what a slug is.
+  await expect(page.getByLabel("Slug")).toBeFocused();
+  await expect(page.getByLabel("Slug")).toHaveAccessibleDescription(/short name in the address \/go\/<slug>/);
   await page.getByLabel("Slug").fill("Bad Slug");
   await page.getByLabel("Destination", { exact: true }).fill("https://hand.example/join");
   await page.getByRole("button", { name: "Create Link" }).click();
@@ -40,7 +43,8 @@ test("a new link made by hand is listed with its clicks and copied with its full
   await expect(row).toContainText("0 7 days · 0 30 days");
   await scan();
   await row.getByRole("button", { name: "Copy link made-by-hand" }).click();
-  await expect(row.getByText("Copied")).toBeVisible();
+  // The e2e site has no public address set: the confirmation says the address is the one in use now.
+  await expect(row.getByText("Copied. The site's public address is not set yet (Settings)")).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toMatch(/^https?:\/\/[^/]+\/go\/made-by-hand$/);
   const go = await page.request.get(new URL(copied).pathname, { maxRedirects: 0 });

@@ -67,13 +67,26 @@ test("a link whose destination answers 404 is Broken after Check all links now, 
     await expect(row.getByText("Broken", { exact: true })).toHaveAttribute("title", /status 404.*\/gone\//);
     const other = page.getByRole("row").filter({ hasText: "/go/platform-one" });
     await expect(other.getByText("Healthy", { exact: true })).toBeVisible();
-    // A broken link's off button says where its clicks go.
-    await expect(row.getByRole("button", { name: `Send clicks back to the page ${TARGET}` })).toBeVisible();
+    // A broken link's off button says it turns the link off, and where its clicks go.
+    await expect(row.getByRole("button", { name: `Turn off: send clicks back to the page ${TARGET}` })).toBeVisible();
+    // The health filter and the search narrow the list, by keyboard too.
+    const health = page.getByRole("combobox", { name: "Health" });
+    await health.selectOption("attention");
+    await expect(page.getByText(`1 of ${links.length} links`)).toBeVisible();
+    await expect(page.getByRole("row").filter({ hasText: "/go/" })).toHaveCount(1);
+    await health.selectOption("all");
+    await page.getByRole("searchbox", { name: "Find a link" }).focus();
+    // Only the target's destination has /gone/ (any case matches).
+    await page.keyboard.type("/GONE/");
+    await expect(page.getByText(`1 of ${links.length} links`)).toBeVisible();
+    await expect(row).toBeVisible();
     await scan();
+    await page.getByRole("searchbox", { name: "Find a link" }).fill("");
 
     await visit("/admin");
     const summary = page.getByRole("complementary", { name: "Link health" });
-    await expect(summary).toContainText(`Needs attention: Links: 1 broken, ${links.length - 1} healthy`);
+    const active = links.filter((l) => l.active).length;
+    await expect(summary).toContainText(`Needs attention: Links: 1 broken, ${active - 1} healthy`);
     await scan();
     await summary.getByRole("link", { name: "Review links" }).click();
     await expect(page).toHaveURL(/\/admin\/links$/);

@@ -4,7 +4,8 @@ import { screen, waitFor } from "@testing-library/react";
 /** The message announced for a labelled control (its aria-describedby text). */
 export function fieldMessage(label: string): string | null {
   const input = screen.getByLabelText(label);
-  const id = input.getAttribute("aria-describedby");
+  // The message is the first description; a hint may follow it.
+  const id = input.getAttribute("aria-describedby")?.split(" ")[0];
   return input.getAttribute("aria-invalid") === "true" && id
     ? (document.getElementById(id)?.textContent ?? null)
     : null;

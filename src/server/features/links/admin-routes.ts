@@ -23,10 +23,11 @@ export function linkAdminRoutes(db: Db, checks: LinkChecks) {
         ...adminJson(LinkUpdate),
         params: NumericId,
       })
-      // Checks every link's destination now (a run already under way is waited for): the list after it.
+      // Checks every link's destination now (a run already under way is waited for): the list after it,
+      // and `offline` when no destination could be reached at all (this server is likely offline).
       .post("/links/check", async () => {
-        const checked = await checks.checkAll();
-        return { checked, links: await listLinksWithClicks(db) };
+        const { checked, offline } = await checks.checkAll();
+        return { checked, offline, links: await listLinksWithClicks(db) };
       })
       // Checks one link's destination now: the link after it and what the check found.
       .post(

@@ -23,6 +23,20 @@ export interface CheckResult {
   hops: number;
   /** A short sentence for the admin. */
   reason: string;
+  /** True when the destination could not be reached at all (no connection, no DNS answer, a timeout). */
+  unreachable?: boolean;
+}
+
+/** What a run over many links did. */
+export interface RunSummary {
+  /** Links checked. */
+  checked: number;
+  /**
+   * True when two or more links were checked and none of them could be reached: this server
+   * most likely has no internet connection (or no working DNS). Such a run records what it
+   * found but counts no failure, so no link switches to its fallback because of it.
+   */
+  offline: boolean;
 }
 
 /** Whether a host name or address is (or resolves to) an address only this machine or its network can reach. */
@@ -167,11 +181,14 @@ export async function checkDestination(
     } catch (error) {
       status = null;
       const name = (error as Error).name;
-      return broken(
-        name === "TimeoutError" || name === "AbortError"
-          ? `No answer within ${Math.round(timeoutMs / 100) / 10} seconds.`
-          : "Could not connect (the name does not resolve, or the server refused the connection).",
-      );
+      return {
+        ...broken(
+          name === "TimeoutError" || name === "AbortError"
+            ? `No answer within ${Math.round(timeoutMs / 100) / 10} seconds.`
+            : "Could not connect (the name does not resolve, or the server refused the connection).",
+        ),
+        unreachable: true,
+      };
     }
     status = response.status;
     await response.body?.cancel().catch(() => {});
@@ -228,16 +245,18 @@ export const HEALTH_RESET = {
 
 /**
  * Stores a check on the link, unless its destination changed meanwhile. Broken counts one more
- * failure in a row; healthy and redirected end the count; blocked leaves it as it was.
+ * failure in a row (unless `countFailure` is false: a run that reached no destination at all);
+ * healthy and redirected end the count; blocked leaves it as it was.
  */
 export async function recordCheck(
   db: Db,
   link: { id: number; destination: string },
   result: CheckResult,
   now: Date,
+  countFailure = true,
 ): Promise<void> {
   const failures =
-    result.healthClass === "broken"
+    result.healthClass === "broken" && countFailure
       ? sql`${links.consecutiveFailures} + 1`
       : result.healthClass === "blocked"
         ? sql`${links.consecutiveFailures}`
@@ -271,7 +290,7 @@ export interface LinkChecksOptions {
  * under way at once; asking for another meanwhile waits for that one.
  */
 export class LinkChecks {
-  private run: Promise<number> | null = null;
+  private run: Promise<RunSummary> | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private firstTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -281,12 +300,16 @@ export class LinkChecks {
     return this.options.clock?.() ?? new Date();
   }
 
-  private async checkRow(link: { id: number; destination: string }): Promise<CheckResult> {
-    const result = await checkDestination(link.destination, {
+  private async fetchRow(link: { id: number; destination: string }): Promise<CheckResult> {
+    return checkDestination(link.destination, {
       userAgent: await this.options.userAgent(),
       timeoutMs: this.options.timeoutMs,
       isPrivateHost: this.options.isPrivateHost,
     });
+  }
+
+  private async checkRow(link: { id: number; destination: string }): Promise<CheckResult> {
+    const result = await this.fetchRow(link);
     await recordCheck(this.options.db, link, result, this.now());
     return result;
   }
@@ -306,14 +329,14 @@ export class LinkChecks {
     return this.run !== null;
   }
 
-  /** Checks every link; a run already under way is waited for instead. Answers the number checked. */
-  checkAll(): Promise<number> {
+  /** Checks every link; a run already under way is waited for instead. */
+  checkAll(): Promise<RunSummary> {
     return this.runOver(() => this.options.db.select({ id: links.id, destination: links.destination }).from(links));
   }
 
   /** The scheduled run: the links not checked within `intervalMs` of `now`. Skipped while a run is under way. */
-  async tick(now: Date, intervalMs: number): Promise<number> {
-    if (this.run) return 0;
+  async tick(now: Date, intervalMs: number): Promise<RunSummary> {
+    if (this.run) return { checked: 0, offline: false };
     const since = new Date(now.getTime() - intervalMs);
     return this.runOver(() =>
       this.options.db
@@ -323,23 +346,39 @@ export class LinkChecks {
     );
   }
 
-  private runOver(pick: () => Promise<{ id: number; destination: string }[]>): Promise<number> {
+  /**
+   * Checks the rows a few at a time, then stores what was found. When two or more were checked
+   * and not one destination could be reached, this server itself is most likely offline: each
+   * link still records the check (broken, no answer) but no failure is counted.
+   */
+  private runOver(pick: () => Promise<{ id: number; destination: string }[]>): Promise<RunSummary> {
     if (this.run) return this.run;
     const run = (async () => {
       const rows = await pick();
+      const found: { row: (typeof rows)[number]; result: CheckResult }[] = [];
       let next = 0;
       const worker = async () => {
         while (next < rows.length) {
           const row = rows[next++]!;
           try {
-            await this.checkRow(row);
+            found.push({ row, result: await this.fetchRow(row) });
           } catch (error) {
             this.options.logger.error("could not check a link", { error, id: row.id });
           }
         }
       };
       await Promise.all(Array.from({ length: Math.min(AT_ONCE, rows.length) }, worker));
-      return rows.length;
+      const offline = found.length >= 2 && found.every(({ result }) => result.unreachable === true);
+      if (offline) this.options.logger.warn("no link destination could be reached: is this server offline?");
+      const now = this.now();
+      for (const { row, result } of found) {
+        try {
+          await recordCheck(this.options.db, row, result, now, !offline);
+        } catch (error) {
+          this.options.logger.error("could not record a link check", { error, id: row.id });
+        }
+      }
+      return { checked: rows.length, offline };
     })();
     this.run = run;
     const done = () => {
@@ -358,7 +397,7 @@ export class LinkChecks {
     const intervalMs = hours * 3_600_000;
     const tick = () => {
       void this.tick(this.now(), intervalMs)
-        .then((checked) => {
+        .then(({ checked }) => {
           if (checked > 0) this.options.logger.info(`checked ${checked} link${checked === 1 ? "" : "s"}`);
         })
         .catch((error) => this.options.logger.error("the scheduled link check failed", { error }));

@@ -136,6 +136,16 @@ describe("the Links section", () => {
     const res = await make({ slug: "by-hand", destination: "https://hand.example/", active: true, notes: " n " });
     expect(res.status).toBe(201);
     expect(await res.json()).toMatchObject({ slug: "by-hand", notes: "n", fallbackDestination: null });
+    const counted = await make({
+      slug: "counted",
+      destination: "https://c.example/",
+      active: true,
+      autoFallbackAfter: 2,
+    });
+    expect(await counted.json()).toMatchObject({ slug: "counted", autoFallbackAfter: 2 });
+    expect(
+      (await make({ slug: "too-many", destination: "https://c.example/", active: true, autoFallbackAfter: 99 })).status,
+    ).toBe(422);
     expect(await go(t, "/go/by-hand")).toBe("https://hand.example/");
     const before = count(t, "links");
     const taken = await make({ slug: "by-hand", destination: "https://other.example/", active: true });

@@ -250,6 +250,7 @@ export async function createLink(db: Db, input: LinkCreate): Promise<AdminLink> 
       active: input.active,
       fallbackDestination: blank(input.fallbackDestination),
       notes: blank(input.notes),
+      autoFallbackAfter: input.autoFallbackAfter ?? null,
     })
     .returning();
   return toAdminLink(row!);

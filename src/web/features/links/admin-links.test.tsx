@@ -6,7 +6,7 @@ import { routeFetchTo } from "#tests/support/fetch.ts";
 import { fieldMessage } from "#tests/support/field-message.ts";
 import { renderAt } from "#tests/support/render.tsx";
 import { useToastStore } from "#web/stores/toast.ts";
-import { LinksTab } from "./admin-links.tsx";
+import { LinksTab, NewLinkEditor } from "./admin-links.tsx";
 
 afterEach(() => {
   act(() => useToastStore.getState().remove());
@@ -98,4 +98,80 @@ test("Deactivate turns a link off (clicks go to its fallback or back), Activate 
   fireEvent.click(within(row("platform-two")).getByRole("button", { name: "Activate platform-two" }));
   await waitFor(() => expect(within(row("platform-two")).getByText("Active")).toBeTruthy(), LONG);
   expect((await request("/go/platform-two")).headers.get("location")).toBe("https://example.org/platform-two");
+});
+
+test("Find a link filters by slug, destination and notes as the admin types; the health filter narrows it", async () => {
+  const t = await linksApp();
+  await createLink(t.db, { slug: "never-checked", destination: "https://third.example/" });
+  await createLink(t.db, {
+    slug: "dead-one",
+    destination: "https://dead.example/",
+    healthClass: "broken",
+    lastStatus: 404,
+    lastCheckedAt: new Date(),
+  });
+  await createLink(t.db, {
+    slug: "dead-off",
+    destination: "https://off.example/",
+    active: false,
+    healthClass: "broken",
+  });
+  await t.database.sqlite.run(
+    "UPDATE links SET health_class = 'healthy', last_checked_at = 1 WHERE slug LIKE 'platform-%'",
+  );
+  routeFetchTo((path, init) => t.asAdmin(path, init));
+  renderAt("/admin/links", <LinksTab />);
+  await screen.findByText("/go/platform-one");
+  const count = () => screen.getByText(/ of 5 links$/).textContent;
+  const slugs = () => [...document.querySelectorAll("tbody code")].map((code) => code.textContent);
+  expect(count()).toBe("5 of 5 links");
+
+  const find = screen.getByRole("searchbox", { name: "Find a link" });
+  fireEvent.change(find, { target: { value: "PLATFORM 1" } }); // notes, any case
+  expect(slugs()).toEqual(["/go/platform-one"]);
+  fireEvent.change(find, { target: { value: "example.org" } }); // destination
+  expect(slugs()).toEqual(["/go/platform-two"]);
+  expect(count()).toBe("1 of 5 links");
+  fireEvent.change(find, { target: { value: "nothing-like-this" } });
+  expect(screen.getByText("No link matches.")).toBeTruthy();
+  fireEvent.change(find, { target: { value: "" } });
+
+  const health = screen.getByRole("combobox", { name: "Health" });
+  fireEvent.change(health, { target: { value: "attention" } }); // active and broken only
+  expect(slugs()).toEqual(["/go/dead-one"]);
+  fireEvent.change(health, { target: { value: "unchecked" } });
+  expect(slugs()).toEqual(["/go/never-checked"]);
+  // A broken link's off button says it turns the link off.
+  fireEvent.change(health, { target: { value: "all" } });
+  expect(
+    within(row("dead-one")).getByRole("button", { name: "Turn off: send clicks back to the page dead-one" }),
+  ).toBeTruthy();
+});
+
+test("New link: the slug has the focus, the failed-checks number is sent, a taken slug shows at its field", async () => {
+  const t = await linksApp();
+  routeFetchTo((path, init) => t.asAdmin(path, init));
+  let done = 0;
+  renderAt("/admin/links/new", <NewLinkEditor onDone={() => done++} />);
+  const slug = screen.getByLabelText("Slug");
+  expect(document.activeElement).toBe(slug);
+  expect(document.getElementById(slug.getAttribute("aria-describedby")!)?.textContent).toContain(
+    "The short name in the address /go/<slug>",
+  );
+  fireEvent.change(slug, { target: { value: "platform-one" } });
+  fireEvent.change(screen.getByLabelText("Destination"), { target: { value: "https://new.example/" } });
+  fireEvent.change(screen.getByLabelText(/^Use the fallback after this many failed checks/), {
+    target: { value: "3" },
+  });
+  fireEvent.click(screen.getByRole("button", { name: "Create Link" }));
+  await waitFor(() => expect(fieldMessage("Slug")).toContain("exists"), LONG);
+  const toasts = useToastStore.getState().toasts;
+  expect(toasts.map((toast) => toast.description)).toEqual(["Check the highlighted field."]);
+
+  fireEvent.change(slug, { target: { value: "brand-new" } });
+  fireEvent.click(screen.getByRole("button", { name: "Create Link" }));
+  await waitFor(() => expect(done).toBe(1), LONG);
+  expect(t.database.sqlite.query("SELECT auto_fallback_after AS n FROM links WHERE slug = 'brand-new'").get()).toEqual({
+    n: 3,
+  });
 });

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { Link } from "wouter";
 import { GO_PREFIX, placementLabel } from "#shared/features/links/constants.ts";
 import {
@@ -16,10 +16,17 @@ import { adminPath, NEW_RECORD } from "#web/admin/admin-sections.ts";
 import { AdminTable } from "#web/admin/admin-table.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
-import { api } from "#web/lib/query-client.ts";
+import { api, serverFieldErrors } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 import { CopyLink } from "./copy-link.tsx";
-import { CheckAllLinks, deactivateLabel, HealthBadge, LinkHealthPanel } from "./link-health.tsx";
+import {
+  CheckAllLinks,
+  deactivateLabel,
+  HealthBadge,
+  LinkHealthPanel,
+  needsAttention,
+  OfflineHint,
+} from "./link-health.tsx";
 
 interface LinkForm {
   destination: string;
@@ -38,15 +45,41 @@ const formOf = (link: AdminLink): LinkForm => ({
 /** The editor's value: the number of failed checks as typed (empty: never). */
 type EditorForm = LinkForm & { autoFallbackAfter: string };
 
-const editorBody = ({ autoFallbackAfter, ...rest }: EditorForm) => {
-  const text = autoFallbackAfter.trim();
-  return { ...rest, autoFallbackAfter: text === "" ? null : /^\d+$/.test(text) ? Number(text) : text };
+/** The number of failed checks as the server reads it: empty is never, digits a number, anything else refused. */
+const failuresBody = (typed: string) => {
+  const text = typed.trim();
+  return text === "" ? null : /^\d+$/.test(text) ? Number(text) : text;
 };
 
-/** The site's public origin (Settings), else the address the admin is at: a link's absolute address. */
-function usePublicOrigin(): string {
+const editorBody = ({ autoFallbackAfter, ...rest }: EditorForm) => ({
+  ...rest,
+  autoFallbackAfter: failuresBody(autoFallbackAfter),
+});
+
+const FAILURES_LABEL = `Use the fallback after this many failed checks in a row (1 to ${AUTO_FALLBACK_MAX}; empty: never)`;
+
+/**
+ * The site's public origin (Settings), else the address the admin is at: a link's absolute
+ * address. `confirmed` is false when the site's public address is not set (only a sign-in's
+ * address, or none, is known): the copied address may then not be the one visitors use.
+ */
+function usePublicOrigin(): { origin: string; confirmed: boolean } {
   const address = useQuery<PublicAddress>({ queryKey: [ADMIN_API.address], staleTime: 60_000 });
-  return address.data?.origin ?? (typeof window === "undefined" ? "" : window.location.origin);
+  const source = address.data?.source;
+  return {
+    origin: address.data?.origin ?? (typeof window === "undefined" ? "" : window.location.origin),
+    confirmed: source === "confirmed" || source === "environment",
+  };
+}
+
+type HealthFilter = "all" | "attention" | "unchecked";
+
+/** The list's search: slug, destination and notes contain every word typed (any case), and the health filter. */
+function matches(link: AdminLink, words: string[], health: HealthFilter): boolean {
+  if (health === "attention" && !needsAttention(link)) return false;
+  if (health === "unchecked" && link.healthClass !== null) return false;
+  const text = `${link.slug} ${link.destination} ${link.notes ?? ""}`.toLowerCase();
+  return words.every((word) => text.includes(word));
 }
 
 /** Clicks in the last 7 and 30 days, with a per-placement breakdown that opens without script. */
@@ -78,8 +111,11 @@ export function ClicksCell({ clicks }: { clicks: LinkClicks }) {
 /** The Links section (docs/product.md#managed-links): every managed link, its clicks, copy, edit, turn off or on. */
 export function LinksTab() {
   const links = useQuery<AdminLinkWithClicks[]>({ queryKey: [ADMIN_API.links], staleTime: 10_000 });
-  const origin = usePublicOrigin();
+  const { origin, confirmed } = usePublicOrigin();
   const [editing, setEditing] = useState<AdminLink | null>(null);
+  const [query, setQuery] = useState("");
+  const [health, setHealth] = useState<HealthFilter>("all");
+  const searchId = useId();
   const queryClient = useQueryClient();
   const toggle = useMutation<unknown, Error, { id: number; body: LinkForm }>({
     mutationFn: ({ id, body }) => api("PUT", ADMIN_API.link(id), { json: body }),
@@ -121,49 +157,121 @@ export function LinksTab() {
       ) : links.data.length === 0 ? (
         <p className="empty-state">No links yet: each platform, offer and product gets one when it is saved.</p>
       ) : (
-        <AdminTable
-          rows={links.data}
-          name={(link) => link.slug}
-          onEdit={setEditing}
-          actions={(link) => (
-            <>
-              <CopyLink address={`${origin}${GO_PREFIX}${link.slug}`} name={link.slug} />
-              <button type="button" className="secondary outline small-button" onClick={() => setEditing(link)}>
-                Edit<span className="visually-hidden"> {link.slug}</span>
-              </button>
-              <button
-                type="button"
-                className={`${link.active ? "danger " : ""}outline small-button`}
-                disabled={toggle.isPending}
-                onClick={() => switchState(link)}
-              >
-                {deactivateLabel(link)}
-                <span className="visually-hidden"> {link.slug}</span>
-              </button>
-            </>
-          )}
-          columns={[
-            {
-              header: "Link",
-              cell: (link) => (
+        <LinkList
+          links={links.data}
+          query={query}
+          health={health}
+          searchId={searchId}
+          onQuery={setQuery}
+          onHealth={setHealth}
+        >
+          {(shown) => (
+            <AdminTable
+              rows={shown}
+              name={(link) => link.slug}
+              onEdit={setEditing}
+              actions={(link) => (
                 <>
-                  <code>
-                    {GO_PREFIX}
-                    {link.slug}
-                  </code>
-                  {link.notes && <small className="muted"> {link.notes}</small>}
+                  <CopyLink address={`${origin}${GO_PREFIX}${link.slug}`} name={link.slug} unconfirmed={!confirmed} />
+                  <button type="button" className="secondary outline small-button" onClick={() => setEditing(link)}>
+                    Edit<span className="visually-hidden"> {link.slug}</span>
+                  </button>
+                  <button
+                    type="button"
+                    className={`${link.active ? "danger " : ""}outline small-button`}
+                    disabled={toggle.isPending}
+                    onClick={() => switchState(link)}
+                  >
+                    {deactivateLabel(link)}
+                    <span className="visually-hidden"> {link.slug}</span>
+                  </button>
                 </>
-              ),
-            },
-            { header: "Destination", cell: (link) => link.destination, className: "url-cell" },
-            { header: "Status", cell: (link) => (link.active ? "Active" : "Inactive") },
-            { header: "Health", cell: (link) => <HealthBadge link={link} /> },
-            { header: "Clicks", cell: (link) => <ClicksCell clicks={link.clicks} /> },
-            { header: "Fallback", cell: (link) => link.fallbackDestination ?? "None", className: "url-cell" },
-          ]}
-        />
+              )}
+              columns={[
+                {
+                  header: "Link",
+                  cell: (link) => (
+                    <>
+                      <code>
+                        {GO_PREFIX}
+                        {link.slug}
+                      </code>
+                      {link.notes && <small className="muted"> {link.notes}</small>}
+                    </>
+                  ),
+                },
+                { header: "Destination", cell: (link) => link.destination, className: "url-cell" },
+                { header: "Status", cell: (link) => (link.active ? "Active" : "Inactive") },
+                { header: "Health", cell: (link) => <HealthBadge link={link} /> },
+                { header: "Clicks", cell: (link) => <ClicksCell clicks={link.clicks} /> },
+                { header: "Fallback", cell: (link) => link.fallbackDestination ?? "None", className: "url-cell" },
+              ]}
+            />
+          )}
+        </LinkList>
       )}
       {editing && <LinkDialog link={editing} onClose={() => setEditing(null)} />}
+    </>
+  );
+}
+
+/**
+ * Above the list: "Find a link" (slug, destination and notes, any case, as the admin types) and
+ * a health filter; says how many links show. The rows shown go to `children`.
+ */
+function LinkList({
+  links,
+  query,
+  health,
+  searchId,
+  onQuery,
+  onHealth,
+  children,
+}: {
+  links: AdminLinkWithClicks[];
+  query: string;
+  health: HealthFilter;
+  searchId: string;
+  onQuery: (query: string) => void;
+  onHealth: (health: HealthFilter) => void;
+  children: (shown: AdminLinkWithClicks[]) => ReactNode;
+}) {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const shown = links.filter((link) => matches(link, words, health));
+  return (
+    <>
+      <OfflineHint links={links} />
+      <div role="search" className="link-search">
+        <div className="field">
+          <label htmlFor={`${searchId}-find`}>Find a link</label>
+          <input
+            id={`${searchId}-find`}
+            type="search"
+            value={query}
+            autoComplete="off"
+            spellCheck={false}
+            aria-describedby={`${searchId}-count`}
+            onChange={(e) => onQuery(e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${searchId}-health`}>Health</label>
+          <select
+            id={`${searchId}-health`}
+            value={health}
+            aria-describedby={`${searchId}-count`}
+            onChange={(e) => onHealth(e.target.value as HealthFilter)}
+          >
+            <option value="all">All</option>
+            <option value="attention">Needs attention</option>
+            <option value="unchecked">Not checked yet</option>
+          </select>
+        </div>
+        <p id={`${searchId}-count`} className="muted" aria-live="polite">
+          {shown.length} of {links.length} links
+        </p>
+      </div>
+      {shown.length === 0 ? <p className="empty-state">No link matches.</p> : children(shown)}
     </>
   );
 }
@@ -240,10 +348,7 @@ function LinkDialog({ link, onClose }: { link: AdminLink; onClose: () => void })
               />
             )}
           </Field>
-          <Field
-            label={`Use the fallback after this many failed checks in a row (1 to ${AUTO_FALLBACK_MAX}; empty: never)`}
-            error={error("autoFallbackAfter")}
-          >
+          <Field label={FAILURES_LABEL} error={error("autoFallbackAfter")}>
             {(props) => (
               <input
                 {...props}
@@ -268,25 +373,42 @@ function LinkDialog({ link, onClose }: { link: AdminLink; onClose: () => void })
   );
 }
 
-const NEW_LINK_FORM: LinkCreate & { fallbackDestination: string; notes: string } = {
+type NewLinkForm = Omit<LinkCreate, "fallbackDestination" | "notes" | "autoFallbackAfter"> & {
+  fallbackDestination: string;
+  notes: string;
+  /** As typed; empty: never. */
+  autoFallbackAfter: string;
+};
+
+const NEW_LINK_FORM: NewLinkForm = {
   slug: "",
   destination: "",
   active: true,
   fallbackDestination: "",
   notes: "",
+  autoFallbackAfter: "",
 };
 
-/** /admin/links/new: a link made by hand (a slug, a destination, an optional fallback and notes). */
+/** /admin/links/new: a link made by hand (a slug, a destination, an optional fallback, failed checks and notes). */
 export function NewLinkEditor({ onDone }: { onDone: () => void }) {
-  const editor = useAdminForm<typeof NEW_LINK_FORM>({
+  const editor = useAdminForm<NewLinkForm>({
     initial: NEW_LINK_FORM,
     schema: LinkCreate,
-    body: (form) => ({ ...form, slug: form.slug.trim(), destination: form.destination.trim() }),
+    body: (form) => ({
+      ...form,
+      slug: form.slug.trim(),
+      destination: form.destination.trim(),
+      autoFallbackAfter: failuresBody(form.autoFallbackAfter),
+    }),
   });
   const { form, set, error } = editor;
   const save = useAdminMutation<unknown>("POST", () => ADMIN_API.newLink, [[ADMIN_API.links]]);
+  const slugInput = useRef<HTMLInputElement>(null);
+  const slugHint = useId();
+  // The page is this form: its first field has the focus when it opens.
+  useEffect(() => slugInput.current?.focus(), []);
 
-  const send = (body: unknown, value: typeof NEW_LINK_FORM) =>
+  const send = (body: unknown, value: NewLinkForm) =>
     save.mutate(body, {
       onSuccess: () => {
         editor.accepted(value);
@@ -295,7 +417,13 @@ export function NewLinkEditor({ onDone }: { onDone: () => void }) {
       },
       onError: (failure) => {
         editor.refused(failure, body);
-        toast({ title: "Error", description: "Failed to create the link. Please try again.", variant: "destructive" });
+        // A refused field says why at the field (and has the focus): the toast only points there.
+        const atField = Object.keys(serverFieldErrors(failure)).length > 0;
+        toast(
+          atField
+            ? { title: "Not created", description: "Check the highlighted field.", variant: "destructive" }
+            : { title: "Error", description: "Failed to create the link. Please try again.", variant: "destructive" },
+        );
       },
     });
 
@@ -306,6 +434,8 @@ export function NewLinkEditor({ onDone }: { onDone: () => void }) {
         {(props) => (
           <input
             {...props}
+            ref={slugInput}
+            aria-describedby={[props["aria-describedby"], slugHint].filter(Boolean).join(" ")}
             value={form.slug}
             autoCapitalize="none"
             spellCheck={false}
@@ -314,9 +444,9 @@ export function NewLinkEditor({ onDone }: { onDone: () => void }) {
           />
         )}
       </Field>
-      <small className="hint">
-        Lower-case letters, digits and single hyphens. Visitors follow <code>{GO_PREFIX}&lt;slug&gt;</code>; the slug
-        cannot change later.
+      <small className="hint" id={slugHint}>
+        The short name in the address <code>{GO_PREFIX}&lt;slug&gt;</code>: lower-case letters, digits and hyphens (such
+        as join-platform). It cannot change later.
       </small>
       <Field label="Destination" error={error("destination")}>
         {(props) => (
@@ -342,6 +472,19 @@ export function NewLinkEditor({ onDone }: { onDone: () => void }) {
             type="url"
             value={form.fallbackDestination}
             onChange={(e) => set("fallbackDestination", e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label={FAILURES_LABEL} error={error("autoFallbackAfter")}>
+        {(props) => (
+          <input
+            {...props}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={AUTO_FALLBACK_MAX}
+            value={form.autoFallbackAfter}
+            onChange={(e) => set("autoFallbackAfter", e.target.value)}
           />
         )}
       </Field>

@@ -3,13 +3,17 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import type { AdminLink } from "#shared/features/links/contract.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
+import { useToastStore } from "#web/stores/toast.ts";
 import {
+  CheckAllLinks,
   deactivateLabel,
   HealthBadge,
   healthCounts,
   healthDetails,
   LinkHealthPanel,
   LinkHealthSummary,
+  looksOffline,
+  OFFLINE_HINT,
 } from "./link-health.tsx";
 
 afterEach(cleanup);
@@ -36,7 +40,7 @@ test.each([
   [{ healthClass: "healthy" }, "Healthy", "status 200"],
   [{ healthClass: "redirected", hopCount: 2, finalUrl: "https://landing.example/" }, "Redirected", "2 redirects"],
   [{ healthClass: "broken", lastStatus: 404, consecutiveFailures: 2 }, "Broken", "2 failed checks in a row"],
-  [{ healthClass: "broken", lastStatus: null, consecutiveFailures: 1 }, "Broken", "no answer"],
+  [{ healthClass: "broken", lastStatus: null, consecutiveFailures: 1 }, "Broken", "No answer from"],
   [{ healthClass: "blocked", lastStatus: 429 }, "Blocked", "refuses automated checks"],
   [{ healthClass: null, lastCheckedAt: null, lastStatus: null, hopCount: null }, "Not checked yet", "not been checked"],
 ] as const)("the badge says %p in words, with the details in its title", (overrides, word, detail) => {
@@ -45,7 +49,14 @@ test.each([
   const badge = screen.getByText(word);
   expect(badge.getAttribute("title")).toContain(detail);
   expect(badge.getAttribute("title")).toBe(healthDetails(value));
-  if (value.lastCheckedAt) expect(badge.getAttribute("title")).toContain(`ended at ${value.finalUrl}`);
+  if (value.lastCheckedAt && value.lastStatus !== null)
+    expect(badge.getAttribute("title")).toContain(`ended at ${value.finalUrl}`);
+});
+
+test("a check without an answer says there was no answer from the address, not that it ended there", () => {
+  const details = healthDetails(link({ healthClass: "broken", lastStatus: null, finalUrl: "https://gone.example/" }));
+  expect(details).toContain("(No answer from https://gone.example/)");
+  expect(details).not.toContain("ended at");
 });
 
 test("a link whose failed checks reached the admin's number says its clicks go to the fallback", () => {
@@ -66,18 +77,27 @@ test("a link whose failed checks reached the admin's number says its clicks go t
 
 test("a broken link's off button says where its clicks will go", () => {
   expect(deactivateLabel(link())).toBe("Deactivate");
-  expect(deactivateLabel(link({ healthClass: "broken" }))).toBe("Send clicks back to the page");
+  expect(deactivateLabel(link({ healthClass: "broken" }))).toBe("Turn off: send clicks back to the page");
   expect(deactivateLabel(link({ healthClass: "broken", fallbackDestination: "https://b.example/" }))).toBe(
-    "Send clicks to the fallback",
+    "Turn off: send clicks to the fallback",
   );
   expect(deactivateLabel(link({ active: false, healthClass: "broken" }))).toBe("Activate");
 });
 
 test("the summary counts only what is there, broken first, with a warning", async () => {
-  expect(healthCounts([link(), link({ healthClass: "broken" }), link(), link({ healthClass: null })])).toEqual([
+  expect(
+    healthCounts([
+      link(),
+      link({ healthClass: "broken" }),
+      link(),
+      link({ healthClass: null }),
+      link({ active: false, healthClass: "broken" }),
+    ]),
+  ).toEqual([
     ["broken", 1],
     ["healthy", 2],
     ["unchecked", 1],
+    ["off", 1],
   ]);
   const list = [link({ id: 1 }), link({ id: 2 }), link({ id: 3, healthClass: "broken", lastStatus: 404 })];
   routeFetchTo(async () => Response.json(list));
@@ -115,4 +135,47 @@ test("the editor's Health box says when and why clicks go to the fallback, and C
   await waitFor(() => expect(screen.getByText("Healthy")).toBeTruthy());
   expect(sent).toContain("POST /api/admin/links/7/check");
   expect(screen.queryByRole("status")).toBeNull();
+});
+
+test("links not checked yet and links that are off need no attention", async () => {
+  const list = [
+    link({ id: 1 }),
+    link({ id: 2, healthClass: null, lastCheckedAt: null, lastStatus: null }),
+    link({ id: 3, active: false, healthClass: null, lastCheckedAt: null, lastStatus: null }),
+    link({ id: 4, active: false, healthClass: "broken", lastStatus: 404 }),
+  ];
+  routeFetchTo(async () => Response.json(list));
+  renderAt("/admin", <LinkHealthSummary />);
+  const summary = await screen.findByRole("complementary", { name: "Link health" });
+  expect(summary.textContent).toBe("Links: 1 healthy, 1 not checked yet, 2 off — Review links");
+  expect(summary.className).not.toContain("warning");
+});
+
+test("every checked link broken with no answer: the summary says the server may be offline", async () => {
+  const dead = { healthClass: "broken", lastStatus: null, consecutiveFailures: 0 } as const;
+  const list = [
+    link({ id: 1, ...dead }),
+    link({ id: 2, ...dead }),
+    link({ id: 3, active: false, healthClass: null, lastCheckedAt: null, lastStatus: null }),
+  ];
+  routeFetchTo(async () => Response.json(list));
+  renderAt("/admin", <LinkHealthSummary />);
+  const summary = await screen.findByRole("complementary", { name: "Link health" });
+  expect(summary.textContent).toContain(OFFLINE_HINT);
+  expect(summary.textContent).not.toContain("Needs attention");
+  expect(looksOffline(list)).toBe(true);
+  // One answer (a 404) is enough to show the server is online: then it is the links.
+  expect(looksOffline([...list, link({ id: 4, healthClass: "broken", lastStatus: 404 })])).toBe(false);
+});
+
+test("Check all links now: a run that reached nothing says so in its toast", async () => {
+  const dead = link({ healthClass: "broken", lastStatus: null });
+  routeFetchTo(async (_path, init) =>
+    init?.method === "POST"
+      ? Response.json({ checked: 2, offline: true, links: [dead, { ...dead, id: 2 }] })
+      : Response.json([dead, { ...dead, id: 2 }]),
+  );
+  renderAt("/admin/links", <CheckAllLinks />);
+  fireEvent.click(screen.getByRole("button", { name: "Check all links now" }));
+  await waitFor(() => expect(useToastStore.getState().toasts.map((t) => t.description)).toContain(OFFLINE_HINT));
 });

@@ -31,7 +31,7 @@ const MEANING: Record<HealthClass, string> = {
 /** A check's time in the admin's own time zone. */
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
-/** One line saying what the last check found: answer, redirects, the address it ended at, and when. */
+/** One line saying what the last check found: answer, redirects, the address it ended at (or got no answer from), and when. */
 export function healthDetails(link: Health): string {
   if (!link.healthClass || !link.lastCheckedAt) return "This destination has not been checked yet.";
   const answer = link.lastStatus === null ? "no answer" : `status ${link.lastStatus}`;
@@ -41,7 +41,11 @@ export function healthDetails(link: Health): string {
     link.consecutiveFailures > 0
       ? `; ${link.consecutiveFailures} failed check${link.consecutiveFailures === 1 ? "" : "s"} in a row`
       : "";
-  return `${HEALTH_LABELS[link.healthClass]}: ${MEANING[link.healthClass]} (${answer}, ${redirects}, ended at ${link.finalUrl ?? "?"}), checked ${when(link.lastCheckedAt)}${failures}.`;
+  const where =
+    link.lastStatus === null
+      ? `No answer from ${link.finalUrl ?? "?"}`
+      : `${answer}, ${redirects}, ended at ${link.finalUrl ?? "?"}`;
+  return `${HEALTH_LABELS[link.healthClass]}: ${MEANING[link.healthClass]} (${where}), checked ${when(link.lastCheckedAt)}${failures}.`;
 }
 
 /** The badge of a link's health: a word (never a colour alone), the details in its title. */
@@ -64,7 +68,28 @@ export function HealthBadge({ link }: { link: Health }) {
 
 interface CheckAllAnswer {
   checked: number;
+  /** No destination could be reached at all: this server is likely offline (no failure was counted). */
+  offline?: boolean;
   links: AdminLink[];
+}
+
+/** What the admin reads when no destination could be reached: the server, not the links, is the likely problem. */
+export const OFFLINE_HINT =
+  "None of the links could be reached. This server may have no internet connection (or no working DNS): check its connection before turning links off.";
+
+/**
+ * True when two or more links were checked and every one of them is broken without any answer:
+ * the last checks most likely ran while this server was offline.
+ */
+export function looksOffline(links: Pick<AdminLink, "healthClass" | "lastCheckedAt" | "lastStatus">[]): boolean {
+  const checked = links.filter((link) => link.healthClass && link.lastCheckedAt);
+  return checked.length >= 2 && checked.every((link) => link.healthClass === "broken" && link.lastStatus === null);
+}
+
+/** The offline hint in the Links list, when the stored checks look like the server was offline. */
+export function OfflineHint({ links }: { links: Pick<AdminLink, "healthClass" | "lastCheckedAt" | "lastStatus">[] }) {
+  if (!looksOffline(links)) return null;
+  return <p className="link-health-switched">{OFFLINE_HINT}</p>;
 }
 
 /** "Check all links now": every destination is fetched, a few at a time; the list shows what was found. */
@@ -75,6 +100,10 @@ export function CheckAllLinks() {
     onSuccess: (answer) => {
       queryClient.setQueryData([ADMIN_API.links], answer.links);
       void queryClient.invalidateQueries({ queryKey: [ADMIN_API.links] });
+      if (answer.offline) {
+        toast({ title: `Checked ${answer.checked} links`, description: OFFLINE_HINT, variant: "destructive" });
+        return;
+      }
       const broken = answer.links.filter((link) => link.healthClass === "broken").length;
       toast({
         title: `Checked ${answer.checked} link${answer.checked === 1 ? "" : "s"}`,
@@ -104,7 +133,7 @@ export function CheckAllLinks() {
 export function deactivateLabel(link: Pick<AdminLink, "active" | "healthClass" | "fallbackDestination">): string {
   if (!link.active) return "Activate";
   if (link.healthClass !== "broken") return "Deactivate";
-  return link.fallbackDestination ? "Send clicks to the fallback" : "Send clicks back to the page";
+  return link.fallbackDestination ? "Turn off: send clicks to the fallback" : "Turn off: send clicks back to the page";
 }
 
 /**
@@ -166,29 +195,45 @@ export function LinkHealthPanel({ id }: { id: number }) {
   );
 }
 
-const SUMMARY_ORDER: (HealthClass | "unchecked")[] = ["broken", "blocked", "redirected", "healthy", "unchecked"];
+type SummaryKind = HealthClass | "unchecked" | "off";
 
-/** The counts of each kind of link health; only those that are not zero. */
-export function healthCounts(links: Pick<AdminLink, "healthClass">[]): [HealthClass | "unchecked", number][] {
-  const counts = new Map<HealthClass | "unchecked", number>();
+const SUMMARY_ORDER: SummaryKind[] = ["broken", "blocked", "redirected", "healthy", "unchecked", "off"];
+const SUMMARY_LABELS: Record<SummaryKind, string> = { ...HEALTH_LABELS, off: "off" };
+
+/**
+ * The counts of the active links by health, then the links that are off (whatever their
+ * health: an inactive link sends no visitor to its destination); only those that are not zero.
+ */
+export function healthCounts(links: Pick<AdminLink, "healthClass" | "active">[]): [SummaryKind, number][] {
+  const counts = new Map<SummaryKind, number>();
   for (const link of links) {
-    const kind = link.healthClass ?? "unchecked";
+    const kind = link.active ? (link.healthClass ?? "unchecked") : "off";
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   return SUMMARY_ORDER.filter((kind) => counts.get(kind)).map((kind) => [kind, counts.get(kind)!]);
 }
 
-/** The dashboard's first page: one line on the links' health, with a way to them. */
+/** An active link whose last check found it broken or blocked: the only kind that needs the admin. */
+export const needsAttention = (link: Pick<AdminLink, "healthClass" | "active">) =>
+  link.active && (link.healthClass === "broken" || link.healthClass === "blocked");
+
+/**
+ * The dashboard's first page: one line on the links' health, with a way to them. Only active
+ * broken or blocked links make it a warning; links not checked yet and links that are off are
+ * counted, not flagged. When every checked link got no answer, it says the server may be offline.
+ */
 export function LinkHealthSummary() {
   const links = useQuery<AdminLink[]>({ queryKey: [ADMIN_API.links], staleTime: 10_000 });
   if (!links.data || links.data.length === 0) return null;
   const counts = healthCounts(links.data);
-  const broken = counts.some(([kind]) => kind === "broken");
+  const offline = looksOffline(links.data);
+  const attention = !offline && links.data.some(needsAttention);
   return (
-    <aside className={`link-health-summary${broken ? " warning" : ""}`} aria-label="Link health">
+    <aside className={`link-health-summary${attention || offline ? " warning" : ""}`} aria-label="Link health">
+      {offline && <p>{OFFLINE_HINT}</p>}
       <p>
-        {broken && <strong>Needs attention: </strong>}
-        Links: {counts.map(([kind, n]) => `${n} ${HEALTH_LABELS[kind].toLowerCase()}`).join(", ")}
+        {attention && <strong>Needs attention: </strong>}
+        Links: {counts.map(([kind, n]) => `${n} ${SUMMARY_LABELS[kind].toLowerCase()}`).join(", ")}
         {" — "}
         <Link href="/admin/links">Review links</Link>
       </p>

@@ -37,16 +37,19 @@ test("the link picker lists the links by slug and host, and asks for a slug and 
   const t = await adminApp({ seed: false });
   await createLink(t.db, { slug: "alpha", destination: "https://alpha.example/join?ref=1" });
   await createLink(t.db, { slug: "beta", destination: "https://beta.example/", active: false });
+  await createLink(t.db, { slug: "gamma", destination: "https://gamma.example/", healthClass: "broken" });
   routeFetchTo(t.asAdmin);
   renderAt("/admin", <Harness slug={null} />);
   const select = screen.getByLabelText("Link", { selector: "select" }) as HTMLSelectElement;
   // A new source starts with a new link.
   expect(select.value).toBe("+new");
-  await waitFor(() => expect(select.options.length).toBe(3));
+  await waitFor(() => expect(select.options.length).toBe(4));
+  // "New link…" first; an inactive link says "(off)", a broken one "(broken)".
   expect([...select.options].map((o) => o.textContent)).toEqual([
+    "New link…",
     "alpha — alpha.example",
     "beta — beta.example (off)",
-    "New link…",
+    "gamma — gamma.example (broken)",
   ]);
   fireEvent.change(screen.getByLabelText("New link's destination"), { target: { value: "https://n.example/" } });
   expect(screen.getByTestId("url").textContent).toBe("https://n.example/");
@@ -91,6 +94,17 @@ test("Copy link copies the absolute address and says Copied; refused, it shows t
     expect(text.value).toBe("https://site.example/go/alpha");
     expect(text.readOnly).toBe(true);
     expect(status.textContent).toBe("Copy it from here:");
+    cleanup();
+
+    // Without a public address set, the confirmation says the address is the one in use now.
+    clipboard.writeText = async (text: string) => void written.push(text);
+    renderAt("/admin", <CopyLink address="http://127.0.0.1:5400/go/alpha" name="alpha" unconfirmed />);
+    fireEvent.click(screen.getByRole("button", { name: "Copy link alpha" }));
+    await waitFor(() =>
+      expect(document.querySelector("[aria-live]")!.textContent).toBe(
+        "Copied. The site's public address is not set yet (Settings), so this is the address you are using now.",
+      ),
+    );
   } finally {
     Object.defineProperty(navigator, "clipboard", { value: undefined, configurable: true });
   }

@@ -44,8 +44,9 @@ function host(destination: string): string {
 }
 
 /**
- * The "Link" field of the offer, product and platform forms: a select of the managed links
- * (slug and destination host) and "New link…", which shows a slug and a destination input.
+ * The "Link" field of the offer, product and platform forms: a select with "New link…" first
+ * (it shows a slug and a destination input), then the managed links (slug and destination
+ * host; "(off)" for an inactive one, "(broken)" when its last check found it broken).
  * `onChange` also gets the destination the source will send visitors to, for the form's own
  * URL field. The server checks the pick and makes the new link in the same save.
  */
@@ -84,14 +85,16 @@ export function LinkPicker({
             }}
           >
             {value.linkSlug === "" && <option value="">Choose a link</option>}
+            {/* First, so it is found without scrolling past every link. */}
+            <option value={NEW_LINK}>New link…</option>
             {!known && <option value={value.linkSlug}>{value.linkSlug}</option>}
             {all.map((link) => (
               <option key={link.id} value={link.slug}>
                 {link.slug} — {host(link.destination)}
                 {link.active ? "" : " (off)"}
+                {link.healthClass === "broken" ? " (broken)" : ""}
               </option>
             ))}
-            <option value={NEW_LINK}>New link…</option>
           </select>
         )}
       </Field>
@@ -110,7 +113,7 @@ export function LinkPicker({
             )}
           </Field>
           <small className="hint">
-            Lower-case letters, digits and single hyphens; visitors follow /go/&lt;slug&gt;.
+            The short name in the address /go/&lt;slug&gt;: lower-case letters, digits and hyphens.
           </small>
           <Field label={`${newLabel} destination`} error={errors.newLinkDestination}>
             {(props) => (
