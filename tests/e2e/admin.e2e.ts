@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, expectOnFirstScreen, test } from "./fixtures.ts";
+import { expect, expectOnFirstScreen, settleTransitions, test } from "./fixtures.ts";
 
 // The e2e server is started with ADMIN_PASSWORD=e2e-admin-password-123 (scripts/e2e-server.ts).
 const PASSWORD = "e2e-admin-password-123";
@@ -462,6 +462,8 @@ test("on a 375 px phone the posts list is cards: the first post's Edit is on scr
   await expect(first.getByRole("button", { name: /^Delete / })).toBeInViewport({ ratio: 1 });
   for (const theme of ["light", "dark"]) {
     await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+    // Colours animate to the theme: measured once they are there.
+    await settleTransitions(page);
     await scan();
   }
 });

@@ -33,7 +33,7 @@ async function axeScanTheme(page: Page, theme: string, rules?: string[]): Promis
 }
 
 /** Colour changes animate: contrast is measured once no transition is running. */
-async function settleTransitions(page: Page): Promise<void> {
+export async function settleTransitions(page: Page): Promise<void> {
   await page.waitForFunction(() =>
     document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== "running"),
   );
