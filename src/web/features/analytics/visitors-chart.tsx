@@ -14,6 +14,11 @@ const HEIGHT = 220;
  * drawn again when the theme changes or its container is resized. The same numbers are in
  * the table beside it, which is what assistive technology reads.
  */
+const DAY = 86_400;
+const DAY_STEPS = [DAY, 2 * DAY, 7 * DAY, 14 * DAY, 28 * DAY];
+const dayLabel = (seconds: number) =>
+  new Date(seconds * 1000).toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC" });
+
 export function VisitorsChart({ data, days }: { data: AnalyticsReport["visitors"]; days: number }) {
   const box = useRef<HTMLDivElement>(null);
 
@@ -41,7 +46,13 @@ export function VisitorsChart({ data, days }: { data: AnalyticsReport["visitors"
           cursor: { drag: { x: false, y: false } },
           scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(4, max)] } },
           axes: [
-            { ...axis, space: 60 },
+            {
+              ...axis,
+              space: 60,
+              // Whole days only (the counts are daily, UTC): never hours.
+              incrs: DAY_STEPS,
+              values: (_u: unknown, splits: number[]) => splits.map(dayLabel),
+            },
             { ...axis, size: 44 },
           ],
           series: [
