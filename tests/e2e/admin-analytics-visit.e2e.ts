@@ -1,5 +1,5 @@
 import { type APIRequestContext, devices, type Page, request as playwrightRequest } from "@playwright/test";
-import { expect, test } from "./fixtures.ts";
+import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures.ts";
 
 // A visitor's journey in a real browser (home, quiz, result, calculator, starter kit, a lesson
 // read through, an offer on screen and its link followed) shows in the admin's analytics:
@@ -8,7 +8,6 @@ import { expect, test } from "./fixtures.ts";
 // time, so the numbers are compared before and after, each visitor told apart by its own user
 // agent (a visitor is a hash of address and user agent, and every test comes from 127.0.0.1).
 
-const PASSWORD = "e2e-admin-password-123";
 const CHROME = devices["Desktop Chrome"].userAgent;
 const BOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
 
@@ -22,7 +21,7 @@ interface Report {
 
 async function admin(baseURL: string): Promise<APIRequestContext> {
   const context = await playwrightRequest.newContext({ baseURL, extraHTTPHeaders: { origin: baseURL } });
-  const login = await context.post("/api/auth/login", { data: { username: "admin", password: PASSWORD } });
+  const login = await context.post("/api/auth/login", { data: { username: "admin", password: ADMIN_PASSWORD } });
   expect(login.status()).toBe(200);
   return context;
 }
@@ -104,11 +103,7 @@ test("a scripted visit shows in the funnel, the offer and the link counts; a bot
 
   // The admin's page shows the same: the offer's row and the funnel's table.
   const adminPage = await browser.newPage({ baseURL });
-  await adminPage.goto("/admin-login");
-  await adminPage.getByLabel("Username").fill("admin");
-  await adminPage.getByLabel("Password").fill(PASSWORD);
-  await adminPage.getByRole("button", { name: "Sign In" }).click();
-  await expect(adminPage.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+  await signIn(adminPage);
   await adminPage.goto("/admin/analytics?days=7");
   await expect(adminPage.getByRole("row").filter({ hasText: "Affiliate link clicked" }).first()).toContainText(
     String(step(after, "click")),

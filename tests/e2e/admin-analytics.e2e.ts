@@ -2,13 +2,11 @@ import { Database } from "bun:sqlite";
 import { readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures.ts";
+import { expect, signIn, test } from "./fixtures.ts";
 
 // The analytics page on the admin journeys' server, with counts written straight into its
 // database (scripts/e2e-server.ts names its DATA_DIR after the port; SQLite in WAL mode lets
 // this test write beside the running server).
-const PASSWORD = "e2e-admin-password-123";
 test.describe.configure({ mode: "serial", timeout: 90_000 });
 
 function serverDatabase(baseURL: string): Database {
@@ -71,14 +69,6 @@ function insertCounts(db: Database) {
     for (let i = 0; i < 6; i++) raw.run(day(0), `e2e-visitor-${i}`, i % 2 ? 3 : 1);
   })();
   return { offer, post };
-}
-
-async function signIn(page: Page) {
-  await page.goto("/admin-login");
-  await page.getByLabel("Username").fill("admin");
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
 }
 
 test("charts and tables of the counts, in both themes, on a phone, the period switched by keyboard", async ({

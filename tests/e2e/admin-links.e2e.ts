@@ -1,19 +1,9 @@
-import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures.ts";
+import { expect, signIn, test } from "./fixtures.ts";
 
 // The Links section's new-link form, clicks and Copy link, and the operator's disclosure wording.
 // It changes content, so it runs on the admin journeys' server (playwright.config.ts).
-const PASSWORD = "e2e-admin-password-123";
 // Each journey scans several admin pages in both themes.
 test.describe.configure({ timeout: 120_000 });
-
-async function signIn(page: Page) {
-  await page.goto("/admin-login");
-  await page.getByLabel("Username").fill("admin");
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
-}
 
 test("a new link made by hand is listed with its clicks and copied with its full address", async ({
   page,

@@ -1,19 +1,9 @@
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, expectOnFirstScreen, settleTransitions, test } from "./fixtures.ts";
+import { ADMIN_PASSWORD, expect, expectOnFirstScreen, settleTransitions, signIn, test } from "./fixtures.ts";
 
-// The e2e server is started with ADMIN_PASSWORD=e2e-admin-password-123 (scripts/e2e-server.ts).
-const PASSWORD = "e2e-admin-password-123";
 test.describe.configure({ mode: "serial", timeout: 90_000 });
-
-async function signIn(page: Page) {
-  await page.goto("/admin-login");
-  await page.getByLabel("Username").fill("admin");
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
-}
 
 /** Opens a section by its link in the admin's navigation and checks its address. */
 async function openSection(page: Page, name: string, path: string) {
@@ -44,7 +34,7 @@ test("sign in with a wrong then the right password; the dashboard needs the sess
   await expect(page.getByRole("alert").filter({ hasText: "Invalid username or password" }).first()).toBeVisible();
   await expect(page.getByTestId("toast")).toContainText("Login failed");
 
-  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByLabel("Password").fill(ADMIN_PASSWORD);
   await page.getByRole("button", { name: "Sign In" }).click();
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
@@ -383,7 +373,7 @@ test("a 60-character brand name fits a 375 px phone header; its buttons stay on 
 }) => {
   const brand = "The Very Long Name Of A Webcam Studio Guide For New Models X";
   expect(brand).toHaveLength(60);
-  const login = await page.request.post("/api/auth/login", { data: { username: "admin", password: PASSWORD } });
+  const login = await page.request.post("/api/auth/login", { data: { username: "admin", password: ADMIN_PASSWORD } });
   expect(login.ok()).toBe(true);
   const settings = await (await page.request.get("/api/admin/settings")).json();
   const put = (brandName: string) => page.request.put("/api/admin/settings", { data: { ...settings, brandName } });

@@ -83,6 +83,18 @@ export async function expectOnFirstScreen(locator: Locator, what: string): Promi
     .toBe("on the first screen");
 }
 
+/** The admin's password on the journeys' servers (scripts/e2e-server.ts). */
+export const ADMIN_PASSWORD = "e2e-admin-password-123";
+
+/** Signs in as the admin through the sign-in page and waits for the dashboard. */
+export async function signIn(page: Page): Promise<void> {
+  await page.goto("/admin-login");
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+}
+
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 }

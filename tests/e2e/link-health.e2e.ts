@@ -1,22 +1,15 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test, waitForHydration } from "./fixtures.ts";
+import type { AdminLink } from "#shared/features/links/contract.ts";
+import { expect, signIn, test, waitForHydration } from "./fixtures.ts";
 
 // It points every link at a server it starts on 127.0.0.1 (the checker must never reach
 // anything else), so it runs alone on the admin journeys' server before them
 // (playwright.config.ts) and puts every destination back at the end.
-const PASSWORD = "e2e-admin-password-123";
 const TARGET = "platform-two";
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
-interface Link {
-  id: number;
-  slug: string;
-  destination: string;
-  active: boolean;
-  fallbackDestination: string | null;
-  notes: string | null;
-}
+type Link = Pick<AdminLink, "id" | "slug" | "destination" | "active" | "fallbackDestination" | "notes">;
 
 let loopback: Server;
 let origin: string;
@@ -37,11 +30,7 @@ test("a link whose destination answers 404 is Broken after Check all links now, 
   scan,
   baseURL,
 }) => {
-  await page.goto("/admin-login");
-  await page.getByLabel("Username").fill("admin");
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+  await signIn(page);
 
   const put = (link: Link, destination: string) =>
     page.request.put(`/api/admin/link/${link.id}`, {

@@ -1,16 +1,15 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, test } from "./fixtures.ts";
+import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures.ts";
 
 // It changes content (a platform's URL, an offer), so it runs on the admin journeys' server
 // (playwright.config.ts). The e2e server is started with ADMIN_PASSWORD=e2e-admin-password-123.
-const PASSWORD = "e2e-admin-password-123";
 // Module 6: the admin journeys use modules 2, 9 and 10.
 const MODULE = 6;
 test.describe.configure({ mode: "serial", timeout: 60_000 });
 
 async function adminRequest(request: APIRequestContext, baseURL: string) {
   const login = await request.post("/api/auth/login", {
-    data: { username: "admin", password: PASSWORD },
+    data: { username: "admin", password: ADMIN_PASSWORD },
     headers: { origin: baseURL },
   });
   expect(login.status()).toBe(200);
@@ -104,11 +103,7 @@ test("the admin's Links section: a link turned off sends clicks back to the page
   visit,
   scan,
 }) => {
-  await page.goto("/admin-login");
-  await page.getByLabel("Username").fill("admin");
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+  await signIn(page);
   await page.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Links" }).click();
   await expect(page).toHaveURL(/\/admin\/links$/);
   const row = page.getByRole("row").filter({ hasText: "/go/platform-two" });

@@ -3,7 +3,6 @@ import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { Db } from "#server/db/client.ts";
 import { getPublishedPost } from "#server/features/blog/service.ts";
-import { links } from "#server/features/links/table.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";
 import type { ClientOf } from "#server/lib/client.ts";
@@ -73,15 +72,12 @@ export function pageCounts(pathname: string, search: URLSearchParams): (Counted 
 type Check = { post: string } | { quizResult: string };
 
 /**
- * The counts of a click on /go/<slug>?p=<placement>: key "<slug>/<placement>" (a placement
- * the site does not know counts as none), or null for a slug that names no link.
+ * The counts of a click on /go/<slug>?p=<placement> for a link the site has: key
+ * "<slug>/<placement>" (a placement the site does not know counts as none).
  */
-export async function clickCounts(db: Db, slug: string, placement: string | null): Promise<Counted | null> {
-  if (slug.length > 64) return null;
-  const [link] = await db.select({ slug: links.slug }).from(links).where(eq(links.slug, slug)).limit(1);
-  if (!link) return null;
+export function clickCounts(slug: string, placement: string | null): Counted {
   const place = placement && Object.hasOwn(PLACEMENT_PAGES, placement) ? placement : "";
-  return { events: [{ metric: METRICS.click, key: `${link.slug}/${place}` }], steps: ["click"] };
+  return { events: [{ metric: METRICS.click, key: `${slug}/${place}` }], steps: ["click"] };
 }
 
 /** The other site a visit came from: its host name, or null for this site, none or anything unreadable. */

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
 import { type Analytics, clickCounts, isNavigation } from "#server/features/analytics/routes.ts";
-import { resolveGo } from "./service.ts";
+import { followGo } from "./service.ts";
 
 /**
  * GET /go/<slug>?p=<placement>: a 302 to the managed link's destination
@@ -11,13 +11,11 @@ import { resolveGo } from "./service.ts";
 export function linkRoutes(db: Db, analytics?: Analytics) {
   return new Elysia({ name: "links" }).get("/go/:slug", async ({ params, request, server }) => {
     const placement = new URL(request.url).searchParams.get("p");
-    const location = await resolveGo(db, params.slug, placement);
+    const { location, link } = await followGo(db, params.slug, placement);
     // A click on a link the site has (an unknown slug is not counted), followed in the
     // browser's window (another site's <img src="/go/..."> is no click).
-    if (analytics?.enabled && isNavigation(request)) {
-      const counted = await clickCounts(db, params.slug, placement);
-      if (counted) await analytics.track(request, server, counted);
-    }
+    if (link && analytics?.enabled && isNavigation(request))
+      await analytics.track(request, server, clickCounts(link, placement));
     return new Response(null, {
       status: 302,
       headers: {

@@ -36,7 +36,16 @@ export function goPath(slug: string | null): string {
  * slug. Nothing in the answer is taken from the request but the choice of page.
  */
 export async function resolveGo(db: Db, slug: string, placement: string | null): Promise<string> {
-  if (slug.length > 64 || !SLUG.test(slug)) return "/";
+  return (await followGo(db, slug, placement)).location;
+}
+
+/** Where /go/<slug> sends a visitor, and the link's slug when the site has it (null: unknown, sent home). */
+export async function followGo(
+  db: Db,
+  slug: string,
+  placement: string | null,
+): Promise<{ location: string; link: string | null }> {
+  if (slug.length > 64 || !SLUG.test(slug)) return { location: "/", link: null };
   const [link] = await db
     .select({
       destination: links.destination,
@@ -48,9 +57,9 @@ export async function resolveGo(db: Db, slug: string, placement: string | null):
     .from(links)
     .where(eq(links.slug, slug))
     .limit(1);
-  if (!link) return "/";
-  if (link.active && !autoFallbackInEffect(link)) return link.destination;
-  return link.fallback ?? placementPage(placement);
+  if (!link) return { location: "/", link: null };
+  if (link.active && !autoFallbackInEffect(link)) return { location: link.destination, link: slug };
+  return { location: link.fallback ?? placementPage(placement), link: slug };
 }
 
 /** A slug made from `text` (lower-case words joined by hyphens), never empty. */

@@ -58,6 +58,70 @@ const editorBody = ({ autoFallbackAfter, ...rest }: EditorForm) => ({
 
 const FAILURES_LABEL = `Use the fallback after this many failed checks in a row (1 to ${AUTO_FALLBACK_MAX}; empty: never)`;
 
+/** The fields a link's editor and the new-link form share: where it leads, on or off, its fallback, notes. */
+function LinkFields({
+  form,
+  set,
+  error,
+  destinationPlaceholder,
+}: {
+  form: EditorForm;
+  set: {
+    (key: "destination" | "fallbackDestination" | "autoFallbackAfter" | "notes", value: string): void;
+    (key: "active", value: boolean): void;
+  };
+  error: (key: keyof EditorForm) => string | undefined;
+  destinationPlaceholder?: string;
+}) {
+  return (
+    <>
+      <Field label="Destination" error={error("destination")}>
+        {(props) => (
+          <input
+            {...props}
+            type="url"
+            placeholder={destinationPlaceholder}
+            value={form.destination}
+            onChange={(e) => set("destination", e.target.value)}
+          />
+        )}
+      </Field>
+      <Check
+        label="Active (clicks go to the destination)"
+        checked={form.active}
+        onChange={(active) => set("active", active)}
+        error={error("active")}
+      />
+      <Field label="Fallback destination (optional)" error={error("fallbackDestination")}>
+        {(props) => (
+          <input
+            {...props}
+            type="url"
+            value={form.fallbackDestination}
+            onChange={(e) => set("fallbackDestination", e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label={FAILURES_LABEL} error={error("autoFallbackAfter")}>
+        {(props) => (
+          <input
+            {...props}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={AUTO_FALLBACK_MAX}
+            value={form.autoFallbackAfter}
+            onChange={(e) => set("autoFallbackAfter", e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label="Notes (optional)" error={error("notes")}>
+        {(props) => <textarea {...props} rows={2} value={form.notes} onChange={(e) => set("notes", e.target.value)} />}
+      </Field>
+    </>
+  );
+}
+
 /**
  * The site's public origin (Settings), else the address the admin is at: a link's absolute
  * address. `confirmed` is false when the site's public address is not set (only a sign-in's
@@ -322,50 +386,7 @@ function LinkDialog({ link, onClose }: { link: AdminLink; onClose: () => void })
         </p>
         <LinkHealthPanel id={link.id} />
         <form {...editor.formProps(send)} className="admin-form">
-          <Field label="Destination" error={error("destination")}>
-            {(props) => (
-              <input
-                {...props}
-                type="url"
-                value={form.destination}
-                onChange={(e) => set("destination", e.target.value)}
-              />
-            )}
-          </Field>
-          <Check
-            label="Active (clicks go to the destination)"
-            checked={form.active}
-            onChange={(active) => set("active", active)}
-            error={error("active")}
-          />
-          <Field label="Fallback destination (optional)" error={error("fallbackDestination")}>
-            {(props) => (
-              <input
-                {...props}
-                type="url"
-                value={form.fallbackDestination}
-                onChange={(e) => set("fallbackDestination", e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label={FAILURES_LABEL} error={error("autoFallbackAfter")}>
-            {(props) => (
-              <input
-                {...props}
-                type="number"
-                inputMode="numeric"
-                min={1}
-                max={AUTO_FALLBACK_MAX}
-                value={form.autoFallbackAfter}
-                onChange={(e) => set("autoFallbackAfter", e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Notes (optional)" error={error("notes")}>
-            {(props) => (
-              <textarea {...props} rows={2} value={form.notes} onChange={(e) => set("notes", e.target.value)} />
-            )}
-          </Field>
+          <LinkFields form={form} set={set} error={error} />
           <FormEnd editor={editor} onCancel={onClose} pending={save.isPending} submit="Update Link" />
         </form>
       </article>
@@ -373,12 +394,8 @@ function LinkDialog({ link, onClose }: { link: AdminLink; onClose: () => void })
   );
 }
 
-type NewLinkForm = Omit<LinkCreate, "fallbackDestination" | "notes" | "autoFallbackAfter"> & {
-  fallbackDestination: string;
-  notes: string;
-  /** As typed; empty: never. */
-  autoFallbackAfter: string;
-};
+/** The new-link form: a link's editor plus the slug it is made with. */
+type NewLinkForm = EditorForm & { slug: string };
 
 const NEW_LINK_FORM: NewLinkForm = {
   slug: "",
@@ -448,49 +465,7 @@ export function NewLinkEditor({ onDone }: { onDone: () => void }) {
         The short name in the address <code>{GO_PREFIX}&lt;slug&gt;</code>: lower-case letters, digits and hyphens (such
         as join-platform). It cannot change later.
       </small>
-      <Field label="Destination" error={error("destination")}>
-        {(props) => (
-          <input
-            {...props}
-            type="url"
-            placeholder="https://"
-            value={form.destination}
-            onChange={(e) => set("destination", e.target.value)}
-          />
-        )}
-      </Field>
-      <Check
-        label="Active (clicks go to the destination)"
-        checked={form.active}
-        onChange={(active) => set("active", active)}
-        error={error("active")}
-      />
-      <Field label="Fallback destination (optional)" error={error("fallbackDestination")}>
-        {(props) => (
-          <input
-            {...props}
-            type="url"
-            value={form.fallbackDestination}
-            onChange={(e) => set("fallbackDestination", e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label={FAILURES_LABEL} error={error("autoFallbackAfter")}>
-        {(props) => (
-          <input
-            {...props}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={AUTO_FALLBACK_MAX}
-            value={form.autoFallbackAfter}
-            onChange={(e) => set("autoFallbackAfter", e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="Notes (optional)" error={error("notes")}>
-        {(props) => <textarea {...props} rows={2} value={form.notes} onChange={(e) => set("notes", e.target.value)} />}
-      </Field>
+      <LinkFields form={form} set={set} error={error} destinationPlaceholder="https://" />
       <FormEnd editor={editor} onCancel={onDone} pending={save.isPending} submit="Create Link" />
     </form>
   );

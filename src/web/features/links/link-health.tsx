@@ -111,8 +111,7 @@ export function CheckAllLinks() {
         variant: broken ? "destructive" : undefined,
       });
     },
-    onError: (error) =>
-      toast({ title: "Error", description: `The check failed: ${error.message}`, variant: "destructive" }),
+    onError: checkFailed,
   });
   return (
     <div className="toolbar">
@@ -127,6 +126,11 @@ export function CheckAllLinks() {
       </button>
     </div>
   );
+}
+
+/** A check that could not run (the request failed, not the link). */
+function checkFailed(error: Error) {
+  toast({ title: "Error", description: `The check failed: ${error.message}`, variant: "destructive" });
 }
 
 /** The label of the row's button that turns a link off: for a broken link it says where clicks will go. */
@@ -154,8 +158,7 @@ export function LinkHealthPanel({ id }: { id: number }) {
         variant: answer.link.healthClass === "broken" ? "destructive" : undefined,
       });
     },
-    onError: (error) =>
-      toast({ title: "Error", description: `The check failed: ${error.message}`, variant: "destructive" }),
+    onError: checkFailed,
   });
   if (!link) return null;
   const switched = autoFallbackInEffect(link);
