@@ -221,7 +221,7 @@ export const pages: PathEntry[] = [
     dropsOtherSearch: true,
     load: () => import("./features/auth/admin-login-page.tsx"),
   },
-  // The admin dashboard: /admin is its posts list; one address per section, and the
+  // The admin dashboard: /admin is its home; one address per section, and the
   // post and offer editors by record id ("new" for a new one). Never cached; the session
   // is checked in the browser, so the server's HTML holds no admin data.
   { id: "admin", path: "/admin", load: adminPage },
@@ -241,6 +241,11 @@ export const pages: PathEntry[] = [
   },
   { id: "admin-link", path: "/admin/links/:id", load: adminPage },
   { id: "admin-settings", path: "/admin/settings", load: adminPage },
+  { id: "admin-pages", path: "/admin/pages", load: adminPage },
+  { id: "admin-page", path: "/admin/pages/:id", load: adminPage },
+  { id: "admin-media", path: "/admin/media", load: adminPage },
+  { id: "admin-backups", path: "/admin/backups", load: adminPage },
+  { id: "admin-account", path: "/admin/account", load: adminPage },
   // The course's old completion address.
   { id: "course-complete-redirect", path: "/course-complete", movedTo: "/learn/complete" },
   { id: "not-found", path: "*", load: () => import("./layout/not-found-page.tsx") },

@@ -31,7 +31,7 @@ const current = (nav: HTMLElement) =>
 
 describe("the admin's addresses", () => {
   test.each([
-    ["/admin", { section: "posts" }],
+    ["/admin", { section: "home" }],
     ["/admin/posts", { section: "posts" }],
     ["/admin/posts/new", { section: "posts", record: "new" }],
     ["/admin/posts/12", { section: "posts", record: "12" }],
@@ -52,22 +52,26 @@ describe("the admin navigation", () => {
     const { nav } = await dashboardAt("/admin/offers");
     const links = within(nav).getAllByRole("link");
     expect(links.map((link) => [link.textContent, link.getAttribute("href")])).toEqual([
+      ["Home", "/admin"],
       ["Blog Posts", "/admin/posts"],
       ["Categories", "/admin/categories"],
+      ["Pages", "/admin/pages"],
+      ["Media", "/admin/media"],
       ["Affiliate Offers", "/admin/offers"],
       ["Recommended Products", "/admin/products"],
       ["Links", "/admin/links"],
       ["Analytics", "/admin/analytics"],
+      ["Backups", "/admin/backups"],
       ["Settings", "/admin/settings"],
+      ["Account", "/admin/account"],
     ]);
     expect(current(nav)).toEqual(["Affiliate Offers"]);
     await screen.findByRole("button", { name: "New Offer" });
   });
 
-  test("/admin is the posts list; following a link changes the address and the section", async () => {
+  test("/admin is the home; following a link changes the address and the section", async () => {
     const { nav, location } = await dashboardAt("/admin");
-    expect(current(nav)).toEqual(["Blog Posts"]);
-    await screen.findAllByRole("button", { name: /^Edit / });
+    expect(current(nav)).toEqual(["Home"]);
 
     fireEvent.click(within(nav).getByRole("link", { name: "Categories" }));
     expect(location.history.at(-1)).toBe("/admin/categories");

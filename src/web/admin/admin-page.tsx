@@ -3,15 +3,19 @@ import { type ReactNode, useEffect, useRef, useSyncExternalStore } from "react";
 import { Link, useLocation } from "wouter";
 import type { BlogPost } from "#shared/features/blog/contract.ts";
 import type { AdminOffer } from "#shared/features/offers/contract.ts";
+import { AccountTab } from "#web/features/account/admin-account.tsx";
 import { AnalyticsTab } from "#web/features/analytics/admin-analytics.tsx";
 import { clearAdminFlag, hasAdminFlag } from "#web/features/auth/admin-session.ts";
+import { BackupsTab } from "#web/features/backups/admin-backups.tsx";
 import { CategoriesTab } from "#web/features/blog/admin-categories.tsx";
 import { PostEditor, PostsTab } from "#web/features/blog/admin-posts.tsx";
+import { HomeTab } from "#web/features/home/admin-home.tsx";
 import { LinksTab, NewLinkEditor } from "#web/features/links/admin-links.tsx";
-import { LinkHealthSummary } from "#web/features/links/link-health.tsx";
+import { MediaTab } from "#web/features/media/admin-media.tsx";
 import { OfferEditor, OffersTab } from "#web/features/offers/admin-offers.tsx";
 import { ProductsTab } from "#web/features/products/admin-products.tsx";
 import { SettingsTab } from "#web/features/settings/admin-settings.tsx";
+import { PagesTab } from "#web/features/site-pages/admin-pages.tsx";
 import { api } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 import { Loading } from "#web/ui/error-state.tsx";
@@ -100,7 +104,7 @@ export default function AdminPage() {
       </header>
       <AdminNav current={section} />
       <Panel at={location}>
-        {/^\/admin\/?$/i.test(location) && <LinkHealthSummary />}
+        {section === "home" && <HomeTab />}
         {section === "posts" &&
           (record === undefined ? (
             <>
@@ -156,6 +160,10 @@ export default function AdminPage() {
           ))}
         {section === "analytics" && <AnalyticsTab />}
         {section === "settings" && <SettingsTab />}
+        {section === "pages" && <PagesTab record={record} />}
+        {section === "media" && <MediaTab />}
+        {section === "backups" && <BackupsTab />}
+        {section === "account" && <AccountTab />}
       </Panel>
     </section>
   );

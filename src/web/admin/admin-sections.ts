@@ -3,13 +3,18 @@
 // paths (src/web/routes.ts); docs/decisions/022-admin-addresses.md says why.
 
 export const ADMIN_SECTIONS = [
+  { id: "home", label: "Home" },
   { id: "posts", label: "Blog Posts" },
   { id: "categories", label: "Categories" },
+  { id: "pages", label: "Pages" },
+  { id: "media", label: "Media" },
   { id: "offers", label: "Affiliate Offers" },
   { id: "products", label: "Recommended Products" },
   { id: "links", label: "Links" },
   { id: "analytics", label: "Analytics" },
+  { id: "backups", label: "Backups" },
   { id: "settings", label: "Settings" },
+  { id: "account", label: "Account" },
 ] as const;
 
 export type AdminSection = (typeof ADMIN_SECTIONS)[number]["id"];
@@ -22,8 +27,9 @@ export function sectionLabel(section: AdminSection): string {
 /** The id in an editor's address for a record not yet made. */
 export const NEW_RECORD = "new";
 
-/** A section's list, or one record's editor in it (an id or NEW_RECORD). */
-export function adminPath(section: AdminSection, record?: number | typeof NEW_RECORD): string {
+/** A section's list, or one record's editor in it (an id, a page's slug, or NEW_RECORD). The home is /admin. */
+export function adminPath(section: AdminSection, record?: number | string): string {
+  if (section === "home") return "/admin";
   return record === undefined ? `/admin/${section}` : `/admin/${section}/${record}`;
 }
 
@@ -33,10 +39,10 @@ export interface AdminAddress {
   record?: string;
 }
 
-/** What an admin address shows; `/admin` itself is the posts list. */
+/** What an admin address shows; `/admin` itself is the home. */
 export function readAdminPath(pathname: string): AdminAddress {
   const [, , name, record] = pathname.split("/");
   // Addresses match whatever the case (/ADMIN/OFFERS/1), so the section's name does too.
-  const section = ADMIN_SECTIONS.find((s) => s.id === name?.toLowerCase())?.id ?? "posts";
+  const section = ADMIN_SECTIONS.find((s) => s.id === name?.toLowerCase())?.id ?? "home";
   return record ? { section, record } : { section };
 }

@@ -1,4 +1,4 @@
-import { integer, serialId, table, text, timestampNow } from "#server/db/columns.ts";
+import { boolean, integer, serialId, table, text, timestamp, timestampNow } from "#server/db/columns.ts";
 
 export const adminUsers = table("admin_users", {
   id: serialId("id"),
@@ -6,6 +6,24 @@ export const adminUsers = table("admin_users", {
   passwordHash: text("password_hash").notNull(),
   // Bumped on logout and password reset so that every token issued before stops working.
   tokenVersion: integer("token_version").notNull().default(0),
+  // Two-factor sign-in (TOTP): the secret once confirmed, the one being enrolled until then,
+  // and the last time step accepted, so a code is never accepted twice.
+  totpSecret: text("totp_secret"),
+  totpPendingSecret: text("totp_pending_secret"),
+  totpLastStep: integer("totp_last_step"),
+  totpEnabledAt: timestamp("totp_enabled_at"),
   createdAt: timestampNow("created_at"),
   updatedAt: timestampNow("updated_at"),
+});
+
+/** Single-use recovery codes for two-factor sign-in, stored hashed. */
+export const adminRecoveryCodes = table("admin_recovery_codes", {
+  id: serialId("id"),
+  adminId: integer("admin_id")
+    .notNull()
+    .references(() => adminUsers.id, { onDelete: "cascade" }),
+  codeHash: text("code_hash").notNull(),
+  used: boolean("used").notNull().default(false),
+  usedAt: timestamp("used_at"),
+  createdAt: timestampNow("created_at"),
 });

@@ -1,4 +1,4 @@
-import { boolean, index, serialId, table, text, timestampNow } from "#server/db/columns.ts";
+import { boolean, index, serialId, table, text, timestamp, timestampNow } from "#server/db/columns.ts";
 
 export const blogCategories = table("blog_categories", {
   id: serialId("id"),
@@ -20,10 +20,16 @@ export const blogPosts = table(
       onUpdate: "cascade",
     }),
     coverImage: text("cover_image"),
+    // The clean HTML the site shows, rendered from contentMarkdown when the post has it.
     content: text("content").notNull(),
+    // What the admin writes (docs/decisions: the writing editor). Null for a post saved
+    // before the editor wrote Markdown: the editor then opens its HTML converted.
+    contentMarkdown: text("content_markdown"),
     metaDescription: text("meta_description"),
     metaKeywords: text("meta_keywords"),
     published: boolean("published").notNull().default(false),
+    // A published post with a publish date still to come is scheduled: hidden until then.
+    publishAt: timestamp("publish_at"),
     createdAt: timestampNow("created_at"),
     updatedAt: timestampNow("updated_at"),
   },

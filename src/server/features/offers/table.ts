@@ -7,7 +7,10 @@ export const affiliateOffers = table(
   {
     id: serialId("id"),
     title: text("title").notNull(),
+    // Markdown as the admin writes it, and the clean HTML rendered from it (null until saved
+    // from the editor: the plain text is then shown as it is).
     description: text("description").notNull(),
+    descriptionHtml: text("description_html"),
     imageUrl: text("image_url"),
     videoUrl: text("video_url"),
     useEmbed: boolean("use_embed").notNull().default(false),

@@ -43,6 +43,10 @@ export const siteSettings = table(
     // The operator's wording of the affiliate disclosure, part by part; a missing or blank part
     // reads as the default, so a label can be reworded but never removed.
     disclosureWording: json<Partial<DisclosureWording>>("disclosure_wording"),
+    // Schedules the owner sets in Settings; null: the environment's value (or the default).
+    backupCron: text("backup_cron"),
+    backupKeep: integer("backup_keep"),
+    linkCheckHours: integer("link_check_hours"),
     updatedAt: timestampNow("updated_at"),
   },
   (table) => [

@@ -6,5 +6,7 @@ export const sitePages = table("site_pages", {
   title: text("title").notNull(),
   description: text("description").notNull(),
   body: text("body").notNull(),
+  // What the admin writes; null for a page not yet saved from the editor.
+  bodyMarkdown: text("body_markdown"),
   updatedAt: timestampNow("updated_at"),
 });

@@ -1,0 +1,24 @@
+import { integer, json, serialId, table, text, textEnum, timestampNow } from "#server/db/columns.ts";
+
+/** A smaller copy of an image, made when it was uploaded: served in srcset. */
+export interface MediaVariant {
+  /** The file's name in the uploads folder. */
+  name: string;
+  width: number;
+  height: number;
+  size: number;
+}
+
+/** Every upload (DATA_DIR/uploads/<name>): what the media library lists. */
+export const media = table("media", {
+  id: serialId("id"),
+  name: text("name").notNull().unique(),
+  mime: text("mime").notNull(),
+  kind: textEnum("kind", ["image", "video"]).notNull(),
+  size: integer("size").notNull(),
+  width: integer("width"),
+  height: integer("height"),
+  alt: text("alt").notNull().default(""),
+  variants: json<MediaVariant[]>("variants").notNull().default([]),
+  createdAt: timestampNow("created_at"),
+});
