@@ -12,6 +12,7 @@ const BEACON_LIMIT: WriteLimit = { count: 120, windowSeconds: 60 };
 
 import { analyticsAdminRoutes } from "./features/analytics/admin-routes.ts";
 import { type Analytics, analyticsRoutes, createAnalytics } from "./features/analytics/routes.ts";
+import { accountAdminRoutes } from "./features/auth/admin-routes.ts";
 import { ADMIN_PREFIX, adminGuard, isUnder, refuseForeign } from "./features/auth/guard.ts";
 import { AUTH_PATH, authRoutes } from "./features/auth/routes.ts";
 import { sessionTokens } from "./features/auth/session.ts";
@@ -216,7 +217,8 @@ export function createApp({
           .use(productAdminRoutes(database.db))
           .use(linkAdminRoutes(database.db, linkChecks))
           .use(analyticsAdminRoutes(database.db))
-          .use(settingsAdminRoutes(database.db, address)),
+          .use(settingsAdminRoutes(database.db, address))
+          .use(accountAdminRoutes(database.db, { tokens, secure, client })),
       )
       .use(uploadRoutes(uploadsDir))
       .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage)))

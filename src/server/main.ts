@@ -22,6 +22,7 @@ import { type Config, ConfigError, loadConfig } from "./env.ts";
 import { createAnalytics } from "./features/analytics/routes.ts";
 import { scheduleRollUp } from "./features/analytics/service.ts";
 import { AdminResetError, ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
+import { resetTwoFactor } from "./features/auth/two-factor.ts";
 import { refreshShippedPages } from "./features/site-pages/shipped.ts";
 import { removeUnfinishedUploads } from "./features/uploads/service.ts";
 import { clientResolver } from "./lib/client.ts";
@@ -38,6 +39,8 @@ Commands:
   seed                  Load the bundled content into the database (safe to run twice, also while serving).
   admin reset-password  Set a new password for the admin, whatever its name (ADMIN_PASSWORD, or a generated
                         one that is printed), and sign out every session. Works while serving.
+  admin reset-2fa       Turn two-factor sign-in off for the admin (when the phone and the recovery codes
+                        are lost), delete its recovery codes and sign out every session. Works while serving.
   backup <file>         Write a consistent copy of the database, its secret and the uploads to <file>
                         (safe while serving; <file> must be outside DATA_DIR; written whole or not at all).
   restore <file>        Put a backup back into DATA_DIR after checking all of it (stop the server first;
@@ -288,6 +291,33 @@ async function resetPassword(config: Config) {
   }
 }
 
+/** `cam-guide admin reset-2fa`: the second step off, the recovery codes gone, every session ended. */
+async function resetSecondFactor(config: Config) {
+  const dir = resolve(config.dataDir);
+  const file = join(dir, "app.db");
+  refuseLostDatabase(dir);
+  if (!existsSync(file)) fail(`No database at ${file}: is DATA_DIR right? Nothing was changed.`);
+  const lock = orFail(() => lockDataDir(dir, "shared"));
+  const database = openData(dir);
+  try {
+    const admins = await resetTwoFactor(database.db);
+    if (admins.length === 0)
+      fail("There is no admin account yet: start the server once and it creates one. Nothing was changed.");
+    const lines = admins.map(({ username, wasOn }) =>
+      wasOn
+        ? `Two-factor sign-in is now off for the admin "${username}"; its recovery codes were deleted.`
+        : `Two-factor sign-in was already off for the admin "${username}".`,
+    );
+    lines.push(
+      "Every existing session has been signed out. Sign in with the password alone, then turn it on again in Account.",
+    );
+    console.log(lines.join("\n"));
+  } finally {
+    database.close();
+    lock.release();
+  }
+}
+
 /** Aborts when the operator interrupts (Ctrl-C, SIGTERM, a closed terminal), so temporary files are removed. */
 function interruptions(): AbortController {
   const controller = new AbortController();
@@ -415,7 +445,9 @@ async function main(argv: string[]) {
     case "seed":
       return seed(config);
     case "admin":
-      if (sub !== "reset-password") fail(`Unknown admin command "${sub ?? ""}". Try: cam-guide admin reset-password`);
+      if (sub === "reset-2fa") return resetSecondFactor(config);
+      if (sub !== "reset-password")
+        fail(`Unknown admin command "${sub ?? ""}". Try: cam-guide admin reset-password or cam-guide admin reset-2fa`);
       return resetPassword(config);
     case "backup":
     case "restore":

@@ -5,12 +5,20 @@ import type { ClientOf } from "#server/lib/client.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { JSON_BODY_LIMIT, jsonBody, readBodyLimited } from "#server/plugins/json-body.ts";
 import { LOGIN_FAILURE, type LoginFailure, waitText } from "#shared/features/auth/constants.ts";
-import { LoginInput } from "#shared/features/auth/contract.ts";
+import { CodeInput, LoginInput } from "#shared/features/auth/contract.ts";
 import { checkSchema } from "#shared/schema/check.ts";
 import { isUnder, refuseForeign } from "./guard.ts";
 import { endSessions, verifyLogin } from "./service.ts";
-import { SESSION_DAYS, type SessionTokens, sessionAdmin, sessionCookie } from "./session.ts";
+import {
+  challengeAdmin,
+  challengeCookie,
+  SESSION_DAYS,
+  type SessionTokens,
+  sessionAdmin,
+  sessionCookie,
+} from "./session.ts";
 import { LoginThrottle, type Refusal } from "./throttle.ts";
+import { spendSecondFactor, twoFactorEnabled, WRONG_CODE } from "./two-factor.ts";
 
 export interface AuthOptions {
   tokens: SessionTokens;
@@ -19,6 +27,8 @@ export interface AuthOptions {
   allowedOrigins: (request: Request, server: Server | null) => string[];
   client: ClientOf;
   throttle?: LoginThrottle;
+  /** The throttle of the code step (and of the codes the Account section asks for). */
+  codeThrottle?: LoginThrottle;
   /** Runs after a successful sign-in (the app records where the site is reached). */
   onSignIn?: (request: Request) => Promise<void>;
 }
@@ -26,6 +36,9 @@ export interface AuthOptions {
 /** Where signing in and out live. */
 export const AUTH_PATH = "/api/auth";
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+
+/** The sign-in page's address for the code step; `failure` and `wait` as for the password. */
+const CODE_STEP = "/admin-login?step=code";
 
 /** A sign-in as the JSON API sends it, or as the page's form posts it without JavaScript. */
 interface LoginBody extends LoginInput {
@@ -48,6 +61,18 @@ async function loginBody({ request }: { request: Request }): Promise<LoginBody> 
   return { username: fields.get("username") ?? "", password: fields.get("password") ?? "", form: true };
 }
 
+/** The code step's body: JSON from the page's script, or the same page's form without it. */
+async function codeBody({ request }: { request: Request }): Promise<CodeInput & { form: boolean }> {
+  if (!FORM_TYPE.test(request.headers.get("content-type") ?? "")) {
+    return { ...((await jsonBody(CodeInput)({ request })) as CodeInput), form: false };
+  }
+  const tooLarge = `The request body is larger than ${JSON_BODY_LIMIT / 1024} KB.`;
+  const fields = new URLSearchParams(
+    new TextDecoder().decode(await readBodyLimited(request, JSON_BODY_LIMIT, tooLarge)),
+  );
+  return { code: fields.get("code") ?? "", form: true };
+}
+
 function refusalMessage(refusal: Refusal): string {
   return refusal.scope === "site"
     ? `Too many failed sign-in attempts on this site. Try again in ${waitText(refusal.retryAfter)}.`
@@ -56,8 +81,38 @@ function refusalMessage(refusal: Refusal): string {
 
 export function authRoutes(
   db: Db,
-  { tokens, secure, allowedOrigins, client, throttle = new LoginThrottle(), onSignIn }: AuthOptions,
+  {
+    tokens,
+    secure,
+    allowedOrigins,
+    client,
+    throttle = new LoginThrottle(),
+    codeThrottle = new LoginThrottle(),
+    onSignIn,
+  }: AuthOptions,
 ) {
+  /** The session cookie (and the challenge's end): to /admin for a form, the user for a script. */
+  async function signedIn(
+    request: Request,
+    server: Server | null,
+    set: { status?: number | string; headers: Record<string, string | number> },
+    admin: { id: number; username: string; tokenVersion: number },
+    form: boolean,
+  ) {
+    await onSignIn?.(request);
+    const isSecure = secure(request, server);
+    (set.headers as Record<string, string | string[]>)["set-cookie"] = [
+      sessionCookie(await tokens.sign(admin), { maxAge: SESSION_DAYS * 24 * 60 * 60, secure: isSecure }),
+      challengeCookie("", { secure: isSecure }),
+    ];
+    if (form) {
+      set.status = 303;
+      set.headers.location = "/admin";
+      return "";
+    }
+    return { user: { id: admin.id, username: admin.username } };
+  }
+
   return (
     new Elysia({ name: "auth" })
       // Whatever the auth routes answer, errors included, is about one person's session.
@@ -99,19 +154,62 @@ export function authRoutes(
             throw new HttpError(401, "Invalid username or password");
           }
           attempt.succeed();
-          await onSignIn?.(request);
-          set.headers["set-cookie"] = sessionCookie(await tokens.sign(admin), {
-            maxAge: SESSION_DAYS * 24 * 60 * 60,
-            secure: secure(request, server),
-          });
-          if (form) {
-            set.status = 303;
-            set.headers.location = "/admin";
-            return "";
+          if (await twoFactorEnabled(db, admin.id)) {
+            // The password alone never opens a session: the answer is a short-lived
+            // challenge, good only for the code step, in a cookie scripts cannot read.
+            set.headers["set-cookie"] = challengeCookie(await tokens.signChallenge(admin), {
+              secure: secure(request, server),
+            });
+            if (form) {
+              set.status = 303;
+              set.headers.location = CODE_STEP;
+              return "";
+            }
+            return { codeRequired: true };
           }
-          return { user: { id: admin.id, username: admin.username } };
+          return signedIn(request, server, set, admin, form);
         },
         { parse: loginBody },
+      )
+      .post(
+        "/api/auth/login/code",
+        async ({ body, request, set, server }) => {
+          refuseForeign(request, allowedOrigins(request, server));
+          const { form, code } = body as CodeInput & { form: boolean };
+          const back = (failure: LoginFailure, wait?: number) => {
+            set.status = 303;
+            set.headers.location =
+              failure === LOGIN_FAILURE.expired
+                ? `/admin-login?error=${failure}`
+                : `${CODE_STEP}&error=${failure}${wait ? `&wait=${wait}` : ""}`;
+            return "";
+          };
+          const admin = await challengeAdmin(db, tokens, request);
+          if (!admin) {
+            if (form) return back(LOGIN_FAILURE.expired);
+            throw new HttpError(401, "Your sign-in took too long. Enter your username and password again.");
+          }
+          if (form && checkSchema(CodeInput, { code }).length > 0) return back(LOGIN_FAILURE.code);
+          const attempt = codeThrottle.begin(client(request, server).address);
+          if (!attempt.allowed) {
+            set.headers["retry-after"] = String(attempt.retryAfter);
+            if (form) return back(LOGIN_FAILURE.throttled, attempt.retryAfter);
+            throw new HttpError(429, refusalMessage(attempt));
+          }
+          let ok = false;
+          try {
+            ok = await spendSecondFactor(db, admin.id, code);
+          } finally {
+            if (ok) attempt.succeed();
+            else attempt.fail();
+          }
+          if (!ok) {
+            if (form) return back(LOGIN_FAILURE.code);
+            throw new HttpError(401, WRONG_CODE);
+          }
+          return signedIn(request, server, set, admin, form);
+        },
+        { parse: codeBody },
       )
       .post("/api/auth/logout", async ({ request, set, server }) => {
         refuseForeign(request, allowedOrigins(request, server));

@@ -5,10 +5,16 @@ import { adminForToken } from "./service.ts";
 
 export const SESSION_COOKIE = "cg_session";
 export const SESSION_DAYS = 7;
+/** The cookie that carries a sign-in between the password and the code, and how long it lasts. */
+export const CHALLENGE_COOKIE = "cg_2fa";
+export const CHALLENGE_MINUTES = 5;
 
 /** Signs and reads session tokens: HS256 with the site's secret, so one library does both. */
 export function sessionTokens(secret: string) {
   const key = new TextEncoder().encode(secret);
+  // The two-factor challenge is signed with a key of its own, so a challenge can never be
+  // taken for a session (or the reverse), whatever cookie it is put in.
+  const challengeKey = new Uint8Array(new Bun.CryptoHasher("sha256", key).update("two-factor challenge").digest());
   return {
     /** A fresh token at every sign-in: it carries a unique id and the admin's current version. */
     sign(admin: { id: number; tokenVersion: number }): Promise<string> {
@@ -32,6 +38,28 @@ export function sessionTokens(secret: string) {
         return null;
       }
     },
+    /** A short-lived proof that the password was right, good only for the code step. */
+    signChallenge(admin: { id: number; tokenVersion: number }): Promise<string> {
+      return new SignJWT({ v: admin.tokenVersion, purpose: "two-factor" })
+        .setProtectedHeader({ alg: "HS256" })
+        .setSubject(String(admin.id))
+        .setIssuedAt()
+        .setExpirationTime(`${CHALLENGE_MINUTES}m`)
+        .sign(challengeKey);
+    },
+    async verifyChallenge(token: string): Promise<{ id: number; v: number } | null> {
+      try {
+        const { payload } = await jwtVerify(token, challengeKey, {
+          algorithms: ["HS256"],
+          requiredClaims: ["exp", "sub"],
+        });
+        return payload.purpose === "two-factor" && typeof payload.v === "number" && /^\d{1,15}$/.test(payload.sub ?? "")
+          ? { id: Number(payload.sub), v: payload.v }
+          : null;
+      } catch {
+        return null;
+      }
+    },
   };
 }
 
@@ -49,13 +77,13 @@ const MAX_CANDIDATES = 4;
  * tokens is simply not a session. With several cookies of that name (another path or
  * domain), each plausible one is tried, in the order sent.
  */
-function cookieTokens(request: Request): string[] {
+function cookieTokens(request: Request, name = SESSION_COOKIE): string[] {
   const header = request.headers.get("cookie");
   if (!header) return [];
   const found: string[] = [];
   for (const part of header.split(";")) {
     const eq = part.indexOf("=");
-    if (eq < 0 || part.slice(0, eq).trim() !== SESSION_COOKIE) continue;
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
     const value = part.slice(eq + 1).trim();
     // Our tokens are three base64url parts: no escapes, quotes or spaces to decode.
     if (value.length <= MAX_TOKEN_LENGTH && /^[\w-]+\.[\w-]+\.[\w-]+$/.test(value)) found.push(value);
@@ -78,6 +106,37 @@ export function sessionCookie(value: string, { maxAge, secure }: { maxAge: numbe
     "SameSite=Lax",
     ...(secure ? ["Secure"] : []),
   ].join("; ");
+}
+
+/**
+ * The challenge cookie: HttpOnly, sent only to the sign-in API, gone after a few minutes.
+ * SameSite=Strict: the code step is always posted from the sign-in page itself.
+ */
+export function challengeCookie(value: string, { secure }: { secure: boolean }): string {
+  const maxAge = value ? CHALLENGE_MINUTES * 60 : 0;
+  return [
+    `${CHALLENGE_COOKIE}=${value}`,
+    `Max-Age=${maxAge}`,
+    ...(maxAge === 0 ? ["Expires=Thu, 01 Jan 1970 00:00:00 GMT"] : []),
+    "Path=/api/auth",
+    "HttpOnly",
+    "SameSite=Strict",
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
+}
+
+/** The admin a request's challenge cookie names, while that sign-in is still current. */
+export async function challengeAdmin(
+  db: Db,
+  tokens: SessionTokens,
+  request: Request,
+): Promise<(AdminUser & { tokenVersion: number }) | null> {
+  for (const token of cookieTokens(request, CHALLENGE_COOKIE)) {
+    const claims = await tokens.verifyChallenge(token);
+    const admin = claims && (await adminForToken(db, claims.id, claims.v));
+    if (admin) return { ...admin, tokenVersion: claims.v };
+  }
+  return null;
 }
 
 /** The signed-in admin, when the request carries a valid token of a session not ended since. */

@@ -14,6 +14,10 @@ export const LOGIN_FAILURE = {
   missing: "missing",
   credentials: "credentials",
   throttled: "throttled",
+  /** The code step: the code was not right. */
+  code: "code",
+  /** The code step came too late (or without a password first): sign in again. */
+  expired: "expired",
 } as const;
 
 export type LoginFailure = (typeof LOGIN_FAILURE)[keyof typeof LOGIN_FAILURE];
@@ -38,6 +42,10 @@ export function loginFailureMessage(code: string | null, wait: string | null): s
         ? `Too many failed sign-in attempts. Try again in ${waitText(seconds)}.`
         : "Too many failed sign-in attempts. Try again later.";
     }
+    case LOGIN_FAILURE.code:
+      return "That code is not right. Try again.";
+    case LOGIN_FAILURE.expired:
+      return "Your sign-in took too long. Enter your username and password again.";
     default:
       return null;
   }

@@ -11,3 +11,40 @@ export interface AdminUser {
   id: number;
   username: string;
 }
+
+/** A current code: six digits from the authenticator app, or one of the recovery codes. */
+export const CodeInput = Type.Object({
+  code: Type.String({ minLength: 1, maxLength: 64, error: "Enter a code from your authenticator app." }),
+});
+export type CodeInput = Static<typeof CodeInput>;
+
+/** The same rule as ADMIN_PASSWORD: 12 characters or more. */
+export const MIN_PASSWORD_LENGTH = 12;
+
+export const ChangePasswordInput = Type.Object({
+  currentPassword: Type.String({ minLength: 1, maxLength: 256, error: "Enter your current password." }),
+  newPassword: Type.String({
+    minLength: MIN_PASSWORD_LENGTH,
+    maxLength: 256,
+    error: `The new password needs at least ${MIN_PASSWORD_LENGTH} characters (at most 256).`,
+  }),
+  // Asked only while two-factor sign-in is on.
+  code: Type.Optional(Type.String({ maxLength: 64, error: "The code is at most 64 characters." })),
+});
+export type ChangePasswordInput = Static<typeof ChangePasswordInput>;
+
+/** The Account section's view of the admin. */
+export interface AccountStatus {
+  username: string;
+  twoFactor: { enabled: boolean; enabledAt: string | null; recoveryCodesLeft: number };
+}
+
+/** A new secret to enrol: the otpauth:// address (for the QR code) and the secret to type. */
+export interface Enrolment {
+  secret: string;
+  uri: string;
+}
+
+export interface RecoveryCodes {
+  recoveryCodes: string[];
+}

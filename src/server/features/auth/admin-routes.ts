@@ -1,0 +1,150 @@
+import { Elysia } from "elysia";
+import type { Server } from "elysia/universal";
+import type { Db } from "#server/db/client.ts";
+import type { ClientOf } from "#server/lib/client.ts";
+import { adminJson } from "#server/plugins/admin-route.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import { waitText } from "#shared/features/auth/constants.ts";
+import { ChangePasswordInput, CodeInput } from "#shared/features/auth/contract.ts";
+import { verifyLogin } from "./service.ts";
+import { SESSION_DAYS, type SessionTokens, sessionAdmin, sessionCookie } from "./session.ts";
+import { LoginThrottle } from "./throttle.ts";
+import {
+  accountStatus,
+  confirmEnrolment,
+  disableTwoFactor,
+  regenerateRecoveryCodes,
+  setPassword,
+  spendSecondFactor,
+  startEnrolment,
+  twoFactorEnabled,
+  WRONG_CODE,
+} from "./two-factor.ts";
+
+export interface AccountOptions {
+  tokens: SessionTokens;
+  secure: (request: Request, server: Server | null) => boolean;
+  client: ClientOf;
+  /** Wrong codes and passwords given here are throttled like a sign-in. */
+  throttle?: LoginThrottle;
+}
+
+const fieldError = (field: string, message: string) => new HttpError(422, message, [{ field, message }]);
+
+/**
+ * The admin's own account, mounted under /api/admin behind the admin guard (see app.ts):
+ * two-factor sign-in (set-up, recovery codes, turning it off) and the password.
+ */
+export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = new LoginThrottle() }: AccountOptions) {
+  /** The admin of this request's session (the guard has already refused anyone else). */
+  async function me(request: Request) {
+    const admin = await sessionAdmin(db, tokens, request);
+    if (!admin) throw new HttpError(401, "Sign in as the admin to continue.");
+    return admin;
+  }
+
+  /**
+   * Runs `check` as one throttled attempt: a wrong answer counts like a wrong password at
+   * sign-in, so a stolen session cannot guess its way to turning the second step off.
+   */
+  async function throttled(request: Request, server: Server | null, check: () => Promise<boolean>) {
+    const attempt = throttle.begin(client(request, server).address);
+    if (!attempt.allowed) {
+      throw new HttpError(
+        429,
+        `Too many wrong codes or passwords. Try again in ${waitText(attempt.retryAfter)}.`,
+        undefined,
+        {
+          "retry-after": String(attempt.retryAfter),
+        },
+      );
+    }
+    let ok = false;
+    try {
+      ok = await check();
+    } finally {
+      if (ok) attempt.succeed();
+      else attempt.fail();
+    }
+    return ok;
+  }
+
+  /** While two-factor sign-in is on, a current code (from the app or a recovery code) is asked for. */
+  async function requireCode(adminId: number, code: string | undefined, request: Request, server: Server | null) {
+    if (!(await twoFactorEnabled(db, adminId))) return;
+    if (!code?.trim()) throw fieldError("code", "Enter a current code from your authenticator app or a recovery code.");
+    if (!(await throttled(request, server, () => spendSecondFactor(db, adminId, code))))
+      throw fieldError("code", WRONG_CODE);
+  }
+
+  return new Elysia({ name: "account-admin" })
+    .get("/account", async ({ request }) => accountStatus(db, (await me(request)).id))
+    .post("/account/two-factor/start", async ({ request }) => startEnrolment(db, (await me(request)).id))
+    .post(
+      "/account/two-factor/confirm",
+      async ({ body, request, server }) => {
+        const admin = await me(request);
+        let codes: string[] = [];
+        const ok = await throttled(request, server, async () => {
+          try {
+            codes = await confirmEnrolment(db, admin.id, body.code);
+            return true;
+          } catch (error) {
+            if (error instanceof HttpError && error.status === 422) return false;
+            throw error;
+          }
+        });
+        if (!ok) throw fieldError("code", WRONG_CODE);
+        return { recoveryCodes: codes };
+      },
+      adminJson(CodeInput),
+    )
+    .post(
+      "/account/two-factor/recovery-codes",
+      async ({ body, request, server }) => {
+        const admin = await me(request);
+        if (!(await twoFactorEnabled(db, admin.id))) throw new HttpError(409, "Two-factor sign-in is off.");
+        await requireCode(admin.id, body.code, request, server);
+        return { recoveryCodes: await regenerateRecoveryCodes(db, admin.id) };
+      },
+      adminJson(CodeInput),
+    )
+    .post(
+      "/account/two-factor/disable",
+      async ({ body, request, server }) => {
+        const admin = await me(request);
+        if (!(await twoFactorEnabled(db, admin.id))) throw new HttpError(409, "Two-factor sign-in is already off.");
+        await requireCode(admin.id, body.code, request, server);
+        await disableTwoFactor(db, admin.id);
+        return { message: "Two-factor sign-in is off." };
+      },
+      adminJson(CodeInput),
+    )
+    .post(
+      "/account/password",
+      async ({ body, request, server, set }) => {
+        const admin = await me(request);
+        const needsCode = await twoFactorEnabled(db, admin.id);
+        if (needsCode && !body.code?.trim())
+          throw fieldError("code", "Enter a current code from your authenticator app or a recovery code.");
+        // The password and the code are one attempt: a right password never clears the
+        // count of wrong codes.
+        let wrong: "currentPassword" | "code" | null = null;
+        await throttled(request, server, async () => {
+          if ((await verifyLogin(db, admin.username, body.currentPassword)) === null) wrong = "currentPassword";
+          else if (needsCode && !(await spendSecondFactor(db, admin.id, body.code ?? ""))) wrong = "code";
+          return wrong === null;
+        });
+        if (wrong === "currentPassword") throw fieldError("currentPassword", "That is not your current password.");
+        if (wrong === "code") throw fieldError("code", WRONG_CODE);
+        // Every session ends; this one goes on with a fresh token of the new version.
+        const { tokenVersion } = await setPassword(db, admin.id, body.newPassword);
+        set.headers["set-cookie"] = sessionCookie(await tokens.sign({ id: admin.id, tokenVersion }), {
+          maxAge: SESSION_DAYS * 24 * 60 * 60,
+          secure: secure(request, server),
+        });
+        return { message: "Password changed. Every other session has been signed out." };
+      },
+      adminJson(ChangePasswordInput),
+    );
+}

@@ -1,0 +1,225 @@
+import { createHash, randomInt } from "node:crypto";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { Secret, TOTP } from "otpauth";
+import type { Db } from "#server/db/client.ts";
+import { inTransaction } from "#server/db/transaction.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import type { AccountStatus, Enrolment } from "#shared/features/auth/contract.ts";
+import { hashPassword } from "./bootstrap.ts";
+import { adminRecoveryCodes, adminUsers } from "./table.ts";
+
+/** What every authenticator app expects: SHA-1, six digits, a new code every 30 seconds. */
+const PERIOD = 30;
+const ISSUER = "cam-guide";
+export const RECOVERY_CODE_COUNT = 10;
+// Lower-case letters and digits without the look-alikes (0/o, 1/l/i): 31 symbols.
+const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
+const RECOVERY_LENGTH = 12;
+
+export const WRONG_CODE = "That code is not right. Try again.";
+
+function totp(secret: string, username = "admin"): TOTP {
+  return new TOTP({
+    issuer: ISSUER,
+    label: username,
+    algorithm: "SHA1",
+    digits: 6,
+    period: PERIOD,
+    secret: Secret.fromBase32(secret),
+  });
+}
+
+/**
+ * The time step a six-digit code belongs to (this one, the one before or after, for a
+ * clock a little off), or null when it is not a current code of `secret`.
+ */
+function codeStep(secret: string, code: string, now: number): number | null {
+  if (!/^\d{6}$/.test(code)) return null;
+  // validate answers the step's distance from now, or null: 0 (this step) is falsy.
+  const delta = totp(secret).validate({ token: code, window: 1, timestamp: now });
+  return delta !== null ? Math.floor(now / 1000 / PERIOD) + delta : null;
+}
+
+/** What the admin typed, as compared: spaces and dashes dropped, recovery codes lower-cased. */
+function normalise(code: string): string {
+  return code.replace(/[\s-]+/g, "").toLowerCase();
+}
+
+/**
+ * Recovery codes are random (12 symbols of 31, about 59 bits), so a fast hash is enough to
+ * keep them unreadable: there is nothing to guess from a dictionary, and each sign-in checks
+ * one hash instead of ten slow ones.
+ */
+function hashRecoveryCode(code: string): string {
+  return createHash("sha256").update(normalise(code)).digest("hex");
+}
+
+function newRecoveryCode(): string {
+  let code = "";
+  for (let i = 0; i < RECOVERY_LENGTH; i++) code += RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)];
+  // Grouped for reading and copying: abcd-efgh-jkmn.
+  return code.match(/.{4}/g)!.join("-");
+}
+
+async function adminRow(db: Db, adminId: number) {
+  const [row] = await db.select().from(adminUsers).where(eq(adminUsers.id, adminId)).limit(1);
+  if (!row) throw new HttpError(401, "Sign in as the admin to continue.");
+  return row;
+}
+
+/** Whether the admin signs in with a second step. */
+export async function twoFactorEnabled(db: Db, adminId: number): Promise<boolean> {
+  return (await adminRow(db, adminId)).totpSecret !== null;
+}
+
+export async function accountStatus(db: Db, adminId: number): Promise<AccountStatus> {
+  const row = await adminRow(db, adminId);
+  const left = await db
+    .select({ count: sql<number>`count(*)` })
+    .from(adminRecoveryCodes)
+    .where(and(eq(adminRecoveryCodes.adminId, adminId), eq(adminRecoveryCodes.used, false)));
+  return {
+    username: row.username,
+    twoFactor: {
+      enabled: row.totpSecret !== null,
+      enabledAt: row.totpSecret !== null && row.totpEnabledAt ? row.totpEnabledAt.toISOString() : null,
+      recoveryCodesLeft: row.totpSecret !== null ? Number(left[0]?.count ?? 0) : 0,
+    },
+  };
+}
+
+/** Enrolment, step one: a new secret, kept aside until a first code confirms it. */
+export async function startEnrolment(db: Db, adminId: number): Promise<Enrolment> {
+  const row = await adminRow(db, adminId);
+  if (row.totpSecret !== null) throw new HttpError(409, "Two-factor sign-in is already on.");
+  const secret = new Secret({ size: 20 }).base32;
+  await db
+    .update(adminUsers)
+    .set({ totpPendingSecret: secret, updatedAt: new Date() })
+    .where(eq(adminUsers.id, adminId));
+  return { secret, uri: totp(secret, row.username).toString() };
+}
+
+/** Replaces the admin's recovery codes with ten new ones, answered once in plain text. */
+async function replaceRecoveryCodes(tx: Db, adminId: number): Promise<string[]> {
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await tx.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, adminId));
+  await tx.insert(adminRecoveryCodes).values(codes.map((code) => ({ adminId, codeHash: hashRecoveryCode(code) })));
+  return codes;
+}
+
+/** Enrolment, step two: a first code from the app turns two-factor sign-in on. */
+export async function confirmEnrolment(db: Db, adminId: number, code: string, now = Date.now()): Promise<string[]> {
+  const row = await adminRow(db, adminId);
+  if (row.totpSecret !== null) throw new HttpError(409, "Two-factor sign-in is already on.");
+  if (!row.totpPendingSecret) throw new HttpError(409, "Start the set-up first: no secret is waiting for a code.");
+  const step = codeStep(row.totpPendingSecret, normalise(code), now);
+  if (step === null) throw new HttpError(422, WRONG_CODE);
+  return inTransaction(db, async (tx) => {
+    await tx
+      .update(adminUsers)
+      .set({
+        totpSecret: row.totpPendingSecret,
+        totpPendingSecret: null,
+        totpLastStep: step,
+        totpEnabledAt: new Date(now),
+        updatedAt: new Date(),
+      })
+      .where(eq(adminUsers.id, adminId));
+    return replaceRecoveryCodes(tx, adminId);
+  });
+}
+
+/**
+ * Whether `code` is a current second factor of the admin, used up by this call: a code
+ * from the app whose time step is later than the last one accepted, or an unused recovery
+ * code. Each is taken by one conditional update, so two requests racing with the same
+ * code cannot both pass.
+ */
+export async function spendSecondFactor(db: Db, adminId: number, code: string, now = Date.now()): Promise<boolean> {
+  const row = await adminRow(db, adminId);
+  if (row.totpSecret === null) return false;
+  const typed = normalise(code);
+  const step = codeStep(row.totpSecret, typed, now);
+  if (step !== null) {
+    const taken = await db
+      .update(adminUsers)
+      .set({ totpLastStep: step })
+      .where(and(eq(adminUsers.id, adminId), or(isNull(adminUsers.totpLastStep), lt(adminUsers.totpLastStep, step))))
+      .returning({ id: adminUsers.id });
+    return taken.length === 1;
+  }
+  if (typed.length !== RECOVERY_LENGTH) return false;
+  const used = await db
+    .update(adminRecoveryCodes)
+    .set({ used: true, usedAt: new Date(now) })
+    .where(
+      and(
+        eq(adminRecoveryCodes.adminId, adminId),
+        eq(adminRecoveryCodes.codeHash, hashRecoveryCode(typed)),
+        eq(adminRecoveryCodes.used, false),
+      ),
+    )
+    .returning({ id: adminRecoveryCodes.id });
+  return used.length === 1;
+}
+
+/** Ten new recovery codes; the old ones stop working. */
+export async function regenerateRecoveryCodes(db: Db, adminId: number): Promise<string[]> {
+  return inTransaction(db, (tx) => replaceRecoveryCodes(tx, adminId));
+}
+
+/** Two-factor sign-in off: the secret and the recovery codes are forgotten. */
+export async function disableTwoFactor(db: Db, adminId: number): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    await tx
+      .update(adminUsers)
+      .set({
+        totpSecret: null,
+        totpPendingSecret: null,
+        totpLastStep: null,
+        totpEnabledAt: null,
+        updatedAt: new Date(),
+      })
+      .where(eq(adminUsers.id, adminId));
+    await tx.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, adminId));
+  });
+}
+
+/**
+ * A new password: every session ends (the token version goes up); the answer carries the
+ * new version so the session that asked can be given a fresh token.
+ */
+export async function setPassword(db: Db, adminId: number, password: string): Promise<{ tokenVersion: number }> {
+  const passwordHash = await hashPassword(password);
+  const [row] = await db
+    .update(adminUsers)
+    .set({ passwordHash, tokenVersion: sql`${adminUsers.tokenVersion} + 1`, updatedAt: new Date() })
+    .where(eq(adminUsers.id, adminId))
+    .returning({ tokenVersion: adminUsers.tokenVersion });
+  if (!row) throw new HttpError(401, "Sign in as the admin to continue.");
+  return row;
+}
+
+/**
+ * `cam-guide admin reset-2fa`: two-factor sign-in off for the admin (the site has one), its
+ * recovery codes gone and every session ended. Answers the admins whose second step was on.
+ */
+export async function resetTwoFactor(db: Db): Promise<{ username: string; wasOn: boolean }[]> {
+  return inTransaction(db, async (tx) => {
+    const admins = await tx
+      .select({ id: adminUsers.id, username: adminUsers.username, secret: adminUsers.totpSecret })
+      .from(adminUsers)
+      .orderBy(adminUsers.id);
+    await tx.update(adminUsers).set({
+      totpSecret: null,
+      totpPendingSecret: null,
+      totpLastStep: null,
+      totpEnabledAt: null,
+      tokenVersion: sql`${adminUsers.tokenVersion} + 1`,
+      updatedAt: new Date(),
+    });
+    await tx.delete(adminRecoveryCodes);
+    return admins.map((admin) => ({ username: admin.username, wasOn: admin.secret !== null }));
+  });
+}
