@@ -216,8 +216,9 @@ export const pages: PathEntry[] = [
   {
     id: "admin-login",
     path: "/admin-login",
-    // The code of a failed sign-in sent without JavaScript, and how long to wait.
-    search: { error: visitorMade, wait: visitorMade },
+    // The code of a failed sign-in sent without JavaScript, and how long to wait; the
+    // second step (step=code) and which code it asks for (use=recovery).
+    search: { error: visitorMade, wait: visitorMade, step: visitorMade, use: visitorMade },
     dropsOtherSearch: true,
     load: () => import("./features/auth/admin-login-page.tsx"),
   },

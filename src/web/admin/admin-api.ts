@@ -23,6 +23,13 @@ export const ADMIN_API = {
   upload: "/api/upload",
   login: "/api/auth/login",
   logout: "/api/auth/logout",
+  loginCode: "/api/auth/login/code",
+  account: "/api/admin/account",
+  twoFactorStart: "/api/admin/account/two-factor/start",
+  twoFactorConfirm: "/api/admin/account/two-factor/confirm",
+  recoveryCodes: "/api/admin/account/two-factor/recovery-codes",
+  twoFactorDisable: "/api/admin/account/two-factor/disable",
+  password: "/api/admin/account/password",
 } as const;
 
 export interface Me {

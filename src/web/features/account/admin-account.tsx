@@ -1,4 +1,392 @@
-/** /admin/account: password and two-factor sign-in (filled in by the two-factor work). */
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { encode } from "uqr";
+import {
+  type AccountStatus,
+  ChangePasswordInput,
+  type Enrolment,
+  MIN_PASSWORD_LENGTH,
+  type RecoveryCodes,
+} from "#shared/features/auth/contract.ts";
+import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { Field } from "#web/admin/field.tsx";
+import { useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { api, serverFieldErrors } from "#web/lib/query-client.ts";
+import { toast } from "#web/stores/toast.ts";
+
+/** /admin/account: two-factor sign-in and the password. */
 export function AccountTab() {
-  return <h2>Account</h2>;
+  const account = useQuery<AccountStatus>({ queryKey: [ADMIN_API.account] });
+  if (!account.data) return <p aria-busy="true">Loading your account...</p>;
+  return (
+    <>
+      <TwoFactorSection status={account.data} />
+      <ChangePasswordForm twoFactor={account.data.twoFactor.enabled} />
+    </>
+  );
+}
+
+/** The QR code of the otpauth:// address, drawn here: nothing leaves the page. */
+export function QrCode({ text }: { text: string }) {
+  const { data, size } = encode(text, { ecc: "M", border: 2 });
+  let path = "";
+  data.forEach((row, y) => {
+    row.forEach((dark, x) => {
+      if (dark) path += `M${x} ${y}h1v1h-1z`;
+    });
+  });
+  return (
+    <svg
+      className="qr-code"
+      viewBox={`0 0 ${size} ${size}`}
+      width={size * 5}
+      height={size * 5}
+      role="img"
+      aria-label="QR code to scan with your authenticator app"
+      shapeRendering="crispEdges"
+    >
+      <rect width={size} height={size} fill="#fff" />
+      <path d={path} fill="#000" />
+    </svg>
+  );
+}
+
+/** A secret or code in groups of four, easier to read out and type. */
+const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(" ") ?? secret;
+
+/** A code input: one field, six digits from the app or a recovery code. */
+function CodeField({
+  label,
+  value,
+  onChange,
+  error,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string;
+}) {
+  return (
+    <Field label={label} error={error}>
+      {(props) => (
+        <input
+          {...props}
+          name="code"
+          autoComplete="one-time-code"
+          inputMode="numeric"
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
+const codeError = (failure: unknown) =>
+  serverFieldErrors(failure).code ?? (failure instanceof Error ? failure.message : "Something went wrong.");
+
+function TwoFactorSection({ status }: { status: AccountStatus }) {
+  const queryClient = useQueryClient();
+  const [codes, setCodes] = useState<string[] | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: [ADMIN_API.account] });
+  const headingId = useId();
+
+  return (
+    <section className="admin-form" aria-labelledby={headingId}>
+      <h2 id={headingId}>Two-factor sign-in</h2>
+      {codes ? (
+        <RecoveryCodesPanel
+          codes={codes}
+          onDone={() => {
+            setCodes(null);
+            void refresh();
+          }}
+        />
+      ) : status.twoFactor.enabled ? (
+        <TwoFactorOn status={status} onCodes={setCodes} onOff={refresh} />
+      ) : (
+        <Enrol onCodes={setCodes} />
+      )}
+    </section>
+  );
+}
+
+/** Off: start the set-up, scan or type the secret, confirm with a first code. */
+function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
+  const queryClient = useQueryClient();
+  const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function start() {
+    setBusy(true);
+    try {
+      setEnrolment(await api<Enrolment>("POST", ADMIN_API.twoFactorStart, { json: {} }));
+    } catch (failure) {
+      toast({ title: "Error", description: (failure as Error).message, variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function confirm(event: FormEvent) {
+    event.preventDefault();
+    if (!/^\s*\d{3}\s?\d{3}\s*$/.test(code)) {
+      setError("Enter the 6-digit code your app shows.");
+      return;
+    }
+    setBusy(true);
+    try {
+      const { recoveryCodes } = await api<RecoveryCodes>("POST", ADMIN_API.twoFactorConfirm, { json: { code } });
+      await queryClient.invalidateQueries({ queryKey: [ADMIN_API.account] });
+      toast({ title: "Success", description: "Two-factor sign-in is on" });
+      onCodes(recoveryCodes);
+    } catch (failure) {
+      setError(codeError(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (!enrolment)
+    return (
+      <>
+        <p>
+          Off. With two-factor sign-in on, signing in asks for your password and then a 6-digit code from an
+          authenticator app on your phone (such as Google Authenticator, Microsoft Authenticator, 1Password or Aegis),
+          so a stolen password alone cannot open the admin.
+        </p>
+        <button type="button" onClick={() => void start()} disabled={busy} aria-busy={busy}>
+          Set Up Two-Factor Sign-In
+        </button>
+      </>
+    );
+
+  return (
+    <form onSubmit={confirm} noValidate>
+      <ol>
+        <li>In your authenticator app, add an account and scan this QR code:</li>
+      </ol>
+      <QrCode text={enrolment.uri} />
+      <p>
+        Cannot scan it? Type this key instead (time-based):{" "}
+        <code className="totp-secret" data-secret={enrolment.secret}>
+          {grouped(enrolment.secret)}
+        </code>
+      </p>
+      <ol start={2}>
+        <li>Enter the 6-digit code the app now shows for cam-guide:</li>
+      </ol>
+      <CodeField
+        label="Code from the app"
+        value={code}
+        onChange={(value) => {
+          setCode(value);
+          setError(undefined);
+        }}
+        error={error}
+      />
+      <div className="form-actions">
+        <button type="button" className="secondary outline" onClick={() => setEnrolment(null)}>
+          Cancel
+        </button>
+        <button type="submit" disabled={busy} aria-busy={busy}>
+          Turn On
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The recovery codes, shown once: copy, download, then confirm they are kept. */
+function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const text = `cam-guide recovery codes (each works once)\n\n${codes.join("\n")}\n`;
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(text);
+      toast({ title: "Copied", description: "The recovery codes are on the clipboard" });
+    } catch {
+      toast({
+        title: "Error",
+        description: "Copying was refused: select the codes and copy them",
+        variant: "destructive",
+      });
+    }
+  }
+  return (
+    <div className="recovery-codes">
+      <p role="note">
+        <strong>Save these recovery codes somewhere safe</strong> (a password manager, or printed and put away). Each
+        one signs you in once if you lose your phone. They are shown only now.
+      </p>
+      <ul aria-label="Recovery codes">
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
+      <div className="form-actions">
+        <button type="button" className="secondary" onClick={() => void copy()}>
+          Copy
+        </button>
+        <a
+          role="button"
+          className="secondary"
+          href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
+          download="cam-guide-recovery-codes.txt"
+        >
+          Download
+        </a>
+        <button type="button" onClick={onDone}>
+          I Have Saved Them
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** On: new recovery codes or turning it off, each asking for a current code. */
+function TwoFactorOn({
+  status,
+  onCodes,
+  onOff,
+}: {
+  status: AccountStatus;
+  onCodes: (codes: string[]) => void;
+  onOff: () => void;
+}) {
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const { enabledAt, recoveryCodesLeft } = status.twoFactor;
+
+  async function act(kind: "codes" | "off") {
+    if (!code.trim()) {
+      setError("Enter a current code from your app, or a recovery code.");
+      return;
+    }
+    if (kind === "off" && !window.confirm("Turn off two-factor sign-in? Your password alone will then sign in."))
+      return;
+    setBusy(true);
+    try {
+      if (kind === "codes") {
+        const { recoveryCodes } = await api<RecoveryCodes>("POST", ADMIN_API.recoveryCodes, { json: { code } });
+        onCodes(recoveryCodes);
+      } else {
+        await api("POST", ADMIN_API.twoFactorDisable, { json: { code } });
+        toast({ title: "Success", description: "Two-factor sign-in is off" });
+        onOff();
+      }
+      setCode("");
+    } catch (failure) {
+      setError(codeError(failure));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={(event) => event.preventDefault()} noValidate>
+      <p>
+        <strong>On</strong>
+        {enabledAt && ` since ${new Date(enabledAt).toLocaleDateString()}`}. Signing in asks for a code from your app.{" "}
+        {recoveryCodesLeft} of 10 recovery codes left
+        {recoveryCodesLeft <= 3 && ": make new ones before they run out"}.
+      </p>
+      <CodeField
+        label="Current code (from the app, or a recovery code)"
+        value={code}
+        onChange={(value) => {
+          setCode(value);
+          setError(undefined);
+        }}
+        error={error}
+      />
+      <div className="form-actions">
+        <button type="button" className="secondary" disabled={busy} onClick={() => void act("codes")}>
+          New Recovery Codes
+        </button>
+        <button type="button" className="secondary outline" disabled={busy} onClick={() => void act("off")}>
+          Turn Off
+        </button>
+      </div>
+    </form>
+  );
+}
+
+const EMPTY_PASSWORD = { currentPassword: "", newPassword: "", code: "" };
+
+/** A new password: the current one, 12+ characters, a code while two-factor sign-in is on. */
+function ChangePasswordForm({ twoFactor }: { twoFactor: boolean }) {
+  const editor = useAdminForm<typeof EMPTY_PASSWORD>({
+    initial: EMPTY_PASSWORD,
+    schema: ChangePasswordInput,
+    body: (form) => ({
+      currentPassword: form.currentPassword,
+      newPassword: form.newPassword,
+      ...(twoFactor ? { code: form.code } : {}),
+    }),
+  });
+  const { form, set, error } = editor;
+  const [busy, setBusy] = useState(false);
+  const headingId = useId();
+
+  const send = async (body: unknown) => {
+    setBusy(true);
+    try {
+      await api("POST", ADMIN_API.password, { json: body });
+      editor.accepted(EMPTY_PASSWORD, EMPTY_PASSWORD);
+      toast({ title: "Success", description: "Password changed. Every other session has been signed out." });
+    } catch (failure) {
+      editor.refused(failure, body);
+      toast({ title: "Error", description: (failure as Error).message, variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form {...editor.formProps((body) => void send(body))} className="admin-form" aria-labelledby={headingId}>
+      <h2 id={headingId}>Password</h2>
+      <Field label="Current password" error={error("currentPassword")}>
+        {(props) => (
+          <input
+            {...props}
+            type="password"
+            autoComplete="current-password"
+            value={form.currentPassword}
+            onChange={(e) => set("currentPassword", e.target.value)}
+          />
+        )}
+      </Field>
+      <Field label={`New password (${MIN_PASSWORD_LENGTH}+ characters)`} error={error("newPassword")}>
+        {(props) => (
+          <input
+            {...props}
+            type="password"
+            autoComplete="new-password"
+            value={form.newPassword}
+            onChange={(e) => set("newPassword", e.target.value)}
+          />
+        )}
+      </Field>
+      {twoFactor && (
+        <CodeField
+          label="Code from your app (or a recovery code)"
+          value={form.code}
+          onChange={(value) => set("code", value)}
+          error={error("code")}
+        />
+      )}
+      {editor.elsewhere}
+      <p>
+        <small>Every other device signed in to the admin is signed out; this one stays signed in.</small>
+      </p>
+      <button type="submit" disabled={busy} aria-busy={busy}>
+        Change Password
+      </button>
+    </form>
+  );
 }

@@ -1,7 +1,12 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { useLocation, useSearch } from "wouter";
-import { LOGIN_REQUIRED, type LoginField, loginFailureMessage } from "#shared/features/auth/constants.ts";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Link, useLocation, useSearch } from "wouter";
+import {
+  LOGIN_FAILURE,
+  LOGIN_REQUIRED,
+  type LoginField,
+  loginFailureMessage,
+} from "#shared/features/auth/constants.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
 import { ApiError, api, serverFieldErrors } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
@@ -16,20 +21,53 @@ function missingFields(form: Record<LoginField, string>): Record<string, string>
   return errors;
 }
 
+/** The address of the code step; `recovery` asks for a recovery code instead of the app's. */
+const codeStepPath = (recovery: boolean) => `/admin-login?step=code${recovery ? "&use=recovery" : ""}`;
+
 /**
  * /admin-login: the admin signs in here. The form posts itself (method POST, never in the
  * address) when its script has not run yet; the server then answers with a redirect to
- * /admin, or back here with a failure code the page shows.
+ * /admin, or back here with a failure code the page shows. With two-factor sign-in on, the
+ * password leads to the code step (?step=code), which works the same way.
  */
 export default function AdminLoginPage() {
+  const search = new URLSearchParams(useSearch());
+  const failure = loginFailureMessage(search.get("error"), search.get("wait"));
+  const recovery = search.get("use") === "recovery";
+  return (
+    <section className="login-page">
+      <PageMeta title="Admin Login" description="Sign in to manage the site." noindex />
+      <article>
+        <h1>Admin Login</h1>
+        {search.get("step") === "code" ? (
+          // A new form for each kind of code and each failure the address names.
+          <CodeStep key={search.toString()} recovery={recovery} initialFailure={failure} />
+        ) : (
+          <PasswordStep key={search.toString()} initialFailure={failure} />
+        )}
+      </article>
+    </section>
+  );
+}
+
+/** Signed in: the local flag, a fresh session check, then the dashboard. */
+function useSignedIn() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
-  const search = new URLSearchParams(useSearch());
+  return async (user: unknown) => {
+    setAdminFlag(user);
+    await queryClient.invalidateQueries({ queryKey: [ADMIN_API.me] });
+    toast({ title: "Success", description: "Logged in successfully" });
+    navigate("/admin");
+  };
+}
+
+function PasswordStep({ initialFailure }: { initialFailure: string | null }) {
+  const [, navigate] = useLocation();
+  const signedIn = useSignedIn();
   const [form, setForm] = useState({ username: "", password: "" });
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string | null>(() =>
-    loginFailureMessage(search.get("error"), search.get("wait")),
-  );
+  const [failure, setFailure] = useState<string | null>(initialFailure);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent) {
@@ -40,11 +78,10 @@ export default function AdminLoginPage() {
     setBusy(true);
     setFailure(null);
     try {
-      const { user } = await api<{ user: unknown }>("POST", ADMIN_API.login, { json: form });
-      setAdminFlag(user);
-      await queryClient.invalidateQueries({ queryKey: [ADMIN_API.me] });
-      toast({ title: "Success", description: "Logged in successfully" });
-      navigate("/admin");
+      const answer = await api<{ user?: unknown; codeRequired?: boolean }>("POST", ADMIN_API.login, { json: form });
+      // Two-factor sign-in: the password was right, and a code is asked for next.
+      if (answer.codeRequired) navigate(codeStepPath(false));
+      else await signedIn(answer.user);
     } catch (error) {
       // 429 carries its own message (how long to wait); anything else is a wrong password.
       const message =
@@ -58,48 +95,126 @@ export default function AdminLoginPage() {
   }
 
   return (
-    <section className="login-page">
-      <PageMeta title="Admin Login" description="Sign in to manage the site." noindex />
-      <article>
-        <h1>Admin Login</h1>
-        <form method="post" action={ADMIN_API.login} onSubmit={submit} noValidate>
-          <label>
-            Username
-            <input
-              name="username"
-              autoComplete="username"
-              required
-              value={form.username}
-              aria-invalid={errors.username ? true : undefined}
-              aria-describedby={errors.username ? "username-error" : undefined}
-              onChange={(e) => setForm({ ...form, username: e.target.value })}
-            />
-            {errors.username && <small id="username-error">{errors.username}</small>}
-          </label>
-          <label>
-            Password
-            <input
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={form.password}
-              aria-invalid={errors.password ? true : undefined}
-              aria-describedby={errors.password ? "password-error" : undefined}
-              onChange={(e) => setForm({ ...form, password: e.target.value })}
-            />
-            {errors.password && <small id="password-error">{errors.password}</small>}
-          </label>
-          {failure && (
-            <p className="form-error" role="alert">
-              {failure}
-            </p>
-          )}
-          <button type="submit" disabled={busy} aria-busy={busy}>
-            {busy ? "Signing in..." : "Sign In"}
-          </button>
-        </form>
-      </article>
-    </section>
+    <form method="post" action={ADMIN_API.login} onSubmit={submit} noValidate>
+      <label>
+        Username
+        <input
+          name="username"
+          autoComplete="username"
+          required
+          value={form.username}
+          aria-invalid={errors.username ? true : undefined}
+          aria-describedby={errors.username ? "username-error" : undefined}
+          onChange={(e) => setForm({ ...form, username: e.target.value })}
+        />
+        {errors.username && <small id="username-error">{errors.username}</small>}
+      </label>
+      <label>
+        Password
+        <input
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={form.password}
+          aria-invalid={errors.password ? true : undefined}
+          aria-describedby={errors.password ? "password-error" : undefined}
+          onChange={(e) => setForm({ ...form, password: e.target.value })}
+        />
+        {errors.password && <small id="password-error">{errors.password}</small>}
+      </label>
+      {failure && (
+        <p className="form-error" role="alert">
+          {failure}
+        </p>
+      )}
+      <button type="submit" disabled={busy} aria-busy={busy}>
+        {busy ? "Signing in..." : "Sign In"}
+      </button>
+    </form>
+  );
+}
+
+/**
+ * The second step: one code, from the authenticator app (six digits) or, after the switch,
+ * a recovery code. Posts itself without JavaScript like the password step.
+ */
+function CodeStep({ recovery, initialFailure }: { recovery: boolean; initialFailure: string | null }) {
+  const [, navigate] = useLocation();
+  const signedIn = useSignedIn();
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(initialFailure);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  // Arriving from the password step (in the browser), the code is what to type next.
+  useEffect(() => input.current?.focus(), []);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!code.trim()) {
+      setError(recovery ? "Enter one of your recovery codes." : "Enter the 6-digit code from your app.");
+      input.current?.focus();
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    setFailure(null);
+    try {
+      const { user } = await api<{ user: unknown }>("POST", ADMIN_API.loginCode, { json: { code } });
+      await signedIn(user);
+    } catch (failed) {
+      const message = failed instanceof ApiError && failed.error ? failed.error : "That code is not right. Try again.";
+      // The sign-in itself ran out (or never started here): back to the password.
+      if (failed instanceof ApiError && failed.status === 401 && message.includes("took too long")) {
+        navigate(`/admin-login?error=${LOGIN_FAILURE.expired}`);
+        return;
+      }
+      setFailure(message);
+      setCode("");
+      input.current?.focus();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const label = recovery ? "Recovery code" : "Code from your authenticator app";
+  return (
+    <form method="post" action={ADMIN_API.loginCode} onSubmit={submit} noValidate>
+      <p>
+        {recovery
+          ? "Enter one of the recovery codes you saved when you turned on two-factor sign-in. Each one works once."
+          : "Two-factor sign-in is on. Open your authenticator app and enter the 6-digit code it shows for this site."}
+      </p>
+      <label>
+        {label}
+        <input
+          ref={input}
+          name="code"
+          autoComplete={recovery ? "off" : "one-time-code"}
+          inputMode={recovery ? "text" : "numeric"}
+          {...(recovery ? { autoCapitalize: "none", spellCheck: false } : { pattern: "[0-9 ]*", maxLength: 8 })}
+          required
+          value={code}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "code-error" : undefined}
+          onChange={(e) => setCode(e.target.value)}
+        />
+        {error && <small id="code-error">{error}</small>}
+      </label>
+      {failure && (
+        <p className="form-error" role="alert">
+          {failure}
+        </p>
+      )}
+      <button type="submit" disabled={busy} aria-busy={busy}>
+        {busy ? "Checking..." : "Verify"}
+      </button>
+      <p className="login-switch">
+        <Link href={codeStepPath(!recovery)}>{recovery ? "Use a code from the app" : "Use a recovery code"}</Link>
+        {" · "}
+        <Link href="/admin-login">Start over</Link>
+      </p>
+    </form>
   );
 }

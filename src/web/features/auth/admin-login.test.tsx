@@ -1,5 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
+import { Secret, TOTP } from "otpauth";
+import { ADMIN, adminApp } from "#tests/support/admin.ts";
 import { testApp } from "#tests/support/app.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
@@ -39,4 +41,81 @@ test("both fields are required before anything is sent; the server's field detai
     title: "Login failed",
     description: "Invalid username or password",
   });
+});
+
+test("with two-factor on, the password leads to the code step; a wrong code is refused, the switch asks for a recovery code, which signs in", async () => {
+  const { asAdmin, request } = await adminApp();
+  const { secret } = (await (
+    await asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} })
+  ).json()) as { secret: string };
+  const { recoveryCodes } = (await (
+    await asAdmin("/api/admin/account/two-factor/confirm", {
+      method: "POST",
+      json: {
+        code: new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate(),
+      },
+    })
+  ).json()) as { recoveryCodes: string[] };
+  // The browser's cookie jar, as far as this page needs one.
+  const jar = new Map<string, string>();
+  routeFetchTo(async (path, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set("origin", "http://localhost");
+    headers.set("cookie", [...jar].map(([name, value]) => `${name}=${value}`).join("; "));
+    const res = await request(path, { ...init, headers });
+    for (const cookie of res.headers.getSetCookie()) {
+      const [pair] = cookie.split(";");
+      const [name, value] = pair!.split("=") as [string, string];
+      if (value) jar.set(name, value);
+      else jar.delete(name);
+    }
+    return res;
+  });
+  const { location } = renderAt("/admin-login", <AdminLoginPage />);
+  fireEvent.change(screen.getByLabelText(/^Username/), { target: { value: ADMIN.username } });
+  fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: ADMIN.password } });
+  fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
+
+  const code = await screen.findByLabelText("Code from your authenticator app");
+  expect(location.history.at(-1)).toBe("/admin-login?step=code");
+  expect(jar.has("cg_session")).toBe(false);
+  expect(jar.has("cg_2fa")).toBe(true);
+  expect([code.getAttribute("autocomplete"), code.getAttribute("inputmode"), code.getAttribute("name")]).toEqual([
+    "one-time-code",
+    "numeric",
+    "code",
+  ]);
+  expect(document.activeElement).toBe(code);
+  // Without its script the form posts to the code step.
+  expect(code.closest("form")!.getAttribute("action")).toBe("/api/auth/login/code");
+
+  fireEvent.change(code, { target: { value: "000000" } });
+  fireEvent.click(screen.getByRole("button", { name: "Verify" }));
+  await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("That code is not right. Try again."));
+  expect(jar.has("cg_session")).toBe(false);
+
+  fireEvent.click(screen.getByRole("link", { name: "Use a recovery code" }));
+  const recovery = await screen.findByLabelText("Recovery code");
+  expect(location.history.at(-1)).toBe("/admin-login?step=code&use=recovery");
+  expect(recovery.getAttribute("autocomplete")).toBe("off");
+  fireEvent.change(recovery, { target: { value: recoveryCodes[0] } });
+  fireEvent.click(screen.getByRole("button", { name: "Verify" }));
+  await waitFor(() => expect(location.history.at(-1)).toBe("/admin"));
+  expect(jar.has("cg_session")).toBe(true);
+  expect(jar.has("cg_2fa")).toBe(false);
+});
+
+test("a code step whose sign-in ran out goes back to the password with a message", async () => {
+  const { request } = testApp();
+  routeFetchTo((path, init) =>
+    request(path, { ...init, headers: { ...(init?.headers as object), origin: "http://localhost" } }),
+  );
+  const { location } = renderAt("/admin-login?step=code", <AdminLoginPage />);
+  fireEvent.change(screen.getByLabelText("Code from your authenticator app"), { target: { value: "123456" } });
+  fireEvent.click(screen.getByRole("button", { name: "Verify" }));
+  await waitFor(() => expect(location.history.at(-1)).toBe("/admin-login?error=expired"));
+  expect((await screen.findByRole("alert")).textContent).toBe(
+    "Your sign-in took too long. Enter your username and password again.",
+  );
+  expect(screen.getByLabelText(/^Password/)).toBeTruthy();
 });
