@@ -70,10 +70,16 @@ export default defineConfig({
     {
       name: "admin",
       dependencies: ["admin-analytics"],
-      testIgnore: ["**/admin-analytics-visit.e2e.ts", "**/admin-analytics.e2e.ts"],
+      testIgnore: ["**/admin-analytics-visit.e2e.ts", "**/admin-analytics.e2e.ts", "**/admin-two-factor.e2e.ts"],
       // The journeys that change content (links.e2e.ts changes a platform and an offer).
       testMatch: ["**/admin*.e2e.ts", "**/links.e2e.ts"],
       use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${adminPort}` },
+    },
+    {
+      // Turns two-factor sign-in on, so it starts a server of its own (port + 5, its own DATA_DIR).
+      name: "admin-two-factor",
+      testMatch: ["**/admin-two-factor.e2e.ts"],
+      use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${port + 5}` },
     },
   ],
   webServer: [server(port), server(adminPort)],

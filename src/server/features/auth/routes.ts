@@ -37,7 +37,7 @@ export interface AuthOptions {
 export const AUTH_PATH = "/api/auth";
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 
-/** The sign-in page's address for the code step; `failure` and `wait` as for the password. */
+/** The sign-in page's address for the code step. */
 const CODE_STEP = "/admin-login?step=code";
 
 /** A sign-in as the JSON API sends it, or as the page's form posts it without JavaScript. */
@@ -62,15 +62,21 @@ async function loginBody({ request }: { request: Request }): Promise<LoginBody> 
 }
 
 /** The code step's body: JSON from the page's script, or the same page's form without it. */
-async function codeBody({ request }: { request: Request }): Promise<CodeInput & { form: boolean }> {
+interface CodeBody extends CodeInput {
+  form: boolean;
+  /** The form asked for a recovery code: a failure goes back to that form. */
+  recovery: boolean;
+}
+
+async function codeBody({ request }: { request: Request }): Promise<CodeBody> {
   if (!FORM_TYPE.test(request.headers.get("content-type") ?? "")) {
-    return { ...((await jsonBody(CodeInput)({ request })) as CodeInput), form: false };
+    return { ...((await jsonBody(CodeInput)({ request })) as CodeInput), form: false, recovery: false };
   }
   const tooLarge = `The request body is larger than ${JSON_BODY_LIMIT / 1024} KB.`;
   const fields = new URLSearchParams(
     new TextDecoder().decode(await readBodyLimited(request, JSON_BODY_LIMIT, tooLarge)),
   );
-  return { code: fields.get("code") ?? "", form: true };
+  return { code: fields.get("code") ?? "", form: true, recovery: fields.get("use") === "recovery" };
 }
 
 function refusalMessage(refusal: Refusal): string {
@@ -175,13 +181,14 @@ export function authRoutes(
         "/api/auth/login/code",
         async ({ body, request, set, server }) => {
           refuseForeign(request, allowedOrigins(request, server));
-          const { form, code } = body as CodeInput & { form: boolean };
+          const { form, code, recovery } = body as CodeBody;
+          // The address keeps the page's own order of its values (error, wait, step, use).
           const back = (failure: LoginFailure, wait?: number) => {
             set.status = 303;
             set.headers.location =
               failure === LOGIN_FAILURE.expired
                 ? `/admin-login?error=${failure}`
-                : `${CODE_STEP}&error=${failure}${wait ? `&wait=${wait}` : ""}`;
+                : `/admin-login?error=${failure}${wait ? `&wait=${wait}` : ""}&step=code${recovery ? "&use=recovery" : ""}`;
             return "";
           };
           const admin = await challengeAdmin(db, tokens, request);

@@ -186,7 +186,7 @@ describe("signing in with two-factor on", () => {
       });
     const wrong = await form("000000");
     expect(wrong.status).toBe(303);
-    expect(wrong.headers.get("location")).toBe("/admin-login?step=code&error=code");
+    expect(wrong.headers.get("location")).toBe("/admin-login?error=code&step=code");
     const expired = await form(codeAt(secret), "cg_2fa=not.a.token");
     expect(expired.headers.get("location")).toBe("/admin-login?error=expired");
     const right = await form(codeAt(secret));

@@ -181,6 +181,7 @@ function CodeStep({ recovery, initialFailure }: { recovery: boolean; initialFail
   const label = recovery ? "Recovery code" : "Code from your authenticator app";
   return (
     <form method="post" action={ADMIN_API.loginCode} onSubmit={submit} noValidate>
+      {recovery && <input type="hidden" name="use" value="recovery" />}
       <p>
         {recovery
           ? "Enter one of the recovery codes you saved when you turned on two-factor sign-in. Each one works once."

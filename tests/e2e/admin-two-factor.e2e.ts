@@ -1,0 +1,131 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "@playwright/test";
+import { Secret, TOTP } from "otpauth";
+import { ADMIN_PASSWORD, expect, test, waitForHydration } from "./fixtures.ts";
+
+// Two-factor sign-in is turned on here, so this journey runs on a server of its own (its own
+// DATA_DIR and port, see playwright.config.ts): every other admin journey signs in with the
+// password alone.
+const TWO_FACTOR_PORT = Number(process.env.E2E_PORT ?? 4310) + 5;
+const root = join(import.meta.dirname, "..", "..");
+const binary = join(root, "dist", "cam-guide");
+const command = async () =>
+  process.env.E2E_SOURCE !== "1" && (await Bun.file(binary).exists())
+    ? [binary]
+    : ["bun", join(root, "src/server/main.ts")];
+
+let dataDir = "";
+let server: ReturnType<typeof Bun.spawn> | null = null;
+const env = () => ({
+  ...process.env,
+  PORT: String(TWO_FACTOR_PORT),
+  HOST: "127.0.0.1",
+  DATA_DIR: dataDir,
+  ADMIN_USERNAME: "admin",
+  ADMIN_PASSWORD,
+  NODE_ENV: "production",
+  LINK_CHECK_INTERVAL: "off",
+});
+
+test.beforeAll(async () => {
+  test.setTimeout(60_000);
+  dataDir = mkdtempSync(join(tmpdir(), `cam-guide-e2e-${TWO_FACTOR_PORT}-`));
+  server = Bun.spawn(await command(), { env: env(), stdout: "ignore", stderr: "inherit" });
+  await expect
+    .poll(async () => (await fetch(`http://127.0.0.1:${TWO_FACTOR_PORT}/healthz`).catch(() => null))?.status ?? 0, {
+      timeout: 45_000,
+    })
+    .toBe(200);
+});
+
+test.afterAll(async () => {
+  server?.kill("SIGTERM");
+  await server?.exited;
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const codeAt = (secret: string, offset = 0) =>
+  new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({
+    timestamp: Date.now() + offset * 30_000,
+  });
+
+async function password(page: Page) {
+  await page.goto("/admin-login");
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+  await page.getByRole("button", { name: "Sign In" }).click();
+}
+
+const dashboard = (page: Page) =>
+  expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
+
+test("enrol with the QR code's secret, sign in with a code and (without JavaScript) a recovery code once, then reset-2fa from the command line", async ({
+  page,
+  browser,
+  scan,
+  allowProblem,
+}) => {
+  test.setTimeout(60_000);
+  allowProblem(/HTTP 401 for .*\/api\/auth\/login\/code/);
+  allowProblem(/status of 401/);
+
+  await password(page);
+  await dashboard(page);
+  await page.getByRole("link", { name: "Account" }).click();
+  await page.getByRole("button", { name: "Set Up Two-Factor Sign-In" }).click();
+  await expect(page.getByRole("img", { name: "QR code to scan with your authenticator app" })).toBeVisible();
+  const secret = (await page.locator(".totp-secret").textContent())!.replaceAll(" ", "");
+  await scan();
+  await page.getByLabel("Code from the app").fill(codeAt(secret));
+  await page.getByRole("button", { name: "Turn On" }).click();
+  const items = page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem");
+  await expect(items).toHaveCount(10);
+  const codes = await items.allTextContents();
+  await page.getByRole("button", { name: "I Have Saved Them" }).click();
+  await expect(page.getByText("10 of 10 recovery codes left")).toBeVisible();
+  await page.getByRole("button", { name: "Sign Out" }).click();
+  await expect(page).toHaveURL(/\/admin-login$/);
+
+  // The password alone opens nothing: the code step, then the dashboard.
+  await password(page);
+  const code = page.getByLabel("Code from your authenticator app");
+  await expect(code).toBeFocused();
+  await waitForHydration(page);
+  await scan();
+  expect((await page.context().cookies()).some((c) => c.name === "cg_session")).toBe(false);
+  // The step after the one used to enrol (a code is accepted once).
+  await code.fill(codeAt(secret, 1));
+  await page.getByRole("button", { name: "Verify" }).click();
+  await dashboard(page);
+
+  // A recovery code, without JavaScript: the forms post themselves; the same code twice is refused.
+  const noJs = await browser.newContext({ javaScriptEnabled: false, baseURL: `http://127.0.0.1:${TWO_FACTOR_PORT}` });
+  const plain = await noJs.newPage();
+  for (const attempt of ["first", "again"]) {
+    await password(plain);
+    await expect(plain).toHaveURL(/\/admin-login\?step=code$/);
+    await plain.getByRole("link", { name: "Use a recovery code" }).click();
+    await plain.getByLabel("Recovery code").fill(codes[0]!);
+    await plain.getByRole("button", { name: "Verify" }).click();
+    if (attempt === "first") {
+      await expect(plain).toHaveURL(/\/admin$/);
+      await noJs.clearCookies();
+    } else {
+      await expect(plain).toHaveURL(/\/admin-login\?error=code&step=code&use=recovery$/);
+      await expect(plain.getByRole("alert")).toHaveText("That code is not right. Try again.");
+    }
+  }
+  expect((await noJs.cookies()).some((c) => c.name === "cg_session")).toBe(false);
+  await noJs.close();
+
+  // Lost phone and codes: the operator turns it off on the server; every session ends.
+  const reset = Bun.spawnSync([...(await command()), "admin", "reset-2fa"], { env: env() });
+  expect(reset.exitCode).toBe(0);
+  expect(reset.stdout.toString()).toContain('Two-factor sign-in is now off for the admin "admin"');
+  await page.reload();
+  await expect(page).toHaveURL(/\/admin-login$/);
+  await password(page);
+  await dashboard(page);
+});
