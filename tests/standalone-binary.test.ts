@@ -44,7 +44,8 @@ async function stop(proc: Bun.Subprocess) {
 describe("dist/cam-guide alone in an empty directory", () => {
   test("--help lists the commands", () => {
     const out = Bun.spawnSync([binary, "--help"], { cwd: dir }).stdout.toString();
-    for (const command of ["serve", "seed", "admin reset-password", "healthcheck"]) expect(out).toContain(command);
+    for (const command of ["serve", "seed", "admin reset-password", "admin reset-2fa", "healthcheck"])
+      expect(out).toContain(command);
   });
 
   test("creates its database, serves pages, keeps data across a restart and stops cleanly on SIGTERM", async () => {

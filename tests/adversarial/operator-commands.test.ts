@@ -1075,13 +1075,17 @@ describe("admin reset-password", () => {
     db.run(`INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('${"e".repeat(64)}', 4102444800000)`);
     db.close();
     const before = { seeded: tree(seededDir), newer: tree(newerDir) };
-    const [noAdmin, noDatabase, newer] = await Promise.all([
+    const [noAdmin, noDatabase, newer, noAdmin2fa, noDatabase2fa] = await Promise.all([
       cli(["admin", "reset-password"], { DATA_DIR: seededDir }),
       cli(["admin", "reset-password"], { DATA_DIR: join(root, "typo") }),
       cli(["admin", "reset-password"], { DATA_DIR: newerDir }),
+      cli(["admin", "reset-2fa"], { DATA_DIR: seededDir }),
+      cli(["admin", "reset-2fa"], { DATA_DIR: join(root, "typo") }),
     ]);
     expectRefused(noAdmin, "There is no admin account yet", "Nothing was changed.");
     expectRefused(noDatabase, "No database at", "is DATA_DIR right?");
+    expectRefused(noAdmin2fa, "There is no admin account yet", "Nothing was changed.");
+    expectRefused(noDatabase2fa, "No database at", "is DATA_DIR right?");
     expectRefused(newer, "made by a newer cam-guide");
     expect(existsSync(join(root, "typo"))).toBe(false);
     expect({ seeded: tree(seededDir), newer: tree(newerDir) }).toEqual(before);
