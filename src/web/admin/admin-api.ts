@@ -23,6 +23,8 @@ export const ADMIN_API = {
   upload: "/api/upload",
   login: "/api/auth/login",
   logout: "/api/auth/logout",
+  home: "/api/admin/home",
+  linkChecks: "/api/admin/settings/link-checks",
 } as const;
 
 export interface Me {
