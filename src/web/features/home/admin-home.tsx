@@ -70,7 +70,8 @@ export function attentionItems(home: AdminHome): AttentionItem[] {
 
 /** /admin: how the site is doing and what needs attention. */
 export function HomeTab() {
-  const home = useQuery<AdminHome>({ queryKey: [ADMIN_API.home], staleTime: 10_000 });
+  // Fetched again on every visit: what was just saved elsewhere in the dashboard counts at once.
+  const home = useQuery<AdminHome>({ queryKey: [ADMIN_API.home], staleTime: 0 });
   return (
     <div className="admin-home">
       <h2>Home</h2>
