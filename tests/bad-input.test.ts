@@ -118,6 +118,7 @@ const wrongTypes: [string, string, Record<string, unknown>][] = [
     { id: 1, name: 2, description: 3, link: 4, price: 5, badge: 6, archetype: 7, isDefault: "yes" },
   ],
   ["PUT", "/api/admin/settings", { brandName: 1, platformA: "x", platformB: null, bannerPlatform: 2 }],
+  ["PUT", "/api/admin/settings/link-checks", { hours: "24" }],
 ];
 
 runScenarios(

@@ -21,6 +21,7 @@ import { benchRoutes } from "./features/bench/routes.ts";
 import { blogAdminRoutes } from "./features/blog/admin-routes.ts";
 import { earningsRoutes } from "./features/earnings/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
+import { homeAdminRoutes } from "./features/home/admin-routes.ts";
 import { linkAdminRoutes } from "./features/links/admin-routes.ts";
 import { checkerUserAgent, LinkChecks } from "./features/links/health.ts";
 import { linkRoutes } from "./features/links/routes.ts";
@@ -30,6 +31,7 @@ import { productAdminRoutes } from "./features/products/admin-routes.ts";
 import { quizRoutes } from "./features/quiz/routes.ts";
 import { seoRoutes } from "./features/seo/routes.ts";
 import { settingsAdminRoutes } from "./features/settings/admin-routes.ts";
+import { LinkCheckSchedules, linkCheckScheduleRoutes } from "./features/settings/link-check-schedule.ts";
 import { publicAddressStore } from "./features/settings/public-address.ts";
 import { UPLOAD_PATH, uploadAdminRoutes } from "./features/uploads/admin-routes.ts";
 import { uploadRoutes } from "./features/uploads/routes.ts";
@@ -68,7 +70,13 @@ export interface AppDeps {
     Partial<
       Pick<
         Config,
-        "benchEndpoints" | "trustedProxies" | "development" | "writeLimit" | "linkCheckInterval" | "analytics"
+        | "benchEndpoints"
+        | "trustedProxies"
+        | "development"
+        | "writeLimit"
+        | "linkCheckInterval"
+        | "analytics"
+        | "linkCheckIntervalSet"
       >
     >;
   /** Tests pass their own clock for counting. */
@@ -119,13 +127,22 @@ export function createApp({
       logger.error("could not record the public address", { error });
     }
   };
-  // Link health: the admin's "check now", and the scheduled check when LINK_CHECK_INTERVAL is on.
+  // Link health: the admin's "check now", and the scheduled check: LINK_CHECK_INTERVAL when
+  // set, else the schedule chosen in Settings (applied at once when saved), else the default.
   const linkChecks = new LinkChecks({
     db: database.db,
     userAgent: async () => checkerUserAgent(await address.base().catch(() => null)),
     logger,
   });
-  if (config.linkCheckInterval) linkChecks.schedule(config.linkCheckInterval);
+  const linkCheckSchedules = new LinkCheckSchedules({
+    db: database.db,
+    timer: linkChecks,
+    environment: config.linkCheckIntervalSet ? (config.linkCheckInterval ?? null) : undefined,
+    fallback: config.linkCheckInterval ?? null,
+  });
+  void linkCheckSchedules
+    .load()
+    .catch((error) => logger.error("could not read the link-check schedule from the settings", { error }));
   const tokens = sessionTokens(secret);
   // Which address a request comes from, and whether over HTTPS (trusted proxies only).
   const client = clientResolver(config.trustedProxies ?? [], { warn: (message) => logger.warn(message) });
@@ -218,7 +235,16 @@ export function createApp({
           .use(linkAdminRoutes(database.db, linkChecks))
           .use(analyticsAdminRoutes(database.db))
           .use(settingsAdminRoutes(database.db, address))
-          .use(accountAdminRoutes(database.db, { tokens, secure, client })),
+          .use(accountAdminRoutes(database.db, { tokens, secure, client }))
+          .use(linkCheckScheduleRoutes(linkCheckSchedules))
+          .use(
+            homeAdminRoutes(database.db, {
+              analytics: config.analytics ?? true,
+              schedule: () => linkCheckSchedules.describe(),
+              address: () => address.describe(),
+              clock: analyticsClock,
+            }),
+          ),
       )
       .use(uploadRoutes(uploadsDir))
       .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage)))

@@ -16,6 +16,7 @@ describe("loadConfig", () => {
       trustedProxies: [],
       writeLimit: { count: 60, windowSeconds: 60 },
       linkCheckInterval: 168,
+      linkCheckIntervalSet: false,
       analytics: true,
     });
   });
@@ -115,6 +116,8 @@ describe("loadConfig", () => {
     ["0", null],
   ])("LINK_CHECK_INTERVAL=%p", (raw, hours) => {
     expect(loadConfig({ LINK_CHECK_INTERVAL: raw }).linkCheckInterval).toEqual(hours);
+    // Set, even to off: it wins over the schedule chosen in Settings.
+    expect(loadConfig({ LINK_CHECK_INTERVAL: raw }).linkCheckIntervalSet).toBe(true);
   });
 
   test("lists every problem at once and never echoes a password", () => {

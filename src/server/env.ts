@@ -1,4 +1,6 @@
 // Configuration is read here once, validated, and passed down. Nothing else reads process.env.
+
+import { DEFAULT_LINK_CHECK_HOURS } from "#shared/features/settings/link-checks.ts";
 import { parseRange } from "./lib/client.ts";
 
 export interface Config {
@@ -20,6 +22,8 @@ export interface Config {
   writeLimit: WriteLimit | null;
   /** Hours between scheduled checks of the links' destinations (LINK_CHECK_INTERVAL); null: no scheduled check. */
   linkCheckInterval: number | null;
+  /** Whether LINK_CHECK_INTERVAL is set: then it wins over the schedule chosen in Settings. */
+  linkCheckIntervalSet: boolean;
   /** First-party counting (ANALYTICS); false when the operator set ANALYTICS=off. */
   analytics: boolean;
   /** CAM_GUIDE_BENCH=1 mounts /__bench/ceiling for the benchmark scripts only. */
@@ -32,8 +36,8 @@ export interface WriteLimit {
   windowSeconds: number;
 }
 
-/** LINK_CHECK_INTERVAL unset: every link's destination is checked once a week. */
-export const DEFAULT_LINK_CHECK_HOURS = 168;
+/** LINK_CHECK_INTERVAL unset (and no schedule in Settings): every link's destination is checked once a week. */
+export { DEFAULT_LINK_CHECK_HOURS };
 
 /** WRITE_LIMIT unset: 60/minute (a visitor makes two or three writes; a shared office or mobile network more). */
 export const DEFAULT_WRITE_LIMIT: WriteLimit = { count: 60, windowSeconds: 60 };
@@ -173,6 +177,7 @@ export function loadConfig(env: Env): Config {
     trustedProxies,
     writeLimit: writeLimit ?? null,
     linkCheckInterval,
+    linkCheckIntervalSet: rawLinkCheck !== undefined,
     analytics: rawAnalytics !== "off",
     benchEndpoints: env.CAM_GUIDE_BENCH === "1",
   };

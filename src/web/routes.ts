@@ -7,6 +7,7 @@ import { isModuleNumber, parseModuleId } from "#shared/features/course/course.ts
 import { canonicalRetry } from "#shared/features/course/quiz-review.ts";
 import { earningsAnswersSoFar } from "#shared/features/earnings/constants.ts";
 import { LIMITS, readWhatIf, WHAT_IF_PARAMS, type WhatIf } from "#shared/features/earnings/estimate.ts";
+import { readHealthFilter } from "#shared/features/links/health.ts";
 import { isArchetype, quizAnswersSoFar } from "#shared/features/quiz/constants.ts";
 import type { PageModule, PageProps } from "./page-route.ts";
 
@@ -232,7 +233,13 @@ export const pages: PathEntry[] = [
   { id: "admin-offers", path: "/admin/offers", load: adminPage },
   { id: "admin-offer", path: "/admin/offers/:id", load: adminPage },
   { id: "admin-products", path: "/admin/products", load: adminPage },
-  { id: "admin-links", path: "/admin/links", load: adminPage },
+  {
+    id: "admin-links",
+    path: "/admin/links",
+    // The health filter the list opens with (the admin home links to ?health=attention).
+    search: { health: { shared: () => true, canonical: (value) => (readHealthFilter(value) ? value : null) } },
+    load: adminPage,
+  },
   {
     id: "admin-analytics",
     path: "/admin/analytics",

@@ -24,7 +24,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => new Promise<void>((resolve) => loopback.close(() => resolve())));
 
-test("a link whose destination answers 404 is Broken after Check all links now, and the dashboard says so", async ({
+test("a link whose destination answers 404 is Broken after Check all links now, and the admin home says so", async ({
   page,
   visit,
   scan,
@@ -72,13 +72,17 @@ test("a link whose destination answers 404 is Broken after Check all links now, 
     await scan();
     await page.getByRole("searchbox", { name: "Find a link" }).fill("");
 
+    // The admin home puts it first, and leads to the list showing only the links needing attention.
     await visit("/admin");
-    const summary = page.getByRole("complementary", { name: "Link health" });
+    const attention = page.getByRole("region", { name: "Needs your attention" });
+    await expect(attention).toContainText("1 link broken");
     const active = links.filter((l) => l.active).length;
-    await expect(summary).toContainText(`Needs attention: Links: 1 broken, ${active - 1} healthy`);
+    await expect(page.getByRole("region", { name: "Links" })).toContainText(`${active - 1} healthy`);
     await scan();
-    await summary.getByRole("link", { name: "Review links" }).click();
-    await expect(page).toHaveURL(/\/admin\/links$/);
+    await attention.getByRole("link", { name: "Review these links" }).click();
+    await expect(page).toHaveURL(/\/admin\/links\?health=attention$/);
+    await expect(page.getByRole("combobox", { name: "Health" })).toHaveValue("attention");
+    await expect(page.getByRole("row").filter({ hasText: "/go/" })).toHaveCount(1);
 
     // A phone: the badges fit.
     await page.setViewportSize({ width: 375, height: 812 });

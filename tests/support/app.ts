@@ -44,6 +44,8 @@ export interface TestAppOptions {
   analyticsClock?: () => Date;
   /** What the app learns about its storage; default: the real check of the disk under the uploads. */
   storage?: AppDeps["storage"];
+  /** LINK_CHECK_INTERVAL as set on the server (null: set to off); unset by default, and nothing is scheduled. */
+  linkCheckInterval?: number | null;
 }
 
 /** The real app on a fresh in-memory database with the real migrations (and the seed unless `seed: false`). */
@@ -65,6 +67,9 @@ export function testApp(options: TestAppOptions = {}) {
       publicUrl: options.publicUrl ?? null,
       trustedProxies: options.trustedProxies ?? [],
       analytics: options.analytics ?? true,
+      ...(options.linkCheckInterval !== undefined
+        ? { linkCheckInterval: options.linkCheckInterval, linkCheckIntervalSet: true }
+        : {}),
     },
     analyticsClock: options.analyticsClock,
     assets,

@@ -30,6 +30,8 @@ export const ADMIN_API = {
   recoveryCodes: "/api/admin/account/two-factor/recovery-codes",
   twoFactorDisable: "/api/admin/account/two-factor/disable",
   password: "/api/admin/account/password",
+  home: "/api/admin/home",
+  linkChecks: "/api/admin/settings/link-checks",
 } as const;
 
 export interface Me {

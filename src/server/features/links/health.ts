@@ -293,6 +293,7 @@ export class LinkChecks {
   private run: Promise<RunSummary> | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private firstTimer: ReturnType<typeof setTimeout> | null = null;
+  private hours: number | null = null;
 
   constructor(private readonly options: LinkChecksOptions) {}
 
@@ -394,6 +395,7 @@ export class LinkChecks {
    */
   schedule(hours: number): void {
     this.stop();
+    this.hours = hours;
     const intervalMs = hours * 3_600_000;
     const tick = () => {
       void this.tick(this.now(), intervalMs)
@@ -414,5 +416,11 @@ export class LinkChecks {
     if (this.firstTimer) clearTimeout(this.firstTimer);
     this.timer = null;
     this.firstTimer = null;
+    this.hours = null;
+  }
+
+  /** The hours the scheduled check runs at now; null when it is off. */
+  get scheduledHours(): number | null {
+    return this.hours;
   }
 }

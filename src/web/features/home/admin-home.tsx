@@ -1,11 +1,318 @@
-import { LinkHealthSummary } from "#web/features/links/link-health.tsx";
+import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { Link } from "wouter";
+import type { AdminHome, HomeBackup } from "#shared/features/home/contract.ts";
+import { OFFLINE_HINT } from "#shared/features/links/health.ts";
+import { isLocalOrigin } from "#shared/features/settings/contract.ts";
+import { describeLinkCheckHours } from "#shared/features/settings/link-checks.ts";
+import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { adminPath, NEW_RECORD } from "#web/admin/admin-sections.ts";
+import { Loading } from "#web/ui/error-state.tsx";
 
-/** /admin: how the site is doing and what needs attention (filled in by the admin-home work). */
+// The admin home (docs/product.md#admin-home): what needs attention first, shortcuts, then how
+// the site is doing (posts, links, the last backup, the last 7 days), all from one request.
+
+/** One thing that needs the owner, with the way to it. */
+export interface AttentionItem {
+  id: string;
+  text: string;
+  href: string;
+  action: string;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** What needs the owner first, most serious first; empty when all is well. */
+export function attentionItems(home: AdminHome): AttentionItem[] {
+  const items: AttentionItem[] = [];
+  if (home.backup?.status === "failed")
+    items.push({
+      id: "backup",
+      text: `The last backup failed${home.backup.error ? `: ${home.backup.error}` : "."}`,
+      href: adminPath("backups"),
+      action: "Open Backups",
+    });
+  const { broken, blocked, offline } = home.links;
+  if (offline) items.push({ id: "offline", text: OFFLINE_HINT, href: adminPath("links"), action: "Open Links" });
+  else if (broken + blocked > 0) {
+    const parts = [broken && `${plural(broken, "link")} broken`, blocked && `${plural(blocked, "link")} blocked`];
+    items.push({
+      id: "links",
+      text: `${parts.filter(Boolean).join(" and ")}: visitors who click ${broken + blocked === 1 ? "it" : "them"} may not get where you send them.`,
+      href: `${adminPath("links")}?health=attention`,
+      action: "Review these links",
+    });
+  }
+  const { origin, source } = home.address;
+  if (source === "none")
+    items.push({
+      id: "address",
+      text: "The site's public address is not set: the sitemap, the RSS feed and links shared to search engines need it.",
+      href: adminPath("settings"),
+      action: "Set the address",
+    });
+  else if (source === "sign-in")
+    items.push({
+      id: "address",
+      text: `The site's public address (${origin}) was taken from where you signed in and is not confirmed yet.`,
+      href: adminPath("settings"),
+      action: "Confirm the address",
+    });
+  else if (origin && isLocalOrigin(origin))
+    items.push({
+      id: "address",
+      text: `The site's public address (${origin}) only works on this computer or your local network.`,
+      href: adminPath("settings"),
+      action: "Change the address",
+    });
+  return items;
+}
+
+/** /admin: how the site is doing and what needs attention. */
 export function HomeTab() {
+  // Fetched again on every visit: what was just saved elsewhere in the dashboard counts at once.
+  const home = useQuery<AdminHome>({ queryKey: [ADMIN_API.home], staleTime: 0 });
+  return (
+    <div className="admin-home">
+      <h2>Home</h2>
+      <Shortcuts />
+      {home.isPending ? (
+        <Loading text="Loading how the site is doing..." />
+      ) : home.isError ? (
+        <div role="alert">
+          <p>Could not load the overview: {home.error.message}</p>
+          <button type="button" onClick={() => void home.refetch()}>
+            Try Again
+          </button>
+        </div>
+      ) : (
+        <Overview home={home.data} />
+      )}
+    </div>
+  );
+}
+
+/** The things an owner does most, one tap each. */
+function Shortcuts() {
+  return (
+    <nav aria-label="Shortcuts" className="home-shortcuts">
+      <ul>
+        <li>
+          <Link href={adminPath("posts", NEW_RECORD)} role="button">
+            Write a post
+          </Link>
+        </li>
+        <li>
+          <Link href={adminPath("offers", NEW_RECORD)} role="button" className="secondary">
+            Add an offer
+          </Link>
+        </li>
+        <li>
+          <Link href={adminPath("links", NEW_RECORD)} role="button" className="secondary outline">
+            Add a link
+          </Link>
+        </li>
+        <li>
+          <Link href={adminPath("media")} role="button" className="secondary outline">
+            Media library
+          </Link>
+        </li>
+        <li>
+          {/* The public site, in this tab: a full page load, not the dashboard's router. */}
+          <a href="/" role="button" className="secondary outline">
+            View the site
+          </a>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+/** The attention list (only when there is something), then one card per part of the site. */
+export function Overview({ home }: { home: AdminHome }) {
+  const attention = attentionItems(home);
   return (
     <>
-      <h2>Home</h2>
-      <LinkHealthSummary />
+      {attention.length > 0 && (
+        <section className="home-attention" aria-labelledby="home-attention-heading">
+          <h3 id="home-attention-heading">Needs your attention</h3>
+          <ul>
+            {attention.map((item) => (
+              <li key={item.id}>
+                {item.text} <Link href={item.href}>{item.action}</Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      <div className="home-cards">
+        <PostsCard posts={home.posts} />
+        <LinksCard links={home.links} />
+        <BackupCard backup={home.backup} />
+        <VisitsCard analytics={home.analytics} />
+      </div>
     </>
+  );
+}
+
+function Card({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="home-card" aria-labelledby={`home-${id}`}>
+      <h3 id={`home-${id}`}>{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+const number = new Intl.NumberFormat("en-US");
+
+/** Figures as a list: the number, then what it counts. */
+function Figures({ items }: { items: [number, string][] }) {
+  return (
+    <ul className="home-figures">
+      {items.map(([n, label]) => (
+        <li key={label}>
+          <strong>{number.format(n)}</strong> {label}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function PostsCard({ posts }: { posts: AdminHome["posts"] }) {
+  const total = posts.published + posts.drafts + posts.scheduled;
+  return (
+    <Card id="posts" title="Posts">
+      {total === 0 ? (
+        <p className="muted">No posts yet. Write the first one: it stays a draft until you publish it.</p>
+      ) : (
+        <Figures
+          items={[
+            [posts.published, "published"],
+            [posts.drafts, posts.drafts === 1 ? "draft" : "drafts"],
+            [posts.scheduled, "scheduled"],
+          ]}
+        />
+      )}
+      <p>
+        <Link href={adminPath("posts")}>All posts</Link>
+      </p>
+    </Card>
+  );
+}
+
+function LinksCard({ links }: { links: AdminHome["links"] }) {
+  const attention = links.broken + links.blocked;
+  const healthy = links.total - links.broken - links.blocked - links.redirected - links.unchecked - links.off;
+  const { schedule } = links;
+  const how =
+    schedule.hours === null
+      ? "Links are not checked automatically: use “Check all links now” in Links."
+      : `Links are checked automatically ${describeLinkCheckHours(schedule.hours)}.`;
+  return (
+    <Card id="links" title="Links">
+      {links.total === 0 ? (
+        <p className="muted">No links yet: each platform, offer and product gets one when it is saved.</p>
+      ) : (
+        <Figures
+          items={(
+            [
+              [links.broken, "broken"],
+              [links.blocked, "blocked (the site refuses automated checks)"],
+              [links.redirected, "redirected"],
+              [healthy, "healthy"],
+              [links.unchecked, "not checked yet"],
+              [links.off, "turned off"],
+            ] as [number, string][]
+          ).filter(([n]) => n > 0)}
+        />
+      )}
+      <p className="muted">{how}</p>
+      <p>
+        {attention > 0 && !links.offline ? (
+          <Link href={`${adminPath("links")}?health=attention`}>
+            Review the {plural(attention, "link")} needing attention
+          </Link>
+        ) : (
+          <Link href={adminPath("links")}>All links</Link>
+        )}
+      </p>
+    </Card>
+  );
+}
+
+/** A time in the admin's own time zone. */
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** A size in bytes as the owner reads it. */
+export function fileSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  const units = ["KB", "MB", "GB"];
+  let size = bytes / 1024;
+  let unit = 0;
+  while (size >= 1024 && unit < units.length - 1) {
+    size /= 1024;
+    unit++;
+  }
+  return `${size < 10 ? size.toFixed(1) : Math.round(size)} ${units[unit]}`;
+}
+
+const BACKUP_STATUS: Record<HomeBackup["status"], string> = {
+  ok: "Succeeded",
+  failed: "Failed",
+  running: "Running now",
+};
+
+function BackupCard({ backup }: { backup: HomeBackup | null }) {
+  return (
+    <Card id="backup" title="Last backup">
+      {backup === null ? (
+        <p className="muted">
+          Backups are not set up yet: no backup has been made. Without one, a broken disk loses every post and setting.
+        </p>
+      ) : (
+        <>
+          <p>
+            <strong className={`home-status home-status-${backup.status}`}>{BACKUP_STATUS[backup.status]}</strong>{" "}
+            {backup.status === "running"
+              ? `(started ${when(backup.startedAt)})`
+              : `on ${when(backup.finishedAt ?? backup.startedAt)}`}
+            {backup.trigger === "manual" ? ", made by hand" : ", made on schedule"}
+            {backup.size !== null && backup.status === "ok" ? `, ${fileSize(backup.size)}` : ""}.
+          </p>
+          {backup.status === "failed" && backup.error && <p>{backup.error}</p>}
+        </>
+      )}
+      <p>
+        <Link href={adminPath("backups")}>{backup === null ? "Set up backups" : "All backups"}</Link>
+      </p>
+    </Card>
+  );
+}
+
+function VisitsCard({ analytics }: { analytics: AdminHome["analytics"] }) {
+  return (
+    <Card id="visits" title="Last 7 days">
+      {analytics === null ? (
+        <p className="muted">
+          Visits are not counted: counting is turned off on the server (ANALYTICS=off). Ask whoever runs the server to
+          turn it on.
+        </p>
+      ) : analytics.visitors === 0 && analytics.clicks === 0 ? (
+        <p className="muted">Nothing counted in the last 7 days yet. Counts appear after the first visits.</p>
+      ) : (
+        <Figures
+          items={[
+            [analytics.visitors, analytics.visitors === 1 ? "visitor" : "visitors"],
+            [analytics.clicks, analytics.clicks === 1 ? "link click" : "link clicks"],
+          ]}
+        />
+      )}
+      {analytics !== null && (
+        <p>
+          <Link href={`${adminPath("analytics")}?days=7`}>Open Analytics</Link>
+        </p>
+      )}
+    </Card>
   );
 }

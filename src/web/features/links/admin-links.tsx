@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
-import { Link } from "wouter";
+import { Link, useSearch } from "wouter";
 import { GO_PREFIX, placementLabel } from "#shared/features/links/constants.ts";
 import {
   type AdminLink,
@@ -10,6 +10,7 @@ import {
   LinkCreate,
   LinkUpdate,
 } from "#shared/features/links/contract.ts";
+import { type HealthFilter, needsAttention, readHealthFilter } from "#shared/features/links/health.ts";
 import type { PublicAddress } from "#shared/features/settings/contract.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { adminPath, NEW_RECORD } from "#web/admin/admin-sections.ts";
@@ -19,14 +20,7 @@ import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { api, serverFieldErrors } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 import { CopyLink } from "./copy-link.tsx";
-import {
-  CheckAllLinks,
-  deactivateLabel,
-  HealthBadge,
-  LinkHealthPanel,
-  needsAttention,
-  OfflineHint,
-} from "./link-health.tsx";
+import { CheckAllLinks, deactivateLabel, HealthBadge, LinkHealthPanel, OfflineHint } from "./link-health.tsx";
 
 interface LinkForm {
   destination: string;
@@ -136,8 +130,6 @@ function usePublicOrigin(): { origin: string; confirmed: boolean } {
   };
 }
 
-type HealthFilter = "all" | "attention" | "unchecked";
-
 /** The list's search: slug, destination and notes contain every word typed (any case), and the health filter. */
 function matches(link: AdminLink, words: string[], health: HealthFilter): boolean {
   if (health === "attention" && !needsAttention(link)) return false;
@@ -178,7 +170,11 @@ export function LinksTab() {
   const { origin, confirmed } = usePublicOrigin();
   const [editing, setEditing] = useState<AdminLink | null>(null);
   const [query, setQuery] = useState("");
-  const [health, setHealth] = useState<HealthFilter>("all");
+  // The filter the address names (the admin home links to ?health=attention), else all.
+  const search = useSearch();
+  const [health, setHealth] = useState<HealthFilter>(
+    () => readHealthFilter(new URLSearchParams(search).get("health")) ?? "all",
+  );
   const searchId = useId();
   const queryClient = useQueryClient();
   const toggle = useMutation<unknown, Error, { id: number; body: LinkForm }>({

@@ -1,20 +1,11 @@
 import { afterEach, expect, test } from "bun:test";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { AdminLink } from "#shared/features/links/contract.ts";
+import { looksOffline, needsAttention, OFFLINE_HINT } from "#shared/features/links/health.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
 import { useToastStore } from "#web/stores/toast.ts";
-import {
-  CheckAllLinks,
-  deactivateLabel,
-  HealthBadge,
-  healthCounts,
-  healthDetails,
-  LinkHealthPanel,
-  LinkHealthSummary,
-  looksOffline,
-  OFFLINE_HINT,
-} from "./link-health.tsx";
+import { CheckAllLinks, deactivateLabel, HealthBadge, healthDetails, LinkHealthPanel } from "./link-health.tsx";
 
 afterEach(cleanup);
 
@@ -84,30 +75,6 @@ test("a broken link's off button says where its clicks will go", () => {
   expect(deactivateLabel(link({ active: false, healthClass: "broken" }))).toBe("Activate");
 });
 
-test("the summary counts only what is there, broken first, with a warning", async () => {
-  expect(
-    healthCounts([
-      link(),
-      link({ healthClass: "broken" }),
-      link(),
-      link({ healthClass: null }),
-      link({ active: false, healthClass: "broken" }),
-    ]),
-  ).toEqual([
-    ["broken", 1],
-    ["healthy", 2],
-    ["unchecked", 1],
-    ["off", 1],
-  ]);
-  const list = [link({ id: 1 }), link({ id: 2 }), link({ id: 3, healthClass: "broken", lastStatus: 404 })];
-  routeFetchTo(async () => Response.json(list));
-  renderAt("/admin", <LinkHealthSummary />);
-  const summary = await screen.findByRole("complementary", { name: "Link health" });
-  expect(summary.textContent).toBe("Needs attention: Links: 1 broken, 2 healthy — Review links");
-  expect(summary.className).toContain("warning");
-  expect(screen.getByRole("link", { name: "Review links" }).getAttribute("href")).toBe("/admin/links");
-});
-
 test("the editor's Health box says when and why clicks go to the fallback, and Check now checks that link", async () => {
   let current = link({
     id: 7,
@@ -137,32 +104,17 @@ test("the editor's Health box says when and why clicks go to the fallback, and C
   expect(screen.queryByRole("status")).toBeNull();
 });
 
-test("links not checked yet and links that are off need no attention", async () => {
-  const list = [
-    link({ id: 1 }),
-    link({ id: 2, healthClass: null, lastCheckedAt: null, lastStatus: null }),
-    link({ id: 3, active: false, healthClass: null, lastCheckedAt: null, lastStatus: null }),
-    link({ id: 4, active: false, healthClass: "broken", lastStatus: 404 }),
-  ];
-  routeFetchTo(async () => Response.json(list));
-  renderAt("/admin", <LinkHealthSummary />);
-  const summary = await screen.findByRole("complementary", { name: "Link health" });
-  expect(summary.textContent).toBe("Links: 1 healthy, 1 not checked yet, 2 off — Review links");
-  expect(summary.className).not.toContain("warning");
-});
-
-test("every checked link broken with no answer: the summary says the server may be offline", async () => {
+test("links not checked yet and links that are off need no attention; every checked link without an answer looks offline", () => {
+  expect(needsAttention(link({ healthClass: "broken", lastStatus: 404 }))).toBe(true);
+  expect(needsAttention(link({ healthClass: "blocked", lastStatus: 403 }))).toBe(true);
+  expect(needsAttention(link({ healthClass: null, lastCheckedAt: null, lastStatus: null }))).toBe(false);
+  expect(needsAttention(link({ active: false, healthClass: "broken", lastStatus: 404 }))).toBe(false);
   const dead = { healthClass: "broken", lastStatus: null, consecutiveFailures: 0 } as const;
   const list = [
     link({ id: 1, ...dead }),
     link({ id: 2, ...dead }),
     link({ id: 3, active: false, healthClass: null, lastCheckedAt: null, lastStatus: null }),
   ];
-  routeFetchTo(async () => Response.json(list));
-  renderAt("/admin", <LinkHealthSummary />);
-  const summary = await screen.findByRole("complementary", { name: "Link health" });
-  expect(summary.textContent).toContain(OFFLINE_HINT);
-  expect(summary.textContent).not.toContain("Needs attention");
   expect(looksOffline(list)).toBe(true);
   // One answer (a 404) is enough to show the server is online: then it is the links.
   expect(looksOffline([...list, link({ id: 4, healthClass: "broken", lastStatus: 404 })])).toBe(false);

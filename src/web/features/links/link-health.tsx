@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Link } from "wouter";
 import { type AdminLink, autoFallbackInEffect, type HealthClass } from "#shared/features/links/contract.ts";
+import { looksOffline, OFFLINE_HINT } from "#shared/features/links/health.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
 import { api } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 
 // Link health (docs/product.md#link-health): what the last check of each link's destination
-// found, the buttons that check now, and the summary on the dashboard's first page.
+// found and the buttons that check now (the admin home sums them up).
 
 type Health = Pick<
   AdminLink,
@@ -71,19 +71,6 @@ interface CheckAllAnswer {
   /** No destination could be reached at all: this server is likely offline (no failure was counted). */
   offline?: boolean;
   links: AdminLink[];
-}
-
-/** What the admin reads when no destination could be reached: the server, not the links, is the likely problem. */
-export const OFFLINE_HINT =
-  "None of the links could be reached. This server may have no internet connection (or no working DNS): check its connection before turning links off.";
-
-/**
- * True when two or more links were checked and every one of them is broken without any answer:
- * the last checks most likely ran while this server was offline.
- */
-export function looksOffline(links: Pick<AdminLink, "healthClass" | "lastCheckedAt" | "lastStatus">[]): boolean {
-  const checked = links.filter((link) => link.healthClass && link.lastCheckedAt);
-  return checked.length >= 2 && checked.every((link) => link.healthClass === "broken" && link.lastStatus === null);
 }
 
 /** The offline hint in the Links list, when the stored checks look like the server was offline. */
@@ -195,51 +182,5 @@ export function LinkHealthPanel({ id }: { id: number }) {
         {check.isPending ? "Checking..." : "Check now"}
       </button>
     </section>
-  );
-}
-
-type SummaryKind = HealthClass | "unchecked" | "off";
-
-const SUMMARY_ORDER: SummaryKind[] = ["broken", "blocked", "redirected", "healthy", "unchecked", "off"];
-const SUMMARY_LABELS: Record<SummaryKind, string> = { ...HEALTH_LABELS, off: "off" };
-
-/**
- * The counts of the active links by health, then the links that are off (whatever their
- * health: an inactive link sends no visitor to its destination); only those that are not zero.
- */
-export function healthCounts(links: Pick<AdminLink, "healthClass" | "active">[]): [SummaryKind, number][] {
-  const counts = new Map<SummaryKind, number>();
-  for (const link of links) {
-    const kind = link.active ? (link.healthClass ?? "unchecked") : "off";
-    counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  }
-  return SUMMARY_ORDER.filter((kind) => counts.get(kind)).map((kind) => [kind, counts.get(kind)!]);
-}
-
-/** An active link whose last check found it broken or blocked: the only kind that needs the admin. */
-export const needsAttention = (link: Pick<AdminLink, "healthClass" | "active">) =>
-  link.active && (link.healthClass === "broken" || link.healthClass === "blocked");
-
-/**
- * The dashboard's first page: one line on the links' health, with a way to them. Only active
- * broken or blocked links make it a warning; links not checked yet and links that are off are
- * counted, not flagged. When every checked link got no answer, it says the server may be offline.
- */
-export function LinkHealthSummary() {
-  const links = useQuery<AdminLink[]>({ queryKey: [ADMIN_API.links], staleTime: 10_000 });
-  if (!links.data || links.data.length === 0) return null;
-  const counts = healthCounts(links.data);
-  const offline = looksOffline(links.data);
-  const attention = !offline && links.data.some(needsAttention);
-  return (
-    <aside className={`link-health-summary${attention || offline ? " warning" : ""}`} aria-label="Link health">
-      {offline && <p>{OFFLINE_HINT}</p>}
-      <p>
-        {attention && <strong>Needs attention: </strong>}
-        Links: {counts.map(([kind, n]) => `${n} ${SUMMARY_LABELS[kind].toLowerCase()}`).join(", ")}
-        {" — "}
-        <Link href="/admin/links">Review links</Link>
-      </p>
-    </aside>
   );
 }

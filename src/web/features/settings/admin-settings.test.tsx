@@ -108,3 +108,47 @@ test("the site's claims: each explained in plain words, a long one refused at it
     }),
   );
 });
+
+test("automatic link checks: a schedule chosen here is saved and runs at once", async () => {
+  const { asAdmin } = await adminApp();
+  routeFetchTo((path, init) => asAdmin(path, init));
+  renderAt("/admin/settings", <SettingsTab />);
+  const form = await screen.findByRole("form", { name: "Automatic link checks" });
+  // The test server has no default schedule.
+  expect(form.textContent).toContain("Now: off.");
+  const select = screen.getByLabelText("Check links") as HTMLSelectElement;
+  expect(select.value).toBe("default");
+  expect([...select.options].map((o) => o.textContent)).toEqual([
+    "The default (off)",
+    "Off: only when I press “Check all links now”",
+    "Every 6 hours",
+    "Every 12 hours",
+    "Daily",
+    "Every 3 days",
+    "Weekly",
+    "Every two weeks",
+    "Every 30 days",
+  ]);
+  fireEvent.change(select, { target: { value: "24" } });
+  fireEvent.click(screen.getByRole("button", { name: "Save Schedule" }));
+  await waitFor(() =>
+    expect(screen.getByRole("form", { name: "Automatic link checks" }).textContent).toContain("Now: daily."),
+  );
+  // What the server's timer runs now.
+  expect(await (await asAdmin("/api/admin/settings/link-checks")).json()).toMatchObject({
+    hours: 24,
+    source: "settings",
+  });
+  await asAdmin("/api/admin/settings/link-checks", { method: "PUT", json: { hours: null } });
+});
+
+test("automatic link checks set by LINK_CHECK_INTERVAL: shown, not editable here", async () => {
+  const { asAdmin } = await adminApp({ linkCheckInterval: 12 });
+  routeFetchTo((path, init) => asAdmin(path, init));
+  renderAt("/admin/settings", <SettingsTab />);
+  const form = await screen.findByRole("form", { name: "Automatic link checks" });
+  expect(form.textContent).toContain("Now: every 12 hours.");
+  expect(form.textContent).toContain("Set by LINK_CHECK_INTERVAL on the server: change it there.");
+  expect(screen.queryByLabelText("Check links")).toBeNull();
+  expect(screen.queryByRole("button", { name: "Save Schedule" })).toBeNull();
+});

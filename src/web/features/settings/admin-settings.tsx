@@ -7,6 +7,12 @@ import {
   PublicAddressInput,
   SiteSettings,
 } from "#shared/features/settings/contract.ts";
+import {
+  describeLinkCheckHours,
+  LINK_CHECK_CHOICES,
+  LinkCheckInput,
+  type LinkCheckSchedule,
+} from "#shared/features/settings/link-checks.ts";
 import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { Field } from "#web/admin/field.tsx";
@@ -23,6 +29,7 @@ export function SettingsTab() {
     <>
       <SiteSettingsForm />
       <PublicAddressForm />
+      <LinkCheckForm />
     </>
   );
 }
@@ -65,6 +72,12 @@ function PublicAddressEditor({ current: { origin, source } }: { current: PublicA
   return (
     <form {...editor.formProps(send)} className="admin-form" aria-labelledby="public-address-heading">
       <h2 id="public-address-heading">Public address</h2>
+      <p>
+        <small>
+          The address visitors type to reach your site, such as https://example.com. Search engines, the RSS feed, the
+          sitemap and links shared on social media are given this address.
+        </small>
+      </p>
       <p>
         Links in feeds and search engines use: <strong>{origin ?? "no address yet"}</strong>
         <br />
@@ -136,11 +149,23 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
   return (
     <form {...editor.formProps(send)} className="admin-form">
       <h2>Site settings</h2>
-      <Field label="Brand name" error={error("brandName")}>
-        {(props) => (
-          <input {...props} value={form.brandName} onChange={(e) => setForm({ ...form, brandName: e.target.value })} />
-        )}
-      </Field>
+      <p>
+        <small>Saved changes show on every page at once.</small>
+      </p>
+      <ClaimField
+        label="Brand name"
+        hint="Your site's name: in the header, the footer and every page's title (the words in browser tabs and search results). At most 60 characters."
+        error={error("brandName")}
+        value={form.brandName}
+        onChange={(value) => setForm({ ...form, brandName: value })}
+      />
+      <p>
+        <small>
+          The two platforms are the cam sites you recommend. Their names show on the “Join” buttons after the quiz and
+          the earnings calculator, in the course and on the resources page, and in the footer. Visitors who click go to
+          the platform's link: pick one of your links (Links counts its clicks) or make a new one.
+        </small>
+      </p>
       {(["platformA", "platformB"] as const).map((key, i) => (
         <fieldset key={key}>
           <legend>Platform {i === 0 ? "one" : "two"}</legend>
@@ -164,7 +189,13 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
         </fieldset>
       ))}
       <fieldset>
-        <legend>The promotional banner names</legend>
+        <legend>Platform in the sponsored banner</legend>
+        <p>
+          <small>
+            The banner above the quiz result, the starter kit and the earnings calculator invites visitors to join this
+            platform.
+          </small>
+        </p>
         {(["a", "b"] as const).map((value) => (
           <label key={value}>
             <input
@@ -203,8 +234,9 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
         <legend>Disclosure wording</legend>
         <p>
           <small>
-            The labels beside affiliate links and the short note near the first one. Plain text; leave a part empty to
-            use the default shown in it (a label can be reworded, never removed).
+            The law and the platforms ask you to tell visitors which links earn you money. These are the labels beside
+            those links and the short note near the first one on a page. Plain text; leave a part empty to use the
+            default shown in it (a label can be reworded, never removed).
           </small>
         </p>
         {WORDING.map(({ key, label, hint, rows }) => (
@@ -327,5 +359,103 @@ function ClaimField({
         );
       }}
     </Field>
+  );
+}
+
+/** "Weekly", "Off": a schedule's words at the start of a sentence or an option. */
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The option for a number of hours (0: off). */
+function hoursLabel(hours: number): string {
+  return hours === 0 ? "Off: only when I press “Check all links now”" : capital(describeLinkCheckHours(hours));
+}
+
+/** How often the server checks every link's destination by itself. */
+function LinkCheckForm() {
+  const current = useQuery<LinkCheckSchedule>({ queryKey: [ADMIN_API.linkChecks] });
+  if (!current.data) return <p aria-busy="true">Loading the link-check schedule...</p>;
+  return <LinkCheckEditor key={`${current.data.source}:${current.data.stored}`} current={current.data} />;
+}
+
+/** The select's value: "default", or a number of hours (0: off). */
+interface LinkCheckForm {
+  choice: string;
+}
+
+function LinkCheckEditor({ current }: { current: LinkCheckSchedule }) {
+  const hintId = useId();
+  const editor = useAdminForm<LinkCheckForm>({
+    initial: { choice: current.stored === null ? "default" : String(current.stored) },
+    schema: LinkCheckInput,
+    body: (form) => ({ hours: form.choice === "default" ? null : Number(form.choice) }),
+  });
+  const { form, setForm, error } = editor;
+  const save = useAdminMutation<LinkCheckInput>("PUT", () => ADMIN_API.linkChecks, [
+    [ADMIN_API.linkChecks],
+    [ADMIN_API.home],
+  ]);
+  const send = (body: unknown, value: LinkCheckForm) =>
+    save.mutate(body as LinkCheckInput, {
+      onSuccess: () => {
+        editor.accepted(value);
+        toast({ title: "Success", description: "Link-check schedule saved" });
+      },
+      onError: (failure) => {
+        editor.refused(failure, body);
+        toast({ title: "Error", description: failure.message, variant: "destructive" });
+      },
+    });
+  // A value saved by other means that is not one of the choices stays choosable.
+  const choices: number[] = [...LINK_CHECK_CHOICES];
+  if (current.stored !== null && !choices.includes(current.stored)) choices.push(current.stored);
+  const now = current.hours === null ? "off" : describeLinkCheckHours(current.hours);
+
+  return (
+    <form {...editor.formProps(send)} className="admin-form" aria-labelledby="link-checks-heading">
+      <h2 id="link-checks-heading">Automatic link checks</h2>
+      <p>
+        The server visits each link's destination by itself to find broken links before visitors do (the Links section
+        shows what it found). Now: <strong>{now}</strong>.
+      </p>
+      {current.source === "environment" ? (
+        <p>
+          <small>Set by LINK_CHECK_INTERVAL on the server: change it there.</small>
+        </p>
+      ) : (
+        <>
+          <Field label="Check links" error={error("hours")}>
+            {(props) => (
+              <>
+                <select
+                  {...props}
+                  aria-describedby={props["aria-describedby"] ?? hintId}
+                  value={form.choice}
+                  onChange={(e) => setForm({ choice: e.target.value })}
+                >
+                  <option value="default">
+                    {current.defaultHours === null
+                      ? "The default (off)"
+                      : `The default (${describeLinkCheckHours(current.defaultHours)})`}
+                  </option>
+                  {choices.map((hours) => (
+                    <option key={hours} value={String(hours)}>
+                      {hoursLabel(hours)}
+                    </option>
+                  ))}
+                </select>
+                <small id={hintId}>
+                  A change applies at once, no restart needed. Checking more often finds a broken link sooner; each
+                  check is one visit to each destination.
+                </small>
+              </>
+            )}
+          </Field>
+          {editor.elsewhere}
+          <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
+            Save Schedule
+          </button>
+        </>
+      )}
+    </form>
   );
 }

@@ -1,0 +1,93 @@
+import { and, count, desc, eq, gt, isNull, lte, or } from "drizzle-orm";
+import type { Db } from "#server/db/client.ts";
+import { addDays, dailyCounts, utcToday } from "#server/features/analytics/reads.ts";
+import { backupRuns } from "#server/features/backups/table.ts";
+import { blogPosts } from "#server/features/blog/table.ts";
+import { links } from "#server/features/links/table.ts";
+import { METRICS } from "#shared/features/analytics/constants.ts";
+import type { AdminHome, HomeBackup } from "#shared/features/home/contract.ts";
+import { looksOffline } from "#shared/features/links/health.ts";
+
+// The admin home (docs/product.md#admin-home): a few small reads of what other features keep,
+// gathered into one answer so the first screen needs one request.
+
+/** Published, draft and scheduled posts at `now` (scheduled: published with a publish date still to come). */
+export async function postCounts(db: Db, now: Date): Promise<AdminHome["posts"]> {
+  const countWhere = async (where: ReturnType<typeof and>) =>
+    (await db.select({ n: count() }).from(blogPosts).where(where))[0]?.n ?? 0;
+  const [published, drafts, scheduled] = await Promise.all([
+    countWhere(and(eq(blogPosts.published, true), or(isNull(blogPosts.publishAt), lte(blogPosts.publishAt, now)))),
+    countWhere(eq(blogPosts.published, false)),
+    countWhere(and(eq(blogPosts.published, true), gt(blogPosts.publishAt, now))),
+  ]);
+  return { published, drafts, scheduled };
+}
+
+/** The links by what their last check found; `schedule` is filled in by the caller. */
+export async function linkCounts(db: Db): Promise<Omit<AdminHome["links"], "schedule">> {
+  const rows = await db
+    .select({
+      active: links.active,
+      healthClass: links.healthClass,
+      lastCheckedAt: links.lastCheckedAt,
+      lastStatus: links.lastStatus,
+    })
+    .from(links);
+  const counts = { total: rows.length, broken: 0, blocked: 0, redirected: 0, unchecked: 0, off: 0 };
+  for (const link of rows) {
+    if (!link.active) counts.off++;
+    else if (link.healthClass === null) counts.unchecked++;
+    else if (link.healthClass !== "healthy") counts[link.healthClass]++;
+  }
+  const offline = looksOffline(
+    rows.map((row) => ({ ...row, lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null })),
+  );
+  return { ...counts, offline };
+}
+
+/**
+ * The latest backup run, or null when none ever ran. The one read of backup runs the home
+ * makes: the backups feature may answer it instead.
+ */
+export async function lastBackup(db: Db): Promise<HomeBackup | null> {
+  const [run] = await db.select().from(backupRuns).orderBy(desc(backupRuns.startedAt), desc(backupRuns.id)).limit(1);
+  if (!run) return null;
+  return {
+    status: run.status,
+    trigger: run.trigger,
+    startedAt: run.startedAt.toISOString(),
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    size: run.size,
+    error: run.error,
+  };
+}
+
+/** Visitors and link clicks of the 7 days ending `today` (UTC), from the analytics' daily counts. */
+export async function weekCounts(db: Db, today: string): Promise<NonNullable<AdminHome["analytics"]>> {
+  const from = addDays(today, -6);
+  const rows = await dailyCounts(db, from, today);
+  const sum = (metric: string) => rows.reduce((total, row) => (row.metric === metric ? total + row.count : total), 0);
+  return { from, to: today, visitors: sum(METRICS.visitors), clicks: sum(METRICS.click) };
+}
+
+export interface HomeOptions {
+  /** ANALYTICS: whether anything is counted. */
+  analytics: boolean;
+  schedule: () => AdminHome["links"]["schedule"];
+  address: () => Promise<AdminHome["address"]>;
+  /** Tests pass their own. */
+  clock?: () => Date;
+}
+
+/** Everything the admin home shows. */
+export async function adminHome(db: Db, options: HomeOptions): Promise<AdminHome> {
+  const now = options.clock?.() ?? new Date();
+  const [posts, linkHealth, backup, analytics, address] = await Promise.all([
+    postCounts(db, now),
+    linkCounts(db),
+    lastBackup(db),
+    options.analytics ? weekCounts(db, utcToday(now)) : null,
+    options.address(),
+  ]);
+  return { posts, links: { ...linkHealth, schedule: options.schedule() }, backup, analytics, address };
+}

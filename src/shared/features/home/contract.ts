@@ -1,0 +1,45 @@
+import type { PublicAddress } from "#shared/features/settings/contract.ts";
+import type { LinkCheckSchedule } from "#shared/features/settings/link-checks.ts";
+
+/** The last backup run, as the admin home shows it. */
+export interface HomeBackup {
+  status: "running" | "ok" | "failed";
+  trigger: "schedule" | "manual";
+  startedAt: string;
+  finishedAt: string | null;
+  /** Bytes, once written. */
+  size: number | null;
+  /** Why it failed, in one sentence. */
+  error: string | null;
+}
+
+/** Everything the admin home shows, in one answer (GET /api/admin/home). */
+export interface AdminHome {
+  posts: {
+    /** Published and visible now. */
+    published: number;
+    drafts: number;
+    /** Published with a publish date still to come: hidden until then. */
+    scheduled: number;
+  };
+  links: {
+    total: number;
+    /** Active links whose last check found them broken, blocked (refusing robots) or redirected. */
+    broken: number;
+    blocked: number;
+    redirected: number;
+    /** Active links not checked yet. */
+    unchecked: number;
+    /** Links turned off. */
+    off: number;
+    /** Every checked link got no answer at all: the server itself may be offline. */
+    offline: boolean;
+    /** When the links are checked by themselves. */
+    schedule: LinkCheckSchedule;
+  };
+  /** The latest backup run; null when none ever ran. */
+  backup: HomeBackup | null;
+  /** Visitors and link clicks of the last 7 days (UTC, today included); null when ANALYTICS is off. */
+  analytics: { from: string; to: string; visitors: number; clicks: number } | null;
+  address: PublicAddress;
+}
