@@ -18,6 +18,7 @@ import { sessionTokens } from "./features/auth/session.ts";
 import type { LoginThrottle } from "./features/auth/throttle.ts";
 import { benchRoutes } from "./features/bench/routes.ts";
 import { blogAdminRoutes } from "./features/blog/admin-routes.ts";
+import { nextPublishAt } from "./features/blog/service.ts";
 import { earningsRoutes } from "./features/earnings/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { linkAdminRoutes } from "./features/links/admin-routes.ts";
@@ -72,6 +73,8 @@ export interface AppDeps {
     >;
   /** Tests pass their own clock for counting. */
   analyticsClock?: () => Date;
+  /** The time that decides which posts are public (a scheduled post appears at its date); tests pass their own. */
+  clock?: () => Date;
   /** The server passes counting that writes in batches (it flushes them on shutdown); else each request writes its own. */
   analytics?: Analytics;
   assets: AssetStore;
@@ -96,13 +99,16 @@ export function createApp({
   pageCache = new PageCache(),
   analyticsClock,
   analytics: givenAnalytics,
+  clock = () => new Date(),
 }: AppDeps) {
   // Absolute links (canonical, feeds, the sitemap) start with the site's public address:
   // PUBLIC_URL, else the one stored in the settings, else none. Never a request's Host.
   const address = publicAddressStore(database.db, config.publicUrl);
   void address.base().catch(() => {});
   const contact = async () => (await address.base()) ?? "this website";
-  const reads = createReads(publicReads, { db: database.db, contact });
+  const reads = createReads(publicReads, { db: database.db, contact, now: clock });
+  // A cached page rendered before the next scheduled post's date is not served after it.
+  pageCache.expireAt({ now: clock, next: (now) => nextPublishAt(database.db, now) });
   const render = createRenderer({
     assets,
     resolveRead: reads.resolve,
@@ -206,8 +212,8 @@ export function createApp({
       .use(earningsRoutes(database.db, analytics))
       .use(offerRoutes(database.db))
       .use(linkRoutes(database.db, analytics))
-      .use(analyticsRoutes(database.db, analytics))
-      .use(seoRoutes(database.db, { publicBase: address.base, contentDate: BUILD_DATE }))
+      .use(analyticsRoutes(database.db, analytics, clock))
+      .use(seoRoutes(database.db, { publicBase: address.base, contentDate: BUILD_DATE, now: clock }))
       .use(authRoutes(database.db, { tokens, secure, allowedOrigins, client, throttle: loginThrottle, onSignIn }))
       .use(
         adminMount(ADMIN_PREFIX)

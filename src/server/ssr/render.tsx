@@ -172,6 +172,8 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
       cache && !forced && (request.method === "GET" || request.method === "HEAD") && target.route.cache === true;
     const { key, shelf } = address;
     if (cacheable) {
+      // A scheduled post whose date has come empties the cache first.
+      await cache.expire();
       const hit = cache.get(shelf, key);
       // A cached page was not a redirect when it was rendered, and any change since
       // (an unpublished post, say) has emptied the cache.

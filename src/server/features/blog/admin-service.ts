@@ -48,6 +48,7 @@ async function postValues(db: Db, input: PostInput) {
     category,
     coverImage: blank(input.coverImage),
     published: input.published,
+    publishAt: input.publishAt ? new Date(input.publishAt) : null,
     metaDescription: blank(input.metaDescription),
     metaKeywords: blank(input.metaKeywords),
   };

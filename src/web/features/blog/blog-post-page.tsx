@@ -57,7 +57,7 @@ export default function BlogPostPage({ params }: PageProps) {
       headline: p.title,
       description,
       ...(image ? { image } : {}),
-      datePublished: p.createdAt,
+      datePublished: p.date,
       dateModified: p.updatedAt,
       author: { "@type": "Organization", name: brandName },
       publisher: { "@type": "Organization", name: brandName },
@@ -103,8 +103,8 @@ export default function BlogPostPage({ params }: PageProps) {
         {p.category && <CategoryBadge slug={p.category} />}
         <h1>{p.title}</h1>
         <p className="post-meta">
-          <time dateTime={p.createdAt}>{longDate(p.createdAt)}</time> · <RelativeTime iso={p.createdAt} /> ·{" "}
-          {p.readingMinutes} min read
+          <time dateTime={p.date}>{longDate(p.date)}</time> · <RelativeTime iso={p.date} /> · {p.readingMinutes} min
+          read
         </p>
       </header>
       {p.coverImage && <img className="post-cover large" src={p.coverImage} alt="" width={1200} height={630} />}
