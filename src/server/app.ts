@@ -18,6 +18,7 @@ import { sessionTokens } from "./features/auth/session.ts";
 import type { LoginThrottle } from "./features/auth/throttle.ts";
 import { benchRoutes } from "./features/bench/routes.ts";
 import { blogAdminRoutes } from "./features/blog/admin-routes.ts";
+import { blogPreviewRoutes } from "./features/blog/preview-routes.ts";
 import { nextPublishAt } from "./features/blog/service.ts";
 import { earningsRoutes } from "./features/earnings/routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
@@ -227,6 +228,7 @@ export function createApp({
       .use(uploadRoutes(uploadsDir))
       .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage)))
       .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
+      .use(blogPreviewRoutes({ db: database.db, tokens, allowedOrigins, render, now: clock }))
       .all("/api/*", () => {
         throw new HttpError(404, "No such API endpoint.");
       })

@@ -88,11 +88,22 @@ export async function relatedPosts(db: Db, slug: string, now: Date, limit = 3): 
     .where(and(eq(blogPosts.slug, slug), isPublic(now)))
     .limit(1);
   if (!post) throw new HttpError(404, NO_PUBLISHED_POST);
-  if (!post.category) return [];
+  return postsInCategory(db, post.category, slug, now, limit);
+}
+
+/** Public posts of `category` other than `slug`, newest first (none without a category). */
+export async function postsInCategory(
+  db: Db,
+  category: string | null,
+  slug: string,
+  now: Date,
+  limit = 3,
+): Promise<BlogPostSummary[]> {
+  if (!category) return [];
   const rows = await db
     .select()
     .from(blogPosts)
-    .where(and(eq(blogPosts.category, post.category), isPublic(now), ne(blogPosts.slug, slug)))
+    .where(and(eq(blogPosts.category, category), isPublic(now), ne(blogPosts.slug, slug)))
     .orderBy(desc(shownDate))
     .limit(limit);
   return rows.map(toSummary);
