@@ -5,6 +5,7 @@ import { createElement } from "react";
 import type { Db } from "#server/db/client.ts";
 import { refuseForeign } from "#server/features/auth/guard.ts";
 import { type SessionTokens, sessionAdmin } from "#server/features/auth/session.ts";
+import { xmlText } from "#server/lib/xml.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { readBodyLimited } from "#server/plugins/json-body.ts";
 import type { PageRenderer, PreviewRenderer } from "#server/ssr/render.tsx";
@@ -33,13 +34,12 @@ export interface PreviewOptions {
 }
 
 function problemPage(status: number, lines: string[]): Response {
-  const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   const html = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>The preview could not be shown</title></head>
 <body><main>
 <h1>The preview could not be shown</h1>
-${lines.map((line) => `<p>${escape(line)}</p>`).join("\n")}
+${lines.map((line) => `<p>${xmlText(line)}</p>`).join("\n")}
 <p>Fix it in the editor, then press Preview again.</p>
 </main></body>
 </html>`;
