@@ -21,6 +21,7 @@ import { blogAdminRoutes } from "./features/blog/admin-routes.ts";
 import { blogPreviewRoutes } from "./features/blog/preview-routes.ts";
 import { nextPublishAt } from "./features/blog/service.ts";
 import { earningsRoutes } from "./features/earnings/routes.ts";
+import { AUTOSAVE_PATH, autosaveAdminRoutes } from "./features/editor/admin-routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { linkAdminRoutes } from "./features/links/admin-routes.ts";
 import { checkerUserAgent, LinkChecks } from "./features/links/health.ts";
@@ -229,6 +230,8 @@ export function createApp({
       .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage)))
       .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
       .use(blogPreviewRoutes({ db: database.db, tokens, allowedOrigins, render, now: clock }))
+      // Guarded like the admin API, but an editor's own copy changes nothing visitors see: no cache clearing.
+      .use(adminGuard(AUTOSAVE_PATH, { db: database.db, tokens, allowedOrigins }).use(autosaveAdminRoutes(database.db)))
       .all("/api/*", () => {
         throw new HttpError(404, "No such API endpoint.");
       })
