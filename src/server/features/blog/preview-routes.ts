@@ -9,6 +9,7 @@ import { xmlText } from "#server/lib/xml.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { readBodyLimited } from "#server/plugins/json-body.ts";
 import type { PageRenderer, PreviewRenderer } from "#server/ssr/render.tsx";
+import { PREVIEW_PATH } from "#shared/features/blog/constants.ts";
 import { PostInput } from "#shared/features/blog/contract.ts";
 import { blogPostRead, blogRelatedRead } from "#shared/features/blog/reads.ts";
 import { checkSchema } from "#shared/schema/check.ts";
@@ -16,9 +17,6 @@ import { PreviewNotice } from "#web/features/blog/preview-notice.tsx";
 import { postValues } from "./admin-service.ts";
 import { postsInCategory, toPost } from "./service.ts";
 import { blogPosts } from "./table.ts";
-
-/** Where the admin sees a saved post (draft, scheduled or public) as visitors will. */
-export const PREVIEW_PATH = "/admin/preview/post";
 
 /** A post's form is at most its content (200 KB) and a few short fields, sent as one form field. */
 const PREVIEW_BODY_LIMIT = 512 * 1024;
