@@ -44,7 +44,7 @@ export interface PreviewRequest {
   pathname: string;
   /** Answers by read key, used instead of reading them. */
   answers: Map<string, unknown>;
-  /** Shown above the page (the preview notice). */
+  /** Shown with the page (the preview notice), after it in the document. */
   notice: ReactNode;
 }
 
@@ -140,7 +140,6 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
     const bootJson = serializeBoot(boot);
     const stream = await renderToReadableStream(
       <Document assets={boot.assets} bootJson={bootJson}>
-        {preview?.notice}
         <App
           queryClient={queryClient}
           ssrPath={context.pathname}
@@ -148,6 +147,8 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
           forcedPageId={boot.forcedPageId}
           origin={siteOrigin}
         />
+        {/* After the page, so its skip link stays the first thing to tab to; shown fixed at the bottom. */}
+        {preview?.notice}
       </Document>,
       {
         bootstrapModules: preview ? [] : [manifest.entry],

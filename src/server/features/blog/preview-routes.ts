@@ -49,7 +49,7 @@ ${lines.map((line) => `<p>${xmlText(line)}</p>`).join("\n")}
 
 /**
  * The post preview: GET /admin/preview/post/:id shows a saved post, and POST /admin/preview/post
- * the editor's unsaved form, rendered exactly as its public page with a notice on top. Only the
+ * the editor's unsaved form, rendered exactly as its public page with a notice kept in view. Only the
  * signed-in admin sees it: anyone else gets the site's 404 page, as for an address that does not
  * exist. Never cached, never indexed.
  */

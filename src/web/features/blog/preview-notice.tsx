@@ -10,8 +10,8 @@ const DETAIL: Record<PreviewState, string> = {
 };
 
 /**
- * The notice on top of a post preview (the admin only): what the preview shows and the way
- * back to the editor. Rendered on the server above the page, with a robots meta tag that
+ * The notice of a post preview (the admin only): what the preview shows and the way
+ * back to the editor. Rendered on the server after the page (kept in view at the bottom), with a robots meta tag that
  * React moves into the head.
  */
 export function PreviewNotice({
