@@ -10,6 +10,7 @@ import { type Config, DEFAULT_WRITE_LIMIT, type WriteLimit } from "./env.ts";
 /** Visit-count beacons per client: a browser sends one per page opened in place, offer shown or lesson read. */
 const BEACON_LIMIT: WriteLimit = { count: 120, windowSeconds: 60 };
 
+import { PREVIEW_PATH } from "#shared/features/blog/constants.ts";
 import { analyticsAdminRoutes } from "./features/analytics/admin-routes.ts";
 import { type Analytics, analyticsRoutes, createAnalytics } from "./features/analytics/routes.ts";
 import { ADMIN_PREFIX, adminGuard, isUnder, refuseForeign } from "./features/auth/guard.ts";
@@ -172,9 +173,10 @@ export function createApp({
     givenBeaconLimiter !== undefined ? givenBeaconLimiter : limiter && new WriteLimiter(BEACON_LIMIT);
   // Not counted: the admin's own mounts (they refuse anyone else before reading a body) and
   // signing in and out, which store nothing and have their own throttle; a form sign-in
-  // refused there goes back to its page instead of a bare JSON answer.
+  // refused there goes back to its page instead of a bare JSON answer. The post preview
+  // checks the session before reading its body and stores nothing.
   const adminPath = (request: Request) =>
-    [ADMIN_PREFIX, UPLOAD_PATH, AUTH_PATH].some((prefix) => isUnder(prefix, request.url));
+    [ADMIN_PREFIX, UPLOAD_PATH, AUTH_PATH, PREVIEW_PATH].some((prefix) => isUnder(prefix, request.url));
   // Everything used inside an admin mount is guarded by its prefix. Whatever the admin
   // changes may show on any cached page, so every admin write empties the page cache.
   const adminMount = (prefix: string) =>
