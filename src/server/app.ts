@@ -10,6 +10,7 @@ import { type Config, DEFAULT_WRITE_LIMIT, type WriteLimit } from "./env.ts";
 /** Visit-count beacons per client: a browser sends one per page opened in place, offer shown or lesson read. */
 const BEACON_LIMIT: WriteLimit = { count: 120, windowSeconds: 60 };
 
+import { PREVIEW_PATH } from "#shared/features/blog/constants.ts";
 import { analyticsAdminRoutes } from "./features/analytics/admin-routes.ts";
 import { type Analytics, analyticsRoutes, createAnalytics } from "./features/analytics/routes.ts";
 import { accountAdminRoutes } from "./features/auth/admin-routes.ts";
@@ -19,7 +20,10 @@ import { sessionTokens } from "./features/auth/session.ts";
 import type { LoginThrottle } from "./features/auth/throttle.ts";
 import { benchRoutes } from "./features/bench/routes.ts";
 import { blogAdminRoutes } from "./features/blog/admin-routes.ts";
+import { blogPreviewRoutes } from "./features/blog/preview-routes.ts";
+import { nextPublishAt } from "./features/blog/service.ts";
 import { earningsRoutes } from "./features/earnings/routes.ts";
+import { AUTOSAVE_PATH, autosaveAdminRoutes } from "./features/editor/admin-routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { homeAdminRoutes } from "./features/home/admin-routes.ts";
 import { linkAdminRoutes } from "./features/links/admin-routes.ts";
@@ -81,6 +85,8 @@ export interface AppDeps {
     >;
   /** Tests pass their own clock for counting. */
   analyticsClock?: () => Date;
+  /** The time that decides which posts are public (a scheduled post appears at its date); tests pass their own. */
+  clock?: () => Date;
   /** The server passes counting that writes in batches (it flushes them on shutdown); else each request writes its own. */
   analytics?: Analytics;
   assets: AssetStore;
@@ -105,13 +111,16 @@ export function createApp({
   pageCache = new PageCache(),
   analyticsClock,
   analytics: givenAnalytics,
+  clock = () => new Date(),
 }: AppDeps) {
   // Absolute links (canonical, feeds, the sitemap) start with the site's public address:
   // PUBLIC_URL, else the one stored in the settings, else none. Never a request's Host.
   const address = publicAddressStore(database.db, config.publicUrl);
   void address.base().catch(() => {});
   const contact = async () => (await address.base()) ?? "this website";
-  const reads = createReads(publicReads, { db: database.db, contact });
+  const reads = createReads(publicReads, { db: database.db, contact, now: clock });
+  // A cached page rendered before the next scheduled post's date is not served after it.
+  pageCache.expireAt({ now: clock, next: (now) => nextPublishAt(database.db, now) });
   const render = createRenderer({
     assets,
     resolveRead: reads.resolve,
@@ -182,9 +191,10 @@ export function createApp({
     givenBeaconLimiter !== undefined ? givenBeaconLimiter : limiter && new WriteLimiter(BEACON_LIMIT);
   // Not counted: the admin's own mounts (they refuse anyone else before reading a body) and
   // signing in and out, which store nothing and have their own throttle; a form sign-in
-  // refused there goes back to its page instead of a bare JSON answer.
+  // refused there goes back to its page instead of a bare JSON answer. The post preview
+  // checks the session before reading its body and stores nothing.
   const adminPath = (request: Request) =>
-    [ADMIN_PREFIX, UPLOAD_PATH, AUTH_PATH].some((prefix) => isUnder(prefix, request.url));
+    [ADMIN_PREFIX, UPLOAD_PATH, AUTH_PATH, PREVIEW_PATH].some((prefix) => isUnder(prefix, request.url));
   // Everything used inside an admin mount is guarded by its prefix. Whatever the admin
   // changes may show on any cached page, so every admin write empties the page cache.
   const adminMount = (prefix: string) =>
@@ -224,8 +234,8 @@ export function createApp({
       .use(earningsRoutes(database.db, analytics))
       .use(offerRoutes(database.db))
       .use(linkRoutes(database.db, analytics))
-      .use(analyticsRoutes(database.db, analytics))
-      .use(seoRoutes(database.db, { publicBase: address.base, contentDate: BUILD_DATE }))
+      .use(analyticsRoutes(database.db, analytics, clock))
+      .use(seoRoutes(database.db, { publicBase: address.base, contentDate: BUILD_DATE, now: clock }))
       .use(authRoutes(database.db, { tokens, secure, allowedOrigins, client, throttle: loginThrottle, onSignIn }))
       .use(
         adminMount(ADMIN_PREFIX)
@@ -249,6 +259,9 @@ export function createApp({
       .use(uploadRoutes(uploadsDir))
       .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage)))
       .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
+      .use(blogPreviewRoutes({ db: database.db, tokens, allowedOrigins, render, now: clock }))
+      // Guarded like the admin API, but an editor's own copy changes nothing visitors see: no cache clearing.
+      .use(adminGuard(AUTOSAVE_PATH, { db: database.db, tokens, allowedOrigins }).use(autosaveAdminRoutes(database.db)))
       .all("/api/*", () => {
         throw new HttpError(404, "No such API endpoint.");
       })

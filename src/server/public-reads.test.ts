@@ -13,7 +13,11 @@ import { publicReads } from "./public-reads.ts";
 /** The real app, and a resolver over the same database as the app's own. */
 async function setup() {
   const { request, database } = testApp();
-  const { resolve } = createReads(publicReads, { db: database.db, contact: async () => "this website" });
+  const { resolve } = createReads(publicReads, {
+    db: database.db,
+    contact: async () => "this website",
+    now: () => new Date(),
+  });
   const quiz = await (
     await request("/api/quiz/result", postJson({ archetype: "Dominatrix", answers: Array(15).fill("B") }))
   ).json();

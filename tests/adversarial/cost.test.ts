@@ -343,7 +343,11 @@ describe("a render that started before an admin change", () => {
   async function heldOpen() {
     const cache = new PageCache();
     const admin = await adminApp({ pageCache: cache, writeLimiter: null });
-    const reads = createReads(publicReads, { db: admin.db, contact: async () => "this website" });
+    const reads = createReads(publicReads, {
+      db: admin.db,
+      contact: async () => "this website",
+      now: () => new Date(),
+    });
     let hold: { entered: () => void; released: Promise<void> } | null = null;
     const resolveRead: ReadResolver = async (key) => {
       const answer = await reads.resolve(key);

@@ -42,6 +42,8 @@ export interface TestAppOptions {
   analytics?: boolean;
   /** The clock counting uses (default: the real one). */
   analyticsClock?: () => Date;
+  /** The clock that decides which posts are public (scheduled posts); default: the real one. */
+  clock?: () => Date;
   /** What the app learns about its storage; default: the real check of the disk under the uploads. */
   storage?: AppDeps["storage"];
   /** LINK_CHECK_INTERVAL as set on the server (null: set to off); unset by default, and nothing is scheduled. */
@@ -72,6 +74,7 @@ export function testApp(options: TestAppOptions = {}) {
         : {}),
     },
     analyticsClock: options.analyticsClock,
+    clock: options.clock,
     assets,
     logger,
     loginThrottle: options.loginThrottle,

@@ -14,7 +14,7 @@ const itemRead = defineRead<{ name: string; tag: string | undefined } | null>()(
 const listRead = defineRead<string[]>()("/api/items", {});
 
 // The handlers here use no database; the context still carries a real one.
-const context = { db: openMemoryDatabase().db, contact: async () => "x" };
+const context = { db: openMemoryDatabase().db, contact: async () => "x", now: () => new Date() };
 
 function setup() {
   const served = [

@@ -13,6 +13,8 @@ export interface ReadContext {
   db: Db;
   /** How the legal pages name the operator's contact: the site's public address, or a phrase when none is known. */
   contact: () => Promise<string>;
+  /** The time that decides what is public (a scheduled post appears at its date); tests pass their own clock. */
+  now: () => Date;
 }
 
 type Handler<Result, Name extends string, Query extends string> = (

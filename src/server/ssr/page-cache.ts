@@ -51,9 +51,19 @@ class Lru {
   }
 }
 
+/** When what the pages show changes by itself: the next scheduled post's date. */
+export interface PageExpiry {
+  now: () => Date;
+  /** The next time after `now` at which the pages change, or null when nothing is due. */
+  next: (now: Date) => Promise<Date | null>;
+}
+
 export class PageCache {
   private readonly shelves: Record<CacheShelf, Lru>;
   private cleared = 0;
+  private expiry: PageExpiry | null = null;
+  /** The next due time (ms) since the last clear(); null: nothing due; undefined: not looked up yet. */
+  private due: number | null | undefined;
 
   constructor({ shared = 500, visitor = 100 }: { shared?: number; visitor?: number } = {}) {
     this.shelves = { shared: new Lru(shared), visitor: new Lru(visitor) };
@@ -66,6 +76,29 @@ export class PageCache {
    */
   get generation(): number {
     return this.cleared;
+  }
+
+  /** Pages change at the times `expiry` names (a scheduled post appears), not only at admin writes. */
+  expireAt(expiry: PageExpiry): void {
+    this.expiry = expiry;
+    this.due = undefined;
+  }
+
+  /**
+   * Empties the cache when a due time has come since it was filled, so no page rendered
+   * before a scheduled post's date is served after it. Called before every lookup; looks the
+   * next time up once per clear(), and works with an injected clock (no timer).
+   */
+  async expire(): Promise<void> {
+    if (!this.expiry) return;
+    if (this.due === undefined) {
+      const generation = this.cleared;
+      const next = await this.expiry.next(this.expiry.now());
+      // A clear() meanwhile asks again next time.
+      if (generation !== this.cleared) return;
+      this.due = next ? next.getTime() : null;
+    }
+    if (this.due !== null && this.expiry.now().getTime() >= this.due) this.clear();
   }
 
   get(shelf: CacheShelf, key: string): CachedPage | undefined {
@@ -82,6 +115,7 @@ export class PageCache {
   /** Everything goes: any admin change may show on any page (brand, offers, posts). */
   clear(): void {
     this.cleared++;
+    this.due = undefined;
     this.shelves.shared.clear();
     this.shelves.visitor.clear();
   }

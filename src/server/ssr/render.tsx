@@ -1,4 +1,5 @@
 import { dehydrate } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import type { ReadResolver } from "#server/lib/reads.ts";
 import type { Logger } from "#server/logger.ts";
@@ -37,6 +38,18 @@ export interface RendererDeps {
 
 export type PageRenderer = (request: Request, forced?: 404 | 500) => Promise<Response>;
 
+/** A page rendered with some reads answered in advance (a post that is not public yet), never cached. */
+export interface PreviewRequest {
+  /** The public address the page is rendered as (e.g. /blog/<slug>). */
+  pathname: string;
+  /** Answers by read key, used instead of reading them. */
+  answers: Map<string, unknown>;
+  /** Shown with the page (the preview notice), after it in the document. */
+  notice: ReactNode;
+}
+
+export type PreviewRenderer = (preview: PreviewRequest) => Promise<Response>;
+
 interface PageRequest {
   page: PageDef;
   route: PageRoute;
@@ -50,12 +63,14 @@ function redirectResponse({ to, permanent }: Redirect): Response {
   });
 }
 
-export function createRenderer({ assets, resolveRead, logger, publicBase, cache }: RendererDeps): PageRenderer {
+export function createRenderer(deps: RendererDeps): PageRenderer & { preview: PreviewRenderer } {
+  const { assets, resolveRead, logger, publicBase, cache } = deps;
   const { manifest } = assets;
 
   /** Resolves each key once per request; a missing record (404) reads as null. */
-  function createReader() {
+  function createReader(given?: Map<string, unknown>) {
     const answers = new Map<string, Promise<unknown>>();
+    for (const [key, value] of given ?? []) answers.set(key, Promise.resolve(value));
     const byKey = (key: string): Promise<unknown> => {
       let answer = answers.get(key);
       if (!answer) {
@@ -85,11 +100,15 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
     };
   }
 
-  async function renderMatch({ page, route, context }: PageRequest, forced: boolean): Promise<Response> {
+  async function renderMatch(
+    { page, route, context }: PageRequest,
+    forced: boolean,
+    preview?: Omit<PreviewRequest, "pathname">,
+  ): Promise<Response> {
     // Unknown when it cannot be read (the error page still renders): links are then relative.
     const siteOrigin = await publicBase().catch(() => null);
     const queryClient = createQueryClient({ server: true });
-    const reader = createReader();
+    const reader = createReader(preview?.answers);
     let status = pageStatus(route, context);
     const needs = await pageData(route, { ...context, read: reader.read });
     if (!Array.isArray(needs)) return redirectResponse(needs);
@@ -113,7 +132,8 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
 
     const boot: BootData = {
       state: dehydrate(queryClient),
-      assets: { css: manifest.css, entry: manifest.entry, preload: manifest.pages[page.id] ?? [] },
+      // A preview is plain HTML: no script takes it over (its address is not the page's).
+      assets: { css: manifest.css, entry: manifest.entry, preload: preview ? [] : (manifest.pages[page.id] ?? []) },
       forcedPageId: forced ? page.id : null,
       origin: siteOrigin,
     };
@@ -127,9 +147,11 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
           forcedPageId={boot.forcedPageId}
           origin={siteOrigin}
         />
+        {/* After the page, so its skip link stays the first thing to tab to; shown fixed at the bottom. */}
+        {preview?.notice}
       </Document>,
       {
-        bootstrapModules: [manifest.entry],
+        bootstrapModules: preview ? [] : [manifest.entry],
         // Data is loaded before rendering, so nothing suspends on the server. Without this
         // React outlines large boundaries and moves them with inline scripts, which the
         // CSP (no 'unsafe-inline') rightly blocks.
@@ -151,7 +173,21 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
   // render that started before it.
   const inflight = new Map<string, Promise<CachedPage | Response>>();
 
-  return async function render(request, forced) {
+  /**
+   * A page as visitors would see it at `pathname`, with the given answers: for the admin's
+   * preview. Never cached, never indexed, never stored by a browser or proxy.
+   */
+  const preview: PreviewRenderer = async ({ pathname, answers, notice }) => {
+    const found = matchPage(pathname, new URLSearchParams());
+    if ("movedTo" in found.page) throw new HttpError(404, `No page at ${pathname}`);
+    const target = await pageRequest(pathname, "", { page: found.page, params: found.params });
+    const response = await renderMatch(target, false, { answers, notice });
+    response.headers.set("cache-control", "no-store");
+    response.headers.set("x-robots-tag", "noindex, nofollow");
+    return response;
+  };
+
+  const render: PageRenderer = async (request, forced) => {
     const url = new URL(request.url);
     const { pathname } = url;
     const found = matchPage(pathname, url.searchParams);
@@ -172,6 +208,8 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
       cache && !forced && (request.method === "GET" || request.method === "HEAD") && target.route.cache === true;
     const { key, shelf } = address;
     if (cacheable) {
+      // A scheduled post whose date has come empties the cache first.
+      await cache.expire();
       const hit = cache.get(shelf, key);
       // A cached page was not a redirect when it was rendered, and any change since
       // (an unpublished post, say) has emptied the cache.
@@ -217,4 +255,5 @@ export function createRenderer({ assets, resolveRead, logger, publicBase, cache 
       throw error;
     }
   };
+  return Object.assign(render, { preview });
 }

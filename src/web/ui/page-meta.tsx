@@ -15,7 +15,8 @@ interface PageMetaProps {
   type?: "website" | "article";
 }
 
-const DEFAULT_IMAGE = "/seed/social-card.jpg";
+/** The social card image of a page that names none. */
+export const DEFAULT_IMAGE = "/seed/social-card.jpg";
 
 /** A path on this site made absolute with the public address; null when that is unknown. */
 export function absoluteUrl(origin: string | null, pathOrUrl: string): string | null {

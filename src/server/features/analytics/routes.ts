@@ -243,7 +243,11 @@ export function createAnalytics({
 }
 
 /** A beacon event's counts, or the reason it is refused. */
-async function beaconCounts(db: Db, { metric, key }: BeaconInput["events"][number]): Promise<Counted | string> {
+async function beaconCounts(
+  db: Db,
+  { metric, key }: BeaconInput["events"][number],
+  now: Date,
+): Promise<Counted | string> {
   const [module, rest] = key.split("/");
   const moduleOk = module !== undefined && /^\d{1,2}$/.test(module) && isModuleNumber(module);
   switch (metric) {
@@ -254,7 +258,7 @@ async function beaconCounts(db: Db, { metric, key }: BeaconInput["events"][numbe
       const counted = pageCounts(url.pathname, url.searchParams);
       if (!counted) return `No page of this site to count at ${url.pathname}.`;
       const check = counted.check;
-      if (check && "post" in check && !(await getPublishedPost(db, check.post).then(Boolean, () => false)))
+      if (check && "post" in check && !(await getPublishedPost(db, check.post, now).then(Boolean, () => false)))
         return "No published post at this address.";
       if (check && "quizResult" in check && !(await quizResultExists(db, check.quizResult.slice(0, 64))))
         return "No saved quiz result with this id.";
@@ -292,7 +296,7 @@ async function beaconCounts(db: Db, { metric, key }: BeaconInput["events"][numbe
  * limit before this runs. Every event is checked before any is counted: one bad event
  * refuses the whole body (422) and nothing is counted.
  */
-export function analyticsRoutes(db: Db, analytics: Analytics) {
+export function analyticsRoutes(db: Db, analytics: Analytics, now: () => Date = () => new Date()) {
   return new Elysia({ name: "analytics" }).post(
     BEACON_PATH,
     async ({ body, request, server, set }) => {
@@ -303,7 +307,7 @@ export function analyticsRoutes(db: Db, analytics: Analytics) {
         const id = `${event.metric}\n${event.key}`;
         if (seen.has(id)) continue;
         seen.add(id);
-        const found = await beaconCounts(db, event);
+        const found = await beaconCounts(db, event, now());
         if (typeof found === "string")
           throw new HttpError(422, "Some fields are missing or invalid.", [
             { field: `events.${index}.key`, message: found },

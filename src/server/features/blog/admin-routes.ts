@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
+import { deleteAutosave } from "#server/features/editor/service.ts";
 import { adminJson, NumericId } from "#server/plugins/admin-route.ts";
 import { CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
 import { createCategory, createPost, deleteCategory, deletePost, listAllPosts, updatePost } from "./admin-service.ts";
@@ -13,14 +14,25 @@ export function blogAdminRoutes(db: Db) {
         "/blog/post",
         async ({ body, set }) => {
           set.status = 201;
-          return await createPost(db, body);
+          const post = await createPost(db, body);
+          // Saved: the editor's unsaved copy is no longer needed.
+          await deleteAutosave(db, "post:new");
+          return post;
         },
         adminJson(PostInput),
       )
-      .put("/blog/post/:id", ({ params, body }) => updatePost(db, Number(params.id), body), {
-        ...adminJson(PostInput),
-        params: NumericId,
-      })
+      .put(
+        "/blog/post/:id",
+        async ({ params, body }) => {
+          const post = await updatePost(db, Number(params.id), body);
+          await deleteAutosave(db, `post:${post.id}`);
+          return post;
+        },
+        {
+          ...adminJson(PostInput),
+          params: NumericId,
+        },
+      )
       .delete(
         "/blog/post/:id",
         async ({ params }) => {

@@ -23,7 +23,8 @@ async function categoryExists(db: Db, slug: string): Promise<boolean> {
   return row !== undefined;
 }
 
-async function postValues(db: Db, input: PostInput) {
+/** The row values a post's form gives, checked and cleaned as when it is saved (the preview shows the same). */
+export async function postValues(db: Db, input: PostInput) {
   // An image from another website would be accepted and then never shown (the CSP blocks it).
   const offSite = imageSources(input.content).find(imageOffSite);
   if (offSite !== undefined) {
@@ -48,6 +49,7 @@ async function postValues(db: Db, input: PostInput) {
     category,
     coverImage: blank(input.coverImage),
     published: input.published,
+    publishAt: input.publishAt ? new Date(input.publishAt) : null,
     metaDescription: blank(input.metaDescription),
     metaKeywords: blank(input.metaKeywords),
   };

@@ -3,8 +3,8 @@ import { blogCategoriesRead, blogPostRead, blogPostsRead, blogRelatedRead } from
 import { getPublishedPost, listCategories, listPublishedPosts, relatedPosts } from "./service.ts";
 
 export const blogReads = [
-  serveRead(blogPostsRead, ({ db }) => listPublishedPosts(db)),
+  serveRead(blogPostsRead, ({ db, now }) => listPublishedPosts(db, now())),
   serveRead(blogCategoriesRead, ({ db }) => listCategories(db)),
-  serveRead(blogPostRead, ({ db }, { slug }) => getPublishedPost(db, slug)),
-  serveRead(blogRelatedRead, ({ db }, { slug }) => relatedPosts(db, slug)),
+  serveRead(blogPostRead, ({ db, now }, { slug }) => getPublishedPost(db, slug, now())),
+  serveRead(blogRelatedRead, ({ db, now }, { slug }) => relatedPosts(db, slug, now())),
 ];

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ne } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, lte, min, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
@@ -22,6 +22,7 @@ export function toPost(row: Row): BlogPost {
     metaDescription: row.metaDescription,
     metaKeywords: row.metaKeywords,
     published: row.published,
+    publishAt: row.publishAt ? row.publishAt.toISOString() : null,
   };
 }
 
@@ -35,47 +36,75 @@ export function toSummary(row: Row): BlogPostSummary {
     coverImage: row.coverImage,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    date: (row.publishAt ?? row.createdAt).toISOString(),
     readingMinutes: readingMinutes(row.content),
   };
 }
 
-/** Published posts, newest first. Drafts never leave the admin. */
-export async function listPublishedPosts(db: Db): Promise<BlogPostSummary[]> {
-  const rows = await db
-    .select()
-    .from(blogPosts)
-    .where(eq(blogPosts.published, true))
-    .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id));
+/**
+ * The posts visitors may see at `now`: published, and with no publish date or one that has
+ * come. A scheduled post (published, its date still to come) answers like a draft until then.
+ */
+export function isPublic(now: Date): SQL {
+  return and(eq(blogPosts.published, true), or(isNull(blogPosts.publishAt), lte(blogPosts.publishAt, now)))!;
+}
+
+/** The date a post shows and is ordered by: its publish date, else when it was written. */
+const shownDate = sql`coalesce(${blogPosts.publishAt}, ${blogPosts.createdAt})`;
+
+/** Public posts at `now`, newest first. Drafts and scheduled posts never leave the admin. */
+export async function listPublishedPosts(db: Db, now: Date): Promise<BlogPostSummary[]> {
+  const rows = await db.select().from(blogPosts).where(isPublic(now)).orderBy(desc(shownDate), desc(blogPosts.id));
   return rows.map(toSummary);
 }
 
-export async function getPublishedPost(db: Db, slug: string): Promise<BlogPost> {
+/** When the next scheduled post becomes public after `now`, or null when none waits. */
+export async function nextPublishAt(db: Db, now: Date): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: min(blogPosts.publishAt) })
+    .from(blogPosts)
+    .where(and(eq(blogPosts.published, true), gt(blogPosts.publishAt, now)));
+  return row?.at ? new Date(row.at) : null;
+}
+
+export async function getPublishedPost(db: Db, slug: string, now: Date): Promise<BlogPost> {
   const [row] = await db
     .select()
     .from(blogPosts)
-    .where(and(eq(blogPosts.slug, slug), eq(blogPosts.published, true)))
+    .where(and(eq(blogPosts.slug, slug), isPublic(now)))
     .limit(1);
   if (!row) throw new HttpError(404, NO_PUBLISHED_POST);
   return toPost(row);
 }
 
 /**
- * Up to three other published posts of the same category, newest first. A draft answers
+ * Up to three other public posts of the same category, newest first. A draft answers
  * exactly like a post that does not exist, so the endpoint cannot tell that it does.
  */
-export async function relatedPosts(db: Db, slug: string, limit = 3): Promise<BlogPostSummary[]> {
+export async function relatedPosts(db: Db, slug: string, now: Date, limit = 3): Promise<BlogPostSummary[]> {
   const [post] = await db
     .select({ category: blogPosts.category })
     .from(blogPosts)
-    .where(and(eq(blogPosts.slug, slug), eq(blogPosts.published, true)))
+    .where(and(eq(blogPosts.slug, slug), isPublic(now)))
     .limit(1);
   if (!post) throw new HttpError(404, NO_PUBLISHED_POST);
-  if (!post.category) return [];
+  return postsInCategory(db, post.category, slug, now, limit);
+}
+
+/** Public posts of `category` other than `slug`, newest first (none without a category). */
+export async function postsInCategory(
+  db: Db,
+  category: string | null,
+  slug: string,
+  now: Date,
+  limit = 3,
+): Promise<BlogPostSummary[]> {
+  if (!category) return [];
   const rows = await db
     .select()
     .from(blogPosts)
-    .where(and(eq(blogPosts.category, post.category), eq(blogPosts.published, true), ne(blogPosts.slug, slug)))
-    .orderBy(desc(blogPosts.createdAt))
+    .where(and(eq(blogPosts.category, category), isPublic(now), ne(blogPosts.slug, slug)))
+    .orderBy(desc(shownDate))
     .limit(limit);
   return rows.map(toSummary);
 }

@@ -7,13 +7,15 @@ export interface SeoOptions {
   publicBase: () => Promise<string | null>;
   /** When the bundled content last changed: the build date of the executable. */
   contentDate: Date;
+  /** What time it is for scheduled posts (tests pass their own clock). */
+  now: () => Date;
 }
 
 /** Why the sitemap and the feed are not served yet: both need absolute links. */
 export const NO_PUBLIC_ADDRESS =
   "needs the site's public address, which is not known yet. The admin sets it in Settings (or the operator sets PUBLIC_URL); until then it is not served.";
 
-export function seoRoutes(db: Db, { publicBase, contentDate }: SeoOptions) {
+export function seoRoutes(db: Db, { publicBase, contentDate, now }: SeoOptions) {
   const text = (body: string, type: string, status = 200) =>
     new Response(body, {
       status,
@@ -27,11 +29,11 @@ export function seoRoutes(db: Db, { publicBase, contentDate }: SeoOptions) {
   return new Elysia({ name: "seo" })
     .get("/sitemap.xml", async () => {
       const base = await publicBase();
-      return base ? text(await sitemapXml(db, base, contentDate), "application/xml") : absent("The sitemap");
+      return base ? text(await sitemapXml(db, base, contentDate, now()), "application/xml") : absent("The sitemap");
     })
     .get("/blog/rss.xml", async () => {
       const base = await publicBase();
-      return base ? text(await rssXml(db, base), "application/rss+xml") : absent("The RSS feed");
+      return base ? text(await rssXml(db, base, now()), "application/rss+xml") : absent("The RSS feed");
     })
     .get("/robots.txt", async () => text(robotsTxt(await publicBase()), "text/plain"));
 }

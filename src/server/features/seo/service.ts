@@ -18,9 +18,9 @@ const STATIC_PAGES = [
   "/privacy",
 ];
 
-/** Every public page, module and published post, with last-modified dates. */
-export async function sitemapXml(db: Db, origin: string, contentDate: Date): Promise<string> {
-  const posts = await listPublishedPosts(db);
+/** Every public page, module and public post, with last-modified dates. */
+export async function sitemapXml(db: Db, origin: string, contentDate: Date, now: Date): Promise<string> {
+  const posts = await listPublishedPosts(db, now);
   const day = (d: Date | string) => new Date(d).toISOString().slice(0, 10);
   // biome-ignore lint/complexity/useMathMinMax: ISO date strings, compared as text (Math.max would give NaN).
   const newestPost = posts.reduce((max, p) => (p.updatedAt > max ? p.updatedAt : max), contentDate.toISOString());
@@ -35,10 +35,10 @@ export async function sitemapXml(db: Db, origin: string, contentDate: Date): Pro
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }
 
-/** RSS 2.0 of the published posts, newest first. */
-export async function rssXml(db: Db, origin: string): Promise<string> {
+/** RSS 2.0 of the public posts, newest first. */
+export async function rssXml(db: Db, origin: string, now: Date): Promise<string> {
   const { brandName } = await getSettings(db);
-  const posts: BlogPostSummary[] = (await listPublishedPosts(db)).slice(0, 50);
+  const posts: BlogPostSummary[] = (await listPublishedPosts(db, now)).slice(0, 50);
   const items = posts
     .map((p) => {
       const link = `${origin}/blog/${encodeURIComponent(p.slug)}`;
@@ -47,7 +47,7 @@ export async function rssXml(db: Db, origin: string): Promise<string> {
         `      <title>${xmlText(p.title)}</title>`,
         `      <link>${xmlText(link)}</link>`,
         `      <guid isPermaLink="true">${xmlText(link)}</guid>`,
-        `      <pubDate>${new Date(p.createdAt).toUTCString()}</pubDate>`,
+        `      <pubDate>${new Date(p.date).toUTCString()}</pubDate>`,
         p.category ? `      <category>${xmlText(p.category)}</category>` : null,
         `      <description>${xmlText(p.excerpt ?? "")}</description>`,
         "    </item>",

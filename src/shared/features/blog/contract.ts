@@ -28,13 +28,26 @@ export const BlogPost = Type.Object({
   metaKeywords: Type.Union([Type.String(), Type.Null()]),
   published: Type.Boolean(),
   readingMinutes: Type.Integer(),
+  /** When a published post becomes public (ISO), or null: public as soon as it is published. */
+  publishAt: Type.Union([Type.String(), Type.Null()]),
+  /** The date the site shows for the post: its publish date, else when it was written. */
+  date: Type.String(),
 });
 export type BlogPost = Static<typeof BlogPost>;
 
 /** What the list needs: no content. */
 export type BlogPostSummary = Pick<
   BlogPost,
-  "id" | "title" | "slug" | "excerpt" | "category" | "coverImage" | "createdAt" | "updatedAt" | "readingMinutes"
+  | "id"
+  | "title"
+  | "slug"
+  | "excerpt"
+  | "category"
+  | "coverImage"
+  | "createdAt"
+  | "updatedAt"
+  | "readingMinutes"
+  | "date"
 >;
 
 /** A post in content/blog/posts/*.md: front matter for its fields, the body for its content. */
@@ -74,6 +87,10 @@ export const PostInput = Type.Object({
   published: Type.Boolean({ error: "Published must be true or false" }),
   metaDescription: OptionalText(300),
   metaKeywords: OptionalText(300),
+  /** When a published post becomes public (ISO date-time, UTC); absent or null: at once. */
+  publishAt: Type.Optional(
+    Type.Union([Type.String({ format: "date-time", error: "Publish date must be a date and time" }), Type.Null()]),
+  ),
 });
 export type PostInput = Static<typeof PostInput>;
 

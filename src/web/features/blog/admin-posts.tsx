@@ -5,12 +5,16 @@ import { PostInput } from "#shared/features/blog/contract.ts";
 import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
+import { AutosaveStatus, RestorePrompt, useAutosave } from "#web/admin/autosave.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
 import { ApiError } from "#web/lib/query-client.ts";
 import { slugify } from "#web/lib/slug.ts";
 import { toast } from "#web/stores/toast.ts";
+import { PreviewButton } from "./preview-button.tsx";
+import { isPublicNow, PostStatus, PublishDate } from "./publish-date.tsx";
+import { SocialPreview } from "./social-preview.tsx";
 
 const PUBLIC_LISTS = [[API.blogPosts], [API.blogCategories]];
 
@@ -43,13 +47,13 @@ export function PostsTab({ onEdit, onNew }: { onEdit: (post: BlogPost) => void; 
       <AdminTable
         rows={posts.data}
         name={(post) => post.title}
-        view={(post) => (post.published ? `/blog/${post.slug}` : null)}
+        view={(post) => (isPublicNow(post) ? `/blog/${post.slug}` : null)}
         onEdit={onEdit}
         onDelete={setDeleting}
         columns={[
           { header: "Title", cell: (post) => post.title },
           { header: "Category", cell: (post) => (post.category ? categoryName(post.category) : "Uncategorized") },
-          { header: "Status", cell: (post) => (post.published ? "Published" : "Draft") },
+          { header: "Status", cell: (post) => <PostStatus post={post} /> },
         ]}
       />
       <DeleteDialog
@@ -75,7 +79,11 @@ type PostForm = {
   metaDescription: string;
   metaKeywords: string;
   published: boolean;
+  publishAt: string | null;
 };
+
+/** What the API takes for the form's value (the preview is sent the same). */
+const postBody = (form: PostForm) => ({ ...form, category: form.category || null });
 
 export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: () => void }) {
   const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
@@ -90,11 +98,19 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
       metaDescription: post?.metaDescription ?? "",
       metaKeywords: post?.metaKeywords ?? "",
       published: post?.published ?? false,
+      publishAt: post?.publishAt ?? null,
     },
     schema: PostInput,
-    body: (form) => ({ ...form, category: form.category || null }),
+    body: postBody,
   });
   const { form, set, setForm, error } = editor;
+  const autosave = useAutosave({
+    key: `post:${post?.id ?? "new"}`,
+    form,
+    dirty: editor.dirty,
+    savedAt: post?.updatedAt ?? null,
+    onRestore: (fields) => setForm((f) => ({ ...f, ...fields })),
+  });
   const save = useAdminMutation<PostForm>(post ? "PUT" : "POST", () => ADMIN_API.post(post?.id), [
     [ADMIN_API.posts],
     ...PUBLIC_LISTS,
@@ -104,6 +120,7 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
     save.mutate(body as PostForm, {
       onSuccess: () => {
         editor.accepted(value);
+        autosave.saved();
         toast({ title: "Success", description: post ? "Post updated successfully" : "Post created successfully" });
         onDone();
       },
@@ -123,6 +140,7 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
   return (
     <form {...editor.formProps(send)} className="admin-form">
       <h2>{post ? "Edit Post" : "New Post"}</h2>
+      <RestorePrompt autosave={autosave} />
       <Field label="Title" error={error("title")}>
         {(props) => (
           <input
@@ -177,12 +195,29 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
           <input {...props} value={form.metaKeywords} onChange={(e) => set("metaKeywords", e.target.value)} />
         )}
       </Field>
+      <SocialPreview
+        title={form.title}
+        slug={form.slug}
+        metaDescription={form.metaDescription}
+        excerpt={form.excerpt}
+        coverImage={form.coverImage}
+      />
       <Check
         label="Publish post"
         checked={form.published}
         onChange={(published) => set("published", published)}
         error={error("published")}
       />
+      <PublishDate
+        value={form.publishAt}
+        published={form.published}
+        onChange={(publishAt) => set("publishAt", publishAt)}
+        error={error("publishAt")}
+      />
+      <AutosaveStatus status={autosave.status} />
+      <p>
+        <PreviewButton body={() => postBody(form)} id={post?.id ?? null} />
+      </p>
       <FormEnd
         editor={editor}
         onCancel={onDone}

@@ -2,7 +2,6 @@ import { useEffect } from "react";
 import { Link, useLocation } from "wouter";
 import { longDate } from "#shared/features/blog/blog.ts";
 import { blogPostRead, blogRelatedRead } from "#shared/features/blog/reads.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useOrigin } from "#web/lib/origin.ts";
 import { useRead } from "#web/lib/reads.ts";
@@ -11,6 +10,7 @@ import { Loading } from "#web/ui/error-state.tsx";
 import { absoluteUrl, PageMeta } from "#web/ui/page-meta.tsx";
 import { CategoryBadge } from "./category-badge.tsx";
 import { PostCard } from "./post-card.tsx";
+import { postMeta } from "./post-meta.ts";
 import { RelativeTime } from "./relative-time.tsx";
 
 /** Where a missing post sends the visitor: the footer's Platform Reviews link falls back to that category. */
@@ -26,7 +26,6 @@ export const route: PageRoute = {
   },
 };
 
-const DEFAULT_DESCRIPTION = "Practical, honest guides for new webcam models: safety, setup, engagement and income.";
 const DEFAULT_KEYWORDS =
   "cam model tips, webcam model guide, best cam sites, how to become a cam model, cam model income";
 
@@ -46,7 +45,7 @@ export default function BlogPostPage({ params }: PageProps) {
 
   if (!post.data) return <Loading text="Loading article..." />;
   const p = post.data;
-  const description = p.metaDescription || p.excerpt || DEFAULT_DESCRIPTION;
+  const { title, description } = postMeta(p, brandName);
   // Structured data needs absolute URLs: without a known public address they are left out.
   const url = origin ? `${origin}/blog/${p.slug}` : null;
   const image = p.coverImage ? absoluteUrl(origin, p.coverImage) : null;
@@ -57,7 +56,7 @@ export default function BlogPostPage({ params }: PageProps) {
       headline: p.title,
       description,
       ...(image ? { image } : {}),
-      datePublished: p.createdAt,
+      datePublished: p.date,
       dateModified: p.updatedAt,
       author: { "@type": "Organization", name: brandName },
       publisher: { "@type": "Organization", name: brandName },
@@ -82,7 +81,7 @@ export default function BlogPostPage({ params }: PageProps) {
   return (
     <article className="blog-post">
       <PageMeta
-        title={pageTitle(p.title, brandName)}
+        title={title}
         description={description}
         keywords={p.metaKeywords || DEFAULT_KEYWORDS}
         image={p.coverImage}
@@ -103,8 +102,8 @@ export default function BlogPostPage({ params }: PageProps) {
         {p.category && <CategoryBadge slug={p.category} />}
         <h1>{p.title}</h1>
         <p className="post-meta">
-          <time dateTime={p.createdAt}>{longDate(p.createdAt)}</time> · <RelativeTime iso={p.createdAt} /> ·{" "}
-          {p.readingMinutes} min read
+          <time dateTime={p.date}>{longDate(p.date)}</time> · <RelativeTime iso={p.date} /> · {p.readingMinutes} min
+          read
         </p>
       </header>
       {p.coverImage && <img className="post-cover large" src={p.coverImage} alt="" width={1200} height={630} />}

@@ -16,7 +16,7 @@ export function PostCard({ post }: { post: BlogPostSummary }) {
       </Link>
       <div className="post-card-body">
         <p className="post-meta">
-          {post.category && <CategoryBadge slug={post.category} />} <RelativeTime iso={post.createdAt} />
+          {post.category && <CategoryBadge slug={post.category} />} <RelativeTime iso={post.date} />
         </p>
         <h2 className="post-card-title">
           <Link href={`/blog/${post.slug}`}>{post.title}</Link>

@@ -1,0 +1,186 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { type Autosave, autosavePath } from "#shared/features/editor/contract.ts";
+import { api } from "#web/lib/query-client.ts";
+
+/** How long after the last change the editor saves its copy by itself. */
+export const AUTOSAVE_DELAY_MS = 3000;
+
+type Fields = Record<string, string | boolean | number | null>;
+
+/** Where this browser keeps an editor's copy (the server keeps one too). */
+const storageKey = (key: string) => `autosave:${key}`;
+
+function readLocal(key: string): Autosave | null {
+  try {
+    const raw = localStorage.getItem(storageKey(key));
+    if (!raw) return null;
+    const value = JSON.parse(raw) as Autosave;
+    return value && typeof value.savedAt === "string" && value.body && typeof value.body === "object" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeLocal(value: Autosave): void {
+  try {
+    localStorage.setItem(storageKey(value.key), JSON.stringify(value));
+  } catch {
+    // A full or disabled storage: the server's copy remains.
+  }
+}
+
+function removeLocal(key: string): void {
+  try {
+    localStorage.removeItem(storageKey(key));
+  } catch {}
+}
+
+/** A time of day as the admin reads it: "14:03". */
+export const clockTime = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+
+/** A date and time as the admin reads them. */
+const dateTime = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
+
+export interface AutosaveState {
+  /** The copy found when the editor opened, newer than the saved record and different from it: offered back. */
+  offer: Autosave | null;
+  /** What the form says about its saving: "Saved as a draft copy at 14:03", or null. */
+  status: string | null;
+  restore: () => void;
+  discard: () => void;
+  /** The record was saved: the copies go (the server drops its own when it saves the record). */
+  saved: () => void;
+}
+
+/**
+ * An editor's autosave: a few seconds after each change the form's fields are kept in this
+ * browser and on the server under `key` ("post:12", "post:new"), never in the record itself.
+ * When the editor opens and a copy newer than the saved record (`savedAt`) holds something
+ * else, it is offered back (`offer`, then `restore` or `discard`).
+ */
+export function useAutosave<T extends object>({
+  key,
+  form,
+  dirty,
+  savedAt,
+  onRestore,
+  delay = AUTOSAVE_DELAY_MS,
+}: {
+  key: string;
+  form: T;
+  /** Whether the form differs from the saved record: only then is a copy kept. */
+  dirty: boolean;
+  /** When the record was last saved (ISO), or null for a new one. */
+  savedAt: string | null;
+  onRestore: (fields: Partial<T>) => void;
+  delay?: number;
+}): AutosaveState {
+  const [offer, setOffer] = useState<Autosave | null>(null);
+  const [status, setStatus] = useState<string | null>(savedAt ? `Last saved ${dateTime(savedAt)}` : null);
+  const [ready, setReady] = useState(false);
+  const formRef = useRef(form);
+  formRef.current = form;
+  const lastKept = useRef<string | null>(null);
+
+  // On opening: the newest copy, this browser's or the server's, if it is newer than the record.
+  useEffect(() => {
+    let live = true;
+    (async () => {
+      const local = readLocal(key);
+      const server = await api<{ autosave: Autosave | null }>("GET", autosavePath(key))
+        .then((answer) => answer.autosave)
+        .catch(() => null);
+      if (!live) return;
+      const newest = [local, server]
+        .filter((copy): copy is Autosave => copy !== null)
+        .sort((a, b) => Date.parse(b.savedAt) - Date.parse(a.savedAt))[0];
+      const newer = newest && (!savedAt || Date.parse(newest.savedAt) > Date.parse(savedAt));
+      const differs =
+        newest &&
+        Object.entries(newest.body).some(
+          ([field, value]) =>
+            JSON.stringify((formRef.current as Record<string, unknown>)[field]) !== JSON.stringify(value),
+        );
+      if (newest && newer && differs) setOffer(newest);
+      else if (newest) {
+        // An old or identical copy is of no use.
+        removeLocal(key);
+        if (server) void api("DELETE", autosavePath(key)).catch(() => {});
+      }
+      setReady(true);
+    })();
+    return () => {
+      live = false;
+    };
+  }, [key, savedAt]);
+
+  // A few seconds after the last change, while the form holds unsaved changes and no copy is on offer.
+  const text = JSON.stringify(form);
+  useEffect(() => {
+    if (!ready || offer || !dirty || text === lastKept.current) return;
+    const timer = setTimeout(async () => {
+      const copy: Autosave = { key, body: JSON.parse(text) as Fields, savedAt: new Date().toISOString() };
+      lastKept.current = text;
+      writeLocal(copy);
+      try {
+        const kept = await api<Autosave>("PUT", autosavePath(key), { json: { body: copy.body } });
+        setStatus(`Saved as a draft copy at ${clockTime(kept.savedAt)}`);
+      } catch {
+        setStatus(
+          `Saved as a draft copy in this browser at ${clockTime(copy.savedAt)} (the server could not be reached)`,
+        );
+      }
+    }, delay);
+    return () => clearTimeout(timer);
+  }, [ready, offer, dirty, text, key, delay]);
+
+  const discard = useCallback(() => {
+    setOffer(null);
+    removeLocal(key);
+    void api("DELETE", autosavePath(key)).catch(() => {});
+  }, [key]);
+
+  return {
+    offer,
+    status,
+    restore: () => {
+      if (!offer) return;
+      onRestore(offer.body as Partial<T>);
+      setStatus(`Restored the draft copy from ${dateTime(offer.savedAt)}: save to keep it`);
+      setOffer(null);
+    },
+    discard,
+    saved: () => {
+      removeLocal(key);
+      lastKept.current = null;
+      setStatus(`Last saved ${dateTime(new Date().toISOString())}`);
+    },
+  };
+}
+
+/** "Restore unsaved changes from …" / "Discard", above the form when a newer copy was found. */
+export function RestorePrompt({ autosave }: { autosave: Pick<AutosaveState, "offer" | "restore" | "discard"> }) {
+  if (!autosave.offer) return null;
+  return (
+    <div className="autosave-restore" role="status">
+      <p>
+        This editor holds changes that were not saved, from <strong>{dateTime(autosave.offer.savedAt)}</strong>.
+      </p>
+      <button type="button" onClick={autosave.restore}>
+        Restore unsaved changes from {dateTime(autosave.offer.savedAt)}
+      </button>
+      <button type="button" className="secondary outline" onClick={autosave.discard}>
+        Discard
+      </button>
+    </div>
+  );
+}
+
+/** "Saved as a draft copy at 14:03" / "Last saved …", announced politely. */
+export function AutosaveStatus({ status }: { status: string | null }) {
+  return (
+    <p className="autosave-status" role="status" aria-live="polite">
+      {status ?? ""}
+    </p>
+  );
+}
