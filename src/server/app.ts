@@ -1,3 +1,4 @@
+import { dirname, join } from "node:path";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import { BEACON_PATH } from "#shared/features/analytics/constants.ts";
@@ -16,6 +17,8 @@ import { ADMIN_PREFIX, adminGuard, isUnder, refuseForeign } from "./features/aut
 import { AUTH_PATH, authRoutes } from "./features/auth/routes.ts";
 import { sessionTokens } from "./features/auth/session.ts";
 import type { LoginThrottle } from "./features/auth/throttle.ts";
+import { backupAdminRoutes } from "./features/backups/admin-routes.ts";
+import { Backups } from "./features/backups/service.ts";
 import { benchRoutes } from "./features/bench/routes.ts";
 import { blogAdminRoutes } from "./features/blog/admin-routes.ts";
 import { earningsRoutes } from "./features/earnings/routes.ts";
@@ -67,7 +70,15 @@ export interface AppDeps {
     Partial<
       Pick<
         Config,
-        "benchEndpoints" | "trustedProxies" | "development" | "writeLimit" | "linkCheckInterval" | "analytics"
+        | "benchEndpoints"
+        | "trustedProxies"
+        | "development"
+        | "writeLimit"
+        | "linkCheckInterval"
+        | "analytics"
+        | "backupCron"
+        | "backupKeep"
+        | "backupDir"
       >
     >;
   /** Tests pass their own clock for counting. */
@@ -76,6 +87,8 @@ export interface AppDeps {
   analytics?: Analytics;
   assets: AssetStore;
   logger: Logger;
+  /** The server passes its automatic backups (started, stopped on shutdown); else one is made from config. */
+  backups?: Backups;
 }
 
 // JSON bodies of the API are small; uploads (a later route) set their own limit.
@@ -96,6 +109,7 @@ export function createApp({
   pageCache = new PageCache(),
   analyticsClock,
   analytics: givenAnalytics,
+  backups: givenBackups,
 }: AppDeps) {
   // Absolute links (canonical, feeds, the sitemap) start with the site's public address:
   // PUBLIC_URL, else the one stored in the settings, else none. Never a request's Host.
@@ -125,6 +139,18 @@ export function createApp({
     logger,
   });
   if (config.linkCheckInterval) linkChecks.schedule(config.linkCheckInterval);
+  // Automatic backups and "Back up now", each run in a child process (docs/product.md#backups).
+  const backupDir = config.backupDir ?? join(dirname(uploadsDir), "backups");
+  const backups =
+    givenBackups ??
+    new Backups({
+      db: database.db,
+      dataDir: dirname(uploadsDir),
+      backupDir,
+      env: { cron: config.backupCron ?? null, keep: config.backupKeep ?? null },
+      logger,
+    });
+  if (!givenBackups) void backups.start().catch((error) => logger.error("could not start backups", { error }));
   const tokens = sessionTokens(secret);
   // Which address a request comes from, and whether over HTTPS (trusted proxies only).
   const client = clientResolver(config.trustedProxies ?? [], { warn: (message) => logger.warn(message) });
@@ -200,7 +226,7 @@ export function createApp({
         }),
       )
       .use(staticFiles(assets))
-      .use(healthRoutes(database, storage))
+      .use(healthRoutes(database, storage, backups))
       .use(reads.routes)
       .use(quizRoutes(database.db, analytics))
       .use(earningsRoutes(database.db, analytics))
@@ -216,7 +242,8 @@ export function createApp({
           .use(productAdminRoutes(database.db))
           .use(linkAdminRoutes(database.db, linkChecks))
           .use(analyticsAdminRoutes(database.db))
-          .use(settingsAdminRoutes(database.db, address)),
+          .use(settingsAdminRoutes(database.db, address))
+          .use(backupAdminRoutes(backups, backupDir)),
       )
       .use(uploadRoutes(uploadsDir))
       .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage)))
