@@ -23,6 +23,11 @@ export const ADMIN_API = {
   upload: "/api/upload",
   login: "/api/auth/login",
   logout: "/api/auth/logout",
+  backups: "/api/admin/backups",
+  backupSummary: "/api/admin/backups/summary",
+  backupRun: "/api/admin/backups/run",
+  backupSchedule: "/api/admin/backups/schedule",
+  backupFile: (name: string) => `/api/admin/backups/files/${encodeURIComponent(name)}`,
 } as const;
 
 export interface Me {

@@ -1,77 +1,15 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createApp } from "#server/app.ts";
 import { verifyBackup } from "#server/backup.ts";
-import { applyMigrations, openDatabase } from "#server/db/client.ts";
 import { snapshotDatabase } from "#server/db/snapshot.ts";
-import { StorageHealth } from "#server/lib/storage-health.ts";
 import { readTar, writeTar } from "#server/lib/tar.ts";
-import { memoryLogger } from "#server/logger.ts";
-import { loadAssets } from "#server/ssr/assets.ts";
-import type { BackupOverview, BackupRun, BackupSummary } from "#shared/features/backups/contract.ts";
-import { login, SAME_ORIGIN } from "#tests/support/admin.ts";
-import { TEST_SECRET } from "#tests/support/app.ts";
-import { createAdmin, createSettings } from "#tests/support/factories.ts";
+import type { BackupRun, BackupSummary } from "#shared/features/backups/contract.ts";
 import { scratchDir } from "#tests/support/scratch.ts";
+import { siteOnDisk, UPLOAD } from "#tests/support/site-on-disk.ts";
 import { autoBackup } from "./auto-backup.ts";
 import { BACKUP_FILE, backupFileName, listBackupFiles, rotateBackups } from "./files.ts";
-import { Backups } from "./service.ts";
 import { backupRuns } from "./table.ts";
-
-const UPLOAD = "abcdefghijklmnopqrstuv.png";
-const stops: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const stop of stops.splice(0)) await stop();
-});
-
-/** The real app on a real SQLite file in its own DATA_DIR, with an upload and a signed-in admin. */
-async function siteOnDisk(options: { cron?: string | null; keep?: number | null; backupDir?: string } = {}) {
-  const dataDir = scratchDir("site");
-  const uploadsDir = join(dataDir, "uploads");
-  mkdirSync(uploadsDir);
-  writeFileSync(join(uploadsDir, UPLOAD), "not really a picture");
-  writeFileSync(join(dataDir, "jwt-secret"), TEST_SECRET);
-  const database = openDatabase(join(dataDir, "app.db"));
-  applyMigrations(database);
-  await createSettings(database.db);
-  await createAdmin(database.db);
-  const logger = memoryLogger();
-  const backupDir = options.backupDir ?? join(dataDir, "backups");
-  const backups = new Backups({
-    db: database.db,
-    dataDir,
-    backupDir,
-    env: { cron: options.cron ?? null, keep: options.keep ?? null },
-    logger,
-  });
-  await backups.start();
-  const app = createApp({
-    database,
-    secret: TEST_SECRET,
-    uploadsDir,
-    storage: new StorageHealth({ dir: dataDir, databaseFile: join(dataDir, "app.db"), logger }),
-    config: { publicUrl: null, backupDir },
-    assets: loadAssets(),
-    logger,
-    backups,
-  });
-  stops.push(async () => {
-    await backups.stop();
-    database.close();
-  });
-  const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
-  const cookie = await login(request);
-  const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) => {
-    const headers = new Headers(init.headers);
-    headers.set("cookie", cookie);
-    headers.set("origin", SAME_ORIGIN.origin);
-    if (init.json !== undefined) headers.set("content-type", "application/json");
-    return request(path, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
-  };
-  const overview = async () => (await (await asAdmin("/api/admin/backups")).json()) as BackupOverview;
-  return { dataDir, backupDir, database, backups, request, asAdmin, overview, logger };
-}
 
 async function entries(file: string): Promise<string[]> {
   const names: string[] = [];
