@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { verifyBackup } from "#server/backup.ts";
@@ -10,6 +10,9 @@ import { siteOnDisk, UPLOAD } from "#tests/support/site-on-disk.ts";
 import { autoBackup } from "./auto-backup.ts";
 import { BACKUP_FILE, backupFileName, listBackupFiles, rotateBackups } from "./files.ts";
 import { backupRuns } from "./table.ts";
+
+// Each backup is a child process of its own: slower than a request on a busy machine.
+setDefaultTimeout(30_000);
 
 async function entries(file: string): Promise<string[]> {
   const names: string[] = [];
@@ -58,12 +61,12 @@ describe("a backup run", () => {
     const site = await siteOnDisk({ keep: 2 });
     await site.backups.run("manual");
     await site.backups.idle();
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 3; i++) {
       await site.backups.run("schedule");
       await site.backups.idle();
     }
     const { runs, files } = await site.overview();
-    expect(runs.map((r) => r.status)).toEqual(["ok", "ok", "ok", "ok", "ok"]);
+    expect(runs.map((r) => r.status)).toEqual(["ok", "ok", "ok", "ok"]);
     // Exactly BACKUP_KEEP automatic ones, the newest, and the manual one stays.
     expect(files.map((f) => f.kind)).toEqual(["automatic", "automatic", "manual"]);
     expect(files.slice(0, 2).map((f) => f.name)).toEqual([runs[0]!.file!, runs[1]!.file!]);

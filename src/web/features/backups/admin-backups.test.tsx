@@ -1,10 +1,13 @@
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { cleanup, fireEvent, screen, within } from "@testing-library/react";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
 import { siteOnDisk } from "#tests/support/site-on-disk.ts";
 import { BACKUP_PRIVACY, BackupsTab } from "./admin-backups.tsx";
 import { BackupScheduleForm } from "./backup-schedule-form.tsx";
+
+// Each backup is a child process of its own: slower than a request on a busy machine.
+setDefaultTimeout(30_000);
 
 afterEach(cleanup);
 
@@ -38,7 +41,11 @@ test("a failed run shows its reason", async () => {
   renderAt("/admin/backups", <BackupsTab />);
   const runs = await screen.findByRole("table", { name: "Last runs" });
   expect(within(runs).getByText("Scheduled")).toBeTruthy();
-  expect(within(runs).getByText(/Cannot create the backup folder/).closest("td")?.textContent).toMatch(/^Failed:/);
+  expect(
+    within(runs)
+      .getByText(/Cannot create the backup folder/)
+      .closest("td")?.textContent,
+  ).toMatch(/^Failed:/);
 });
 
 test("Settings: the owner picks a schedule and a count; set by BACKUP_CRON on the server, it is shown read-only", async () => {
