@@ -139,7 +139,7 @@ export function createApp({
     logger,
   });
   if (config.linkCheckInterval) linkChecks.schedule(config.linkCheckInterval);
-  // Automatic backups and "Back up now", each run in a child process (docs/product.md#backups).
+  // Automatic backups and "Back up now", each run in a child process (docs/product.md#automatic-backups).
   const backupDir = config.backupDir ?? join(dirname(uploadsDir), "backups");
   const backups =
     givenBackups ??
