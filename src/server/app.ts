@@ -1,3 +1,4 @@
+import { dirname, join } from "node:path";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import { BEACON_PATH } from "#shared/features/analytics/constants.ts";
@@ -18,6 +19,8 @@ import { ADMIN_PREFIX, adminGuard, isUnder, refuseForeign } from "./features/aut
 import { AUTH_PATH, authRoutes } from "./features/auth/routes.ts";
 import { sessionTokens } from "./features/auth/session.ts";
 import type { LoginThrottle } from "./features/auth/throttle.ts";
+import { backupAdminRoutes } from "./features/backups/admin-routes.ts";
+import { Backups } from "./features/backups/service.ts";
 import { benchRoutes } from "./features/bench/routes.ts";
 import { blogAdminRoutes } from "./features/blog/admin-routes.ts";
 import { blogPreviewRoutes } from "./features/blog/preview-routes.ts";
@@ -81,6 +84,9 @@ export interface AppDeps {
         | "linkCheckInterval"
         | "analytics"
         | "linkCheckIntervalSet"
+        | "backupCron"
+        | "backupKeep"
+        | "backupDir"
       >
     >;
   /** Tests pass their own clock for counting. */
@@ -91,6 +97,8 @@ export interface AppDeps {
   analytics?: Analytics;
   assets: AssetStore;
   logger: Logger;
+  /** The server passes its automatic backups (started, stopped on shutdown); else one is made from config. */
+  backups?: Backups;
 }
 
 // JSON bodies of the API are small; uploads (a later route) set their own limit.
@@ -112,6 +120,7 @@ export function createApp({
   analyticsClock,
   analytics: givenAnalytics,
   clock = () => new Date(),
+  backups: givenBackups,
 }: AppDeps) {
   // Absolute links (canonical, feeds, the sitemap) start with the site's public address:
   // PUBLIC_URL, else the one stored in the settings, else none. Never a request's Host.
@@ -152,6 +161,18 @@ export function createApp({
   void linkCheckSchedules
     .load()
     .catch((error) => logger.error("could not read the link-check schedule from the settings", { error }));
+  // Automatic backups and "Back up now", each run in a child process (docs/product.md#automatic-backups).
+  const backupDir = config.backupDir ?? join(dirname(uploadsDir), "backups");
+  const backups =
+    givenBackups ??
+    new Backups({
+      db: database.db,
+      dataDir: dirname(uploadsDir),
+      backupDir,
+      env: { cron: config.backupCron ?? null, keep: config.backupKeep ?? null },
+      logger,
+    });
+  if (!givenBackups) void backups.start().catch((error) => logger.error("could not start backups", { error }));
   const tokens = sessionTokens(secret);
   // Which address a request comes from, and whether over HTTPS (trusted proxies only).
   const client = clientResolver(config.trustedProxies ?? [], { warn: (message) => logger.warn(message) });
@@ -228,7 +249,7 @@ export function createApp({
         }),
       )
       .use(staticFiles(assets))
-      .use(healthRoutes(database, storage))
+      .use(healthRoutes(database, storage, backups))
       .use(reads.routes)
       .use(quizRoutes(database.db, analytics))
       .use(earningsRoutes(database.db, analytics))
@@ -254,7 +275,8 @@ export function createApp({
               address: () => address.describe(),
               clock: analyticsClock,
             }),
-          ),
+          )
+          .use(backupAdminRoutes(backups, backupDir)),
       )
       .use(uploadRoutes(uploadsDir))
       .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage)))

@@ -83,7 +83,7 @@ function dataFiles(dataDir: string): [string, string][] {
  * cannot touch DATA_DIR: not inside it (by path, through links, or through a bind mount),
  * not a folder, a link or a device, not one of the files being copied.
  */
-function backupTarget(realData: string, target: string, raw: string): string {
+function backupTarget(realData: string, target: string, raw: string, automaticDir?: string): string {
   if (raw.endsWith("/"))
     refuse(`${raw} names a folder; name the backup file to write, e.g. ${join(raw, "cam-guide.tar")}.`);
   const folder = dirname(target);
@@ -100,12 +100,16 @@ function backupTarget(realData: string, target: string, raw: string): string {
   if (!statSync(realFolder).isDirectory()) refuse(`${folder} is not a folder.`);
   const real = join(realFolder, basename(target));
   const inside = `${target} is inside DATA_DIR (${realData}); write backups somewhere else, so that one survives losing DATA_DIR.`;
-  if (within(realData, real)) refuse(inside);
-  // The same folder reached another way (a bind mount, a hard-linked path) has the same inode.
-  const data = statSync(realData);
-  for (let dir = realFolder; ; dir = dirname(dir)) {
-    if (sameFile(statSync(dir), data)) refuse(inside);
-    if (dir === dirname(dir)) break;
+  // The automatic backups' own folder may be DATA_DIR/backups: no backup ever copies it.
+  const ownFolder = automaticDir !== undefined && realFolder === automaticDir && !isCopiedFolder(realData, realFolder);
+  if (!ownFolder) {
+    if (within(realData, real)) refuse(inside);
+    // The same folder reached another way (a bind mount, a hard-linked path) has the same inode.
+    const data = statSync(realData);
+    for (let dir = realFolder; ; dir = dirname(dir)) {
+      if (sameFile(statSync(dir), data)) refuse(inside);
+      if (dir === dirname(dir)) break;
+    }
   }
   const existing = lstatSync(real, { throwIfNoEntry: false });
   if (existing?.isSymbolicLink()) {
@@ -129,6 +133,22 @@ function backupTarget(realData: string, target: string, raw: string): string {
     }
   }
   return real;
+}
+
+/** True when a backup of `realData` would copy files of `folder` (DATA_DIR itself or its uploads). */
+function isCopiedFolder(realData: string, folder: string): boolean {
+  return folder === realData || within(join(realData, "uploads"), folder);
+}
+
+/**
+ * Why automatic backups cannot be written to `folder` (a real path) for DATA_DIR, or null:
+ * it must not be DATA_DIR, its uploads, or a folder holding DATA_DIR, so no backup copies another.
+ */
+export function backupFolderProblem(dataDir: string, folder: string): string | null {
+  const realData = realpathSync(dataDir);
+  if (isCopiedFolder(realData, folder) || within(folder, realData))
+    return `BACKUP_DIR (${folder}) must be a folder of its own, outside DATA_DIR's uploads, so that no backup copies another.`;
+  return null;
 }
 
 const TEMP = /^\.cam-guide-backup-(\d+)-[0-9a-f]{8}$/;
@@ -175,13 +195,18 @@ function syncFolder(folder: string): void {
 export async function backup(
   dataDir: string,
   target: string,
-  options: { raw?: string; signal?: AbortSignal } = {},
+  options: {
+    raw?: string;
+    signal?: AbortSignal;
+    /** The automatic backups' folder (a real path): writing there is allowed even inside DATA_DIR. */
+    automaticDir?: string;
+  } = {},
 ): Promise<{ files: number; path: string }> {
   const db = join(dataDir, "app.db");
   if (!existsSync(dataDir)) refuse(`DATA_DIR (${dataDir}) does not exist; is DATA_DIR right?`);
   if (!lstatSync(db, { throwIfNoEntry: false })?.isFile()) refuse(`No database at ${db}; is DATA_DIR right?`);
   const realData = realpathSync(dataDir);
-  const real = backupTarget(realData, target, options.raw ?? target);
+  const real = backupTarget(realData, target, options.raw ?? target, options.automaticDir);
   const folder = dirname(real);
   removeDeadBackupTemps(folder);
   const temp = join(folder, `.cam-guide-backup-${process.pid}-${randomBytes(4).toString("hex")}`);
@@ -217,6 +242,68 @@ export async function backup(
     return { files: entries.length, path: real };
   } finally {
     rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Reads the whole archive `source` into `staging` and checks it as a restore would: only the
+ * entries a backup holds, each once, within their sizes, every byte readable, a sound
+ * cam-guide database (SQLite's integrity check included) and a valid session secret. Throws
+ * an OperatorError saying what is wrong. Uploads are written only with `keepUploads`;
+ * otherwise they are read through and dropped. Answers the names it holds.
+ */
+async function checkArchive(
+  source: string,
+  staging: string,
+  { signal, keepUploads }: { signal?: AbortSignal; keepUploads: boolean },
+): Promise<Set<string>> {
+  const seen = new Set<string>();
+  await readTar(
+    source,
+    async (name, size, chunks) => {
+      const kind = entryKind(name);
+      if (seen.has(name)) refuse(`The backup holds ${shownName(name)} twice.`);
+      seen.add(name);
+      if (size > LIMITS[kind])
+        refuse(`The backup holds ${shownName(name)} of ${size} bytes, more than cam-guide ever stores there.`);
+      if (kind === "upload" && !keepUploads) {
+        for await (const _chunk of chunks());
+        return;
+      }
+      const path = join(staging, name);
+      if (kind === "upload") mkdirSync(join(staging, "uploads"), { recursive: true, mode: DIR_MODE });
+      const fd = openSync(path, "wx", FILE_MODE);
+      try {
+        for await (const chunk of chunks()) writeAll(fd, chunk, chunk.length);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    },
+    signal,
+  );
+  if (!seen.has("app.db")) refuse("The backup holds no database (app.db).");
+  const problem = await replacementDatabaseProblem(join(staging, "app.db"));
+  if (problem) refuse(`The database in the backup ${problem}.`);
+  removeDatabaseSideFiles(join(staging, "app.db"));
+  if (seen.has("jwt-secret")) {
+    const secretProblem = jwtSecretProblem(readFileSync(join(staging, "jwt-secret"), "utf8"));
+    if (secretProblem) refuse(`The session secret in the backup ${secretProblem}.`);
+  }
+  if (signal?.aborted) refuse("Interrupted.");
+  return seen;
+}
+
+/**
+ * Checks a backup file without restoring it (the same checks as a restore), in a temporary
+ * folder beside it that is removed afterwards. Throws an OperatorError saying what is wrong.
+ */
+export async function verifyBackup(file: string, signal?: AbortSignal): Promise<{ files: number }> {
+  const staging = mkdtempSync(join(dirname(file), ".cam-guide-verify-"));
+  try {
+    return { files: (await checkArchive(file, staging, { signal, keepUploads: false })).size };
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
   }
 }
 
@@ -269,36 +356,7 @@ export async function restore(
   removeRestoreLeftovers(dataDir);
   const staging = mkdtempSync(join(dataDir, RESTORE_TEMP));
   try {
-    const seen = new Set<string>();
-    await readTar(
-      source,
-      async (name, size, chunks) => {
-        const kind = entryKind(name);
-        if (seen.has(name)) refuse(`The backup holds ${shownName(name)} twice.`);
-        seen.add(name);
-        if (size > LIMITS[kind])
-          refuse(`The backup holds ${shownName(name)} of ${size} bytes, more than cam-guide ever stores there.`);
-        const path = join(staging, name);
-        if (kind === "upload") mkdirSync(join(staging, "uploads"), { recursive: true, mode: DIR_MODE });
-        const fd = openSync(path, "wx", FILE_MODE);
-        try {
-          for await (const chunk of chunks()) writeAll(fd, chunk, chunk.length);
-          fsyncSync(fd);
-        } finally {
-          closeSync(fd);
-        }
-      },
-      signal,
-    );
-    if (!seen.has("app.db")) refuse("The backup holds no database (app.db).");
-    const problem = await replacementDatabaseProblem(join(staging, "app.db"));
-    if (problem) refuse(`The database in the backup ${problem}.`);
-    removeDatabaseSideFiles(join(staging, "app.db"));
-    if (seen.has("jwt-secret")) {
-      const secretProblem = jwtSecretProblem(readFileSync(join(staging, "jwt-secret"), "utf8"));
-      if (secretProblem) refuse(`The session secret in the backup ${secretProblem}.`);
-    }
-    if (signal?.aborted) refuse("Interrupted.");
+    const seen = await checkArchive(source, staging, { signal, keepUploads: true });
 
     const uploads = join(dataDir, "uploads");
     const uploadsStat = lstatSync(uploads, { throwIfNoEntry: false });

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
 import { ConfigError, loadConfig } from "./env.ts";
 
 describe("loadConfig", () => {
@@ -18,6 +19,9 @@ describe("loadConfig", () => {
       linkCheckInterval: 168,
       linkCheckIntervalSet: false,
       analytics: true,
+      backupCron: null,
+      backupKeep: null,
+      backupDir: resolve("./data/backups"),
     });
   });
 
@@ -129,5 +133,37 @@ describe("loadConfig", () => {
       expect((error as ConfigError).problems).toHaveLength(2);
       expect((error as Error).message).not.toContain("sekrit");
     }
+  });
+
+  test.each([
+    ["30 3 * * *", "30 3 * * *"],
+    ["  */2   * * * * * ", "*/2 * * * * *"],
+    ["OFF", "off"],
+  ])("BACKUP_CRON=%p", (raw, cron) => {
+    expect(loadConfig({ BACKUP_CRON: raw }).backupCron).toBe(cron);
+  });
+
+  test.each([
+    ["nightly", /BACKUP_CRON must be a cron schedule or "off": "nightly" is not a schedule: .*5 fields/],
+    ["30 3 * *", /"30 3 \* \*" is not a schedule: .*five, six, or seven/],
+    ["0 30 3 * * * 2026", /requires exactly 5 or 6 parts/],
+    ["61 3 * * *", /Invalid value for minute: 61/],
+  ])("BACKUP_CRON=%p is refused, saying why", (raw, message) => {
+    expect(() => loadConfig({ BACKUP_CRON: raw })).toThrow(message);
+  });
+
+  test("BACKUP_KEEP is 1 to 365; BACKUP_DIR defaults to DATA_DIR/backups, never DATA_DIR or its uploads", () => {
+    expect(loadConfig({ BACKUP_KEEP: "2" }).backupKeep).toBe(2);
+    for (const raw of ["0", "366", "-1", "7.5", "seven"])
+      expect(() => loadConfig({ BACKUP_KEEP: raw })).toThrow(/BACKUP_KEEP must be a whole number .* from 1 to 365/);
+    expect(loadConfig({ DATA_DIR: "/srv/site" }).backupDir).toBe("/srv/site/backups");
+    expect(loadConfig({ DATA_DIR: "/srv/site", BACKUP_DIR: "/mnt/usb/site" }).backupDir).toBe("/mnt/usb/site");
+    for (const dir of ["/srv/site", "/srv/site/uploads", "/srv/site/uploads/x"])
+      expect(() => loadConfig({ DATA_DIR: "/srv/site", BACKUP_DIR: dir })).toThrow(
+        /BACKUP_DIR must be a folder of its own/,
+      );
+    expect(() => loadConfig({ DATA_DIR: "/srv/site", BACKUP_DIR: "/srv" })).toThrow(
+      /BACKUP_DIR must not hold DATA_DIR/,
+    );
   });
 });

@@ -1,5 +1,7 @@
 // Configuration is read here once, validated, and passed down. Nothing else reads process.env.
-
+import { resolve } from "node:path";
+import { Cron } from "croner";
+import { MAX_KEEP } from "#shared/features/backups/contract.ts";
 import { DEFAULT_LINK_CHECK_HOURS } from "#shared/features/settings/link-checks.ts";
 import { parseRange } from "./lib/client.ts";
 
@@ -26,6 +28,12 @@ export interface Config {
   linkCheckIntervalSet: boolean;
   /** First-party counting (ANALYTICS); false when the operator set ANALYTICS=off. */
   analytics: boolean;
+  /** BACKUP_CRON: when automatic backups run; "off" stops them; null: unset, the Settings' schedule applies. */
+  backupCron: string | null;
+  /** BACKUP_KEEP: automatic backups kept; null: unset, the Settings' count (or the default) applies. */
+  backupKeep: number | null;
+  /** BACKUP_DIR, resolved: where automatic and "back up now" backups are written (default DATA_DIR/backups). */
+  backupDir: string;
   /** CAM_GUIDE_BENCH=1 mounts /__bench/ceiling for the benchmark scripts only. */
   benchEndpoints: boolean;
 }
@@ -73,6 +81,20 @@ export class ConfigError extends Error {
   constructor(public readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
     this.name = "ConfigError";
+  }
+}
+
+/**
+ * Null when `cron` is a schedule automatic backups can use: 5 fields (minute hour day month
+ * weekday) or 6 with seconds first, or a nickname such as @daily; else why not, one sentence.
+ */
+export function cronProblem(cron: string): string | null {
+  try {
+    new Cron(cron, { paused: true, mode: "5-or-6-parts" }).stop();
+    return null;
+  } catch (error) {
+    const reason = (error as Error).message.replace(/^CronPattern: /, "").replace(/\.$/, "");
+    return `"${cron}" is not a schedule: ${reason}. Use 5 fields (minute hour day-of-month month weekday), or 6 with seconds first, such as "30 3 * * *" for every night at 03:30`;
   }
 }
 
@@ -164,6 +186,39 @@ export function loadConfig(env: Env): Config {
     problems.push(`ANALYTICS must be "on" or "off" (got "${value("ANALYTICS")}").`);
   }
 
+  // Automatic backups: off unless BACKUP_CRON or the Settings give a schedule.
+  const rawBackupCron = value("BACKUP_CRON");
+  let backupCron: string | null = null;
+  if (rawBackupCron !== undefined) {
+    const cron = rawBackupCron.replace(/\s+/g, " ");
+    const problem = cron.toLowerCase() === "off" ? null : cronProblem(cron);
+    if (problem) problems.push(`BACKUP_CRON must be a cron schedule or "off": ${problem}.`);
+    else backupCron = cron.toLowerCase() === "off" ? "off" : cron;
+  }
+  const rawBackupKeep = value("BACKUP_KEEP");
+  let backupKeep: number | null = null;
+  if (rawBackupKeep !== undefined) {
+    const keep = Number(rawBackupKeep);
+    if (/^\d+$/.test(rawBackupKeep) && keep >= 1 && keep <= MAX_KEEP) backupKeep = keep;
+    else
+      problems.push(
+        `BACKUP_KEEP must be a whole number of automatic backups to keep, from 1 to ${MAX_KEEP} (got "${rawBackupKeep}").`,
+      );
+  }
+  // Inside DATA_DIR by default, in a folder no backup copies; never DATA_DIR itself or its uploads.
+  const backupDir = resolve(value("BACKUP_DIR") ?? resolve(dataDir, "backups"));
+  const data = resolve(dataDir);
+  if (
+    backupDir === data ||
+    backupDir === resolve(data, "uploads") ||
+    backupDir.startsWith(`${resolve(data, "uploads")}/`)
+  )
+    problems.push(
+      `BACKUP_DIR must be a folder of its own, not DATA_DIR or its uploads (got "${value("BACKUP_DIR")}"); leave it unset for DATA_DIR/backups, or better, name a folder on another disk.`,
+    );
+  else if (data.startsWith(`${backupDir}/`))
+    problems.push(`BACKUP_DIR must not hold DATA_DIR (got "${value("BACKUP_DIR")}"): backups would copy themselves.`);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -179,6 +234,9 @@ export function loadConfig(env: Env): Config {
     linkCheckInterval,
     linkCheckIntervalSet: rawLinkCheck !== undefined,
     analytics: rawAnalytics !== "off",
+    backupCron,
+    backupKeep,
+    backupDir,
     benchEndpoints: env.CAM_GUIDE_BENCH === "1",
   };
 }

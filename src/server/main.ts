@@ -23,6 +23,8 @@ import { createAnalytics } from "./features/analytics/routes.ts";
 import { scheduleRollUp } from "./features/analytics/service.ts";
 import { AdminResetError, ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
 import { resetTwoFactor } from "./features/auth/two-factor.ts";
+import { autoBackup } from "./features/backups/auto-backup.ts";
+import { Backups } from "./features/backups/service.ts";
 import { refreshShippedPages } from "./features/site-pages/shipped.ts";
 import { removeUnfinishedUploads } from "./features/uploads/service.ts";
 import { clientResolver } from "./lib/client.ts";
@@ -47,6 +49,9 @@ Commands:
                         the old database is kept beside the new one).
   new-database          Begin again with an empty site where a site's database (app.db) went missing;
                         every other command refuses to run on such a DATA_DIR.
+  backup-auto <auto|manual> <keep>
+                        One run of the automatic backups into BACKUP_DIR, checked, old automatic ones
+                        deleted beyond <keep> (the server starts it in a child process; not for hand use).
   healthcheck           Exit 0 if the server on PORT answers /healthz (for Docker's HEALTHCHECK).
   --help                Show this help.
 
@@ -66,6 +71,13 @@ Configuration (environment variables):
   LINK_CHECK_INTERVAL  Hours between checks of the affiliate links' destinations (default 168, weekly);
                   "off" or 0: only when the admin presses Check now
   ANALYTICS       First-party counting without cookies or stored addresses: on (the default) or off
+  BACKUP_CRON     When automatic backups run, a cron schedule of 5 fields (minute hour day month weekday)
+                  or 6 with seconds first, in the server's time zone, e.g. "30 3 * * *" every night at 03:30;
+                  "off" for none. Unset: off, unless the admin sets a schedule in Settings
+  BACKUP_KEEP     Automatic backups kept, 1 to 365 (default 7, or the admin's count in Settings); older
+                  automatic ones are deleted, backups made with "Back up now" are always kept
+  BACKUP_DIR      Where those backups are written (default DATA_DIR/backups, which no backup copies);
+                  point it at another disk so a backup survives losing the disk DATA_DIR is on
 `;
 
 function fail(message: string): never {
@@ -208,7 +220,26 @@ async function serve(config: Config) {
     logger,
     flushMs: 1000,
   });
-  const app = createApp({ database, secret, uploadsDir, storage, config, assets: loadAssets(), logger, analytics });
+  // Automatic backups (BACKUP_CRON or Settings), each run in a child process.
+  const backups = new Backups({
+    db: database.db,
+    dataDir: dir,
+    backupDir: config.backupDir,
+    env: { cron: config.backupCron, keep: config.backupKeep },
+    logger,
+  });
+  await backups.start();
+  const app = createApp({
+    database,
+    secret,
+    uploadsDir,
+    storage,
+    config,
+    assets: loadAssets(),
+    logger,
+    analytics,
+    backups,
+  });
   // Yesterday's raw visitor rows become daily counts, and old salts go: at start, then hourly.
   if (config.analytics) scheduleRollUp(database.db, (error) => logger.error("analytics roll-up failed", { error }));
   try {
@@ -226,6 +257,7 @@ async function serve(config: Config) {
     logger.info(`${signal} received: finishing in-flight requests`);
     // stop(false) stops accepting connections and resolves once open requests are done.
     await app.server?.stop(false);
+    await backups.stop();
     await analytics.flush();
     database.close();
     lock.release();
@@ -338,6 +370,28 @@ async function runBackup(config: Config, file: string) {
     await new Promise((resolve) => setImmediate(resolve));
     if (controller.signal.aborted) fail(`Backup interrupted (${controller.signal.reason}); nothing was written.`);
     fail(`Backup failed: ${describeFailure(error, resolve(file))} No backup was written.`);
+  } finally {
+    lock.release();
+  }
+}
+
+/** `backup-auto <auto|manual> <keep>`: one run for the server, its result as one JSON line on stdout. */
+async function runAutoBackup(config: Config, kind: string | undefined, keep: string | undefined) {
+  if ((kind !== "auto" && kind !== "manual") || !/^\d{1,3}$/.test(keep ?? "") || Number(keep) < 1)
+    fail("Usage: cam-guide backup-auto <auto|manual> <keep> (the server runs it; see BACKUP_CRON)");
+  const dir = resolve(config.dataDir);
+  const controller = interruptions();
+  const lock = orFail(() => lockDataDir(dir, "shared", { create: false }));
+  try {
+    const result = await autoBackup({
+      dataDir: dir,
+      backupDir: config.backupDir,
+      kind,
+      keep: Number(keep),
+      signal: controller.signal,
+    });
+    console.log(JSON.stringify(result));
+    process.exitCode = result.ok ? 0 : 1;
   } finally {
     lock.release();
   }
@@ -457,6 +511,8 @@ async function main(argv: string[]) {
           `Usage: cam-guide ${command} <file>${sub?.startsWith("-") ? ` (for a file named ${sub}, write ./${sub})` : ""}`,
         );
       return command === "backup" ? runBackup(config, sub) : runRestore(config, sub);
+    case "backup-auto":
+      return runAutoBackup(config, sub, rest[0]);
     case "healthcheck":
       return healthcheck(config);
     default:

@@ -32,6 +32,11 @@ export const ADMIN_API = {
   password: "/api/admin/account/password",
   home: "/api/admin/home",
   linkChecks: "/api/admin/settings/link-checks",
+  backups: "/api/admin/backups",
+  backupSummary: "/api/admin/backups/summary",
+  backupRun: "/api/admin/backups/run",
+  backupSchedule: "/api/admin/backups/schedule",
+  backupFile: (name: string) => `/api/admin/backups/files/${encodeURIComponent(name)}`,
 } as const;
 
 export interface Me {

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { type DatabaseHandle, probeDatabase } from "#server/db/client.ts";
+import type { Backups } from "#server/features/backups/service.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
 
 /**
@@ -7,7 +8,11 @@ import type { StorageHealth } from "#server/lib/storage-health.ts";
  * DATA_DIR, the disk under it takes a write, and a real query succeeds. Otherwise 503 with the
  * reason, so a load balancer or an operator sees what is wrong.
  */
-export function healthRoutes(handle: DatabaseHandle, storage: Pick<StorageHealth, "check">) {
+export function healthRoutes(
+  handle: DatabaseHandle,
+  storage: Pick<StorageHealth, "check">,
+  backups?: Pick<Backups, "health">,
+) {
   return new Elysia({ name: "health" }).get("/healthz", async ({ set }) => {
     set.headers["cache-control"] = "no-store";
     const state = storage.check();
@@ -17,10 +22,14 @@ export function healthRoutes(handle: DatabaseHandle, storage: Pick<StorageHealth
     }
     try {
       await probeDatabase(handle);
-      return { status: "ok" };
     } catch {
       set.status = 503;
       return { status: "unavailable", error: "The database cannot be used." };
     }
+    // Scheduled backups add their last result; a failed one is a degraded detail, never a 503:
+    // the site still serves and keeps its data, and a restart would not mend the backup.
+    const backup = await backups?.health().catch(() => null);
+    if (!backup) return { status: "ok" };
+    return { status: "ok", details: { backup } };
   });
 }

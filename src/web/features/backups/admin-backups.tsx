@@ -1,4 +1,147 @@
-/** /admin/backups: the backup runs, back up now, downloads (filled in by the backups work). */
+import { useQuery } from "@tanstack/react-query";
+import {
+  type BackupOverview,
+  type BackupRun,
+  describeSchedule,
+  formatSize,
+} from "#shared/features/backups/contract.ts";
+import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { toast } from "#web/stores/toast.ts";
+
+/** While a run is going, the page asks again this often. */
+const POLL_MS = 1000;
+
+export const BACKUP_PRIVACY =
+  "A backup holds the whole site: the database (with your sign-in data), the session secret and the uploads. Anyone who has a backup file could sign in as you: keep downloaded backups private.";
+
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+const TRIGGER: Record<BackupRun["trigger"], string> = { schedule: "Scheduled", manual: "Back up now" };
+
+function Result({ run }: { run: BackupRun }) {
+  if (run.status === "running") return <span aria-busy="true">Running...</span>;
+  if (run.status === "ok") return <span className="backup-ok">OK</span>;
+  return (
+    <span className="backup-failed">
+      <strong>Failed:</strong> {run.error}
+    </span>
+  );
+}
+
+/** /admin/backups: the schedule, "Back up now", the last runs and the backup files to download. */
 export function BackupsTab() {
-  return <h2>Backups</h2>;
+  const overview = useQuery<BackupOverview>({
+    queryKey: [ADMIN_API.backups],
+    // Polled while a run is going, so its end shows without a reload.
+    refetchInterval: (query) => (query.state.data?.running ? POLL_MS : false),
+  });
+  const start = useAdminMutation<void>("POST", () => ADMIN_API.backupRun, [[ADMIN_API.backups]], false);
+  if (!overview.data) return <p aria-busy="true">Loading backups...</p>;
+  const { schedule, running, runs, files } = overview.data;
+  const busy = running !== null || start.isPending;
+
+  const backUpNow = () =>
+    start.mutate(undefined, {
+      onSuccess: () => toast({ title: "Backup started", description: "It shows below when it is done." }),
+      onError: (failure) => toast({ title: "Error", description: failure.message, variant: "destructive" }),
+    });
+
+  return (
+    <section aria-labelledby="backups-heading">
+      <h2 id="backups-heading">Backups</h2>
+      <p role="note">{BACKUP_PRIVACY}</p>
+      <h3>Schedule</h3>
+      <p>
+        {describeSchedule(schedule.cron)}
+        {schedule.nextRun && (
+          <>
+            {" "}
+            Next backup: <time dateTime={schedule.nextRun}>{when(schedule.nextRun)}</time>.
+          </>
+        )}
+        <br />
+        <small>
+          The newest {schedule.keep} automatic backups are kept; backups made with "Back up now" are always kept.{" "}
+          {schedule.cronSource === "environment"
+            ? "The schedule is set by BACKUP_CRON on the server."
+            : "Change the schedule in Settings."}{" "}
+          Backups are written to <code>{schedule.folder}</code> on the server.
+        </small>
+      </p>
+      <p>
+        <button type="button" onClick={backUpNow} disabled={busy} aria-busy={busy}>
+          Back up now
+        </button>
+      </p>
+      <p role="status">
+        {running ? `Backing up (started ${when(running.startedAt)})... this page updates when it is done.` : ""}
+      </p>
+
+      <h3 id="backup-runs-heading">Last runs</h3>
+      {runs.length === 0 ? (
+        <p>No backup has run yet.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="admin-table" aria-labelledby="backup-runs-heading">
+            <thead>
+              <tr>
+                <th scope="col">Started</th>
+                <th scope="col">Trigger</th>
+                <th scope="col">Size</th>
+                <th scope="col">Result</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.map((run) => (
+                <tr key={run.id}>
+                  <td data-label="Started">
+                    <time dateTime={run.startedAt}>{when(run.startedAt)}</time>
+                  </td>
+                  <td data-label="Trigger">{TRIGGER[run.trigger]}</td>
+                  <td data-label="Size">{run.size === null ? "-" : formatSize(run.size)}</td>
+                  <td data-label="Result">
+                    <Result run={run} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <h3 id="backup-files-heading">Backup files</h3>
+      {files.length === 0 ? (
+        <p>No backup file in the folder yet.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="admin-table" aria-labelledby="backup-files-heading">
+            <thead>
+              <tr>
+                <th scope="col">Written</th>
+                <th scope="col">Kind</th>
+                <th scope="col">Size</th>
+                <th scope="col">File</th>
+              </tr>
+            </thead>
+            <tbody>
+              {files.map((file) => (
+                <tr key={file.name}>
+                  <td data-label="Written">
+                    <time dateTime={file.writtenAt}>{when(file.writtenAt)}</time>
+                  </td>
+                  <td data-label="Kind">{file.kind === "automatic" ? "Automatic" : "Back up now (kept)"}</td>
+                  <td data-label="Size">{formatSize(file.size)}</td>
+                  <td data-label="File">
+                    <a href={ADMIN_API.backupFile(file.name)} download={file.name}>
+                      Download <span className="visually-hidden">{file.name}</span>
+                    </a>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
 }

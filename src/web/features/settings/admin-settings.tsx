@@ -17,6 +17,7 @@ import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { BackupScheduleForm } from "#web/features/backups/backup-schedule-form.tsx";
 import { LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
 import { toast } from "#web/stores/toast.ts";
 
@@ -30,6 +31,7 @@ export function SettingsTab() {
       <SiteSettingsForm />
       <PublicAddressForm />
       <LinkCheckForm />
+      <BackupScheduleForm />
     </>
   );
 }

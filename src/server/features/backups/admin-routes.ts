@@ -1,0 +1,40 @@
+import { Elysia, t } from "elysia";
+import { adminJson } from "#server/plugins/admin-route.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import { BackupScheduleInput } from "#shared/features/backups/contract.ts";
+import { backupFilePath } from "./files.ts";
+import type { Backups } from "./service.ts";
+
+const FileName = t.Object({ name: t.String({ minLength: 1, maxLength: 100 }) });
+
+/** Backups, mounted under /api/admin behind the admin guard (see app.ts). */
+export function backupAdminRoutes(backups: Backups, backupDir: string) {
+  return (
+    new Elysia({ name: "backups-admin" })
+      // The schedule, the last runs (a running one included) and the files to download.
+      .get("/backups", () => backups.overview())
+      // The last finished run and whether one is going, for the admin home.
+      .get("/backups/summary", () => backups.summary())
+      // "Back up now": 202 with the run, which the page then polls; 409 while another runs.
+      .post("/backups/run", async ({ set }) => {
+        const run = await backups.run("manual");
+        set.status = 202;
+        return run;
+      })
+      // The owner's schedule and count in Settings (BACKUP_CRON / BACKUP_KEEP on the server win).
+      .put("/backups/schedule", ({ body }) => backups.saveSchedule(body), adminJson(BackupScheduleInput))
+      // A backup file, as an attachment: only our own backup names, only in BACKUP_DIR.
+      .get(
+        "/backups/files/:name",
+        ({ params, set }) => {
+          const path = backupFilePath(backupDir, params.name);
+          if (!path) throw new HttpError(404, "No backup file with that name.");
+          set.headers["content-type"] = "application/x-tar";
+          set.headers["content-disposition"] = `attachment; filename="${params.name}"`;
+          set.headers["cache-control"] = "no-store";
+          return Bun.file(path);
+        },
+        { params: FileName },
+      )
+  );
+}

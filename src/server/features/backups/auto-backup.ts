@@ -1,0 +1,66 @@
+import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { backup, backupFolderProblem, describeFailure, OperatorError, verifyBackup } from "#server/backup.ts";
+import { DIR_MODE } from "#server/data-dir.ts";
+import { type BackupKind, backupFileName, rotateBackups } from "./files.ts";
+
+/** What one run did, as the child process reports it to the server (one JSON line). */
+export type AutoBackupResult =
+  | { ok: true; file: string; size: number; deleted: string[] }
+  | { ok: false; error: string };
+
+const PENDING = /^\.cam-guide-.*\.pending$/;
+const VERIFYING = /^\.cam-guide-verify-/;
+
+/** A run killed midway (kill -9, a power cut) leaves only dot-names; the next run removes them. */
+function removeLeftovers(folder: string): void {
+  for (const name of readdirSync(folder))
+    if (PENDING.test(name) || VERIFYING.test(name)) rmSync(join(folder, name), { recursive: true, force: true });
+}
+
+/**
+ * One backup run, in the child process `cam-guide backup-auto` (never in the process serving
+ * requests): a consistent snapshot written under a temporary dot-name in `backupDir`, checked
+ * whole as a restore would check it, then renamed to cam-guide-<UTC time>.<kind>.tar; then
+ * the automatic backups beyond `keep` are deleted. A run that fails or is killed leaves no
+ * file under a final name.
+ */
+export async function autoBackup(options: {
+  dataDir: string;
+  backupDir: string;
+  kind: BackupKind;
+  keep: number;
+  now?: Date;
+  signal?: AbortSignal;
+}): Promise<AutoBackupResult> {
+  const { dataDir, backupDir, kind, keep, signal } = options;
+  let pending: string | null = null;
+  try {
+    try {
+      mkdirSync(backupDir, { recursive: true, mode: DIR_MODE });
+    } catch (error) {
+      throw new OperatorError(`Cannot create the backup folder: ${describeFailure(error, backupDir)}`);
+    }
+    const folder = realpathSync(backupDir);
+    if (!statSync(folder).isDirectory()) throw new OperatorError(`The backup folder ${backupDir} is not a folder.`);
+    const problem = backupFolderProblem(dataDir, folder);
+    if (problem) throw new OperatorError(problem);
+    removeLeftovers(folder);
+    const name = backupFileName(options.now ?? new Date(), kind, (n) => existsSync(join(folder, n)));
+    pending = join(folder, `.${name}.pending`);
+    await backup(dataDir, pending, { signal, automaticDir: folder });
+    try {
+      await verifyBackup(pending, signal);
+    } catch (error) {
+      throw new OperatorError(`The backup was written but failed its check: ${describeFailure(error, pending)}`);
+    }
+    const final = join(folder, name);
+    renameSync(pending, final);
+    pending = null;
+    const deleted = rotateBackups(folder, keep);
+    return { ok: true, file: name, size: statSync(final).size, deleted };
+  } catch (error) {
+    if (pending) rmSync(pending, { force: true });
+    return { ok: false, error: describeFailure(error, backupDir) };
+  }
+}

@@ -1,0 +1,67 @@
+import { lstatSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { BackupFile } from "#shared/features/backups/contract.ts";
+
+/**
+ * The backups the server writes in BACKUP_DIR: cam-guide-<UTC time>.auto.tar (scheduled, kept
+ * by count) and cam-guide-<UTC time>.manual.tar ("Back up now", always kept). Only names of
+ * this shape are listed, downloaded or deleted; nothing else in the folder is touched.
+ */
+export const BACKUP_FILE = /^cam-guide-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z(?:-\d{1,3})?\.(auto|manual)\.tar$/;
+
+export type BackupKind = "auto" | "manual";
+
+/** cam-guide-2026-11-24T03-30-00Z.auto.tar: the UTC time to the second, with dashes (safe on every file system). */
+export function backupFileName(at: Date, kind: BackupKind, taken: (name: string) => boolean = () => false): string {
+  const stamp = at
+    .toISOString()
+    .replace(/\.\d{3}Z$/, "Z")
+    .replace(/:/g, "-");
+  for (let n = 1; ; n++) {
+    const name = `cam-guide-${stamp}${n === 1 ? "" : `-${n}`}.${kind}.tar`;
+    if (!taken(name)) return name;
+  }
+}
+
+/** The backup files in `folder`, newest first (plain files with our names only). */
+export function listBackupFiles(folder: string): BackupFile[] {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  const files: BackupFile[] = [];
+  for (const name of names) {
+    const match = BACKUP_FILE.exec(name);
+    if (!match) continue;
+    const stat = lstatSync(join(folder, name), { throwIfNoEntry: false });
+    if (!stat?.isFile()) continue;
+    files.push({
+      name,
+      kind: match[1] === "auto" ? "automatic" : "manual",
+      size: stat.size,
+      writtenAt: stat.mtime.toISOString(),
+    });
+  }
+  // The names start with the UTC time (then the number of a second backup in the same second).
+  const age = (name: string) => name.replace(/Z(?:-(\d+))?\./, (_, n) => `Z${String(n ?? 1).padStart(3, "0")}.`);
+  return files.sort((a, b) => (age(a.name) < age(b.name) ? 1 : -1));
+}
+
+/** Deletes the automatic backups beyond the newest `keep`; manual ones always stay. Answers the names deleted. */
+export function rotateBackups(folder: string, keep: number): string[] {
+  const old = listBackupFiles(folder)
+    .filter((file) => file.kind === "automatic")
+    .slice(keep)
+    .map((file) => file.name);
+  for (const name of old) rmSync(join(folder, name), { force: true });
+  return old;
+}
+
+/** The path of backup `name` in `folder` when it is one of ours and a plain file there; else null. */
+export function backupFilePath(folder: string, name: string): string | null {
+  if (!BACKUP_FILE.test(name)) return null;
+  const path = join(folder, name);
+  return lstatSync(path, { throwIfNoEntry: false })?.isFile() ? path : null;
+}

@@ -1,0 +1,71 @@
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { cleanup, fireEvent, screen, within } from "@testing-library/react";
+import { routeFetchTo } from "#tests/support/fetch.ts";
+import { renderAt } from "#tests/support/render.tsx";
+import { siteOnDisk } from "#tests/support/site-on-disk.ts";
+import { BACKUP_PRIVACY, BackupsTab } from "./admin-backups.tsx";
+import { BackupScheduleForm } from "./backup-schedule-form.tsx";
+
+// Each backup is a child process of its own: slower than a request on a busy machine.
+setDefaultTimeout(30_000);
+
+afterEach(cleanup);
+
+test("Back up now runs a backup, the page follows it to its end, and the file can be downloaded", async () => {
+  const site = await siteOnDisk();
+  routeFetchTo(site.asAdmin);
+  renderAt("/admin/backups", <BackupsTab />);
+  expect(await screen.findByText(BACKUP_PRIVACY)).toBeTruthy();
+  expect(screen.getByText(/Off: no automatic backups/)).toBeTruthy();
+  expect(screen.getByText("No backup has run yet.")).toBeTruthy();
+
+  fireEvent.click(screen.getByRole("button", { name: "Back up now" }));
+  // Polled until the run ends: its row says OK, and the file is offered.
+  const runs = await screen.findByRole("table", { name: "Last runs" }, { timeout: 10_000 });
+  await within(runs).findByText("OK", undefined, { timeout: 10_000 });
+  expect(within(runs).getByText("Back up now")).toBeTruthy();
+  const [file] = (await site.overview()).files;
+  const link = within(screen.getByRole("table", { name: "Backup files" })).getByRole("link", {
+    name: `Download ${file!.name}`,
+  });
+  expect(link.getAttribute("href")).toBe(`/api/admin/backups/files/${file!.name}`);
+  expect((await site.asAdmin(link.getAttribute("href")!)).status).toBe(200);
+  expect((screen.getByRole("button", { name: "Back up now" }) as HTMLButtonElement).disabled).toBe(false);
+});
+
+test("a failed run shows its reason", async () => {
+  const site = await siteOnDisk({ backupDir: "/dev/null/backups" });
+  await site.backups.run("schedule");
+  await site.backups.idle();
+  routeFetchTo(site.asAdmin);
+  renderAt("/admin/backups", <BackupsTab />);
+  const runs = await screen.findByRole("table", { name: "Last runs" });
+  expect(within(runs).getByText("Scheduled")).toBeTruthy();
+  expect(
+    within(runs)
+      .getByText(/Cannot create the backup folder/)
+      .closest("td")?.textContent,
+  ).toMatch(/^Failed:/);
+});
+
+test("Settings: the owner picks a schedule and a count; set by BACKUP_CRON on the server, it is shown read-only", async () => {
+  const site = await siteOnDisk();
+  routeFetchTo(site.asAdmin);
+  renderAt("/admin/settings", <BackupScheduleForm />);
+  const when = (await screen.findByLabelText("When to back up")) as HTMLSelectElement;
+  fireEvent.change(when, { target: { value: "30 3 * * *" } });
+  fireEvent.change(screen.getByLabelText("Automatic backups to keep"), { target: { value: "3" } });
+  fireEvent.click(screen.getByRole("button", { name: "Save Backup Schedule" }));
+  await screen.findByText(/Every day at 03:30/);
+  expect((await site.overview()).schedule).toMatchObject({ cron: "30 3 * * *", keep: 3, cronSource: "settings" });
+  expect(screen.getByText(/Next backup:/)).toBeTruthy();
+
+  cleanup();
+  const fixed = await siteOnDisk({ cron: "0 4 * * 0" });
+  routeFetchTo(fixed.asAdmin);
+  renderAt("/admin/settings", <BackupScheduleForm />);
+  expect(await screen.findByText("(set by BACKUP_CRON on the server)")).toBeTruthy();
+  expect(screen.getByText(/Every Sunday at 04:00/)).toBeTruthy();
+  expect(screen.queryByLabelText("When to back up")).toBeNull();
+  expect(screen.getByLabelText("Automatic backups to keep")).toBeTruthy();
+});

@@ -1,0 +1,137 @@
+import { useQuery } from "@tanstack/react-query";
+import { useId } from "react";
+import {
+  type BackupOverview,
+  type BackupSchedule,
+  BackupScheduleInput,
+  describeSchedule,
+  MAX_KEEP,
+  SCHEDULE_CHOICES,
+} from "#shared/features/backups/contract.ts";
+import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { Field } from "#web/admin/field.tsx";
+import { useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { toast } from "#web/stores/toast.ts";
+
+const CUSTOM = "custom";
+
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** Settings' "Backups" part: when automatic backups run and how many are kept (applied at once). */
+export function BackupScheduleForm() {
+  const current = useQuery<BackupOverview>({ queryKey: [ADMIN_API.backups] });
+  if (!current.data) return <p aria-busy="true">Loading the backup schedule...</p>;
+  return <BackupScheduleEditor schedule={current.data.schedule} />;
+}
+
+function BackupScheduleEditor({ schedule }: { schedule: BackupSchedule }) {
+  const fromServer = schedule.cronSource === "environment";
+  const editor = useAdminForm<BackupScheduleInput>({
+    initial: { cron: fromServer ? "" : (schedule.cron ?? ""), keep: schedule.keep },
+    schema: BackupScheduleInput,
+    body: (form) => ({ cron: form.cron.trim(), keep: form.keep }),
+  });
+  const { form, setForm, error } = editor;
+  const save = useAdminMutation<BackupScheduleInput>("PUT", () => ADMIN_API.backupSchedule, [[ADMIN_API.backups]]);
+  const helpId = useId();
+  const choice = SCHEDULE_CHOICES.some((c) => c.value === form.cron) ? form.cron : CUSTOM;
+
+  const send = (body: unknown, value: BackupScheduleInput) =>
+    save.mutate(body as BackupScheduleInput, {
+      onSuccess: () => {
+        editor.accepted(value, body as BackupScheduleInput);
+        toast({ title: "Success", description: "Backup schedule saved" });
+      },
+      onError: (failure) => {
+        editor.refused(failure, body);
+        toast({ title: "Error", description: failure.message, variant: "destructive" });
+      },
+    });
+
+  return (
+    <form {...editor.formProps(send)} className="admin-form" aria-labelledby="backup-schedule-heading">
+      <h2 id="backup-schedule-heading">Backups</h2>
+      <fieldset>
+        <legend>Automatic backups</legend>
+        <p id={helpId}>
+          <small>
+            {describeSchedule(schedule.cron)}
+            {schedule.nextRun ? ` Next backup: ${when(schedule.nextRun)}.` : ""} Each backup is checked after it is
+            written; see them and download them in Backups.
+          </small>
+        </p>
+        {fromServer ? (
+          <p>
+            Schedule: <code>{schedule.cron ?? "off"}</code> <small>(set by BACKUP_CRON on the server)</small>
+          </p>
+        ) : (
+          <>
+            <Field label="When to back up">
+              {(props) => (
+                <select
+                  {...props}
+                  aria-describedby={helpId}
+                  value={choice}
+                  onChange={(e) => setForm({ ...form, cron: e.target.value === CUSTOM ? "0 4 * * *" : e.target.value })}
+                >
+                  {SCHEDULE_CHOICES.map((c) => (
+                    <option key={c.value} value={c.value}>
+                      {c.label}
+                    </option>
+                  ))}
+                  <option value={CUSTOM}>Custom (cron schedule)</option>
+                </select>
+              )}
+            </Field>
+            {choice === CUSTOM && (
+              <Field label="Cron schedule" error={error("cron")}>
+                {(props) => (
+                  <>
+                    <input
+                      {...props}
+                      value={form.cron}
+                      spellCheck={false}
+                      autoComplete="off"
+                      onChange={(e) => setForm({ ...form, cron: e.target.value })}
+                    />
+                    <small>
+                      Minute, hour, day of the month, month, weekday (0 is Sunday), in the server's time zone: "0 4 * *
+                      1" is every Monday at 04:00.
+                    </small>
+                  </>
+                )}
+              </Field>
+            )}
+          </>
+        )}
+        {schedule.keepSource === "environment" ? (
+          <p>
+            Automatic backups kept: {schedule.keep} <small>(set by BACKUP_KEEP on the server)</small>
+          </p>
+        ) : (
+          <Field label="Automatic backups to keep" error={error("keep")}>
+            {(props) => (
+              <>
+                <input
+                  {...props}
+                  type="number"
+                  min={1}
+                  max={MAX_KEEP}
+                  value={Number.isNaN(form.keep) ? "" : form.keep}
+                  onChange={(e) => setForm({ ...form, keep: e.target.valueAsNumber })}
+                />
+                <small>Older automatic backups are deleted; backups made with "Back up now" are always kept.</small>
+              </>
+            )}
+          </Field>
+        )}
+      </fieldset>
+      {editor.elsewhere}
+      {!(fromServer && schedule.keepSource === "environment") && (
+        <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
+          Save Backup Schedule
+        </button>
+      )}
+    </form>
+  );
+}
