@@ -23,6 +23,7 @@ import { healthRoutes } from "./features/health/routes.ts";
 import { linkAdminRoutes } from "./features/links/admin-routes.ts";
 import { checkerUserAgent, LinkChecks } from "./features/links/health.ts";
 import { linkRoutes } from "./features/links/routes.ts";
+import { mediaAdminRoutes } from "./features/media/admin-routes.ts";
 import { offerAdminRoutes } from "./features/offers/admin-routes.ts";
 import { offerRoutes } from "./features/offers/routes.ts";
 import { productAdminRoutes } from "./features/products/admin-routes.ts";
@@ -216,10 +217,11 @@ export function createApp({
           .use(productAdminRoutes(database.db))
           .use(linkAdminRoutes(database.db, linkChecks))
           .use(analyticsAdminRoutes(database.db))
-          .use(settingsAdminRoutes(database.db, address)),
+          .use(settingsAdminRoutes(database.db, address))
+          .use(mediaAdminRoutes(database.db, uploadsDir)),
       )
       .use(uploadRoutes(uploadsDir))
-      .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage)))
+      .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage, database.db)))
       .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
       .all("/api/*", () => {
         throw new HttpError(404, "No such API endpoint.");
