@@ -23,6 +23,8 @@ export const ADMIN_API = {
   upload: "/api/upload",
   login: "/api/auth/login",
   logout: "/api/auth/logout",
+  media: "/api/admin/media",
+  mediaItem: (id: number, force = false) => `/api/admin/media/${id}${force ? "?force=1" : ""}`,
 } as const;
 
 export interface Me {

@@ -238,7 +238,8 @@ async function usableRecords(db: Db): Promise<Usable[]> {
       (p): Usable => ({
         kind: "product",
         title: p.name,
-        href: adminPath("products", p.id),
+        // Products are edited in a dialog over their list.
+        href: "/admin/products",
         fields: [["image", p.image]],
       }),
     ),
