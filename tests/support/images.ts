@@ -29,13 +29,19 @@ function bmp(width: number, height: number): Uint8Array {
 }
 
 /** A real image `width` × `height` pixels, JPEG by default. */
-export function testImage(
+export async function testImage(
   width: number,
   height: number,
   format: "jpeg" | "png" | "webp" = "jpeg",
-): Promise<Uint8Array> {
+): Promise<Uint8Array<ArrayBuffer>> {
   const image = new Bun.Image(bmp(width, height));
-  return (format === "png" ? image.png() : format === "webp" ? image.webp() : image.jpeg({ quality: 70 })).bytes();
+  const bytes = await (format === "png"
+    ? image.png()
+    : format === "webp"
+      ? image.webp()
+      : image.jpeg({ quality: 70 })
+  ).bytes();
+  return new Uint8Array(bytes);
 }
 
 /** The multipart body of an upload of `bytes` in the field "file". */

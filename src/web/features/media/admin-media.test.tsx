@@ -6,6 +6,7 @@ import { createOffer } from "#tests/support/factories.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { testImage, uploadForm } from "#tests/support/images.ts";
 import { renderAt } from "#tests/support/render.tsx";
+import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
 import { useToastStore } from "#web/stores/toast.ts";
 import { MediaTab } from "./admin-media.tsx";
 import { MediaPicker, type PickedMedia } from "./media-picker.tsx";
@@ -88,4 +89,13 @@ test("the picker hands back the chosen image with its alt text and size", async 
   fireEvent.click(await screen.findByRole("button", { name: "Choose A ring light on a stand" }));
   expect(choose).toBeTruthy();
   expect(picked).toEqual([{ url: ring.url, alt: "A ring light on a stand", width: 1200, height: 600 }]);
+});
+
+test("an image field offers the library next to uploading: the chosen image becomes its value", async () => {
+  const { desk } = await library();
+  const changes: (string | null)[] = [];
+  renderAt("/admin/products", <ImageUploader label="Image" value={null} onChange={(url) => changes.push(url)} />);
+  fireEvent.click(screen.getByRole("button", { name: "Choose from library for Image" }));
+  fireEvent.click(await screen.findByRole("button", { name: "Choose A tidy desk" }));
+  expect(changes).toEqual([desk.url]);
 });
