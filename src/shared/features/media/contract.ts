@@ -1,7 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
 
-export { type ImageFit, MAX_IMAGE_PIXELS, VARIANT_WIDTHS } from "./constants.ts";
-
 /** One place an upload is used, with the address of its editor in the admin. */
 export interface MediaUsage {
   kind: "post" | "offer" | "product" | "page";
@@ -39,9 +37,3 @@ export const MediaAltInput = Type.Object({
   }),
 });
 export type MediaAltInput = Static<typeof MediaAltInput>;
-
-/** The answer to deleting an upload that is still used (409) unless the request says it was confirmed. */
-export interface MediaInUse {
-  error: string;
-  details: MediaUsage[];
-}
