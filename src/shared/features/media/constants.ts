@@ -17,7 +17,7 @@ export const MAX_IMAGE_PIXELS = 40_000_000;
 /** What `sizes` says for each place an image appears (its width in the layout). */
 export const IMAGE_SIZES = {
   /** A post's body, and its cover on the post page: the reading column. */
-  article: "(min-width: 860px) 800px, 100vw",
+  article: "(min-width: 800px) 736px, 100vw",
   /** A post card in the blog's grid. */
   card: "(min-width: 1024px) 360px, (min-width: 640px) 50vw, 100vw",
   /** An offer's picture in a lesson. */
