@@ -81,7 +81,8 @@ export async function measureImage(dir: string, name: string): Promise<Measured>
     };
   } catch (error) {
     for (const file of written) rmSync(join(dir, file), { force: true });
-    if (error instanceof HttpError) throw error;
+    // A codec's refusal is the image's fault (4xx); anything else (a full disk) is not.
+    if (!String((error as { code?: string }).code ?? "").startsWith("ERR_IMAGE")) throw error;
     throw imageRefusal(error);
   }
 }
