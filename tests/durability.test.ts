@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, ensureBuilt, pool, startServer } from "./support/binary.ts";
+import { testImage } from "./support/images.ts";
 import { scratchDir } from "./support/scratch.ts";
 
 // Data directories live under the run's scratch folder, removed after the last test.
@@ -93,13 +94,9 @@ describe("crash", () => {
 });
 
 describe("backup and restore", () => {
-  // A real 1×1 PNG.
-  const PNG = Uint8Array.from(
-    atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
-    (c) => c.charCodeAt(0),
-  );
-
   test("a backup taken while the site writes restores into a fresh DATA_DIR with every row and upload", async () => {
+    // An image wide enough for two smaller copies, which the backup carries too.
+    const PNG = await testImage(1000, 600, "png");
     const dir = tempDir();
     const server = await startServer(dir, UNLIMITED);
     let upload = "";
@@ -143,7 +140,10 @@ describe("backup and restore", () => {
         env: { PATH: process.env.PATH ?? "", DATA_DIR: fresh },
       });
       expect(restored.exitCode).toBe(0);
-      expect(readdirSync(join(fresh, "uploads"))).toEqual([upload.split("/").pop()!]);
+      const id = upload.split("/").pop()!.slice(0, 22);
+      expect(readdirSync(join(fresh, "uploads")).sort()).toEqual(
+        [`${id}-w480.webp`, `${id}-w960.webp`, `${id}.png`].sort(),
+      );
       const copy = await startServer(fresh, UNLIMITED);
       try {
         for (const id of ids) expect((await fetch(`${copy.url}/api/quiz/result/${id}`)).status).toBe(200);

@@ -32,6 +32,7 @@ import { homeAdminRoutes } from "./features/home/admin-routes.ts";
 import { linkAdminRoutes } from "./features/links/admin-routes.ts";
 import { checkerUserAgent, LinkChecks } from "./features/links/health.ts";
 import { linkRoutes } from "./features/links/routes.ts";
+import { mediaAdminRoutes } from "./features/media/admin-routes.ts";
 import { offerAdminRoutes } from "./features/offers/admin-routes.ts";
 import { offerRoutes } from "./features/offers/routes.ts";
 import { productAdminRoutes } from "./features/products/admin-routes.ts";
@@ -276,10 +277,11 @@ export function createApp({
               clock: analyticsClock,
             }),
           )
-          .use(backupAdminRoutes(backups, backupDir)),
+          .use(backupAdminRoutes(backups, backupDir))
+          .use(mediaAdminRoutes(database.db, uploadsDir)),
       )
       .use(uploadRoutes(uploadsDir))
-      .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage)))
+      .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage, database.db)))
       .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
       .use(blogPreviewRoutes({ db: database.db, tokens, allowedOrigins, render, now: clock }))
       // Guarded like the admin API, but an editor's own copy changes nothing visitors see: no cache clearing.

@@ -25,6 +25,7 @@ import { AdminResetError, ensureAdmin, loadJwtSecret, resetAdminPassword } from 
 import { resetTwoFactor } from "./features/auth/two-factor.ts";
 import { autoBackup } from "./features/backups/auto-backup.ts";
 import { Backups } from "./features/backups/service.ts";
+import { registerExistingUploads } from "./features/media/service.ts";
 import { refreshShippedPages } from "./features/site-pages/shipped.ts";
 import { removeUnfinishedUploads } from "./features/uploads/service.ts";
 import { clientResolver } from "./lib/client.ts";
@@ -249,6 +250,14 @@ async function serve(config: Config) {
     failToListen(config, error);
   }
   logger.info(`cam-guide listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`);
+  // Uploads made before the media library existed are recorded (with their sizes and smaller
+  // copies) in the background, while the server already serves.
+  void registerExistingUploads(database.db, uploadsDir)
+    .then(
+      (added) =>
+        added > 0 && logger.info(`recorded ${added} earlier upload${added === 1 ? "" : "s"} in the media library`),
+    )
+    .catch((error) => logger.error("could not record earlier uploads in the media library", { error }));
 
   let stopping = false;
   const shutdown = async (signal: string) => {

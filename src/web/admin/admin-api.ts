@@ -37,6 +37,8 @@ export const ADMIN_API = {
   backupRun: "/api/admin/backups/run",
   backupSchedule: "/api/admin/backups/schedule",
   backupFile: (name: string) => `/api/admin/backups/files/${encodeURIComponent(name)}`,
+  media: "/api/admin/media",
+  mediaItem: (id: number, force = false) => `/api/admin/media/${id}${force ? "?force=1" : ""}`,
 } as const;
 
 export interface Me {

@@ -7,6 +7,8 @@ const PUBLIC_FIELDS = [
   "description",
   "embedCode",
   "id",
+  // The picture's size and smaller copies when it is an upload the library knows (else null).
+  "imageFit",
   "imageUrl",
   "linkText",
   "linkUrl",

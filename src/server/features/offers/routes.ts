@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import type { Db } from "#server/db/client.ts";
+import { withImageFits } from "#server/features/media/fits.ts";
 import { serveRead } from "#server/lib/reads.ts";
 import { moduleOffersRead } from "#shared/features/offers/reads.ts";
 import { activeOffersFor, embedCodeFor } from "./service.ts";
@@ -16,7 +17,8 @@ const EMBED_CSP = [
 export const offerReads = [
   serveRead(
     moduleOffersRead,
-    ({ db }, { id }, { fullRandom }) => activeOffersFor(db, Number(id), fullRandom === "true"),
+    async ({ db }, { id }, { fullRandom }) =>
+      withImageFits(db, await activeOffersFor(db, Number(id), fullRandom === "true")),
     {
       cacheControl: "no-store",
     },

@@ -1,5 +1,8 @@
+import { withImageFits } from "#server/features/media/fits.ts";
 import { serveRead } from "#server/lib/reads.ts";
 import { productsRead } from "#shared/features/products/reads.ts";
 import { listProductsFor } from "./service.ts";
 
-export const productReads = [serveRead(productsRead, ({ db }, { archetype }) => listProductsFor(db, archetype))];
+export const productReads = [
+  serveRead(productsRead, async ({ db }, { archetype }) => withImageFits(db, await listProductsFor(db, archetype))),
+];

@@ -1,4 +1,6 @@
 import { Elysia } from "elysia";
+import type { Db } from "#server/db/client.ts";
+import { registerUpload } from "#server/features/media/service.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
 import { receiveUpload } from "./service.ts";
 
@@ -6,7 +8,7 @@ import { receiveUpload } from "./service.ts";
 export const UPLOAD_PATH = "/api/upload";
 
 /** POST /api/upload: mounted at UPLOAD_PATH behind the admin guard (see app.ts). */
-export function uploadAdminRoutes(dir: string, storage: Pick<StorageHealth, "roomFor">) {
+export function uploadAdminRoutes(dir: string, storage: Pick<StorageHealth, "roomFor">, db: Db) {
   return new Elysia({ name: "uploads-admin" }).post(
     // The mount's own path.
     "",
@@ -14,9 +16,12 @@ export function uploadAdminRoutes(dir: string, storage: Pick<StorageHealth, "roo
       // The session and origin were checked by the guard, and the write gate let it through,
       // before a byte of the body was read. The body is streamed to disk, never held whole.
       const stored = await receiveUpload(request, dir, storage);
+      // Recorded in the media library; an image gets its size and smaller copies (a damaged
+      // one is removed and refused here).
+      const row = await registerUpload(db, dir, stored.name, stored.type, stored.size);
       set.status = 201;
       set.headers["cache-control"] = "no-store";
-      return { url: stored.url };
+      return { url: stored.url, id: row.id, width: row.width, height: row.height, alt: row.alt };
     },
     { parse: "none" },
   );

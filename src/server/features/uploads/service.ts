@@ -36,7 +36,8 @@ export const MAX_UPLOAD_REQUEST = MAX_UPLOAD_BYTES + 64 * 1024;
 export const CONTENT_TYPES: Record<string, string> = Object.fromEntries(
   Object.entries(UPLOAD_KINDS).map(([type, { ext }]) => [ext, type]),
 );
-export const UPLOAD_NAME = /^[A-Za-z0-9_-]{22}\.(png|jpg|gif|webp|mp4|webm|ogg)$/;
+/** A server-made upload name, or the name of an image's smaller WebP copy (`<id>-w960.webp`). */
+export const UPLOAD_NAME = /^[A-Za-z0-9_-]{22}(?:\.(png|jpg|gif|webp|mp4|webm|ogg)|-w[1-9][0-9]{1,3}\.webp)$/;
 
 /**
  * Whether `name` in `dir` is an upload the server finished: a server-made final name (never a
@@ -124,6 +125,8 @@ function syncDirectory(dir: string): void {
 
 export interface StoredUpload {
   url: string;
+  /** The file's name in the uploads folder. */
+  name: string;
   type: string;
   size: number;
 }
@@ -214,7 +217,7 @@ export async function receiveUpload(
     const name = `${newId()}.${kind!.ext}`;
     renameSync(temp, join(dir, name));
     syncDirectory(dir);
-    return { url: `/uploads/${name}`, type: mime, size };
+    return { url: `/uploads/${name}`, name, type: mime, size };
   } finally {
     try {
       if (fd !== null) closeSync(fd);

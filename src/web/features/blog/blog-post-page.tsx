@@ -2,11 +2,13 @@ import { useEffect } from "react";
 import { Link, useLocation } from "wouter";
 import { longDate } from "#shared/features/blog/blog.ts";
 import { blogPostRead, blogRelatedRead } from "#shared/features/blog/reads.ts";
+import { IMAGE_SIZES } from "#shared/features/media/constants.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useOrigin } from "#web/lib/origin.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { need, type PageProps, type PageRoute } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
+import { FitImage } from "#web/ui/fit-image.tsx";
 import { absoluteUrl, PageMeta } from "#web/ui/page-meta.tsx";
 import { CategoryBadge } from "./category-badge.tsx";
 import { PostCard } from "./post-card.tsx";
@@ -106,7 +108,17 @@ export default function BlogPostPage({ params }: PageProps) {
           read
         </p>
       </header>
-      {p.coverImage && <img className="post-cover large" src={p.coverImage} alt="" width={1200} height={630} />}
+      {p.coverImage && (
+        <FitImage
+          className="post-cover large"
+          src={p.coverImage}
+          fit={p.coverFit}
+          sizes={IMAGE_SIZES.article}
+          alt=""
+          width={1200}
+          height={630}
+        />
+      )}
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server with an allow-list before it is stored and when it is served. */}
       <div className="post-content" dangerouslySetInnerHTML={{ __html: p.content }} />
 

@@ -1,4 +1,305 @@
-/** /admin/media: the media library (filled in by the media work). */
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useRef, useState } from "react";
+import { Link } from "wouter";
+import type { MediaItem } from "#shared/features/media/contract.ts";
+import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { ApiError, api } from "#web/lib/query-client.ts";
+import { toast } from "#web/stores/toast.ts";
+import {
+  formatBytes,
+  formatDay,
+  matchesSearch,
+  reasonOf,
+  type Uploaded,
+  uploadFile,
+  usageLabel,
+  useMediaLibrary,
+} from "./media-data.ts";
+
+/** /admin/media: the media library. Every upload, where it is used, its alt text, upload and delete. */
 export function MediaTab() {
-  return <h2>Media</h2>;
+  const library = useMediaLibrary();
+  const [query, setQuery] = useState("");
+  const [deleting, setDeleting] = useState<MediaItem | null>(null);
+  const searchId = useId();
+  const items = library.data ?? [];
+  const shown = items.filter((item) => matchesSearch(item, query));
+
+  return (
+    <>
+      <h2>Media</h2>
+      <p className="muted">
+        Every image and video uploaded to the site. Images are shown to visitors at a size fit for their screen.
+      </p>
+      <div className="toolbar media-toolbar">
+        <UploadField label="Upload a file" />
+        <div className="media-search">
+          <label htmlFor={searchId}>Search</label>
+          <input
+            id={searchId}
+            type="search"
+            placeholder="Alt text, file name or where it is used"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+        </div>
+      </div>
+      {library.isPending ? (
+        <p aria-busy="true">Loading the media library...</p>
+      ) : library.isError ? (
+        <p role="alert">Error loading the media library. Please try again.</p>
+      ) : (
+        <>
+          <p className="muted" aria-live="polite">
+            {query.trim()
+              ? `${shown.length} of ${items.length} files match “${query.trim()}”.`
+              : `${items.length} file${items.length === 1 ? "" : "s"}.`}
+          </p>
+          {items.length === 0 ? (
+            <p className="empty-state">No uploads yet. Upload an image or a video to get started.</p>
+          ) : (
+            <ul className="media-grid">
+              {shown.map((item) => (
+                <li key={item.id}>
+                  <MediaCard item={item} onDelete={() => setDeleting(item)} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+      <DeleteMediaDialog item={deleting} onClose={() => setDeleting(null)} />
+    </>
+  );
+}
+
+/** A file field that uploads what is chosen into the library. */
+export function UploadField({
+  label,
+  accept = "image/*,video/*",
+  onUploaded,
+}: {
+  label: string;
+  accept?: string;
+  onUploaded?: (uploaded: Uploaded) => void;
+}) {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+
+  async function pick(file: File | undefined) {
+    if (!file) return;
+    setBusy(true);
+    try {
+      const uploaded = await uploadFile(file);
+      await queryClient.invalidateQueries({ queryKey: [ADMIN_API.media] });
+      toast({ title: "Uploaded", description: `${file.name} is in the media library.` });
+      onUploaded?.(uploaded);
+    } catch (error) {
+      toast({
+        title: "Upload failed",
+        description: reasonOf(error, "There was a problem uploading the file. Please try again."),
+        variant: "destructive",
+      });
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = "";
+    }
+  }
+
+  return (
+    <div className="media-upload">
+      <label htmlFor={id}>{label}</label>
+      <input
+        ref={input}
+        id={id}
+        type="file"
+        accept={accept}
+        disabled={busy}
+        onChange={(e) => void pick(e.target.files?.[0])}
+      />
+      {busy && <p aria-live="polite">Uploading...</p>}
+    </div>
+  );
+}
+
+/** The thumbnail: the smallest copy of an image, an icon for a video. */
+export function MediaThumb({ item }: { item: MediaItem }) {
+  if (!item.thumbUrl)
+    return (
+      <div className="media-thumb media-thumb-video" aria-hidden="true">
+        🎞️
+      </div>
+    );
+  const small = item.variants[0];
+  return (
+    <div className="media-thumb">
+      <img
+        src={item.thumbUrl}
+        alt=""
+        loading="lazy"
+        width={small?.width ?? item.width ?? undefined}
+        height={small?.height ?? item.height ?? undefined}
+      />
+    </div>
+  );
+}
+
+function MediaCard({ item, onDelete }: { item: MediaItem; onDelete: () => void }) {
+  const nameId = useId();
+  return (
+    <article className="media-card" aria-labelledby={nameId}>
+      <MediaThumb item={item} />
+      <h3 id={nameId} className="media-name">
+        {item.name}
+      </h3>
+      <p className="muted media-facts">
+        {item.kind === "video" ? "Video" : "Image"} · {formatBytes(item.size)}
+        {item.width && item.height ? ` · ${item.width} × ${item.height}` : ""} · {formatDay(item.createdAt)}
+      </p>
+      {item.usage.length === 0 ? (
+        <p className="muted">Not used anywhere.</p>
+      ) : (
+        <div>
+          <p className="media-used">Used in:</p>
+          <UsageLinks item={item} />
+        </div>
+      )}
+      {item.kind === "image" && <AltForm item={item} />}
+      <p className="actions">
+        <a href={item.url} target="_blank" rel="noopener" className="small-button view-link">
+          Open<span className="visually-hidden"> {item.name} (opens in a new tab)</span>
+        </a>
+        <button type="button" className="danger outline small-button" onClick={onDelete}>
+          Delete<span className="visually-hidden"> {item.name}</span>
+        </button>
+      </p>
+    </article>
+  );
+}
+
+function UsageLinks({ item, onFollow }: { item: MediaItem; onFollow?: () => void }) {
+  return (
+    <ul className="media-usage">
+      {item.usage.map((usage) => (
+        <li key={`${usage.href} ${usage.field}`}>
+          <Link href={usage.href} onClick={onFollow}>
+            {usageLabel(usage)}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The image's description for screen readers; used as the alt text when it is put in a post. */
+function AltForm({ item }: { item: MediaItem }) {
+  const queryClient = useQueryClient();
+  const [alt, setAlt] = useState(item.alt);
+  const [busy, setBusy] = useState(false);
+  const id = useId();
+  useEffect(() => setAlt(item.alt), [item.alt]);
+
+  async function save() {
+    setBusy(true);
+    try {
+      await api("PUT", ADMIN_API.mediaItem(item.id), { json: { alt } });
+      await queryClient.invalidateQueries({ queryKey: [ADMIN_API.media] });
+      toast({ title: "Alt text saved" });
+    } catch (error) {
+      toast({ title: "Error", description: reasonOf(error, "The alt text was not saved."), variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form
+      className="media-alt"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <label htmlFor={id}>
+        Alt text <span className="visually-hidden">for {item.name}</span>
+      </label>
+      <div className="media-alt-row">
+        <input id={id} value={alt} maxLength={300} onChange={(e) => setAlt(e.target.value)} />
+        <button type="submit" className="secondary small-button" disabled={busy || alt === item.alt} aria-busy={busy}>
+          Save<span className="visually-hidden"> alt text for {item.name}</span>
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * Asks before deleting. An upload used somewhere is a warning that lists where (with links to
+ * those editors); only "Delete anyway" sends the confirmed delete the server otherwise refuses.
+ */
+function DeleteMediaDialog({ item, onClose }: { item: MediaItem | null; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  // The server's refusal when the upload came into use after the list was loaded.
+  const [refusal, setRefusal] = useState<string | null>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (item && !dialog.open) dialog.showModal?.();
+    if (!item && dialog.open) dialog.close();
+    setRefusal(null);
+  }, [item]);
+
+  const used = item !== null && (item.usage.length > 0 || refusal !== null);
+
+  async function remove() {
+    if (!item) return;
+    setBusy(true);
+    try {
+      await api("DELETE", ADMIN_API.mediaItem(item.id, used));
+      await queryClient.invalidateQueries({ queryKey: [ADMIN_API.media] });
+      toast({ title: "Upload deleted", description: `${item.name} was deleted.` });
+      onClose();
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        setRefusal(error.error);
+        void queryClient.invalidateQueries({ queryKey: [ADMIN_API.media] });
+      } else
+        toast({ title: "Error", description: reasonOf(error, "The upload was not deleted."), variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <dialog ref={ref} aria-labelledby="media-delete-title" onCancel={onClose} onClose={() => item && onClose()}>
+      {item && (
+        <article>
+          <h2 id="media-delete-title">{used ? "This file is in use" : "Delete this upload?"}</h2>
+          {used ? (
+            <>
+              <p role={refusal ? "alert" : undefined}>
+                {refusal ??
+                  `${item.name} is used in the places below. Deleting it leaves a broken image or video there.`}
+              </p>
+              {item.usage.length > 0 && <UsageLinks item={item} onFollow={onClose} />}
+            </>
+          ) : (
+            <p>{item.name} is not used anywhere. The file and its smaller copies are deleted for good.</p>
+          )}
+          <footer className="dialog-actions">
+            <button type="button" className="secondary outline" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="button" className="danger" onClick={() => void remove()} disabled={busy} aria-busy={busy}>
+              {used ? "Delete anyway" : "Delete"}
+            </button>
+          </footer>
+        </article>
+      )}
+    </dialog>
+  );
 }

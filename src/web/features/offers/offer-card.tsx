@@ -1,13 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useId, useState } from "react";
 import { placedHref } from "#shared/features/links/constants.ts";
-import type { PublicOffer } from "#shared/features/offers/contract.ts";
+import { IMAGE_SIZES, type ImageFit, type ImageUrlFit } from "#shared/features/media/constants.ts";
+import type { PublicOffer as OfferFields } from "#shared/features/offers/contract.ts";
 import { moduleOffersRead } from "#shared/features/offers/reads.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
 import { useOfferSeen } from "#web/features/analytics/beacon.ts";
 import { AffiliateDisclosure, AffiliateLabel } from "#web/features/disclosure/disclosure.tsx";
 import { ApiError, api } from "#web/lib/query-client.ts";
 import { prefersReducedMotion } from "#web/lib/scroll.ts";
+import { FitImage } from "#web/ui/fit-image.tsx";
+
+/** An offer as the read serves it: with its picture's size and smaller copies. */
+type PublicOffer = OfferFields & ImageUrlFit;
 
 export type OfferPage = "module" | "module-complete" | "quiz-complete";
 
@@ -193,14 +198,25 @@ function OfferMedia({ offer }: { offer: PublicOffer }) {
       </ClickToLoad>
     );
   }
-  if (offer.imageUrl) return <OfferImage src={offer.imageUrl} />;
+  if (offer.imageUrl) return <OfferImage src={offer.imageUrl} fit={offer.imageFit} />;
   return null;
 }
 
-function OfferImage({ src }: { src: string }) {
+function OfferImage({ src, fit }: { src: string; fit?: ImageFit | null }) {
   const [failed, setFailed] = useState(false);
   // A broken offer image falls back to a placeholder image.
-  return <img className="offer-image" src={failed ? PLACEHOLDER_IMAGE : src} alt="" onError={() => setFailed(true)} />;
+  if (failed) return <img className="offer-image" src={PLACEHOLDER_IMAGE} alt="" />;
+  return (
+    <FitImage
+      className="offer-image"
+      src={src}
+      fit={fit}
+      sizes={IMAGE_SIZES.offer}
+      alt=""
+      loading="lazy"
+      onError={() => setFailed(true)}
+    />
+  );
 }
 
 /**

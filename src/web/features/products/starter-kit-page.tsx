@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { Link, useSearch } from "wouter";
 import { placedHref } from "#shared/features/links/constants.ts";
+import { IMAGE_SIZES, type ImageUrlFit } from "#shared/features/media/constants.ts";
 import { ALL_ARCHETYPES, badgeTone } from "#shared/features/products/constants.ts";
 import type { RecommendedProduct } from "#shared/features/products/contract.ts";
 import { starterKit } from "#shared/features/products/kit.ts";
@@ -12,6 +13,7 @@ import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { need, optional, type PageRoute } from "#web/page-route.ts";
 import { ErrorState, Loading } from "#web/ui/error-state.tsx";
+import { FitImage } from "#web/ui/fit-image.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 
 export const route: PageRoute = {
@@ -100,7 +102,7 @@ export default function StarterKitPage() {
   );
 }
 
-function ProductGrid({ products }: { products: RecommendedProduct[] }) {
+function ProductGrid({ products }: { products: (RecommendedProduct & ImageUrlFit)[] }) {
   const labelId = useId();
   if (products.length === 0) return <p>No products here yet.</p>;
   return (
@@ -109,7 +111,14 @@ function ProductGrid({ products }: { products: RecommendedProduct[] }) {
         <li key={product.id} className={product.isDefault ? "product-card featured" : "product-card"}>
           <article>
             {product.imageUrl ? (
-              <img src={product.imageUrl} alt="" loading="lazy" className="product-image" />
+              <FitImage
+                src={product.imageUrl}
+                fit={product.imageFit}
+                sizes={IMAGE_SIZES.product}
+                alt=""
+                loading="lazy"
+                className="product-image"
+              />
             ) : (
               <div className="product-image placeholder" aria-hidden="true">
                 🛍️

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { MediaPicker } from "#web/features/media/media-picker.tsx";
 import { ApiError, api } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 
@@ -23,9 +24,11 @@ interface UploaderProps {
   label: string;
 }
 
-/** The single image uploader (idle, uploading, preview), with the field's validation message. */
+/** The single image uploader (idle, uploading, preview, or choose from the library), with the field's validation message. */
 export function ImageUploader({ value, onChange, label, error }: UploaderProps & { error?: string }) {
   const [busy, setBusy] = useState(false);
+  // "Choose from library": an image already uploaded, picked in the media library.
+  const [picking, setPicking] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const id = useId();
 
@@ -86,6 +89,17 @@ export function ImageUploader({ value, onChange, label, error }: UploaderProps &
             onChange={(e) => void pick(e.target.files?.[0])}
           />
           {busy && <p aria-live="polite">Uploading...</p>}
+          <button type="button" className="secondary outline small-button" onClick={() => setPicking(true)}>
+            Choose from library<span className="visually-hidden"> for {label}</span>
+          </button>
+          <MediaPicker
+            open={picking}
+            onPick={(item) => {
+              setPicking(false);
+              onChange(item.url);
+            }}
+            onClose={() => setPicking(false)}
+          />
         </>
       )}
       {error && (

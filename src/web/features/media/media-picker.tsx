@@ -1,0 +1,114 @@
+import { useEffect, useId, useRef, useState } from "react";
+import type { MediaItem } from "#shared/features/media/contract.ts";
+import { MediaThumb, UploadField } from "./admin-media.tsx";
+import { matchesSearch, useMediaLibrary } from "./media-data.ts";
+
+/** What the picker hands back: the image's address, its alt text from the library and its size. */
+export interface PickedMedia {
+  url: string;
+  alt: string;
+  width: number | null;
+  height: number | null;
+}
+
+interface MediaPickerProps {
+  open: boolean;
+  /** Only images (the default) or videos too. */
+  kind?: "image" | "any";
+  onPick: (item: PickedMedia) => void;
+  onClose: () => void;
+}
+
+/** A dialog to choose an upload from the media library (search, grid, or upload a new one). */
+export function MediaPicker({ open, kind = "image", onPick, onClose }: MediaPickerProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [query, setQuery] = useState("");
+  const titleId = useId();
+  const searchId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal?.();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      className="media-picker"
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      onClose={() => open && onClose()}
+    >
+      {open && (
+        <article>
+          <h2 id={titleId}>Choose from the media library</h2>
+          <div className="toolbar media-toolbar">
+            <UploadField
+              label="Upload a new image"
+              accept={kind === "image" ? "image/*" : "image/*,video/*"}
+              onUploaded={(u) => onPick({ url: u.url, alt: u.alt, width: u.width, height: u.height })}
+            />
+            <div className="media-search">
+              <label htmlFor={searchId}>Search</label>
+              <input
+                id={searchId}
+                type="search"
+                placeholder="Alt text, file name or where it is used"
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+              />
+            </div>
+          </div>
+          <PickerGrid kind={kind} query={query} onPick={onPick} />
+          <footer className="dialog-actions">
+            <button type="button" className="secondary outline" onClick={onClose}>
+              Cancel
+            </button>
+          </footer>
+        </article>
+      )}
+    </dialog>
+  );
+}
+
+function PickerGrid({
+  kind,
+  query,
+  onPick,
+}: {
+  kind: "image" | "any";
+  query: string;
+  onPick: (item: PickedMedia) => void;
+}) {
+  const library = useMediaLibrary();
+  if (library.isPending) return <p aria-busy="true">Loading the media library...</p>;
+  if (library.isError) return <p role="alert">Error loading the media library. Please try again.</p>;
+  const items = library.data.filter(
+    (item: MediaItem) => (kind === "any" || item.kind === "image") && matchesSearch(item, query),
+  );
+  if (items.length === 0)
+    return <p className="empty-state">{query.trim() ? "Nothing matches the search." : "No images yet."}</p>;
+  return (
+    <ul className="media-grid media-picker-grid">
+      {items.map((item) => (
+        <li key={item.id}>
+          <button
+            type="button"
+            className="media-pick secondary outline"
+            onClick={() => onPick({ url: item.url, alt: item.alt, width: item.width, height: item.height })}
+          >
+            <MediaThumb item={item} />
+            <span className="media-pick-label">
+              <span className="visually-hidden">Choose </span>
+              {item.alt || item.name}
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
