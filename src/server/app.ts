@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import { BEACON_PATH } from "#shared/features/analytics/constants.ts";
+import { EDITOR_PREVIEW_PATH } from "#shared/features/editor/preview.ts";
 import { VIDEO_PLAYER_ORIGINS } from "#shared/features/offers/video-url.ts";
 import { THEME_SCRIPT } from "#web/theme-script.ts";
 import { BUILD_DATE } from "./build-info.ts";
@@ -19,6 +20,7 @@ import type { LoginThrottle } from "./features/auth/throttle.ts";
 import { benchRoutes } from "./features/bench/routes.ts";
 import { blogAdminRoutes } from "./features/blog/admin-routes.ts";
 import { earningsRoutes } from "./features/earnings/routes.ts";
+import { editorPreviewRoutes } from "./features/editor/preview-routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { linkAdminRoutes } from "./features/links/admin-routes.ts";
 import { checkerUserAgent, LinkChecks } from "./features/links/health.ts";
@@ -30,6 +32,7 @@ import { quizRoutes } from "./features/quiz/routes.ts";
 import { seoRoutes } from "./features/seo/routes.ts";
 import { settingsAdminRoutes } from "./features/settings/admin-routes.ts";
 import { publicAddressStore } from "./features/settings/public-address.ts";
+import { sitePageAdminRoutes } from "./features/site-pages/admin-routes.ts";
 import { UPLOAD_PATH, uploadAdminRoutes } from "./features/uploads/admin-routes.ts";
 import { uploadRoutes } from "./features/uploads/routes.ts";
 import { clientResolver } from "./lib/client.ts";
@@ -171,7 +174,8 @@ export function createApp({
   // changes may show on any cached page, so every admin write empties the page cache.
   const adminMount = (prefix: string) =>
     adminGuard(prefix, { db: database.db, tokens, allowedOrigins }).onAfterHandle(({ request }) => {
-      if (request.method !== "GET") pageCache.clear();
+      // The editor's preview changes nothing.
+      if (request.method !== "GET" && !isUnder(EDITOR_PREVIEW_PATH, request.url)) pageCache.clear();
     });
 
   // Bun's developer error page (a stack and the working directory) only when asked for.
@@ -216,7 +220,9 @@ export function createApp({
           .use(productAdminRoutes(database.db))
           .use(linkAdminRoutes(database.db, linkChecks))
           .use(analyticsAdminRoutes(database.db))
-          .use(settingsAdminRoutes(database.db, address)),
+          .use(settingsAdminRoutes(database.db, address))
+          .use(editorPreviewRoutes())
+          .use(sitePageAdminRoutes(database.db)),
       )
       .use(uploadRoutes(uploadsDir))
       .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage)))
