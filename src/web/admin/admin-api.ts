@@ -23,6 +23,8 @@ export const ADMIN_API = {
   upload: "/api/upload",
   login: "/api/auth/login",
   logout: "/api/auth/logout",
+  sitePages: "/api/admin/site-pages",
+  sitePage: (slug: string) => `/api/admin/site-page/${encodeURIComponent(slug)}`,
 } as const;
 
 export interface Me {

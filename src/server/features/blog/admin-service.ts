@@ -46,7 +46,7 @@ function postContent(input: PostInput): { content: string; contentMarkdown: stri
   if (input.content !== undefined)
     return { content: sanitizePostHtml(input.content), contentMarkdown: null, field: "content" };
   throw new HttpError(422, "Some fields are missing or invalid.", [
-    { field: "contentMarkdown", message: "Content is required: write the post's text" },
+    { field: "contentMarkdown", message: "Content is required, at most 200,000 characters" },
   ]);
 }
 

@@ -64,7 +64,7 @@ export const PostMarkdown = Type.String({
   minLength: 1,
   maxLength: 200_000,
   pattern: "\\S",
-  error: "Content is required: write the post's text (at most 200,000 characters)",
+  error: "Content is required, at most 200,000 characters",
 });
 
 const postFields = {
