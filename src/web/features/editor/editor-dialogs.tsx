@@ -1,8 +1,14 @@
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
-import { toVideoSource } from "#shared/features/offers/video-url.ts";
+import { type FormEvent, type ReactNode, useId, useLayoutEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import { reason, upload } from "#web/features/uploads/uploaders.tsx";
 
 const MB = 1024 * 1024;
+
+// A YouTube or Vimeo address. The renderer decides what becomes a player (the offers' video
+// rules); this only catches an address from elsewhere before it is inserted. Kept local: the
+// offers' module is on public pages, and importing it here would move it into their shared code.
+const VIDEO_ADDRESS =
+  /^https?:\/\/(?:www\.|m\.)?(?:youtube\.com|youtube-nocookie\.com|youtu\.be|vimeo\.com|player\.vimeo\.com)\/\S+$/i;
 
 /** An image on this site with its description, as the image dialog inserts it. */
 export interface ChosenImage {
@@ -16,9 +22,12 @@ export interface ChosenImage {
  */
 export type LibraryPickerSlot = (choose: (image: ChosenImage) => void) => ReactNode;
 
-/** A modal form on the native <dialog>: focus stays inside, Escape and Cancel close it. */
+/**
+ * A modal form on the native <dialog>, shown while mounted: focus stays inside, Escape and Cancel
+ * close it, and focus goes back where it was. It is put at the end of the body: the editor sits
+ * inside the post's own form, and a form may not hold another.
+ */
 function InsertDialog({
-  open,
   title,
   onClose,
   onSubmit,
@@ -26,7 +35,6 @@ function InsertDialog({
   busy = false,
   children,
 }: {
-  open: boolean;
   title: string;
   onClose: () => void;
   onSubmit: () => void;
@@ -36,18 +44,27 @@ function InsertDialog({
 }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  useEffect(() => {
+  useLayoutEffect(() => {
     const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal?.();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+    dialog?.showModal?.();
+    // Closed before it leaves the page, so the browser gives focus back to the button that opened it.
+    return () => dialog?.close();
+  }, []);
   const send = (event: FormEvent) => {
     event.preventDefault();
+    // React passes events up its own tree, portal or not: the post's form must not see this one.
+    event.stopPropagation();
     onSubmit();
   };
-  return (
-    <dialog ref={ref} aria-labelledby={titleId} onCancel={onClose} onClose={() => open && onClose()}>
+  return createPortal(
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
       <article>
         <form onSubmit={send} noValidate>
           <h2 id={titleId}>{title}</h2>
@@ -62,18 +79,17 @@ function InsertDialog({
           </footer>
         </form>
       </article>
-    </dialog>
+    </dialog>,
+    document.body,
   );
 }
 
 /** Upload an image with its description (or pick one from the library), then insert it. */
 export function ImageDialog({
-  open,
   onClose,
   onInsert,
   libraryPicker,
 }: {
-  open: boolean;
   onClose: () => void;
   onInsert: (image: ChosenImage) => void;
   libraryPicker?: LibraryPickerSlot;
@@ -124,7 +140,6 @@ export function ImageDialog({
     problem?.field === field ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {};
   return (
     <InsertDialog
-      open={open}
       title="Insert an image"
       onClose={close}
       onSubmit={() => void submit()}
@@ -168,15 +183,7 @@ export function ImageDialog({
 }
 
 /** Asks for a YouTube or Vimeo address and inserts it on its own line (the page shows its player). */
-export function VideoDialog({
-  open,
-  onClose,
-  onInsert,
-}: {
-  open: boolean;
-  onClose: () => void;
-  onInsert: (url: string) => void;
-}) {
+export function VideoDialog({ onClose, onInsert }: { onClose: () => void; onInsert: (url: string) => void }) {
   const [url, setUrl] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const id = useId();
@@ -186,8 +193,7 @@ export function VideoDialog({
     onClose();
   };
   const submit = () => {
-    const video = toVideoSource(url);
-    if (video?.kind !== "youtube" && video?.kind !== "vimeo") {
+    if (!VIDEO_ADDRESS.test(url.trim())) {
       setProblem(
         "Paste the address of a YouTube or Vimeo video (https://www.youtube.com/watch?v=… or https://vimeo.com/…)",
       );
@@ -198,7 +204,7 @@ export function VideoDialog({
     onInsert(url.trim());
   };
   return (
-    <InsertDialog open={open} title="Insert a video" onClose={close} onSubmit={submit} submit="Insert video">
+    <InsertDialog title="Insert a video" onClose={close} onSubmit={submit} submit="Insert video">
       <label htmlFor={id}>YouTube or Vimeo address</label>
       <input
         id={id}

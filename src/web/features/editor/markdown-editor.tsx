@@ -80,8 +80,8 @@ function Tools({
       <md-italic {...tool("Italic")}>
         <i>Italic</i>
       </md-italic>
-      <md-unordered-list {...tool("Bulleted list")}>• List</md-unordered-list>
-      {tools === "full" && <md-ordered-list {...tool("Numbered list")}>1. List</md-ordered-list>}
+      <md-unordered-list {...tool("Bulleted list")}>Bulleted list</md-unordered-list>
+      {tools === "full" && <md-ordered-list {...tool("Numbered list")}>Numbered list</md-ordered-list>}
       {tools === "full" && <md-quote {...tool("Quote")}>Quote</md-quote>}
       <md-link {...tool("Link")}>Link</md-link>
       {tools === "full" && (
@@ -259,17 +259,10 @@ export function MarkdownEditor({
           {error}
         </small>
       )}
-      {tools === "full" && (
-        <>
-          <ImageDialog
-            open={dialog === "image"}
-            onClose={() => setDialog(null)}
-            onInsert={insertImage}
-            libraryPicker={libraryPicker}
-          />
-          <VideoDialog open={dialog === "video"} onClose={() => setDialog(null)} onInsert={insertBlock} />
-        </>
+      {dialog === "image" && (
+        <ImageDialog onClose={() => setDialog(null)} onInsert={insertImage} libraryPicker={libraryPicker} />
       )}
+      {dialog === "video" && <VideoDialog onClose={() => setDialog(null)} onInsert={insertBlock} />}
     </div>
   );
 }
