@@ -54,9 +54,17 @@ function playerFrame(href: string): string | null {
 // A paragraph holding nothing but one link (a bare address or [text](address)).
 const LONE_LINK = /<p>\s*<a href="([^"]*)"(?:\s+title="[^"]*")?>[^<]*<\/a>\s*<\/p>/g;
 
-/** Markdown as the clean HTML the site stores and shows: a paragraph holding only a YouTube or Vimeo link becomes its player. */
-export function renderMarkdown(markdown: string): string {
+/**
+ * Markdown as HTML before cleaning (a paragraph holding only a YouTube or Vimeo link becomes
+ * its player): what checks of the author's intent (images from other websites) read, since
+ * the sanitiser silently drops some of what they look for.
+ */
+export function markdownToHtml(markdown: string): string {
   const html = Bun.markdown.html(markdown, { autolinks: true });
-  const embedded = html.replace(LONE_LINK, (paragraph, href: string) => playerFrame(href) ?? paragraph);
-  return sanitizePostHtml(embedded).trim();
+  return html.replace(LONE_LINK, (paragraph, href: string) => playerFrame(href) ?? paragraph);
+}
+
+/** Markdown as the clean HTML the site stores and shows. */
+export function renderMarkdown(markdown: string): string {
+  return sanitizePostHtml(markdownToHtml(markdown)).trim();
 }

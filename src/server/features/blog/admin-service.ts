@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { htmlToMarkdown } from "#server/lib/html-to-markdown.ts";
-import { renderMarkdown } from "#server/lib/markdown.ts";
+import { markdownToHtml } from "#server/lib/markdown.ts";
 import { imageOffSite, imageSources, sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { AdminBlogPost, BlogCategory, CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
@@ -34,26 +34,37 @@ async function categoryExists(db: Db, slug: string): Promise<boolean> {
   return row !== undefined;
 }
 
-/** The stored content: the Markdown rendered and cleaned, or (from older clients) the HTML cleaned. */
-function postContent(input: PostInput): { content: string; contentMarkdown: string | null; field: string } {
+/**
+ * The stored content: the Markdown rendered and cleaned, or (from older clients) the HTML
+ * cleaned; with the HTML before cleaning, which the image check reads.
+ */
+function postContent(input: PostInput): {
+  content: string;
+  contentMarkdown: string | null;
+  raw: string;
+  field: string;
+} {
   if (input.contentMarkdown !== undefined) {
+    const raw = markdownToHtml(input.contentMarkdown);
     return {
-      content: renderMarkdown(input.contentMarkdown),
+      content: sanitizePostHtml(raw).trim(),
       contentMarkdown: input.contentMarkdown,
+      raw,
       field: "contentMarkdown",
     };
   }
-  if (input.content !== undefined)
-    return { content: sanitizePostHtml(input.content), contentMarkdown: null, field: "content" };
+  if (input.content !== undefined) {
+    return { content: sanitizePostHtml(input.content), contentMarkdown: null, raw: input.content, field: "content" };
+  }
   throw new HttpError(422, "Some fields are missing or invalid.", [
     { field: "contentMarkdown", message: "Content is required, at most 200,000 characters" },
   ]);
 }
 
 async function postValues(db: Db, input: PostInput) {
-  const { content, contentMarkdown, field } = postContent(input);
+  const { content, contentMarkdown, raw, field } = postContent(input);
   // An image from another website would be accepted and then never shown (the CSP blocks it).
-  const offSite = imageSources(content).find(imageOffSite);
+  const offSite = imageSources(raw).find(imageOffSite);
   if (offSite !== undefined) {
     throw new HttpError(422, "Some fields are missing or invalid.", [
       {

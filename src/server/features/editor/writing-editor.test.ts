@@ -78,6 +78,8 @@ describe("a post written in Markdown", () => {
       [{ ...post, contentMarkdown: "x".repeat(200_001) }, "contentMarkdown"],
       [{ ...markdownPost }, "contentMarkdown"],
       [{ ...post, contentMarkdown: "![tracker](https://evil.example/pixel.png)" }, "contentMarkdown"],
+      [{ ...post, contentMarkdown: "![tracker](//evil.example/pixel.png)" }, "contentMarkdown"],
+      [{ ...post, contentMarkdown: '<img src="/\\evil.example/pixel.png" alt="">' }, "contentMarkdown"],
     ];
     for (const [body, field] of cases) {
       const res = await t.asAdmin("/api/admin/blog/post", { method: "POST", json: body });

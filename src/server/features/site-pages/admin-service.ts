@@ -1,8 +1,8 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { htmlToMarkdown } from "#server/lib/html-to-markdown.ts";
-import { renderMarkdown } from "#server/lib/markdown.ts";
-import { imageOffSite, imageSources } from "#server/lib/sanitize.ts";
+import { markdownToHtml } from "#server/lib/markdown.ts";
+import { imageOffSite, imageSources, sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { AdminSitePage, SitePageInput, SitePageSlug } from "#shared/features/site-pages/contract.ts";
 import { sitePages } from "./table.ts";
@@ -35,8 +35,9 @@ export async function getAdminSitePage(db: Db, slug: string): Promise<AdminSiteP
  * the admin's own Markdown, so an upgrade never replaces it with a newer shipped text.
  */
 export async function saveSitePage(db: Db, slug: string, input: SitePageInput): Promise<AdminSitePage> {
-  const body = renderMarkdown(input.bodyMarkdown);
-  const offSite = imageSources(body).find(imageOffSite);
+  const raw = markdownToHtml(input.bodyMarkdown);
+  // An image from another website would be accepted and then never shown (the CSP blocks it).
+  const offSite = imageSources(raw).find(imageOffSite);
   if (offSite !== undefined) {
     throw new HttpError(422, "Some fields are missing or invalid.", [
       {
@@ -50,7 +51,7 @@ export async function saveSitePage(db: Db, slug: string, input: SitePageInput): 
     .set({
       title: input.title.trim(),
       description: input.description.trim(),
-      body,
+      body: sanitizePostHtml(raw).trim(),
       bodyMarkdown: input.bodyMarkdown,
       updatedAt: new Date(),
     })
