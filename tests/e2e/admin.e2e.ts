@@ -257,7 +257,7 @@ test("an offer for module 2 shows on /learn/2", async ({ page, scan }) => {
   await page.getByLabel("Title").fill("Admin-made offer for module two");
   await page.getByLabel("Description", { exact: true }).fill("Created in the browser test.");
   // The offer's link: a new managed link made with the offer.
-  await expect(page.getByLabel("Link", { exact: true })).toHaveValue("+new");
+  await expect(page.getByRole("combobox", { name: "Link", exact: true })).toHaveValue("+new");
   await page.getByLabel("New link's slug").fill("admin-offer-two");
   await page.getByLabel("New link's destination").fill("https://example.com/admin-offer");
   await page.getByLabel("Button Text (optional; empty hides the button)").fill("Visit the offer");
