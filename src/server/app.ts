@@ -2,6 +2,7 @@ import { dirname, join } from "node:path";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import { BEACON_PATH } from "#shared/features/analytics/constants.ts";
+import { EDITOR_PREVIEW_PATH } from "#shared/features/editor/preview.ts";
 import { VIDEO_PLAYER_ORIGINS } from "#shared/features/offers/video-url.ts";
 import { THEME_SCRIPT } from "#web/theme-script.ts";
 import { BUILD_DATE } from "./build-info.ts";
@@ -27,6 +28,7 @@ import { blogPreviewRoutes } from "./features/blog/preview-routes.ts";
 import { nextPublishAt } from "./features/blog/service.ts";
 import { earningsRoutes } from "./features/earnings/routes.ts";
 import { AUTOSAVE_PATH, autosaveAdminRoutes } from "./features/editor/admin-routes.ts";
+import { editorPreviewRoutes } from "./features/editor/preview-routes.ts";
 import { healthRoutes } from "./features/health/routes.ts";
 import { homeAdminRoutes } from "./features/home/admin-routes.ts";
 import { linkAdminRoutes } from "./features/links/admin-routes.ts";
@@ -41,6 +43,7 @@ import { seoRoutes } from "./features/seo/routes.ts";
 import { settingsAdminRoutes } from "./features/settings/admin-routes.ts";
 import { LinkCheckSchedules, linkCheckScheduleRoutes } from "./features/settings/link-check-schedule.ts";
 import { publicAddressStore } from "./features/settings/public-address.ts";
+import { sitePageAdminRoutes } from "./features/site-pages/admin-routes.ts";
 import { UPLOAD_PATH, uploadAdminRoutes } from "./features/uploads/admin-routes.ts";
 import { uploadRoutes } from "./features/uploads/routes.ts";
 import { clientResolver } from "./lib/client.ts";
@@ -221,7 +224,8 @@ export function createApp({
   // changes may show on any cached page, so every admin write empties the page cache.
   const adminMount = (prefix: string) =>
     adminGuard(prefix, { db: database.db, tokens, allowedOrigins }).onAfterHandle(({ request }) => {
-      if (request.method !== "GET") pageCache.clear();
+      // The editor's preview changes nothing.
+      if (request.method !== "GET" && !isUnder(EDITOR_PREVIEW_PATH, request.url)) pageCache.clear();
     });
 
   // Bun's developer error page (a stack and the working directory) only when asked for.
@@ -278,7 +282,9 @@ export function createApp({
             }),
           )
           .use(backupAdminRoutes(backups, backupDir))
-          .use(mediaAdminRoutes(database.db, uploadsDir)),
+          .use(mediaAdminRoutes(database.db, uploadsDir))
+          .use(editorPreviewRoutes())
+          .use(sitePageAdminRoutes(database.db)),
       )
       .use(uploadRoutes(uploadsDir))
       .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage, database.db)))

@@ -15,8 +15,8 @@ import { SitePage } from "#shared/features/site-pages/contract.ts";
 // in Markdown. {{brand}} in the text becomes the brand name when the page is shown.
 const PageFrontMatter = Type.Pick(SitePage, ["slug", "title", "description"]);
 const sitePages = Object.entries({ "terms.md": termsMd, "privacy.md": privacyMd }).map(([file, text]) => {
-  const { data, html } = readMarkdown(`content/pages/${file}`, text, PageFrontMatter);
-  return { ...data, body: html };
+  const { data, html, markdown } = readMarkdown(`content/pages/${file}`, text, PageFrontMatter);
+  return { ...data, body: html, bodyMarkdown: markdown };
 });
 
 export const content = {

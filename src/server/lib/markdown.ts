@@ -1,28 +1,70 @@
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { toVideoSource, VIDEO_PLAYER_ORIGINS } from "#shared/features/offers/video-url.ts";
 import { sanitizePostHtml } from "./sanitize.ts";
 
 // Long-form content (lessons, posts, site pages) is written as Markdown with YAML front
 // matter, so a change reads as a diff of prose (docs/decisions/027-content-in-markdown.md).
-// Bun renders the Markdown and the blog's sanitiser cleans the result.
+// Bun renders the Markdown and the blog's sanitiser cleans the result. What the admin writes
+// in the editor goes through the very same function, for the saved page and for its preview
+// (docs/decisions/043-writing-editor.md).
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n/;
 
-/** The front matter of a Markdown file, checked against a schema, and its body as clean HTML. */
+/** The front matter of a Markdown file, checked against a schema, and its body (Markdown and clean HTML). */
 export function readMarkdown<T extends TSchema>(
   file: string,
   text: string,
   schema: T,
-): { data: import("@sinclair/typebox").Static<T>; html: string } {
+): { data: import("@sinclair/typebox").Static<T>; html: string; markdown: string } {
   const match = FRONT_MATTER.exec(text);
   if (!match) throw new Error(`${file}: starts without front matter (a block between two --- lines)`);
   const data: unknown = Bun.YAML.parse(match[1] ?? "");
   const problems = [...Value.Errors(schema, data)].map((e) => `${e.path || "/"} ${e.message}`);
   if (problems.length > 0) throw new Error(`${file}: front matter ${problems.join("; ")}`);
-  return { data, html: renderMarkdown(text.slice(match[0].length)) };
+  const markdown = text.slice(match[0].length).trim();
+  return { data, html: renderMarkdown(markdown), markdown };
+}
+
+const decodeAttribute = (value: string) =>
+  value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+
+const escapeAttribute = (value: string) =>
+  value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** The player of a YouTube or Vimeo address (YouTube's privacy-enhanced one), or null. */
+function playerFrame(href: string): string | null {
+  const video = toVideoSource(decodeAttribute(href));
+  if (video?.kind === "youtube") {
+    const src = `${VIDEO_PLAYER_ORIGINS[0]}/embed/${video.id}?rel=0`;
+    return `<iframe src="${escapeAttribute(src)}" title="YouTube video" width="560" height="315" allow="encrypted-media; picture-in-picture; fullscreen" allowfullscreen></iframe>`;
+  }
+  if (video?.kind === "vimeo") {
+    const src = `${VIDEO_PLAYER_ORIGINS[1]}/video/${video.id}`;
+    return `<iframe src="${escapeAttribute(src)}" title="Vimeo video" width="560" height="315" allow="picture-in-picture; fullscreen" allowfullscreen></iframe>`;
+  }
+  return null;
+}
+
+// A paragraph holding nothing but one link (a bare address or [text](address)).
+const LONE_LINK = /<p>\s*<a href="([^"]*)"(?:\s+title="[^"]*")?>[^<]*<\/a>\s*<\/p>/g;
+
+/**
+ * Markdown as HTML before cleaning (a paragraph holding only a YouTube or Vimeo link becomes
+ * its player): what checks of the author's intent (images from other websites) read, since
+ * the sanitiser silently drops some of what they look for.
+ */
+export function markdownToHtml(markdown: string): string {
+  const html = Bun.markdown.html(markdown, { autolinks: true });
+  return html.replace(LONE_LINK, (paragraph, href: string) => playerFrame(href) ?? paragraph);
 }
 
 /** Markdown as the clean HTML the site stores and shows. */
 export function renderMarkdown(markdown: string): string {
-  return sanitizePostHtml(Bun.markdown.html(markdown)).trim();
+  return sanitizePostHtml(markdownToHtml(markdown)).trim();
 }

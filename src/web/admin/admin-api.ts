@@ -39,6 +39,8 @@ export const ADMIN_API = {
   backupFile: (name: string) => `/api/admin/backups/files/${encodeURIComponent(name)}`,
   media: "/api/admin/media",
   mediaItem: (id: number, force = false) => `/api/admin/media/${id}${force ? "?force=1" : ""}`,
+  sitePages: "/api/admin/site-pages",
+  sitePage: (slug: string) => `/api/admin/site-page/${encodeURIComponent(slug)}`,
 } as const;
 
 export interface Me {

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useRef, useSyncExternalStore } from "react";
 import { Link, useLocation } from "wouter";
-import type { BlogPost } from "#shared/features/blog/contract.ts";
+import type { AdminBlogPost } from "#shared/features/blog/contract.ts";
 import type { AdminOffer } from "#shared/features/offers/contract.ts";
 import { AccountTab } from "#web/features/account/admin-account.tsx";
 import { AnalyticsTab } from "#web/features/analytics/admin-analytics.tsx";
@@ -125,7 +125,7 @@ export default function AdminPage() {
               />
             </>
           ) : (
-            <ByIdEditor<BlogPost>
+            <ByIdEditor<AdminBlogPost>
               record={record}
               list={ADMIN_API.posts}
               noun="post"

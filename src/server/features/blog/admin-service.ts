@@ -1,17 +1,28 @@
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { htmlToMarkdown } from "#server/lib/html-to-markdown.ts";
+import { markdownToHtml } from "#server/lib/markdown.ts";
 import { imageOffSite, imageSources, sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import type { BlogCategory, BlogPost, CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
+import type { AdminBlogPost, BlogCategory, CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
 import { toPost } from "./service.ts";
 import { blogCategories, blogPosts } from "./table.ts";
 
 const blank = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === "" ? null : v.trim());
 
+/** A post with the Markdown the editor opens: the admin's own, or an older post's HTML converted. */
+export function toAdminPost(row: typeof blogPosts.$inferSelect): AdminBlogPost {
+  return {
+    ...toPost(row),
+    contentMarkdown: row.contentMarkdown ?? htmlToMarkdown(row.content),
+    convertedFromHtml: row.contentMarkdown === null,
+  };
+}
+
 /** Every post, drafts included, newest first. */
-export async function listAllPosts(db: Db): Promise<BlogPost[]> {
+export async function listAllPosts(db: Db): Promise<AdminBlogPost[]> {
   const rows = await db.select().from(blogPosts).orderBy(desc(blogPosts.createdAt), desc(blogPosts.id));
-  return rows.map(toPost);
+  return rows.map(toAdminPost);
 }
 
 async function categoryExists(db: Db, slug: string): Promise<boolean> {
@@ -23,14 +34,42 @@ async function categoryExists(db: Db, slug: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/**
+ * The stored content: the Markdown rendered and cleaned, or (from older clients) the HTML
+ * cleaned; with the HTML before cleaning, which the image check reads.
+ */
+function postContent(input: PostInput): {
+  content: string;
+  contentMarkdown: string | null;
+  raw: string;
+  field: string;
+} {
+  if (input.contentMarkdown !== undefined) {
+    const raw = markdownToHtml(input.contentMarkdown);
+    return {
+      content: sanitizePostHtml(raw).trim(),
+      contentMarkdown: input.contentMarkdown,
+      raw,
+      field: "contentMarkdown",
+    };
+  }
+  if (input.content !== undefined) {
+    return { content: sanitizePostHtml(input.content), contentMarkdown: null, raw: input.content, field: "content" };
+  }
+  throw new HttpError(422, "Some fields are missing or invalid.", [
+    { field: "contentMarkdown", message: "Content is required, at most 200,000 characters" },
+  ]);
+}
+
 /** The row values a post's form gives, checked and cleaned as when it is saved (the preview shows the same). */
 export async function postValues(db: Db, input: PostInput) {
+  const { content, contentMarkdown, raw, field } = postContent(input);
   // An image from another website would be accepted and then never shown (the CSP blocks it).
-  const offSite = imageSources(input.content).find(imageOffSite);
+  const offSite = imageSources(raw).find(imageOffSite);
   if (offSite !== undefined) {
     throw new HttpError(422, "Some fields are missing or invalid.", [
       {
-        field: "content",
+        field,
         message: `Images in the content must be uploaded here: the site's security policy blocks images from other websites (${offSite.trim().slice(0, 100)})`,
       },
     ]);
@@ -44,7 +83,8 @@ export async function postValues(db: Db, input: PostInput) {
   return {
     title: input.title.trim(),
     slug: input.slug,
-    content: sanitizePostHtml(input.content),
+    content,
+    contentMarkdown,
     excerpt: blank(input.excerpt),
     category,
     coverImage: blank(input.coverImage),
@@ -62,17 +102,17 @@ async function slugTaken(db: Db, slug: string, exceptId?: number): Promise<boole
   return Boolean(row && row.id !== exceptId);
 }
 
-export async function createPost(db: Db, input: PostInput): Promise<BlogPost> {
+export async function createPost(db: Db, input: PostInput): Promise<AdminBlogPost> {
   if (await slugTaken(db, input.slug))
     throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
   const [row] = await db
     .insert(blogPosts)
     .values(await postValues(db, input))
     .returning();
-  return toPost(row!);
+  return toAdminPost(row!);
 }
 
-export async function updatePost(db: Db, id: number, input: PostInput): Promise<BlogPost> {
+export async function updatePost(db: Db, id: number, input: PostInput): Promise<AdminBlogPost> {
   const [existing] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.id, id)).limit(1);
   if (!existing) throw new HttpError(404, "No post with that id.");
   if (await slugTaken(db, input.slug, id))
@@ -82,7 +122,7 @@ export async function updatePost(db: Db, id: number, input: PostInput): Promise<
     .set({ ...(await postValues(db, input)), updatedAt: new Date() })
     .where(eq(blogPosts.id, id))
     .returning();
-  return toPost(row!);
+  return toAdminPost(row!);
 }
 
 export async function deletePost(db: Db, id: number): Promise<void> {

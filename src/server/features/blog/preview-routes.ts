@@ -141,7 +141,6 @@ export function blogPreviewRoutes({ db, tokens, allowedOrigins, render, now }: P
         return show(
           {
             id: existing?.id ?? 0,
-            contentMarkdown: null,
             createdAt: existing?.createdAt ?? at,
             updatedAt: at,
             ...values,

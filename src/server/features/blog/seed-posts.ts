@@ -31,9 +31,10 @@ const files: Record<string, string> = {
   "your-first-week-on-camera": p10,
 };
 
-export const seedPosts: SeedPost[] = Object.entries(files).map(([slug, text]) => {
+/** Each post's content as clean HTML, and its Markdown source, which the editor opens. */
+export const seedPosts: (SeedPost & { contentMarkdown: string })[] = Object.entries(files).map(([slug, text]) => {
   const file = `content/blog/posts/${slug}.md`;
-  const { data, html } = readMarkdown(file, text, PostFrontMatter);
+  const { data, html, markdown } = readMarkdown(file, text, PostFrontMatter);
   if (data.slug !== slug) throw new Error(`${file}: its slug is ${data.slug}; name the file after the slug`);
-  return { ...data, content: html };
+  return { ...data, content: html, contentMarkdown: markdown };
 });

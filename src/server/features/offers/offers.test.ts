@@ -5,6 +5,7 @@ import { runScenarios, type Scenario } from "#tests/support/scenario.ts";
 
 const PUBLIC_FIELDS = [
   "description",
+  "descriptionHtml",
   "embedCode",
   "id",
   // The picture's size and smaller copies when it is an upload the library knows (else null).

@@ -2,6 +2,8 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
 import { chooseLink, destinationsBySlug, goPath } from "#server/features/links/service.ts";
+import { renderMarkdown } from "#server/lib/markdown.ts";
+import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import type { AdminOffer, OfferInput, PublicOffer } from "#shared/features/offers/contract.ts";
@@ -18,6 +20,8 @@ function offerFields(row: typeof affiliateOffers.$inferSelect): PublicOffer {
     id: row.id,
     title: row.title,
     description: row.description,
+    // Cleaned again on the way out, like a post's content.
+    descriptionHtml: row.descriptionHtml === null ? null : sanitizePostHtml(row.descriptionHtml),
     imageUrl: row.imageUrl,
     videoUrl: row.videoUrl,
     useEmbed: row.useEmbed,
@@ -125,6 +129,8 @@ function offerValues(input: OfferInput) {
   return {
     title: input.title.trim(),
     description: input.description.trim(),
+    // The description is written in Markdown (the editor's smaller toolbar): stored as written and as clean HTML.
+    descriptionHtml: renderMarkdown(input.description.trim()),
     // Embed mode has no image or video; media mode has no embed code.
     imageUrl: input.useEmbed ? null : blankText(input.imageUrl),
     videoUrl: input.useEmbed ? null : video,

@@ -18,6 +18,14 @@ const SHIPPED_BEFORE: Record<string, readonly string[]> = {
   terms: ["97a005c8b567971dd6cd7c9f396fa8c61ca4e8601859616ab4aa1b845c3ac185"],
 };
 
+/**
+ * SHA-256 of every Markdown body an earlier release's seed stored with the page (releases
+ * from the writing editor on store it; earlier ones stored none). A page saved from the
+ * admin's editor holds the admin's own Markdown, so it is never taken for a shipped page.
+ * When a release changes a page's text, add its previous Markdown's hash here too.
+ */
+const SHIPPED_MARKDOWN_BEFORE: Record<string, readonly string[]> = {};
+
 const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
 
 interface ShippedPage {
@@ -25,17 +33,32 @@ interface ShippedPage {
   title: string;
   description: string;
   body: string;
+  bodyMarkdown: string;
+}
+
+function unedited(slug: string, row: { body: string; bodyMarkdown: string | null }): boolean {
+  if (!SHIPPED_BEFORE[slug]?.includes(sha256(row.body))) return false;
+  return row.bodyMarkdown === null || Boolean(SHIPPED_MARKDOWN_BEFORE[slug]?.includes(sha256(row.bodyMarkdown)));
 }
 
 /** Brings unchanged shipped pages up to this release's text; the slugs it updated. */
 export async function refreshShippedPages(db: Db, pages: readonly ShippedPage[]): Promise<string[]> {
   const updated: string[] = [];
   for (const page of pages) {
-    const [row] = await db.select({ body: sitePages.body }).from(sitePages).where(eq(sitePages.slug, page.slug));
-    if (!row || row.body === page.body || !SHIPPED_BEFORE[page.slug]?.includes(sha256(row.body))) continue;
+    const [row] = await db
+      .select({ body: sitePages.body, bodyMarkdown: sitePages.bodyMarkdown })
+      .from(sitePages)
+      .where(eq(sitePages.slug, page.slug));
+    if (!row || row.body === page.body || !unedited(page.slug, row)) continue;
     await db
       .update(sitePages)
-      .set({ title: page.title, description: page.description, body: page.body, updatedAt: new Date() })
+      .set({
+        title: page.title,
+        description: page.description,
+        body: page.body,
+        bodyMarkdown: page.bodyMarkdown,
+        updatedAt: new Date(),
+      })
       .where(eq(sitePages.slug, page.slug));
     updated.push(page.slug);
   }

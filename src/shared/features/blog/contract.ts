@@ -70,9 +70,17 @@ export const SeedPost = Type.Object({
 });
 export type SeedPost = Static<typeof SeedPost>;
 
-// The admin form and the admin API validate with this same schema and its messages.
+// The admin form and the admin API validate with these same schemas and their messages.
 
-export const PostInput = Type.Object({
+/** The post's text as the admin writes it in the editor: Markdown. */
+export const PostMarkdown = Type.String({
+  minLength: 1,
+  maxLength: 200_000,
+  pattern: "\\S",
+  error: "Content is required, at most 200,000 characters",
+});
+
+const postFields = {
   title: Type.String({ minLength: 1, maxLength: 200, error: "Title is required, at most 200 characters" }),
   slug: Type.String({
     minLength: 1,
@@ -80,7 +88,6 @@ export const PostInput = Type.Object({
     pattern: SLUG_PATTERN,
     error: "Slug is required: lower-case letters, digits and single hyphens",
   }),
-  content: Type.String({ minLength: 1, maxLength: 200_000, error: "Content is required" }),
   excerpt: OptionalText(500),
   category: Type.Optional(Type.Union([Type.String({ maxLength: 60 }), Type.Null()])),
   coverImage: OptionalSiteImage(),
@@ -91,8 +98,28 @@ export const PostInput = Type.Object({
   publishAt: Type.Optional(
     Type.Union([Type.String({ format: "date-time", error: "Publish date must be a date and time" }), Type.Null()]),
   ),
+};
+
+/**
+ * What the API accepts: the Markdown (`contentMarkdown`), rendered and cleaned on save; or,
+ * from clients written before the editor, the HTML itself (`content`), cleaned. One of the two.
+ */
+export const PostInput = Type.Object({
+  ...postFields,
+  contentMarkdown: Type.Optional(PostMarkdown),
+  content: Type.Optional(Type.String({ minLength: 1, maxLength: 200_000, error: "Content is required" })),
 });
 export type PostInput = Static<typeof PostInput>;
+
+/** What the admin's post form sends: always the Markdown. */
+export const PostFormInput = Type.Object({ ...postFields, contentMarkdown: PostMarkdown });
+
+/** A post as the admin API serves it: the public fields and the Markdown the editor opens. */
+export type AdminBlogPost = BlogPost & {
+  contentMarkdown: string;
+  /** True when the post had only HTML (saved before the editor) and the Markdown is its conversion. */
+  convertedFromHtml: boolean;
+};
 
 export const CategoryInput = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 60, error: "Name is required, at most 60 characters" }),

@@ -8,6 +8,8 @@ export const PublicOffer = Type.Object({
   id: Type.Integer(),
   title: Type.String(),
   description: Type.String(),
+  /** The description written in the editor (Markdown), rendered to clean HTML; null: show `description` as plain text. */
+  descriptionHtml: Type.Union([Type.String(), Type.Null()]),
   imageUrl: Type.Union([Type.String(), Type.Null()]),
   videoUrl: Type.Union([Type.String(), Type.Null()]),
   useEmbed: Type.Boolean(),

@@ -14,3 +14,32 @@ export const SitePage = Type.Object({
   updatedAt: Type.String({ format: "date-time" }),
 });
 export type SitePage = Static<typeof SitePage>;
+
+/** What the admin's page editor sends: plain-text title and description, the body in Markdown. */
+export const SitePageInput = Type.Object({
+  title: Type.String({ minLength: 1, maxLength: 120, error: "Title is required, at most 120 characters" }),
+  description: Type.String({
+    minLength: 20,
+    maxLength: 300,
+    error: "Description is required: 20 to 300 characters (search results show it)",
+  }),
+  bodyMarkdown: Type.String({
+    minLength: 1,
+    maxLength: 200_000,
+    pattern: "\\S",
+    error: "The page's text is required (at most 200,000 characters)",
+  }),
+});
+export type SitePageInput = Static<typeof SitePageInput>;
+
+/** A page as the admin API serves it: as stored ({{brand}} not filled in), with the Markdown the editor opens. */
+export interface AdminSitePage {
+  slug: SitePageSlug;
+  title: string;
+  description: string;
+  body: string;
+  bodyMarkdown: string;
+  /** True when the page had only HTML and the Markdown is its conversion. */
+  convertedFromHtml: boolean;
+  updatedAt: string;
+}

@@ -18,7 +18,7 @@ const lastToast = () => useToastStore.getState().toasts[0]?.description;
 
 function fillPost(title: string) {
   fireEvent.change(screen.getByLabelText("Title"), { target: { value: title } });
-  fireEvent.change(screen.getByLabelText("Content (HTML)"), { target: { value: "<p>Body</p>" } });
+  fireEvent.change(screen.getByLabelText("Content"), { target: { value: "<p>Body</p>" } });
 }
 
 describe("the post editor shows the server's answer at the field", () => {
@@ -66,7 +66,7 @@ describe("the post editor's own checks and unsaved changes", () => {
     fireEvent.click(screen.getByRole("button", { name: "Create Post" }));
     expect(fieldMessage("Title")).toBe("Title is required, at most 200 characters");
     expect(fieldMessage("Slug")).toBe("Slug is required: lower-case letters, digits and single hyphens");
-    expect(fieldMessage("Content (HTML)")).toBe("Content is required");
+    expect(fieldMessage("Content")).toBe("Content is required, at most 200,000 characters");
     expect(document.activeElement).toBe(screen.getByLabelText("Title"));
     expect(document.querySelector("[data-form-problems]")).toBeNull();
 
@@ -74,7 +74,7 @@ describe("the post editor's own checks and unsaved changes", () => {
     expect(fieldMessage("Title")).toBeNull();
     // The slug follows the title, so its message goes too; the content's stays.
     expect(fieldMessage("Slug")).toBeNull();
-    expect(fieldMessage("Content (HTML)")).toBe("Content is required");
+    expect(fieldMessage("Content")).toBe("Content is required, at most 200,000 characters");
     fireEvent.change(screen.getByLabelText("Title"), { target: { value: "" } });
     expect(fieldMessage("Title")).toBe("Title is required, at most 200 characters");
     expect(sent.filter((call) => !call.startsWith("GET "))).toEqual([]);
@@ -133,12 +133,12 @@ describe("images the site's security policy would block are refused at their fie
     const before = database.sqlite.query("SELECT count(*) AS n FROM blog_posts").get();
     renderAt("/admin", <PostEditor post={null} onDone={() => {}} />);
     fireEvent.change(screen.getByLabelText("Title"), { target: { value: "With a foreign image" } });
-    fireEvent.change(screen.getByLabelText("Content (HTML)"), {
+    fireEvent.change(screen.getByLabelText("Content"), {
       target: { value: '<p>Look:</p><img src="https://images.example/a.png">' },
     });
     fireEvent.click(screen.getByRole("button", { name: "Create Post" }));
     await messageAt(
-      "Content (HTML)",
+      "Content",
       "Images in the content must be uploaded here: the site's security policy blocks images from other websites (https://images.example/a.png)",
     );
     expect(database.sqlite.query("SELECT count(*) AS n FROM blog_posts").get()).toEqual(before);

@@ -1,13 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { BlogCategory, BlogPost } from "#shared/features/blog/contract.ts";
-import { PostInput } from "#shared/features/blog/contract.ts";
+import type { AdminBlogPost, BlogCategory } from "#shared/features/blog/contract.ts";
+import { PostFormInput } from "#shared/features/blog/contract.ts";
 import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
 import { AutosaveStatus, RestorePrompt, useAutosave } from "#web/admin/autosave.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
 import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
 import { ApiError } from "#web/lib/query-client.ts";
 import { slugify } from "#web/lib/slug.ts";
@@ -18,11 +19,11 @@ import { SocialPreview } from "./social-preview.tsx";
 
 const PUBLIC_LISTS = [[API.blogPosts], [API.blogCategories]];
 
-export function PostsTab({ onEdit, onNew }: { onEdit: (post: BlogPost) => void; onNew: () => void }) {
-  const posts = useQuery<BlogPost[]>({ queryKey: [ADMIN_API.posts], retry: 2 });
+export function PostsTab({ onEdit, onNew }: { onEdit: (post: AdminBlogPost) => void; onNew: () => void }) {
+  const posts = useQuery<AdminBlogPost[]>({ queryKey: [ADMIN_API.posts], retry: 2 });
   const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
   const categoryName = (slug: string) => categories.data?.find((c) => c.slug === slug)?.name ?? slug;
-  const [deleting, setDeleting] = useState<BlogPost | null>(null);
+  const [deleting, setDeleting] = useState<AdminBlogPost | null>(null);
   const remove = useAdminMutation<number>(
     "DELETE",
     (id) => ADMIN_API.post(id),
@@ -72,7 +73,7 @@ export function PostsTab({ onEdit, onNew }: { onEdit: (post: BlogPost) => void; 
 type PostForm = {
   title: string;
   slug: string;
-  content: string;
+  contentMarkdown: string;
   excerpt: string;
   category: string;
   coverImage: string | null;
@@ -85,13 +86,13 @@ type PostForm = {
 /** What the API takes for the form's value (the preview is sent the same). */
 const postBody = (form: PostForm) => ({ ...form, category: form.category || null });
 
-export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: () => void }) {
+export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDone: () => void }) {
   const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
   const editor = useAdminForm<PostForm>({
     initial: {
       title: post?.title ?? "",
       slug: post?.slug ?? "",
-      content: post?.content ?? "",
+      contentMarkdown: post?.contentMarkdown ?? "",
       excerpt: post?.excerpt ?? "",
       category: post?.category ?? "",
       coverImage: post?.coverImage ?? null,
@@ -100,7 +101,7 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
       published: post?.published ?? false,
       publishAt: post?.publishAt ?? null,
     },
-    schema: PostInput,
+    schema: PostFormInput,
     body: postBody,
   });
   const { form, set, setForm, error } = editor;
@@ -157,11 +158,17 @@ export function PostEditor({ post, onDone }: { post: BlogPost | null; onDone: ()
       <Field label="Slug" error={error("slug")}>
         {(props) => <input {...props} value={form.slug} onChange={(e) => set("slug", e.target.value)} />}
       </Field>
-      <Field label="Content (HTML)" error={error("content")}>
-        {(props) => (
-          <textarea {...props} rows={12} value={form.content} onChange={(e) => set("content", e.target.value)} />
-        )}
-      </Field>
+      <MarkdownEditor
+        label="Content"
+        value={form.contentMarkdown}
+        onChange={(contentMarkdown) => set("contentMarkdown", contentMarkdown)}
+        error={error("contentMarkdown")}
+        hint={
+          post?.convertedFromHtml
+            ? "This post was written before the editor: its HTML is shown as Markdown. Check the preview before you save."
+            : undefined
+        }
+      />
       <Field label="Excerpt" error={error("excerpt")}>
         {(props) => (
           <textarea {...props} rows={3} value={form.excerpt} onChange={(e) => set("excerpt", e.target.value)} />

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { toPost } from "#server/features/blog/service.ts";
+import { toAdminPost } from "#server/features/blog/admin-service.ts";
 import { adminApp } from "#tests/support/admin.ts";
 import { createPost } from "#tests/support/factories.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
@@ -108,7 +108,7 @@ describe("the publish date", () => {
     const row = await createPost(db, { title: "To Schedule", slug: "to-schedule" });
     routeFetchTo(asAdmin);
     let done = false;
-    renderAt("/admin/posts/1", <PostEditor post={toPost(row)} onDone={() => (done = true)} />);
+    renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => (done = true)} />);
     fireEvent.change(screen.getByLabelText("Publish date"), { target: { value: "2031-03-01T10:05" } });
     expect(screen.getByText(/Scheduled: visitors see the post from/)).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Update Post" }));
@@ -123,7 +123,7 @@ describe("autosave in the editor", () => {
     const { asAdmin, db } = await adminApp({ seed: false });
     const row = await createPost(db, { title: "Saved Title", slug: "saved" });
     routeFetchTo(asAdmin);
-    renderAt("/admin/posts/1", <PostEditor post={toPost(row)} onDone={() => {}} />);
+    renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => {}} />);
     expect(screen.getByText(/^Last saved /)).toBeTruthy();
     // The first look for a copy has to finish before a change is kept.
     await waitFor(() => expect(document.querySelector(".autosave-status")).toBeTruthy());
@@ -149,14 +149,14 @@ describe("autosave in the editor", () => {
       json: { body: { title: "Unsaved Title", excerpt: "Unsaved excerpt" } },
     });
     routeFetchTo(asAdmin);
-    renderAt("/admin/posts/1", <PostEditor post={toPost(row)} onDone={() => {}} />);
+    renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => {}} />);
     fireEvent.click(await screen.findByRole("button", { name: /^Restore unsaved changes from / }));
     expect((screen.getByLabelText("Title") as HTMLInputElement).value).toBe("Unsaved Title");
     expect((screen.getByLabelText("Excerpt") as HTMLTextAreaElement).value).toBe("Unsaved excerpt");
     expect(screen.queryByRole("button", { name: /^Restore/ })).toBeNull();
     cleanup();
 
-    renderAt("/admin/posts/1", <PostEditor post={toPost(row)} onDone={() => {}} />);
+    renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => {}} />);
     fireEvent.click(await screen.findByRole("button", { name: "Discard" }));
     expect((screen.getByLabelText("Title") as HTMLInputElement).value).toBe("Saved Title");
     await waitFor(async () =>
@@ -173,7 +173,7 @@ describe("autosave in the editor", () => {
     });
     await asAdmin(`/api/admin/autosave/post:${row.id}`, { method: "PUT", json: { body: { title: "Old copy" } } });
     routeFetchTo(asAdmin);
-    renderAt("/admin/posts/1", <PostEditor post={toPost(row)} onDone={() => {}} />);
+    renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => {}} />);
     await waitFor(async () =>
       expect((await (await asAdmin(`/api/admin/autosave/post:${row.id}`)).json()).autosave).toBeNull(),
     );

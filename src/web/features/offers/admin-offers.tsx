@@ -6,6 +6,7 @@ import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
 import { type LinkPick, LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
 import { ImageUploader, MediaUploader } from "#web/features/uploads/uploaders.tsx";
 import { toast } from "#web/stores/toast.ts";
@@ -172,11 +173,14 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
       <Field label="Title" error={error("title")}>
         {(props) => <input {...props} value={form.title} onChange={(e) => set("title", e.target.value)} />}
       </Field>
-      <Field label="Description" error={error("description")}>
-        {(props) => (
-          <textarea {...props} rows={4} value={form.description} onChange={(e) => set("description", e.target.value)} />
-        )}
-      </Field>
+      <MarkdownEditor
+        label="Description"
+        tools="basic"
+        rows={5}
+        value={form.description}
+        onChange={(description) => set("description", description)}
+        error={error("description")}
+      />
       <fieldset className="switch-row">
         <legend>Content type</legend>
         <label>

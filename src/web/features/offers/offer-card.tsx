@@ -80,7 +80,12 @@ export function OfferCard({ moduleId, page, heading }: { moduleId: number; page:
           </div>
         )}
         <h2 className="offer-title">{offer.title}</h2>
-        <p>{offer.description}</p>
+        {offer.descriptionHtml ? (
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server with the posts' allow-list when it is stored and when it is served.
+          <div className="offer-description" dangerouslySetInnerHTML={{ __html: offer.descriptionHtml }} />
+        ) : (
+          <p>{offer.description}</p>
+        )}
         <div className="offer-actions">
           {offer.linkText ? (
             <a

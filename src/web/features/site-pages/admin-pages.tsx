@@ -1,4 +1,111 @@
-/** /admin/pages and /admin/pages/:slug: the legal pages in the writing editor (filled in by the editor work). */
+import { useQuery } from "@tanstack/react-query";
+import { Link, useLocation } from "wouter";
+import { type AdminSitePage, SitePageInput } from "#shared/features/site-pages/contract.ts";
+import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { adminPath } from "#web/admin/admin-sections.ts";
+import { AdminTable } from "#web/admin/admin-table.tsx";
+import { Field } from "#web/admin/field.tsx";
+import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
+import { toast } from "#web/stores/toast.ts";
+import { Loading } from "#web/ui/error-state.tsx";
+
+const lastUpdate = (iso: string) =>
+  new Date(iso).toLocaleDateString("en", { year: "numeric", month: "short", day: "numeric" });
+
+/** /admin/pages and /admin/pages/:slug: the legal pages (terms, privacy), written in the editor. */
 export function PagesTab({ record }: { record?: string }) {
-  return <h2>{record ? "Edit Page" : "Pages"}</h2>;
+  return record === undefined ? <PagesList /> : <PageLoader slug={record} />;
+}
+
+function PagesList() {
+  const [, navigate] = useLocation();
+  const pages = useQuery<AdminSitePage[]>({ queryKey: [ADMIN_API.sitePages], retry: 2 });
+  if (pages.isPending) return <Loading text="Loading the pages..." />;
+  if (pages.isError) return <p role="alert">Error loading the pages: {pages.error.message}</p>;
+  return (
+    <>
+      <p className="muted">The site's legal pages. Each one's text is yours once you save it.</p>
+      <AdminTable
+        rows={pages.data.map((page) => ({ ...page, id: page.slug }))}
+        name={(page) => page.title}
+        view={(page) => `/${page.slug}`}
+        onEdit={(page) => navigate(adminPath("pages", page.slug))}
+        columns={[
+          { header: "Title", cell: (page) => page.title },
+          { header: "Address", cell: (page) => `/${page.slug}` },
+          { header: "Last updated", cell: (page) => lastUpdate(page.updatedAt) },
+        ]}
+      />
+    </>
+  );
+}
+
+function PageLoader({ slug }: { slug: string }) {
+  const page = useQuery<AdminSitePage>({ queryKey: [ADMIN_API.sitePage(slug)], retry: 1 });
+  if (page.isPending) return <Loading text="Loading the page..." />;
+  if (page.isError) {
+    return (
+      <div role="alert" className="admin-missing">
+        <h2>Not found</h2>
+        <p>There is no page at this address.</p>
+        <Link href={adminPath("pages")}>Back to Pages</Link>
+      </div>
+    );
+  }
+  return <PageEditor key={page.data.slug} page={page.data} />;
+}
+
+type PageForm = { title: string; description: string; bodyMarkdown: string };
+
+function PageEditor({ page }: { page: AdminSitePage }) {
+  const [, navigate] = useLocation();
+  const done = () => navigate(adminPath("pages"));
+  const editor = useAdminForm<PageForm>({
+    initial: { title: page.title, description: page.description, bodyMarkdown: page.bodyMarkdown },
+    schema: SitePageInput,
+  });
+  const { form, set, error } = editor;
+  const save = useAdminMutation<PageForm>("PUT", () => ADMIN_API.sitePage(page.slug), [
+    [ADMIN_API.sitePages],
+    [ADMIN_API.sitePage(page.slug)],
+    // The public page's read (/api/pages/:slug), named by its address: importing the read itself
+    // would move it out of the public page's code into code the admin shares.
+    [`/api/pages/${page.slug}`],
+  ]);
+  const send = (body: unknown, value: PageForm) =>
+    save.mutate(body as PageForm, {
+      onSuccess: () => {
+        editor.accepted(value);
+        toast({ title: "Success", description: "Page saved" });
+        done();
+      },
+      onError: (failure) => {
+        editor.refused(failure, body);
+        toast({ title: "Error", description: "Failed to save the page. Please try again.", variant: "destructive" });
+      },
+    });
+
+  return (
+    <form {...editor.formProps(send)} className="admin-form">
+      <h2>Edit Page: /{page.slug}</h2>
+      <p className="muted">Last updated {lastUpdate(page.updatedAt)}.</p>
+      <Field label="Title" error={error("title")}>
+        {(props) => <input {...props} value={form.title} onChange={(e) => set("title", e.target.value)} />}
+      </Field>
+      <Field label="Description (shown in search results)" error={error("description")}>
+        {(props) => (
+          <textarea {...props} rows={2} value={form.description} onChange={(e) => set("description", e.target.value)} />
+        )}
+      </Field>
+      <MarkdownEditor
+        label="Text"
+        value={form.bodyMarkdown}
+        onChange={(bodyMarkdown) => set("bodyMarkdown", bodyMarkdown)}
+        error={error("bodyMarkdown")}
+        hint="{{brand}} shows as the site's brand name and {{contact}} as its address."
+      />
+      <FormEnd editor={editor} onCancel={done} pending={save.isPending} submit="Save Page" />
+    </form>
+  );
 }

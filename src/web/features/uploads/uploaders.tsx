@@ -7,11 +7,12 @@ import { toast } from "#web/stores/toast.ts";
 const MB = 1024 * 1024;
 
 /** The server's own reason when it gave one (a full disk, a refused file), else `fallback`. */
-function reason(error: unknown, fallback: string): string {
+export function reason(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.error ? error.error : fallback;
 }
 
-async function upload(file: File): Promise<string> {
+/** Sends one file to the upload endpoint; answers its address on this site (/uploads/…). */
+export async function upload(file: File): Promise<string> {
   const form = new FormData();
   form.append("file", file);
   // The call carries the session cookie: uploads need the admin's session.

@@ -1,0 +1,62 @@
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "#server/db/client.ts";
+import { htmlToMarkdown } from "#server/lib/html-to-markdown.ts";
+import { markdownToHtml } from "#server/lib/markdown.ts";
+import { imageOffSite, imageSources, sanitizePostHtml } from "#server/lib/sanitize.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import type { AdminSitePage, SitePageInput, SitePageSlug } from "#shared/features/site-pages/contract.ts";
+import { sitePages } from "./table.ts";
+
+function toAdminPage(row: typeof sitePages.$inferSelect): AdminSitePage {
+  return {
+    slug: row.slug as SitePageSlug,
+    title: row.title,
+    description: row.description,
+    body: row.body,
+    bodyMarkdown: row.bodyMarkdown ?? htmlToMarkdown(row.body),
+    convertedFromHtml: row.bodyMarkdown === null,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The legal pages, in address order. */
+export async function listSitePages(db: Db): Promise<AdminSitePage[]> {
+  return (await db.select().from(sitePages).orderBy(asc(sitePages.slug))).map(toAdminPage);
+}
+
+export async function getAdminSitePage(db: Db, slug: string): Promise<AdminSitePage> {
+  const [row] = await db.select().from(sitePages).where(eq(sitePages.slug, slug)).limit(1);
+  if (!row) throw new HttpError(404, "No such page.");
+  return toAdminPage(row);
+}
+
+/**
+ * Saves the admin's wording: the Markdown as written and its clean HTML. The page then holds
+ * the admin's own Markdown, so an upgrade never replaces it with a newer shipped text.
+ */
+export async function saveSitePage(db: Db, slug: string, input: SitePageInput): Promise<AdminSitePage> {
+  const raw = markdownToHtml(input.bodyMarkdown);
+  // An image from another website would be accepted and then never shown (the CSP blocks it).
+  const offSite = imageSources(raw).find(imageOffSite);
+  if (offSite !== undefined) {
+    throw new HttpError(422, "Some fields are missing or invalid.", [
+      {
+        field: "bodyMarkdown",
+        message: `Images in the text must be uploaded here: the site's security policy blocks images from other websites (${offSite.trim().slice(0, 100)})`,
+      },
+    ]);
+  }
+  const [row] = await db
+    .update(sitePages)
+    .set({
+      title: input.title.trim(),
+      description: input.description.trim(),
+      body: sanitizePostHtml(raw).trim(),
+      bodyMarkdown: input.bodyMarkdown,
+      updatedAt: new Date(),
+    })
+    .where(eq(sitePages.slug, slug))
+    .returning();
+  if (!row) throw new HttpError(404, "No such page.");
+  return toAdminPage(row);
+}

@@ -1,0 +1,226 @@
+import { type FormEvent, type ReactNode, useId, useLayoutEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
+import { reason, upload } from "#web/features/uploads/uploaders.tsx";
+
+const MB = 1024 * 1024;
+
+// A YouTube or Vimeo address. The renderer decides what becomes a player (the offers' video
+// rules); this only catches an address from elsewhere before it is inserted. Kept local: the
+// offers' module is on public pages, and importing it here would move it into their shared code.
+const VIDEO_ADDRESS =
+  /^https?:\/\/(?:www\.|m\.)?(?:youtube\.com|youtube-nocookie\.com|youtu\.be|vimeo\.com|player\.vimeo\.com)\/\S+$/i;
+
+/** An image on this site with its description, as the image dialog inserts it. */
+export interface ChosenImage {
+  url: string;
+  alt: string;
+}
+
+/**
+ * A place for a "Choose from library" picker in the image dialog: it gets `choose`, to call with
+ * the image picked (its address and alt text); the dialog then inserts it like an upload.
+ */
+export type LibraryPickerSlot = (choose: (image: ChosenImage) => void) => ReactNode;
+
+/**
+ * A modal form on the native <dialog>, shown while mounted: focus stays inside, Escape and Cancel
+ * close it, and focus goes back where it was. It is put at the end of the body: the editor sits
+ * inside the post's own form, and a form may not hold another.
+ */
+function InsertDialog({
+  title,
+  onClose,
+  onSubmit,
+  submit,
+  busy = false,
+  children,
+}: {
+  title: string;
+  onClose: () => void;
+  onSubmit: () => void;
+  submit: string;
+  busy?: boolean;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useLayoutEffect(() => {
+    const dialog = ref.current;
+    dialog?.showModal?.();
+    // Closed before it leaves the page, so the browser gives focus back to the button that opened it.
+    return () => dialog?.close();
+  }, []);
+  const send = (event: FormEvent) => {
+    event.preventDefault();
+    // React passes events up its own tree, portal or not: the post's form must not see this one.
+    event.stopPropagation();
+    onSubmit();
+  };
+  return createPortal(
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <article>
+        <form onSubmit={send} noValidate>
+          <h2 id={titleId}>{title}</h2>
+          {children}
+          <footer className="dialog-actions">
+            <button type="button" className="secondary outline" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="submit" disabled={busy} aria-busy={busy}>
+              {submit}
+            </button>
+          </footer>
+        </form>
+      </article>
+    </dialog>,
+    document.body,
+  );
+}
+
+/** Upload an image with its description (or pick one from the library), then insert it. */
+export function ImageDialog({
+  onClose,
+  onInsert,
+  libraryPicker,
+}: {
+  onClose: () => void;
+  onInsert: (image: ChosenImage) => void;
+  libraryPicker?: LibraryPickerSlot;
+}) {
+  const [file, setFile] = useState<File | null>(null);
+  const [alt, setAlt] = useState("");
+  const [problem, setProblem] = useState<{ field: "file" | "alt"; message: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const fileId = useId();
+  const altId = useId();
+  const input = useRef<HTMLInputElement>(null);
+
+  const reset = () => {
+    setFile(null);
+    setAlt("");
+    setProblem(null);
+    if (input.current) input.current.value = "";
+  };
+  const close = () => {
+    reset();
+    onClose();
+  };
+  const done = (image: ChosenImage) => {
+    reset();
+    onInsert(image);
+  };
+
+  async function submit() {
+    if (!file) return setProblem({ field: "file", message: "Choose an image file to upload" });
+    if (!file.type.startsWith("image/"))
+      return setProblem({ field: "file", message: "Choose an image file (JPEG, PNG, WebP...)" });
+    if (file.size > 5 * MB) return setProblem({ field: "file", message: "The image must be less than 5 MB" });
+    if (!alt.trim()) {
+      return setProblem({ field: "alt", message: "Describe the image for people who cannot see it" });
+    }
+    setBusy(true);
+    setProblem(null);
+    try {
+      done({ url: await upload(file), alt: alt.trim() });
+    } catch (error) {
+      setProblem({ field: "file", message: reason(error, "The upload failed. Please try again.") });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const invalid = (field: "file" | "alt", id: string) =>
+    problem?.field === field ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {};
+  return (
+    <InsertDialog
+      title="Insert an image"
+      onClose={close}
+      onSubmit={() => void submit()}
+      submit="Upload and insert"
+      busy={busy}
+    >
+      {libraryPicker?.((image) => done(image))}
+      <label htmlFor={fileId}>Image file</label>
+      <input
+        ref={input}
+        id={fileId}
+        type="file"
+        accept="image/*"
+        disabled={busy}
+        {...invalid("file", fileId)}
+        onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+      />
+      {problem?.field === "file" && (
+        <small id={`${fileId}-error`} className="field-error">
+          {problem.message}
+        </small>
+      )}
+      <label htmlFor={altId}>Description (alt text)</label>
+      <input
+        id={altId}
+        value={alt}
+        disabled={busy}
+        {...invalid("alt", altId)}
+        onChange={(e) => setAlt(e.target.value)}
+      />
+      {problem?.field === "alt" ? (
+        <small id={`${altId}-error`} className="field-error">
+          {problem.message}
+        </small>
+      ) : (
+        <small className="muted">What the image shows, read aloud to people who cannot see it.</small>
+      )}
+      {busy && <p aria-live="polite">Uploading...</p>}
+    </InsertDialog>
+  );
+}
+
+/** Asks for a YouTube or Vimeo address and inserts it on its own line (the page shows its player). */
+export function VideoDialog({ onClose, onInsert }: { onClose: () => void; onInsert: (url: string) => void }) {
+  const [url, setUrl] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const id = useId();
+  const close = () => {
+    setUrl("");
+    setProblem(null);
+    onClose();
+  };
+  const submit = () => {
+    if (!VIDEO_ADDRESS.test(url.trim())) {
+      setProblem(
+        "Paste the address of a YouTube or Vimeo video (https://www.youtube.com/watch?v=… or https://vimeo.com/…)",
+      );
+      return;
+    }
+    setUrl("");
+    setProblem(null);
+    onInsert(url.trim());
+  };
+  return (
+    <InsertDialog title="Insert a video" onClose={close} onSubmit={submit} submit="Insert video">
+      <label htmlFor={id}>YouTube or Vimeo address</label>
+      <input
+        id={id}
+        type="url"
+        inputMode="url"
+        value={url}
+        onChange={(e) => setUrl(e.target.value)}
+        {...(problem ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {})}
+      />
+      {problem ? (
+        <small id={`${id}-error`} className="field-error">
+          {problem}
+        </small>
+      ) : (
+        <small className="muted">The post shows the video's player (YouTube's privacy-enhanced one).</small>
+      )}
+    </InsertDialog>
+  );
+}

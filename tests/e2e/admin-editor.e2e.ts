@@ -1,0 +1,138 @@
+import { join } from "node:path";
+import type { Locator, Page } from "@playwright/test";
+import { expect, signIn, test } from "./fixtures.ts";
+
+// The writing editor as a site owner who writes no HTML: the toolbar, a pasted link, an
+// uploaded image and the live preview, then the public page.
+
+/** Selects `text` in the box, as a person would with the mouse or Shift and the arrows. */
+async function select(box: Locator, text: string) {
+  await box.evaluate((element, wanted) => {
+    const area = element as HTMLTextAreaElement;
+    const start = area.value.lastIndexOf(wanted);
+    area.focus();
+    area.setSelectionRange(start, start + wanted.length);
+  }, text);
+}
+
+/** Pastes plain text into the box as the clipboard would. */
+async function paste(box: Locator, text: string) {
+  await box.evaluate((element, pasted) => {
+    const data = new DataTransfer();
+    data.setData("text/plain", pasted);
+    element.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+async function newPost(page: Page) {
+  await signIn(page);
+  await page.goto("/admin/posts/new");
+  await expect(page.getByRole("heading", { name: "New Post" })).toBeVisible();
+  // The toolbar's module has loaded once its buttons are defined.
+  await page.waitForFunction(() => customElements.get("md-bold") !== undefined);
+  return page.getByLabel("Content", { exact: true });
+}
+
+test("a post written with the toolbar, a pasted link and an uploaded image shows a list, bold text, a working link and the image", async ({
+  page,
+  scan,
+  baseURL,
+}) => {
+  const box = await newPost(page);
+  await page.getByLabel("Title").fill("Three steps to better light");
+  const toolbar = page.getByRole("toolbar", { name: "Content: formatting" });
+
+  await box.fill("Light matters more than the camera.\n\nBuy a lamp\nAim it at your face\n\nRead the guide first.");
+  await select(box, "more than the camera");
+  await toolbar.getByRole("button", { name: "Bold" }).click();
+  await select(box, "Buy a lamp\nAim it at your face");
+  await toolbar.getByRole("button", { name: "Numbered list" }).click();
+  const guide = `${baseURL}/learn-more`;
+  await select(box, "the guide");
+  await paste(box, guide);
+  await expect(box).toHaveValue(
+    `Light matters **more than the camera**.\n\n1. Buy a lamp\n2. Aim it at your face\n\nRead [the guide](${guide}) first.`,
+  );
+
+  // The caret at the end; the image goes on a line of its own there.
+  await box.evaluate((element) => {
+    const area = element as HTMLTextAreaElement;
+    area.setSelectionRange(area.value.length, area.value.length);
+  });
+  await toolbar.getByRole("button", { name: "Image" }).click();
+  const dialog = page.getByRole("dialog", { name: "Insert an image" });
+  await dialog.getByLabel("Image file").setInputFiles(join(import.meta.dir, "..", "fixtures", "cover.jpg"));
+  await dialog.getByLabel("Description (alt text)").fill("A lamp beside a laptop");
+  await dialog.getByRole("button", { name: "Upload and insert" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(box).toHaveValue(/\n\n!\[A lamp beside a laptop\]\(\/uploads\/[^)]+\)\n\n$/);
+
+  // The preview beside the text, rendered by the server, in the post's typography.
+  const preview = page.getByRole("region", { name: "Content: preview" }).locator(".post-content");
+  await expect(preview.locator("ol > li")).toHaveCount(2);
+  await expect(preview.locator("strong")).toHaveText("more than the camera");
+  await expect(preview.getByRole("link", { name: "the guide" })).toHaveAttribute("href", guide);
+  await expect(preview.getByRole("img", { name: "A lamp beside a laptop" })).toBeVisible();
+  await scan();
+
+  await page.getByLabel("Publish post").check();
+  await page.getByRole("button", { name: "Create Post" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Post created successfully");
+
+  await page.goto("/blog/three-steps-to-better-light");
+  const post = page.locator(".post-content");
+  await expect(post.locator("ol > li")).toHaveText(["Buy a lamp", "Aim it at your face"]);
+  await expect(post.locator("strong")).toHaveText("more than the camera");
+  const image = post.getByRole("img", { name: "A lamp beside a laptop" });
+  await image.scrollIntoViewIfNeeded();
+  await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  const opened = page.waitForEvent("popup");
+  await post.getByRole("link", { name: "the guide" }).click();
+  const guidePage = await opened;
+  await guidePage.waitForLoadState();
+  expect(guidePage.url()).toBe(guide);
+  await guidePage.close();
+});
+
+test("on a phone the editor fits, its toolbar works from the keyboard, and Write/Preview switch", async ({
+  page,
+  scan,
+}) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  const box = await newPost(page);
+  await box.fill("Say hello");
+  await select(box, "hello");
+
+  // Shift+Tab from the text box reaches the toolbar, one tab stop; the arrows move inside it.
+  const toolbar = page.getByRole("toolbar", { name: "Content: formatting" });
+  await page.keyboard.press("Shift+Tab");
+  await expect(toolbar.getByRole("button", { name: "Heading" })).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await expect(toolbar.getByRole("button", { name: "Bold" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(box).toHaveValue("Say **hello**");
+  // The text box has the focus again; the toolbar's stop stays on the last tool used.
+  await expect(box).toBeFocused();
+  await page.keyboard.press("Shift+Tab");
+  await expect(toolbar.getByRole("button", { name: "Bold" })).toBeFocused();
+  await page.keyboard.press("End");
+  await expect(toolbar.getByRole("button", { name: "Video" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  const video = page.getByRole("dialog", { name: "Insert a video" });
+  await expect(video.getByLabel("YouTube or Vimeo address")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(video).toBeHidden();
+  await expect(toolbar.getByRole("button", { name: "Video" })).toBeFocused();
+
+  const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  expect(await fits()).toBe(true);
+  const preview = page.getByRole("region", { name: "Content: preview" });
+  await expect(preview).toBeHidden();
+  await page.getByRole("button", { name: "Preview", exact: true }).click();
+  await expect(preview.locator("strong")).toHaveText("hello");
+  await expect(box).toBeHidden();
+  expect(await fits()).toBe(true);
+  await scan();
+  await page.getByRole("button", { name: "Write", exact: true }).click();
+  await expect(box).toBeVisible();
+});
