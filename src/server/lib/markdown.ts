@@ -1,5 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { HttpError } from "#server/plugins/errors.ts";
 import { toVideoSource, VIDEO_PLAYER_ORIGINS } from "#shared/features/offers/video-url.ts";
 import { sanitizePostHtml } from "./sanitize.ts";
 
@@ -59,8 +60,19 @@ const LONE_LINK = /<p>\s*<a href="([^"]*)"(?:\s+title="[^"]*")?>[^<]*<\/a>\s*<\/
  * its player): what checks of the author's intent (images from other websites) read, since
  * the sanitiser silently drops some of what they look for.
  */
+/** Quotes inside quotes deeper than this are no writing anyone does; each level costs markup. */
+const MAX_QUOTE_DEPTH = 20;
+const DEEP_QUOTE = new RegExp(`^(?:[ \\t]*>){${MAX_QUOTE_DEPTH + 1}}`, "m");
+/** Far more than any real text renders to (a 200,000-character post is about 250 KB of HTML). */
+const MAX_HTML_BYTES = 1024 * 1024;
+
 export function markdownToHtml(markdown: string): string {
+  // Cleaning megabytes of markup takes seconds on the server's one thread: refused instead.
+  if (DEEP_QUOTE.test(markdown))
+    throw new HttpError(422, `Quotes can be nested at most ${MAX_QUOTE_DEPTH} deep (lines starting with > > >...).`);
   const html = Bun.markdown.html(markdown, { autolinks: true });
+  if (html.length > MAX_HTML_BYTES)
+    throw new HttpError(422, "This text makes too much markup to show; shorten it or split it into several posts.");
   return html.replace(LONE_LINK, (paragraph, href: string) => playerFrame(href) ?? paragraph);
 }
 

@@ -45,7 +45,17 @@ function postContent(input: PostInput): {
   field: string;
 } {
   if (input.contentMarkdown !== undefined) {
-    const raw = markdownToHtml(input.contentMarkdown);
+    let raw: string;
+    try {
+      raw = markdownToHtml(input.contentMarkdown);
+    } catch (error) {
+      // Text the renderer refuses (quotes nested absurdly deep): said at the field.
+      if (error instanceof HttpError)
+        throw new HttpError(error.status, "Some fields are missing or invalid.", [
+          { field: "contentMarkdown", message: error.message },
+        ]);
+      throw error;
+    }
     return {
       content: sanitizePostHtml(raw).trim(),
       contentMarkdown: input.contentMarkdown,

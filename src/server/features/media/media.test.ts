@@ -179,6 +179,31 @@ describe("where an upload is used, and deleting it", () => {
     expect(existsSync(join(t.uploadsDir, body.url.split("/").pop()!))).toBe(false);
   });
 
+  test("another spelling of the address (percent escapes, ./ and ../ segments) is still found as a use", async () => {
+    const t = await adminApp({ seed: false });
+    // The name's first character as a percent escape, then dot segments.
+    const escaped = (url: string) => `/uploads/%${url.charCodeAt(9).toString(16)}${url.slice(10)}`;
+    const spellings = [
+      escaped,
+      (url: string) => url.replace("/uploads/", "/uploads/./"),
+      (url: string) => url.replace("/uploads/", "/uploads/../uploads/"),
+    ];
+    for (const [index, spell] of spellings.entries()) {
+      const { body } = await upload(t, await testImage(600, 300));
+      const address = spell(body.url);
+      expect(address).not.toBe(body.url);
+      // The browser reaches the same file by this spelling.
+      expect(new URL(decodeURIComponent(address), "http://x").pathname).toBe(body.url);
+      await createPost(t.db, {
+        title: `Spelled ${index}`,
+        slug: `spelled-${index}`,
+        content: `<p><img src="${address}" alt=""></p>`,
+      });
+      const refused = await t.asAdmin(`/api/admin/media/${body.id}`, { method: "DELETE" });
+      expect([address, refused.status]).toEqual([address, 409]);
+    }
+  });
+
   test("the alt text is saved; too long is a 422 that changes nothing", async () => {
     const t = await adminApp({ seed: false });
     const { body } = await upload(t, await testImage(100, 100));

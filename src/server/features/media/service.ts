@@ -255,13 +255,35 @@ async function usableRecords(db: Db): Promise<Usable[]> {
   ];
 }
 
+/**
+ * Addresses in `text` as a browser resolves them, for finding uploads: percent escapes decoded
+ * (`/uploads/%41b…`), `.` and `..` segments and doubled slashes removed (`/uploads/./x`), so
+ * no other spelling of an upload's address hides that it is used.
+ */
+export function resolvedAddresses(text: string): string {
+  let out = text.replace(/%[0-9a-f]{2}/gi, (code) => {
+    try {
+      return decodeURIComponent(code);
+    } catch {
+      return code;
+    }
+  });
+  out = out.replace(/\/(?:\.\/)+/g, "/").replace(/([^:])\/{2,}/g, "$1/");
+  for (let before = ""; before !== out; ) {
+    before = out;
+    out = out.replace(/\/[^/\s"'()<>]+\/\.\.\//g, "/");
+  }
+  return out;
+}
+
 /** Where the upload `name` (or one of its copies) is used among `records`. */
 function usageOf(name: string, records: Usable[]): MediaUsage[] {
   const needle = `${UPLOADS}${idOf(name)}`;
   const found: MediaUsage[] = [];
   for (const record of records)
     for (const [field, value] of record.fields)
-      if (value?.includes(needle)) found.push({ kind: record.kind, title: record.title, field, href: record.href });
+      if (value && resolvedAddresses(value).includes(needle))
+        found.push({ kind: record.kind, title: record.title, field, href: record.href });
   return found;
 }
 
