@@ -66,6 +66,10 @@ test("a post written with the toolbar, a pasted link and an uploaded image shows
   await dialog.getByRole("button", { name: "Upload and insert" }).click();
   await expect(dialog).toBeHidden();
   await expect(box).toHaveValue(/\n\n!\[A lamp beside a laptop\]\(\/uploads\/[^)]+\)\n\n$/);
+  // The media library keeps the description too, offered whenever the image is chosen again.
+  const media = (await (await page.request.get("/api/admin/media")).json()) as { url: string; alt: string }[];
+  const inserted = /\((\/uploads\/[^)]+)\)/.exec(await box.inputValue())![1];
+  expect(media.find((m) => m.url === inserted)?.alt).toBe("A lamp beside a laptop");
 
   // The preview beside the text, rendered by the server, in the post's typography.
   const preview = page.getByRole("region", { name: "Content: preview" }).locator(".post-content");

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { adminApp } from "#tests/support/admin.ts";
 import { offerInput } from "#tests/support/admin-inputs.ts";
 import { createOffer } from "#tests/support/factories.ts";
 import {
@@ -55,6 +56,20 @@ runScenarios("an offer with a bad field: 422, nothing stored", [
 ]);
 
 describe("offers admin API as the admin", () => {
+  test("an offer as the admin list gives it can be sent back unchanged (the server's own fields are ignored)", async () => {
+    const t = await adminApp();
+    const [listed] = (await (await t.asAdmin("/api/admin/affiliate-offers")).json()) as Record<string, unknown>[];
+    const { id, createdAt: _c, updatedAt: _u, ...fields } = listed!;
+    const sent = await t.asAdmin(`/api/admin/affiliate-offer/${id}`, {
+      method: "PUT",
+      json: { ...fields, descriptionHtml: "<p>not what the description says</p>" },
+    });
+    expect(sent.status).toBe(200);
+    const saved = (await sent.json()) as { description: string; descriptionHtml: string };
+    expect(saved.descriptionHtml).not.toContain("not what the description says");
+    expect(saved.descriptionHtml).toContain(saved.description.slice(0, 20));
+  });
+
   test("create for module 2 and see it publicly first; embed mode drops media; inactive leaves the public list; unknown 404", async () => {
     const api = await scenarioApp({ admin: true });
     await createOffer(api.db, { moduleId: 2, createdAt: new Date("2025-01-01") });

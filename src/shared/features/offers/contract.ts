@@ -43,6 +43,8 @@ export const OfferInput = Type.Object({
     maxLength: 2000,
     error: "Description is required, at most 2000 characters",
   }),
+  /** Made by the server from the description; accepted and ignored, so what the admin API lists can be sent back as it is. */
+  descriptionHtml: Type.Optional(Type.Union([Type.String({ maxLength: 100_000 }), Type.Null()])),
   imageUrl: OptionalSiteImage(),
   videoUrl: Type.Optional(Type.Union([Type.String({ maxLength: 2048 }), Type.Null()])),
   useEmbed: Type.Boolean(),

@@ -11,7 +11,7 @@ import {
 import { ADMIN_API } from "#web/admin/admin-api.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
-import { api, serverFieldErrors } from "#web/lib/query-client.ts";
+import { ApiError, api, serverFieldErrors } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 
 /** /admin/account: two-factor sign-in and the password. */
@@ -83,7 +83,10 @@ function CodeField({
 }
 
 const codeError = (failure: unknown) =>
-  serverFieldErrors(failure).code ?? (failure instanceof Error ? failure.message : "Something went wrong.");
+  serverFieldErrors(failure).code ??
+  (failure instanceof ApiError
+    ? (failure.error ?? "Something went wrong. Please try again.")
+    : "Something went wrong.");
 
 function TwoFactorSection({ status }: { status: AccountStatus }) {
   const queryClient = useQueryClient();
@@ -124,7 +127,12 @@ function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
     try {
       setEnrolment(await api<Enrolment>("POST", ADMIN_API.twoFactorStart, { json: {} }));
     } catch (failure) {
-      toast({ title: "Error", description: (failure as Error).message, variant: "destructive" });
+      toast({
+        title: "Error",
+        description:
+          failure instanceof ApiError && failure.error ? failure.error : "Something went wrong. Please try again.",
+        variant: "destructive",
+      });
     } finally {
       setBusy(false);
     }
@@ -341,7 +349,12 @@ function ChangePasswordForm({ twoFactor }: { twoFactor: boolean }) {
       toast({ title: "Success", description: "Password changed. Every other session has been signed out." });
     } catch (failure) {
       editor.refused(failure, body);
-      toast({ title: "Error", description: (failure as Error).message, variant: "destructive" });
+      toast({
+        title: "Error",
+        description:
+          failure instanceof ApiError && failure.error ? failure.error : "Something went wrong. Please try again.",
+        variant: "destructive",
+      });
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,8 @@
 import { type FormEvent, type ReactNode, useId, useLayoutEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
-import { reason, upload } from "#web/features/uploads/uploaders.tsx";
+import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { reason, uploadFile } from "#web/features/uploads/uploaders.tsx";
+import { api } from "#web/lib/query-client.ts";
 
 const MB = 1024 * 1024;
 
@@ -128,7 +130,10 @@ export function ImageDialog({
     setBusy(true);
     setProblem(null);
     try {
-      done({ url: await upload(file), alt: alt.trim() });
+      const stored = await uploadFile(file);
+      // The description is the library's too, offered again whenever the image is chosen.
+      await api("PUT", ADMIN_API.mediaItem(stored.id), { json: { alt: alt.trim() } }).catch(() => {});
+      done({ url: stored.url, alt: alt.trim() });
     } catch (error) {
       setProblem({ field: "file", message: reason(error, "The upload failed. Please try again.") });
     } finally {

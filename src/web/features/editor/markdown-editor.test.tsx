@@ -59,6 +59,26 @@ describe("the toolbar formats the selection as Markdown", () => {
     await waitFor(() => expect(current).toBe("1. Pick a name\n2. Buy a light"));
   });
 
+  test("Enter in a list item starts the next one; Enter in an empty item ends the list", async () => {
+    const { box } = await renderEditor("1. First step");
+    const enter = () => {
+      box.focus();
+      box.setSelectionRange(box.value.length, box.value.length);
+      fireEvent.keyDown(box, { key: "Enter" });
+    };
+    enter();
+    await waitFor(() => expect(current).toBe("1. First step\n2. "));
+    enter();
+    await waitFor(() => expect(current).toBe("1. First step\n"));
+    fireEvent.change(box, { target: { value: "- milk" } });
+    enter();
+    await waitFor(() => expect(current).toBe("- milk\n- "));
+    // Shift+Enter is the browser's own new line: nothing added.
+    box.setSelectionRange(box.value.length, box.value.length);
+    expect(fireEvent.keyDown(box, { key: "Enter", shiftKey: true })).toBe(true);
+    expect(current).toBe("- milk\n- ");
+  });
+
   test("Link makes the selection a link, its address selected to type over", async () => {
     const { box } = await renderEditor("Read the guide first");
     select(box, "the guide");

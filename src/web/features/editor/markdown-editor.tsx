@@ -1,4 +1,12 @@
-import { type DetailedHTMLProps, type HTMLAttributes, useEffect, useId, useRef, useState } from "react";
+import {
+  type DetailedHTMLProps,
+  type HTMLAttributes,
+  type KeyboardEvent,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+} from "react";
 import { createPortal } from "react-dom";
 import { EDITOR_PREVIEW_PATH, type PreviewAnswer } from "#shared/features/editor/preview.ts";
 import { MediaPicker } from "#web/features/media/media-picker.tsx";
@@ -228,6 +236,7 @@ export function MarkdownEditor({
             rows={rows}
             value={value}
             onChange={(e) => onChange(e.target.value)}
+            onKeyDown={continueList}
             aria-describedby={describedBy}
             {...(error ? { "aria-invalid": true as const } : {})}
           />
@@ -295,3 +304,32 @@ function LibraryButton({ choose }: { choose: (image: ChosenImage) => void }) {
 }
 
 const chooseFromLibrary: LibraryPickerSlot = (choose) => <LibraryButton choose={choose} />;
+
+const LIST_ITEM = /^(\s*)(?:(\d{1,9})([.)])|([-*+]))(\s+)(.*)$/;
+
+/**
+ * Enter in a list item starts the next item ("2. " after "1. ", "- " after "- "), as a word
+ * processor does; Enter in an empty item ends the list. Shift+Enter is a plain new line.
+ */
+export function continueList(event: KeyboardEvent<HTMLTextAreaElement>) {
+  if (event.key !== "Enter" || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.nativeEvent.isComposing) return;
+  const area = event.currentTarget;
+  const { selectionStart: start, selectionEnd: end, value } = area;
+  if (start !== end) return;
+  const lineStart = value.lastIndexOf("\n", start - 1) + 1;
+  const lineEnd = value.indexOf("\n", start) === -1 ? value.length : value.indexOf("\n", start);
+  const match = LIST_ITEM.exec(value.slice(lineStart, start));
+  if (!match) return;
+  const [, indent = "", number, delimiter, bullet, space = " ", text = ""] = match;
+  event.preventDefault();
+  if (text.trim() === "" && value.slice(start, lineEnd).trim() === "") {
+    // An empty item: the list ends here, the marker goes.
+    area.setRangeText("", lineStart, start, "end");
+  } else {
+    const marker = bullet ?? `${Number(number) + 1}${delimiter}`;
+    area.setRangeText(`\n${indent}${marker}${space}`, start, end, "end");
+  }
+  // React reads the change from the input event, like typing.
+  area.dispatchEvent(new Event("input", { bubbles: true }));
+}

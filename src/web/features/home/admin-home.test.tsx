@@ -25,7 +25,7 @@ const card = (name: string) => screen.getByRole("region", { name });
 const hrefOf = (scope: HTMLElement, name: string | RegExp, role: "link" | "button" = "link") =>
   within(scope).getByRole(role, { name }).getAttribute("href");
 
-test("a new site: each card says what is missing, the only thing to do first is the public address", async () => {
+test("a new site: each card says what is missing; first to do: a backup and the public address", async () => {
   await home();
   renderAt("/admin", <HomeTab />);
   const attention = await screen.findByRole("region", { name: "Needs your attention" });
@@ -34,9 +34,11 @@ test("a new site: each card says what is missing, the only thing to do first is 
       .getAllByRole("listitem")
       .map((item) => item.textContent),
   ).toEqual([
+    "No backup has been made yet: a broken disk would lose every post and setting. Set up backups",
     "The site's public address is not set: the sitemap, the RSS feed and links shared to search engines need it. Set the address",
   ]);
   expect(hrefOf(attention, "Set the address")).toBe("/admin/settings");
+  expect(hrefOf(attention, "Set up backups")).toBe("/admin/backups");
 
   expect(card("Posts").textContent).toContain("No posts yet.");
   expect(hrefOf(card("Posts"), "All posts")).toBe("/admin/posts");

@@ -32,6 +32,13 @@ export function attentionItems(home: AdminHome): AttentionItem[] {
       href: adminPath("backups"),
       action: "Open Backups",
     });
+  else if (home.backup === null)
+    items.push({
+      id: "backup",
+      text: "No backup has been made yet: a broken disk would lose every post and setting.",
+      href: adminPath("backups"),
+      action: "Set up backups",
+    });
   const { broken, blocked, offline } = home.links;
   if (offline) items.push({ id: "offline", text: OFFLINE_HINT, href: adminPath("links"), action: "Open Links" });
   else if (broken + blocked > 0) {

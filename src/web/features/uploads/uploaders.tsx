@@ -11,12 +11,17 @@ export function reason(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.error ? error.error : fallback;
 }
 
-/** Sends one file to the upload endpoint; answers its address on this site (/uploads/…). */
-export async function upload(file: File): Promise<string> {
+/** Sends one file to the upload endpoint; answers its address on this site (/uploads/…) and its id in the media library. */
+export async function uploadFile(file: File): Promise<{ url: string; id: number }> {
   const form = new FormData();
   form.append("file", file);
   // The call carries the session cookie: uploads need the admin's session.
-  return (await api<{ url: string }>("POST", ADMIN_API.upload, { form })).url;
+  return await api<{ url: string; id: number }>("POST", ADMIN_API.upload, { form });
+}
+
+/** Sends one file to the upload endpoint; answers its address on this site (/uploads/…). */
+export async function upload(file: File): Promise<string> {
+  return (await uploadFile(file)).url;
 }
 
 interface UploaderProps {
