@@ -1,5 +1,5 @@
 import type { Browser, Locator, Page } from "@playwright/test";
-import { axeScan, expect, expectOnFirstScreen, test } from "./fixtures.ts";
+import { axeScan, expect, expectOnFirstScreen, settleTransitions, test } from "./fixtures.ts";
 
 /** A module quiz question as the course API sends it. */
 interface QuizQuestion {
@@ -11,6 +11,9 @@ interface QuizQuestion {
 async function scanBothThemes(page: Page) {
   for (const theme of ["light", "dark"] as const) {
     await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+    // Colours animate to the theme: measured once they are there (on a busy machine a scan
+    // right after the switch caught every link mid-change).
+    await settleTransitions(page);
     await axeScan(page);
   }
 }
@@ -412,6 +415,8 @@ test.describe("without JavaScript, on a 375 × 812 phone", () => {
   test.use({ javaScriptEnabled: false, viewport: { width: 375, height: 812 } });
 
   test("lessons are links; the module quiz is a form scored by the server", async ({ page, browser }) => {
+    // Five lessons, the module quiz and three axe scans of pages opened afresh without scripts.
+    test.setTimeout(60_000);
     const module = await (await page.request.get("/api/course/modules/1")).json();
     const topics = module.topics as { title: string }[];
     const questions = module.quiz.questions as QuizQuestion[];

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { axeScan, expect, test } from "./fixtures.ts";
+import { axeScan, expect, settleTransitions, test } from "./fixtures.ts";
 
 // Your plan: joins the persona, the earnings tier and the course progress kept in this browser.
 
@@ -111,6 +111,9 @@ async function scanWithoutScripts(browser: Browser, url: string) {
   await page.goto(url);
   for (const theme of ["light", "dark"]) {
     await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+    // Colours animate to the theme: measured once they are there (on a busy machine a scan
+    // right after the switch caught every link mid-change).
+    await settleTransitions(page);
     await axeScan(page);
   }
   await context.close();
