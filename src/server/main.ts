@@ -298,15 +298,27 @@ async function seed(config: Config) {
   lock.release();
 }
 
-async function resetPassword(config: Config) {
+/**
+ * Runs an admin command on the site's existing database, locked beside a running server.
+ * Never creates a site: a mistyped DATA_DIR must not get a fresh database and admin.
+ */
+async function onExistingSite(config: Config, work: (database: DatabaseHandle) => Promise<void>) {
   const dir = resolve(config.dataDir);
   const file = join(dir, "app.db");
   refuseLostDatabase(dir);
-  // Never creates a site: a mistyped DATA_DIR must not get a fresh database and admin.
   if (!existsSync(file)) fail(`No database at ${file}: is DATA_DIR right? Nothing was changed.`);
   const lock = orFail(() => lockDataDir(dir, "shared"));
   const database = openData(dir);
   try {
+    await work(database);
+  } finally {
+    database.close();
+    lock.release();
+  }
+}
+
+function resetPassword(config: Config) {
+  return onExistingSite(config, async (database) => {
     const result = await resetAdminPassword(database.db, config.adminUsername, config.adminPassword);
     const lines = [
       result.generatedPassword
@@ -323,24 +335,15 @@ async function resetPassword(config: Config) {
         `Removed ${result.removed.length} extra admin account(s) an older cam-guide had created: ${result.removed.map((name) => `"${name}"`).join(", ")}.`,
       );
     console.log(lines.join("\n"));
-  } catch (error) {
+  }).catch((error) => {
     if (error instanceof AdminResetError) fail(`${error.message} Nothing was changed.`);
     throw error;
-  } finally {
-    database.close();
-    lock.release();
-  }
+  });
 }
 
 /** `cam-guide admin reset-2fa`: the second step off, the recovery codes gone, every session ended. */
-async function resetSecondFactor(config: Config) {
-  const dir = resolve(config.dataDir);
-  const file = join(dir, "app.db");
-  refuseLostDatabase(dir);
-  if (!existsSync(file)) fail(`No database at ${file}: is DATA_DIR right? Nothing was changed.`);
-  const lock = orFail(() => lockDataDir(dir, "shared"));
-  const database = openData(dir);
-  try {
+function resetSecondFactor(config: Config) {
+  return onExistingSite(config, async (database) => {
     const admins = await resetTwoFactor(database.db);
     if (admins.length === 0)
       fail("There is no admin account yet: start the server once and it creates one. Nothing was changed.");
@@ -353,10 +356,7 @@ async function resetSecondFactor(config: Config) {
       "Every existing session has been signed out. Sign in with the password alone, then turn it on again in Account.",
     );
     console.log(lines.join("\n"));
-  } finally {
-    database.close();
-    lock.release();
-  }
+  });
 }
 
 /** Aborts when the operator interrupts (Ctrl-C, SIGTERM, a closed terminal), so temporary files are removed. */

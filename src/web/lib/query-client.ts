@@ -33,6 +33,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The server's own sentence for a failed call when it gave one (a full disk, a refused file), else `fallback`. */
+export function serverReason(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.error ? error.error : fallback;
+}
+
 /** The server's field problems of a failed call, keyed by field; empty for any other failure. */
 export function serverFieldErrors(error: unknown): Record<string, string> {
   return error instanceof ApiError ? messagesByField(error.details) : {};

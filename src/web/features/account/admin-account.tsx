@@ -11,7 +11,7 @@ import {
 import { ADMIN_API } from "#web/admin/admin-api.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
-import { ApiError, api, serverFieldErrors } from "#web/lib/query-client.ts";
+import { api, serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 
 /** /admin/account: two-factor sign-in and the password. */
@@ -82,11 +82,8 @@ function CodeField({
   );
 }
 
-const codeError = (failure: unknown) =>
-  serverFieldErrors(failure).code ??
-  (failure instanceof ApiError
-    ? (failure.error ?? "Something went wrong. Please try again.")
-    : "Something went wrong.");
+const SOMETHING_WRONG = "Something went wrong. Please try again.";
+const codeError = (failure: unknown) => serverFieldErrors(failure).code ?? serverReason(failure, SOMETHING_WRONG);
 
 function TwoFactorSection({ status }: { status: AccountStatus }) {
   const queryClient = useQueryClient();
@@ -129,8 +126,7 @@ function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
     } catch (failure) {
       toast({
         title: "Error",
-        description:
-          failure instanceof ApiError && failure.error ? failure.error : "Something went wrong. Please try again.",
+        description: serverReason(failure, SOMETHING_WRONG),
         variant: "destructive",
       });
     } finally {
@@ -351,8 +347,7 @@ function ChangePasswordForm({ twoFactor }: { twoFactor: boolean }) {
       editor.refused(failure, body);
       toast({
         title: "Error",
-        description:
-          failure instanceof ApiError && failure.error ? failure.error : "Something went wrong. Please try again.",
+        description: serverReason(failure, SOMETHING_WRONG),
         variant: "destructive",
       });
     } finally {

@@ -8,7 +8,7 @@ import {
   loginFailureMessage,
 } from "#shared/features/auth/constants.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
-import { ApiError, api, serverFieldErrors } from "#web/lib/query-client.ts";
+import { ApiError, api, serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { setAdminFlag } from "./admin-session.ts";
@@ -164,7 +164,7 @@ function CodeStep({ recovery, initialFailure }: { recovery: boolean; initialFail
       const { user } = await api<{ user: unknown }>("POST", ADMIN_API.loginCode, { json: { code } });
       await signedIn(user);
     } catch (failed) {
-      const message = failed instanceof ApiError && failed.error ? failed.error : "That code is not right. Try again.";
+      const message = serverReason(failed, "That code is not right. Try again.");
       // The sign-in itself ran out (or never started here): back to the password.
       if (failed instanceof ApiError && failed.status === 401 && message.includes("took too long")) {
         navigate(`/admin-login?error=${LOGIN_FAILURE.expired}`);

@@ -1,10 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import {
-  type BackupOverview,
-  type BackupRun,
-  describeSchedule,
-  formatSize,
-} from "#shared/features/backups/contract.ts";
+import { type BackupOverview, type BackupRun, describeSchedule } from "#shared/features/backups/contract.ts";
+import { formatSize } from "#shared/format.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { toast } from "#web/stores/toast.ts";
 

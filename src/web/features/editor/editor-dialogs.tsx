@@ -1,8 +1,8 @@
 import { type FormEvent, type ReactNode, useId, useLayoutEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
-import { reason, uploadFile } from "#web/features/uploads/uploaders.tsx";
-import { api } from "#web/lib/query-client.ts";
+import { uploadFile } from "#web/features/media/media-data.ts";
+import { api, serverReason } from "#web/lib/query-client.ts";
 
 const MB = 1024 * 1024;
 
@@ -135,7 +135,7 @@ export function ImageDialog({
       await api("PUT", ADMIN_API.mediaItem(stored.id), { json: { alt: alt.trim() } }).catch(() => {});
       done({ url: stored.url, alt: alt.trim() });
     } catch (error) {
-      setProblem({ field: "file", message: reason(error, "The upload failed. Please try again.") });
+      setProblem({ field: "file", message: serverReason(error, "The upload failed. Please try again.") });
     } finally {
       setBusy(false);
     }

@@ -10,7 +10,7 @@ import {
 import { createPortal } from "react-dom";
 import { EDITOR_PREVIEW_PATH, type PreviewAnswer } from "#shared/features/editor/preview.ts";
 import { MediaPicker } from "#web/features/media/media-picker.tsx";
-import { ApiError, api } from "#web/lib/query-client.ts";
+import { api, serverReason } from "#web/lib/query-client.ts";
 import { type ChosenImage, ImageDialog, type LibraryPickerSlot, VideoDialog } from "./editor-dialogs.tsx";
 
 // The admin's writing editor: Markdown in a textarea, GitHub's <markdown-toolbar> over it,
@@ -127,7 +127,7 @@ function usePreview(markdown: string) {
           setState((s) => ({
             ...s,
             busy: false,
-            error: error instanceof ApiError && error.error ? error.error : "The preview could not be loaded.",
+            error: serverReason(error, "The preview could not be loaded."),
           })),
       );
     }, PREVIEW_DELAY_MS);

@@ -2,26 +2,18 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link } from "wouter";
 import type { MediaItem } from "#shared/features/media/contract.ts";
+import { formatSize } from "#shared/format.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
-import { ApiError, api } from "#web/lib/query-client.ts";
+import { ApiError, api, serverReason } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
-import {
-  formatBytes,
-  formatDay,
-  matchesSearch,
-  reasonOf,
-  type Uploaded,
-  uploadFile,
-  usageLabel,
-  useMediaLibrary,
-} from "./media-data.ts";
+import { formatDay, matchesSearch, type Uploaded, uploadFile, usageLabel, useMediaLibrary } from "./media-data.ts";
+import { MediaSearch } from "./media-search.tsx";
 
 /** /admin/media: the media library. Every upload, where it is used, its alt text, upload and delete. */
 export function MediaTab() {
   const library = useMediaLibrary();
   const [query, setQuery] = useState("");
   const [deleting, setDeleting] = useState<MediaItem | null>(null);
-  const searchId = useId();
   const items = library.data ?? [];
   const shown = items.filter((item) => matchesSearch(item, query));
 
@@ -33,16 +25,7 @@ export function MediaTab() {
       </p>
       <div className="toolbar media-toolbar">
         <UploadField label="Upload a file" />
-        <div className="media-search">
-          <label htmlFor={searchId}>Search</label>
-          <input
-            id={searchId}
-            type="search"
-            placeholder="Alt text, file name or where it is used"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-          />
-        </div>
+        <MediaSearch value={query} onChange={setQuery} />
       </div>
       {library.isPending ? (
         <p aria-busy="true">Loading the media library...</p>
@@ -99,7 +82,7 @@ export function UploadField({
     } catch (error) {
       toast({
         title: "Upload failed",
-        description: reasonOf(error, "There was a problem uploading the file. Please try again."),
+        description: serverReason(error, "There was a problem uploading the file. Please try again."),
         variant: "destructive",
       });
     } finally {
@@ -155,7 +138,7 @@ function MediaCard({ item, onDelete }: { item: MediaItem; onDelete: () => void }
         {item.name}
       </h3>
       <p className="muted media-facts">
-        {item.kind === "video" ? "Video" : "Image"} · {formatBytes(item.size)}
+        {item.kind === "video" ? "Video" : "Image"} · {formatSize(item.size)}
         {item.width && item.height ? ` · ${item.width} × ${item.height}` : ""} · {formatDay(item.createdAt)}
       </p>
       {item.usage.length === 0 ? (
@@ -208,7 +191,11 @@ function AltForm({ item }: { item: MediaItem }) {
       await queryClient.invalidateQueries({ queryKey: [ADMIN_API.media] });
       toast({ title: "Alt text saved" });
     } catch (error) {
-      toast({ title: "Error", description: reasonOf(error, "The alt text was not saved."), variant: "destructive" });
+      toast({
+        title: "Error",
+        description: serverReason(error, "The alt text was not saved."),
+        variant: "destructive",
+      });
     } finally {
       setBusy(false);
     }
@@ -268,7 +255,11 @@ function DeleteMediaDialog({ item, onClose }: { item: MediaItem | null; onClose:
         setRefusal(error.error);
         void queryClient.invalidateQueries({ queryKey: [ADMIN_API.media] });
       } else
-        toast({ title: "Error", description: reasonOf(error, "The upload was not deleted."), variant: "destructive" });
+        toast({
+          title: "Error",
+          description: serverReason(error, "The upload was not deleted."),
+          variant: "destructive",
+        });
     } finally {
       setBusy(false);
     }

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { MediaItem, MediaUsage } from "#shared/features/media/contract.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
-import { ApiError, api } from "#web/lib/query-client.ts";
+import { api } from "#web/lib/query-client.ts";
 
 /** Every upload in the library, newest first, with where each is used. */
 export function useMediaLibrary() {
@@ -22,18 +22,6 @@ export async function uploadFile(file: File): Promise<Uploaded> {
   const form = new FormData();
   form.append("file", file);
   return api<Uploaded>("POST", ADMIN_API.upload, { form });
-}
-
-/** The server's own reason when it gave one, else `fallback`. */
-export function reasonOf(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.error ? error.error : fallback;
-}
-
-/** "350 KB", "2.1 MB". */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /** "24 Nov 2026". */

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { MediaItem } from "#shared/features/media/contract.ts";
 import { MediaThumb, UploadField } from "./admin-media.tsx";
 import { matchesSearch, useMediaLibrary } from "./media-data.ts";
+import { MediaSearch } from "./media-search.tsx";
 
 /** What the picker hands back: the image's address, its alt text from the library and its size. */
 export interface PickedMedia {
@@ -24,7 +25,6 @@ export function MediaPicker({ open, kind = "image", onPick, onClose }: MediaPick
   const ref = useRef<HTMLDialogElement>(null);
   const [query, setQuery] = useState("");
   const titleId = useId();
-  const searchId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -52,16 +52,7 @@ export function MediaPicker({ open, kind = "image", onPick, onClose }: MediaPick
               accept={kind === "image" ? "image/*" : "image/*,video/*"}
               onUploaded={(u) => onPick({ url: u.url, alt: u.alt, width: u.width, height: u.height })}
             />
-            <div className="media-search">
-              <label htmlFor={searchId}>Search</label>
-              <input
-                id={searchId}
-                type="search"
-                placeholder="Alt text, file name or where it is used"
-                value={query}
-                onChange={(e) => setQuery(e.target.value)}
-              />
-            </div>
+            <MediaSearch value={query} onChange={setQuery} />
           </div>
           <PickerGrid kind={kind} query={query} onPick={onPick} />
           <footer className="dialog-actions">

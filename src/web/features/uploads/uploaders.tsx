@@ -1,26 +1,13 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { uploadFile } from "#web/features/media/media-data.ts";
 import { MediaPicker } from "#web/features/media/media-picker.tsx";
-import { ApiError, api } from "#web/lib/query-client.ts";
+import { serverReason } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 
 const MB = 1024 * 1024;
 
-/** The server's own reason when it gave one (a full disk, a refused file), else `fallback`. */
-export function reason(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.error ? error.error : fallback;
-}
-
-/** Sends one file to the upload endpoint; answers its address on this site (/uploads/…) and its id in the media library. */
-export async function uploadFile(file: File): Promise<{ url: string; id: number }> {
-  const form = new FormData();
-  form.append("file", file);
-  // The call carries the session cookie: uploads need the admin's session.
-  return await api<{ url: string; id: number }>("POST", ADMIN_API.upload, { form });
-}
-
 /** Sends one file to the upload endpoint; answers its address on this site (/uploads/…). */
-export async function upload(file: File): Promise<string> {
+async function upload(file: File): Promise<string> {
   return (await uploadFile(file)).url;
 }
 
@@ -55,7 +42,7 @@ export function ImageUploader({ value, onChange, label, error }: UploaderProps &
     } catch (error) {
       toast({
         title: "Upload failed",
-        description: reason(error, "There was a problem uploading your image. Please try again."),
+        description: serverReason(error, "There was a problem uploading your image. Please try again."),
         variant: "destructive",
       });
     } finally {
@@ -157,7 +144,7 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
     } catch (error) {
       toast({
         title: "Upload failed",
-        description: reason(error, "Failed to upload file. Please try again."),
+        description: serverReason(error, "Failed to upload file. Please try again."),
         variant: "destructive",
       });
     } finally {
