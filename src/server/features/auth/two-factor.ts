@@ -1,17 +1,17 @@
 import { createHash, randomInt } from "node:crypto";
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import type { AccountStatus, Enrolment } from "#shared/features/auth/contract.ts";
+import { RECOVERY_CODE_COUNT } from "#shared/features/auth/constants.ts";
+import type { AccountStatus, Enrolment, RecoveryCodeState } from "#shared/features/auth/contract.ts";
 import { hashPassword } from "./bootstrap.ts";
 import { adminRecoveryCodes, adminUsers } from "./table.ts";
 
 /** What every authenticator app expects: SHA-1, six digits, a new code every 30 seconds. */
 const PERIOD = 30;
 const ISSUER = "cam-guide";
-export const RECOVERY_CODE_COUNT = 10;
 // Lower-case letters and digits without the look-alikes (0/o, 1/l/i): 31 symbols.
 const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 const RECOVERY_LENGTH = 12;
@@ -72,18 +72,34 @@ export async function twoFactorEnabled(db: Db, adminId: number): Promise<boolean
   return (await adminRow(db, adminId)).totpSecret !== null;
 }
 
+/** How many of the admin's recovery codes are left and when one was last used; null while two-factor is off. */
+export async function recoveryCodeState(db: Db, adminId: number): Promise<RecoveryCodeState | null> {
+  if (!(await twoFactorEnabled(db, adminId))) return null;
+  const mine = eq(adminRecoveryCodes.adminId, adminId);
+  const [[left], [last]] = await Promise.all([
+    db
+      .select({ n: count() })
+      .from(adminRecoveryCodes)
+      .where(and(mine, eq(adminRecoveryCodes.used, false))),
+    db
+      .select({ usedAt: adminRecoveryCodes.usedAt })
+      .from(adminRecoveryCodes)
+      .where(and(mine, eq(adminRecoveryCodes.used, true)))
+      .orderBy(desc(adminRecoveryCodes.usedAt))
+      .limit(1),
+  ]);
+  return { left: left?.n ?? 0, lastUsedAt: last?.usedAt?.toISOString() ?? null };
+}
+
 export async function accountStatus(db: Db, adminId: number): Promise<AccountStatus> {
   const row = await adminRow(db, adminId);
-  const left = await db
-    .select({ count: sql<number>`count(*)` })
-    .from(adminRecoveryCodes)
-    .where(and(eq(adminRecoveryCodes.adminId, adminId), eq(adminRecoveryCodes.used, false)));
+  const recovery = await recoveryCodeState(db, adminId);
   return {
     username: row.username,
     twoFactor: {
       enabled: row.totpSecret !== null,
       enabledAt: row.totpSecret !== null && row.totpEnabledAt ? row.totpEnabledAt.toISOString() : null,
-      recoveryCodesLeft: row.totpSecret !== null ? Number(left[0]?.count ?? 0) : 0,
+      recoveryCodesLeft: recovery?.left ?? 0,
     },
   };
 }
@@ -108,37 +124,61 @@ async function replaceRecoveryCodes(tx: Db, adminId: number): Promise<string[]> 
   return codes;
 }
 
+/**
+ * A change to how the admin signs in (two-factor on or off, new recovery codes) ends every
+ * session: the token version goes up, and the answer carries it so the session that asked
+ * can be given a fresh token.
+ */
+export interface SignInChanged {
+  tokenVersion: number;
+}
+
 /** Enrolment, step two: a first code from the app turns two-factor sign-in on. */
-export async function confirmEnrolment(db: Db, adminId: number, code: string, now = Date.now()): Promise<string[]> {
+export async function confirmEnrolment(
+  db: Db,
+  adminId: number,
+  code: string,
+  now = Date.now(),
+): Promise<SignInChanged & { recoveryCodes: string[] }> {
   const row = await adminRow(db, adminId);
   if (row.totpSecret !== null) throw new HttpError(409, "Two-factor sign-in is already on.");
   if (!row.totpPendingSecret) throw new HttpError(409, "Start the set-up first: no secret is waiting for a code.");
   const step = codeStep(row.totpPendingSecret, normalise(code), now);
   if (step === null) throw new HttpError(422, WRONG_CODE);
   return inTransaction(db, async (tx) => {
-    await tx
+    const [changed] = await tx
       .update(adminUsers)
       .set({
         totpSecret: row.totpPendingSecret,
         totpPendingSecret: null,
         totpLastStep: step,
         totpEnabledAt: new Date(now),
+        tokenVersion: sql`${adminUsers.tokenVersion} + 1`,
         updatedAt: new Date(),
       })
-      .where(eq(adminUsers.id, adminId));
-    return replaceRecoveryCodes(tx, adminId);
+      .where(eq(adminUsers.id, adminId))
+      .returning({ tokenVersion: adminUsers.tokenVersion });
+    return { tokenVersion: changed!.tokenVersion, recoveryCodes: await replaceRecoveryCodes(tx, adminId) };
   });
 }
+
+/** Which kind of code was accepted. */
+export type SecondFactor = "app" | "recovery";
 
 /**
  * Whether `code` is a current second factor of the admin, used up by this call: a code
  * from the app whose time step is later than the last one accepted, or an unused recovery
  * code. Each is taken by one conditional update, so two requests racing with the same
- * code cannot both pass.
+ * code cannot both pass. Answers the kind accepted, or null.
  */
-export async function spendSecondFactor(db: Db, adminId: number, code: string, now = Date.now()): Promise<boolean> {
+export async function spendSecondFactor(
+  db: Db,
+  adminId: number,
+  code: string,
+  now = Date.now(),
+): Promise<SecondFactor | null> {
   const row = await adminRow(db, adminId);
-  if (row.totpSecret === null) return false;
+  if (row.totpSecret === null) return null;
   const typed = normalise(code);
   const step = codeStep(row.totpSecret, typed, now);
   if (step !== null) {
@@ -147,9 +187,9 @@ export async function spendSecondFactor(db: Db, adminId: number, code: string, n
       .set({ totpLastStep: step })
       .where(and(eq(adminUsers.id, adminId), or(isNull(adminUsers.totpLastStep), lt(adminUsers.totpLastStep, step))))
       .returning({ id: adminUsers.id });
-    return taken.length === 1;
+    return taken.length === 1 ? "app" : null;
   }
-  if (typed.length !== RECOVERY_LENGTH) return false;
+  if (typed.length !== RECOVERY_LENGTH) return null;
   const used = await db
     .update(adminRecoveryCodes)
     .set({ used: true, usedAt: new Date(now) })
@@ -161,17 +201,37 @@ export async function spendSecondFactor(db: Db, adminId: number, code: string, n
       ),
     )
     .returning({ id: adminRecoveryCodes.id });
-  return used.length === 1;
+  return used.length === 1 ? "recovery" : null;
 }
 
-/** Ten new recovery codes; the old ones stop working. */
-export async function regenerateRecoveryCodes(db: Db, adminId: number): Promise<string[]> {
-  return inTransaction(db, (tx) => replaceRecoveryCodes(tx, adminId));
+/** Every session of the admin ends; answers the new token version. */
+async function endSessionsIn(tx: Db, adminId: number): Promise<SignInChanged> {
+  const [row] = await tx
+    .update(adminUsers)
+    .set({ tokenVersion: sql`${adminUsers.tokenVersion} + 1`, updatedAt: new Date() })
+    .where(eq(adminUsers.id, adminId))
+    .returning({ tokenVersion: adminUsers.tokenVersion });
+  if (!row) throw new HttpError(401, "Sign in as the admin to continue.");
+  return row;
 }
 
-/** Two-factor sign-in off: the secret and the recovery codes are forgotten. */
-export async function disableTwoFactor(db: Db, adminId: number): Promise<void> {
-  await inTransaction(db, async (tx) => {
+/**
+ * Ten new recovery codes; the old ones stop working, and so does every session: one of the
+ * old codes may have been used by someone else, which is why new ones are made.
+ */
+export async function regenerateRecoveryCodes(
+  db: Db,
+  adminId: number,
+): Promise<SignInChanged & { recoveryCodes: string[] }> {
+  return inTransaction(db, async (tx) => ({
+    recoveryCodes: await replaceRecoveryCodes(tx, adminId),
+    ...(await endSessionsIn(tx, adminId)),
+  }));
+}
+
+/** Two-factor sign-in off: the secret and the recovery codes are forgotten, every session ends. */
+export async function disableTwoFactor(db: Db, adminId: number): Promise<SignInChanged> {
+  return inTransaction(db, async (tx) => {
     await tx
       .update(adminUsers)
       .set({
@@ -179,10 +239,12 @@ export async function disableTwoFactor(db: Db, adminId: number): Promise<void> {
         totpPendingSecret: null,
         totpLastStep: null,
         totpEnabledAt: null,
-        updatedAt: new Date(),
+        signInChallenge: null,
+        signInChallengeFailures: 0,
       })
       .where(eq(adminUsers.id, adminId));
     await tx.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, adminId));
+    return endSessionsIn(tx, adminId);
   });
 }
 
@@ -216,6 +278,8 @@ export async function resetTwoFactor(db: Db): Promise<{ username: string; wasOn:
       totpPendingSecret: null,
       totpLastStep: null,
       totpEnabledAt: null,
+      signInChallenge: null,
+      signInChallengeFailures: 0,
       tokenVersion: sql`${adminUsers.tokenVersion} + 1`,
       updatedAt: new Date(),
     });
