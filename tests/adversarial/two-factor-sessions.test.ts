@@ -63,8 +63,7 @@ async function enrolled() {
 
 const codeStep = (challenge: string, code: string) => client.codeStep(challenge, code, fresh());
 const passwordStep = () => client.passwordStep(fresh());
-const statusOf = async (session: string, path = "/api/admin/account") =>
-  (await client.asSession(session, path)).status;
+const statusOf = async (session: string, path = "/api/admin/account") => (await client.asSession(session, path)).status;
 
 async function left(session: string): Promise<number> {
   const res = await client.asSession(session, "/api/admin/account");
@@ -111,7 +110,11 @@ describe("a challenge replayed after its sign-in opens nothing and spends nothin
     expect([form.status, form.headers.get("location")]).toEqual([303, "/admin-login?error=expired"]);
     expect(cookieOf(form, "cg_session")).toBeNull();
     // Sent twice, beside junk, or under the session's name: still nothing.
-    for (const cookie of [`${challenge}; ${challenge}`, `cg_2fa=a.b.c; ${challenge}`, `cg_session=${challenge.slice(7)}`])
+    for (const cookie of [
+      `${challenge}; ${challenge}`,
+      `cg_2fa=a.b.c; ${challenge}`,
+      `cg_session=${challenge.slice(7)}`,
+    ])
       expect((await client.codeStep(cookie, recoveryCodes[3]!, fresh())).status).toBe(401);
     expect(await statusOf(`cg_session=${challenge.slice(7)}`)).toBe(401);
     // Not one recovery code was used up by the replays.

@@ -27,9 +27,7 @@ export async function adminApp(options: TestAppOptions = {}) {
       headers,
       body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
     });
-    const renewed = res.headers
-      .getSetCookie()
-      .find((c) => c.startsWith("cg_session=") && !c.includes("Max-Age=0"));
+    const renewed = res.headers.getSetCookie().find((c) => c.startsWith("cg_session=") && !c.includes("Max-Age=0"));
     if (renewed) current = renewed.split(";")[0]!;
     return res;
   };

@@ -13,8 +13,11 @@ async function enrolled() {
   const client = twoFactorClient(app.request, SAME_ORIGIN.origin);
   const { secret, recoveryCodes, session } = await client.enrol(app.cookie);
   const left = async () =>
-    ((await (await client.asSession(session, "/api/admin/account")).json()) as { twoFactor: { recoveryCodesLeft: number } })
-      .twoFactor.recoveryCodesLeft;
+    (
+      (await (await client.asSession(session, "/api/admin/account")).json()) as {
+        twoFactor: { recoveryCodesLeft: number };
+      }
+    ).twoFactor.recoveryCodesLeft;
   return { app, ...client, secret, recoveryCodes, left };
 }
 
@@ -92,7 +95,8 @@ describe("the challenge's state in the database", () => {
     const [admin] = await app.db.select().from(adminUsers);
     const tokens = sessionTokens("a-secret-of-at-least-thirty-two-chars");
     await openChallenge(app.db, tokens, admin!);
-    const [{ signInChallenge: challengeId }] = (await app.db.select().from(adminUsers)) as [{ signInChallenge: string }];
+    const [opened] = await app.db.select().from(adminUsers);
+    const challengeId = opened!.signInChallenge!;
     const challenge = { id: admin!.id, username: "admin", tokenVersion: admin!.tokenVersion, challengeId };
     for (let i = 1; i <= CHALLENGE_FAILURES; i++) {
       expect(await claimChallenge(app.db, challenge)).toBe(true);

@@ -12,13 +12,7 @@ import { isUnder, refuseForeign } from "./guard.ts";
 import { endSessions, verifyLogin } from "./service.ts";
 import { challengeCookie, SESSION_DAYS, type SessionTokens, sessionAdmin, sessionCookie } from "./session.ts";
 import { LoginThrottle, type Refusal } from "./throttle.ts";
-import {
-  recoveryCodeState,
-  type SecondFactor,
-  spendSecondFactor,
-  twoFactorEnabled,
-  WRONG_CODE,
-} from "./two-factor.ts";
+import { recoveryCodeState, type SecondFactor, spendSecondFactor, twoFactorEnabled, WRONG_CODE } from "./two-factor.ts";
 
 export interface AuthOptions {
   tokens: SessionTokens;

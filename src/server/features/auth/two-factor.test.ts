@@ -373,7 +373,9 @@ describe("a change to how the admin signs in ends every other session", () => {
       method: "POST",
       json: { code: recoveryCodes[1] },
     });
-    expect(await off.json()).toEqual({ message: "Two-factor sign-in is off. Every other session has been signed out." });
+    expect(await off.json()).toEqual({
+      message: "Two-factor sign-in is off. Every other session has been signed out.",
+    });
     expect((await account(third)).status).toBe(401);
     expect((await account(renewed(off))).status).toBe(200);
   });

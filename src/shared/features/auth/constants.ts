@@ -13,7 +13,8 @@ export const RECOVERY_CODE_COUNT = 10;
  * The code step's answer when its challenge is no longer open: it expired, a newer password
  * step replaced it, it was used, or too many wrong codes ended it.
  */
-export const CHALLENGE_ENDED = "Your sign-in took too long or was started again. Enter your username and password again.";
+export const CHALLENGE_ENDED =
+  "Your sign-in took too long or was started again. Enter your username and password again.";
 
 /**
  * Why a sign-in sent without JavaScript came back to the page: the page's address carries
