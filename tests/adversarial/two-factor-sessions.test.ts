@@ -379,6 +379,36 @@ describe("a change to how the admin signs in ends every other session", () => {
   });
 });
 
+describe("changes raced from one session", () => {
+  test("turned on twice at once, or off twice at once with two right codes: one change, whose fresh cookie works", async () => {
+    operatorReset();
+    const session = await client.signIn(fresh());
+    const start = await client.asSession(session, "/api/admin/account/two-factor/start", {});
+    const { secret } = (await start.json()) as { secret: string };
+    const ons = await Promise.all(
+      [codeAt(secret, -1), codeAt(secret)].map((code) =>
+        client.asSession(session, "/api/admin/account/two-factor/confirm", { code }),
+      ),
+    );
+    const on = ons.filter((res) => res.status === 200);
+    expect(on).toHaveLength(1);
+    expect([401, 409]).toContain(ons.find((res) => res.status !== 200)!.status);
+    const renewed = cookieOf(on[0]!, "cg_session")!;
+    const { recoveryCodes } = (await on[0]!.json()) as { recoveryCodes: string[] };
+    expect(await left(renewed)).toBe(10);
+
+    const offs = await Promise.all(
+      [codeAt(secret, 1), recoveryCodes[0]!].map((code) =>
+        client.asSession(renewed, "/api/admin/account/two-factor/disable", { code }),
+      ),
+    );
+    const off = offs.filter((res) => res.status === 200);
+    expect(off).toHaveLength(1);
+    expect([401, 409, 422]).toContain(offs.find((res) => res.status !== 200)!.status);
+    expect(await statusOf(cookieOf(off[0]!, "cg_session")!)).toBe(200);
+  });
+});
+
 describe("recovery codes left", () => {
   test("each recovery sign-in says how many are left, as do Account and the admin home; at none, no more", async () => {
     const { secret, recoveryCodes, session } = await enrolled();

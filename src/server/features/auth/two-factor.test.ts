@@ -380,6 +380,26 @@ describe("a change to how the admin signs in ends every other session", () => {
     expect((await account(renewed(off))).status).toBe(200);
   });
 
+  test("two confirmations at once: one turns it on, and its codes and fresh cookie are the ones that work", async () => {
+    const app = await adminApp();
+    const start = await app.asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} });
+    const { secret } = (await start.json()) as { secret: string };
+    const confirm = (code: string) =>
+      app.request("/api/admin/account/two-factor/confirm", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...SAME_ORIGIN, cookie: app.cookie },
+        body: JSON.stringify({ code }),
+      });
+    const answers = await Promise.all([confirm(codeAt(secret, -1)), confirm(codeAt(secret))]);
+    const won = answers.filter((res) => res.status === 200);
+    expect(won).toHaveLength(1);
+    expect([401, 409]).toContain(answers.find((res) => res.status !== 200)!.status);
+    const session = cookieOf(won[0]!, "cg_session")!;
+    expect((await app.request("/api/admin/account", { headers: { cookie: session } })).status).toBe(200);
+    const { recoveryCodes } = (await won[0]!.json()) as { recoveryCodes: string[] };
+    await signsIn(app, await codeStep(app, await passwordStep(app), recoveryCodes[0]!));
+  });
+
   test("a refused change ends nothing", async () => {
     const app = await adminApp();
     const { secret } = await enrol(app);

@@ -1,5 +1,5 @@
 import { createHash, randomInt } from "node:crypto";
-import { and, count, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
@@ -146,6 +146,8 @@ export async function confirmEnrolment(
   const step = codeStep(row.totpPendingSecret, normalise(code), now);
   if (step === null) throw new HttpError(422, WRONG_CODE);
   return inTransaction(db, async (tx) => {
+    // Only the secret that was checked, and only while it is still off: of two confirmations
+    // at once, one turns it on and the other changes nothing.
     const [changed] = await tx
       .update(adminUsers)
       .set({
@@ -156,9 +158,16 @@ export async function confirmEnrolment(
         tokenVersion: sql`${adminUsers.tokenVersion} + 1`,
         updatedAt: new Date(),
       })
-      .where(eq(adminUsers.id, adminId))
+      .where(
+        and(
+          eq(adminUsers.id, adminId),
+          isNull(adminUsers.totpSecret),
+          eq(adminUsers.totpPendingSecret, row.totpPendingSecret!),
+        ),
+      )
       .returning({ tokenVersion: adminUsers.tokenVersion });
-    return { tokenVersion: changed!.tokenVersion, recoveryCodes: await replaceRecoveryCodes(tx, adminId) };
+    if (!changed) throw new HttpError(409, "Two-factor sign-in is already on.");
+    return { tokenVersion: changed.tokenVersion, recoveryCodes: await replaceRecoveryCodes(tx, adminId) };
   });
 }
 
@@ -232,7 +241,7 @@ export async function regenerateRecoveryCodes(
 /** Two-factor sign-in off: the secret and the recovery codes are forgotten, every session ends. */
 export async function disableTwoFactor(db: Db, adminId: number): Promise<SignInChanged> {
   return inTransaction(db, async (tx) => {
-    await tx
+    const turnedOff = await tx
       .update(adminUsers)
       .set({
         totpSecret: null,
@@ -242,7 +251,9 @@ export async function disableTwoFactor(db: Db, adminId: number): Promise<SignInC
         signInChallenge: null,
         signInChallengeFailures: 0,
       })
-      .where(eq(adminUsers.id, adminId));
+      .where(and(eq(adminUsers.id, adminId), isNotNull(adminUsers.totpSecret)))
+      .returning({ id: adminUsers.id });
+    if (turnedOff.length === 0) throw new HttpError(409, "Two-factor sign-in is already off.");
     await tx.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, adminId));
     return endSessionsIn(tx, adminId);
   });
