@@ -9,10 +9,11 @@ import { CodeInput, LoginInput, type SignedIn } from "#shared/features/auth/cont
 import { checkSchema } from "#shared/schema/check.ts";
 import { challengeAdmin, claimChallenge, openChallenge, settleChallenge } from "./challenge.ts";
 import { isUnder, refuseForeign } from "./guard.ts";
+import { recoveryCodeState } from "./recovery-codes.ts";
 import { endSessions, verifyLogin } from "./service.ts";
 import { challengeCookie, SESSION_DAYS, type SessionTokens, sessionAdmin, sessionCookie } from "./session.ts";
 import { LoginThrottle, type Refusal } from "./throttle.ts";
-import { recoveryCodeState, type SecondFactor, spendSecondFactor, twoFactorEnabled, WRONG_CODE } from "./two-factor.ts";
+import { type SecondFactor, spendSecondFactor, twoFactorEnabled, WRONG_CODE } from "./two-factor.ts";
 
 export interface AuthOptions {
   tokens: SessionTokens;

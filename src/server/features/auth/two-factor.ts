@@ -1,20 +1,16 @@
-import { createHash, randomInt } from "node:crypto";
-import { and, count, desc, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import { RECOVERY_CODE_COUNT } from "#shared/features/auth/constants.ts";
-import type { AccountStatus, Enrolment, RecoveryCodeState } from "#shared/features/auth/contract.ts";
+import type { AccountStatus, Enrolment } from "#shared/features/auth/contract.ts";
 import { hashPassword } from "./bootstrap.ts";
+import { normaliseCode, recoveryCodeState, replaceRecoveryCodes, spendRecoveryCode } from "./recovery-codes.ts";
 import { adminRecoveryCodes, adminUsers } from "./table.ts";
 
 /** What every authenticator app expects: SHA-1, six digits, a new code every 30 seconds. */
 const PERIOD = 30;
 const ISSUER = "cam-guide";
-// Lower-case letters and digits without the look-alikes (0/o, 1/l/i): 31 symbols.
-const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
-const RECOVERY_LENGTH = 12;
 
 export const WRONG_CODE = "That code is not right. Try again.";
 
@@ -40,27 +36,6 @@ function codeStep(secret: string, code: string, now: number): number | null {
   return delta !== null ? Math.floor(now / 1000 / PERIOD) + delta : null;
 }
 
-/** What the admin typed, as compared: spaces and dashes dropped, recovery codes lower-cased. */
-function normalise(code: string): string {
-  return code.replace(/[\s-]+/g, "").toLowerCase();
-}
-
-/**
- * Recovery codes are random (12 symbols of 31, about 59 bits), so a fast hash is enough to
- * keep them unreadable: there is nothing to guess from a dictionary, and each sign-in checks
- * one hash instead of ten slow ones.
- */
-function hashRecoveryCode(code: string): string {
-  return createHash("sha256").update(normalise(code)).digest("hex");
-}
-
-function newRecoveryCode(): string {
-  let code = "";
-  for (let i = 0; i < RECOVERY_LENGTH; i++) code += RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)];
-  // Grouped for reading and copying: abcd-efgh-jkmn.
-  return code.match(/.{4}/g)!.join("-");
-}
-
 async function adminRow(db: Db, adminId: number) {
   const [row] = await db.select().from(adminUsers).where(eq(adminUsers.id, adminId)).limit(1);
   if (!row) throw new HttpError(401, "Sign in as the admin to continue.");
@@ -70,25 +45,6 @@ async function adminRow(db: Db, adminId: number) {
 /** Whether the admin signs in with a second step. */
 export async function twoFactorEnabled(db: Db, adminId: number): Promise<boolean> {
   return (await adminRow(db, adminId)).totpSecret !== null;
-}
-
-/** How many of the admin's recovery codes are left and when one was last used; null while two-factor is off. */
-export async function recoveryCodeState(db: Db, adminId: number): Promise<RecoveryCodeState | null> {
-  if (!(await twoFactorEnabled(db, adminId))) return null;
-  const mine = eq(adminRecoveryCodes.adminId, adminId);
-  const [[left], [last]] = await Promise.all([
-    db
-      .select({ n: count() })
-      .from(adminRecoveryCodes)
-      .where(and(mine, eq(adminRecoveryCodes.used, false))),
-    db
-      .select({ usedAt: adminRecoveryCodes.usedAt })
-      .from(adminRecoveryCodes)
-      .where(and(mine, eq(adminRecoveryCodes.used, true)))
-      .orderBy(desc(adminRecoveryCodes.usedAt))
-      .limit(1),
-  ]);
-  return { left: left?.n ?? 0, lastUsedAt: last?.usedAt?.toISOString() ?? null };
 }
 
 export async function accountStatus(db: Db, adminId: number): Promise<AccountStatus> {
@@ -116,14 +72,6 @@ export async function startEnrolment(db: Db, adminId: number): Promise<Enrolment
   return { secret, uri: totp(secret, row.username).toString() };
 }
 
-/** Replaces the admin's recovery codes with ten new ones, answered once in plain text. */
-async function replaceRecoveryCodes(tx: Db, adminId: number): Promise<string[]> {
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await tx.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, adminId));
-  await tx.insert(adminRecoveryCodes).values(codes.map((code) => ({ adminId, codeHash: hashRecoveryCode(code) })));
-  return codes;
-}
-
 /**
  * A change to how the admin signs in (two-factor on or off, new recovery codes) ends every
  * session: the token version goes up, and the answer carries it so the session that asked
@@ -143,7 +91,7 @@ export async function confirmEnrolment(
   const row = await adminRow(db, adminId);
   if (row.totpSecret !== null) throw new HttpError(409, "Two-factor sign-in is already on.");
   if (!row.totpPendingSecret) throw new HttpError(409, "Start the set-up first: no secret is waiting for a code.");
-  const step = codeStep(row.totpPendingSecret, normalise(code), now);
+  const step = codeStep(row.totpPendingSecret, normaliseCode(code), now);
   if (step === null) throw new HttpError(422, WRONG_CODE);
   return inTransaction(db, async (tx) => {
     // Only the secret that was checked, and only while it is still off: of two confirmations
@@ -188,7 +136,7 @@ export async function spendSecondFactor(
 ): Promise<SecondFactor | null> {
   const row = await adminRow(db, adminId);
   if (row.totpSecret === null) return null;
-  const typed = normalise(code);
+  const typed = normaliseCode(code);
   const step = codeStep(row.totpSecret, typed, now);
   if (step !== null) {
     const taken = await db
@@ -198,19 +146,7 @@ export async function spendSecondFactor(
       .returning({ id: adminUsers.id });
     return taken.length === 1 ? "app" : null;
   }
-  if (typed.length !== RECOVERY_LENGTH) return null;
-  const used = await db
-    .update(adminRecoveryCodes)
-    .set({ used: true, usedAt: new Date(now) })
-    .where(
-      and(
-        eq(adminRecoveryCodes.adminId, adminId),
-        eq(adminRecoveryCodes.codeHash, hashRecoveryCode(typed)),
-        eq(adminRecoveryCodes.used, false),
-      ),
-    )
-    .returning({ id: adminRecoveryCodes.id });
-  return used.length === 1 ? "recovery" : null;
+  return (await spendRecoveryCode(db, adminId, typed, now)) ? "recovery" : null;
 }
 
 /** Every session of the admin ends; answers the new token version. */
