@@ -17,8 +17,9 @@ import { analyticsAdminRoutes } from "./features/analytics/admin-routes.ts";
 import { type Analytics, analyticsRoutes, createAnalytics } from "./features/analytics/routes.ts";
 import { accountAdminRoutes } from "./features/auth/admin-routes.ts";
 import { ADMIN_PREFIX, adminGuard, isUnder, refuseForeign } from "./features/auth/guard.ts";
+import { recoveryCodeState } from "./features/auth/recovery-codes.ts";
 import { AUTH_PATH, authRoutes } from "./features/auth/routes.ts";
-import { sessionTokens } from "./features/auth/session.ts";
+import { sessionAdmin, sessionTokens } from "./features/auth/session.ts";
 import type { LoginThrottle } from "./features/auth/throttle.ts";
 import { backupAdminRoutes } from "./features/backups/admin-routes.ts";
 import { Backups } from "./features/backups/service.ts";
@@ -278,6 +279,10 @@ export function createApp({
               analytics: config.analytics ?? true,
               schedule: () => linkCheckSchedules.describe(),
               address: () => address.describe(),
+              recoveryCodes: async (request) => {
+                const admin = await sessionAdmin(database.db, tokens, request);
+                return admin && recoveryCodeState(database.db, admin.id);
+              },
               clock: analyticsClock,
             }),
           )

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { ADMIN_PASSWORD, expect, test, waitForHydration } from "./fixtures.ts";
+import { ADMIN_PASSWORD, axeScan, expect, test, waitForHydration } from "./fixtures.ts";
 
 // Two-factor sign-in is turned on here, so this journey runs on a server of its own (its own
 // DATA_DIR and port, see playwright.config.ts): every other admin journey signs in with the
@@ -61,13 +61,13 @@ async function password(page: Page) {
 const dashboard = (page: Page) =>
   expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
 
-test("enrol with the QR code's secret, sign in with a code and (without JavaScript) a recovery code once, then reset-2fa from the command line", async ({
+test("enrol with the QR code's secret, sign in with a code and (without JavaScript) a recovery code once, told how many are left, make new ones (the other session ends), then reset-2fa from the command line", async ({
   page,
   browser,
   scan,
   allowProblem,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   allowProblem(/HTTP 401 for .*\/api\/auth\/login\/code/);
   allowProblem(/status of 401/);
 
@@ -101,8 +101,10 @@ test("enrol with the QR code's secret, sign in with a code and (without JavaScri
   await dashboard(page);
 
   // A recovery code, without JavaScript: the forms post themselves; the same code twice is refused.
-  const noJs = await browser.newContext({ javaScriptEnabled: false, baseURL: `http://127.0.0.1:${TWO_FACTOR_PORT}` });
+  const baseURL = `http://127.0.0.1:${TWO_FACTOR_PORT}`;
+  const noJs = await browser.newContext({ javaScriptEnabled: false, baseURL });
   const plain = await noJs.newPage();
+  let signedInWithoutScript: Awaited<ReturnType<typeof noJs.storageState>> | null = null;
   for (const attempt of ["first", "again"]) {
     await password(plain);
     await expect(plain).toHaveURL(/\/admin-login\?step=code$/);
@@ -111,6 +113,7 @@ test("enrol with the QR code's secret, sign in with a code and (without JavaScri
     await plain.getByRole("button", { name: "Verify" }).click();
     if (attempt === "first") {
       await expect(plain).toHaveURL(/\/admin$/);
+      signedInWithoutScript = await noJs.storageState();
       await noJs.clearCookies();
     } else {
       await expect(plain).toHaveURL(/\/admin-login\?error=code&step=code&use=recovery$/);
@@ -120,12 +123,38 @@ test("enrol with the QR code's secret, sign in with a code and (without JavaScri
   expect((await noJs.cookies()).some((c) => c.name === "cg_session")).toBe(false);
   await noJs.close();
 
+  // The session the form flow opened, once the browser runs the dashboard: the home says how many
+  // recovery codes are left and leads to new ones.
+  const later = await browser.newContext({ baseURL, storageState: signedInWithoutScript! });
+  const other = await later.newPage();
+  await other.goto("/admin");
+  const attention = other.getByRole("region", { name: "Needs your attention" });
+  await expect(attention.getByRole("listitem").first()).toHaveText(
+    /^A recovery code was used on .+: 9 of 10 left\. If it was not you, change your password too\. Make new recovery codes$/,
+  );
+  await axeScan(other);
+  await attention.getByRole("link", { name: "Make new recovery codes" }).click();
+  await expect(other).toHaveURL(/\/admin\/account$/);
+  await expect(other.getByText("9 of 10 recovery codes left")).toBeVisible();
+  await other.getByLabel("Current code (from the app, or a recovery code)").fill(codes[1]!);
+  await other.getByRole("button", { name: "New Recovery Codes" }).click();
+  await expect(other.getByRole("list", { name: "Recovery codes" }).getByRole("listitem")).toHaveCount(10);
+  await other.getByRole("button", { name: "I Have Saved Them" }).click();
+  await expect(other.getByText("10 of 10 recovery codes left")).toBeVisible();
+  await other.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Home" }).click();
+  await expect(other.getByRole("region", { name: "Posts" })).toBeVisible();
+  await expect(other.getByText(/A recovery code was used/)).toHaveCount(0);
+  // New recovery codes signed out every other session: the first browser is back at the sign-in.
+  await page.reload();
+  await expect(page).toHaveURL(/\/admin-login$/);
+
   // Lost phone and codes: the operator turns it off on the server; every session ends.
   const reset = Bun.spawnSync([...(await command()), "admin", "reset-2fa"], { env: env() });
   expect(reset.exitCode).toBe(0);
   expect(reset.stdout.toString()).toContain('Two-factor sign-in is now off for the admin "admin"');
-  await page.reload();
-  await expect(page).toHaveURL(/\/admin-login$/);
+  await other.reload();
+  await expect(other).toHaveURL(/\/admin-login$/);
+  await later.close();
   await password(page);
   await dashboard(page);
 });

@@ -14,6 +14,7 @@ import {
   confirmEnrolment,
   disableTwoFactor,
   regenerateRecoveryCodes,
+  type SignInChanged,
   setPassword,
   spendSecondFactor,
   startEnrolment,
@@ -31,9 +32,12 @@ export interface AccountOptions {
 
 const fieldError = (field: string, message: string) => new HttpError(422, message, [{ field, message }]);
 
+type SetHeaders = { headers: Record<string, string | number> };
+
 /**
  * The admin's own account, mounted under /api/admin behind the admin guard (see app.ts):
- * two-factor sign-in (set-up, recovery codes, turning it off) and the password.
+ * two-factor sign-in (set-up, recovery codes, turning it off) and the password. Every change
+ * to how the admin signs in ends every other session: a stolen session does not outlive it.
  */
 export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = new LoginThrottle() }: AccountOptions) {
   /** The admin of this request's session (the guard has already refused anyone else). */
@@ -69,11 +73,25 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
     return ok;
   }
 
+  /** The session that made a change goes on with a fresh token of the new version; every other one has ended. */
+  async function keepThisSession(
+    request: Request,
+    server: Server | null,
+    set: SetHeaders,
+    adminId: number,
+    { tokenVersion }: SignInChanged,
+  ) {
+    set.headers["set-cookie"] = sessionCookie(await tokens.sign({ id: adminId, tokenVersion }), {
+      maxAge: SESSION_DAYS * 24 * 60 * 60,
+      secure: secure(request, server),
+    });
+  }
+
   /** While two-factor sign-in is on, a current code (from the app or a recovery code) is asked for. */
   async function requireCode(adminId: number, code: string | undefined, request: Request, server: Server | null) {
     if (!(await twoFactorEnabled(db, adminId))) return;
     if (!code?.trim()) throw fieldError("code", "Enter a current code from your authenticator app or a recovery code.");
-    if (!(await throttled(request, server, () => spendSecondFactor(db, adminId, code))))
+    if (!(await throttled(request, server, async () => (await spendSecondFactor(db, adminId, code)) !== null)))
       throw fieldError("code", WRONG_CODE);
   }
 
@@ -82,41 +100,46 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
     .post("/account/two-factor/start", async ({ request }) => startEnrolment(db, (await me(request)).id))
     .post(
       "/account/two-factor/confirm",
-      async ({ body, request, server }) => {
+      async ({ body, request, server, set }) => {
         const admin = await me(request);
-        let codes: string[] = [];
+        // Assigned in the check below (declared with `as` so the compiler does not take it for null).
+        let enrolled = null as Awaited<ReturnType<typeof confirmEnrolment>> | null;
         const ok = await throttled(request, server, async () => {
           try {
-            codes = await confirmEnrolment(db, admin.id, body.code);
+            enrolled = await confirmEnrolment(db, admin.id, body.code);
             return true;
           } catch (error) {
             if (error instanceof HttpError && error.status === 422) return false;
             throw error;
           }
         });
-        if (!ok) throw fieldError("code", WRONG_CODE);
-        return { recoveryCodes: codes };
+        if (!ok || enrolled === null) throw fieldError("code", WRONG_CODE);
+        const { recoveryCodes, tokenVersion } = enrolled;
+        await keepThisSession(request, server, set, admin.id, { tokenVersion });
+        return { recoveryCodes };
       },
       adminJson(CodeInput),
     )
     .post(
       "/account/two-factor/recovery-codes",
-      async ({ body, request, server }) => {
+      async ({ body, request, server, set }) => {
         const admin = await me(request);
         if (!(await twoFactorEnabled(db, admin.id))) throw new HttpError(409, "Two-factor sign-in is off.");
         await requireCode(admin.id, body.code, request, server);
-        return { recoveryCodes: await regenerateRecoveryCodes(db, admin.id) };
+        const { recoveryCodes, tokenVersion } = await regenerateRecoveryCodes(db, admin.id);
+        await keepThisSession(request, server, set, admin.id, { tokenVersion });
+        return { recoveryCodes };
       },
       adminJson(CodeInput),
     )
     .post(
       "/account/two-factor/disable",
-      async ({ body, request, server }) => {
+      async ({ body, request, server, set }) => {
         const admin = await me(request);
         if (!(await twoFactorEnabled(db, admin.id))) throw new HttpError(409, "Two-factor sign-in is already off.");
         await requireCode(admin.id, body.code, request, server);
-        await disableTwoFactor(db, admin.id);
-        return { message: "Two-factor sign-in is off." };
+        await keepThisSession(request, server, set, admin.id, await disableTwoFactor(db, admin.id));
+        return { message: "Two-factor sign-in is off. Every other session has been signed out." };
       },
       adminJson(CodeInput),
     )
@@ -132,17 +155,12 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
         let wrong: "currentPassword" | "code" | null = null;
         await throttled(request, server, async () => {
           if ((await verifyLogin(db, admin.username, body.currentPassword)) === null) wrong = "currentPassword";
-          else if (needsCode && !(await spendSecondFactor(db, admin.id, body.code ?? ""))) wrong = "code";
+          else if (needsCode && (await spendSecondFactor(db, admin.id, body.code ?? "")) === null) wrong = "code";
           return wrong === null;
         });
         if (wrong === "currentPassword") throw fieldError("currentPassword", "That is not your current password.");
         if (wrong === "code") throw fieldError("code", WRONG_CODE);
-        // Every session ends; this one goes on with a fresh token of the new version.
-        const { tokenVersion } = await setPassword(db, admin.id, body.newPassword);
-        set.headers["set-cookie"] = sessionCookie(await tokens.sign({ id: admin.id, tokenVersion }), {
-          maxAge: SESSION_DAYS * 24 * 60 * 60,
-          secure: secure(request, server),
-        });
+        await keepThisSession(request, server, set, admin.id, await setPassword(db, admin.id, body.newPassword));
         return { message: "Password changed. Every other session has been signed out." };
       },
       adminJson(ChangePasswordInput),

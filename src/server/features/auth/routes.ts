@@ -4,21 +4,16 @@ import type { Db } from "#server/db/client.ts";
 import type { ClientOf } from "#server/lib/client.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { JSON_BODY_LIMIT, jsonBody, readBodyLimited } from "#server/plugins/json-body.ts";
-import { LOGIN_FAILURE, type LoginFailure, waitText } from "#shared/features/auth/constants.ts";
-import { CodeInput, LoginInput } from "#shared/features/auth/contract.ts";
+import { CHALLENGE_ENDED, LOGIN_FAILURE, type LoginFailure, waitText } from "#shared/features/auth/constants.ts";
+import { CodeInput, LoginInput, type SignedIn } from "#shared/features/auth/contract.ts";
 import { checkSchema } from "#shared/schema/check.ts";
+import { challengeAdmin, claimChallenge, openChallenge, settleChallenge } from "./challenge.ts";
 import { isUnder, refuseForeign } from "./guard.ts";
+import { recoveryCodeState } from "./recovery-codes.ts";
 import { endSessions, verifyLogin } from "./service.ts";
-import {
-  challengeAdmin,
-  challengeCookie,
-  SESSION_DAYS,
-  type SessionTokens,
-  sessionAdmin,
-  sessionCookie,
-} from "./session.ts";
+import { challengeCookie, SESSION_DAYS, type SessionTokens, sessionAdmin, sessionCookie } from "./session.ts";
 import { LoginThrottle, type Refusal } from "./throttle.ts";
-import { spendSecondFactor, twoFactorEnabled, WRONG_CODE } from "./two-factor.ts";
+import { type SecondFactor, spendSecondFactor, twoFactorEnabled, WRONG_CODE } from "./two-factor.ts";
 
 export interface AuthOptions {
   tokens: SessionTokens;
@@ -104,7 +99,8 @@ export function authRoutes(
     set: { status?: number | string; headers: Record<string, string | number> },
     admin: { id: number; username: string; tokenVersion: number },
     form: boolean,
-  ) {
+    factor?: SecondFactor,
+  ): Promise<SignedIn | ""> {
     await onSignIn?.(request);
     const isSecure = secure(request, server);
     (set.headers as Record<string, string | string[]>)["set-cookie"] = [
@@ -112,11 +108,14 @@ export function authRoutes(
       challengeCookie("", { secure: isSecure }),
     ];
     if (form) {
+      // The admin home says how many recovery codes are left, whichever way the sign-in came.
       set.status = 303;
       set.headers.location = "/admin";
       return "";
     }
-    return { user: { id: admin.id, username: admin.username } };
+    const user = { id: admin.id, username: admin.username };
+    if (factor !== "recovery") return { user };
+    return { user, recoveryCodesLeft: (await recoveryCodeState(db, admin.id))?.left ?? 0 };
   }
 
   return (
@@ -163,7 +162,7 @@ export function authRoutes(
           if (await twoFactorEnabled(db, admin.id)) {
             // The password alone never opens a session: the answer is a short-lived
             // challenge, good only for the code step, in a cookie scripts cannot read.
-            set.headers["set-cookie"] = challengeCookie(await tokens.signChallenge(admin), {
+            set.headers["set-cookie"] = challengeCookie(await openChallenge(db, tokens, admin), {
               secure: secure(request, server),
             });
             if (form) {
@@ -191,11 +190,12 @@ export function authRoutes(
                 : `/admin-login?error=${failure}${wait ? `&wait=${wait}` : ""}&step=code${recovery ? "&use=recovery" : ""}`;
             return "";
           };
-          const admin = await challengeAdmin(db, tokens, request);
-          if (!admin) {
+          const ended = () => {
             if (form) return back(LOGIN_FAILURE.expired);
-            throw new HttpError(401, "Your sign-in took too long. Enter your username and password again.");
-          }
+            throw new HttpError(401, CHALLENGE_ENDED);
+          };
+          const challenge = await challengeAdmin(db, tokens, request);
+          if (!challenge) return ended();
           if (form && checkSchema(CodeInput, { code }).length > 0) return back(LOGIN_FAILURE.code);
           const attempt = codeThrottle.begin(client(request, server).address);
           if (!attempt.allowed) {
@@ -203,18 +203,25 @@ export function authRoutes(
             if (form) return back(LOGIN_FAILURE.throttled, attempt.retryAfter);
             throw new HttpError(429, refusalMessage(attempt));
           }
-          let ok = false;
-          try {
-            ok = await spendSecondFactor(db, admin.id, code);
-          } finally {
-            if (ok) attempt.succeed();
-            else attempt.fail();
+          // One code at a time is checked with a challenge, and a right one uses it up: a
+          // replayed or raced cookie finds it taken and spends no code.
+          if (!(await claimChallenge(db, challenge))) {
+            attempt.fail();
+            return ended();
           }
-          if (!ok) {
+          let factor: SecondFactor | null = null;
+          try {
+            factor = await spendSecondFactor(db, challenge.id, code);
+          } finally {
+            if (factor) attempt.succeed();
+            else attempt.fail();
+            await settleChallenge(db, challenge, { used: factor !== null });
+          }
+          if (!factor) {
             if (form) return back(LOGIN_FAILURE.code);
             throw new HttpError(401, WRONG_CODE);
           }
-          return signedIn(request, server, set, admin, form);
+          return signedIn(request, server, set, challenge, form, factor);
         },
         { parse: codeBody },
       )

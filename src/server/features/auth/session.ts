@@ -8,6 +8,8 @@ export const SESSION_DAYS = 7;
 /** The cookie that carries a sign-in between the password and the code, and how long it lasts. */
 export const CHALLENGE_COOKIE = "cg_2fa";
 export const CHALLENGE_MINUTES = 5;
+/** A challenge's id: a random UUID, as `crypto.randomUUID()` makes them. */
+const CHALLENGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Signs and reads session tokens: HS256 with the site's secret, so one library does both. */
 export function sessionTokens(secret: string) {
@@ -38,23 +40,30 @@ export function sessionTokens(secret: string) {
         return null;
       }
     },
-    /** A short-lived proof that the password was right, good only for the code step. */
-    signChallenge(admin: { id: number; tokenVersion: number }): Promise<string> {
+    /**
+     * A short-lived proof that the password was right, good only for the code step and only
+     * while `challengeId` is the admin's open challenge (see challenge.ts).
+     */
+    signChallenge(admin: { id: number; tokenVersion: number }, challengeId: string): Promise<string> {
       return new SignJWT({ v: admin.tokenVersion, purpose: "two-factor" })
         .setProtectedHeader({ alg: "HS256" })
         .setSubject(String(admin.id))
+        .setJti(challengeId)
         .setIssuedAt()
         .setExpirationTime(`${CHALLENGE_MINUTES}m`)
         .sign(challengeKey);
     },
-    async verifyChallenge(token: string): Promise<{ id: number; v: number } | null> {
+    async verifyChallenge(token: string): Promise<{ id: number; v: number; challengeId: string } | null> {
       try {
         const { payload } = await jwtVerify(token, challengeKey, {
           algorithms: ["HS256"],
-          requiredClaims: ["exp", "sub"],
+          requiredClaims: ["exp", "sub", "jti"],
         });
-        return payload.purpose === "two-factor" && typeof payload.v === "number" && /^\d{1,15}$/.test(payload.sub ?? "")
-          ? { id: Number(payload.sub), v: payload.v }
+        return payload.purpose === "two-factor" &&
+          typeof payload.v === "number" &&
+          /^\d{1,15}$/.test(payload.sub ?? "") &&
+          CHALLENGE_ID.test(payload.jti ?? "")
+          ? { id: Number(payload.sub), v: payload.v, challengeId: payload.jti! }
           : null;
       } catch {
         return null;
@@ -77,7 +86,7 @@ const MAX_CANDIDATES = 4;
  * tokens is simply not a session. With several cookies of that name (another path or
  * domain), each plausible one is tried, in the order sent.
  */
-function cookieTokens(request: Request, name = SESSION_COOKIE): string[] {
+export function cookieTokens(request: Request, name = SESSION_COOKIE): string[] {
   const header = request.headers.get("cookie");
   if (!header) return [];
   const found: string[] = [];
@@ -123,20 +132,6 @@ export function challengeCookie(value: string, { secure }: { secure: boolean }):
     "SameSite=Strict",
     ...(secure ? ["Secure"] : []),
   ].join("; ");
-}
-
-/** The admin a request's challenge cookie names, while that sign-in is still current. */
-export async function challengeAdmin(
-  db: Db,
-  tokens: SessionTokens,
-  request: Request,
-): Promise<(AdminUser & { tokenVersion: number }) | null> {
-  for (const token of cookieTokens(request, CHALLENGE_COOKIE)) {
-    const claims = await tokens.verifyChallenge(token);
-    const admin = claims && (await adminForToken(db, claims.id, claims.v));
-    if (admin) return { ...admin, tokenVersion: claims.v };
-  }
-  return null;
 }
 
 /** The signed-in admin, when the request carries a valid token of a session not ended since. */

@@ -12,6 +12,12 @@ export const adminUsers = table("admin_users", {
   totpPendingSecret: text("totp_pending_secret"),
   totpLastStep: integer("totp_last_step"),
   totpEnabledAt: timestamp("totp_enabled_at"),
+  // The one open sign-in challenge (between the password and the code), by the id its cookie
+  // carries: a completed sign-in or a newer password step clears or replaces it, so a
+  // challenge opens at most one session. Wrong codes given with it are counted here, so the
+  // bound holds however many server processes share this database.
+  signInChallenge: text("sign_in_challenge"),
+  signInChallengeFailures: integer("sign_in_challenge_failures").notNull().default(0),
   createdAt: timestampNow("created_at"),
   updatedAt: timestampNow("updated_at"),
 });

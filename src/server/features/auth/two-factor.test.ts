@@ -1,7 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
-import { ADMIN, adminApp, SAME_ORIGIN } from "#tests/support/admin.ts";
+import { CHALLENGE_ENDED } from "#shared/features/auth/constants.ts";
+import type { AdminHome } from "#shared/features/home/contract.ts";
+import { ADMIN, adminApp, login, SAME_ORIGIN } from "#tests/support/admin.ts";
 import { adminRecoveryCodes, adminUsers } from "./table.ts";
 import { resetTwoFactor } from "./two-factor.ts";
 
@@ -165,13 +167,35 @@ describe("signing in with two-factor on", () => {
     const app = await adminApp();
     const { recoveryCodes } = await enrol(app);
     const typed = ` ${recoveryCodes[3]!.toUpperCase().replaceAll("-", " ")} `;
-    await signsIn(app, await codeStep(app, await passwordStep(app), typed));
+    const first = await codeStep(app, await passwordStep(app), typed);
+    await signsIn(app, first);
     const again = await codeStep(app, await passwordStep(app), recoveryCodes[3]!);
     expect(again.status).toBe(401);
     const left = (await (await app.asAdmin("/api/admin/account")).json()) as {
       twoFactor: { recoveryCodesLeft: number };
     };
     expect(left.twoFactor.recoveryCodesLeft).toBe(9);
+  });
+
+  test("after a recovery code the answer and the admin home say how many are left; none left is said too", async () => {
+    const app = await adminApp();
+    const { secret, recoveryCodes } = await enrol(app);
+    const home = async () => ((await (await app.asAdmin("/api/admin/home")).json()) as AdminHome).recoveryCodes;
+    expect(await home()).toEqual({ left: 10, lastUsedAt: null });
+    // A code from the app says nothing about recovery codes.
+    const byApp = await codeStep(app, await passwordStep(app), codeAt(secret));
+    expect(await byApp.clone().json()).toEqual({ user: { id: 1, username: "admin" } });
+    for (const [i, code] of recoveryCodes.entries()) {
+      const res = await codeStep(app, await passwordStep(app), code);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ user: { id: 1, username: "admin" }, recoveryCodesLeft: 9 - i });
+    }
+    const state = await home();
+    expect(state?.left).toBe(0);
+    expect(Date.now() - Date.parse(state!.lastUsedAt!)).toBeLessThan(60_000);
+    // Off, there are no recovery codes to speak of.
+    await app.asAdmin("/api/admin/account/two-factor/disable", { method: "POST", json: { code: codeAt(secret, 1) } });
+    expect(await home()).toBeNull();
   });
 
   test("without JavaScript the code step posts a form: a wrong code comes back, a right one opens /admin", async () => {
@@ -206,7 +230,11 @@ describe("signing in with two-factor on", () => {
       answers.add(await res.text());
     }
     expect([...answers]).toEqual([JSON.stringify({ error: "That code is not right. Try again." })]);
-    const blocked = await codeStep(app, challenge, codeAt(secret));
+    // Five wrong codes end the challenge itself; a new one meets the address's throttle.
+    const ended = await codeStep(app, challenge, codeAt(secret));
+    expect(ended.status).toBe(401);
+    expect(await ended.json()).toEqual({ error: CHALLENGE_ENDED });
+    const blocked = await codeStep(app, await passwordStep(app), codeAt(secret));
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(cookieOf(blocked, "cg_session")).toBeNull();
@@ -219,9 +247,7 @@ describe("signing in with two-factor on", () => {
     await app.db.update(adminUsers).set({ tokenVersion: 99 }).where(eq(adminUsers.username, "admin"));
     const res = await codeStep(app, challenge, codeAt(secret));
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({
-      error: "Your sign-in took too long. Enter your username and password again.",
-    });
+    expect(await res.json()).toEqual({ error: CHALLENGE_ENDED });
   });
 });
 
@@ -303,6 +329,87 @@ describe("changes that ask for a current code", () => {
     const blocked = await change(codeAt(secret));
     expect(blocked.status).toBe(429);
     expect(blocked.headers.get("retry-after")).not.toBeNull();
+  });
+});
+
+describe("a change to how the admin signs in ends every other session", () => {
+  test("turning it on, new recovery codes, turning it off: another session gets 401, the one that asked a fresh cookie", async () => {
+    const app = await adminApp();
+    const account = (cookie: string) => app.request("/api/admin/account", { headers: { cookie } });
+    const renewed = (res: Response) => {
+      const cookie = cookieOf(res, "cg_session");
+      expect(cookie).not.toBeNull();
+      expect(res.headers.get("set-cookie")).toContain("HttpOnly");
+      return cookie!;
+    };
+    // Starting the set-up changes nothing yet.
+    const stolen = await login(app.request);
+    await app.asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} });
+    expect((await account(stolen)).status).toBe(200);
+
+    const enrolled = await app.asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} });
+    const { secret } = (await enrolled.json()) as { secret: string };
+    const on = await app.asAdmin("/api/admin/account/two-factor/confirm", {
+      method: "POST",
+      json: { code: codeAt(secret, -1) },
+    });
+    expect(on.status).toBe(200);
+    expect((await account(stolen)).status).toBe(401);
+    expect((await account(app.cookie)).status).toBe(401);
+    expect((await account(renewed(on))).status).toBe(200);
+
+    const second = await signsIn(app, await codeStep(app, await passwordStep(app), codeAt(secret)));
+    const codes = await app.asAdmin("/api/admin/account/two-factor/recovery-codes", {
+      method: "POST",
+      json: { code: codeAt(secret, 1) },
+    });
+    expect(codes.status).toBe(200);
+    expect((await account(second)).status).toBe(401);
+    expect((await account(renewed(codes))).status).toBe(200);
+
+    const { recoveryCodes } = (await codes.json()) as { recoveryCodes: string[] };
+    const third = await signsIn(app, await codeStep(app, await passwordStep(app), recoveryCodes[0]!));
+    const off = await app.asAdmin("/api/admin/account/two-factor/disable", {
+      method: "POST",
+      json: { code: recoveryCodes[1] },
+    });
+    expect(await off.json()).toEqual({
+      message: "Two-factor sign-in is off. Every other session has been signed out.",
+    });
+    expect((await account(third)).status).toBe(401);
+    expect((await account(renewed(off))).status).toBe(200);
+  });
+
+  test("two confirmations at once: one turns it on, and its codes and fresh cookie are the ones that work", async () => {
+    const app = await adminApp();
+    const start = await app.asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} });
+    const { secret } = (await start.json()) as { secret: string };
+    const confirm = (code: string) =>
+      app.request("/api/admin/account/two-factor/confirm", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...SAME_ORIGIN, cookie: app.cookie },
+        body: JSON.stringify({ code }),
+      });
+    const answers = await Promise.all([confirm(codeAt(secret, -1)), confirm(codeAt(secret))]);
+    const won = answers.filter((res) => res.status === 200);
+    expect(won).toHaveLength(1);
+    expect([401, 409]).toContain(answers.find((res) => res.status !== 200)!.status);
+    const session = cookieOf(won[0]!, "cg_session")!;
+    expect((await app.request("/api/admin/account", { headers: { cookie: session } })).status).toBe(200);
+    const { recoveryCodes } = (await won[0]!.json()) as { recoveryCodes: string[] };
+    await signsIn(app, await codeStep(app, await passwordStep(app), recoveryCodes[0]!));
+  });
+
+  test("a refused change ends nothing", async () => {
+    const app = await adminApp();
+    const { secret } = await enrol(app);
+    const other = await signsIn(app, await codeStep(app, await passwordStep(app), codeAt(secret)));
+    for (const path of ["/api/admin/account/two-factor/recovery-codes", "/api/admin/account/two-factor/disable"]) {
+      const res = await app.asAdmin(path, { method: "POST", json: { code: "000000" } });
+      expect(res.status).toBe(422);
+      expect(cookieOf(res, "cg_session")).toBeNull();
+    }
+    expect((await app.request("/api/admin/account", { headers: { cookie: other } })).status).toBe(200);
   });
 });
 

@@ -1,20 +1,16 @@
-import { createHash, randomInt } from "node:crypto";
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { AccountStatus, Enrolment } from "#shared/features/auth/contract.ts";
 import { hashPassword } from "./bootstrap.ts";
+import { normaliseCode, recoveryCodeState, replaceRecoveryCodes, spendRecoveryCode } from "./recovery-codes.ts";
 import { adminRecoveryCodes, adminUsers } from "./table.ts";
 
 /** What every authenticator app expects: SHA-1, six digits, a new code every 30 seconds. */
 const PERIOD = 30;
 const ISSUER = "cam-guide";
-export const RECOVERY_CODE_COUNT = 10;
-// Lower-case letters and digits without the look-alikes (0/o, 1/l/i): 31 symbols.
-const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
-const RECOVERY_LENGTH = 12;
 
 export const WRONG_CODE = "That code is not right. Try again.";
 
@@ -40,27 +36,6 @@ function codeStep(secret: string, code: string, now: number): number | null {
   return delta !== null ? Math.floor(now / 1000 / PERIOD) + delta : null;
 }
 
-/** What the admin typed, as compared: spaces and dashes dropped, recovery codes lower-cased. */
-function normalise(code: string): string {
-  return code.replace(/[\s-]+/g, "").toLowerCase();
-}
-
-/**
- * Recovery codes are random (12 symbols of 31, about 59 bits), so a fast hash is enough to
- * keep them unreadable: there is nothing to guess from a dictionary, and each sign-in checks
- * one hash instead of ten slow ones.
- */
-function hashRecoveryCode(code: string): string {
-  return createHash("sha256").update(normalise(code)).digest("hex");
-}
-
-function newRecoveryCode(): string {
-  let code = "";
-  for (let i = 0; i < RECOVERY_LENGTH; i++) code += RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)];
-  // Grouped for reading and copying: abcd-efgh-jkmn.
-  return code.match(/.{4}/g)!.join("-");
-}
-
 async function adminRow(db: Db, adminId: number) {
   const [row] = await db.select().from(adminUsers).where(eq(adminUsers.id, adminId)).limit(1);
   if (!row) throw new HttpError(401, "Sign in as the admin to continue.");
@@ -74,16 +49,13 @@ export async function twoFactorEnabled(db: Db, adminId: number): Promise<boolean
 
 export async function accountStatus(db: Db, adminId: number): Promise<AccountStatus> {
   const row = await adminRow(db, adminId);
-  const left = await db
-    .select({ count: sql<number>`count(*)` })
-    .from(adminRecoveryCodes)
-    .where(and(eq(adminRecoveryCodes.adminId, adminId), eq(adminRecoveryCodes.used, false)));
+  const recovery = await recoveryCodeState(db, adminId);
   return {
     username: row.username,
     twoFactor: {
       enabled: row.totpSecret !== null,
       enabledAt: row.totpSecret !== null && row.totpEnabledAt ? row.totpEnabledAt.toISOString() : null,
-      recoveryCodesLeft: row.totpSecret !== null ? Number(left[0]?.count ?? 0) : 0,
+      recoveryCodesLeft: recovery?.left ?? 0,
     },
   };
 }
@@ -100,46 +72,71 @@ export async function startEnrolment(db: Db, adminId: number): Promise<Enrolment
   return { secret, uri: totp(secret, row.username).toString() };
 }
 
-/** Replaces the admin's recovery codes with ten new ones, answered once in plain text. */
-async function replaceRecoveryCodes(tx: Db, adminId: number): Promise<string[]> {
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-  await tx.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, adminId));
-  await tx.insert(adminRecoveryCodes).values(codes.map((code) => ({ adminId, codeHash: hashRecoveryCode(code) })));
-  return codes;
+/**
+ * A change to how the admin signs in (two-factor on or off, new recovery codes) ends every
+ * session: the token version goes up, and the answer carries it so the session that asked
+ * can be given a fresh token.
+ */
+export interface SignInChanged {
+  tokenVersion: number;
 }
 
 /** Enrolment, step two: a first code from the app turns two-factor sign-in on. */
-export async function confirmEnrolment(db: Db, adminId: number, code: string, now = Date.now()): Promise<string[]> {
+export async function confirmEnrolment(
+  db: Db,
+  adminId: number,
+  code: string,
+  now = Date.now(),
+): Promise<SignInChanged & { recoveryCodes: string[] }> {
   const row = await adminRow(db, adminId);
   if (row.totpSecret !== null) throw new HttpError(409, "Two-factor sign-in is already on.");
   if (!row.totpPendingSecret) throw new HttpError(409, "Start the set-up first: no secret is waiting for a code.");
-  const step = codeStep(row.totpPendingSecret, normalise(code), now);
+  const step = codeStep(row.totpPendingSecret, normaliseCode(code), now);
   if (step === null) throw new HttpError(422, WRONG_CODE);
   return inTransaction(db, async (tx) => {
-    await tx
+    // Only the secret that was checked, and only while it is still off: of two confirmations
+    // at once, one turns it on and the other changes nothing.
+    const [changed] = await tx
       .update(adminUsers)
       .set({
         totpSecret: row.totpPendingSecret,
         totpPendingSecret: null,
         totpLastStep: step,
         totpEnabledAt: new Date(now),
+        tokenVersion: sql`${adminUsers.tokenVersion} + 1`,
         updatedAt: new Date(),
       })
-      .where(eq(adminUsers.id, adminId));
-    return replaceRecoveryCodes(tx, adminId);
+      .where(
+        and(
+          eq(adminUsers.id, adminId),
+          isNull(adminUsers.totpSecret),
+          eq(adminUsers.totpPendingSecret, row.totpPendingSecret!),
+        ),
+      )
+      .returning({ tokenVersion: adminUsers.tokenVersion });
+    if (!changed) throw new HttpError(409, "Two-factor sign-in is already on.");
+    return { tokenVersion: changed.tokenVersion, recoveryCodes: await replaceRecoveryCodes(tx, adminId) };
   });
 }
+
+/** Which kind of code was accepted. */
+export type SecondFactor = "app" | "recovery";
 
 /**
  * Whether `code` is a current second factor of the admin, used up by this call: a code
  * from the app whose time step is later than the last one accepted, or an unused recovery
  * code. Each is taken by one conditional update, so two requests racing with the same
- * code cannot both pass.
+ * code cannot both pass. Answers the kind accepted, or null.
  */
-export async function spendSecondFactor(db: Db, adminId: number, code: string, now = Date.now()): Promise<boolean> {
+export async function spendSecondFactor(
+  db: Db,
+  adminId: number,
+  code: string,
+  now = Date.now(),
+): Promise<SecondFactor | null> {
   const row = await adminRow(db, adminId);
-  if (row.totpSecret === null) return false;
-  const typed = normalise(code);
+  if (row.totpSecret === null) return null;
+  const typed = normaliseCode(code);
   const step = codeStep(row.totpSecret, typed, now);
   if (step !== null) {
     const taken = await db
@@ -147,42 +144,54 @@ export async function spendSecondFactor(db: Db, adminId: number, code: string, n
       .set({ totpLastStep: step })
       .where(and(eq(adminUsers.id, adminId), or(isNull(adminUsers.totpLastStep), lt(adminUsers.totpLastStep, step))))
       .returning({ id: adminUsers.id });
-    return taken.length === 1;
+    return taken.length === 1 ? "app" : null;
   }
-  if (typed.length !== RECOVERY_LENGTH) return false;
-  const used = await db
-    .update(adminRecoveryCodes)
-    .set({ used: true, usedAt: new Date(now) })
-    .where(
-      and(
-        eq(adminRecoveryCodes.adminId, adminId),
-        eq(adminRecoveryCodes.codeHash, hashRecoveryCode(typed)),
-        eq(adminRecoveryCodes.used, false),
-      ),
-    )
-    .returning({ id: adminRecoveryCodes.id });
-  return used.length === 1;
+  return (await spendRecoveryCode(db, adminId, typed, now)) ? "recovery" : null;
 }
 
-/** Ten new recovery codes; the old ones stop working. */
-export async function regenerateRecoveryCodes(db: Db, adminId: number): Promise<string[]> {
-  return inTransaction(db, (tx) => replaceRecoveryCodes(tx, adminId));
+/** Every session of the admin ends; answers the new token version. */
+async function endSessionsIn(tx: Db, adminId: number): Promise<SignInChanged> {
+  const [row] = await tx
+    .update(adminUsers)
+    .set({ tokenVersion: sql`${adminUsers.tokenVersion} + 1`, updatedAt: new Date() })
+    .where(eq(adminUsers.id, adminId))
+    .returning({ tokenVersion: adminUsers.tokenVersion });
+  if (!row) throw new HttpError(401, "Sign in as the admin to continue.");
+  return row;
 }
 
-/** Two-factor sign-in off: the secret and the recovery codes are forgotten. */
-export async function disableTwoFactor(db: Db, adminId: number): Promise<void> {
-  await inTransaction(db, async (tx) => {
-    await tx
+/**
+ * Ten new recovery codes; the old ones stop working, and so does every session: one of the
+ * old codes may have been used by someone else, which is why new ones are made.
+ */
+export async function regenerateRecoveryCodes(
+  db: Db,
+  adminId: number,
+): Promise<SignInChanged & { recoveryCodes: string[] }> {
+  return inTransaction(db, async (tx) => ({
+    recoveryCodes: await replaceRecoveryCodes(tx, adminId),
+    ...(await endSessionsIn(tx, adminId)),
+  }));
+}
+
+/** Two-factor sign-in off: the secret and the recovery codes are forgotten, every session ends. */
+export async function disableTwoFactor(db: Db, adminId: number): Promise<SignInChanged> {
+  return inTransaction(db, async (tx) => {
+    const turnedOff = await tx
       .update(adminUsers)
       .set({
         totpSecret: null,
         totpPendingSecret: null,
         totpLastStep: null,
         totpEnabledAt: null,
-        updatedAt: new Date(),
+        signInChallenge: null,
+        signInChallengeFailures: 0,
       })
-      .where(eq(adminUsers.id, adminId));
+      .where(and(eq(adminUsers.id, adminId), isNotNull(adminUsers.totpSecret)))
+      .returning({ id: adminUsers.id });
+    if (turnedOff.length === 0) throw new HttpError(409, "Two-factor sign-in is already off.");
     await tx.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, adminId));
+    return endSessionsIn(tx, adminId);
   });
 }
 
@@ -216,6 +225,8 @@ export async function resetTwoFactor(db: Db): Promise<{ username: string; wasOn:
       totpPendingSecret: null,
       totpLastStep: null,
       totpEnabledAt: null,
+      signInChallenge: null,
+      signInChallengeFailures: 0,
       tokenVersion: sql`${adminUsers.tokenVersion} + 1`,
       updatedAt: new Date(),
     });

@@ -4,5 +4,5 @@ import { adminHome, type HomeOptions } from "./service.ts";
 
 /** The admin home's one read, mounted under /api/admin behind the admin guard (see app.ts). */
 export function homeAdminRoutes(db: Db, options: HomeOptions) {
-  return new Elysia({ name: "home-admin" }).get("/home", () => adminHome(db, options));
+  return new Elysia({ name: "home-admin" }).get("/home", ({ request }) => adminHome(db, options, request));
 }

@@ -5,6 +5,7 @@ import { backupRuns } from "#server/features/backups/table.ts";
 import { blogPosts } from "#server/features/blog/table.ts";
 import { links } from "#server/features/links/table.ts";
 import { METRICS } from "#shared/features/analytics/constants.ts";
+import type { RecoveryCodeState } from "#shared/features/auth/contract.ts";
 import type { AdminHome, HomeBackup } from "#shared/features/home/contract.ts";
 import { looksOffline } from "#shared/features/links/health.ts";
 
@@ -75,19 +76,22 @@ export interface HomeOptions {
   analytics: boolean;
   schedule: () => AdminHome["links"]["schedule"];
   address: () => Promise<AdminHome["address"]>;
+  /** The recovery codes of the admin signed in with this request (null while two-factor sign-in is off). */
+  recoveryCodes: (request: Request) => Promise<RecoveryCodeState | null>;
   /** Tests pass their own. */
   clock?: () => Date;
 }
 
-/** Everything the admin home shows. */
-export async function adminHome(db: Db, options: HomeOptions): Promise<AdminHome> {
+/** Everything the admin home shows to the admin signed in with `request`. */
+export async function adminHome(db: Db, options: HomeOptions, request: Request): Promise<AdminHome> {
   const now = options.clock?.() ?? new Date();
-  const [posts, linkHealth, backup, analytics, address] = await Promise.all([
+  const [posts, linkHealth, backup, analytics, address, recoveryCodes] = await Promise.all([
     postCounts(db, now),
     linkCounts(db),
     lastBackup(db),
     options.analytics ? weekCounts(db, utcToday(now)) : null,
     options.address(),
+    options.recoveryCodes(request),
   ]);
-  return { posts, links: { ...linkHealth, schedule: options.schedule() }, backup, analytics, address };
+  return { posts, links: { ...linkHealth, schedule: options.schedule() }, backup, analytics, address, recoveryCodes };
 }

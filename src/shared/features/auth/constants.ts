@@ -6,6 +6,16 @@ export const LOGIN_REQUIRED = {
 
 export type LoginField = keyof typeof LOGIN_REQUIRED;
 
+/** How many recovery codes two-factor sign-in gives at a time. */
+export const RECOVERY_CODE_COUNT = 10;
+
+/**
+ * The code step's answer when its challenge is no longer open: it expired, a newer password
+ * step replaced it, it was used, or too many wrong codes ended it.
+ */
+export const CHALLENGE_ENDED =
+  "Your sign-in took too long or was started again. Enter your username and password again.";
+
 /**
  * Why a sign-in sent without JavaScript came back to the page: the page's address carries
  * only this code (and a wait in seconds), never anything the visitor typed.
@@ -16,7 +26,7 @@ export const LOGIN_FAILURE = {
   throttled: "throttled",
   /** The code step: the code was not right. */
   code: "code",
-  /** The code step came too late (or without a password first): sign in again. */
+  /** The code step came too late, was used or replaced (or had no password first): sign in again. */
   expired: "expired",
 } as const;
 
@@ -45,7 +55,7 @@ export function loginFailureMessage(code: string | null, wait: string | null): s
     case LOGIN_FAILURE.code:
       return "That code is not right. Try again.";
     case LOGIN_FAILURE.expired:
-      return "Your sign-in took too long. Enter your username and password again.";
+      return CHALLENGE_ENDED;
     default:
       return null;
   }

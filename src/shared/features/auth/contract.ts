@@ -33,6 +33,21 @@ export const ChangePasswordInput = Type.Object({
 });
 export type ChangePasswordInput = Static<typeof ChangePasswordInput>;
 
+/** The recovery codes left (of RECOVERY_CODE_COUNT) and when one was last used (ISO time, or null). */
+export interface RecoveryCodeState {
+  left: number;
+  lastUsedAt: string | null;
+}
+
+/**
+ * A completed sign-in (POST /api/auth/login, or its code step). After a recovery code, how
+ * many are left, so the admin can be told at once.
+ */
+export interface SignedIn {
+  user: AdminUser;
+  recoveryCodesLeft?: number;
+}
+
 /** The Account section's view of the admin. */
 export interface AccountStatus {
   username: string;

@@ -1,3 +1,4 @@
+import type { RecoveryCodeState } from "#shared/features/auth/contract.ts";
 import type { PublicAddress } from "#shared/features/settings/contract.ts";
 import type { LinkCheckSchedule } from "#shared/features/settings/link-checks.ts";
 
@@ -42,4 +43,6 @@ export interface AdminHome {
   /** Visitors and link clicks of the last 7 days (UTC, today included); null when ANALYTICS is off. */
   analytics: { from: string; to: string; visitors: number; clicks: number } | null;
   address: PublicAddress;
+  /** The signed-in admin's recovery codes; null while two-factor sign-in is off. */
+  recoveryCodes: RecoveryCodeState | null;
 }

@@ -96,6 +96,7 @@ test("with two-factor on: new recovery codes and turning it off ask for a curren
       .map((item) => item.textContent),
   ).not.toContain(recoveryCodes[1]);
   fireEvent.click(screen.getByRole("button", { name: "I Have Saved Them" }));
+  expect(await screen.findByText(/10 of 10 recovery codes left/)).toBeTruthy();
 
   // The old codes stopped working: one of them cannot turn it off.
   const confirm = spyOn(window, "confirm").mockReturnValue(true);
@@ -109,6 +110,23 @@ test("with two-factor on: new recovery codes and turning it off ask for a curren
   confirm.mockRestore();
   // Off: the password form no longer asks for a code.
   expect(screen.queryByLabelText("Code from your app (or a recovery code)")).toBeNull();
+});
+
+test("with none of the recovery codes left, the section says so strongly", async () => {
+  const { asAdmin, sqlite } = await adminApp();
+  routeFetchTo((path, init) => asAdmin(path, init));
+  const { secret } = (await (
+    await asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} })
+  ).json()) as { secret: string };
+  await asAdmin("/api/admin/account/two-factor/confirm", { method: "POST", json: { code: codeAt(secret, -1) } });
+  sqlite.query("UPDATE admin_recovery_codes SET used = 1, used_at = ?").run(Date.now());
+  renderAt("/admin/account", <AccountTab />);
+  const alert = await screen.findByRole("alert");
+  expect(alert.textContent).toBe(
+    "No recovery codes left. If you lose your phone, you cannot sign in until whoever runs the server turns two-factor sign-in off. Make new recovery codes now.",
+  );
+  expect(alert.querySelector("strong")?.textContent).toBe("No recovery codes left.");
+  expect(screen.queryByText(/of 10 recovery codes left/)).toBeNull();
 });
 
 test("changing the password: the 12-character rule before sending, the current password checked by the server", async () => {

@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { encode } from "uqr";
+import { RECOVERY_CODE_COUNT } from "#shared/features/auth/constants.ts";
 import {
   type AccountStatus,
   ChangePasswordInput,
@@ -144,7 +145,7 @@ function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
     try {
       const { recoveryCodes } = await api<RecoveryCodes>("POST", ADMIN_API.twoFactorConfirm, { json: { code } });
       await queryClient.invalidateQueries({ queryKey: [ADMIN_API.account] });
-      toast({ title: "Success", description: "Two-factor sign-in is on" });
+      toast({ title: "Success", description: "Two-factor sign-in is on. Every other session has been signed out." });
       onCodes(recoveryCodes);
     } catch (failure) {
       setError(codeError(failure));
@@ -277,10 +278,14 @@ function TwoFactorOn({
     try {
       if (kind === "codes") {
         const { recoveryCodes } = await api<RecoveryCodes>("POST", ADMIN_API.recoveryCodes, { json: { code } });
+        toast({
+          title: "Success",
+          description: "New recovery codes made. Every other session has been signed out.",
+        });
         onCodes(recoveryCodes);
       } else {
         await api("POST", ADMIN_API.twoFactorDisable, { json: { code } });
-        toast({ title: "Success", description: "Two-factor sign-in is off" });
+        toast({ title: "Success", description: "Two-factor sign-in is off. Every other session has been signed out." });
         onOff();
       }
       setCode("");
@@ -296,9 +301,19 @@ function TwoFactorOn({
       <p>
         <strong>On</strong>
         {enabledAt && ` since ${new Date(enabledAt).toLocaleDateString()}`}. Signing in asks for a code from your app.{" "}
-        {recoveryCodesLeft} of 10 recovery codes left
-        {recoveryCodesLeft <= 3 && ": make new ones before they run out"}.
+        {recoveryCodesLeft > 0 && (
+          <>
+            {recoveryCodesLeft} of {RECOVERY_CODE_COUNT} recovery codes left
+            {recoveryCodesLeft <= 3 && ": make new ones before they run out"}.
+          </>
+        )}
       </p>
+      {recoveryCodesLeft === 0 && (
+        <p className="form-error" role="alert">
+          <strong>No recovery codes left.</strong> If you lose your phone, you cannot sign in until whoever runs the
+          server turns two-factor sign-in off. Make new recovery codes now.
+        </p>
+      )}
       <CodeField
         label="Current code (from the app, or a recovery code)"
         value={code}

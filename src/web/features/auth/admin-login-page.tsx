@@ -2,11 +2,14 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import {
+  CHALLENGE_ENDED,
   LOGIN_FAILURE,
   LOGIN_REQUIRED,
   type LoginField,
   loginFailureMessage,
+  RECOVERY_CODE_COUNT,
 } from "#shared/features/auth/constants.ts";
+import type { SignedIn } from "#shared/features/auth/contract.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
 import { ApiError, api, serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
@@ -50,14 +53,21 @@ export default function AdminLoginPage() {
   );
 }
 
-/** Signed in: the local flag, a fresh session check, then the dashboard. */
+/** What the toast says after a sign-in: after a recovery code, how many are left. */
+function signedInText(recoveryCodesLeft: number | undefined): string {
+  if (recoveryCodesLeft === undefined) return "Logged in successfully";
+  if (recoveryCodesLeft === 0) return "Logged in with your last recovery code. Make new ones in Account now.";
+  return `Logged in with a recovery code: ${recoveryCodesLeft} of ${RECOVERY_CODE_COUNT} left.`;
+}
+
+/** Signed in: the local flag, a fresh session check, then the dashboard (whose home says what needs doing). */
 function useSignedIn() {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
-  return async (user: unknown) => {
+  return async ({ user, recoveryCodesLeft }: SignedIn) => {
     setAdminFlag(user);
     await queryClient.invalidateQueries({ queryKey: [ADMIN_API.me] });
-    toast({ title: "Success", description: "Logged in successfully" });
+    toast({ title: "Success", description: signedInText(recoveryCodesLeft) });
     navigate("/admin");
   };
 }
@@ -78,10 +88,10 @@ function PasswordStep({ initialFailure }: { initialFailure: string | null }) {
     setBusy(true);
     setFailure(null);
     try {
-      const answer = await api<{ user?: unknown; codeRequired?: boolean }>("POST", ADMIN_API.login, { json: form });
+      const answer = await api<SignedIn | { codeRequired: true }>("POST", ADMIN_API.login, { json: form });
       // Two-factor sign-in: the password was right, and a code is asked for next.
-      if (answer.codeRequired) navigate(codeStepPath(false));
-      else await signedIn(answer.user);
+      if ("codeRequired" in answer) navigate(codeStepPath(false));
+      else await signedIn(answer);
     } catch (error) {
       // 429 carries its own message (how long to wait); anything else is a wrong password.
       const message =
@@ -161,12 +171,11 @@ function CodeStep({ recovery, initialFailure }: { recovery: boolean; initialFail
     setBusy(true);
     setFailure(null);
     try {
-      const { user } = await api<{ user: unknown }>("POST", ADMIN_API.loginCode, { json: { code } });
-      await signedIn(user);
+      await signedIn(await api<SignedIn>("POST", ADMIN_API.loginCode, { json: { code } }));
     } catch (failed) {
       const message = serverReason(failed, "That code is not right. Try again.");
-      // The sign-in itself ran out (or never started here): back to the password.
-      if (failed instanceof ApiError && failed.status === 401 && message.includes("took too long")) {
+      // The sign-in itself ended (or never started here): back to the password.
+      if (failed instanceof ApiError && failed.status === 401 && message === CHALLENGE_ENDED) {
         navigate(`/admin-login?error=${LOGIN_FAILURE.expired}`);
         return;
       }

@@ -103,9 +103,14 @@ test("with two-factor on, the password leads to the code step; a wrong code is r
   await waitFor(() => expect(location.history.at(-1)).toBe("/admin"));
   expect(jar.has("cg_session")).toBe(true);
   expect(jar.has("cg_2fa")).toBe(false);
+  // Straight away: how many recovery codes are left (the admin home says it too).
+  expect(useToastStore.getState().toasts.at(-1)).toMatchObject({
+    title: "Success",
+    description: "Logged in with a recovery code: 9 of 10 left.",
+  });
 });
 
-test("a code step whose sign-in ran out goes back to the password with a message", async () => {
+test("a code step whose sign-in ended goes back to the password with a message", async () => {
   const { request } = testApp();
   routeFetchTo((path, init) =>
     request(path, { ...init, headers: { ...(init?.headers as object), origin: "http://localhost" } }),
@@ -115,7 +120,7 @@ test("a code step whose sign-in ran out goes back to the password with a message
   fireEvent.click(screen.getByRole("button", { name: "Verify" }));
   await waitFor(() => expect(location.history.at(-1)).toBe("/admin-login?error=expired"));
   expect((await screen.findByRole("alert")).textContent).toBe(
-    "Your sign-in took too long. Enter your username and password again.",
+    "Your sign-in took too long or was started again. Enter your username and password again.",
   );
   expect(screen.getByLabelText(/^Password/)).toBeTruthy();
 });

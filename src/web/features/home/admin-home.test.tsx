@@ -2,12 +2,14 @@ import { afterEach, expect, test } from "bun:test";
 import { cleanup, screen, within } from "@testing-library/react";
 import { utcToday } from "#server/features/analytics/reads.ts";
 import { analyticsDaily } from "#server/features/analytics/table.ts";
+import { adminRecoveryCodes } from "#server/features/auth/table.ts";
 import { backupRuns } from "#server/features/backups/table.ts";
 import { METRICS } from "#shared/features/analytics/constants.ts";
 import { adminApp } from "#tests/support/admin.ts";
 import { createLink, createPost, createSettings } from "#tests/support/factories.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
+import { codeAt } from "#tests/support/two-factor.ts";
 import { LinksTab } from "#web/features/links/admin-links.tsx";
 import { HomeTab } from "./admin-home.tsx";
 
@@ -118,6 +120,47 @@ test("a public address taken from the sign-in asks to be confirmed", async () =>
   const attention = await screen.findByRole("region", { name: "Needs your attention" });
   expect(attention.textContent).toContain("(https://seen.example) was taken from where you signed in");
   expect(hrefOf(attention, "Confirm the address")).toBe("/admin/settings");
+});
+
+test("recovery codes used: how many are left and the way to new ones; none left comes first, said strongly", async () => {
+  const t = await home();
+  await t.asAdmin("/api/admin/settings/address", { method: "PUT", json: { origin: "https://site.example" } });
+  await t.db.insert(backupRuns).values({ trigger: "manual", status: "ok", finishedAt: new Date(), size: 1024 });
+  const { secret } = (await (
+    await t.asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} })
+  ).json()) as { secret: string };
+  await t.asAdmin("/api/admin/account/two-factor/confirm", { method: "POST", json: { code: codeAt(secret, -1) } });
+  // All ten left: nothing to say.
+  const first = renderAt("/admin", <HomeTab />);
+  await screen.findByRole("region", { name: "Posts" });
+  expect(screen.queryByRole("region", { name: "Needs your attention" })).toBeNull();
+  first.unmount();
+
+  const codes = await t.db.select().from(adminRecoveryCodes);
+  const used = async (n: number) => {
+    for (const code of codes.slice(0, n))
+      t.sqlite.query("UPDATE admin_recovery_codes SET used = 1, used_at = ? WHERE id = ?").run(Date.now(), code.id);
+  };
+  await used(3);
+  const some = renderAt("/admin", <HomeTab />);
+  let item = within(await screen.findByRole("region", { name: "Needs your attention" })).getByRole("listitem");
+  expect(item.textContent).toMatch(
+    /^A recovery code was used on .+: 7 of 10 left\. If it was not you, change your password too\. Make new recovery codes$/,
+  );
+  expect(item.querySelector("strong")).toBeNull();
+  expect(hrefOf(item, "Make new recovery codes")).toBe("/admin/account");
+  some.unmount();
+
+  await used(10);
+  await t.db.insert(backupRuns).values({ trigger: "schedule", status: "failed", error: "The disk is full." });
+  renderAt("/admin", <HomeTab />);
+  const items = within(await screen.findByRole("region", { name: "Needs your attention" })).getAllByRole("listitem");
+  item = items[0]!;
+  expect(item.querySelector("strong")?.textContent).toBe(
+    "You have no recovery codes left: if you lose your phone, you cannot sign in until whoever runs the server turns two-factor sign-in off.",
+  );
+  expect(hrefOf(item, "Make new recovery codes")).toBe("/admin/account");
+  expect(items[1]!.textContent).toContain("The last backup failed");
 });
 
 test("the Links list opens with the filter its address names", async () => {

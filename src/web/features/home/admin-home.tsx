@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Link } from "wouter";
+import { RECOVERY_CODE_COUNT } from "#shared/features/auth/constants.ts";
 import type { AdminHome, HomeBackup } from "#shared/features/home/contract.ts";
 import { OFFLINE_HINT } from "#shared/features/links/health.ts";
 import { isLocalOrigin } from "#shared/features/settings/contract.ts";
@@ -18,13 +19,37 @@ export interface AttentionItem {
   text: string;
   href: string;
   action: string;
+  /** Said strongly: the owner may be locked out. */
+  strong?: boolean;
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * Recovery codes were used (to sign in, or to confirm a change): how many are left, and the
+ * way to new ones. None left comes first and strongly: losing the phone would lock the owner out.
+ */
+function recoveryCodesItem(recovery: AdminHome["recoveryCodes"]): AttentionItem | null {
+  if (recovery === null || recovery.left >= RECOVERY_CODE_COUNT) return null;
+  const make = { id: "recovery-codes", href: adminPath("account"), action: "Make new recovery codes" };
+  if (recovery.left === 0)
+    return {
+      ...make,
+      strong: true,
+      text: "You have no recovery codes left: if you lose your phone, you cannot sign in until whoever runs the server turns two-factor sign-in off.",
+    };
+  const used = recovery.lastUsedAt ? ` on ${when(recovery.lastUsedAt)}` : "";
+  return {
+    ...make,
+    text: `A recovery code was used${used}: ${recovery.left} of ${RECOVERY_CODE_COUNT} left. If it was not you, change your password too.`,
+  };
+}
+
 /** What needs the owner first, most serious first; empty when all is well. */
 export function attentionItems(home: AdminHome): AttentionItem[] {
   const items: AttentionItem[] = [];
+  const recovery = recoveryCodesItem(home.recoveryCodes);
+  if (recovery) items.push(recovery);
   if (home.backup?.status === "failed")
     items.push({
       id: "backup",
@@ -146,7 +171,7 @@ export function Overview({ home }: { home: AdminHome }) {
           <ul>
             {attention.map((item) => (
               <li key={item.id}>
-                {item.text} <Link href={item.href}>{item.action}</Link>
+                {item.strong ? <strong>{item.text}</strong> : item.text} <Link href={item.href}>{item.action}</Link>
               </li>
             ))}
           </ul>
