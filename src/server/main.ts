@@ -23,7 +23,7 @@ import { createAnalytics } from "./features/analytics/routes.ts";
 import { scheduleRollUp } from "./features/analytics/service.ts";
 import { AdminResetError, ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
 import { resetTwoFactor } from "./features/auth/two-factor.ts";
-import { autoBackup } from "./features/backups/auto-backup.ts";
+import { backupProcess } from "./features/backups/backup-process.ts";
 import { Backups } from "./features/backups/service.ts";
 import { registerExistingUploads } from "./features/media/service.ts";
 import { refreshShippedPages } from "./features/site-pages/shipped.ts";
@@ -384,7 +384,10 @@ async function runBackup(config: Config, file: string) {
   }
 }
 
-/** `backup-auto <auto|manual> <keep>`: one run for the server, its result as one JSON line on stdout. */
+/**
+ * `backup-auto <auto|manual> <keep>`: one run, recorded in the database by this process, its
+ * progress as JSON lines on stdout for the server that started it (which may be gone).
+ */
 async function runAutoBackup(config: Config, kind: string | undefined, keep: string | undefined) {
   if ((kind !== "auto" && kind !== "manual") || !/^\d{1,3}$/.test(keep ?? "") || Number(keep) < 1)
     fail("Usage: cam-guide backup-auto <auto|manual> <keep> (the server runs it; see BACKUP_CRON)");
@@ -392,15 +395,11 @@ async function runAutoBackup(config: Config, kind: string | undefined, keep: str
   const controller = interruptions();
   const lock = orFail(() => lockDataDir(dir, "shared", { create: false }));
   try {
-    const result = await autoBackup({
-      dataDir: dir,
-      backupDir: config.backupDir,
-      kind,
-      keep: Number(keep),
-      signal: controller.signal,
-    });
-    console.log(JSON.stringify(result));
-    process.exitCode = result.ok ? 0 : 1;
+    const result = await backupProcess(
+      { dataDir: dir, backupDir: config.backupDir, kind, keep: Number(keep), signal: controller.signal },
+      (report) => console.log(JSON.stringify(report)),
+    );
+    process.exitCode = result?.ok ? 0 : 1;
   } finally {
     lock.release();
   }
