@@ -128,8 +128,9 @@ function openRunLock(dir: string, create: boolean): { db: Database; file: string
 }
 
 /** RESERVED on the open lock file: true when taken, false when another connection holds it. */
-function reserve(db: Database, file: string): boolean {
+function reserve(db: Database, file: string, waitMs: number): boolean {
   try {
+    db.run(`PRAGMA busy_timeout = ${waitMs}`);
     db.run("PRAGMA journal_mode = MEMORY");
     db.run("BEGIN IMMEDIATE");
     return true;
@@ -150,8 +151,7 @@ function reserve(db: Database, file: string): boolean {
 export function lockBackupRun(dir: string): DataDirLock | null {
   const { db, file } = openRunLock(dir, true)!;
   // A server asking whether a run goes holds the lock for an instant: that is waited out.
-  db.run("PRAGMA busy_timeout = 2000");
-  if (!reserve(db, file)) {
+  if (!reserve(db, file, 2000)) {
     db.close();
     return null;
   }
@@ -170,14 +170,19 @@ export function lockBackupRun(dir: string): DataDirLock | null {
  * Asks without keeping anything, and creates no lock file.
  */
 export function backupRunLocked(dir: string): boolean {
-  const opened = openRunLock(dir, false);
+  // A lock file that cannot be opened or is damaged is held by no one; the next run says
+  // what is wrong with it.
+  let opened: ReturnType<typeof openRunLock>;
+  try {
+    opened = openRunLock(dir, false);
+  } catch {
+    return false;
+  }
   if (!opened) return false;
   const { db, file } = opened;
-  db.run("PRAGMA busy_timeout = 0");
-  // A damaged lock file is held by no one; the next run says what is wrong with it.
   let taken: boolean;
   try {
-    taken = reserve(db, file);
+    taken = reserve(db, file, 0);
   } catch {
     return false;
   }

@@ -1,6 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { backup, backupFolderProblem, describeFailure, OperatorError, verifyBackup } from "#server/backup.ts";
+import {
+  AUTOMATIC_TEMP,
+  backup,
+  backupFolderProblem,
+  describeFailure,
+  OperatorError,
+  verifyBackup,
+} from "#server/backup.ts";
 import { DIR_MODE } from "#server/data-dir.ts";
 import { type BackupKind, backupFileName, rotateBackups } from "./files.ts";
 
@@ -18,7 +25,8 @@ const VERIFYING = /^\.cam-guide-verify-/;
  */
 function removeLeftovers(folder: string): void {
   for (const name of readdirSync(folder))
-    if (PENDING.test(name) || VERIFYING.test(name)) rmSync(join(folder, name), { recursive: true, force: true });
+    if (PENDING.test(name) || VERIFYING.test(name) || name.startsWith(AUTOMATIC_TEMP))
+      rmSync(join(folder, name), { recursive: true, force: true });
 }
 
 /**

@@ -198,7 +198,10 @@ describe("the backup process", () => {
     const site = await siteOnDisk();
     const { code, reports } = await backupAuto(site);
     expect(code).toBe(0);
-    const [started, result] = reports as [{ started: { id: number } }, { ok: true; file: string; size: number }];
+    const [started, result] = reports as unknown as [
+      { started: { id: number } },
+      { ok: true; file: string; size: number },
+    ];
     const [row] = await site.database.db.select().from(backupRuns).where(eq(backupRuns.id, started.started.id));
     expect(row).toMatchObject({ status: "ok", trigger: "manual", file: result.file, size: result.size, error: null });
     expect(await verifyBackup(join(site.backupDir, result.file))).toEqual({ files: 3 });

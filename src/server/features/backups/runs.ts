@@ -71,13 +71,18 @@ export function runningRuns(db: Db): Promise<Row[]> {
  * the newest running record is its run and stays; every other running record's process died
  * without saying how it ended (kill -9, a power cut). Such a run succeeded when its backup
  * file exists under the name it recorded (the file is named only once checked), else it
- * failed. Answers whether a run is still going.
+ * failed. Answers whether another process's run is still going.
  */
-export async function settleRuns(db: Db, dataDir: string, backupDir: string): Promise<boolean> {
+export async function settleRuns(
+  db: Db,
+  { dataDir, backupDir, watched }: { dataDir: string; backupDir: string; watched: number | null },
+): Promise<boolean> {
   const running = await runningRuns(db);
   if (running.length === 0) return false;
   const live = backupRunLocked(dataDir);
   for (const row of live ? running.slice(1) : running) {
+    // The run of this server's own child: its end is recorded from the child's exit, which says more.
+    if (row.id === watched) continue;
     const path = row.file ? backupFilePath(backupDir, row.file) : null;
     const stat = path ? statSync(path, { throwIfNoEntry: false }) : undefined;
     await finishRun(

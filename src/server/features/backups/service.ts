@@ -27,6 +27,9 @@ const RUNS_SHOWN = 20;
 /** How often a server looks again at a run another process owns, to notice when it ends. */
 const ORPHAN_CHECK_MS = 2000;
 
+/** The longest a press waits for a run's process that is starting or ending. */
+const PASSING_MS = 3000;
+
 /**
  * The last finished backup run (ok or failed), for the admin home and /healthz; null when
  * none has finished yet.
@@ -91,7 +94,7 @@ export class Backups {
    */
   private async settle(): Promise<void> {
     const { db, dataDir, backupDir } = this.options;
-    const going = await settleRuns(db, dataDir, backupDir);
+    const going = await settleRuns(db, { dataDir, backupDir, watched: this.own });
     // This server's own run is watched through its child.
     if (!going || this.own !== null || this.stopped || this.orphanCheck) return;
     this.orphanCheck = setTimeout(() => {
@@ -99,6 +102,19 @@ export class Backups {
       this.settle().catch((error) => this.options.logger.error("could not check a backup run", { error }));
     }, ORPHAN_CHECK_MS);
     this.orphanCheck.unref?.();
+  }
+
+  /**
+   * Waits (briefly) while a run's process holds the lock with no run recorded as going: it has
+   * recorded its end and is exiting, or has just taken the lock and is recording its start.
+   * A press right after a run ends then starts the next run rather than being refused.
+   */
+  private async passing(): Promise<void> {
+    const deadline = Date.now() + PASSING_MS;
+    while (Date.now() < deadline && (this.current || backupRunLocked(this.options.dataDir))) {
+      if ((await runningRuns(this.options.db)).length > 0) return;
+      await Bun.sleep(50);
+    }
   }
 
   /** The refusal for a run while another goes, with when that one started when it is recorded. */
@@ -181,6 +197,7 @@ export class Backups {
    */
   async run(trigger: "schedule" | "manual"): Promise<BackupRun> {
     if (this.stopped) throw new HttpError(503, "The server is stopping; no backup was started.");
+    await this.passing();
     if (this.current) throw await this.busy();
     // Taken before the first await, so two calls at once cannot both start a child.
     let release = () => {};
