@@ -52,7 +52,8 @@ Commands:
                         every other command refuses to run on such a DATA_DIR.
   backup-auto <auto|manual> <keep>
                         One run of the automatic backups into BACKUP_DIR, checked, old automatic ones
-                        deleted beyond <keep> (the server starts it in a child process; not for hand use).
+                        deleted beyond <keep>, recorded in Admin > Backups; it says {"busy":true} while
+                        another run goes (the server starts it in a child process).
   healthcheck           Exit 0 if the server on PORT answers /healthz (for Docker's HEALTHCHECK).
   --help                Show this help.
 

@@ -2,7 +2,8 @@ import { statSync } from "node:fs";
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { backupRunLocked } from "#server/db/lock.ts";
-import type { BackupRun } from "#shared/features/backups/contract.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import type { BackupRun, LastBackup } from "#shared/features/backups/contract.ts";
 import type { AutoBackupResult } from "./auto-backup.ts";
 import { backupFilePath } from "./files.ts";
 import { backupRuns } from "./table.ts";
@@ -12,6 +13,9 @@ import { backupRuns } from "./table.ts";
 // server only fills in the end of a run whose process died without writing it.
 
 type Row = typeof backupRuns.$inferSelect;
+
+/** Runs listed in the admin. */
+export const RUNS_SHOWN = 20;
 
 /** Said of a run whose process is gone and left no backup. */
 export const PROCESS_GONE = "The backup process stopped before it finished, so no backup was written.";
@@ -95,4 +99,33 @@ export async function settleRuns(
     );
   }
   return live;
+}
+
+/**
+ * The last finished backup run (ok or failed), for the admin home and /healthz; null when
+ * none has finished yet.
+ */
+export async function lastBackup(db: Db): Promise<LastBackup | null> {
+  const rows = await db.select().from(backupRuns).orderBy(desc(backupRuns.id)).limit(RUNS_SHOWN);
+  const row = rows.find((r) => r.status !== "running" && r.finishedAt);
+  if (!row || row.status === "running") return null;
+  return { status: row.status, finishedAt: row.finishedAt!.toISOString(), size: row.size, error: row.error };
+}
+
+/** "Back up now" while a run is going (this server's or another process's): 409. */
+export class BackupBusy extends HttpError {
+  constructor(readonly running: string) {
+    super(409, `${running}; wait for it to finish, then try again.`);
+  }
+}
+
+/** "2026-11-24 03:30:05 UTC" */
+const utc = (at: Date) => `${at.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+
+/** The refusal for a run while another goes, saying when that one started once it is recorded. */
+export async function backupBusy(db: Db): Promise<BackupBusy> {
+  const [newest] = await runningRuns(db);
+  return new BackupBusy(
+    newest ? `A backup is already running (started at ${utc(newest.startedAt)})` : "A backup is already running",
+  );
 }

@@ -13,36 +13,28 @@ import {
   type BackupScheduleInput,
   type BackupSummary,
   DEFAULT_KEEP,
-  type LastBackup,
 } from "#shared/features/backups/contract.ts";
 import type { AutoBackupResult } from "./auto-backup.ts";
 import { type BackupChild, startBackupChild } from "./child.ts";
 import { listBackupFiles } from "./files.ts";
-import { finishRun, runningRuns, settleRuns, startRun, toRun } from "./runs.ts";
+import {
+  BackupBusy,
+  backupBusy,
+  finishRun,
+  lastBackup,
+  RUNS_SHOWN,
+  runningRuns,
+  settleRuns,
+  startRun,
+  toRun,
+} from "./runs.ts";
 import { backupRuns } from "./table.ts";
-
-/** Runs listed in the admin. */
-const RUNS_SHOWN = 20;
 
 /** How often a server looks again at a run another process owns, to notice when it ends. */
 const ORPHAN_CHECK_MS = 2000;
 
 /** The longest a press waits for a run's process that is starting or ending. */
 const PASSING_MS = 3000;
-
-/**
- * The last finished backup run (ok or failed), for the admin home and /healthz; null when
- * none has finished yet.
- */
-export async function lastBackup(db: Db): Promise<LastBackup | null> {
-  const rows = await db.select().from(backupRuns).orderBy(desc(backupRuns.id)).limit(RUNS_SHOWN);
-  const row = rows.find((r) => r.status !== "running" && r.finishedAt);
-  if (!row || row.status === "running") return null;
-  return { status: row.status, finishedAt: row.finishedAt!.toISOString(), size: row.size, error: row.error };
-}
-
-/** "2026-11-24 03:30:05 UTC" */
-const utc = (at: Date) => `${at.toISOString().slice(0, 19).replace("T", " ")} UTC`;
 
 export interface BackupsOptions {
   db: Db;
@@ -51,13 +43,6 @@ export interface BackupsOptions {
   /** BACKUP_CRON ("off" included) and BACKUP_KEEP; null when unset, so the Settings decide. */
   env: { cron: string | null; keep: number | null };
   logger: Logger;
-}
-
-/** "Back up now" while a run is going (this server's or another process's): 409. */
-class BackupBusy extends HttpError {
-  constructor(readonly running: string) {
-    super(409, `${running}; wait for it to finish, then try again.`);
-  }
 }
 
 /**
@@ -117,12 +102,8 @@ export class Backups {
     }
   }
 
-  /** The refusal for a run while another goes, with when that one started when it is recorded. */
-  private async busy(): Promise<BackupBusy> {
-    const [newest] = await runningRuns(this.options.db);
-    return new BackupBusy(
-      newest ? `A backup is already running (started at ${utc(newest.startedAt)})` : "A backup is already running",
-    );
+  private busy(): Promise<BackupBusy> {
+    return backupBusy(this.options.db);
   }
 
   private async stored(): Promise<{ cron: string | null; keep: number | null }> {
@@ -229,8 +210,7 @@ export class Backups {
         ours = false;
         this.own = first.started.id;
         void this.watch(child, first.started.id).finally(done);
-        const [row] = await db.select().from(backupRuns).where(eq(backupRuns.id, first.started.id)).limit(1);
-        return toRun(row!);
+        return this.record(first.started.id);
       }
       const result = await child.ended;
       if (first && "busy" in first) throw await this.busy();
@@ -239,11 +219,16 @@ export class Backups {
       await finishRun(db, row.id, result);
       this.log(result);
       done();
-      return toRun((await db.select().from(backupRuns).where(eq(backupRuns.id, row.id)).limit(1))[0]!);
+      return this.record(row.id);
     } catch (error) {
       if (ours) done();
       throw error;
     }
+  }
+
+  private async record(id: number): Promise<BackupRun> {
+    const [row] = await this.options.db.select().from(backupRuns).where(eq(backupRuns.id, id)).limit(1);
+    return toRun(row!);
   }
 
   /** Waits for this server's child to end; records the end only when the child could not. */
