@@ -78,13 +78,21 @@ export class Backups {
    * goes, looks again every few seconds, so its end is noticed without anyone asking.
    */
   private async settle(): Promise<void> {
-    const { db, dataDir, backupDir } = this.options;
-    const going = await settleRuns(db, { dataDir, backupDir, watched: this.own });
+    const { db, dataDir, backupDir, logger } = this.options;
+    let going: boolean;
+    try {
+      going = await settleRuns(db, { dataDir, backupDir, watched: this.own });
+    } catch (error) {
+      // A database that cannot be written now (a full disk) must not break the reads that
+      // settle first, /healthz above all; the next settle tries again.
+      logger.error("could not record the end of a backup run", { error });
+      return;
+    }
     // This server's own run is watched through its child.
     if (!going || this.own !== null || this.stopped || this.orphanCheck) return;
     this.orphanCheck = setTimeout(() => {
       this.orphanCheck = null;
-      this.settle().catch((error) => this.options.logger.error("could not check a backup run", { error }));
+      void this.settle();
     }, ORPHAN_CHECK_MS);
     this.orphanCheck.unref?.();
   }
