@@ -152,6 +152,8 @@ export function backupFolderProblem(dataDir: string, folder: string): string | n
 }
 
 const TEMP = /^\.cam-guide-backup-(\d+)-[0-9a-f]{8}$/;
+/** The temporary folder of an automatic run (see features/backups/auto-backup.ts). */
+export const AUTOMATIC_TEMP = ".cam-guide-auto-";
 
 function alive(pid: number): boolean {
   try {
@@ -209,7 +211,10 @@ export async function backup(
   const real = backupTarget(realData, target, options.raw ?? target, options.automaticDir);
   const folder = dirname(real);
   removeDeadBackupTemps(folder);
-  const temp = join(folder, `.cam-guide-backup-${process.pid}-${randomBytes(4).toString("hex")}`);
+  // An automatic run's own prefix: its next run, holding the run lock, removes every one left
+  // without asking whether the process that made it is alive (a zombie or a reused id would say so).
+  const prefix = options.automaticDir !== undefined ? AUTOMATIC_TEMP : `.cam-guide-backup-${process.pid}-`;
+  const temp = join(folder, `${prefix}${randomBytes(4).toString("hex")}`);
   try {
     try {
       mkdirSync(temp, { mode: DIR_MODE });

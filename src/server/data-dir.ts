@@ -18,6 +18,8 @@ import { removeDatabaseSideFiles } from "./db/snapshot.ts";
 import { UPLOAD_NAME } from "./features/uploads/service.ts";
 
 export const LOCK_FILE = "cam-guide.lock";
+/** Held by the process writing an automatic backup for as long as it runs (src/server/db/lock.ts). */
+export const BACKUP_LOCK_FILE = "cam-guide-backup.lock";
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
 

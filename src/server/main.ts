@@ -23,7 +23,7 @@ import { createAnalytics } from "./features/analytics/routes.ts";
 import { scheduleRollUp } from "./features/analytics/service.ts";
 import { AdminResetError, ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
 import { resetTwoFactor } from "./features/auth/two-factor.ts";
-import { autoBackup } from "./features/backups/auto-backup.ts";
+import { backupProcess } from "./features/backups/backup-process.ts";
 import { Backups } from "./features/backups/service.ts";
 import { registerExistingUploads } from "./features/media/service.ts";
 import { refreshShippedPages } from "./features/site-pages/shipped.ts";
@@ -52,7 +52,8 @@ Commands:
                         every other command refuses to run on such a DATA_DIR.
   backup-auto <auto|manual> <keep>
                         One run of the automatic backups into BACKUP_DIR, checked, old automatic ones
-                        deleted beyond <keep> (the server starts it in a child process; not for hand use).
+                        deleted beyond <keep>, recorded in Admin > Backups; it says {"busy":true} while
+                        another run goes (the server starts it in a child process).
   healthcheck           Exit 0 if the server on PORT answers /healthz (for Docker's HEALTHCHECK).
   --help                Show this help.
 
@@ -384,7 +385,10 @@ async function runBackup(config: Config, file: string) {
   }
 }
 
-/** `backup-auto <auto|manual> <keep>`: one run for the server, its result as one JSON line on stdout. */
+/**
+ * `backup-auto <auto|manual> <keep>`: one run, recorded in the database by this process, its
+ * progress as JSON lines on stdout for the server that started it (which may be gone).
+ */
 async function runAutoBackup(config: Config, kind: string | undefined, keep: string | undefined) {
   if ((kind !== "auto" && kind !== "manual") || !/^\d{1,3}$/.test(keep ?? "") || Number(keep) < 1)
     fail("Usage: cam-guide backup-auto <auto|manual> <keep> (the server runs it; see BACKUP_CRON)");
@@ -392,15 +396,11 @@ async function runAutoBackup(config: Config, kind: string | undefined, keep: str
   const controller = interruptions();
   const lock = orFail(() => lockDataDir(dir, "shared", { create: false }));
   try {
-    const result = await autoBackup({
-      dataDir: dir,
-      backupDir: config.backupDir,
-      kind,
-      keep: Number(keep),
-      signal: controller.signal,
-    });
-    console.log(JSON.stringify(result));
-    process.exitCode = result.ok ? 0 : 1;
+    const result = await backupProcess(
+      { dataDir: dir, backupDir: config.backupDir, kind, keep: Number(keep), signal: controller.signal },
+      (report) => console.log(JSON.stringify(report)),
+    );
+    process.exitCode = result?.ok ? 0 : 1;
   } finally {
     lock.release();
   }

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { DataDirError, giveToOwnerOf, LOCK_FILE, makePrivateFile } from "#server/data-dir.ts";
+import { BACKUP_LOCK_FILE, DataDirError, giveToOwnerOf, LOCK_FILE, makePrivateFile } from "#server/data-dir.ts";
 
 /**
  * Who may use DATA_DIR at the same time, enforced with SQLite's own file locks on
@@ -102,4 +102,91 @@ export function lockDataDir(dir: string, kind: LockKind, { create = true } = {})
       db.close();
     },
   };
+}
+
+// A backup run is owned by the process doing it: `cam-guide backup-auto` holds a RESERVED
+// lock on DATA_DIR/cam-guide-backup.lock from before it records the run until it exits. The
+// lock lives in DATA_DIR, not BACKUP_DIR: every server of the site shares DATA_DIR, whatever
+// BACKUP_DIR each was given, and the lock works before the backup folder exists.
+
+function openRunLock(dir: string, create: boolean): { db: Database; file: string } | null {
+  const file = join(dir, BACKUP_LOCK_FILE);
+  if (!existsSync(file)) {
+    if (!create) return null;
+    try {
+      makePrivateFile(file);
+      giveToOwnerOf(dir, [file]);
+    } catch (error) {
+      throw new DataDirError(`Cannot create the lock file ${file}: ${(error as Error).message}`);
+    }
+  }
+  try {
+    return { db: new Database(file, { readwrite: true }), file };
+  } catch (error) {
+    throw new DataDirError(`Cannot open the lock file ${file}: ${(error as Error).message}`);
+  }
+}
+
+/** RESERVED on the open lock file: true when taken, false when another connection holds it. */
+function reserve(db: Database, file: string, waitMs: number): boolean {
+  try {
+    db.run(`PRAGMA busy_timeout = ${waitMs}`);
+    db.run("PRAGMA journal_mode = MEMORY");
+    db.run("BEGIN IMMEDIATE");
+    return true;
+  } catch (error) {
+    if (db.inTransaction) db.run("ROLLBACK");
+    if (isBusy(error)) return false;
+    db.close();
+    throw new DataDirError(
+      `The lock file ${file} is damaged (${(error as Error).message}); remove it when no backup is running.`,
+    );
+  }
+}
+
+/**
+ * Takes the backup-run lock on `dir` for this process's lifetime (or until released); null
+ * when another process holds it, a backup being under way.
+ */
+export function lockBackupRun(dir: string): DataDirLock | null {
+  const { db, file } = openRunLock(dir, true)!;
+  // A server asking whether a run goes holds the lock for an instant: that is waited out.
+  if (!reserve(db, file, 2000)) {
+    db.close();
+    return null;
+  }
+  held.add(db);
+  return {
+    release() {
+      if (!held.delete(db)) return;
+      if (db.inTransaction) db.run("ROLLBACK");
+      db.close();
+    },
+  };
+}
+
+/**
+ * Whether a process holds the backup-run lock on `dir` now (it is alive and backing up).
+ * Asks without keeping anything, and creates no lock file.
+ */
+export function backupRunLocked(dir: string): boolean {
+  // A lock file that cannot be opened or is damaged is held by no one; the next run says
+  // what is wrong with it.
+  let opened: ReturnType<typeof openRunLock>;
+  try {
+    opened = openRunLock(dir, false);
+  } catch {
+    return false;
+  }
+  if (!opened) return false;
+  const { db, file } = opened;
+  let taken: boolean;
+  try {
+    taken = reserve(db, file, 0);
+  } catch {
+    return false;
+  }
+  if (taken) db.run("ROLLBACK");
+  db.close();
+  return !taken;
 }

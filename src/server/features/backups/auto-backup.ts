@@ -1,6 +1,13 @@
 import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { backup, backupFolderProblem, describeFailure, OperatorError, verifyBackup } from "#server/backup.ts";
+import {
+  AUTOMATIC_TEMP,
+  backup,
+  backupFolderProblem,
+  describeFailure,
+  OperatorError,
+  verifyBackup,
+} from "#server/backup.ts";
 import { DIR_MODE } from "#server/data-dir.ts";
 import { type BackupKind, backupFileName, rotateBackups } from "./files.ts";
 
@@ -12,10 +19,14 @@ export type AutoBackupResult =
 const PENDING = /^\.cam-guide-.*\.pending$/;
 const VERIFYING = /^\.cam-guide-verify-/;
 
-/** A run killed midway (kill -9, a power cut) leaves only dot-names; the next run removes them. */
+/**
+ * A run killed midway (kill -9, a power cut) leaves only dot-names; the next run removes them.
+ * Runs hold the backup-run lock, so the names found are never those of a run still going.
+ */
 function removeLeftovers(folder: string): void {
   for (const name of readdirSync(folder))
-    if (PENDING.test(name) || VERIFYING.test(name)) rmSync(join(folder, name), { recursive: true, force: true });
+    if (PENDING.test(name) || VERIFYING.test(name) || name.startsWith(AUTOMATIC_TEMP))
+      rmSync(join(folder, name), { recursive: true, force: true });
 }
 
 /**
@@ -23,7 +34,7 @@ function removeLeftovers(folder: string): void {
  * requests): a consistent snapshot written under a temporary dot-name in `backupDir`, checked
  * whole as a restore would check it, then renamed to cam-guide-<UTC time>.<kind>.tar; then
  * the automatic backups beyond `keep` are deleted. A run that fails or is killed leaves no
- * file under a final name.
+ * file under a final name. The caller holds the backup-run lock (`lockBackupRun`).
  */
 export async function autoBackup(options: {
   dataDir: string;
@@ -32,6 +43,11 @@ export async function autoBackup(options: {
   keep: number;
   now?: Date;
   signal?: AbortSignal;
+  /**
+   * Told the file's final name once it has passed its check, before it gets that name: a run
+   * whose process dies between the two is still found by its record.
+   */
+  named?: (name: string) => Promise<void>;
 }): Promise<AutoBackupResult> {
   const { dataDir, backupDir, kind, keep, signal } = options;
   let pending: string | null = null;
@@ -54,6 +70,7 @@ export async function autoBackup(options: {
     } catch (error) {
       throw new OperatorError(`The backup was written but failed its check: ${describeFailure(error, pending)}`);
     }
+    await options.named?.(name);
     const final = join(folder, name);
     renameSync(pending, final);
     pending = null;

@@ -9,7 +9,6 @@ import { scratchDir } from "#tests/support/scratch.ts";
 import { siteOnDisk, UPLOAD } from "#tests/support/site-on-disk.ts";
 import { autoBackup } from "./auto-backup.ts";
 import { BACKUP_FILE, backupFileName, listBackupFiles, rotateBackups } from "./files.ts";
-import { backupRuns } from "./table.ts";
 
 // Each backup is a child process of its own: slower than a request on a busy machine.
 setDefaultTimeout(30_000);
@@ -103,14 +102,6 @@ describe("a backup run", () => {
   test("/healthz says nothing of backups when none are scheduled", async () => {
     const site = await siteOnDisk();
     expect(await (await site.request("/healthz")).json()).toEqual({ status: "ok" });
-  });
-
-  test("a run left 'running' by a server that stopped is marked failed at the next start", async () => {
-    const site = await siteOnDisk();
-    await site.database.db.insert(backupRuns).values({ trigger: "schedule", status: "running" });
-    await site.backups.start();
-    const [run] = (await site.overview()).runs;
-    expect(run).toMatchObject({ status: "failed", error: "The server stopped before this backup finished." });
   });
 });
 

@@ -1,7 +1,7 @@
-import { join } from "node:path";
 import { Cron } from "croner";
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { backupRunLocked } from "#server/db/lock.ts";
 import { cronProblem } from "#server/env.ts";
 import { siteSettings } from "#server/features/settings/table.ts";
 import type { Logger } from "#server/logger.ts";
@@ -13,46 +13,28 @@ import {
   type BackupScheduleInput,
   type BackupSummary,
   DEFAULT_KEEP,
-  type LastBackup,
 } from "#shared/features/backups/contract.ts";
 import type { AutoBackupResult } from "./auto-backup.ts";
+import { type BackupChild, startBackupChild } from "./child.ts";
 import { listBackupFiles } from "./files.ts";
+import {
+  BackupBusy,
+  backupBusy,
+  finishRun,
+  lastBackup,
+  RUNS_SHOWN,
+  runningRuns,
+  settleRuns,
+  startRun,
+  toRun,
+} from "./runs.ts";
 import { backupRuns } from "./table.ts";
 
-/** Runs listed in the admin. */
-const RUNS_SHOWN = 20;
+/** How often a server looks again at a run another process owns, to notice when it ends. */
+const ORPHAN_CHECK_MS = 2000;
 
-type Row = typeof backupRuns.$inferSelect;
-
-const toRun = (row: Row): BackupRun => ({
-  id: row.id,
-  trigger: row.trigger,
-  status: row.status,
-  startedAt: row.startedAt.toISOString(),
-  finishedAt: row.finishedAt?.toISOString() ?? null,
-  file: row.file,
-  size: row.size,
-  error: row.error,
-});
-
-/**
- * The last finished backup run (ok or failed), for the admin home and /healthz; null when
- * none has finished yet.
- */
-export async function lastBackup(db: Db): Promise<LastBackup | null> {
-  const rows = await db.select().from(backupRuns).orderBy(desc(backupRuns.id)).limit(RUNS_SHOWN);
-  const row = rows.find((r) => r.status !== "running" && r.finishedAt);
-  if (!row || row.status === "running") return null;
-  return { status: row.status, finishedAt: row.finishedAt!.toISOString(), size: row.size, error: row.error };
-}
-
-/** The command that runs one backup in a child process: this same program, compiled or from source. */
-export function backupCommand(kind: "auto" | "manual", keep: number): string[] {
-  const program = Bun.isStandaloneExecutable
-    ? [process.execPath]
-    : [process.execPath, join(import.meta.dir, "../../main.ts")];
-  return [...program, "backup-auto", kind, String(keep)];
-}
+/** The longest a press waits for a run's process that is starting or ending. */
+const PASSING_MS = 3000;
 
 export interface BackupsOptions {
   db: Db;
@@ -67,23 +49,69 @@ export interface BackupsOptions {
  * Automatic backups for one server: the schedule (BACKUP_CRON, else the Settings; changed
  * at once, without a restart), "Back up now", and the record of every run. Each run is a
  * child process (`cam-guide backup-auto`), so the database copy, the tar and its check never
- * hold up a request; one at a time.
+ * hold up a request. The child owns its run: it holds the backup-run lock in DATA_DIR while
+ * it lives and records the run itself, so one run goes at a time across restarts (and
+ * servers), and a run outlives a killed server with a true record.
  */
 export class Backups {
   private job: Cron | null = null;
-  private child: ReturnType<typeof Bun.spawn> | null = null;
-  private current: { id: number; done: Promise<void> } | null = null;
+  private child: BackupChild | null = null;
+  private current: Promise<void> | null = null;
+  /** The run this server's child recorded, while it goes. */
+  private own: number | null = null;
+  private orphanCheck: ReturnType<typeof setTimeout> | null = null;
   private stopped = false;
 
   constructor(private readonly options: BackupsOptions) {}
 
-  /** At start: a run left "running" by a server that stopped meanwhile is failed, then the schedule starts. */
+  /**
+   * At start: runs whose process is gone get their end recorded (a run another process still
+   * owns is left to it), then the schedule starts.
+   */
   async start(): Promise<void> {
-    await this.options.db
-      .update(backupRuns)
-      .set({ status: "failed", finishedAt: new Date(), error: "The server stopped before this backup finished." })
-      .where(eq(backupRuns.status, "running"));
+    await this.settle();
     await this.reschedule();
+  }
+
+  /**
+   * Records the end of runs whose process died without saying; while another process's run
+   * goes, looks again every few seconds, so its end is noticed without anyone asking.
+   */
+  private async settle(): Promise<void> {
+    const { db, dataDir, backupDir, logger } = this.options;
+    let going: boolean;
+    try {
+      going = await settleRuns(db, { dataDir, backupDir, watched: this.own });
+    } catch (error) {
+      // A database that cannot be written now (a full disk) must not break the reads that
+      // settle first, /healthz above all; the next settle tries again.
+      logger.error("could not record the end of a backup run", { error });
+      return;
+    }
+    // This server's own run is watched through its child.
+    if (!going || this.own !== null || this.stopped || this.orphanCheck) return;
+    this.orphanCheck = setTimeout(() => {
+      this.orphanCheck = null;
+      void this.settle();
+    }, ORPHAN_CHECK_MS);
+    this.orphanCheck.unref?.();
+  }
+
+  /**
+   * Waits (briefly) while a run's process holds the lock with no run recorded as going: it has
+   * recorded its end and is exiting, or has just taken the lock and is recording its start.
+   * A press right after a run ends then starts the next run rather than being refused.
+   */
+  private async passing(): Promise<void> {
+    const deadline = Date.now() + PASSING_MS;
+    while (Date.now() < deadline && (this.current || backupRunLocked(this.options.dataDir))) {
+      if ((await runningRuns(this.options.db)).length > 0) return;
+      await Bun.sleep(50);
+    }
+  }
+
+  private busy(): Promise<BackupBusy> {
+    return backupBusy(this.options.db);
   }
 
   private async stored(): Promise<{ cron: string | null; keep: number | null }> {
@@ -123,10 +151,15 @@ export class Backups {
     this.job?.stop();
     this.job = null;
     if (!cron || this.stopped) return;
-    this.job = new Cron(cron, { mode: "5-or-6-parts", protect: true }, () => {
-      // A run still going when the next is due: this one is skipped, never overlapped.
-      if (this.current) return;
-      this.run("schedule").catch((error) => this.options.logger.error("could not start a backup", { error }));
+    this.job = new Cron(cron, { mode: "5-or-6-parts", protect: true }, async () => {
+      // A run still going when the next is due (this server's or any other process's): this
+      // one is skipped, never overlapped.
+      try {
+        await this.run("schedule");
+      } catch (error) {
+        if (error instanceof BackupBusy) this.options.logger.info(`scheduled backup skipped: ${error.running}`);
+        else this.options.logger.error("could not start a backup", { error });
+      }
     });
   }
 
@@ -148,82 +181,89 @@ export class Backups {
   }
 
   /**
-   * Starts one run in a child process and answers its record at once ("running"); 409 while
-   * another run is going. The run's end is recorded when the child exits.
+   * Starts one run in a child process and answers its record ("running") once the child has
+   * taken the backup-run lock and recorded it; 409 while another run goes, whoever started it.
    */
   async run(trigger: "schedule" | "manual"): Promise<BackupRun> {
-    if (this.current) throw new HttpError(409, "A backup is already running; wait for it to finish, then try again.");
     if (this.stopped) throw new HttpError(503, "The server is stopping; no backup was started.");
-    // Taken before the first await, so two calls at once cannot both start.
+    await this.passing();
+    if (this.current) throw await this.busy();
+    // Taken before the first await, so two calls at once cannot both start a child.
     let release = () => {};
-    const done = new Promise<void>((resolve) => {
+    this.current = new Promise<void>((resolve) => {
       release = resolve;
     });
-    this.current = { id: 0, done };
-    try {
-      const { keep } = await this.schedule();
-      const [row] = await this.options.db.insert(backupRuns).values({ trigger, status: "running" }).returning();
-      this.current.id = row!.id;
-      void this.watch(row!.id, trigger, keep).finally(() => {
-        this.current = null;
-        release();
-      });
-      return toRun(row!);
-    } catch (error) {
+    let ours = true;
+    const done = () => {
+      ours = false;
       this.current = null;
+      this.child = null;
+      this.own = null;
       release();
+    };
+    try {
+      await this.settle();
+      // Asked first to spare a process start; the child's own lock is what decides.
+      if (backupRunLocked(this.options.dataDir)) throw await this.busy();
+      const { keep } = await this.schedule();
+      const { dataDir, backupDir, db } = this.options;
+      const child = startBackupChild(trigger === "schedule" ? "auto" : "manual", keep, {
+        DATA_DIR: dataDir,
+        BACKUP_DIR: backupDir,
+      });
+      this.child = child;
+      const first = await child.first;
+      if (first && "started" in first) {
+        // From here the watch ends the run, whatever happens to this request.
+        ours = false;
+        this.own = first.started.id;
+        void this.watch(child, first.started.id).finally(done);
+        return this.record(first.started.id);
+      }
+      const result = await child.ended;
+      if (first && "busy" in first) throw await this.busy();
+      // The child ended before it could record a run: the server records why.
+      const row = await startRun(db, trigger);
+      await finishRun(db, row.id, result);
+      this.log(result);
+      done();
+      return this.record(row.id);
+    } catch (error) {
+      if (ours) done();
       throw error;
     }
   }
 
-  private async watch(id: number, trigger: "schedule" | "manual", keep: number): Promise<void> {
-    const { dataDir, backupDir, logger, db } = this.options;
-    let result: AutoBackupResult;
-    try {
-      const child = Bun.spawn(backupCommand(trigger === "schedule" ? "auto" : "manual", keep), {
-        env: { ...process.env, DATA_DIR: dataDir, BACKUP_DIR: backupDir },
-        stdin: "ignore",
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      this.child = child;
-      const [out, err, code] = await Promise.all([
-        new Response(child.stdout).text(),
-        new Response(child.stderr).text(),
-        child.exited,
-      ]);
-      result = parseResult(out) ?? {
-        ok: false,
-        error: `The backup process stopped before it finished (${child.signalCode ? `signal ${child.signalCode}` : `exit code ${code}`}${lastLine(err) ? `: ${lastLine(err)}` : ""}).`,
-      };
-    } catch (error) {
-      result = { ok: false, error: `The backup process could not be started (${(error as Error).message}).` };
-    } finally {
-      this.child = null;
-    }
-    try {
-      await db
-        .update(backupRuns)
-        .set(
-          result.ok
-            ? { status: "ok", finishedAt: new Date(), file: result.file, size: result.size }
-            : { status: "failed", finishedAt: new Date(), error: result.error },
-        )
-        .where(eq(backupRuns.id, id));
-    } catch (error) {
-      logger.error("could not record the backup run", { error });
-    }
-    if (result.ok) logger.info(`backup written: ${result.file} (${result.size} bytes)`, { deleted: result.deleted });
-    else logger.error(`backup failed: ${result.error}`);
+  private async record(id: number): Promise<BackupRun> {
+    const [row] = await this.options.db.select().from(backupRuns).where(eq(backupRuns.id, id)).limit(1);
+    return toRun(row!);
   }
 
-  /** Resolves once no run is going (tests, shutdown). */
+  /** Waits for this server's child to end; records the end only when the child could not. */
+  private async watch(child: BackupChild, id: number): Promise<void> {
+    const result = await child.ended;
+    try {
+      await finishRun(this.options.db, id, result, { onlyIfRunning: true });
+    } catch (error) {
+      this.options.logger.error("could not record the backup run", { error });
+    }
+    this.log(result);
+  }
+
+  private log(result: AutoBackupResult): void {
+    if (result.ok)
+      this.options.logger.info(`backup written: ${result.file} (${result.size} bytes)`, { deleted: result.deleted });
+    else this.options.logger.error(`backup failed: ${result.error}`);
+  }
+
+  /** Resolves once no run of this server's is going (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.current) await this.current.done;
+    while (this.current) await this.current;
   }
 
   /** Everything the Backups section shows. */
   async overview(): Promise<BackupOverview> {
+    await this.settle();
     const rows = await this.options.db.select().from(backupRuns).orderBy(desc(backupRuns.id)).limit(RUNS_SHOWN);
     const runs = rows.map(toRun);
     return {
@@ -235,9 +275,10 @@ export class Backups {
   }
 
   async summary(): Promise<BackupSummary> {
+    await this.settle();
     return {
       last: await lastBackup(this.options.db),
-      running: this.current !== null,
+      running: (await runningRuns(this.options.db)).length > 0,
       schedule: await this.schedule(),
     };
   }
@@ -246,32 +287,20 @@ export class Backups {
   async health(): Promise<{ status: "ok" | "degraded"; result: string; at: string | null } | null> {
     const { cron } = await this.schedule();
     if (!cron) return null;
+    await this.settle();
     const last = await lastBackup(this.options.db);
     if (!last) return { status: "ok", result: "none yet", at: null };
     return { status: last.status === "ok" ? "ok" : "degraded", result: last.status, at: last.finishedAt };
   }
 
-  /** On shutdown: no new run; a run going is stopped (it removes its temporary files). */
+  /** On shutdown: no new run; this server's run is stopped (it removes its temporary files and records why). */
   async stop(): Promise<void> {
     this.stopped = true;
     this.job?.stop();
     this.job = null;
-    this.child?.kill("SIGTERM");
+    if (this.orphanCheck) clearTimeout(this.orphanCheck);
+    this.orphanCheck = null;
+    this.child?.stop();
     await this.idle();
   }
-}
-
-function lastLine(text: string): string {
-  return text.trim().split("\n").pop()?.replace(/\s+/g, " ").slice(0, 300) ?? "";
-}
-
-/** The child's report: its last line of output, JSON. */
-function parseResult(out: string): AutoBackupResult | null {
-  try {
-    const value = JSON.parse(out.trim().split("\n").pop() || "null") as AutoBackupResult | null;
-    if (value && typeof value === "object" && typeof value.ok === "boolean") return value;
-  } catch {
-    // Not a report: the child stopped before writing one.
-  }
-  return null;
 }
