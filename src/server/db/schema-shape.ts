@@ -30,6 +30,7 @@ function normalise(sql: string | null): string {
     .trim();
 }
 
+const a = (type: string) => `${/^[aeiou]/.test(type) ? "an" : "a"} ${type}`;
 const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 interface Column {
@@ -65,18 +66,17 @@ function columnDifference(actual: Database, expected: Database, table: string): 
   return null;
 }
 
-/** The indexes SQLite lists for `table` (its own, and those its UNIQUE and PRIMARY KEY constraints make). */
-function indexList(db: Database, table: string): string {
+/** The indexes SQLite lists for `table` (its own, and those its UNIQUE and PRIMARY KEY constraints make), by name. */
+function indexList(db: Database, table: string): Map<string, string> {
   const rows = db.query(`PRAGMA index_list(${quoted(table)})`).all() as {
     name: string;
     unique: number;
     origin: string;
     partial: number;
   }[];
-  return rows
-    .map((row) => `${row.name} ${row.unique} ${row.origin} ${row.partial} ${indexColumns(db, row.name)}`)
-    .sort()
-    .join("; ");
+  return new Map(
+    rows.map((row) => [row.name, `${row.unique} ${row.origin} ${row.partial} ${indexColumns(db, row.name)}`]),
+  );
 }
 
 function indexColumns(db: Database, index: string): string {
@@ -98,8 +98,10 @@ function tableDifference(actual: Database, expected: Database, table: SchemaObje
   if (columns) return `columns differ from cam-guide's (${columns})`;
   const keys = (db: Database) => JSON.stringify(db.query(`PRAGMA foreign_key_list(${quoted(table.name)})`).all());
   if (keys(actual) !== keys(expected)) return "foreign keys differ from cam-guide's";
-  if (indexList(actual, table.name) !== indexList(expected, table.name))
-    return "indexes or UNIQUE constraints differ from cam-guide's";
+  const have = indexList(actual, table.name);
+  const want = indexList(expected, table.name);
+  const differs = [...want.keys(), ...have.keys()].find((name) => have.get(name) !== want.get(name));
+  if (differs) return `index ${differs} differs from cam-guide's (unique, partial, or on other columns)`;
   if (normalise(got.sql) !== normalise(table.sql))
     return "definition differs from cam-guide's (a CHECK, UNIQUE or other constraint, or a constraint's name)";
   return null;
@@ -114,28 +116,30 @@ export function schemaDifference(actual: Database, expected: Database): string |
   const have = objects(actual);
   const want = objects(expected);
   for (const [name, object] of have)
-    if (!want.has(name)) return `holds a ${object.type} cam-guide never creates (${name})`;
+    if (!want.has(name)) return `holds ${a(object.type)} cam-guide never creates (${name})`;
   const missing = [...want.values()].filter((object) => object.type === "table" && !have.has(object.name));
   if (missing.length > 0) return `is missing cam-guide tables (${missing.map((object) => object.name).join(", ")})`;
   for (const [name, object] of want) {
     const got = have.get(name);
     if (!got) return `is missing cam-guide's ${object.type} ${name} (on ${object.tbl})`;
-    if (got.type !== object.type) return `has a ${got.type} named ${name} where cam-guide has a ${object.type}`;
+    if (got.type !== object.type) return `has ${a(got.type)} named ${name} where cam-guide has ${a(object.type)}`;
     if (got.tbl !== object.tbl)
       return `has the ${object.type} ${name} on ${got.tbl}, where cam-guide has it on ${object.tbl}`;
   }
+  // Indexes, triggers and views first: a table whose index changed is named by the index.
   for (const [name, object] of want) {
     const got = have.get(name)!;
-    if (object.type === "table") {
-      const difference = tableDifference(actual, expected, object, got);
-      if (difference) return `has a table ${name} whose ${difference}`;
-    } else if (normalise(got.sql) !== normalise(object.sql)) {
-      const columns =
-        object.type === "index" && indexColumns(actual, name) !== indexColumns(expected, name)
-          ? ` (on ${indexColumns(actual, name) || "nothing"}, where cam-guide's is on ${indexColumns(expected, name)})`
-          : "";
-      return `has a ${object.type} ${name} defined differently from cam-guide's${columns}`;
-    }
+    if (object.type === "table" || normalise(got.sql) === normalise(object.sql)) continue;
+    const columns =
+      object.type === "index" && indexColumns(actual, name) !== indexColumns(expected, name)
+        ? ` (on ${indexColumns(actual, name) || "nothing"}, where cam-guide's is on ${indexColumns(expected, name)})`
+        : "";
+    return `has ${a(object.type)} ${name} defined differently from cam-guide's${columns}`;
+  }
+  for (const [name, object] of want) {
+    if (object.type !== "table") continue;
+    const difference = tableDifference(actual, expected, object, have.get(name)!);
+    if (difference) return `has a table ${name} whose ${difference}`;
   }
   return null;
 }
