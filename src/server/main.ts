@@ -185,13 +185,13 @@ async function serve(config: Config) {
   orFail(() => makePrivateDir(dir));
   // Taken first and held until the process ends: one server per DATA_DIR, no restore meanwhile.
   const lock = orFail(() => lockDataDir(dir, "serve"));
+  // Before anything is written or changed (a new secret, a file's mode): a site whose database
+  // went missing or is not recognised stops here.
+  refuseUnusable(dir);
   const { fixed, problems } = tightenDataDir(dir);
   if (fixed > 0) logger.warn(`made ${fixed} files and folders in DATA_DIR private (0600 files, 0700 folders)`);
   for (const problem of problems) logger.warn(problem);
   removeRestoreLeftovers(dir);
-  // Before anything is written (even a new secret): a site whose database went missing or is
-  // not recognised stops here.
-  refuseUnusable(dir);
   checkPort(config);
   // Both refusals come before anything is written: a database from a newer release, a bad secret.
   refuseUnknownMigrations(join(dir, "app.db"));
