@@ -224,7 +224,7 @@ async function serve(config: Config) {
   // Every write, the background ones included, asks first: nothing goes into the write-ahead
   // log (nor, after it, into a checkpoint) while the file is not the database opened above.
   database.guardWrites(() => {
-    const state = storage.check();
+    const state = storage.databaseFileState();
     if (!state.ok) throw storageRefusal(state);
   });
 

@@ -167,11 +167,14 @@ export class StorageHealth {
   }
 
   /**
-   * Whether the database file is still the one opened, its contents included: what decides,
-   * at shutdown, whether the write-ahead log may be folded into it.
+   * Whether the database file is still the one opened, its contents included (no disk room,
+   * no probe: SQLite itself refuses a write it has no room for): what every database write
+   * asks first, and what decides at shutdown whether the write-ahead log may be folded into it.
    */
   databaseFileState(): StorageState {
-    return this.report(this.checkFiles());
+    const state = this.checkFiles();
+    // Logged when it goes wrong; the recovery is logged by check(), which sees the whole state.
+    return state.ok ? state : this.report(state);
   }
 
   /**
