@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import {
   closeSync,
   copyFileSync,
+  existsSync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -220,3 +221,35 @@ function writeHead(file: string, bytes: Buffer, at = 0): void {
   writeSync(fd, bytes, 0, bytes.length, at);
   closeSync(fd);
 }
+
+describe("the server's connection when its file stops being the database", () => {
+  test("the write guard refuses every write and commit, reads still run", async () => {
+    const { file } = ours();
+    const handle = openDatabase(file, { keeper: true });
+    const { inTransaction } = await import("./transaction.ts");
+    const { siteSettings } = await import("./schema.ts");
+    let refuse = false;
+    handle.guardWrites(() => {
+      if (refuse) throw new Error("refused by the guard");
+    });
+    refuse = true;
+    await expect((async () => await handle.db.delete(siteSettings))()).rejects.toThrow("refused by the guard");
+    await expect(inTransaction(handle.db, async (tx) => tx.delete(siteSettings))).rejects.toThrow("refused");
+    expect(await handle.db.$count(siteSettings)).toBeGreaterThanOrEqual(0);
+    handle.close();
+  });
+
+  test("closed without a checkpoint, the log and the emptied file stay as they are; a normal close folds the log in", () => {
+    for (const checkpoint of [false, true]) {
+      const { file } = ours();
+      const handle = openDatabase(file, { keeper: true });
+      handle.sqlite.run("CREATE TABLE kept (x)");
+      handle.sqlite.run("INSERT INTO kept VALUES (1)");
+      if (!checkpoint) truncateSync(file, 0);
+      const before = [file, `${file}-wal`].map(hash);
+      handle.close({ checkpoint });
+      if (checkpoint) expect(existsSync(`${file}-wal`)).toBe(false);
+      else expect([file, `${file}-wal`].map(hash)).toEqual(before);
+    }
+  });
+});
