@@ -16,8 +16,9 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import { DIR_MODE, FILE_MODE, giveToOwnerOf } from "./data-dir.ts";
+import { DIR_MODE, FILE_MODE, giveToOwnerOf, markSite, SITE_MARKER, siteDatabase } from "./data-dir.ts";
 import {
+  databaseIdInFile,
   moveDatabase,
   removeDatabaseSideFiles,
   removeSalts,
@@ -26,6 +27,7 @@ import {
 } from "./db/snapshot.ts";
 import { jwtSecretProblem } from "./features/auth/bootstrap.ts";
 import { isFinishedUpload, MAX_UPLOAD_BYTES, UPLOAD_NAME } from "./features/uploads/service.ts";
+import { isAlive } from "./lib/storage-health.ts";
 import { readTar, shownName, TarError, writeAll, writeTar } from "./lib/tar.ts";
 
 /** A backup or restore that was refused or failed; its message is one sentence for the operator. */
@@ -155,20 +157,11 @@ const TEMP = /^\.cam-guide-backup-(\d+)-[0-9a-f]{8}$/;
 /** The temporary folder of an automatic run (see features/backups/auto-backup.ts). */
 export const AUTOMATIC_TEMP = ".cam-guide-auto-";
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return code(error) === "EPERM";
-  }
-}
-
 /** A backup killed outright (kill -9) leaves its temporary folder; the next one into the same folder removes it. */
 function removeDeadBackupTemps(folder: string): void {
   for (const name of readdirSync(folder)) {
     const match = TEMP.exec(name);
-    if (match && Number(match[1]) !== process.pid && !alive(Number(match[1])))
+    if (match && Number(match[1]) !== process.pid && !isAlive(Number(match[1])))
       rmSync(join(folder, name), { recursive: true, force: true });
   }
 }
@@ -207,6 +200,12 @@ export async function backup(
   const db = join(dataDir, "app.db");
   if (!existsSync(dataDir)) refuse(`DATA_DIR (${dataDir}) does not exist; is DATA_DIR right?`);
   if (!lstatSync(db, { throwIfNoEntry: false })?.isFile()) refuse(`No database at ${db}; is DATA_DIR right?`);
+  // Never opened when not recognised: SQLite could fold the log into it or delete the log.
+  const found = siteDatabase(dataDir);
+  if (found.state === "unrecognised")
+    refuse(
+      `The database ${db} ${found.problem}, so there is nothing to back up; see cam-guide restore and cam-guide new-database.`,
+    );
   const realData = realpathSync(dataDir);
   const real = backupTarget(realData, target, options.raw ?? target, options.automaticDir);
   const folder = dirname(real);
@@ -387,12 +386,16 @@ export async function restore(
       // A log left without its database would be replayed into the restored one.
       removeDatabaseSideFiles(db);
     }
+    const id = databaseIdInFile(join(staging, "app.db"));
     try {
       renameSync(join(staging, "app.db"), db);
     } catch (error) {
       if (kept) moveDatabase(kept, db);
       throw error;
     }
+    // The folder now holds this database too: a server starts on it, and on none it never held.
+    markSite(dataDir, id);
+    giveToOwnerOf(dataDir, [join(dataDir, SITE_MARKER)]);
     if (seen.has("jwt-secret")) renameSync(join(staging, "jwt-secret"), join(dataDir, "jwt-secret"));
     if (stagedUploads.length > 0 && !uploadsStat) renameSync(join(staging, "uploads"), uploads);
     else for (const name of stagedUploads) renameSync(join(staging, "uploads", name), join(uploads, name));

@@ -1,8 +1,17 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { scratchDir } from "#tests/support/scratch.ts";
-import { checkDatabasePresent, MissingDatabaseError, markSite, SITE_MARKER, signsOfASite } from "./data-dir.ts";
+import {
+  markSite,
+  refuseUnusableDatabase,
+  SITE_MARKER,
+  setDatabaseAside,
+  signsOfASite,
+  siteDatabase,
+  siteDatabaseIds,
+  UnusableDatabaseError,
+} from "./data-dir.ts";
 
 const VALID_UPLOAD = "AAAAAAAAAAAAAAAAAAAAAA.png";
 
@@ -26,12 +35,13 @@ describe("a DATA_DIR whose database is missing", () => {
     const dir = dataDir(files);
     let error: unknown;
     try {
-      checkDatabasePresent(dir);
+      refuseUnusableDatabase(dir);
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(MissingDatabaseError);
+    expect(error).toBeInstanceOf(UnusableDatabaseError);
     const message = (error as Error).message;
+    expect(message).not.toContain("\n");
     expect(message).toContain(sign);
     expect(message).toContain("cam-guide restore");
     expect(message).toContain("cam-guide new-database");
@@ -45,29 +55,31 @@ describe("a DATA_DIR whose database is missing", () => {
   ])("%s: a new site may start", (_, files) => {
     const dir = dataDir(files);
     expect(signsOfASite(dir)).toEqual([]);
-    expect(() => checkDatabasePresent(dir)).not.toThrow();
+    expect(refuseUnusableDatabase(dir)).toEqual({ state: "none" });
   });
 
-  test("starting over on purpose removes the old log and index, keeps the rest", () => {
+  test("starting over on purpose keeps the old log and index aside, and the rest in place", () => {
     const dir = dataDir({ [SITE_MARKER]: "x", "app.db-wal": "old", "app.db-shm": "old", "jwt-secret": "s" });
-    checkDatabasePresent(dir, { startOver: true });
+    const moved = setDatabaseAside(dir);
+    expect(moved).toHaveLength(2);
+    expect(moved.map((path) => readFileSync(path, "utf8"))).toEqual(["old", "old"]);
     expect(existsSync(join(dir, "app.db-wal"))).toBe(false);
-    expect(existsSync(join(dir, "app.db-shm"))).toBe(false);
+    expect(readdirSync(dir).filter((name) => name.startsWith("app.db.unrecognised-"))).toHaveLength(2);
     expect(existsSync(join(dir, "jwt-secret"))).toBe(true);
-  });
-
-  test("a database in place: nothing to refuse", () => {
-    const dir = dataDir({ "app.db": "", [SITE_MARKER]: "x" });
-    expect(() => checkDatabasePresent(dir)).not.toThrow();
   });
 });
 
-test("the site marker is written once, private, and says what it is for", () => {
+test("the site marker is written once, private, says what it is for, and lists each database id once", () => {
   const dir = dataDir();
-  markSite(dir);
+  markSite(dir, null);
   const first = readFileSync(join(dir, SITE_MARKER), "utf8");
   expect(first).toContain("cam-guide new-database");
   expect(statSync(join(dir, SITE_MARKER)).mode & 0o777).toBe(0o600);
-  markSite(dir);
+  markSite(dir, null);
   expect(readFileSync(join(dir, SITE_MARKER), "utf8")).toBe(first);
+  markSite(dir, 42);
+  markSite(dir, 42);
+  markSite(dir, 7);
+  expect(siteDatabaseIds(dir)).toEqual([42, 7]);
+  expect(siteDatabase(dir)).toEqual({ state: "missing", signs: [SITE_MARKER] });
 });

@@ -2,6 +2,7 @@
 // user cam-guide runs as (folders 0700, files 0600). A lock file in it says who is using
 // it (src/server/db/lock.ts): one server at a time, no restore while anything else runs.
 import {
+  appendFileSync,
   chmodSync,
   chownSync,
   closeSync,
@@ -10,11 +11,13 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
+  readFileSync,
+  renameSync,
   statSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { removeDatabaseSideFiles } from "./db/snapshot.ts";
+import { recogniseDatabaseFile } from "./db/identity.ts";
 import { UPLOAD_NAME } from "./features/uploads/service.ts";
 
 export const LOCK_FILE = "cam-guide.lock";
@@ -104,30 +107,34 @@ export function tightenDataDir(dir: string): { fixed: number; problems: string[]
   return { fixed, problems };
 }
 
-// What DATA_DIR says about the site it holds. A folder that once held a site but has lost its
-// database must not quietly become a new, empty site: the server would start, seed itself and
-// answer as if nothing happened, while the real data is gone.
+// What DATA_DIR says about the site it holds. A folder that once held a site but whose
+// database went missing, or is no longer a cam-guide database (emptied, cut short, overwritten,
+// another program's or another site's), must not quietly become a new, empty site: the server
+// would start, seed itself and answer as if nothing happened, while the real data is gone. And
+// a file that is not recognised is never opened by SQLite, which could fold its write-ahead
+// log into it or delete the log: both stay as they are, for recovery.
 
 /** Written beside the database the first time one is created; its presence means "a site lived here". */
 export const SITE_MARKER = "site-created";
 
 const MARKER_TEXT = (date: string) =>
   `A cam-guide site's database was created in this folder on ${date}.\n` +
-  "While this file is here and app.db is missing, cam-guide refuses to start: restore a backup\n" +
-  "(cam-guide restore <file>) or, to begin again with an empty site, run cam-guide new-database.\n";
+  "While this file is here and app.db is missing or not recognised, cam-guide refuses to start:\n" +
+  "restore a backup (cam-guide restore <file>) or, to begin again with an empty site, run\n" +
+  "cam-guide new-database. The ids below are those of the databases this folder has held.\n";
 
-export class MissingDatabaseError extends Error {
-  constructor(dataDir: string, signs: string[]) {
-    super(
-      `DATA_DIR ${dataDir} held a site (${signs.join(", ")}) but its database app.db is missing.\n` +
-        "Nothing was started and nothing was changed, so no data is overwritten. Either:\n" +
-        `  - put the database back: cam-guide restore <backup file> (or move app.db back into ${dataDir}), or\n` +
-        "  - begin again with an empty site on purpose: cam-guide new-database (uploads and the session\n" +
-        "    secret are kept), then start the server again.",
-    );
-    this.name = "MissingDatabaseError";
+const ID_LINE = /^Database id: (\d+)$/gm;
+
+/** A DATA_DIR whose database cannot be used; the message is one line naming the two ways out. */
+export class UnusableDatabaseError extends DataDirError {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnusableDatabaseError";
   }
 }
+
+const WAYS_OUT =
+  "Put a backup back with `cam-guide restore <backup file>`, or begin again with an empty site on purpose with `cam-guide new-database`";
 
 /** What in `dataDir` shows that a site existed there: empty when nothing does. */
 export function signsOfASite(dataDir: string): string[] {
@@ -145,22 +152,75 @@ export function signsOfASite(dataDir: string): string[] {
   return signs;
 }
 
-/**
- * Throws MissingDatabaseError when app.db is missing from a DATA_DIR that held a site, unless
- * `startOver` (cam-guide new-database) says an empty site is wanted; then what the old database
- * left beside it is removed, so a new file never meets an old log.
- */
-export function checkDatabasePresent(dataDir: string, { startOver = false } = {}): void {
-  const db = join(dataDir, "app.db");
-  if (existsSync(db)) return;
-  const signs = signsOfASite(dataDir);
-  if (signs.length === 0) return;
-  if (!startOver) throw new MissingDatabaseError(dataDir, signs);
-  removeDatabaseSideFiles(db);
+/** The ids of the databases `dataDir` has held, from its site marker (none for an older marker). */
+export function siteDatabaseIds(dataDir: string): number[] {
+  try {
+    return [...readFileSync(join(dataDir, SITE_MARKER), "utf8").matchAll(ID_LINE)].map((m) => Number(m[1]));
+  } catch {
+    return [];
+  }
 }
 
-/** Records that a database exists in `dataDir` (once; kept for good). */
-export function markSite(dataDir: string): void {
+export type SiteDatabase =
+  /** No app.db and no sign that a site lived here: a first start. */
+  | { state: "none" }
+  /** No app.db where a site lived. */
+  | { state: "missing"; signs: string[] }
+  /** A cam-guide database this folder may open; id null for one an older release made. */
+  | { state: "ours"; id: number | null }
+  | { state: "unrecognised"; problem: string };
+
+/** What DATA_DIR's app.db is, judged without opening it with SQLite. */
+export function siteDatabase(dataDir: string): SiteDatabase {
+  const db = join(dataDir, "app.db");
+  if (!lstatSync(db, { throwIfNoEntry: false })) {
+    const signs = signsOfASite(dataDir);
+    return signs.length === 0 ? { state: "none" } : { state: "missing", signs };
+  }
+  const recognised = recogniseDatabaseFile(db, siteDatabaseIds(dataDir));
+  return recognised.ok ? { state: "ours", id: recognised.id } : { state: "unrecognised", problem: recognised.problem };
+}
+
+/**
+ * Throws UnusableDatabaseError when DATA_DIR's database went missing from a folder that held a
+ * site (unless `creating`: the caller checked that before it wrote anything itself), or is
+ * there but not recognised (see siteDatabase). Answers what it found otherwise.
+ */
+export function refuseUnusableDatabase(dataDir: string, { creating = false } = {}): SiteDatabase {
+  const found = siteDatabase(dataDir);
+  if (found.state === "missing" && !creating)
+    throw new UnusableDatabaseError(
+      `DATA_DIR ${dataDir} held a site (${found.signs.join(", ")}) but its database app.db is missing; nothing was run and nothing was changed. ${WAYS_OUT} (uploads and the session secret are kept), or move app.db back.`,
+    );
+  if (found.state === "unrecognised")
+    throw new UnusableDatabaseError(
+      `The database ${join(dataDir, "app.db")} ${found.problem}; nothing was run and nothing was changed (the file and its write-ahead log stay as they are, for recovery). ${WAYS_OUT} (it keeps this file aside).`,
+    );
+  return found;
+}
+
+const SIDE_FILES = ["-wal", "-shm", "-journal"];
+
+/**
+ * Moves an unrecognised app.db (a file or a folder) and whatever SQLite left beside it (or,
+ * with no app.db, only those) to app.db.unrecognised-<time>: kept, never deleted, so a
+ * damaged database and its log can still be taken to a recovery tool. Answers the new names.
+ */
+export function setDatabaseAside(dataDir: string): string[] {
+  const db = join(dataDir, "app.db");
+  const aside = `${db}.unrecognised-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+  const moved: string[] = [];
+  for (const suffix of ["", ...SIDE_FILES]) {
+    if (!lstatSync(db + suffix, { throwIfNoEntry: false })) continue;
+    renameSync(db + suffix, aside + suffix);
+    moved.push(aside + suffix);
+  }
+  return moved;
+}
+
+/** Records in DATA_DIR's marker that a site lives here, and that its database has `id` (kept for good). */
+export function markSite(dataDir: string, id: number | null): void {
   const marker = join(dataDir, SITE_MARKER);
   if (!existsSync(marker)) writeFileSync(marker, MARKER_TEXT(new Date().toISOString()), { mode: FILE_MODE });
+  if (id !== null && !siteDatabaseIds(dataDir).includes(id)) appendFileSync(marker, `Database id: ${id}\n`);
 }

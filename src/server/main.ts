@@ -1,21 +1,24 @@
 import "./production-default.ts";
 import { chmodSync, existsSync, rmdirSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { createApp } from "./app.ts";
 import { backup, describeFailure, removeRestoreLeftovers, restore } from "./backup.ts";
 import {
-  checkDatabasePresent,
   DataDirError,
   FILE_MODE,
   LOCK_FILE,
-  MissingDatabaseError,
   makePrivateDir,
   markSite,
+  refuseUnusableDatabase,
+  type SiteDatabase,
+  setDatabaseAside,
+  siteDatabase,
   tightenDataDir,
 } from "./data-dir.ts";
 import { adoptLinks } from "./db/adopt-links.ts";
 import { applyMigrations, type DatabaseHandle, migrationProblemInFile, openDatabase } from "./db/client.ts";
 import { content } from "./db/content.ts";
+import { settleIdentity } from "./db/identity.ts";
 import { lockDataDir } from "./db/lock.ts";
 import { describeSeed, seedDatabase } from "./db/seed.ts";
 import { type Config, ConfigError, loadConfig } from "./env.ts";
@@ -29,8 +32,9 @@ import { registerExistingUploads } from "./features/media/service.ts";
 import { refreshShippedPages } from "./features/site-pages/shipped.ts";
 import { removeUnfinishedUploads } from "./features/uploads/service.ts";
 import { clientResolver } from "./lib/client.ts";
-import { freeBytes, RESERVE_BYTES, StorageHealth, storageFault } from "./lib/storage-health.ts";
+import { freeBytes, RESERVE_BYTES, removeStaleProbes, StorageHealth, storageFault } from "./lib/storage-health.ts";
 import { consoleLogger as logger } from "./logger.ts";
+import { storageRefusal } from "./plugins/errors.ts";
 import { loadAssets } from "./ssr/assets.ts";
 
 const HELP = `cam-guide: the self-hosted guide, quiz and free course for new webcam models.
@@ -48,8 +52,10 @@ Commands:
                         (safe while serving; <file> must be outside DATA_DIR; written whole or not at all).
   restore <file>        Put a backup back into DATA_DIR after checking all of it (stop the server first;
                         the old database is kept beside the new one).
-  new-database          Begin again with an empty site where a site's database (app.db) went missing;
-                        every other command refuses to run on such a DATA_DIR.
+  new-database          Begin again with an empty site where a site's database (app.db) went missing or is
+                        not recognised (emptied, cut short, overwritten, another program's or site's); such
+                        a file is kept aside as app.db.unrecognised-<time>, never deleted. Every other
+                        command refuses to run on such a DATA_DIR.
   backup-auto <auto|manual> <keep>
                         One run of the automatic backups into BACKUP_DIR, checked, old automatic ones
                         deleted beyond <keep>, recorded in Admin > Backups; it says {"busy":true} while
@@ -98,16 +104,12 @@ function orFail<T>(work: () => T): T {
 }
 
 /**
- * A site whose database went missing is not silently replaced by an empty one: stops the
- * process unless `startOver` (cam-guide new-database), which clears what the old one left.
+ * A site whose database went missing, or whose app.db is not a cam-guide database this folder
+ * held, is never opened, seeded or replaced by an empty one: stops the process with one line
+ * naming the ways out. Answers what DATA_DIR's database is otherwise.
  */
-function refuseLostDatabase(dir: string, { startOver = false } = {}): void {
-  try {
-    checkDatabasePresent(dir, { startOver });
-  } catch (error) {
-    if (error instanceof MissingDatabaseError) fail(error.message);
-    throw error;
-  }
+function refuseUnusable(dir: string, options?: { creating?: boolean }): SiteDatabase {
+  return orFail(() => refuseUnusableDatabase(dir, options));
 }
 
 /** Stops the process when the database in `file` was migrated by a release this one does not know. */
@@ -123,22 +125,26 @@ function refuseUnknownMigrations(file: string): void {
 
 /**
  * Opens DATA_DIR/app.db (creating it when missing) and brings it up to this build's schema,
- * unless a newer cam-guide made it.
+ * unless it is not recognised or a newer cam-guide made it. `keeper`: the server's connection,
+ * which can close without folding the write-ahead log into a file that stopped being ours.
  */
-function openData(dir: string): DatabaseHandle {
+function openData(dir: string, { keeper = false } = {}): { database: DatabaseHandle; id: number } {
   const file = join(dir, "app.db");
-  // Checked before anything is written, even the switch to write-ahead logging.
+  // Both checked before SQLite opens the file: it would change a file it does not recognise.
+  // (Whether a missing one may be created was decided before anything, a secret, was written.)
+  refuseUnusable(dir, { creating: true });
   refuseUnknownMigrations(file);
   let handle: DatabaseHandle;
   try {
-    handle = openDatabase(file);
+    handle = openDatabase(file, { keeper });
   } catch (error) {
     fail(`Cannot open the database ${file}: ${(error as Error).message}`);
   }
   chmodSync(file, FILE_MODE);
   applyMigrations(handle);
-  markSite(dir);
-  return handle;
+  const id = settleIdentity(handle);
+  markSite(dir, id);
+  return { database: handle, id };
 }
 
 /**
@@ -180,12 +186,13 @@ async function serve(config: Config) {
   orFail(() => makePrivateDir(dir));
   // Taken first and held until the process ends: one server per DATA_DIR, no restore meanwhile.
   const lock = orFail(() => lockDataDir(dir, "serve"));
+  // Before anything is written or changed (a new secret, a file's mode): a site whose database
+  // went missing or is not recognised stops here.
+  refuseUnusable(dir);
   const { fixed, problems } = tightenDataDir(dir);
   if (fixed > 0) logger.warn(`made ${fixed} files and folders in DATA_DIR private (0600 files, 0700 folders)`);
   for (const problem of problems) logger.warn(problem);
   removeRestoreLeftovers(dir);
-  // Before anything is written (even a new secret): a site whose database went missing stops here.
-  refuseLostDatabase(dir);
   checkPort(config);
   // Both refusals come before anything is written: a database from a newer release, a bad secret.
   refuseUnknownMigrations(join(dir, "app.db"));
@@ -195,7 +202,7 @@ async function serve(config: Config) {
   } catch (error) {
     fail((error as Error).message);
   }
-  const database = openData(dir);
+  const { database, id } = openData(dir, { keeper: true });
   await upgradeData(database);
   const report = await seedDatabase(database);
   if (Object.values(report).some((n) => n > 0)) logger.info(describeSeed(report));
@@ -210,9 +217,17 @@ async function serve(config: Config) {
   // Uploads cut short by a crash left only temporary names: never served, removed here.
   const unfinished = removeUnfinishedUploads(uploadsDir);
   if (unfinished > 0) logger.info(`removed ${unfinished} unfinished upload${unfinished === 1 ? "" : "s"}`);
+  // A server killed while its write probe was on the disk left the probe's file.
+  removeStaleProbes(dir);
   // Watches the files opened above and the disk under them for as long as the server runs.
-  const storage = new StorageHealth({ dir, databaseFile: join(dir, "app.db"), logger });
+  const storage = new StorageHealth({ dir, databaseFile: join(dir, "app.db"), databaseId: id, logger });
   await storage.settled();
+  // Every write, the background ones included, asks first: nothing goes into the write-ahead
+  // log (nor, after it, into a checkpoint) while the file is not the database opened above.
+  database.guardWrites(() => {
+    const state = storage.databaseFileState();
+    if (!state.ok) throw storageRefusal(state);
+  });
 
   // Counts wait a second in memory and are written together; shutdown writes what is left.
   const analytics = createAnalytics({
@@ -269,7 +284,12 @@ async function serve(config: Config) {
     await app.server?.stop(false);
     await backups.stop();
     await analytics.flush();
-    database.close();
+    // Folding the log back into a file that is no longer the database (emptied, overwritten)
+    // would destroy what the log holds: it is then left as it is, beside the file.
+    const ours = storage.databaseFileState().ok;
+    database.close({ checkpoint: ours });
+    if (!ours) logger.warn("the database file is not the one opened: its write-ahead log was kept as it is");
+    await storage.stop();
     lock.release();
     logger.info("stopped");
     process.exit(0);
@@ -290,9 +310,9 @@ async function healthcheck(config: Config) {
 async function seed(config: Config) {
   const dir = resolve(config.dataDir);
   orFail(() => makePrivateDir(dir));
-  refuseLostDatabase(dir);
+  refuseUnusable(dir);
   const lock = orFail(() => lockDataDir(dir, "shared"));
-  const database = openData(dir);
+  const { database } = openData(dir);
   await upgradeData(database);
   console.log(describeSeed(await seedDatabase(database)));
   database.close();
@@ -306,10 +326,10 @@ async function seed(config: Config) {
 async function onExistingSite(config: Config, work: (database: DatabaseHandle) => Promise<void>) {
   const dir = resolve(config.dataDir);
   const file = join(dir, "app.db");
-  refuseLostDatabase(dir);
+  refuseUnusable(dir);
   if (!existsSync(file)) fail(`No database at ${file}: is DATA_DIR right? Nothing was changed.`);
   const lock = orFail(() => lockDataDir(dir, "shared"));
-  const database = openData(dir);
+  const { database } = openData(dir);
   try {
     await work(database);
   } finally {
@@ -444,23 +464,32 @@ async function runRestore(config: Config, file: string) {
   }
 }
 
-/** A site whose database went missing starts over only when the operator says so. */
+/**
+ * A site whose database went missing or is not recognised starts over only when the operator
+ * says so; what was there is kept aside, never deleted.
+ */
 async function newDatabase(config: Config) {
   const dir = resolve(config.dataDir);
   const db = join(dir, "app.db");
-  if (existsSync(db))
+  if (siteDatabase(dir).state === "ours")
     fail(
-      `${db} exists: new-database only replaces a missing database. To put a backup in its place, use cam-guide restore <file>.`,
+      `${db} is this site's database: new-database only replaces a missing or unrecognised one. To put a backup in its place, use cam-guide restore <file>.`,
     );
   orFail(() => makePrivateDir(dir));
   // Alone, like a restore: never under a running server.
   const lock = orFail(() => lockDataDir(dir, "restore"));
-  refuseLostDatabase(dir, { startOver: true });
-  const database = openData(dir);
+  const found = siteDatabase(dir);
+  if (found.state === "ours") fail(`${db} appeared meanwhile; nothing was changed.`);
+  const aside = found.state === "none" ? [] : setDatabaseAside(dir);
+  const { database } = openData(dir);
   await upgradeData(database);
   console.log(describeSeed(await seedDatabase(database)));
   database.close();
   lock.release();
+  if (aside.length > 0)
+    console.log(
+      `What was there is kept, not deleted: ${aside.map((path) => basename(path)).join(", ")} in ${dir}${found.state === "unrecognised" ? ` (app.db ${found.problem})` : ""}.`,
+    );
   console.log(
     `A new, empty database was created at ${db}. Start the server to create the admin account (its password is printed once).`,
   );

@@ -25,6 +25,7 @@ import {
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { BINARY, ensureBuilt, pool } from "#tests/support/binary.ts";
+import { rebuildTable, replaced, withClause } from "#tests/support/schema-variants.ts";
 import { scratchDir } from "#tests/support/scratch.ts";
 
 const PASSWORD = "first-password-123";
@@ -307,13 +308,14 @@ function copyOfBase(label: string): { root: string; data: string } {
   return { root, data };
 }
 
-/** The good database with `sql` run on it, as bytes. */
-function dbVariant(sql: string): Uint8Array {
+/** The good database with `change` (SQL, or a function of the connection) made to it, as bytes. */
+function dbVariant(change: string | ((db: Database) => void)): Uint8Array {
   const file = join(scratchDir("variant"), "app.db");
   writeFileSync(file, goodDb);
   const db = new Database(file);
   db.run("PRAGMA foreign_keys = OFF");
-  db.exec(sql);
+  if (typeof change === "string") db.exec(change);
+  else change(db);
   db.close();
   return readFileSync(file);
 }
@@ -643,6 +645,97 @@ describe("restore refuses hostile or broken archives and changes nothing", () =>
     expectRefused(result, "not enough space");
     expect(tree(data)).toEqual(before);
   });
+});
+
+describe("restore compares the whole shape of the backup's database with this release's", () => {
+  const rebuilt = (table: string, change: (sql: string) => string) => (db: Database) => rebuildTable(db, table, change);
+  // [label, change, what the one-line message must name]; null: the backup restores.
+  const variants: [string, string | ((db: Database) => void), string | null][] = [
+    [
+      "a CHECK constraint added to quiz_results (every submission would fail)",
+      // Rows saved so far pass it; every later one fails.
+      (db) => rebuildTable(db, "quiz_results", withClause(`CONSTRAINT quiz_guard CHECK (created_at < ${Date.now()})`)),
+      "table quiz_results whose definition differs",
+    ],
+    [
+      "an index redefined (the same name on other columns)",
+      "DROP INDEX blog_posts_slug_unique; CREATE UNIQUE INDEX blog_posts_slug_unique ON blog_posts (slug, published)",
+      "index blog_posts_slug_unique defined differently",
+    ],
+    [
+      "an extra index on quiz_results",
+      "CREATE INDEX results_by_archetype ON quiz_results (archetype)",
+      "index cam-guide never creates (results_by_archetype)",
+    ],
+    ["a dropped index", "DROP INDEX links_slug_unique", "missing cam-guide's index links_slug_unique"],
+    [
+      "a changed default",
+      rebuilt("quiz_results", replaced("DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER))", "DEFAULT 0")),
+      "column created_at has the default 0",
+    ],
+    [
+      "a changed NOT NULL",
+      rebuilt("earnings_results", replaced("`quiz_result_id` text,", "`quiz_result_id` text NOT NULL,")),
+      "column quiz_result_id refuses NULL",
+    ],
+    [
+      "an added trigger that refuses every submission",
+      "CREATE TRIGGER no_results BEFORE INSERT ON quiz_results BEGIN SELECT RAISE(ABORT, 'no'); END",
+      "trigger cam-guide never creates (no_results)",
+    ],
+    ["an added view", "CREATE VIEW archetypes AS SELECT archetype FROM quiz_results", "view cam-guide never creates"],
+    [
+      "a changed column type",
+      rebuilt("quiz_results", replaced("`answers` text NOT NULL", "`answers` integer NOT NULL")),
+      "column answers is INTEGER, not TEXT",
+    ],
+    [
+      "a renamed constraint",
+      rebuilt("site_settings", replaced('"site_settings_single_row"', '"only_one_row"')),
+      "table site_settings whose definition differs",
+    ],
+    [
+      "an extra column",
+      "ALTER TABLE quiz_results ADD COLUMN tracking TEXT NOT NULL DEFAULT 'x'",
+      "column tracking cam-guide never creates",
+    ],
+    [
+      "a changed foreign key",
+      rebuilt("earnings_results", replaced("ON DELETE set null", "ON DELETE cascade")),
+      "table earnings_results whose foreign keys differ",
+    ],
+    ["nothing changed: the backup restores", "SELECT 1", null],
+  ];
+
+  test("each refused with a line naming what differs, nothing changed; the server then starts on the old data and takes a quiz result", async () => {
+    const outcomes = await pool(variants.length, 4, async (i) => {
+      const [label, change] = variants[i]!;
+      const { root, data } = copyOfBase("shape");
+      const file = join(root, "shape.tar");
+      writeFileSync(file, tar({ name: "app.db", data: dbVariant(change) }, { name: "jwt-secret", data: goodSecret }));
+      const before = tree(data);
+      const result = await cli(["restore", file], { DATA_DIR: data });
+      const unchanged = JSON.stringify(tree(data)) === JSON.stringify(before);
+      const server = started(await serve(data, { ADMIN_PASSWORD: PASSWORD }));
+      const quiz = await fetch(`${server.url}/api/quiz/result`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ archetype: "Girl Next Door", answers: Array(15).fill("A") }),
+      });
+      await stop(server);
+      return { label, result, unchanged, quiz: quiz.status };
+    });
+    for (const [i, { label, result, unchanged, quiz }] of outcomes.entries()) {
+      const expected = variants[i]![2];
+      expect({ label, quiz }).toEqual({ label, quiz: 201 });
+      if (expected === null) {
+        expect({ label, code: result.code }).toEqual({ label, code: 0 });
+        continue;
+      }
+      expect({ label, unchanged }).toEqual({ label, unchanged: true });
+      expectRefused(result, "Restore failed: The database in the backup", expected, "Nothing in DATA_DIR was changed.");
+    }
+  }, 120_000);
 });
 
 describe("restore accepts a real backup, keeps the old data and stays private", () => {

@@ -4,6 +4,7 @@ import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { resourcePath } from "#server/resources.ts";
+import { stampIdentity } from "./identity.ts";
 import * as schema from "./schema.ts";
 import { outsideTransactionsOnly, registerLane, type TransactionLane } from "./transaction.ts";
 
@@ -18,10 +19,24 @@ export interface DatabaseHandle {
   /** The SQLite connection itself: for src/server/db/ and for tests that set up rows by hand. */
   sqlite: Database;
   db: Db;
-  close(): void;
+  /**
+   * Closes the connection. `checkpoint: false` leaves the write-ahead log as it is, unfolded
+   * and not deleted: for a database file that is no longer the one opened (emptied, cut
+   * short, overwritten), where folding the log back would write into whatever it became.
+   */
+  close(options?: { checkpoint?: boolean }): void;
+  /**
+   * `check` runs before every statement that writes and before every commit, and throws to
+   * refuse it: nothing is written to the log (and so nothing is checkpointed after it) while
+   * the database file is not the one opened.
+   */
+  guardWrites(check: () => void): void;
 }
 
-function wrap(sqlite: Database): DatabaseHandle {
+/** A statement that changes the database, by its first word (drizzle writes them in lower case). */
+const WRITES = /^\s*(insert|update|delete|replace|create|drop|alter)\b/i;
+
+function wrap(sqlite: Database, keeperFile: string | null = null): DatabaseHandle {
   // WAL lets readers run while one writer commits; NORMAL is durable in WAL mode
   // except for the last transactions on power loss, never corrupting the file.
   sqlite.exec("PRAGMA journal_mode = WAL");
@@ -31,24 +46,58 @@ function wrap(sqlite: Database): DatabaseHandle {
   // Deleted rows are overwritten, not left in free pages: a visit-count salt deleted after
   // two days is gone from the file, not only from the table.
   sqlite.exec("PRAGMA secure_delete = FAST");
-  const lane: TransactionLane = { tx: drizzle({ client: sqlite, schema }), open: false, last: Promise.resolve() };
-  const db = drizzle({ client: sqlite, schema, logger: outsideTransactionsOnly(lane) });
+  // A second, read-only connection that holds the file open for as long as the handle lives
+  // (see close()). Its first read makes it a reader of the log, which it then stays.
+  const keeper = keeperFile ? new Database(keeperFile, { readonly: true }) : null;
+  keeper?.query("SELECT count(*) FROM sqlite_master").get();
+  const guardWrites = { logQuery: (sql: string) => (WRITES.test(sql) ? lane.guard?.() : undefined) };
+  const lane: TransactionLane = {
+    tx: drizzle({ client: sqlite, schema, logger: guardWrites }),
+    open: false,
+    last: Promise.resolve(),
+  };
+  const db = drizzle({ client: sqlite, schema, logger: outsideTransactionsOnly(lane, WRITES) });
   registerLane(db, lane);
   let closed = false;
   return {
     sqlite,
     db,
-    close() {
+    close({ checkpoint = true } = {}) {
       if (closed) return;
       closed = true;
-      sqlite.close();
+      // The last connection to close folds the log into the file and deletes it. The keeper
+      // (read-only, so it never checkpoints) closes after the main connection when the file
+      // is no longer ours: the main connection then is not the last, and leaves the log be.
+      // Closed at once (its statements finalized), not when the last statement is collected:
+      // only then is the order of the two closes the order written here.
+      const closeMain = () => sqlite.close(true);
+      if (!keeper) closeMain();
+      else if (checkpoint) {
+        keeper.close(true);
+        closeMain();
+      } else {
+        closeMain();
+        keeper.close(true);
+      }
+    },
+    guardWrites(check) {
+      lane.guard = check;
     },
   };
 }
 
-/** Opens (or creates) a SQLite database with the pragmas a small busy site needs. */
-export function openDatabase(file: string): DatabaseHandle {
-  return wrap(new Database(file, { create: true, strict: true }));
+/**
+ * Opens (or creates) a SQLite database with the pragmas a small busy site needs. A file it
+ * creates gets cam-guide's identity in its header before anything else is written. With
+ * `keeper`, it can be closed without a checkpoint (the server's own connection; a second
+ * connection then holds the file, so none may leave write-ahead logging meanwhile).
+ */
+export function openDatabase(file: string, { keeper = false } = {}): DatabaseHandle {
+  const inMemory = file === ":memory:" || file === "";
+  const creating = !inMemory && !existsSync(file);
+  const sqlite = new Database(file, { create: true, strict: true });
+  if (creating) stampIdentity(sqlite);
+  return wrap(sqlite, keeper && !inMemory ? file : null);
 }
 
 /** Applies every committed migration in drizzle/ (embedded in the executable). */

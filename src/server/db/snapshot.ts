@@ -1,6 +1,9 @@
 import { Database } from "bun:sqlite";
-import { closeSync, openSync, readSync, renameSync, rmSync } from "node:fs";
+import { renameSync, rmSync } from "node:fs";
 import { applyMigrations, hasMigrationHistory, migrationProblem, openDatabase, openMemoryDatabase } from "./client.ts";
+import { HEADER_BYTES, parseHeader, readFileBytes } from "./file-header.ts";
+import { APPLICATION_ID, stampIdentity } from "./identity.ts";
+import { schemaDifference } from "./schema-shape.ts";
 
 // What a backup needs from the database, as functions another database could provide
 // (PostgreSQL: pg_dump and pg_restore's own checks).
@@ -42,27 +45,18 @@ const tableNames = (sqlite: Database) =>
       .all() as { name: string }[]
   ).map((row) => row.name);
 
-const SQLITE_HEADER = "SQLite format 3\0";
-
-function header(file: string): string {
-  const fd = openSync(file, "r");
-  try {
-    const bytes = Buffer.alloc(16);
-    return bytes.toString("latin1", 0, readSync(fd, bytes, 0, 16, 0));
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * Checks a database file that is about to replace the live one, and brings it up to this
  * build's schema in place. null when it can be used, else what is wrong with it, as the end
  * of a sentence ("The database in the backup <problem>"). Run on a copy in a staging folder:
- * it writes to the file.
+ * it writes to the file (the migrations, and the database's identity when it has none yet).
  */
 export async function replacementDatabaseProblem(file: string): Promise<string | null> {
   if (Bun.file(file).size === 0) return "is empty (0 bytes)";
-  if (header(file) !== SQLITE_HEADER) return "is not a SQLite database";
+  const header = parseHeader(readFileBytes(file, HEADER_BYTES));
+  if (typeof header === "string") return header;
+  if (header.applicationId !== 0 && header.applicationId !== APPLICATION_ID)
+    return `belongs to another program (its application id is ${header.applicationId >>> 0})`;
   let check: Database | null = null;
   try {
     check = new Database(file, { readonly: true });
@@ -84,14 +78,13 @@ export async function replacementDatabaseProblem(file: string): Promise<string |
   try {
     applyMigrations(handle);
     const expected = openMemoryDatabase();
-    const have = new Set(tableNames(handle.sqlite));
-    const missing = tableNames(expected.sqlite).filter((name) => !have.has(name));
-    const shape = missing.length > 0 ? null : schemaProblem(handle.sqlite, expected.sqlite);
+    const shape =
+      schemaDifference(handle.sqlite, expected.sqlite) ?? storageClassProblem(handle.sqlite, expected.sqlite);
     expected.close();
-    if (missing.length > 0) return `is missing cam-guide tables (${missing.join(", ")})`;
     if (shape) return shape;
     const broken = handle.sqlite.query("PRAGMA foreign_key_check").all();
     if (broken.length > 0) return `has ${broken.length} rows that point at rows that do not exist`;
+    stampIdentity(handle.sqlite);
     // Fold the write-ahead log back in, so the file alone is the whole database.
     handle.sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
     handle.sqlite.run("PRAGMA journal_mode = DELETE");
@@ -101,6 +94,12 @@ export async function replacementDatabaseProblem(file: string): Promise<string |
     handle.close();
   }
   return null;
+}
+
+/** The id in the header of a database file no connection has open (see identity.ts). */
+export function databaseIdInFile(file: string): number {
+  const header = parseHeader(readFileBytes(file, HEADER_BYTES));
+  return typeof header === "string" ? 0 : header.userVersion;
 }
 
 type Sqlite = ReturnType<typeof openMemoryDatabase>["sqlite"];
@@ -113,26 +112,12 @@ const STORAGE: Record<string, string[]> = {
 };
 
 /**
- * Null when `actual` has exactly the shape this release creates (`expected`): no table,
- * index, view or trigger it never makes (a trigger could run on a visitor's write), the
- * same columns in each table, and every value of the storage class its column declares (a
- * date stored as text or a title as bytes would break the pages that read them).
+ * Null when every value of `actual` (whose shape is already `expected`'s) is of the storage
+ * class its column declares: a date stored as text or a title as bytes would break the pages
+ * that read them.
  */
-function schemaProblem(actual: Sqlite, expected: Sqlite): string | null {
-  const objects = (db: Sqlite) =>
-    db.query("SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name").all() as {
-      type: string;
-      name: string;
-    }[];
-  const ours = new Set(objects(expected).map(({ type, name }) => `${type} ${name}`));
-  const extra = objects(actual).find(({ type, name }) => !ours.has(`${type} ${name}`));
-  if (extra) return `holds a ${extra.type} cam-guide never creates (${extra.name})`;
+function storageClassProblem(actual: Sqlite, expected: Sqlite): string | null {
   for (const table of tableNames(expected)) {
-    const columns = (db: Sqlite) =>
-      (db.query(`PRAGMA table_info("${table}")`).all() as { name: string; type: string; notnull: number; pk: number }[])
-        .map(({ name, type, notnull, pk }) => `${name} ${type} ${notnull} ${pk}`)
-        .join(", ");
-    if (columns(actual) !== columns(expected)) return `has a table ${table} whose columns differ from cam-guide's`;
     const declared = expected.query(`PRAGMA table_info("${table}")`).all() as { name: string; type: string }[];
     for (const { name, type } of declared) {
       const allowed = STORAGE[type.toUpperCase()];

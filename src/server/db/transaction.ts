@@ -51,18 +51,22 @@ export interface TransactionLane {
   open: boolean;
   /** The last transaction started; the next one starts after it. */
   last: Promise<unknown>;
+  /** Runs before every write and every commit, and throws to refuse it (see DatabaseHandle.guardWrites). */
+  guard?: () => void;
 }
 
 const lanes = new WeakMap<Db, TransactionLane>();
 
 /**
  * The logger the outer db is opened with: drizzle calls it before every statement, which is
- * where a statement from outside an open transaction is refused.
+ * where a statement from outside an open transaction is refused, and a write (a statement
+ * `writes` matches) is put to the lane's guard.
  */
-export function outsideTransactionsOnly(lane: Pick<TransactionLane, "open">): Logger {
+export function outsideTransactionsOnly(lane: Pick<TransactionLane, "open" | "guard">, writes: RegExp): Logger {
   return {
-    logQuery() {
+    logQuery(sql) {
       if (lane.open) throw new TransactionOpenError();
+      if (lane.guard && writes.test(sql)) lane.guard();
     },
   };
 }
@@ -82,6 +86,7 @@ async function runAtomically<T>(lane: TransactionLane, work: (tx: Db) => Promise
   lane.open = true;
   try {
     const result = await work(lane.tx);
+    lane.guard?.();
     connection.run("COMMIT");
     return result;
   } catch (error) {

@@ -1,11 +1,30 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statfsSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { type DatabaseHandle, openDatabase } from "#server/db/client.ts";
 import { memoryLogger } from "#server/logger.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { scratchDir } from "#tests/support/scratch.ts";
-import { fileSizeLimit, StorageHealth, storageFault } from "./storage-health.ts";
+import { fileSizeLimit, removeStaleProbes, StorageHealth, storageFault } from "./storage-health.ts";
+
+/** Overwrites the first bytes of `file` in place (the same inode). */
+function writeHead(file: string, text: string): void {
+  const fd = openSync(file, "r+");
+  writeSync(fd, text, 0);
+  closeSync(fd);
+}
 
 // Real files in a scratch folder, a real SQLite database in WAL mode, the real disk.
 
@@ -68,6 +87,31 @@ describe("the database files opened at start", () => {
       expect({ ...health.check() }).toMatchObject({ ok: false, status: 503, reason: expect.stringMatching(reason) });
     }
     expect(logger.lines.filter((l) => l.includes("cannot be kept"))).toHaveLength(1);
+  });
+
+  test.each([
+    ["emptied in place (: > app.db)", (f: string) => truncateSync(f, 0), /app\.db shrank from \d+ to 0 bytes/],
+    ["its header overwritten", (f: string) => writeHead(f, "garbage garbage garbage"), /no longer starts with SQLite/],
+  ])("%s: 503 naming it, for writes and for the database file's own state, until a restart", (_, change, reason) => {
+    const { file, health } = site();
+    change(file);
+    for (const state of [health.check(), health.databaseFileState()])
+      expect({ ...state }).toMatchObject({ ok: false, status: 503, reason: expect.stringMatching(reason) });
+  });
+
+  test("a write probe left by a process that is gone is removed at start; a live one's is not; stop() leaves none", async () => {
+    const { dir, health } = site();
+    writeFileSync(join(dir, ".write-probe-999999999"), "");
+    writeFileSync(join(dir, `.write-probe-${process.ppid}`), "");
+    expect(removeStaleProbes(dir)).toBe(1);
+    expect(readdirSync(dir).filter((name) => name.startsWith(".write-probe"))).toEqual([
+      `.write-probe-${process.ppid}`,
+    ]);
+    rmSync(join(dir, `.write-probe-${process.ppid}`));
+    health.recheck();
+    await health.stop();
+    health.check();
+    expect(readdirSync(dir).filter((name) => name.startsWith(".write-probe"))).toEqual([]);
   });
 
   test("moved away and back (the same file): ok again, and the recovery is logged", () => {

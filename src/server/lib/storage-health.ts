@@ -1,11 +1,13 @@
-import { readFileSync, statfsSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statfsSync, statSync } from "node:fs";
 import { type FileHandle, open, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { databaseStorageFault } from "#server/db/faults.ts";
+import { type DatabaseFileWatch, watchDatabaseFile } from "#server/db/identity.ts";
 import type { Logger } from "#server/logger.ts";
 
 // Whether what the server writes will be kept: the database file it opened is still the one
-// in DATA_DIR, and the disk under DATA_DIR can take a write. /healthz reports it, and every
+// in DATA_DIR (not deleted, replaced, emptied, cut short or overwritten), and the disk under
+// DATA_DIR can take a write. /healthz reports it, and every
 // request that could change data is refused while it is not so (see plugins/write-gate.ts).
 
 export type StorageState = { ok: true } | { ok: false; status: 503 | 507; reason: string };
@@ -24,6 +26,8 @@ export interface StorageHealthOptions {
   dir: string;
   /** The database file to watch, or null for an in-memory database. */
   databaseFile: string | null;
+  /** The id in the database's header once the server has given it one (an older release's database gets it at start). */
+  databaseId?: number;
   logger?: Logger;
   probeEveryMs?: number;
   reserveBytes?: number;
@@ -36,6 +40,32 @@ interface Watched {
 }
 
 const SIDE_FILES = ["", "-wal", "-shm"];
+const PROBE = /^\.write-probe-(\d+)$/;
+
+/** Whether process `pid` exists (one of another user counts). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the write-probe files of processes that are gone (a server killed while its probe
+ * was on the disk), and any with this process's id, which cannot be one of its own yet.
+ */
+export function removeStaleProbes(dir: string): number {
+  let removed = 0;
+  for (const name of readdirSync(dir)) {
+    const pid = Number(PROBE.exec(name)?.[1]);
+    if (!pid || (pid !== process.pid && isAlive(pid))) continue;
+    rmSync(join(dir, name), { force: true, recursive: true });
+    removed++;
+  }
+  return removed;
+}
 
 /** The process's own limit on the size of a file it writes (RLIMIT_FSIZE), in bytes; Infinity if none. */
 export function fileSizeLimit(): number {
@@ -91,6 +121,9 @@ export class StorageHealth {
   private lastReason: string | null = null;
   private readonly probeEveryMs: number;
   private readonly reserveBytes: number;
+  /** The main database file's contents (size, header, identity), watched through a descriptor of its own. */
+  private readonly watch: DatabaseFileWatch | null = null;
+  private stopped = false;
 
   constructor(private readonly options: StorageHealthOptions) {
     this.probeEveryMs = options.probeEveryMs ?? PROBE_EVERY_MS;
@@ -107,6 +140,11 @@ export class StorageHealth {
           // not there yet: nothing to compare with
         }
       }
+      try {
+        this.watch = watchDatabaseFile(options.databaseFile, options.databaseId);
+      } catch {
+        // not there: the comparison above reports it
+      }
     }
   }
 
@@ -117,14 +155,38 @@ export class StorageHealth {
    */
   check(): StorageState {
     const now = performance.now();
-    if (!this.probing && (!this.probed || now - this.probed.at >= this.probeEveryMs)) void this.probe();
+    if (!this.probing && !this.stopped && (!this.probed || now - this.probed.at >= this.probeEveryMs))
+      void this.probe();
     return this.report(this.current());
   }
 
   /** After a write failed: the state now, and a new write probe at once. */
   recheck(): StorageState {
-    if (!this.probing) void this.probe();
+    if (!this.probing && !this.stopped) void this.probe();
     return this.report(this.current());
+  }
+
+  /**
+   * Whether the database file is still the one opened, its contents included (no disk room,
+   * no probe: SQLite itself refuses a write it has no room for): what every database write
+   * asks first, and what decides at shutdown whether the write-ahead log may be folded into it.
+   */
+  databaseFileState(): StorageState {
+    const state = this.checkFiles();
+    // Logged when it goes wrong; the recovery is logged by check(), which sees the whole state.
+    return state.ok ? state : this.report(state);
+  }
+
+  /**
+   * Ends the watch: no new write probe starts, the one in flight is awaited and its file
+   * removed, and the database file's descriptor is closed (call it after the database is
+   * closed: closing a descriptor drops the process's locks on that file).
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.probing;
+    await rm(join(this.options.dir, `.write-probe-${process.pid}`), { force: true }).catch(() => {});
+    this.watch?.close();
   }
 
   /** Waits for a write probe that starts now, then answers the state (for tests and the start). */
@@ -187,6 +249,16 @@ export class StorageHealth {
           status: 503,
           reason: `the database file ${name} was replaced by another file while the server runs`,
         };
+    }
+    let problem: string | null;
+    try {
+      problem = this.watch?.problem() ?? null;
+    } catch (error) {
+      problem = `cannot be read (${errorCode(error)})`;
+    }
+    if (problem) {
+      const name = basename(this.options.databaseFile ?? "app.db");
+      return { ok: false, status: 503, reason: `the database file ${name} ${problem}` };
     }
     return OK;
   }

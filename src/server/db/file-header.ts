@@ -1,0 +1,117 @@
+import { closeSync, openSync, readSync } from "node:fs";
+
+// What the bytes of a SQLite database file and of its write-ahead log say, read without
+// SQLite: opening a file SQLite does not recognise can change it (an empty main file makes
+// SQLite delete the log; closing the last connection checkpoints the log into whatever the
+// main file has become). Formats: https://www.sqlite.org/fileformat2.html and walformat.html.
+
+/** The 16 bytes every SQLite database file starts with. */
+export const SQLITE_MAGIC = "SQLite format 3\0";
+/** The header at the start of page 1: a file shorter than this is no database. */
+export const HEADER_BYTES = 100;
+
+export interface FileHeader {
+  /** Bytes per page: a power of two from 512 to 65536. */
+  pageSize: number;
+  /** The page count the header records, or null where the header says it is not to be trusted. */
+  pages: number | null;
+  /** PRAGMA user_version: cam-guide keeps the database's own id here. */
+  userVersion: number;
+  /** PRAGMA application_id: which program the file belongs to (0 when none said). */
+  applicationId: number;
+}
+
+/** Up to `length` bytes of `fd` from `position`. */
+export function readAt(fd: number, length: number, position: number): Buffer {
+  const bytes = Buffer.alloc(length);
+  return bytes.subarray(0, readSync(fd, bytes, 0, length, position));
+}
+
+/** Reads `length` bytes at `position` of the file at `path`, opened read-only and closed again. */
+export function readFileBytes(path: string, length: number, position = 0): Buffer {
+  const fd = openSync(path, "r");
+  try {
+    return readAt(fd, length, position);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The header's fields, or why the bytes are not a SQLite header (the end of a sentence). */
+export function parseHeader(bytes: Buffer): FileHeader | string {
+  if (bytes.length < HEADER_BYTES || bytes.toString("latin1", 0, 16) !== SQLITE_MAGIC)
+    return "is not a SQLite database (it does not start with SQLite's header)";
+  const raw = bytes.readUInt16BE(16);
+  const pageSize = raw === 1 ? 65536 : raw;
+  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0)
+    return "is damaged (its header names an impossible page size)";
+  // The recorded page count holds only while the change counter matches "version valid for".
+  const counted = bytes.readUInt32BE(28);
+  const valid = counted > 0 && bytes.readUInt32BE(24) === bytes.readUInt32BE(92);
+  return {
+    pageSize,
+    pages: valid ? counted : null,
+    userVersion: bytes.readInt32BE(60),
+    applicationId: bytes.readInt32BE(68),
+  };
+}
+
+const WAL_MAGIC = [0x377f0682, 0x377f0683];
+const WAL_HEADER = 32;
+const FRAME_HEADER = 24;
+
+/**
+ * The pages the write-ahead log `file` holds in committed frames of its current generation
+ * (salts and running checksums checked, as SQLite's recovery does), and the database's size
+ * in pages at its last commit. Empty when there is no log or it holds nothing valid.
+ */
+export function committedLogPages(file: string, pageSize: number): { pages: Set<number>; size: number } {
+  const none = { pages: new Set<number>(), size: 0 };
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return none;
+  }
+  try {
+    const header = readAt(fd, WAL_HEADER, 0);
+    if (header.length < WAL_HEADER) return none;
+    const magic = header.readUInt32BE(0);
+    if (!WAL_MAGIC.includes(magic) || header.readUInt32BE(8) !== pageSize) return none;
+    const bigEndian = (magic & 1) === 1;
+    let sums = checksum(header.subarray(0, 24), [0, 0], bigEndian);
+    if (sums[0] !== header.readUInt32BE(24) || sums[1] !== header.readUInt32BE(28)) return none;
+    const salt = header.subarray(16, 24);
+    const seen: number[] = [];
+    const committed = { pages: new Set<number>(), size: 0 };
+    for (let at = WAL_HEADER; ; at += FRAME_HEADER + pageSize) {
+      const frame = readAt(fd, FRAME_HEADER + pageSize, at);
+      if (frame.length < FRAME_HEADER + pageSize || !frame.subarray(8, 16).equals(salt)) break;
+      sums = checksum(frame.subarray(0, 8), sums, bigEndian);
+      sums = checksum(frame.subarray(FRAME_HEADER), sums, bigEndian);
+      if (sums[0] !== frame.readUInt32BE(16) || sums[1] !== frame.readUInt32BE(20)) break;
+      seen.push(frame.readUInt32BE(0));
+      const commitSize = frame.readUInt32BE(4);
+      if (commitSize > 0) {
+        for (const page of seen.splice(0)) committed.pages.add(page);
+        committed.size = commitSize;
+      }
+    }
+    return committed;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** SQLite's log checksum over `bytes` (a multiple of 8), continuing from `[s0, s1]`. */
+function checksum(bytes: Buffer, [s0, s1]: number[], bigEndian: boolean): [number, number] {
+  let a = s0!;
+  let b = s1!;
+  for (let i = 0; i < bytes.length; i += 8) {
+    const x = bigEndian ? bytes.readUInt32BE(i) : bytes.readUInt32LE(i);
+    const y = bigEndian ? bytes.readUInt32BE(i + 4) : bytes.readUInt32LE(i + 4);
+    a = (a + x + b) >>> 0;
+    b = (b + y + a) >>> 0;
+  }
+  return [a, b];
+}

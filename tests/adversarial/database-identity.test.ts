@@ -1,0 +1,436 @@
+// A database file that stops being the database, against the compiled executable: app.db
+// emptied, cut short, overwritten, replaced on the same inode by another program's or another
+// site's database, a text file or a folder; at start (with the write-ahead log present and
+// absent) and under a running server. Every time: one line naming the ways out, exit 1, and
+// app.db, its log and its index byte for byte as they were; while running, /healthz 503 with
+// the reason and every write 503 with Retry-After; after SIGTERM the log is still there, the
+// writes acknowledged before the fault can be had back from it, and the restart refuses.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
+import { join } from "node:path";
+import { BINARY, ensureBuilt, pool, type Running, startServer } from "#tests/support/binary.ts";
+import { scratchDir } from "#tests/support/scratch.ts";
+
+const PASSWORD = "durable-password-123";
+const QUIZ = { archetype: "Girl Next Door", answers: Array(15).fill("A") };
+const WAYS_OUT = ["cam-guide restore", "cam-guide new-database"];
+const FILES = ["app.db", "app.db-wal", "app.db-shm"];
+
+beforeAll(() => ensureBuilt(), 180_000);
+
+const running = new Set<Running>();
+afterAll(async () => {
+  for (const server of running) {
+    server.proc.kill("SIGKILL");
+    await server.proc.exited;
+  }
+});
+
+async function serve(dir: string): Promise<Running> {
+  const server = await startServer(dir, { ADMIN_PASSWORD: PASSWORD, WRITE_LIMIT: "off" });
+  running.add(server);
+  return server;
+}
+
+async function stop(server: Running, signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): Promise<number> {
+  running.delete(server);
+  server.proc.kill(signal);
+  return server.proc.exited;
+}
+
+/** Runs the executable to its end (a server that should refuse to start, or a command). */
+async function run(dir: string, ...args: string[]) {
+  const proc = Bun.spawn([BINARY, ...args], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      DATA_DIR: dir,
+      PORT: String(5900 + Math.floor(Math.random() * 90)),
+      HOST: "127.0.0.1",
+      ADMIN_PASSWORD: PASSWORD,
+    },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const timer = setTimeout(() => proc.kill("SIGKILL"), 20_000);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+/** Exit 1 and one line on stderr naming both ways out, no stack trace. */
+function expectRefused(result: { code: number; stderr: string }, label: string, ...fragments: string[]) {
+  const line = result.stderr.trim();
+  expect({ label, code: result.code }).toEqual({ label, code: 1 });
+  expect({ label, lines: line.split("\n").length }).toEqual({ label, lines: 1 });
+  for (const fragment of [...WAYS_OUT, ...fragments])
+    expect({ label, line }).toEqual({ label, line: expect.stringContaining(fragment) });
+  expect(line).not.toMatch(/\n\s+at |Bun v\d/);
+}
+
+/** A file's mode and contents (or that it is a folder, or absent). */
+function hash(path: string): string {
+  try {
+    const stat = statSync(path);
+    const mode = (stat.mode & 0o777).toString(8);
+    if (stat.isDirectory()) return `folder ${mode}`;
+    return `${mode} ${createHash("sha256").update(readFileSync(path)).digest("hex")}`;
+  } catch {
+    return "absent";
+  }
+}
+const hashes = (dir: string) => FILES.map((name) => `${name} ${hash(join(dir, name))}`);
+
+async function postQuiz(url: string): Promise<Response> {
+  return fetch(`${url}/api/quiz/result`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(QUIZ),
+  });
+}
+
+async function acknowledged(url: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const res = await postQuiz(url);
+    expect(res.status).toBe(201);
+    ids.push(((await res.json()) as { id: string }).id);
+  }
+  return ids;
+}
+
+/** Overwrites `bytes` at the start of `file` in place (the same inode), as `dd conv=notrunc` would. */
+function overwrite(file: string, bytes: Uint8Array): void {
+  const fd = openSync(file, "r+");
+  writeSync(fd, bytes, 0, bytes.length, 0);
+  closeSync(fd);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures: a site stopped cleanly (no log), the same after a kill -9 (its log holds writes),
+// another site's database, another program's database.
+
+let clean = "";
+let killed = "";
+let otherSite: Uint8Array = new Uint8Array();
+let foreign: Uint8Array = new Uint8Array();
+
+beforeAll(async () => {
+  clean = join(scratchDir("identity-clean"), "data");
+  const first = await serve(clean);
+  await acknowledged(first.url, 5);
+  expect(await stop(first)).toBe(0);
+  killed = join(scratchDir("identity-killed"), "data");
+  cpSync(clean, killed, { recursive: true });
+  const other = join(scratchDir("identity-other"), "data");
+  const [second, third] = await Promise.all([serve(killed), serve(other)]);
+  await acknowledged(second.url, 5);
+  await stop(second, "SIGKILL");
+  expect(statSync(join(killed, "app.db-wal")).size).toBeGreaterThan(0);
+  expect(await stop(third)).toBe(0);
+  otherSite = readFileSync(join(other, "app.db"));
+  const foreignFile = join(scratchDir("identity-foreign"), "notes.db");
+  const { Database } = await import("bun:sqlite");
+  const db = new Database(foreignFile);
+  db.run("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)");
+  for (let i = 0; i < 50; i++) db.run("INSERT INTO notes (body) VALUES (?)", ["a note ".repeat(50)]);
+  db.close();
+  foreign = readFileSync(foreignFile);
+}, 60_000);
+
+function copyOf(source: string, label: string): string {
+  const dir = join(scratchDir(label), "data");
+  cpSync(source, dir, { recursive: true });
+  return dir;
+}
+
+type Damage = [label: string, damage: (file: string) => void, reason: RegExp];
+
+const sizeOf = (file: string) => statSync(file).size;
+
+/** What happens to app.db, in place: the same inode unless it says otherwise. */
+const DAMAGE: Damage[] = [
+  ["emptied (: > app.db)", (f) => truncateSync(f, 0), /empty \(0 bytes\)|shrank/],
+  ["cut to one page (truncate -s 4096)", (f) => truncateSync(f, 4096), /cut short|shrank/],
+  [
+    "cut in the middle, on a page boundary",
+    (f) => truncateSync(f, Math.floor(sizeOf(f) / 8192) * 4096),
+    /cut short|shrank/,
+  ],
+  [
+    "cut in the middle of a page",
+    (f) => truncateSync(f, Math.floor(sizeOf(f) / 2) + 123),
+    /cut short|whole number|shrank/,
+  ],
+  ["its first bytes overwritten with garbage", (f) => overwrite(f, new Uint8Array(64).fill(0xa5)), /SQLite's header/],
+  [
+    "a text file written over it",
+    (f) => writeFileSync(f, "just some notes\n".repeat(40_000)),
+    /SQLite's header|not a SQLite/,
+  ],
+  ["another program's database copied over it", (f) => writeFileSync(f, foreign), /cam-guide|another database|shrank/],
+  [
+    "another site's database copied over it",
+    (f) => writeFileSync(f, otherSite),
+    /another cam-guide site|another database|shrank/,
+  ],
+];
+
+describe("at start: refused, and nothing touched", () => {
+  const cases = () => [
+    ...DAMAGE.flatMap(([label, damage, reason]) => [
+      [`${label}, no log`, clean, damage, reason] as const,
+      [`${label}, its log present`, killed, damage, reason] as const,
+    ]),
+    [
+      "a folder in place of app.db",
+      clean,
+      (f: string) => {
+        rmSync(f);
+        mkdirSync(f);
+      },
+      /is a folder/,
+    ] as const,
+    [
+      "another file, readable by everyone, in its place",
+      killed,
+      (f: string) => {
+        rmSync(f);
+        writeFileSync(f, "not a database", { mode: 0o644 });
+      },
+      /not a SQLite database/,
+    ] as const,
+  ];
+
+  test("the server, for every kind of damage, with and without the log", async () => {
+    const table = cases();
+    const outcomes = await pool(table.length, 4, async (i) => {
+      const [label, source, damage] = table[i]!;
+      const dir = copyOf(source, "identity-start");
+      damage(join(dir, "app.db"));
+      const before = hashes(dir);
+      const result = await run(dir);
+      return { label, result, before, after: hashes(dir), dir };
+    });
+    for (const [i, { label, result, before, after, dir }] of outcomes.entries()) {
+      expectRefused(result, label, "app.db");
+      expect({ label, line: result.stderr }).toEqual({ label, line: expect.stringMatching(table[i]![3]) });
+      expect({ label, after }).toEqual({ label, after: before });
+      expect({ label, left: readdirSync(dir).filter((n) => n.startsWith(".write-probe")) }).toEqual({
+        label,
+        left: [],
+      });
+    }
+  }, 60_000);
+
+  test("seed, admin reset-password, admin reset-2fa and backup refuse the same way, touching nothing", async () => {
+    const commands = [["seed"], ["admin", "reset-password"], ["admin", "reset-2fa"]];
+    const table = DAMAGE.filter((_, i) => i % 2 === 0).flatMap(([label, damage]) =>
+      [...commands, ["backup"]].map((args) => ({ label: `${args.join(" ")} on ${label}`, damage, args })),
+    );
+    const outcomes = await pool(table.length, 4, async (i) => {
+      const { label, damage, args } = table[i]!;
+      const dir = copyOf(killed, "identity-commands");
+      damage(join(dir, "app.db"));
+      const before = hashes(dir);
+      const target = join(dir, "..", "backup.tar");
+      const result = await run(dir, ...(args[0] === "backup" ? ["backup", target] : args));
+      return { label, result, before, after: hashes(dir), backupWritten: existsSync(target) };
+    });
+    for (const { label, result, before, after, backupWritten } of outcomes) {
+      if (label.startsWith("backup")) {
+        expect({ label, code: result.code, line: result.stderr.trim() }).toEqual({
+          label,
+          code: 1,
+          line: expect.stringMatching(/^Backup failed: The database .* nothing to back up/),
+        });
+        expect({ label, backupWritten }).toEqual({ label, backupWritten: false });
+      } else expectRefused(result, label);
+      expect({ label, after }).toEqual({ label, after: before });
+    }
+  }, 60_000);
+
+  test("a site stopped cleanly, and one killed with its log full of writes, both start (no false alarm)", async () => {
+    for (const source of [clean, killed]) {
+      const dir = copyOf(source, "identity-healthy");
+      writeFileSync(join(dir, ".write-probe-999999999"), "left by a killed server");
+      const server = await serve(dir);
+      expect((await postQuiz(server.url)).status).toBe(201);
+      expect(existsSync(join(dir, ".write-probe-999999999"))).toBe(false);
+      expect(await stop(server)).toBe(0);
+      expect(readdirSync(dir).filter((name) => name.startsWith(".write-probe"))).toEqual([]);
+    }
+  }, 30_000);
+});
+
+describe("under a running server", () => {
+  const cases: Damage[] = [
+    ...DAMAGE,
+    [
+      "deleted and a folder made in its place",
+      (f) => {
+        rmSync(f);
+        mkdirSync(f);
+      },
+      /replaced|missing/,
+    ],
+  ];
+
+  test("each: /healthz 503 with the reason, every write 503 with Retry-After; after SIGTERM the log is kept, the restart refuses, and the acknowledged writes come back from the log", async () => {
+    const outcomes = await pool(cases.length, 3, async (i) => {
+      const [label, damage, reason] = cases[i]!;
+      const dir = copyOf(clean, "identity-running");
+      // The file the log builds on: the database as the clean stop left it.
+      const base = readFileSync(join(dir, "app.db"));
+      const server = await serve(dir);
+      const ids = await acknowledged(server.url, 8);
+      damage(join(dir, "app.db"));
+      const damaged = hashes(dir);
+      const health = await fetch(`${server.url}/healthz`);
+      const healthBody = (await health.json()) as { error?: string };
+      const quiz = await postQuiz(server.url);
+      const signIn = await fetch(`${server.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: server.url },
+        body: JSON.stringify({ username: "admin", password: PASSWORD }),
+      });
+      // A second or two of the server's background work (counts, probes) before it stops.
+      await Bun.sleep(1200);
+      const code = await stop(server);
+      const afterStop = hashes(dir);
+      const probes = readdirSync(dir).filter((name) => name.startsWith(".write-probe"));
+      const restart = await run(dir);
+      const afterRestart = hashes(dir);
+      // Recovery: the log put back beside the file it was written on.
+      let recovered = -1;
+      if (!label.startsWith("deleted")) {
+        writeFileSync(join(dir, "app.db"), base);
+        const again = await serve(dir);
+        recovered = 0;
+        for (const id of ids) if ((await fetch(`${again.url}/api/quiz/result/${id}`)).status === 200) recovered++;
+        await stop(again);
+      }
+      return {
+        label,
+        reason,
+        health: { status: health.status, error: healthBody.error ?? "" },
+        quiz: { status: quiz.status, retry: quiz.headers.get("retry-after") },
+        signIn: { status: signIn.status, retry: signIn.headers.get("retry-after") },
+        code,
+        damaged,
+        afterStop,
+        afterRestart,
+        probes,
+        restart,
+        recovered,
+        acknowledged: ids.length,
+      };
+    });
+    for (const o of outcomes) {
+      const { label } = o;
+      expect({ label, health: o.health.status }).toEqual({ label, health: 503 });
+      expect({ label, error: o.health.error }).toEqual({ label, error: expect.stringMatching(o.reason) });
+      expect({ label, quiz: o.quiz, signIn: o.signIn }).toEqual({
+        label,
+        quiz: { status: 503, retry: "60" },
+        signIn: { status: 503, retry: "60" },
+      });
+      expect({ label, code: o.code, probes: o.probes }).toEqual({ label, code: 0, probes: [] });
+      // Nothing written after the fault: the file as damaged, the log as it was, both kept.
+      expect({ label, files: o.afterStop.slice(0, 2) }).toEqual({ label, files: o.damaged.slice(0, 2) });
+      expect({ label, log: o.afterStop[1] }).not.toEqual({ label, log: "app.db-wal absent" });
+      if (!label.startsWith("deleted")) {
+        expectRefused(o.restart, label);
+        expect({ label, files: o.afterRestart }).toEqual({ label, files: o.afterStop });
+        expect({ label, recovered: o.recovered }).toEqual({ label, recovered: o.acknowledged });
+      }
+    }
+  }, 90_000);
+});
+
+describe("the server's own growth never trips the watch", () => {
+  test("thousands of writes, with checkpoints folding the log into a growing file: /healthz 200 throughout", async () => {
+    const dir = copyOf(clean, "identity-growth");
+    const server = await serve(dir);
+    const start = statSync(join(dir, "app.db")).size;
+    const statuses = await pool(2500, 8, async (i) => {
+      const res = await postQuiz(server.url);
+      if (i % 250 === 0) return (await fetch(`${server.url}/healthz`)).status === 200 && res.status === 201;
+      return res.status === 201;
+    });
+    expect(statuses.every(Boolean)).toBe(true);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    // A checkpoint happened: the file itself grew under the watch.
+    expect(statSync(join(dir, "app.db")).size).toBeGreaterThan(start);
+    expect(await stop(server)).toBe(0);
+    const again = await serve(dir);
+    expect((await postQuiz(again.url)).status).toBe(201);
+    await stop(again);
+  }, 60_000);
+});
+
+describe("the ways out", () => {
+  test("new-database keeps the unrecognised file and its log aside, says so, and the new site starts", async () => {
+    const dir = copyOf(killed, "identity-new");
+    truncateSync(join(dir, "app.db"), 0);
+    const [db, log] = [hash(join(dir, "app.db")), hash(join(dir, "app.db-wal"))];
+    const result = await run(dir, "new-database");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("kept, not deleted");
+    const aside = readdirSync(dir).find((name) => /^app\.db\.unrecognised-[^-]+.*Z$/.test(name))!;
+    expect(result.stdout).toContain(aside);
+    expect(hash(join(dir, aside))).toBe(db);
+    expect(hash(join(dir, `${aside}-wal`))).toBe(log);
+    expect((await run(dir, "new-database")).code).toBe(1);
+    const server = await serve(dir);
+    expect((await postQuiz(server.url)).status).toBe(201);
+    await stop(server);
+  }, 30_000);
+
+  test("new-database on a folder in place of app.db moves the folder aside", async () => {
+    const dir = copyOf(clean, "identity-new-folder");
+    rmSync(join(dir, "app.db"));
+    mkdirSync(join(dir, "app.db"));
+    writeFileSync(join(dir, "app.db", "inside.txt"), "kept");
+    const result = await run(dir, "new-database");
+    expect(result.code).toBe(0);
+    const aside = readdirSync(dir).find((name) => name.startsWith("app.db.unrecognised-"))!;
+    expect(readFileSync(join(dir, aside, "inside.txt"), "utf8")).toBe("kept");
+    expect(statSync(join(dir, "app.db")).isFile()).toBe(true);
+  }, 30_000);
+
+  test("restore over an unrecognised file keeps it (with its log) and brings the backup's data back", async () => {
+    const source = copyOf(clean, "identity-restore-source");
+    const archive = join(scratchDir("identity-archive"), "good.tar");
+    expect((await run(source, "backup", archive)).code).toBe(0);
+    const dir = copyOf(killed, "identity-restore");
+    overwrite(join(dir, "app.db"), new Uint8Array(100));
+    const [db, log] = [hash(join(dir, "app.db")), hash(join(dir, "app.db-wal"))];
+    const result = await run(dir, "restore", archive);
+    expect(result.code).toBe(0);
+    const kept = readdirSync(dir).find((name) => /^app\.db\.before-restore-[^-]+.*Z$/.test(name))!;
+    expect(hash(join(dir, kept))).toBe(db);
+    expect(hash(join(dir, `${kept}-wal`))).toBe(log);
+    const server = await serve(dir);
+    expect((await postQuiz(server.url)).status).toBe(201);
+    await stop(server);
+  }, 30_000);
+});
