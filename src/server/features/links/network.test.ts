@@ -236,6 +236,29 @@ describe("each spelling of a host that is not public", () => {
     },
   );
 
+  test("a Location of raw bytes (a name written in another script) is judged as the URL parser reads it", async () => {
+    const raw = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        data(socket) {
+          socket.end(
+            `HTTP/1.1 302 Found\r\nLocation: http://ｌｏｃａｌｈｏｓｔ:${port}/ok\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+          );
+        },
+      },
+    });
+    try {
+      const network = scriptedNetwork({ "raw.example.com": ["127.0.0.1"] });
+      const result = await checkDestination(`http://raw.example.com:${raw.port}/`, { userAgent: UA, network });
+      expect(result.healthClass).toBe("broken");
+      expect(network.asked.filter((name) => name !== "raw.example.com")).toEqual([]);
+      expect(requests).toEqual([]);
+    } finally {
+      raw.stop(true);
+    }
+  });
+
   test("a special name is refused by its spelling even where it would resolve to an allowed address", async () => {
     const network = scriptedNetwork({ "x.localhost": ["127.0.0.1"], "box.internal": ["127.0.0.1"] });
     for (const host of ["x.localhost", "box.internal"]) {

@@ -11,8 +11,12 @@ export const LinkSlug = Type.String({
     "The slug is 1 to 64 lower-case letters, digits and single hyphens, starting and ending with a letter or digit",
 });
 
-/** An absolute http(s) address with a host and no spaces or control characters. */
-export const HTTP_DESTINATION_PATTERN = "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#@\\\\]+(?:[/?#][^\\s\\\\]*)?$";
+/**
+ * The shape of an absolute http(s) address: a host, no ASCII spaces or control characters, no
+ * backslash. What else a destination must be (a public host, no invisible characters) the server
+ * checks with readDestination (destination.ts), which says precisely what is wrong.
+ */
+export const HTTP_DESTINATION_PATTERN = "^[Hh][Tt][Tt][Pp][Ss]?://[^\\x00-\\x20/?#@\\\\]+(?:[/?#][^\\x00-\\x20\\\\]*)?$";
 
 const destination = (what: string) =>
   Type.String({

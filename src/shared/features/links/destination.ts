@@ -30,7 +30,8 @@ const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpp
  * public internet (see hostProblem).
  */
 export function readDestination(raw: string, what = "The destination"): DestinationReading {
-  const text = raw.trim();
+  // Spaces and line breaks around a pasted address go; an invisible character anywhere is refused.
+  const text = raw.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
   const hidden = INVISIBLE.exec(text)?.[0];
   if (hidden)
     return {
