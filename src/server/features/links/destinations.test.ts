@@ -191,14 +191,23 @@ describe("a destination is saved in the one form a browser sends", () => {
     ["https://😀.example/😀", "https://xn--e28h.example/%F0%9F%98%80"],
     ["HTTPS://Example.COM:443/A/./b/../C", "https://example.com/A/C"],
     ["http://example.com:80", "http://example.com/"],
-    ["https://example.com/שלום?x=مرحبا#ĉapelo", "https://example.com/%D7%A9%D7%9C%D7%95%D7%9D?x=%D9%85%D8%B1%D8%AD%D8%A8%D8%A7#%C4%89apelo"],
+    [
+      "https://example.com/שלום?x=مرحبا#ĉapelo",
+      "https://example.com/%D7%A9%D7%9C%D7%95%D7%9D?x=%D9%85%D8%B1%D8%AD%D8%A8%D8%A7#%C4%89apelo",
+    ],
     ["https://example.com/e\u0301", "https://example.com/e%CC%81"],
-    ['https://example.com/p"<>`{}^?q="<>\'#f"<>`', "https://example.com/p%22%3C%3E%60%7B%7D%5E?q=%22%3C%3E%27#f%22%3C%3E%60"],
+    [
+      'https://example.com/p"<>`{}^?q="<>\'#f"<>`',
+      "https://example.com/p%22%3C%3E%60%7B%7D%5E?q=%22%3C%3E%27#f%22%3C%3E%60",
+    ],
     ["https://example.com/100%?q=%zz&r=%41", "https://example.com/100%?q=%zz&r=%41"],
     ["https://example.com/\u{10FFFD}\u{E000}", "https://example.com/%F4%8F%BF%BD%EE%80%80"],
   ])("%s is saved as %s, and /go/ sends there", async (typed, saved) => {
     const t = await adminApp({ seed: false });
-    const res = await t.asAdmin("/api/admin/link", { method: "POST", json: { slug: "x", destination: typed, active: true } });
+    const res = await t.asAdmin("/api/admin/link", {
+      method: "POST",
+      json: { slug: "x", destination: typed, active: true },
+    });
     expect(res.status).toBe(201);
     expect(((await res.json()) as AdminLink).destination).toBe(saved);
     const go = await t.request("/go/x");
@@ -255,7 +264,9 @@ describe("rows written before destinations were checked", () => {
     );
     const skipped: string[] = [];
     expect(await adoptLinks(t.database, (source, problem) => skipped.push(`${source}: ${problem}`))).toBe(1);
-    expect(skipped).toEqual([expect.stringMatching(/^Offer: Inside: The address's host 10\.0\.0\.7 is a private network address/)]);
+    expect(skipped).toEqual([
+      expect.stringMatching(/^Offer: Inside: The address's host 10\.0\.0\.7 is a private network address/),
+    ]);
     const offers = sqlite.query("SELECT title, link_slug FROM affiliate_offers ORDER BY id").all();
     expect(offers).toEqual([
       { title: "Inside", link_slug: null },
