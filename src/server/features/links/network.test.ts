@@ -2,9 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSecureContext, createServer, type Server as TlsServer } from "node:tls";
+import { memoryLogger } from "#server/logger.ts";
+import { testApp } from "#tests/support/app.ts";
+import { createLink } from "#tests/support/factories.ts";
 import { scriptedNetwork } from "#tests/support/link-network.ts";
 import { checkDestination, checkerUserAgent, LinkChecks } from "./health.ts";
 import { TEST_LOOPBACK_HOST, testLoopbackNetwork } from "./network.ts";
+import { links } from "./table.ts";
 
 // The checker against a resolver the test controls. 127.0.0.1 plays a public address (a server
 // here records every request it gets); 127.0.0.2 stays what it is, loopback, and a listener on
@@ -321,9 +325,6 @@ describe("the time a check may take", () => {
   });
 
   test("a run over all links waited for at most a given time: null and its progress while it goes on", async () => {
-    const { testApp } = await import("#tests/support/app.ts");
-    const { createLink } = await import("#tests/support/factories.ts");
-    const { memoryLogger } = await import("#server/logger.ts");
     const { db } = testApp({ seed: false });
     for (let i = 0; i < 4; i++) await createLink(db, { destination: `http://slow.example.com:${port}/slow/0` });
     const checks = new LinkChecks({
@@ -338,6 +339,27 @@ describe("the time a check may take", () => {
     // It goes on, and ends by itself within the checks' own deadline.
     expect(await checks.checkAllWithin(5000)).toEqual({ checked: 4, offline: true });
     expect(checks.state).toEqual({ running: false, checked: 4, total: 4, offline: true });
+  });
+});
+
+describe("the scheduled run and the admin's checks", () => {
+  test("on the real network, rows stored with private destinations are recorded broken and never connected to", async () => {
+    const { db } = testApp({ seed: false });
+    const stored = [
+      `http://127.0.0.2:${port}/`,
+      `http://[::ffff:127.0.0.2]:${port}/`,
+      `http://2130706434:${port}/`,
+      `http://x.localhost:${port}/`,
+      `http://localhost.:${port}/`,
+      `http://[::1]:${port}/`,
+    ];
+    for (const destination of stored) await createLink(db, { destination });
+    const checks = new LinkChecks({ db, userAgent: async () => UA, logger: memoryLogger() });
+    expect(await checks.tick(new Date(), 1)).toEqual({ checked: stored.length, offline: false });
+    const rows = await db.select({ healthClass: links.healthClass, lastStatus: links.lastStatus }).from(links);
+    expect(rows).toEqual(stored.map(() => ({ healthClass: "broken", lastStatus: null })));
+    expect(privateConnections).toBe(0);
+    expect(requests).toEqual([]);
   });
 });
 
