@@ -64,9 +64,16 @@ beforeAll(async () => {
     },
   });
   dir = mkdtempSync(join(tmpdir(), "cam-guide-ssrf-"));
+  const canaryProxy = `http://127.0.0.1:${canaryPort}`;
   site = await startSite(join(dir, "data"), {
     CAM_GUIDE_TEST_LOOPBACK_LINK_PORT: String(target.port),
     LINK_CHECK_INTERVAL: "off",
+    // A proxy would resolve names itself: the checker never uses one (the canary would count it).
+    HTTP_PROXY: canaryProxy,
+    HTTPS_PROXY: canaryProxy,
+    http_proxy: canaryProxy,
+    https_proxy: canaryProxy,
+    ALL_PROXY: canaryProxy,
   });
   db = new Database(join(dir, "data", "app.db"));
   db.run("PRAGMA busy_timeout = 5000");
