@@ -7,7 +7,7 @@ import { testApp } from "#tests/support/app.ts";
 import { createLink } from "#tests/support/factories.ts";
 import { scriptedNetwork } from "#tests/support/link-network.ts";
 import { checkDestination, checkerUserAgent, LinkChecks } from "./health.ts";
-import { TEST_LOOPBACK_HOST, testLoopbackNetwork } from "./network.ts";
+import { publicNetwork, TEST_LOOPBACK_HOST, testLoopbackNetwork } from "./network.ts";
 import { links } from "./table.ts";
 
 // The checker against a resolver the test controls. 127.0.0.1 plays a public address (a server
@@ -360,6 +360,15 @@ describe("the scheduled run and the admin's checks", () => {
     expect(rows).toEqual(stored.map(() => ({ healthClass: "broken", lastStatus: null })));
     expect(privateConnections).toBe(0);
     expect(requests).toEqual([]);
+  });
+});
+
+describe("the real network", () => {
+  test("asks the system's resolver (the hosts file included) and refuses every address it gives for localhost", async () => {
+    const answer = await publicNetwork.resolve("localhost");
+    expect(answer.length).toBeGreaterThan(0);
+    for (const address of answer) expect(publicNetwork.refusal(address, "localhost", 80)).not.toBeNull();
+    expect(publicNetwork.refusal("93.184.216.34", "example.com", 443)).toBeNull();
   });
 });
 
