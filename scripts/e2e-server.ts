@@ -4,11 +4,13 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { loopbackLinkPort } from "#tests/e2e/loopback-link-port.ts";
 
 const root = join(import.meta.dir, "..");
 const binary = join(root, "dist", "cam-guide");
 // The port in its name lets a browser test find the database of the server it talks to.
-const dataDir = mkdtempSync(join(tmpdir(), `cam-guide-e2e-${process.env.E2E_PORT ?? "4310"}-`));
+const port = Number(process.env.E2E_PORT ?? "4310");
+const dataDir = mkdtempSync(join(tmpdir(), `cam-guide-e2e-${port}-`));
 const useBinary = existsSync(binary) && process.env.E2E_SOURCE !== "1";
 const cmd = useBinary ? [binary] : ["bun", join(root, "src/server/main.ts")];
 console.log(`e2e server: ${useBinary ? "dist/cam-guide" : "source"} on DATA_DIR ${dataDir}`);
@@ -18,14 +20,17 @@ try {
   const child = Bun.spawn(cmd, {
     env: {
       ...process.env,
-      PORT: process.env.E2E_PORT ?? "4310",
+      PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       ADMIN_USERNAME: "admin",
       ADMIN_PASSWORD: "e2e-admin-password-123",
       NODE_ENV: "production",
-      // The journeys check links only against servers they start on 127.0.0.1, when they ask.
+      // The journeys check links only against servers they start on 127.0.0.1, when they ask:
+      // the checker reaches one loopback port, through one reserved name, and nothing else
+      // private. For these tests only; the server says so at every start.
       LINK_CHECK_INTERVAL: "off",
+      CAM_GUIDE_TEST_LOOPBACK_LINK_PORT: String(loopbackLinkPort(port)),
     },
     stdout: "inherit",
     stderr: "inherit",

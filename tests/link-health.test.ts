@@ -5,21 +5,25 @@ import {
   type CheckResult,
   checkDestination,
   checkerUserAgent,
-  isPrivateAddress,
-  isPrivateHost,
   LinkChecks,
+  type LinkChecksOptions,
   recordCheck,
 } from "#server/features/links/health.ts";
 import { links } from "#server/features/links/table.ts";
 import { memoryLogger } from "#server/logger.ts";
 import type { AdminLink } from "#shared/features/links/contract.ts";
+import { hostProblem, nonPublicAddressKind } from "#shared/public-host.ts";
 import { adminApp } from "#tests/support/admin.ts";
 import { testApp } from "#tests/support/app.ts";
 import { createLink } from "#tests/support/factories.ts";
+import { scriptedNetwork } from "#tests/support/link-network.ts";
 
-// Every check in this file goes to this server on 127.0.0.1, never anywhere else.
+// Every check in this file goes to this server on 127.0.0.1, never anywhere else: the checker
+// reaches it as shop.example.com through a scripted network in which 127.0.0.1 plays a public
+// address (no real DNS is asked); inside.example.com resolves to 127.0.0.2, which stays loopback.
 let server: ReturnType<typeof Bun.serve>;
 let base: string;
+const network = () => scriptedNetwork({ "shop.example.com": ["127.0.0.1"], "inside.example.com": ["127.0.0.2"] });
 const agents: string[] = [];
 const methods: string[] = [];
 
@@ -48,20 +52,25 @@ beforeAll(() => {
       if (pathname === "/relative/start") return to("../relative/end?x=1");
       if (pathname === "/relative/end") return new Response("end");
       if (pathname === "/to-ftp") return to("ftp://127.0.0.1/file");
-      // "localhost" stands for a private network in the tests below (their classifier says so); never fetched.
-      if (pathname === "/to-inside") return to(`http://localhost:${server.port}/inside`);
+      // A name that resolves to a loopback address, and a name that is one: never fetched.
+      if (pathname === "/to-inside") return to(`http://inside.example.com:${server.port}/inside`);
+      if (pathname === "/to-localhost") return to(`http://localhost:${server.port}/inside`);
       if (pathname === "/hop-to-inside") return to("/to-inside", 301);
       if (pathname === "/no-location") return new Response(null, { status: 302 });
       if (pathname === "/never") return new Promise<Response>(() => {});
       return new Response("?", { status: 404 });
     },
   });
-  base = `http://127.0.0.1:${server.port}`;
+  base = `http://shop.example.com:${server.port}`;
 });
 afterAll(() => server.stop(true));
 
 const UA = checkerUserAgent(null);
-const check = (path: string, timeoutMs = 2000) => checkDestination(`${base}${path}`, { userAgent: UA, timeoutMs });
+const check = (path: string, timeoutMs = 2000) =>
+  checkDestination(`${base}${path}`, { userAgent: UA, timeoutMs, network: network() });
+/** The checker over the test network, as the app and the schedule run it. */
+const linkChecks = (options: Omit<LinkChecksOptions, "userAgent" | "logger" | "network">) =>
+  new LinkChecks({ userAgent: async () => UA, logger: memoryLogger(), network: network(), ...options });
 
 describe("checkDestination", () => {
   test.each([
@@ -85,7 +94,9 @@ describe("checkDestination", () => {
 
   test("more than ten redirects is broken, and says so", async () => {
     expect((await check("/deep/0")).reason).toBe("More than 10 redirects.");
-    expect((await checkDestination(`${base}/chain/1`, { userAgent: UA, maxHops: 2 })).healthClass).toBe("broken");
+    expect(
+      (await checkDestination(`${base}/chain/1`, { userAgent: UA, maxHops: 2, network: network() })).healthClass,
+    ).toBe("broken");
   });
 
   test("a redirect to anything but http(s) is broken", async () => {
@@ -104,15 +115,22 @@ describe("checkDestination", () => {
 
   test("a closed port: broken, with no status", async () => {
     const closed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-    const address = `http://127.0.0.1:${closed.port}/`;
+    const address = `http://shop.example.com:${closed.port}/`;
     closed.stop(true);
-    expect(await checkDestination(address, { userAgent: UA })).toMatchObject({ healthClass: "broken", status: null });
+    expect(await checkDestination(address, { userAgent: UA, network: network() })).toMatchObject({
+      healthClass: "broken",
+      status: null,
+      unreachable: true,
+    });
   });
 
   test("asks with GET and an honest user agent", async () => {
     agents.length = 0;
     methods.length = 0;
-    await checkDestination(`${base}/moved`, { userAgent: checkerUserAgent("https://guide.example") });
+    await checkDestination(`${base}/moved`, {
+      userAgent: checkerUserAgent("https://guide.example"),
+      network: network(),
+    });
     expect(agents).toEqual([
       "cam-guide link checker (+https://guide.example)",
       "cam-guide link checker (+https://guide.example)",
@@ -125,44 +143,55 @@ describe("checkDestination", () => {
 const row = async (db: Db, id: number) => (await db.select().from(links).where(eq(links.id, id)))[0]!;
 
 describe("redirects into a private network", () => {
-  // 127.0.0.1 plays a public host here, "localhost" a private one.
-  const asked: string[] = [];
-  const pretend = async (host: string) => {
-    asked.push(host);
-    return host === "localhost";
-  };
-
   test("from a public destination: not followed, broken, the last public hop recorded", async () => {
     agents.length = 0;
-    const direct = await checkDestination(`${base}/to-inside`, { userAgent: UA, isPrivateHost: pretend });
+    const direct = await check("/to-inside");
     expect(direct).toEqual({
       healthClass: "broken",
       status: 302,
       finalUrl: `${base}/to-inside`,
       hops: 0,
-      reason: "It redirects into a private network; not followed.",
+      reason:
+        "It redirects to inside.example.com, which resolves to 127.0.0.2 (a loopback address (this computer itself)); not followed.",
     });
-    const later = await checkDestination(`${base}/hop-to-inside`, { userAgent: UA, isPrivateHost: pretend });
+    const later = await check("/hop-to-inside");
     expect(later).toMatchObject({ healthClass: "broken", status: 302, finalUrl: `${base}/to-inside`, hops: 1 });
-    expect(later.reason).toBe("It redirects into a private network; not followed.");
+    expect(later.reason).toContain("It redirects to inside.example.com");
+    const named = await check("/to-localhost");
+    expect(named).toMatchObject({ healthClass: "broken", status: 302, finalUrl: `${base}/to-localhost`, hops: 0 });
+    expect(named.reason).toBe("It redirects to localhost, not a public internet host; not followed.");
     // Only the public hops were asked for.
-    expect(agents.length).toBe(3);
-    expect(asked).toContain("localhost");
+    expect(agents.length).toBe(4);
   });
 
-  test("a destination on a private address may redirect within private addresses", async () => {
-    const everywherePrivate = async () => true;
-    const result = await checkDestination(`${base}/chain/1`, { userAgent: UA, isPrivateHost: everywherePrivate });
-    expect(result).toMatchObject({ healthClass: "redirected", status: 200, hops: 3, finalUrl: `${base}/ok` });
-    // The real classifier: 127.0.0.1 is loopback, so this server's redirects are followed.
-    expect((await check("/chain/1")).healthClass).toBe("redirected");
+  test("a destination on a private address or name is not checked at all: nothing is connected to", async () => {
+    agents.length = 0;
+    const loopback = await checkDestination(`http://127.0.0.1:${server.port}/ok`, {
+      userAgent: UA,
+      network: network(),
+    });
+    expect(loopback).toMatchObject({ healthClass: "broken", status: null, hops: 0 });
+    expect(loopback.reason).toContain("Not checked: its host 127.0.0.1 is a loopback address");
+    const inside = await checkDestination(`http://inside.example.com:${server.port}/ok`, {
+      userAgent: UA,
+      network: network(),
+    });
+    expect(inside.reason).toBe(
+      "Not checked: inside.example.com resolves to 127.0.0.2, a loopback address (this computer itself), not a public internet address.",
+    );
+    expect(agents).toEqual([]);
+    // The real network: 127.0.0.1 is loopback there, so even the test server's own address is refused.
+    expect((await checkDestination(`http://127.0.0.1:${server.port}/ok`, { userAgent: UA })).healthClass).toBe(
+      "broken",
+    );
+    expect(agents).toEqual([]);
   });
 
-  test("the scheduled and admin checks use the classifier they are given, and store no private address", async () => {
+  test("the scheduled and admin checks use the network they are given, and store no private address", async () => {
     const { db } = testApp({ seed: false });
     const link = await createLink(db, { destination: `${base}/hop-to-inside` });
-    const checks = new LinkChecks({ db, userAgent: async () => UA, logger: memoryLogger(), isPrivateHost: pretend });
-    expect((await checks.checkOne(link.id))?.reason).toBe("It redirects into a private network; not followed.");
+    const checks = linkChecks({ db });
+    expect((await checks.checkOne(link.id))?.reason).toContain("It redirects to inside.example.com");
     expect(await row(db, link.id)).toMatchObject({
       healthClass: "broken",
       lastStatus: 302,
@@ -186,14 +215,15 @@ describe("redirects into a private network", () => {
     "fd00::1",
     "fc00::",
     "fe80::1",
+    "fec0::1",
     "0.0.0.0",
     "::",
     "::ffff:127.0.0.1",
     "::ffff:7f00:1",
     "::ffff:10.0.0.1",
-  ])("%s is private", async (address) => {
-    expect(isPrivateAddress(address)).toBe(true);
-    expect(await isPrivateHost(address)).toBe(true);
+  ])("%s is not public", (address) => {
+    expect(nonPublicAddressKind(address)).not.toBeNull();
+    expect(hostProblem(address.includes(":") && !address.startsWith("[") ? `[${address}]` : address)).not.toBeNull();
   });
 
   test.each([
@@ -205,21 +235,20 @@ describe("redirects into a private network", () => {
     "100.128.0.1",
     "192.169.0.1",
     "::ffff:93.184.216.34",
-    "fec0::1",
-  ])("%s is public", async (address) => {
-    expect(isPrivateAddress(address)).toBe(false);
-    expect(await isPrivateHost(address)).toBe(false);
+  ])("%s is public", (address) => {
+    expect(nonPublicAddressKind(address)).toBeNull();
+    expect(hostProblem(address.includes(":") && !address.startsWith("[") ? `[${address}]` : address)).toBeNull();
   });
 
-  test("a name is private when it resolves to a private address", async () => {
-    expect(await isPrivateHost("localhost")).toBe(true);
+  test("a name for this computer is not public by its spelling, whatever it resolves to", () => {
+    expect(hostProblem("localhost")).not.toBeNull();
   });
 });
 
 const result = (healthClass: CheckResult["healthClass"], status: number | null = 200): CheckResult => ({
   healthClass,
   status,
-  finalUrl: "http://127.0.0.1/",
+  finalUrl: "http://shop.example.com/",
   hops: 0,
   reason: "",
 });
@@ -249,7 +278,7 @@ describe("what a check stores", () => {
   test("a check whose link changed destination meanwhile is not stored", async () => {
     const { db } = testApp({ seed: false });
     const link = await createLink(db, { destination: `${base}/missing` });
-    await recordCheck(db, { id: link.id, destination: "http://127.0.0.1/old" }, result("broken"), new Date());
+    await recordCheck(db, { id: link.id, destination: "http://shop.example.com/old" }, result("broken"), new Date());
     expect(await row(db, link.id)).toMatchObject({ healthClass: null, consecutiveFailures: 0, lastCheckedAt: null });
   });
 
@@ -257,7 +286,7 @@ describe("what a check stores", () => {
     const { db } = testApp({ seed: false });
     const link = await createLink(db, { destination: `${base}/chain/1` });
     const at = new Date("2026-03-01T12:00:00Z");
-    const checks = new LinkChecks({ db, userAgent: async () => UA, logger: memoryLogger(), clock: () => at });
+    const checks = linkChecks({ db, clock: () => at });
     expect((await checks.checkOne(link.id))?.healthClass).toBe("redirected");
     expect(await row(db, link.id)).toMatchObject({
       lastCheckedAt: at,
@@ -273,7 +302,7 @@ describe("what a check stores", () => {
 
 describe("where /go/ sends a broken link's clicks", () => {
   test("never elsewhere by itself; after N failed checks when the admin set N; off by hand at once", async () => {
-    const t = await adminApp({ seed: false });
+    const t = await adminApp({ seed: false, linkNetwork: network() });
     const link = await createLink(t.db, {
       slug: "broken-one",
       destination: `${base}/missing`,
@@ -327,7 +356,7 @@ describe("where /go/ sends a broken link's clicks", () => {
   });
 
   test("the number is a whole number from 1 to 20, or empty", async () => {
-    const t = await adminApp({ seed: false });
+    const t = await adminApp({ seed: false, linkNetwork: network() });
     const link = await createLink(t.db, { destination: `${base}/ok` });
     for (const autoFallbackAfter of [0, 21, 2.5, "3", -1]) {
       const res = await t.asAdmin(`/api/admin/link/${link.id}`, {
@@ -345,7 +374,7 @@ describe("where /go/ sends a broken link's clicks", () => {
 
 describe("the admin's check routes", () => {
   test("need a signed-in admin from this site", async () => {
-    const t = await adminApp({ seed: false });
+    const t = await adminApp({ seed: false, linkNetwork: network() });
     const link = await createLink(t.db, { destination: `${base}/ok` });
     for (const path of ["/api/admin/links/check", `/api/admin/links/${link.id}/check`]) {
       expect((await t.request(path, { method: "POST" })).status).toBe(401);
@@ -359,13 +388,13 @@ describe("the admin's check routes", () => {
   });
 
   test("one link: 404 for an unknown id, 422 for one that is not a number", async () => {
-    const t = await adminApp({ seed: false });
+    const t = await adminApp({ seed: false, linkNetwork: network() });
     expect((await t.asAdmin("/api/admin/links/999999/check", { method: "POST" })).status).toBe(404);
     expect((await t.asAdmin("/api/admin/links/abc/check", { method: "POST" })).status).toBe(422);
   });
 
   test("all links: each is checked and the list comes back with what was found", async () => {
-    const t = await adminApp({ seed: false });
+    const t = await adminApp({ seed: false, linkNetwork: network() });
     const paths = ["/ok", "/moved", "/missing", "/forbidden", "/error"];
     for (const [i, path] of paths.entries()) await createLink(t.db, { slug: `l${i}`, destination: `${base}${path}` });
     const res = await t.asAdmin("/api/admin/links/check", { method: "POST" });
@@ -394,8 +423,8 @@ describe("a run that reaches no destination at all (this server is offline)", ()
   };
 
   test("check all: recorded as broken with no answer, no failure counted, the answer says offline", async () => {
-    const t = await adminApp({ seed: false });
-    const dead = `http://127.0.0.1:${await closedPort()}`;
+    const t = await adminApp({ seed: false, linkNetwork: network() });
+    const dead = `http://shop.example.com:${await closedPort()}`;
     const made = [];
     for (let i = 0; i < 3; i++)
       made.push(await createLink(t.db, { slug: `o${i}`, destination: `${dead}/x${i}`, autoFallbackAfter: 1 }));
@@ -415,10 +444,10 @@ describe("a run that reaches no destination at all (this server is offline)", ()
 
   test("the schedule too; one link alone, or one destination that answers, counts failures as usual", async () => {
     const { db } = testApp({ seed: false });
-    const dead = `http://127.0.0.1:${await closedPort()}`;
+    const dead = `http://shop.example.com:${await closedPort()}`;
     const a = await createLink(db, { destination: `${dead}/a` });
     const b = await createLink(db, { destination: `${dead}/b` });
-    const checks = new LinkChecks({ db, userAgent: async () => UA, logger: memoryLogger() });
+    const checks = linkChecks({ db });
     expect(await checks.tick(new Date(), 1)).toEqual({ checked: 2, offline: true });
     expect((await row(db, a.id)).consecutiveFailures).toBe(0);
 
@@ -430,7 +459,7 @@ describe("a run that reaches no destination at all (this server is offline)", ()
 
     const { db: single } = testApp({ seed: false });
     const alone = await createLink(single, { destination: `${dead}/alone` });
-    const one = new LinkChecks({ db: single, userAgent: async () => UA, logger: memoryLogger() });
+    const one = linkChecks({ db: single });
     expect(await one.checkAll()).toEqual({ checked: 1, offline: false });
     expect((await row(single, alone.id)).consecutiveFailures).toBe(1);
   });
@@ -451,7 +480,7 @@ describe("the schedule", () => {
       lastCheckedAt: new Date(now.getTime() - 2 * day),
       healthClass: "healthy",
     });
-    const checks = new LinkChecks({ db, userAgent: async () => UA, logger: memoryLogger(), clock: () => now });
+    const checks = linkChecks({ db, clock: () => now });
     expect(await checks.tick(now, 7 * day)).toEqual({ checked: 2, offline: false });
     expect((await row(db, never.id)).healthClass).toBe("healthy");
     expect(await row(db, stale.id)).toMatchObject({ healthClass: "broken", lastCheckedAt: now });
@@ -466,7 +495,7 @@ describe("the schedule", () => {
   test("never two runs over all links at once: a second ask waits for the first", async () => {
     const { db } = testApp({ seed: false });
     for (let i = 0; i < 4; i++) await createLink(db, { destination: `${base}/ok` });
-    const checks = new LinkChecks({ db, userAgent: async () => UA, logger: memoryLogger() });
+    const checks = linkChecks({ db });
     methods.length = 0;
     const first = checks.checkAll();
     expect(checks.running).toBe(true);

@@ -34,6 +34,7 @@ import { healthRoutes } from "./features/health/routes.ts";
 import { homeAdminRoutes } from "./features/home/admin-routes.ts";
 import { linkAdminRoutes } from "./features/links/admin-routes.ts";
 import { checkerUserAgent, LinkChecks } from "./features/links/health.ts";
+import type { CheckerNetwork } from "./features/links/network.ts";
 import { linkRoutes } from "./features/links/routes.ts";
 import { mediaAdminRoutes } from "./features/media/admin-routes.ts";
 import { offerAdminRoutes } from "./features/offers/admin-routes.ts";
@@ -104,6 +105,11 @@ export interface AppDeps {
   logger: Logger;
   /** The server passes its automatic backups (started, stopped on shutdown); else one is made from config. */
   backups?: Backups;
+  /**
+   * Where the link checker resolves names and which addresses it may connect to. Default: the
+   * public internet only. Tests pass their own to reach servers they start on loopback.
+   */
+  linkNetwork?: CheckerNetwork;
 }
 
 // JSON bodies of the API are small; uploads (a later route) set their own limit.
@@ -126,6 +132,7 @@ export function createApp({
   analytics: givenAnalytics,
   clock = () => new Date(),
   backups: givenBackups,
+  linkNetwork,
 }: AppDeps) {
   // Absolute links (canonical, feeds, the sitemap) start with the site's public address:
   // PUBLIC_URL, else the one stored in the settings, else none. Never a request's Host.
@@ -156,6 +163,7 @@ export function createApp({
     db: database.db,
     userAgent: async () => checkerUserAgent(await address.base().catch(() => null)),
     logger,
+    network: linkNetwork,
   });
   const linkCheckSchedules = new LinkCheckSchedules({
     db: database.db,

@@ -22,7 +22,16 @@ describe("loadConfig", () => {
       backupCron: null,
       backupKeep: null,
       backupDir: resolve("./data/backups"),
+      testLoopbackLinkPort: null,
     });
+  });
+
+  test("the link checker's test-only loopback port is a port number, or refused with a sentence saying it is for tests", () => {
+    expect(loadConfig({ CAM_GUIDE_TEST_LOOPBACK_LINK_PORT: "24411" }).testLoopbackLinkPort).toBe(24411);
+    for (const bad of ["0", "65536", "80;", "yes", "-1", "1.5"])
+      expect(() => loadConfig({ CAM_GUIDE_TEST_LOOPBACK_LINK_PORT: bad })).toThrow(
+        /CAM_GUIDE_TEST_LOOPBACK_LINK_PORT is for cam-guide's own tests only: unset it/,
+      );
   });
 
   test("ANALYTICS=off turns counting off; anything but on or off is refused", () => {

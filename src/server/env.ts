@@ -36,6 +36,11 @@ export interface Config {
   backupDir: string;
   /** CAM_GUIDE_BENCH=1 mounts /__bench/ceiling for the benchmark scripts only. */
   benchEndpoints: boolean;
+  /**
+   * CAM_GUIDE_TEST_LOOPBACK_LINK_PORT, for cam-guide's own tests only: the one port on 127.0.0.1
+   * the link checker may reach, through one reserved test name (features/links/network.ts); null: none.
+   */
+  testLoopbackLinkPort: number | null;
 }
 
 /** At most `count` writes per `windowSeconds`, refilled evenly (a burst of `count` is allowed). */
@@ -219,6 +224,16 @@ export function loadConfig(env: Env): Config {
   else if (data.startsWith(`${backupDir}/`))
     problems.push(`BACKUP_DIR must not hold DATA_DIR (got "${value("BACKUP_DIR")}"): backups would copy themselves.`);
 
+  const rawTestPort = value("CAM_GUIDE_TEST_LOOPBACK_LINK_PORT");
+  const testLoopbackLinkPort = rawTestPort === undefined ? null : Number(rawTestPort);
+  if (
+    rawTestPort !== undefined &&
+    !(/^\d{1,5}$/.test(rawTestPort) && Number(rawTestPort) >= 1 && Number(rawTestPort) <= 65535)
+  )
+    problems.push(
+      `CAM_GUIDE_TEST_LOOPBACK_LINK_PORT is for cam-guide's own tests only: unset it (got "${rawTestPort}", not a port).`,
+    );
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -238,5 +253,6 @@ export function loadConfig(env: Env): Config {
     backupKeep,
     backupDir,
     benchEndpoints: env.CAM_GUIDE_BENCH === "1",
+    testLoopbackLinkPort,
   };
 }

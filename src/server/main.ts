@@ -28,6 +28,7 @@ import { AdminResetError, ensureAdmin, loadJwtSecret, resetAdminPassword } from 
 import { resetTwoFactor } from "./features/auth/two-factor.ts";
 import { backupProcess } from "./features/backups/backup-process.ts";
 import { Backups } from "./features/backups/service.ts";
+import { type CheckerNetwork, TEST_LOOPBACK_HOST, testLoopbackNetwork } from "./features/links/network.ts";
 import { registerExistingUploads } from "./features/media/service.ts";
 import { refreshShippedPages } from "./features/site-pages/shipped.ts";
 import { removeUnfinishedUploads } from "./features/uploads/service.ts";
@@ -152,11 +153,26 @@ function openData(dir: string, { keeper = false } = {}): { database: DatabaseHan
  * links gets a link of its own (once; a later start finds nothing to do).
  */
 async function upgradeData(database: DatabaseHandle): Promise<void> {
-  const adopted = await adoptLinks(database);
+  const adopted = await adoptLinks(database, (source, problem) =>
+    logger.warn(`${source} has no managed link: ${problem}. Pick or make a link for it in the admin.`),
+  );
   if (adopted > 0)
     logger.info(`gave ${adopted} affiliate destination${adopted === 1 ? "" : "s"} a managed link (/go/)`);
   for (const slug of await refreshShippedPages(database.db, content.sitePages))
     logger.info(`the ${slug} page, never edited here, now has this release's text`);
+}
+
+/**
+ * The link checker's network for cam-guide's own tests (the browser journeys and the suites that
+ * start this executable check links against servers they run on 127.0.0.1), said loudly at
+ * every start; undefined, the public internet only, for every real site.
+ */
+function testLinkNetwork(config: Config): CheckerNetwork | undefined {
+  if (config.testLoopbackLinkPort === null) return undefined;
+  logger.warn(
+    `CAM_GUIDE_TEST_LOOPBACK_LINK_PORT is set: the link checker reaches 127.0.0.1:${config.testLoopbackLinkPort} for links to ${TEST_LOOPBACK_HOST}. It exists for cam-guide's own tests; unset it on a real site.`,
+  );
+  return testLoopbackNetwork(config.testLoopbackLinkPort);
 }
 
 /** Stops with a clear sentence when the port cannot be listened on; rethrows anything else. */
@@ -256,6 +272,7 @@ async function serve(config: Config) {
     logger,
     analytics,
     backups,
+    linkNetwork: testLinkNetwork(config),
   });
   // Yesterday's raw visitor rows become daily counts, and old salts go: at start, then hourly.
   if (config.analytics) scheduleRollUp(database.db, (error) => logger.error("analytics roll-up failed", { error }));

@@ -2,10 +2,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AdminLink } from "#shared/features/links/contract.ts";
 import { expect, signIn, test, waitForHydration } from "./fixtures.ts";
+import { LOOPBACK_LINK_HOST, loopbackLinkPort } from "./loopback-link-port.ts";
 
 // It points every link at a server it starts on 127.0.0.1 (the checker must never reach
 // anything else), so it runs alone on the admin journeys' server before them
-// (playwright.config.ts) and puts every destination back at the end.
+// (playwright.config.ts) and puts every destination back at the end. The checker reaches that
+// server only through the reserved test name, on the one port the e2e server opened for it.
 const TARGET = "platform-two";
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
@@ -15,12 +17,13 @@ let loopback: Server;
 let origin: string;
 
 test.beforeAll(async () => {
+  const port = loopbackLinkPort(Number(new URL(test.info().project.use.baseURL!).port));
   loopback = createServer((request, response) => {
     response.writeHead(request.url?.startsWith("/gone") ? 404 : 200, { "content-type": "text/plain" });
     response.end("loopback");
   });
-  await new Promise<void>((resolve) => loopback.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(loopback.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => loopback.listen(port, "127.0.0.1", resolve));
+  origin = `http://${LOOPBACK_LINK_HOST}:${(loopback.address() as AddressInfo).port}`;
 });
 test.afterAll(() => new Promise<void>((resolve) => loopback.close(() => resolve())));
 

@@ -54,8 +54,8 @@ export function postInput(overrides: Partial<PostInput> = {}) {
 export function settingsInput(overrides: Partial<SiteSettings> = {}) {
   return {
     brandName: "Velvet Start",
-    platformA: { name: "Alpha", url: "https://alpha.example" },
-    platformB: { name: "Beta", url: "https://beta.example" },
+    platformA: { name: "Alpha", url: "https://alpha.example/" },
+    platformB: { name: "Beta", url: "https://beta.example/" },
     bannerPlatform: "b",
     incomeFigure: "$2k+",
     modelsHelpedFigure: "500+",

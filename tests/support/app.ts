@@ -48,6 +48,8 @@ export interface TestAppOptions {
   storage?: AppDeps["storage"];
   /** LINK_CHECK_INTERVAL as set on the server (null: set to off); unset by default, and nothing is scheduled. */
   linkCheckInterval?: number | null;
+  /** The link checker's network (tests/support/link-network.ts); default: the public internet only. */
+  linkNetwork?: AppDeps["linkNetwork"];
 }
 
 /** The real app on a fresh in-memory database with the real migrations (and the seed unless `seed: false`). */
@@ -81,6 +83,7 @@ export function testApp(options: TestAppOptions = {}) {
     writeLimiter: options.writeLimiter,
     beaconLimiter: options.beaconLimiter,
     pageCache: options.pageCache,
+    linkNetwork: options.linkNetwork,
   });
   const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
   return { app, database, db: database.db, sqlite: database.sqlite, logger, request, uploadsDir };

@@ -1,6 +1,7 @@
 import { dehydrate } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { renderToReadableStream } from "react-dom/server";
+import { siteLocation } from "#server/lib/location.ts";
 import type { ReadResolver } from "#server/lib/reads.ts";
 import type { Logger } from "#server/logger.ts";
 import { HttpError } from "#server/plugins/errors.ts";
@@ -59,7 +60,7 @@ interface PageRequest {
 function redirectResponse({ to, permanent }: Redirect): Response {
   return new Response(null, {
     status: permanent ? 301 : 302,
-    headers: { location: to, "cache-control": permanent ? "public, max-age=3600" : "no-store" },
+    headers: { location: siteLocation(to), "cache-control": permanent ? "public, max-age=3600" : "no-store" },
   });
 }
 

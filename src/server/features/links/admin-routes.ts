@@ -3,7 +3,7 @@ import type { Db } from "#server/db/client.ts";
 import { adminJson, NumericId } from "#server/plugins/admin-route.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { LinkCreate, LinkUpdate } from "#shared/features/links/contract.ts";
-import type { LinkChecks } from "./health.ts";
+import { CHECK_DEADLINE_MS, type LinkChecks } from "./health.ts";
 import { createLink, getLink, listLinksWithClicks, updateLink } from "./service.ts";
 
 /** Managed links, mounted under /api/admin behind the admin guard (see app.ts). */
@@ -23,13 +23,21 @@ export function linkAdminRoutes(db: Db, checks: LinkChecks) {
         ...adminJson(LinkUpdate),
         params: NumericId,
       })
-      // Checks every link's destination now (a run already under way is waited for): the list after it,
-      // and `offline` when no destination could be reached at all (this server is likely offline).
-      .post("/links/check", async () => {
-        const { checked, offline } = await checks.checkAll();
-        return { checked, offline, links: await listLinksWithClicks(db) };
+      // Checks every link's destination now (a run already under way is joined). A run that ends
+      // within the deadline: 200 with the list after it, and `offline` when no destination could be
+      // reached. One that takes longer goes on: 202 with its progress, read again with the GET below.
+      // Either way the request is answered well inside the server's idle timeout.
+      .post("/links/check", async ({ set }) => {
+        const summary = await checks.checkAllWithin(CHECK_DEADLINE_MS);
+        if (!summary) set.status = 202;
+        const state = summary
+          ? { running: false, checked: summary.checked, total: summary.checked, offline: summary.offline }
+          : checks.state;
+        return { ...state, links: await listLinksWithClicks(db) };
       })
-      // Checks one link's destination now: the link after it and what the check found.
+      // The run under way (or the last one) and the list as it is now.
+      .get("/links/check", async () => ({ ...checks.state, links: await listLinksWithClicks(db) }))
+      // Checks one link's destination now (within the deadline): the link after it and what the check found.
       .post(
         "/links/:id/check",
         async ({ params }) => {

@@ -1,15 +1,20 @@
-import { lookup } from "node:dns/promises";
-import { isIP } from "node:net";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import type { Logger } from "#server/logger.ts";
 import type { HealthClass } from "#shared/features/links/contract.ts";
+import { hostProblem, isIpAddress } from "#shared/public-host.ts";
+import { askFirst, type CheckerNetwork, type HopAnswer, HopTimeout, portOf, publicNetwork } from "./network.ts";
 import { links } from "./table.ts";
 
 /** At most this many redirects are followed; one more makes the link broken. */
 export const MAX_HOPS = 10;
 /** How long one request of a check may take before the destination counts as not answering. */
 export const CHECK_TIMEOUT_MS = 10_000;
+/**
+ * How long one check may take in all, every redirect included, and how long an admin's request
+ * to check waits: well inside the server's idle timeout, so the admin always gets an answer.
+ */
+export const CHECK_DEADLINE_MS = 15_000;
 /** Destinations checked at the same time in a run over all links. */
 const AT_ONCE = 3;
 
@@ -39,91 +44,16 @@ export interface RunSummary {
   offline: boolean;
 }
 
-/** Whether a host name or address is (or resolves to) an address only this machine or its network can reach. */
-export type PrivateHostTest = (hostname: string) => Promise<boolean>;
-
 export interface CheckOptions {
+  /** How long one request may take. */
   timeoutMs?: number;
+  /** How long the whole check may take, every redirect and name lookup included. */
+  deadlineMs?: number;
   maxHops?: number;
   userAgent: string;
-  /** Decides which redirect targets are private; the real one asks DNS (tests pass their own). */
-  isPrivateHost?: PrivateHostTest;
+  /** Where names resolve and which addresses may be connected to: the public internet only, unless a test passes its own. */
+  network?: CheckerNetwork;
 }
-
-/** The 32-bit value of a dotted IPv4 address, or null when `host` is not one. */
-function ipv4Value(host: string): number | null {
-  if (isIP(host) !== 4) return null;
-  return host.split(".").reduce((value, part) => value * 256 + Number(part), 0);
-}
-
-const inRange = (value: number, base: string, bits: number) => {
-  const size = 2 ** (32 - bits);
-  return Math.floor(value / size) === Math.floor((ipv4Value(base) ?? 0) / size);
-};
-
-function isPrivateIpv4(value: number): boolean {
-  return (
-    inRange(value, "0.0.0.0", 8) || // "this network", the unspecified address included
-    inRange(value, "10.0.0.0", 8) ||
-    inRange(value, "100.64.0.0", 10) || // carrier-grade NAT
-    inRange(value, "127.0.0.0", 8) ||
-    inRange(value, "169.254.0.0", 16) || // link-local, cloud metadata services included
-    inRange(value, "172.16.0.0", 12) ||
-    inRange(value, "192.168.0.0", 16)
-  );
-}
-
-/** The eight 16-bit groups of an IPv6 address (an embedded IPv4 tail included), or null. */
-function ipv6Groups(host: string): number[] | null {
-  if (isIP(host) !== 6) return null;
-  let text = host.toLowerCase();
-  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (tail) {
-    const value = ipv4Value(tail[1]!) ?? 0;
-    text = `${text.slice(0, -tail[1]!.length)}${(value >>> 16).toString(16)}:${(value & 0xffff).toString(16)}`;
-  }
-  const [head = "", rest] = text.split("::");
-  const parse = (part: string) => (part ? part.split(":").map((group) => Number.parseInt(group, 16)) : []);
-  const front = parse(head);
-  const back = rest === undefined ? [] : parse(rest);
-  return [...front, ...Array<number>(8 - front.length - back.length).fill(0), ...back];
-}
-
-/**
- * True for an IP address only this machine or its network can reach: loopback, private,
- * link-local, unspecified and carrier-grade NAT addresses, IPv4 ones written as IPv6
- * (::ffff:127.0.0.1) included. False for a public address and for anything not an address.
- */
-export function isPrivateAddress(address: string): boolean {
-  const host = address.replace(/^\[|\]$/g, "");
-  const v4 = ipv4Value(host);
-  if (v4 !== null) return isPrivateIpv4(v4);
-  const groups = ipv6Groups(host);
-  if (!groups) return false;
-  const [first = 0] = groups;
-  const embedded = (groups[6]! * 0x10000 + groups[7]!) >>> 0;
-  // ::/96 (:: and ::1 among them), ::ffff:0:0/96 (IPv4-mapped) and 64:ff9b::/96 (NAT64) carry an IPv4 address.
-  if (groups.slice(0, 5).every((group) => group === 0) && (groups[5] === 0 || groups[5] === 0xffff))
-    return isPrivateIpv4(embedded);
-  if (first === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0))
-    return isPrivateIpv4(embedded);
-  return (first & 0xfe00) === 0xfc00 || (first & 0xffc0) === 0xfe80; // fc00::/7 unique local, fe80::/10 link-local
-}
-
-/**
- * The real test: an address literal is judged as it is; a name is private when any address
- * it resolves to is. A name that does not resolve is not called private: fetching it fails.
- */
-export const isPrivateHost: PrivateHostTest = async (hostname) => {
-  const host = hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host)) return isPrivateAddress(host);
-  try {
-    const addresses = await lookup(host, { all: true });
-    return addresses.some(({ address }) => isPrivateAddress(address));
-  } catch {
-    return false;
-  }
-};
 
 /** The user agent the checker names itself with: what it is, and whose site sends it. */
 export function checkerUserAgent(publicOrigin: string | null): string {
@@ -131,32 +61,57 @@ export function checkerUserAgent(publicOrigin: string | null): string {
 }
 
 const isRedirect = (status: number) => status >= 300 && status < 400;
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
+
+/** `work`, or null when `ms` pass first. */
+async function within<T>(ms: number, work: Promise<T>): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Fetches `url` the way a visitor's browser would reach it: GET (some networks answer HEAD
  * badly), each redirect followed by hand (a relative Location against the address that sent
- * it; only http and https), at most `maxHops` of them, each request with its own timeout. The
- * body is never read. A redirect from a public destination to a host that is (or resolves to) a
- * private, loopback or link-local address is not followed. Networks redirect by design, so a redirect that ends on a page is not an
- * error; 403 and 429 mean the destination refuses robots, not that it is gone.
+ * it; only http and https), at most `maxHops` of them, each request with its own timeout and the
+ * whole check within `deadlineMs`. The body is never read. Every hop's host must be a public
+ * one (the rule a save applies); its name is resolved once, every address it resolves to must be
+ * public, and the request goes to one of exactly those addresses. Networks redirect by design,
+ * so a redirect that ends on a page is not an error; 403 and 429 mean the destination refuses
+ * robots, not that it is gone.
  */
 export async function checkDestination(
   url: string,
   {
     timeoutMs = CHECK_TIMEOUT_MS,
+    deadlineMs = CHECK_DEADLINE_MS,
     maxHops = MAX_HOPS,
     userAgent,
-    isPrivateHost: isPrivate = isPrivateHost,
+    network = publicNetwork,
   }: CheckOptions,
 ): Promise<CheckResult> {
+  const until = Date.now() + deadlineMs;
   let current = url;
-  // A destination on a private address is the operator's choice and may redirect anywhere; a
-  // public one is not followed into a private network (that would map it for whoever runs it).
-  let privateAllowed: boolean | null = null;
   let status: number | null = null;
   let hops = 0;
   const seen = new Set<string>();
   const broken = (reason: string): CheckResult => ({ healthClass: "broken", status, finalUrl: current, hops, reason });
+  const unreachable = (reason: string): CheckResult => ({ ...broken(reason), status: null, unreachable: true });
+  // A redirect into a private network is not followed: the check ends at the last hop asked.
+  let asked = url;
+  const notFollowed = (reason: string): CheckResult => ({ ...broken(reason), finalUrl: asked, hops: hops - 1 });
+  const outOfTime = () =>
+    unreachable(
+      hops === 0
+        ? `No answer within ${seconds(deadlineMs)} seconds.`
+        : `No answer within ${seconds(deadlineMs)} seconds for the whole check (after ${hops} redirect${hops === 1 ? "" : "s"}).`,
+    );
   for (;;) {
     let address: URL;
     try {
@@ -168,48 +123,57 @@ export async function checkDestination(
       return broken(`A redirect led to a ${address.protocol} address, not a web page.`);
     if (seen.has(address.href)) return broken("The redirects go round in a loop.");
     seen.add(address.href);
-    privateAllowed ??= await isPrivate(address.hostname);
-
-    let response: Response;
-    try {
-      response = await fetch(address, {
-        method: "GET",
-        redirect: "manual",
-        headers: { "user-agent": userAgent, accept: "text/html,*/*;q=0.8" },
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (error) {
-      status = null;
-      const name = (error as Error).name;
-      return {
-        ...broken(
-          name === "TimeoutError" || name === "AbortError"
-            ? `No answer within ${Math.round(timeoutMs / 100) / 10} seconds.`
-            : "Could not connect (the name does not resolve, or the server refused the connection).",
-        ),
-        unreachable: true,
-      };
+    // Names and addresses no visitor reaches are never asked, whether saved or redirected to.
+    const hostRefused = hostProblem(address.hostname);
+    if (hostRefused)
+      return hops === 0
+        ? broken(`Not checked: its host ${address.hostname} ${hostRefused}.`)
+        : notFollowed(`It redirects to ${address.hostname}, not a public internet host; not followed.`);
+    const host = address.hostname.replace(/^\[|\]$/g, "");
+    const port = portOf(address);
+    let addresses: string[];
+    if (isIpAddress(host)) addresses = [host];
+    else {
+      let answer: string[] | null;
+      try {
+        answer = await within(until - Date.now(), network.resolve(host));
+      } catch {
+        return unreachable(`Could not connect: the name ${host} does not resolve.`);
+      }
+      if (answer === null) return outOfTime();
+      if (answer.length === 0) return unreachable(`Could not connect: the name ${host} does not resolve.`);
+      addresses = answer;
     }
-    status = response.status;
-    await response.body?.cancel().catch(() => {});
+    for (const resolved of addresses) {
+      const kind = network.refusal(resolved, host, port);
+      if (kind)
+        return hops === 0
+          ? broken(`Not checked: ${host} resolves to ${resolved}, ${kind}, not a public internet address.`)
+          : notFollowed(`It redirects to ${host}, which resolves to ${resolved} (${kind}); not followed.`);
+    }
+
+    const left = until - Date.now();
+    if (left <= 0) return outOfTime();
+    asked = address.href;
+    let answer: HopAnswer;
+    try {
+      answer = await askFirst(address, addresses, userAgent, Math.min(timeoutMs, left));
+    } catch (error) {
+      if (error instanceof HopTimeout)
+        return timeoutMs < left ? unreachable(`No answer within ${seconds(timeoutMs)} seconds.`) : outOfTime();
+      return unreachable("Could not connect (the server refused the connection or its certificate is not valid).");
+    }
+    status = answer.status;
 
     if (isRedirect(status)) {
-      const location = response.headers.get("location");
-      if (!location) return broken(`A ${status} redirect without a Location.`);
+      if (!answer.location) return broken(`A ${status} redirect without a Location.`);
       let next: string;
       try {
-        next = new URL(location, address).href;
+        next = new URL(answer.location, address).href;
       } catch {
         return broken(`A ${status} redirect to an address that is not valid.`);
       }
       if (hops === maxHops) return broken(`More than ${maxHops} redirects.`);
-      const target = new URL(next);
-      if (
-        !privateAllowed &&
-        (target.protocol === "http:" || target.protocol === "https:") &&
-        (await isPrivate(target.hostname))
-      )
-        return broken("It redirects into a private network; not followed.");
       current = next;
       hops++;
       continue;
@@ -280,9 +244,23 @@ export interface LinkChecksOptions {
   userAgent: () => Promise<string>;
   logger: Pick<Logger, "info" | "warn" | "error">;
   timeoutMs?: number;
+  /** How long one check may take in all (default CHECK_DEADLINE_MS). */
+  deadlineMs?: number;
   clock?: () => Date;
-  /** Decides which redirect targets are private (default: the DNS-based isPrivateHost). */
-  isPrivateHost?: PrivateHostTest;
+  /** Where names resolve and which addresses may be connected to (default: the public internet only). */
+  network?: CheckerNetwork;
+}
+
+/** A run over many links as the admin's Links page follows it. */
+export interface RunState {
+  /** Whether a run is under way. */
+  running: boolean;
+  /** Links checked so far by the run under way, or by the last run. */
+  checked: number;
+  /** Links the run under way (or the last run) checks. */
+  total: number;
+  /** The last finished run reached no destination at all (see RunSummary). */
+  offline: boolean;
 }
 
 /**
@@ -291,6 +269,8 @@ export interface LinkChecksOptions {
  */
 export class LinkChecks {
   private run: Promise<RunSummary> | null = null;
+  private progress = { checked: 0, total: 0 };
+  private last: RunSummary | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private firstTimer: ReturnType<typeof setTimeout> | null = null;
   private hours: number | null = null;
@@ -305,7 +285,8 @@ export class LinkChecks {
     return checkDestination(link.destination, {
       userAgent: await this.options.userAgent(),
       timeoutMs: this.options.timeoutMs,
-      isPrivateHost: this.options.isPrivateHost,
+      deadlineMs: this.options.deadlineMs,
+      network: this.options.network,
     });
   }
 
@@ -328,6 +309,23 @@ export class LinkChecks {
   /** Whether a run over many links is under way. */
   get running(): boolean {
     return this.run !== null;
+  }
+
+  /** The run under way, or the last one. */
+  get state(): RunState {
+    return {
+      running: this.run !== null,
+      ...this.progress,
+      offline: this.last?.offline ?? false,
+    };
+  }
+
+  /**
+   * Checks every link (or joins the run under way) and waits for it at most `ms`: the summary
+   * when it ended in time, null when it goes on (its results are stored when it ends).
+   */
+  checkAllWithin(ms: number): Promise<RunSummary | null> {
+    return within(ms, this.checkAll());
   }
 
   /** Checks every link; a run already under way is waited for instead. */
@@ -356,6 +354,7 @@ export class LinkChecks {
     if (this.run) return this.run;
     const run = (async () => {
       const rows = await pick();
+      this.progress = { checked: 0, total: rows.length };
       const found: { row: (typeof rows)[number]; result: CheckResult }[] = [];
       let next = 0;
       const worker = async () => {
@@ -366,6 +365,7 @@ export class LinkChecks {
           } catch (error) {
             this.options.logger.error("could not check a link", { error, id: row.id });
           }
+          this.progress.checked++;
         }
       };
       await Promise.all(Array.from({ length: Math.min(AT_ONCE, rows.length) }, worker));
@@ -379,7 +379,8 @@ export class LinkChecks {
           this.options.logger.error("could not record a link check", { error, id: row.id });
         }
       }
-      return { checked: rows.length, offline };
+      this.last = { checked: rows.length, offline };
+      return this.last;
     })();
     this.run = run;
     const done = () => {

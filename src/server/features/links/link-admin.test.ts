@@ -120,7 +120,12 @@ describe("an offer, a product or a platform picks or makes its managed link", ()
       json: {
         ...settings,
         brandName: "Changed",
-        platformB: { ...settings.platformB, linkSlug: "+new", newLinkSlug: "taken", newLinkDestination: "https://x/" },
+        platformB: {
+          ...settings.platformB,
+          linkSlug: "+new",
+          newLinkSlug: "taken",
+          newLinkDestination: "https://x.example/",
+        },
       },
     });
     expect(res.status).toBe(409);

@@ -12,7 +12,8 @@ import { getAdminSettings, getSettings } from "#server/features/settings/service
 import { resourcePath } from "#server/resources.ts";
 import { PLACEMENT_PAGES, placementPage } from "#shared/features/links/constants.ts";
 import type { AdminLink } from "#shared/features/links/contract.ts";
-import { isHttpDestination, LinkSlug, LinkUpdate } from "#shared/features/links/contract.ts";
+import { LinkSlug, LinkUpdate } from "#shared/features/links/contract.ts";
+import { readDestination } from "#shared/features/links/destination.ts";
 import { fieldProblems } from "#shared/schema/field-problems.ts";
 import { adminApp } from "#tests/support/admin.ts";
 import { testApp } from "#tests/support/app.ts";
@@ -154,7 +155,7 @@ describe("the links contract", () => {
     ]) {
       expect(Value.Check(LinkUpdate, { ...valid, destination })).toBe(false);
       expect(Value.Check(LinkUpdate, { ...valid, fallbackDestination: destination })).toBe(false);
-      expect(isHttpDestination(destination)).toBe(false);
+      expect(readDestination(destination).problem).toBeDefined();
     }
     for (const slug of ["", "Join", "join alpha", "-join", "join-", "jo--in", "a".repeat(65), "ü"])
       expect(Value.Check(LinkSlug, slug)).toBe(false);

@@ -8,7 +8,6 @@ import {
   type AdminLink,
   type AdminLinkWithClicks,
   autoFallbackInEffect,
-  isHttpDestination,
   LINK_SLUG_PATTERN,
   type LinkChoice,
   type LinkClicks,
@@ -16,6 +15,7 @@ import {
   type LinkUpdate,
   NEW_LINK,
 } from "#shared/features/links/contract.ts";
+import { readDestination, savedDestination } from "#shared/features/links/destination.ts";
 import { HEALTH_RESET } from "./health.ts";
 import { links } from "./table.ts";
 
@@ -58,8 +58,22 @@ export async function followGo(
     .where(eq(links.slug, slug))
     .limit(1);
   if (!link) return { location: "/", link: null };
-  if (link.active && !autoFallbackInEffect(link)) return { location: link.destination, link: slug };
-  return { location: link.fallback ?? placementPage(placement), link: slug };
+  // Read in the saved form, whatever wrote the row (an older release, a restore): the Location
+  // is then plain ASCII. One that is no destination a visitor can follow is not used.
+  const destination = savedDestination(link.destination);
+  if (destination && link.active && !autoFallbackInEffect(link)) return { location: destination, link: slug };
+  const fallback = link.fallback === null ? null : savedDestination(link.fallback);
+  return { location: fallback ?? placementPage(placement), link: slug };
+}
+
+/**
+ * `raw` in the form it is saved and sent in, or a 422 naming `field` with the reason visitors
+ * could not follow it (`what` starts the sentence: "The destination", "The fallback").
+ */
+export function destinationAt(raw: string, field: string, what: string): string {
+  const reading = readDestination(raw, what);
+  if (reading.problem !== undefined) throw new HttpError(422, reading.problem, [{ field, message: reading.problem }]);
+  return reading.url;
 }
 
 /** A slug made from `text` (lower-case words joined by hyphens), never empty. */
@@ -157,13 +171,21 @@ export async function listLinks(db: Db): Promise<AdminLink[]> {
 
 const blank = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
 
+/** A fallback as sent in its saved form: undefined when absent, null for none ("" or null). */
+function fallbackOf(value: string | null | undefined): string | null | undefined {
+  if (value === undefined) return undefined;
+  const text = blank(value);
+  return text === null ? null : destinationAt(text, "fallbackDestination", "The fallback");
+}
+
 /**
  * Changes a link's destination and state and, when sent, its fallback, notes and the failed
  * checks after which clicks go to the fallback (an absent field keeps its value; "" or null
  * clears it); its slug stays. A new destination starts unchecked.
  */
 export async function updateLink(db: Db, id: number, input: LinkUpdate): Promise<AdminLink> {
-  const destination = input.destination.trim();
+  const destination = destinationAt(input.destination, "destination", "The destination");
+  const fallback = fallbackOf(input.fallbackDestination);
   const [before] = await db.select({ destination: links.destination }).from(links).where(eq(links.id, id)).limit(1);
   if (!before) throw new HttpError(404, "No link with that id.");
   const [row] = await db
@@ -171,7 +193,7 @@ export async function updateLink(db: Db, id: number, input: LinkUpdate): Promise
     .set({
       destination,
       active: input.active,
-      ...(input.fallbackDestination !== undefined ? { fallbackDestination: blank(input.fallbackDestination) } : {}),
+      ...(fallback !== undefined ? { fallbackDestination: fallback } : {}),
       ...(input.notes !== undefined ? { notes: blank(input.notes) } : {}),
       ...(input.autoFallbackAfter !== undefined ? { autoFallbackAfter: input.autoFallbackAfter } : {}),
       ...(before.destination !== destination ? HEALTH_RESET : {}),
@@ -197,12 +219,11 @@ export async function chooseLink(
   tx: Db,
   choice: LinkChoice,
   prefix: string,
-  typed: { slug: string | null; destination: string | undefined; name: string; notes: string },
+  typed: { slug: string | null; destination: string | undefined; name: string; notes: string; field: string },
 ): Promise<{ slug: string; destination: string }> {
   const picked = choice.linkSlug?.trim() ?? "";
   if (picked === NEW_LINK) {
     const slug = choice.newLinkSlug?.trim() ?? "";
-    const destination = choice.newLinkDestination?.trim() ?? "";
     if (!SLUG.test(slug) || slug.length > 64)
       throw choiceProblem(
         422,
@@ -210,13 +231,11 @@ export async function chooseLink(
         "newLinkSlug",
         "The new link's slug is 1 to 64 lower-case letters, digits and single hyphens",
       );
-    if (!isHttpDestination(destination))
-      throw choiceProblem(
-        422,
-        prefix,
-        "newLinkDestination",
-        "The new link's destination must be a full web address starting with http:// or https://",
-      );
+    const destination = destinationAt(
+      choice.newLinkDestination ?? "",
+      `${prefix}newLinkDestination`,
+      "The new link's destination",
+    );
     const [taken] = await tx.select({ id: links.id }).from(links).where(eq(links.slug, slug)).limit(1);
     if (taken)
       throw choiceProblem(
@@ -237,15 +256,17 @@ export async function chooseLink(
     if (!link) throw choiceProblem(422, prefix, "linkSlug", `There is no link with the slug "${picked.slice(0, 64)}"`);
     return link;
   }
-  const destination = typed.destination?.trim() ?? "";
-  if (!isHttpDestination(destination))
+  if (!typed.destination?.trim())
     throw choiceProblem(422, prefix, "linkSlug", "Choose a link, or make a new one with a slug and a destination");
+  const destination = destinationAt(typed.destination, typed.field, "The link's destination");
   return { slug: await linkFor(tx, { ...typed, destination }), destination };
 }
 
 /** Makes a link in the Links section; a slug in use is a 409. */
 export async function createLink(db: Db, input: LinkCreate): Promise<AdminLink> {
   const slug = input.slug.trim();
+  const destination = destinationAt(input.destination, "destination", "The destination");
+  const fallback = fallbackOf(input.fallbackDestination) ?? null;
   const [taken] = await db.select({ id: links.id }).from(links).where(eq(links.slug, slug)).limit(1);
   if (taken)
     throw new HttpError(409, `A link with the slug "${slug}" exists.`, [
@@ -255,9 +276,9 @@ export async function createLink(db: Db, input: LinkCreate): Promise<AdminLink> 
     .insert(links)
     .values({
       slug,
-      destination: input.destination.trim(),
+      destination,
       active: input.active,
-      fallbackDestination: blank(input.fallbackDestination),
+      fallbackDestination: fallback,
       notes: blank(input.notes),
       autoFallbackAfter: input.autoFallbackAfter ?? null,
     })

@@ -157,6 +157,7 @@ async function offerLink(tx: Db, slug: string | null, input: OfferInput, values:
     destination: values.linkUrl,
     name: values.title,
     notes: `Offer: ${values.title}`,
+    field: "linkUrl",
   });
   return { linkSlug: link.slug, linkUrl: link.destination };
 }

@@ -96,6 +96,7 @@ async function productLink(
     destination: values.link,
     name: id,
     notes: `Product: ${values.name}`,
+    field: "link",
   });
   return { linkSlug: link.slug, link: link.destination };
 }

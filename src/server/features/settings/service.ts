@@ -100,12 +100,14 @@ export async function updateSettings(db: Db, settings: SiteSettings): Promise<Si
       destination: values.platformAUrl,
       name: values.platformAName,
       notes: "Platform 1 in the settings",
+      field: "platformA.url",
     });
     const b = await chooseLink(tx, settings.platformB, "platformB.", {
       slug: row.platformBLinkSlug,
       destination: values.platformBUrl,
       name: values.platformBName,
       notes: "Platform 2 in the settings",
+      field: "platformB.url",
     });
     await tx
       .update(siteSettings)

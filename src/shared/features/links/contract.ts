@@ -11,8 +11,13 @@ export const LinkSlug = Type.String({
     "The slug is 1 to 64 lower-case letters, digits and single hyphens, starting and ending with a letter or digit",
 });
 
-/** An absolute http(s) address with a host and no spaces or control characters. */
-export const HTTP_DESTINATION_PATTERN = "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#@\\\\]+(?:[/?#][^\\s\\\\]*)?$";
+/**
+ * The shape of an absolute http(s) address: a host, no ASCII spaces or control characters, no
+ * backslash. What else a destination must be (a public host, no invisible characters) the server
+ * checks with readDestination (destination.ts), which says precisely what is wrong.
+ */
+export const HTTP_DESTINATION_PATTERN =
+  "^[Hh][Tt][Tt][Pp][Ss]?://[^\\x00-\\x20/?#@\\\\]+(?:[/?#][^\\x00-\\x20\\\\]*)?$";
 
 const destination = (what: string) =>
   Type.String({
@@ -81,17 +86,6 @@ export function autoFallbackInEffect(link: Pick<AdminLink, "autoFallbackAfter" |
   return link.autoFallbackAfter !== null && link.consecutiveFailures >= link.autoFallbackAfter;
 }
 
-/** True when `value` is an address a managed link may send visitors to. */
-export function isHttpDestination(value: string): boolean {
-  if (value.length > 2048 || !new RegExp(HTTP_DESTINATION_PATTERN).test(value)) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
-  } catch {
-    return false;
-  }
-}
-
 /** The picker's value for "make a new link" (no slug can start with "+"). */
 export const NEW_LINK = "+new";
 
@@ -129,4 +123,17 @@ export interface LinkClicks {
 /** A link in the admin's list, with its clicks. */
 export interface AdminLinkWithClicks extends AdminLink {
   clicks: LinkClicks;
+}
+
+/**
+ * "Check all links now" and the read of its progress: whether the run goes on, how many links it
+ * checked of how many, whether the last finished run reached no destination at all (the server
+ * looks offline), and the list as it is now.
+ */
+export interface LinkCheckRun {
+  running: boolean;
+  checked: number;
+  total: number;
+  offline: boolean;
+  links: AdminLinkWithClicks[];
 }

@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { LinkChoiceFields } from "#shared/features/links/contract.ts";
+import { hostProblem } from "#shared/public-host.ts";
 import { READABLE_TEXT_FORMAT } from "#shared/schema/formats.ts";
 
 const HttpUrl = Type.String({
@@ -128,35 +129,16 @@ export function canonicalOrigin(raw: string | null | undefined): string | null {
   }
 }
 
-const LOCAL_SUFFIXES = [".localhost", ".local", ".internal", ".lan", ".home.arpa"];
-
 /**
- * True for an origin only this machine or its local network can reach: localhost, private
- * and link-local addresses, and names without a dot (a container or machine name). Such an
+ * True for an origin only this machine or its local network can reach (its host is not a public
+ * one: localhost, private and link-local addresses, names without a dot or used only inside
+ * private networks; the rule a link's destination follows, src/shared/public-host.ts). Such an
  * address is never taken from a sign-in, and the admin is warned before publishing it.
  */
 export function isLocalOrigin(origin: string): boolean {
-  let host: string;
   try {
-    host = new URL(origin).hostname.toLowerCase().replace(/^\[|\]$/g, "");
+    return hostProblem(new URL(origin).hostname) !== null;
   } catch {
     return false;
   }
-  if (host === "localhost" || LOCAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) return true;
-  if (host.includes(":"))
-    return host === "::1" || host === "::" || /^(f[cd]|fe[89ab])/.test(host) || host.startsWith("::ffff:");
-  const v4 = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(host);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return (
-      a === 0 ||
-      a === 10 ||
-      a === 127 ||
-      (a === 100 && b >= 64 && b <= 127) ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168)
-    );
-  }
-  return !host.includes(".");
 }

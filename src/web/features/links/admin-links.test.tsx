@@ -175,3 +175,21 @@ test("New link: the slug has the focus, the failed-checks number is sent, a take
     n: 3,
   });
 });
+
+test("New link: a destination on this computer or a private network is refused at its field, saying why", async () => {
+  const { asAdmin, database } = await linksApp();
+  routeFetchTo((path, init) => asAdmin(path, init));
+  renderAt("/admin/links/new", <NewLinkEditor onDone={() => {}} />);
+  fireEvent.change(screen.getByLabelText("Slug"), { target: { value: "inside" } });
+  fireEvent.change(screen.getByLabelText("Destination"), { target: { value: "http://2130706433:8080/admin" } });
+  fireEvent.click(screen.getByRole("button", { name: "Create Link" }));
+  await waitFor(
+    () =>
+      expect(fieldMessage("Destination")).toBe(
+        "The destination's host 127.0.0.1 is a loopback address (this computer itself), not a public internet address: visitors cannot reach it",
+      ),
+    LONG,
+  );
+  expect(useToastStore.getState().toasts.map((toast) => toast.description)).toEqual(["Check the highlighted field."]);
+  expect(database.sqlite.query("SELECT count(*) AS n FROM links WHERE slug = 'inside'").get()).toEqual({ n: 0 });
+});

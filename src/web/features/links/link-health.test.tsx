@@ -131,3 +131,35 @@ test("Check all links now: a run that reached nothing says so in its toast", asy
   fireEvent.click(screen.getByRole("button", { name: "Check all links now" }));
   await waitFor(() => expect(useToastStore.getState().toasts.map((t) => t.description)).toContain(OFFLINE_HINT));
 });
+
+test("Check all links now: a run longer than the server waits is followed until it ends, showing its progress", async () => {
+  const unchecked = link({ healthClass: null, lastCheckedAt: null, lastStatus: null });
+  const done = [link({ id: 1 }), link({ id: 2, healthClass: "broken", lastStatus: 404 }), link({ id: 3 })];
+  const reads: string[] = [];
+  let polls = 0;
+  routeFetchTo(async (path, init) => {
+    reads.push(`${init?.method ?? "GET"} ${path}`);
+    if (path !== "/api/admin/links/check") return Response.json(done);
+    if (init?.method === "POST")
+      return Response.json(
+        { running: true, checked: 1, total: 3, offline: false, links: [unchecked] },
+        { status: 202 },
+      );
+    polls++;
+    return Response.json(
+      polls === 1
+        ? { running: true, checked: 2, total: 3, offline: false, links: [unchecked] }
+        : { running: false, checked: 3, total: 3, offline: false, links: done },
+    );
+  });
+  useToastStore.setState({ toasts: [] });
+  renderAt("/admin/links", <CheckAllLinks />);
+  fireEvent.click(screen.getByRole("button", { name: "Check all links now" }));
+  await waitFor(() => expect(screen.getByRole("button", { name: "Checking links (1 of 3)..." })).toBeTruthy());
+  await waitFor(() => expect(useToastStore.getState().toasts.map((t) => t.title)).toContain("Checked 3 links"), {
+    timeout: 5000,
+  });
+  expect(useToastStore.getState().toasts.map((t) => t.description)).toContain("1 broken: see the Health column.");
+  expect(reads.filter((r) => r === "GET /api/admin/links/check")).toHaveLength(2);
+  expect(screen.getByRole("button", { name: "Check all links now" })).toBeTruthy();
+});

@@ -1,5 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type AdminLink, autoFallbackInEffect, type HealthClass } from "#shared/features/links/contract.ts";
+import { useState } from "react";
+import {
+  type AdminLink,
+  autoFallbackInEffect,
+  type HealthClass,
+  type LinkCheckRun,
+} from "#shared/features/links/contract.ts";
 import { looksOffline, OFFLINE_HINT } from "#shared/features/links/health.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
 import { api } from "#web/lib/query-client.ts";
@@ -66,24 +72,35 @@ export function HealthBadge({ link }: { link: Health }) {
   );
 }
 
-interface CheckAllAnswer {
-  checked: number;
-  /** No destination could be reached at all: this server is likely offline (no failure was counted). */
-  offline?: boolean;
-  links: AdminLink[];
-}
-
 /** The offline hint in the Links list, when the stored checks look like the server was offline. */
 export function OfflineHint({ links }: { links: Pick<AdminLink, "healthClass" | "lastCheckedAt" | "lastStatus">[] }) {
   if (!looksOffline(links)) return null;
   return <p className="link-health-switched">{OFFLINE_HINT}</p>;
 }
 
-/** "Check all links now": every destination is fetched, a few at a time; the list shows what was found. */
+/** How often the Links page asks how a long run over all links is going. */
+const POLL_MS = 1000;
+
+/**
+ * "Check all links now": every destination is fetched, a few at a time; the list shows what was
+ * found. A run that takes longer than the server waits goes on: the page asks how it is going
+ * every second (and shows the links already checked) until it ends.
+ */
 export function CheckAllLinks() {
   const queryClient = useQueryClient();
-  const run = useMutation<CheckAllAnswer, Error>({
-    mutationFn: () => api<CheckAllAnswer>("POST", ADMIN_API.checkLinks, { json: {} }),
+  const [progress, setProgress] = useState<{ checked: number; total: number } | null>(null);
+  const run = useMutation<LinkCheckRun, Error>({
+    mutationFn: async () => {
+      let answer = await api<LinkCheckRun>("POST", ADMIN_API.checkLinks, { json: {} });
+      while (answer.running) {
+        queryClient.setQueryData([ADMIN_API.links], answer.links);
+        setProgress({ checked: answer.checked, total: answer.total });
+        await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+        answer = await api<LinkCheckRun>("GET", ADMIN_API.checkLinks);
+      }
+      return answer;
+    },
+    onSettled: () => setProgress(null),
     onSuccess: (answer) => {
       queryClient.setQueryData([ADMIN_API.links], answer.links);
       void queryClient.invalidateQueries({ queryKey: [ADMIN_API.links] });
@@ -109,7 +126,11 @@ export function CheckAllLinks() {
         disabled={run.isPending}
         aria-busy={run.isPending}
       >
-        {run.isPending ? "Checking links..." : "Check all links now"}
+        {run.isPending
+          ? progress
+            ? `Checking links (${progress.checked} of ${progress.total})...`
+            : "Checking links..."
+          : "Check all links now"}
       </button>
     </div>
   );
