@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { ConfigError, loadConfig } from "./env.ts";
+import { DAILY_LIMITS } from "./lib/daily-quota.ts";
 
 describe("loadConfig", () => {
   test("defaults", () => {
@@ -22,7 +23,29 @@ describe("loadConfig", () => {
       backupCron: null,
       backupKeep: null,
       backupDir: resolve("./data/backups"),
+      dailyLimits: DAILY_LIMITS,
     });
+  });
+
+  test("CAM_GUIDE_TEST_DAILY_LIMITS only lowers the daily limits, for tests; anything else stops the start", () => {
+    expect(loadConfig({ CAM_GUIDE_TEST_DAILY_LIMITS: "visitors=40, results = 5" }).dailyLimits).toEqual({
+      ...DAILY_LIMITS,
+      visitors: 40,
+      results: 5,
+    });
+    for (const bad of [
+      `visitors=${DAILY_LIMITS.visitors + 1}`,
+      "visitors=0",
+      "visitors=-1",
+      "visitors=ten",
+      "visitors",
+      "everything=1",
+      "__proto__=1",
+      "maxClients=1.5",
+    ])
+      expect(() => loadConfig({ CAM_GUIDE_TEST_DAILY_LIMITS: bad })).toThrow(
+        /CAM_GUIDE_TEST_DAILY_LIMITS \(for tests only\)/,
+      );
   });
 
   test("ANALYTICS=off turns counting off; anything but on or off is refused", () => {

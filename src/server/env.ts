@@ -4,6 +4,7 @@ import { Cron } from "croner";
 import { MAX_KEEP } from "#shared/features/backups/contract.ts";
 import { DEFAULT_LINK_CHECK_HOURS } from "#shared/features/settings/link-checks.ts";
 import { parseRange } from "./lib/client.ts";
+import { DAILY_LIMITS, type DailyLimits } from "./lib/daily-quota.ts";
 
 export interface Config {
   port: number;
@@ -36,6 +37,12 @@ export interface Config {
   backupDir: string;
   /** CAM_GUIDE_BENCH=1 mounts /__bench/ceiling for the benchmark scripts only. */
   benchEndpoints: boolean;
+  /**
+   * The daily limits on rows anonymous requests add: DAILY_LIMITS, lowered (never raised) by
+   * CAM_GUIDE_TEST_DAILY_LIMITS, which exists for the adversarial tests only (a flood of a
+   * few hundred requests then reaches the limits for everyone); not an operator setting.
+   */
+  dailyLimits: DailyLimits;
 }
 
 /** At most `count` writes per `windowSeconds`, refilled evenly (a burst of `count` is allowed). */
@@ -63,6 +70,26 @@ const UNIT_SECONDS: Record<string, number> = {
   hour: 3600,
   hours: 3600,
 };
+
+/**
+ * CAM_GUIDE_TEST_DAILY_LIMITS ("visitors=50,results=20", names from DailyLimits): the tests'
+ * smaller daily limits, each a whole number from 1 to its default. A problem's text, or the limits.
+ */
+export function parseTestDailyLimits(raw: string): DailyLimits | string {
+  const limits = { ...DAILY_LIMITS };
+  for (const entry of raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const [name = "", text = ""] = entry.split("=").map((part) => part.trim());
+    const most = Object.hasOwn(DAILY_LIMITS, name) ? DAILY_LIMITS[name as keyof DailyLimits] : null;
+    const count = /^\d{1,7}$/.test(text) ? Number(text) : Number.NaN;
+    if (most === null || !(count >= 1 && count <= most))
+      return `CAM_GUIDE_TEST_DAILY_LIMITS (for tests only) takes name=number pairs that lower the daily limits: ${Object.keys(DAILY_LIMITS).join(", ")}, each from 1 to its default (got "${entry}").`;
+    limits[name as keyof DailyLimits] = count;
+  }
+  return limits;
+}
 
 /** "60/minute", "10/30s", "500/hour"; "off" or "0" turns the limit off (null). Undefined when invalid. */
 export function parseWriteLimit(raw: string): WriteLimit | null | undefined {
@@ -219,6 +246,10 @@ export function loadConfig(env: Env): Config {
   else if (data.startsWith(`${backupDir}/`))
     problems.push(`BACKUP_DIR must not hold DATA_DIR (got "${value("BACKUP_DIR")}"): backups would copy themselves.`);
 
+  const rawTestLimits = value("CAM_GUIDE_TEST_DAILY_LIMITS");
+  const dailyLimits = rawTestLimits === undefined ? DAILY_LIMITS : parseTestDailyLimits(rawTestLimits);
+  if (typeof dailyLimits === "string") problems.push(dailyLimits);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -238,5 +269,6 @@ export function loadConfig(env: Env): Config {
     backupKeep,
     backupDir,
     benchEndpoints: env.CAM_GUIDE_BENCH === "1",
+    dailyLimits: dailyLimits as DailyLimits,
   };
 }

@@ -214,12 +214,15 @@ async function serve(config: Config) {
   await storage.settled();
 
   // Counts wait a second in memory and are written together; shutdown writes what is left.
+  // None are written while data cannot be kept (the room left is the admin's).
   const analytics = createAnalytics({
     db: database.db,
     client: clientResolver(config.trustedProxies),
     enabled: config.analytics,
     logger,
     flushMs: 1000,
+    limits: config.dailyLimits,
+    storage,
   });
   // Automatic backups (BACKUP_CRON or Settings), each run in a child process.
   const backups = new Backups({
@@ -239,6 +242,7 @@ async function serve(config: Config) {
     assets: loadAssets(),
     logger,
     analytics,
+    dailyLimits: config.dailyLimits,
     backups,
   });
   // Yesterday's raw visitor rows become daily counts, and old salts go: at start, then hourly.
