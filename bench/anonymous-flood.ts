@@ -9,8 +9,8 @@
 // For each: requests answered, rows added to every table an anonymous request can add to,
 // database growth (app.db and its write-ahead log) and what the admin's report counts.
 // Writes bench/ANONYMOUS-FLOOD.md, or the file named by BENCH_OUT. BENCH_BINARY measures
-// another build (an earlier release's dist/cam-guide); BENCH_PORT (default 4710),
-// BENCH_DURATION (10s) and BENCH_CONNECTIONS (32) tune the run.
+// another build (an earlier release's dist/cam-guide); BENCH_FLOODS=1,3 runs only those floods;
+// BENCH_PORT (default 4710), BENCH_DURATION (10s) and BENCH_CONNECTIONS (32) tune the run.
 
 import { Database } from "bun:sqlite";
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -71,14 +71,13 @@ function query<T>(dataDir: string, sql: string): T {
 interface Snapshot {
   rows: Record<string, number>;
   bytes: number;
-  /** What the admin's report would sum: clicks and page views counted today, and those over the limits. */
-  clicks: number;
-  pageviews: number;
+  /** What the admin's report sums for the flood's metric (clicks or page views), and of it over the limits. */
+  counted: number;
   overLimit: number;
   referrers: number;
 }
 
-function snapshot(dataDir: string): Snapshot {
+function snapshot(dataDir: string, metric: string): Snapshot {
   const file = join(dataDir, "app.db");
   const rows = Object.fromEntries(
     TABLES.map((table) => [table, query<{ n: number }>(dataDir, `SELECT count(*) AS n FROM ${table}`).n]),
@@ -88,9 +87,8 @@ function snapshot(dataDir: string): Snapshot {
   return {
     rows,
     bytes: [file, `${file}-wal`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0),
-    clicks: sum("metric = 'click'"),
-    pageviews: sum("metric = 'pageview'"),
-    overLimit: sum("key = '(over the limit)'"),
+    counted: sum(`metric = '${metric}'`),
+    overLimit: sum(`metric = '${metric}' AND key = '(over the limit)'`),
     referrers: query<{ n: number }>(dataDir, "SELECT count(*) AS n FROM analytics_daily WHERE metric = 'referrer'").n,
   };
 }
@@ -137,22 +135,24 @@ const lines: string[] = [
   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
 ];
 
-for (const flood of floods) {
+const only = process.env.BENCH_FLOODS?.split(",").map(Number);
+for (const [index, flood] of floods.entries()) {
+  if (only && !only.includes(index + 1)) continue;
   const server = await start(flood.env);
   try {
     const path = flood.path(server);
     // The first visit makes the day's salt: not part of what the flood adds.
     await (await fetch(base + path, { redirect: "manual", headers: { "user-agent": BROWSER } })).arrayBuffer();
     await Bun.sleep(1500);
-    const before = snapshot(server.dataDir);
+    const metric = path.startsWith("/go/") ? "click" : "pageview";
+    const before = snapshot(server.dataDir, metric);
     const run = runWrk(base + path, { connections, duration, script, env: flood.flags });
     await Bun.sleep(2500);
-    const after = snapshot(server.dataDir);
+    const after = snapshot(server.dataDir, metric);
     const added = (table: string) => (after.rows[table] ?? 0) - (before.rows[table] ?? 0);
     const others = ["analytics_salts", "quiz_results", "earnings_results"].reduce((n, t) => n + added(t), 0);
-    const counted = path.startsWith("/go/") ? after.clicks - before.clicks : after.pageviews - before.pageviews;
     lines.push(
-      `| ${flood.name} | ${run.requests} (${run.rps.toFixed(0)}) | ${added("analytics_visitors")} | ${added("analytics_daily")} | ${others} | ${((after.bytes - before.bytes) / 1024 / 1024).toFixed(2)} MB | ${counted} | ${after.overLimit - before.overLimit} | ${after.referrers - before.referrers} |`,
+      `| ${flood.name} | ${run.requests} (${run.rps.toFixed(0)}) | ${added("analytics_visitors")} | ${added("analytics_daily")} | ${others} | ${((after.bytes - before.bytes) / 1024 / 1024).toFixed(2)} MB | ${after.counted - before.counted} | ${after.overLimit - before.overLimit} | ${after.referrers - before.referrers} |`,
     );
   } finally {
     await stop(server);

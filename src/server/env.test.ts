@@ -48,6 +48,22 @@ describe("loadConfig", () => {
       );
   });
 
+  test("WRITE_LIMIT=off lifts the daily limits per network, not those for everyone; the benchmarks' switch lifts all", () => {
+    const off = loadConfig({ WRITE_LIMIT: "off" }).dailyLimits;
+    expect(off.visitorsPerClient).toBe(Number.POSITIVE_INFINITY);
+    expect(off.resultsPerClient).toBe(Number.POSITIVE_INFINITY);
+    expect(off.newValuesPerClient).toBe(Number.POSITIVE_INFINITY);
+    expect(off).toMatchObject({
+      visitors: DAILY_LIMITS.visitors,
+      results: DAILY_LIMITS.results,
+      newValues: DAILY_LIMITS.newValues,
+    });
+    const bench = loadConfig({ CAM_GUIDE_BENCH: "1" }).dailyLimits;
+    expect([bench.visitors, bench.results, bench.newValues, bench.resultsPerClient]).toEqual(
+      Array(4).fill(Number.POSITIVE_INFINITY),
+    );
+  });
+
   test("ANALYTICS=off turns counting off; anything but on or off is refused", () => {
     expect(loadConfig({ ANALYTICS: "off" }).analytics).toBe(false);
     expect(loadConfig({ ANALYTICS: "ON" }).analytics).toBe(true);

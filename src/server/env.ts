@@ -35,12 +35,16 @@ export interface Config {
   backupKeep: number | null;
   /** BACKUP_DIR, resolved: where automatic and "back up now" backups are written (default DATA_DIR/backups). */
   backupDir: string;
-  /** CAM_GUIDE_BENCH=1 mounts /__bench/ceiling for the benchmark scripts only. */
+  /**
+   * CAM_GUIDE_BENCH=1, for the benchmark scripts only: mounts /__bench/ceiling and lifts the
+   * daily limits on anonymous writes (the scripts save results as fast as the server can).
+   */
   benchEndpoints: boolean;
   /**
    * The daily limits on rows anonymous requests add: DAILY_LIMITS, lowered (never raised) by
    * CAM_GUIDE_TEST_DAILY_LIMITS, which exists for the adversarial tests only (a flood of a
    * few hundred requests then reaches the limits for everyone); not an operator setting.
+   * WRITE_LIMIT=off lifts the per-network ones (clients are not told apart by address).
    */
   dailyLimits: DailyLimits;
 }
@@ -89,6 +93,16 @@ export function parseTestDailyLimits(raw: string): DailyLimits | string {
     limits[name as keyof DailyLimits] = count;
   }
   return limits;
+}
+
+/** The daily limits with the per-network ones, or all of them, lifted. */
+function liftedLimits(limits: DailyLimits, { perNetwork, all }: { perNetwork: boolean; all: boolean }): DailyLimits {
+  const none = Number.POSITIVE_INFINITY;
+  const lifted =
+    perNetwork || all
+      ? { ...limits, visitorsPerClient: none, resultsPerClient: none, newValuesPerClient: none }
+      : limits;
+  return all ? { ...lifted, visitors: none, results: none, newValues: none } : lifted;
 }
 
 /** "60/minute", "10/30s", "500/hour"; "off" or "0" turns the limit off (null). Undefined when invalid. */
@@ -247,8 +261,16 @@ export function loadConfig(env: Env): Config {
     problems.push(`BACKUP_DIR must not hold DATA_DIR (got "${value("BACKUP_DIR")}"): backups would copy themselves.`);
 
   const rawTestLimits = value("CAM_GUIDE_TEST_DAILY_LIMITS");
-  const dailyLimits = rawTestLimits === undefined ? DAILY_LIMITS : parseTestDailyLimits(rawTestLimits);
-  if (typeof dailyLimits === "string") problems.push(dailyLimits);
+  const testLimits = rawTestLimits === undefined ? DAILY_LIMITS : parseTestDailyLimits(rawTestLimits);
+  if (typeof testLimits === "string") problems.push(testLimits);
+  const benchEndpoints = env.CAM_GUIDE_BENCH === "1";
+  const dailyLimits = liftedLimits(typeof testLimits === "string" ? DAILY_LIMITS : testLimits, {
+    // WRITE_LIMIT=off: clients are not told apart by their address (visitors who all reach the
+    // site through one address it cannot see past); the limits for everyone stay.
+    perNetwork: writeLimit === null,
+    // The benchmarks measure how fast results are saved, far beyond a day's ceiling.
+    all: benchEndpoints,
+  });
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -268,7 +290,7 @@ export function loadConfig(env: Env): Config {
     backupCron,
     backupKeep,
     backupDir,
-    benchEndpoints: env.CAM_GUIDE_BENCH === "1",
-    dailyLimits: dailyLimits as DailyLimits,
+    benchEndpoints,
+    dailyLimits,
   };
 }
