@@ -525,6 +525,15 @@ describe("what cannot be inflated", () => {
     expect(c[`calculator_finish:${OVER_LIMIT_KEY}`]).toBe(1);
   });
 
+  test("while data cannot be kept, a visit writes nothing, not even the day's salt, and the log says so once", async () => {
+    const full = { ok: false, status: 507, reason: "the disk holding the data is full" } as const;
+    const t = testApp({ storage: { check: () => full, recheck: () => full, roomFor: () => full } });
+    for (let i = 0; i < 3; i++) expect((await get(t, "/learn", { "user-agent": `${UA} ${i}` })).status).toBe(200);
+    expect(await counts(t)).toEqual({});
+    expect(await t.db.select().from(analyticsSalts)).toEqual([]);
+    expect(t.logger.lines.filter((line) => line.includes("visit counts are not written"))).toHaveLength(1);
+  });
+
   test("the same event twice in one beacon is one event", async () => {
     const t = testApp();
     const offer = await createOffer(t.db);
