@@ -2,11 +2,12 @@
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
-export const binary = join(root, "dist", "cam-guide");
+/** dist/cam-guide, or BENCH_BINARY (another build to compare with, such as an earlier release's). */
+export const binary = process.env.BENCH_BINARY ?? join(root, "dist", "cam-guide");
 
-/** Builds dist/cam-guide unless BENCH_SKIP_BUILD=1 (and it exists); exits when the build fails. */
+/** Builds dist/cam-guide unless BENCH_SKIP_BUILD=1 or BENCH_BINARY (and it exists); exits when the build fails. */
 export function ensureBinary(): void {
-  if (process.env.BENCH_SKIP_BUILD === "1" && Bun.file(binary).size > 0) return;
+  if ((process.env.BENCH_SKIP_BUILD === "1" || process.env.BENCH_BINARY) && Bun.file(binary).size > 0) return;
   const built = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "ignore", stderr: "inherit" });
   if (built.exitCode !== 0) process.exit(1);
 }
@@ -25,21 +26,20 @@ export interface WrkRun {
   non2xx: number;
 }
 
-/** One wrk run (two threads) against `url`, with an optional Lua script. */
+/** One wrk run (two threads) against `url`, with an optional Lua script (and variables it reads). */
 export function runWrk(
   url: string,
-  { connections, duration, script }: { connections: string; duration: string; script?: string },
+  {
+    connections,
+    duration,
+    script,
+    env = {},
+  }: { connections: string; duration: string; script?: string; env?: Record<string, string> },
 ): WrkRun {
   const extra = script ? ["-s", script] : [];
-  const out = Bun.spawnSync([
-    "wrk",
-    "-t2",
-    `-c${connections}`,
-    `-d${duration}`,
-    "--latency",
-    ...extra,
-    url,
-  ]).stdout.toString();
+  const out = Bun.spawnSync(["wrk", "-t2", `-c${connections}`, `-d${duration}`, "--latency", ...extra, url], {
+    env: { ...process.env, ...env },
+  }).stdout.toString();
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
     p99: /\s99%\s+(\S+)/.exec(out)?.[1] ?? "?",

@@ -15,7 +15,8 @@ const script = join(import.meta.dir, "post-visitor.lua");
 
 async function measure(analytics: "on" | "off"): Promise<WrkRun & { counted: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), "cam-guide-quiz-post-"));
-  const server = spawnServer(port, dataDir, { WRITE_LIMIT: "off", ANALYTICS: analytics });
+  // CAM_GUIDE_BENCH=1: no day's ceiling on saved results stops a run that saves tens of thousands.
+  const server = spawnServer(port, dataDir, { WRITE_LIMIT: "off", ANALYTICS: analytics, CAM_GUIDE_BENCH: "1" });
   try {
     const base = `http://127.0.0.1:${port}`;
     const deadline = Date.now() + 30_000;

@@ -15,7 +15,7 @@ const server = Bun.serve({
 
 const received = await new Promise<string>((resolve) => {
   let data = "";
-  const socket = connect(server.port, "127.0.0.1", () => {
+  const socket = connect(server.port ?? 0, "127.0.0.1", () => {
     socket.write("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n");
   });
   socket.on("data", (chunk) => {

@@ -16,10 +16,10 @@ import { memoryLogger } from "#server/logger.ts";
 import { WriteLimiter } from "#server/plugins/write-limit.ts";
 import {
   DAILY_EVENTS_PER_VISITOR,
-  DAILY_FREE_KEYS,
   type FunnelStep,
   METRICS,
   OTHER_KEY,
+  OVER_LIMIT_KEY,
 } from "#shared/features/analytics/constants.ts";
 import { testApp } from "./support/app.ts";
 import { createLink, createOffer, createPost } from "./support/factories.ts";
@@ -439,21 +439,99 @@ describe("what cannot be inflated", () => {
     expect((await counts(t))["pageview:learn"]).toBe(DAILY_EVENTS_PER_VISITOR + 1);
   });
 
-  test("made-up referrers and utm sources stop at the day's limit; addresses and bare names are no referrer", async () => {
-    const t = testApp();
-    for (let i = 0; i < DAILY_FREE_KEYS + 5; i++)
+  test("one network adds at most its share of new referrers and utm sources a day; addresses and bare names are no referrer", async () => {
+    const t = testApp({ dailyLimits: { newValuesPerClient: 4 } });
+    for (let i = 0; i < 7; i++)
       await get(t, `/blog?utm_source=s${i}`, { "user-agent": `${UA} ${i}`, referer: `https://r${i}.spam.example/` });
+    // A site already recorded today takes no new slot.
+    await get(t, "/blog?utm_source=s0", { "user-agent": `${UA} again`, referer: "https://r0.spam.example/" });
     const c = await counts(t);
-    expect(Object.keys(c).filter((k) => k.startsWith("referrer:") && k !== `referrer:${OTHER_KEY}`)).toHaveLength(
-      DAILY_FREE_KEYS,
-    );
-    expect(c[`referrer:${OTHER_KEY}`]).toBe(5);
-    expect(c[`utm_source:${OTHER_KEY}`]).toBe(5);
+    expect(Object.keys(c).filter((k) => k.startsWith("referrer:") && k !== `referrer:${OTHER_KEY}`)).toHaveLength(4);
+    expect(c["referrer:r0.spam.example"]).toBe(2);
+    expect(c[`referrer:${OTHER_KEY}`]).toBe(3);
+    expect(c[`utm_source:${OTHER_KEY}`]).toBe(3);
+    // Each visit is still counted, with its page.
+    expect(c["pageview:blog"]).toBe(8);
     const before = Object.keys(c).length;
     for (const referer of ["https://192.168.1.5:8443/private", "http://[::1]/", "http://intranet/", "http://10.0.0.1/"])
       await get(t, "/blog", { "user-agent": `${UA} private`, referer });
     const after = await counts(t);
     expect(Object.keys(after)).toHaveLength(before);
+  });
+
+  test("new visitors beyond a network's daily limit are counted only in each metric's (over the limit) total", async () => {
+    const t = testApp({ dailyLimits: { visitorsPerClient: 3 } });
+    const link = await createLink(t.db, { slug: "platform-a" });
+    // A new user agent on every request: a new visitor each time to hash-based counting.
+    for (let i = 0; i < 8; i++) await get(t, `/go/${link.slug}?p=footer`, { "user-agent": `${UA} rotating ${i}` });
+    for (let i = 0; i < 4; i++)
+      await get(t, "/learn?utm_source=flood", { "user-agent": `${UA} page ${i}`, referer: "https://flood.example/" });
+    const c = await counts(t);
+    expect(await visitors(t)).toHaveLength(3);
+    expect(c["click:platform-a/footer"]).toBe(3);
+    // Not dropped: every click is in the total, the detail is what is capped.
+    expect(c[`click:${OVER_LIMIT_KEY}`]).toBe(5);
+    expect(c[`pageview:${OVER_LIMIT_KEY}`]).toBe(4);
+    expect(c[`referrer:${OVER_LIMIT_KEY}`]).toBe(4);
+    expect(c[`utm_source:${OVER_LIMIT_KEY}`]).toBe(4);
+    expect(c["pageview:learn"]).toBeUndefined();
+    // A visitor admitted earlier today is still counted in full.
+    await get(t, "/learn", { "user-agent": `${UA} rotating 0` });
+    expect((await counts(t))["pageview:learn"]).toBe(1);
+  });
+
+  test("quiz and calculator results beyond a network's daily limit: 429 until midnight UTC, nothing saved, the finish counted in the totals", async () => {
+    const t = testApp({ dailyLimits: { resultsPerClient: 2 } });
+    const post = (path: string, body: unknown) =>
+      t.request(path, {
+        method: "POST",
+        headers: { ...BROWSER, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await post("/api/quiz/result", QUIZ)).status).toBe(201);
+    expect((await post("/api/quiz/result", QUIZ)).status).toBe(201);
+    // An invalid body uses up nothing.
+    expect((await post("/api/quiz/result", { ...QUIZ, archetype: "Dominatrix" })).status).toBe(422);
+    const refused = await post("/api/quiz/result", QUIZ);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(86_400);
+    expect(((await refused.json()) as { error: string }).error).toMatch(
+      /^Too many quiz results were saved from your network today \(the limit is 2 a day\)\. Yours was not saved/,
+    );
+    // The calculator has a limit of its own.
+    const EARNINGS = {
+      tier: "Casual Starter",
+      estimatedEarnings: "$500 - $1,500 / month",
+      score: 15,
+      answers: Array(15).fill(1),
+    };
+    expect((await post("/api/earnings/result", EARNINGS)).status).toBe(201);
+    expect((await post("/api/earnings/result", EARNINGS)).status).toBe(201);
+    expect((await post("/api/earnings/result", EARNINGS)).status).toBe(429);
+    // Without JavaScript: a page that says so.
+    const form = await t.request("/quiz", {
+      method: "POST",
+      headers: { ...BROWSER, "content-type": "application/x-www-form-urlencoded" },
+      body: `answers=${"A".repeat(15)}`,
+    });
+    expect(form.status).toBe(429);
+    expect(form.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(t.sqlite.query("select count(*) as n from quiz_results").get()).toEqual({ n: 2 });
+    expect(t.sqlite.query("select count(*) as n from earnings_results").get()).toEqual({ n: 2 });
+    const c = await counts(t);
+    expect(c["quiz_finish:Girl Next Door"]).toBe(2);
+    expect(c[`quiz_finish:${OVER_LIMIT_KEY}`]).toBe(2);
+    expect(c[`calculator_finish:${OVER_LIMIT_KEY}`]).toBe(1);
+  });
+
+  test("while data cannot be kept, a visit writes nothing, not even the day's salt, and the log says so once", async () => {
+    const full = { ok: false, status: 507, reason: "the disk holding the data is full" } as const;
+    const t = testApp({ storage: { check: () => full, recheck: () => full, roomFor: () => full } });
+    for (let i = 0; i < 3; i++) expect((await get(t, "/learn", { "user-agent": `${UA} ${i}` })).status).toBe(200);
+    expect(await counts(t)).toEqual({});
+    expect(await t.db.select().from(analyticsSalts)).toEqual([]);
+    expect(t.logger.lines.filter((line) => line.includes("visit counts are not written"))).toHaveLength(1);
   });
 
   test("the same event twice in one beacon is one event", async () => {

@@ -18,7 +18,7 @@ import { type Analytics, analyticsRoutes, createAnalytics } from "./features/ana
 import { accountAdminRoutes } from "./features/auth/admin-routes.ts";
 import { ADMIN_PREFIX, adminGuard, isUnder, refuseForeign } from "./features/auth/guard.ts";
 import { recoveryCodeState } from "./features/auth/recovery-codes.ts";
-import { AUTH_PATH, authRoutes } from "./features/auth/routes.ts";
+import { AUTH_PATH, authRoutes, LOGIN_PATH } from "./features/auth/routes.ts";
 import { sessionAdmin, sessionTokens } from "./features/auth/session.ts";
 import type { LoginThrottle } from "./features/auth/throttle.ts";
 import { backupAdminRoutes } from "./features/backups/admin-routes.ts";
@@ -49,7 +49,9 @@ import { sitePageAdminRoutes } from "./features/site-pages/admin-routes.ts";
 import { UPLOAD_PATH, uploadAdminRoutes } from "./features/uploads/admin-routes.ts";
 import { uploadRoutes } from "./features/uploads/routes.ts";
 import { clientResolver } from "./lib/client.ts";
+import { DAILY_LIMITS, type DailyLimits } from "./lib/daily-quota.ts";
 import { createReads } from "./lib/reads.ts";
+import { resultLimit } from "./lib/result-limit.ts";
 import type { StorageHealth } from "./lib/storage-health.ts";
 import type { Logger } from "./logger.ts";
 import { errorHandler, HttpError, isApiPath } from "./plugins/errors.ts";
@@ -97,6 +99,8 @@ export interface AppDeps {
     >;
   /** Tests pass their own clock for counting. */
   analyticsClock?: () => Date;
+  /** The daily limits on rows anonymous requests add (tests pass small ones; the server, config.dailyLimits). */
+  dailyLimits?: DailyLimits;
   /** The time that decides which posts are public (a scheduled post appears at its date); tests pass their own. */
   clock?: () => Date;
   /** The server passes counting that writes in batches (it flushes them on shutdown); else each request writes its own. */
@@ -129,6 +133,7 @@ export function createApp({
   storage,
   pageCache = new PageCache(),
   analyticsClock,
+  dailyLimits = DAILY_LIMITS,
   analytics: givenAnalytics,
   clock = () => new Date(),
   backups: givenBackups,
@@ -149,8 +154,10 @@ export function createApp({
     publicBase: address.base,
     cache: pageCache,
   });
-  // The admin's first sign-in tells where the site is reached (until the admin confirms an address).
+  // The admin's first sign-in tells where the site is reached (until the admin confirms an
+  // address); not while data cannot be kept, so signing in never needs a write.
   const onSignIn = async (request: Request) => {
+    if (!storage.check().ok) return;
     try {
       if (await address.recordSignIn(request.headers.get("origin"))) pageCache.clear();
     } catch (error) {
@@ -216,6 +223,19 @@ export function createApp({
       enabled: config.analytics ?? true,
       logger,
       now: analyticsClock,
+      limits: dailyLimits,
+      storage,
+    });
+  // Saved results a day, per network and for everyone (docs/security.md, "Anonymous writes").
+  const results = (what: string) =>
+    resultLimit({
+      what,
+      perClient: dailyLimits.resultsPerClient,
+      daily: dailyLimits.results,
+      maxClients: dailyLimits.maxClients,
+      client,
+      logger,
+      now: analyticsClock,
     });
   const writeLimitConfig = config.writeLimit === undefined ? DEFAULT_WRITE_LIMIT : config.writeLimit;
   const limiter = writeLimiter !== undefined ? writeLimiter : writeLimitConfig && new WriteLimiter(writeLimitConfig);
@@ -229,6 +249,8 @@ export function createApp({
   // checks the session before reading its body and stores nothing.
   const adminPath = (request: Request) =>
     [ADMIN_PREFIX, UPLOAD_PATH, AUTH_PATH, PREVIEW_PATH].some((prefix) => isUnder(prefix, request.url));
+  // The password step of signing in: it stores nothing (the throttle is in memory).
+  const signingIn = (request: Request) => new URL(request.url).pathname === LOGIN_PATH;
   // Everything used inside an admin mount is guarded by its prefix. Whatever the admin
   // changes may show on any cached page, so every admin write empties the page cache.
   const adminMount = (prefix: string) =>
@@ -251,7 +273,9 @@ export function createApp({
       )
       .use(errorHandler({ logger, renderErrorPage: (request, status) => render(request, status), storage }))
       // Writes the server cannot keep are refused first, so they use up no client's budget.
-      .use(writeGate(storage))
+      // Signing in with the password stores nothing, and the admin's own writes keep a share
+      // of the reserve: the admin can sign in and act on a disk the site filled.
+      .use(writeGate(storage, { storesNothing: signingIn, admin: adminPath }))
       .use(
         writeLimit({
           limiter,
@@ -265,8 +289,8 @@ export function createApp({
       .use(staticFiles(assets))
       .use(healthRoutes(database, storage, backups))
       .use(reads.routes)
-      .use(quizRoutes(database.db, analytics))
-      .use(earningsRoutes(database.db, analytics))
+      .use(quizRoutes(database.db, analytics, results("quiz results")))
+      .use(earningsRoutes(database.db, analytics, results("calculator results")))
       .use(offerRoutes(database.db))
       .use(linkRoutes(database.db, analytics))
       .use(analyticsRoutes(database.db, analytics, clock))

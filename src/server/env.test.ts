@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
 import { ConfigError, loadConfig } from "./env.ts";
+import { DAILY_LIMITS } from "./lib/daily-quota.ts";
 
 describe("loadConfig", () => {
   test("defaults", () => {
@@ -23,6 +24,7 @@ describe("loadConfig", () => {
       backupKeep: null,
       backupDir: resolve("./data/backups"),
       testLoopbackLinkPort: null,
+      dailyLimits: DAILY_LIMITS,
     });
   });
 
@@ -32,6 +34,43 @@ describe("loadConfig", () => {
       expect(() => loadConfig({ CAM_GUIDE_TEST_LOOPBACK_LINK_PORT: bad })).toThrow(
         /CAM_GUIDE_TEST_LOOPBACK_LINK_PORT is for cam-guide's own tests only: unset it/,
       );
+  });
+
+  test("CAM_GUIDE_TEST_DAILY_LIMITS only lowers the daily limits, for tests; anything else stops the start", () => {
+    expect(loadConfig({ CAM_GUIDE_TEST_DAILY_LIMITS: "visitors=40, results = 5" }).dailyLimits).toEqual({
+      ...DAILY_LIMITS,
+      visitors: 40,
+      results: 5,
+    });
+    for (const bad of [
+      `visitors=${DAILY_LIMITS.visitors + 1}`,
+      "visitors=0",
+      "visitors=-1",
+      "visitors=ten",
+      "visitors",
+      "everything=1",
+      "__proto__=1",
+      "maxClients=1.5",
+    ])
+      expect(() => loadConfig({ CAM_GUIDE_TEST_DAILY_LIMITS: bad })).toThrow(
+        /CAM_GUIDE_TEST_DAILY_LIMITS \(for tests only\)/,
+      );
+  });
+
+  test("WRITE_LIMIT=off lifts the daily limits per network, not those for everyone; the benchmarks' switch lifts all", () => {
+    const off = loadConfig({ WRITE_LIMIT: "off" }).dailyLimits;
+    expect(off.visitorsPerClient).toBe(Number.POSITIVE_INFINITY);
+    expect(off.resultsPerClient).toBe(Number.POSITIVE_INFINITY);
+    expect(off.newValuesPerClient).toBe(Number.POSITIVE_INFINITY);
+    expect(off).toMatchObject({
+      visitors: DAILY_LIMITS.visitors,
+      results: DAILY_LIMITS.results,
+      newValues: DAILY_LIMITS.newValues,
+    });
+    const bench = loadConfig({ CAM_GUIDE_BENCH: "1" }).dailyLimits;
+    expect([bench.visitors, bench.results, bench.newValues, bench.resultsPerClient]).toEqual(
+      Array(4).fill(Number.POSITIVE_INFINITY),
+    );
   });
 
   test("ANALYTICS=off turns counting off; anything but on or off is refused", () => {

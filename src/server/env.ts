@@ -4,6 +4,7 @@ import { Cron } from "croner";
 import { MAX_KEEP } from "#shared/features/backups/contract.ts";
 import { DEFAULT_LINK_CHECK_HOURS } from "#shared/features/settings/link-checks.ts";
 import { parseRange } from "./lib/client.ts";
+import { DAILY_LIMITS, type DailyLimits } from "./lib/daily-quota.ts";
 
 export interface Config {
   port: number;
@@ -34,13 +35,23 @@ export interface Config {
   backupKeep: number | null;
   /** BACKUP_DIR, resolved: where automatic and "back up now" backups are written (default DATA_DIR/backups). */
   backupDir: string;
-  /** CAM_GUIDE_BENCH=1 mounts /__bench/ceiling for the benchmark scripts only. */
+  /**
+   * CAM_GUIDE_BENCH=1, for the benchmark scripts only: mounts /__bench/ceiling and lifts the
+   * daily limits on anonymous writes (the scripts save results as fast as the server can).
+   */
   benchEndpoints: boolean;
   /**
    * CAM_GUIDE_TEST_LOOPBACK_LINK_PORT, for cam-guide's own tests only: the one port on 127.0.0.1
    * the link checker may reach, through one reserved test name (features/links/network.ts); null: none.
    */
   testLoopbackLinkPort: number | null;
+  /**
+   * The daily limits on rows anonymous requests add: DAILY_LIMITS, lowered (never raised) by
+   * CAM_GUIDE_TEST_DAILY_LIMITS, which exists for the adversarial tests only (a flood of a
+   * few hundred requests then reaches the limits for everyone); not an operator setting.
+   * WRITE_LIMIT=off lifts the per-network ones (clients are not told apart by address).
+   */
+  dailyLimits: DailyLimits;
 }
 
 /** At most `count` writes per `windowSeconds`, refilled evenly (a burst of `count` is allowed). */
@@ -68,6 +79,36 @@ const UNIT_SECONDS: Record<string, number> = {
   hour: 3600,
   hours: 3600,
 };
+
+/**
+ * CAM_GUIDE_TEST_DAILY_LIMITS ("visitors=50,results=20", names from DailyLimits): the tests'
+ * smaller daily limits, each a whole number from 1 to its default. A problem's text, or the limits.
+ */
+export function parseTestDailyLimits(raw: string): DailyLimits | string {
+  const limits = { ...DAILY_LIMITS };
+  for (const entry of raw
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const [name = "", text = ""] = entry.split("=").map((part) => part.trim());
+    const most = Object.hasOwn(DAILY_LIMITS, name) ? DAILY_LIMITS[name as keyof DailyLimits] : null;
+    const count = /^\d{1,7}$/.test(text) ? Number(text) : Number.NaN;
+    if (most === null || !(count >= 1 && count <= most))
+      return `CAM_GUIDE_TEST_DAILY_LIMITS (for tests only) takes name=number pairs that lower the daily limits: ${Object.keys(DAILY_LIMITS).join(", ")}, each from 1 to its default (got "${entry}").`;
+    limits[name as keyof DailyLimits] = count;
+  }
+  return limits;
+}
+
+/** The daily limits with the per-network ones, or all of them, lifted. */
+function liftedLimits(limits: DailyLimits, { perNetwork, all }: { perNetwork: boolean; all: boolean }): DailyLimits {
+  const none = Number.POSITIVE_INFINITY;
+  const lifted =
+    perNetwork || all
+      ? { ...limits, visitorsPerClient: none, resultsPerClient: none, newValuesPerClient: none }
+      : limits;
+  return all ? { ...lifted, visitors: none, results: none, newValues: none } : lifted;
+}
 
 /** "60/minute", "10/30s", "500/hour"; "off" or "0" turns the limit off (null). Undefined when invalid. */
 export function parseWriteLimit(raw: string): WriteLimit | null | undefined {
@@ -233,6 +274,17 @@ export function loadConfig(env: Env): Config {
     problems.push(
       `CAM_GUIDE_TEST_LOOPBACK_LINK_PORT is for cam-guide's own tests only: unset it (got "${rawTestPort}", not a port).`,
     );
+  const rawTestLimits = value("CAM_GUIDE_TEST_DAILY_LIMITS");
+  const testLimits = rawTestLimits === undefined ? DAILY_LIMITS : parseTestDailyLimits(rawTestLimits);
+  if (typeof testLimits === "string") problems.push(testLimits);
+  const benchEndpoints = env.CAM_GUIDE_BENCH === "1";
+  const dailyLimits = liftedLimits(typeof testLimits === "string" ? DAILY_LIMITS : testLimits, {
+    // WRITE_LIMIT=off: clients are not told apart by their address (visitors who all reach the
+    // site through one address it cannot see past); the limits for everyone stay.
+    perNetwork: writeLimit === null,
+    // The benchmarks measure how fast results are saved, far beyond a day's ceiling.
+    all: benchEndpoints,
+  });
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -252,7 +304,8 @@ export function loadConfig(env: Env): Config {
     backupCron,
     backupKeep,
     backupDir,
-    benchEndpoints: env.CAM_GUIDE_BENCH === "1",
+    benchEndpoints,
     testLoopbackLinkPort,
+    dailyLimits,
   };
 }

@@ -246,12 +246,15 @@ async function serve(config: Config) {
   });
 
   // Counts wait a second in memory and are written together; shutdown writes what is left.
+  // None are written while data cannot be kept (the room left is the admin's).
   const analytics = createAnalytics({
     db: database.db,
     client: clientResolver(config.trustedProxies),
     enabled: config.analytics,
     logger,
     flushMs: 1000,
+    limits: config.dailyLimits,
+    storage,
   });
   // Automatic backups (BACKUP_CRON or Settings), each run in a child process.
   const backups = new Backups({
@@ -271,6 +274,7 @@ async function serve(config: Config) {
     assets: loadAssets(),
     logger,
     analytics,
+    dailyLimits: config.dailyLimits,
     backups,
     linkNetwork: testLinkNetwork(config),
   });

@@ -659,7 +659,8 @@ describe(`a full disk (${disk.mode})`, () => {
 
     test("every kind of write answers 507 with Retry-After, never 500 or 201", async () => {
       const answers: string[] = [];
-      for (const [name, send] of writes) {
+      // Signing in with the password stores nothing: it is not refused (tests/adversarial/anonymous-writes.test.ts).
+      for (const [name, send] of writes.filter(([name]) => name !== "a sign-in")) {
         const res = await send(asAdmin(server, cookie), server.url);
         const body = (await res.json()) as { error?: string };
         answers.push(`${name}: ${res.status} ${res.headers.get("retry-after")} ${body.error?.slice(0, 18)}`);

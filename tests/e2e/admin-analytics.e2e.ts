@@ -56,6 +56,8 @@ function insertCounts(db: Database) {
     put.run(day(2), "offer_view", String(offer.id), 80);
     put.run(day(2), "click", `${offer.slug}/offer`, 6);
     put.run(day(2), "click", "platform-one/footer", 9);
+    // Clicks of new visitors beyond the daily limits: in the total, not by link.
+    put.run(day(2), "click", "(over the limit)", 40);
     put.run(day(2), "post_view", post.slug, 33);
     put.run(day(2), "module_view", "2", 14);
     put.run(day(2), "module_quiz", "2/passed", 3);
@@ -105,6 +107,11 @@ test("charts and tables of the counts, in both themes, on a phone, the period sw
     "33",
   );
   await expect(page.getByRole("table", { name: "Bot share" })).toContainText("Bots: a known bot's user agent");
+  // The day some counts went over the daily limits is named, in words.
+  await expect(page.getByRole("note")).toContainText(`On ${day(2)} some events were over the daily limits`);
+  await expect(
+    page.getByRole("table", { name: "Clicks per link", exact: true }).getByRole("row", { name: /over the limit/ }),
+  ).toContainText("40");
   await expect(page.getByRole("link", { name: /Download CSV/ })).toHaveAttribute(
     "href",
     "/api/admin/analytics.csv?days=7",

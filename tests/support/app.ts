@@ -4,6 +4,7 @@ import { type AppDeps, createApp } from "#server/app.ts";
 import { type DatabaseHandle, databaseImage, openMemoryCopy, openMemoryDatabase } from "#server/db/client.ts";
 import { seedDatabase } from "#server/db/seed.ts";
 import type { LoginThrottle } from "#server/features/auth/throttle.ts";
+import { DAILY_LIMITS, type DailyLimits } from "#server/lib/daily-quota.ts";
 import { StorageHealth } from "#server/lib/storage-health.ts";
 import { memoryLogger } from "#server/logger.ts";
 import type { WriteLimiter } from "#server/plugins/write-limit.ts";
@@ -42,6 +43,8 @@ export interface TestAppOptions {
   analytics?: boolean;
   /** The clock counting uses (default: the real one). */
   analyticsClock?: () => Date;
+  /** Smaller daily limits on anonymous writes than DAILY_LIMITS (the rest as they are). */
+  dailyLimits?: Partial<DailyLimits>;
   /** The clock that decides which posts are public (scheduled posts); default: the real one. */
   clock?: () => Date;
   /** What the app learns about its storage; default: the real check of the disk under the uploads. */
@@ -76,6 +79,7 @@ export function testApp(options: TestAppOptions = {}) {
         : {}),
     },
     analyticsClock: options.analyticsClock,
+    dailyLimits: { ...DAILY_LIMITS, ...options.dailyLimits },
     clock: options.clock,
     assets,
     logger,

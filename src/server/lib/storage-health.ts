@@ -10,7 +10,8 @@ import type { Logger } from "#server/logger.ts";
 // DATA_DIR can take a write. /healthz reports it, and every
 // request that could change data is refused while it is not so (see plugins/write-gate.ts).
 
-export type StorageState = { ok: true } | { ok: false; status: 503 | 507; reason: string };
+/** `room`: the bytes left, when the refusal is for want of room below the reserve (the write gate reads it). */
+export type StorageState = { ok: true } | { ok: false; status: 503 | 507; reason: string; room?: number };
 
 const OK: StorageState = { ok: true };
 
@@ -210,7 +211,8 @@ export class StorageHealth {
     if (!files.ok) return files;
     try {
       const room = this.room();
-      if (room.bytes < this.reserveBytes) return { ok: false, status: 507, reason: room.describe() };
+      if (room.bytes < this.reserveBytes)
+        return { ok: false, status: 507, reason: room.describe(), room: Math.max(0, room.bytes) };
     } catch (error) {
       return { ok: false, status: 503, reason: `the data folder cannot be examined (${errorCode(error)})` };
     }

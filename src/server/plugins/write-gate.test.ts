@@ -2,6 +2,9 @@ import { describe, expect, test } from "bun:test";
 import { formStart } from "#server/lib/form-problem-page.ts";
 import type { StorageState } from "#server/lib/storage-health.ts";
 import { adminApp } from "#tests/support/admin.ts";
+import { settingsInput } from "#tests/support/admin-inputs.ts";
+import { ADMIN } from "#tests/support/factories.ts";
+import { ADMIN_RESERVE_BYTES } from "./write-gate.ts";
 
 // The write gate on the real app: every route that is not a read, found in the app's own route
 // list (so a route added later is covered without editing this file), is refused while the
@@ -39,8 +42,12 @@ test("the app has writes of every kind to check", () => {
   expect(writes.length).toBeGreaterThanOrEqual(15);
 });
 
+// Signing in with the password stores nothing: it is refused only while the data cannot be used.
+const storesNothing = ([, path]: readonly [string, string]) => path === "/api/auth/login";
+
 describe.each(refusals)("while %s", (_, refusal) => {
-  test.each(writes)("%s %s is refused before its body is read, and changes nothing", async (method, path) => {
+  const refused = writes.filter((write) => refusal.status === 503 || !storesNothing(write));
+  test.each(refused)("%s %s is refused before its body is read, and changes nothing", async (method, path) => {
     const before = tables();
     state = refusal;
     try {
@@ -119,4 +126,78 @@ test("once the storage is back, writes are accepted again", async () => {
   state = { ok: true };
   expect((await post()).status).toBe(201);
   expect((await app.request("/healthz")).status).toBe(200);
+});
+
+describe("a full disk leaves the admin a way in", () => {
+  const full = (room?: number): StorageState => ({
+    ok: false,
+    status: 507,
+    reason: "the disk holding the data is full",
+    ...(room === undefined ? {} : { room }),
+  });
+  // At a public address: a sign-in there with room to spare records it as the site's address.
+  const login = () =>
+    app.app.handle(
+      new Request("http://guide.example.com/api/auth/login", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://guide.example.com" },
+        body: JSON.stringify(ADMIN),
+      }),
+    );
+  const quiz = () =>
+    app.request("/api/quiz/result", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ archetype: "Girl Next Door", answers: Array(15).fill("A") }),
+    });
+  const settings = () =>
+    app.asAdmin("/api/admin/settings", { method: "PUT", json: settingsInput({ brandName: "Full" }) });
+
+  test.each([
+    ["no room at all (the probe's write failed)", full()],
+    ["no room at all", full(0)],
+    ["some room inside the reserve", full(ADMIN_RESERVE_BYTES * 2)],
+  ])("with %s, signing in with the password works and stores nothing", async (_, refusal) => {
+    const before = tables();
+    state = refusal;
+    try {
+      const res = await login();
+      expect(res.status).toBe(200);
+      expect(res.headers.get("set-cookie")).toContain("cg_session=");
+    } finally {
+      state = { ok: true };
+    }
+    expect(tables()).toEqual(before);
+  });
+
+  test("while the database file is missing, signing in is refused with the other writes", async () => {
+    state = refusals[0]![1];
+    try {
+      expect((await login()).status).toBe(503);
+    } finally {
+      state = { ok: true };
+    }
+  });
+
+  test("inside the reserve, the admin's small writes go ahead while anonymous writes are refused", async () => {
+    state = full(ADMIN_RESERVE_BYTES);
+    try {
+      expect((await settings()).status).toBe(200);
+      expect((await quiz()).status).toBe(507);
+    } finally {
+      state = { ok: true };
+    }
+  });
+
+  test.each([
+    ["below the admin's share", full(ADMIN_RESERVE_BYTES - 1)],
+    ["the probe's write failed", full()],
+  ])("%s, the admin's writes are refused too", async (_, refusal) => {
+    state = refusal;
+    try {
+      expect((await settings()).status).toBe(507);
+    } finally {
+      state = { ok: true };
+    }
+  });
 });

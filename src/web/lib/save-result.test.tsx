@@ -28,3 +28,21 @@ test("any other refusal keeps the page's own message", async () => {
   expect(await saveResult(API.quizResults, { archetype: "Nobody" }, FAILURE)).toBeNull();
   expect(useToastStore.getState().toasts[0]?.description).toBe(FAILURE);
 });
+
+test("over the day's limits on saved results the visitor is told so, and that it was not saved", async () => {
+  const { request } = testApp({ writeLimiter: null, dailyLimits: { resultsPerClient: 1 } });
+  routeFetchTo(request);
+  expect(await saveResult(API.quizResults, QUIZ, FAILURE)).toMatchObject({ id: expect.any(String) });
+  expect(await saveResult(API.quizResults, QUIZ, FAILURE)).toBeNull();
+  expect(useToastStore.getState().toasts[0]?.description).toBe(
+    "Too many quiz results were saved from your network today (the limit is 1 a day). Yours was not saved: please try again tomorrow.",
+  );
+});
+
+test("when the site keeps no more results today, the visitor reads that sentence", async () => {
+  const { request } = testApp({ writeLimiter: null, dailyLimits: { results: 1 } });
+  routeFetchTo(request);
+  expect(await saveResult(API.quizResults, QUIZ, FAILURE)).toMatchObject({ id: expect.any(String) });
+  expect(await saveResult(API.quizResults, QUIZ, FAILURE)).toBeNull();
+  expect(useToastStore.getState().toasts[0]?.description).toMatch(/^The site has saved as many quiz results today/);
+});

@@ -2,7 +2,13 @@ import { and, between, gte, inArray, lte } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { blogPosts } from "#server/features/blog/table.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";
-import { BOT_REASONS, FUNNEL_STEPS, funnelMask, METRICS } from "#shared/features/analytics/constants.ts";
+import {
+  BOT_REASONS,
+  FUNNEL_STEPS,
+  funnelMask,
+  METRICS,
+  OVER_LIMIT_KEY,
+} from "#shared/features/analytics/constants.ts";
 import type {
   AnalyticsPeriod,
   AnalyticsReport,
@@ -99,8 +105,9 @@ function byKey(rows: DailyRow[], metric: string): KeyCount[] {
 const sum = (rows: DailyRow[], metric: string) =>
   rows.reduce((total, r) => (r.metric === metric ? total + r.count : total), 0);
 
-/** A click's key "<slug>/<placement>": the slug never holds a slash. */
+/** A click's key "<slug>/<placement>": the slug never holds a slash. Clicks over the daily limits have neither. */
 function splitClick(key: string) {
+  if (key === OVER_LIMIT_KEY) return { slug: key, placement: key };
   const at = key.indexOf("/");
   return at < 0 ? { slug: key, placement: "" } : { slug: key.slice(0, at), placement: key.slice(at + 1) };
 }
@@ -223,6 +230,7 @@ export async function analyticsReport(db: Db, days: AnalyticsPeriod, today = utc
     days,
     ...bounds,
     empty: all.length === 0,
+    overLimitDays: [...new Set(rows.filter((r) => r.key === OVER_LIMIT_KEY).map((r) => r.day))].sort(),
     totals,
     visitors,
     funnel,

@@ -6,22 +6,18 @@ import { getPublishedPost } from "#server/features/blog/service.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";
 import type { ClientOf } from "#server/lib/client.ts";
+import type { DailyLimits } from "#server/lib/daily-quota.ts";
+import type { StorageHealth } from "#server/lib/storage-health.ts";
 import type { Logger } from "#server/logger.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
-import {
-  BEACON_PATH,
-  DAILY_EVENTS_PER_VISITOR,
-  DAILY_FREE_KEYS,
-  type FunnelStep,
-  METRICS,
-  OTHER_KEY,
-} from "#shared/features/analytics/constants.ts";
+import { BEACON_PATH, type FunnelStep, METRICS } from "#shared/features/analytics/constants.ts";
 import { BeaconInput } from "#shared/features/analytics/contract.ts";
 import { TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
 import { isModuleNumber } from "#shared/features/course/course.ts";
 import { PLACEMENT_PAGES } from "#shared/features/links/constants.ts";
 import { matchPage } from "#web/routes.ts";
+import { CountLimits } from "./limits.ts";
 import { type CountEvent, recordMany, utcDay, type Visit, verdict, visitorHash } from "./service.ts";
 
 /** What one request counts, before the visitor is known. */
@@ -129,6 +125,13 @@ export interface AnalyticsOptions {
    * hash and a few map entries, and one transaction a second writes everyone's counts.
    */
   flushMs?: number;
+  /** The day's limits on visitors and new referrer sites and sources (tests pass small ones). */
+  limits?: DailyLimits;
+  /**
+   * Whether data can be kept: while it cannot (a full disk), counts are not written, so
+   * visitors' page views never use up the room the admin's own writes are kept for.
+   */
+  storage?: Pick<StorageHealth, "check">;
 }
 
 /** Counting as the routes use it: what a request counts is decided by its handler. */
@@ -149,37 +152,36 @@ export function createAnalytics({
   logger,
   now = () => new Date(),
   flushMs = 0,
+  limits,
+  storage,
 }: AnalyticsOptions): Analytics {
   // Visits waiting to be written, by UTC day.
   let pending = new Map<string, { at: Date; visits: Visit[] }>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   const failed = (error: unknown) => logger.error("could not count a visit", { error });
-  // Today's limits, in memory (a restart starts them again): events per visitor, and the
-  // referrer sites and utm_source values seen, so neither a script repeating itself nor a
-  // stream of made-up referrers can fill the numbers or the database.
-  let limitsDay = "";
-  let eventsOf = new Map<string, number>();
-  let freeKeys = new Map<string, Set<string>>();
-  const MAX_TRACKED_VISITORS = 200_000;
+  // Today's limits, in memory: events per visitor, new visitors per network and for everyone,
+  // new referrer sites and sources, so neither a script repeating itself nor one making up a
+  // user agent, referrer or source on every request can fill the numbers or the database.
+  const counted = new CountLimits(limits);
+  // Counts dropped while data cannot be kept: said once, when it starts.
+  let withheld = false;
+  const withhold = () => {
+    if (!withheld) logger.warn("visit counts are not written while data cannot be kept");
+    withheld = true;
+  };
+  // Asked of every counted request (the first count of a day writes its salt), so the answer
+  // is kept for half a second: a few system calls less per page view.
+  let kept = { at: Number.NEGATIVE_INFINITY, ok: true };
+  const canKeep = () => {
+    if (!storage) return true;
+    if (performance.now() - kept.at > 500) kept = { at: performance.now(), ok: storage.check().ok };
+    return kept.ok;
+  };
 
-  function limited(visitor: string, events: CountEvent[], day: string): CountEvent[] {
-    if (day !== limitsDay) {
-      limitsDay = day;
-      eventsOf = new Map();
-      freeKeys = new Map();
-    }
-    const used = eventsOf.get(visitor) ?? 0;
-    if (used >= DAILY_EVENTS_PER_VISITOR) return [{ metric: METRICS.bot, key: "over-daily-limit" }];
-    if (eventsOf.size < MAX_TRACKED_VISITORS || eventsOf.has(visitor)) eventsOf.set(visitor, used + events.length);
-    return events.map((event) => {
-      if (event.metric !== METRICS.referrer && event.metric !== METRICS.utmSource) return event;
-      const seen = freeKeys.get(event.metric) ?? new Set<string>();
-      freeKeys.set(event.metric, seen);
-      if (seen.has(event.key)) return event;
-      if (seen.size >= DAILY_FREE_KEYS) return { metric: event.metric, key: OTHER_KEY };
-      seen.add(event.key);
-      return event;
-    });
+  async function write(visits: Visit[], at: Date): Promise<void> {
+    if (storage && !storage.check().ok) return withhold();
+    withheld = false;
+    await recordMany(db, visits, at);
   }
 
   async function flush(): Promise<void> {
@@ -187,11 +189,11 @@ export function createAnalytics({
     timer = null;
     const batches = pending;
     pending = new Map();
-    for (const [, { at, visits }] of batches) await recordMany(db, visits, at).catch(failed);
+    for (const [, { at, visits }] of batches) await write(visits, at).catch(failed);
   }
 
   async function save(visit: Visit, at: Date): Promise<void> {
-    if (flushMs <= 0) return recordMany(db, [visit], at);
+    if (flushMs <= 0) return write([visit], at);
     const day = utcDay(at);
     const batch = pending.get(day);
     if (batch) batch.visits.push(visit);
@@ -204,21 +206,21 @@ export function createAnalytics({
 
   async function track(request: Request, server: Server | null, { events, steps }: Counted): Promise<void> {
     if (!enabled) return;
+    if (!canKeep()) return withhold();
     try {
       const seen = verdict(request);
       if (seen.kind === "skip") return;
       const at = now();
       if (seen.kind === "bot")
         return await save({ visitor: null, events: [{ metric: METRICS.bot, key: seen.reason }], steps: [] }, at);
-      const visitor = await visitorHash(
-        db,
-        client(request, server).address,
-        request.headers.get("user-agent") ?? "",
-        at,
-      );
-      const allowed = limited(visitor, events, utcDay(at));
-      if (allowed[0]?.metric === METRICS.bot) return await save({ visitor: null, events: allowed, steps: [] }, at);
-      await save({ visitor, events: allowed, steps }, at);
+      const address = client(request, server).address;
+      const visitor = await visitorHash(db, address, request.headers.get("user-agent") ?? "", at);
+      const admitted = counted.admit(address, visitor, events, utcDay(at));
+      if (admitted.kind !== "count") {
+        if (admitted.events.length > 0) await save({ visitor: null, events: admitted.events, steps: [] }, at);
+        return;
+      }
+      await save({ visitor, events: admitted.events, steps }, at);
     } catch (error) {
       // Counting never fails a visitor's request. The log names neither address nor agent.
       failed(error);

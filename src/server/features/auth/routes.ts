@@ -30,6 +30,8 @@ export interface AuthOptions {
 
 /** Where signing in and out live. */
 export const AUTH_PATH = "/api/auth";
+/** Signing in with the password: it stores nothing (the write gate lets it through on a full disk). */
+export const LOGIN_PATH = `${AUTH_PATH}/login`;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 
 /** The sign-in page's address for the code step. */
@@ -125,7 +127,7 @@ export function authRoutes(
         if (isUnder(AUTH_PATH, request.url)) set.headers["cache-control"] = "no-store";
       })
       .post(
-        "/api/auth/login",
+        LOGIN_PATH,
         async ({ body, request, set, server }) => {
           refuseForeign(request, allowedOrigins(request, server));
           const { form, username, password } = body as LoginBody;

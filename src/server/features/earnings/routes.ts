@@ -1,13 +1,15 @@
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { Db } from "#server/db/client.ts";
+import { takeResult } from "#server/features/analytics/limits.ts";
 import type { Analytics } from "#server/features/analytics/routes.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";
 import { formStart } from "#server/lib/form-problem-page.ts";
 import { serveRead } from "#server/lib/reads.ts";
+import type { ResultLimit } from "#server/lib/result-limit.ts";
 import { formAnswers, formFields } from "#server/plugins/form-body.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
-import { METRICS } from "#shared/features/analytics/constants.ts";
+import { METRICS, OVER_LIMIT_KEY } from "#shared/features/analytics/constants.ts";
 import { EARNINGS_QUESTION_COUNT, earningsAnswersDone } from "#shared/features/earnings/constants.ts";
 import { EarningsResultInput } from "#shared/features/earnings/contract.ts";
 import { earningsResultRead, tierProfileRead } from "#shared/features/earnings/reads.ts";
@@ -17,10 +19,17 @@ import { createEarningsResult, getEarningsResult } from "./service.ts";
 
 const startAgain = formStart("/quiz/earnings");
 
-export function earningsRoutes(db: Db, analytics?: Analytics) {
+/** `limit` bounds the results saved a day (per network and for everyone). */
+export function earningsRoutes(db: Db, analytics?: Analytics, limit?: ResultLimit) {
   const finished = (request: Request, server: Server | null, tier: string) =>
     analytics?.track(request, server, {
       events: [{ metric: METRICS.calculatorFinish, key: tier }],
+      steps: ["calculator"],
+    });
+  // A finish over the day's limit on saved results is counted without its tier.
+  const take = (request: Request, server: Server | null) =>
+    takeResult(limit, analytics, request, server, {
+      events: [{ metric: METRICS.calculatorFinish, key: OVER_LIMIT_KEY }],
       steps: ["calculator"],
     });
   return (
@@ -29,7 +38,7 @@ export function earningsRoutes(db: Db, analytics?: Analytics) {
         "/api/earnings/result",
         async ({ body, set, request, server }) => {
           set.status = 201;
-          const saved = await createEarningsResult(db, body);
+          const saved = await createEarningsResult(db, body, take(request, server));
           await finished(request, server, saved.tier);
           return saved;
         },
@@ -53,7 +62,11 @@ export function earningsRoutes(db: Db, analytics?: Analytics) {
           const quizId = form.fields.get("quizId")?.slice(0, 64) || null;
           const quizResultId = quizId && (await quizResultExists(db, quizId)) ? quizId : null;
           const { tier, estimatedEarnings, score } = computeTier(answers);
-          const saved = await createEarningsResult(db, { quizResultId, tier, estimatedEarnings, score, answers });
+          const saved = await createEarningsResult(
+            db,
+            { quizResultId, tier, estimatedEarnings, score, answers },
+            take(request, server),
+          );
           await finished(request, server, tier);
           set.status = 303;
           set.headers.location = `/quiz/earnings?tier=${encodeURIComponent(tier)}&id=${encodeURIComponent(saved.id)}`;

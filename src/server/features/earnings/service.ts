@@ -7,8 +7,15 @@ import type { EarningsResult, EarningsResultInput } from "#shared/features/earni
 import { computeTier } from "#shared/features/earnings/tiers.ts";
 import { earningsResults } from "./table.ts";
 
-/** The server computes tier, range and score from the answers and refuses a body that disagrees. */
-export async function createEarningsResult(db: Db, input: EarningsResultInput): Promise<{ id: string; tier: string }> {
+/**
+ * The server computes tier, range and score from the answers and refuses a body that disagrees.
+ * `beforeSave` runs once the result is checked, just before it is written (the daily limit).
+ */
+export async function createEarningsResult(
+  db: Db,
+  input: EarningsResultInput,
+  beforeSave?: () => Promise<void>,
+): Promise<{ id: string; tier: string }> {
   const computed = computeTier(input.answers);
   const problems: { field: string; message: string }[] = [];
   if (input.tier !== computed.tier)
@@ -30,6 +37,7 @@ export async function createEarningsResult(db: Db, input: EarningsResultInput): 
       { field: "quizResultId", message: "Unknown quiz result" },
     ]);
   }
+  await beforeSave?.();
   const id = newId();
   await db.insert(earningsResults).values({
     id,

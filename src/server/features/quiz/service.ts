@@ -17,14 +17,22 @@ function prepareInsert(db: Db) {
     .prepare();
 }
 
-/** Scores the answers itself; a claimed archetype the answers do not give is refused. */
-export async function createQuizResult(db: Db, input: QuizResultInput): Promise<{ id: string; archetype: string }> {
+/**
+ * Scores the answers itself; a claimed archetype the answers do not give is refused.
+ * `beforeSave` runs once the result is checked, just before it is written (the daily limit).
+ */
+export async function createQuizResult(
+  db: Db,
+  input: QuizResultInput,
+  beforeSave?: () => Promise<void>,
+): Promise<{ id: string; archetype: string }> {
   const { archetype } = scoreArchetype(input.answers, scoringTable);
   if (archetype !== input.archetype) {
     throw new HttpError(422, `These answers score as "${archetype}", not "${input.archetype}".`, [
       { field: "archetype", message: `Expected "${archetype}" for these answers` },
     ]);
   }
+  await beforeSave?.();
   const id = newId();
   let insert = prepared.get(db);
   if (!insert) {

@@ -53,11 +53,17 @@ export const BOT_REASONS = ["user-agent", "empty-user-agent", "head", "prefetch"
  */
 export const DAILY_EVENTS_PER_VISITOR = 300;
 
-/** At most this many different referrer sites or utm_source values a day; the rest count as OTHER_KEY. */
-export const DAILY_FREE_KEYS = 300;
-
-/** The key of the referrers or utm_source values beyond DAILY_FREE_KEYS in a day. */
+/**
+ * The key of the referrer sites or utm_source values beyond the day's limits on new ones (for
+ * everyone, and for one network): the visit is counted, its source only as "(other)".
+ */
 export const OTHER_KEY = "(other)";
+
+/**
+ * The key under which a metric counts the events of new visitors beyond the day's limits (for
+ * one network, or for everyone): in the totals, not by page, link or visitor.
+ */
+export const OVER_LIMIT_KEY = "(over the limit)";
 
 /**
  * The funnel, in order: each step's bit in a raw visitor row is 1 << its index, so a visitor

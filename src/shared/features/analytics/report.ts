@@ -67,6 +67,12 @@ export interface AnalyticsReport {
   previousTo: string;
   /** Nothing counted in either period. */
   empty: boolean;
+  /**
+   * The days of the period on which new visitors went over the daily limits (one network's
+   * or everyone's): their events are in the totals, under "(over the limit)", not by page,
+   * link or visitor. In order.
+   */
+  overLimitDays: string[];
   totals: Total[];
   /** Unique visitors per day of the period, with the same day of the previous period beside it. */
   visitors: { day: string; count: number; previousDay: string; previous: number }[];

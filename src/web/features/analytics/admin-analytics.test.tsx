@@ -2,13 +2,13 @@ import { afterEach, expect, test } from "bun:test";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { addDays, utcToday } from "#server/features/analytics/reads.ts";
 import { analyticsDaily } from "#server/features/analytics/table.ts";
-import { METRICS } from "#shared/features/analytics/constants.ts";
+import { METRICS, OVER_LIMIT_KEY } from "#shared/features/analytics/constants.ts";
 import type { AnalyticsReport } from "#shared/features/analytics/report.ts";
 import { adminApp } from "#tests/support/admin.ts";
 import { createOffer } from "#tests/support/factories.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
-import { AnalyticsTab, EMPTY_ANALYTICS, Report } from "./admin-analytics.tsx";
+import { AnalyticsTab, EMPTY_ANALYTICS, overLimitText, Report } from "./admin-analytics.tsx";
 
 afterEach(cleanup);
 
@@ -96,6 +96,7 @@ test("the change against the previous period is written out", () => {
     previousFrom: "2026-01-01",
     previousTo: "2026-01-07",
     empty: false,
+    overLimitDays: [],
     totals: [
       { id: "visitors", label: "Visitors", current: 150, previous: 100, change: 50 },
       { id: "clicks", label: "Link clicks", current: 5, previous: 10, change: -50 },
@@ -117,4 +118,43 @@ test("the change against the previous period is written out", () => {
   const { container } = render(<Report report={report} />);
   const cards = [...container.querySelectorAll(".analytics-totals li")].map((li) => li.textContent);
   expect(cards).toEqual(["Visitors150up 50% vs previous 7 days (100)", "Link clicks5down 50% vs previous 7 days (10)"]);
+});
+
+test("days on which visits went over the daily limits are named, and their clicks are in the totals", async () => {
+  const t = await adminApp({ seed: false });
+  const today = utcToday();
+  const days = [-5, -3, -1].map((offset) => addDays(today, offset));
+  await t.db.insert(analyticsDaily).values([
+    { day: days[0]!, metric: METRICS.visitors, key: "", count: 2 },
+    { day: days[0]!, metric: METRICS.click, key: "platform-a/footer", count: 2 },
+    ...days.map((day) => ({ day, metric: METRICS.click, key: OVER_LIMIT_KEY, count: 100 })),
+    { day: days[2]!, metric: METRICS.pageview, key: OVER_LIMIT_KEY, count: 40 },
+    // Outside the period: not named.
+    { day: addDays(today, -40), metric: METRICS.click, key: OVER_LIMIT_KEY, count: 7 },
+  ]);
+  routeFetchTo(t.asAdmin);
+  renderAt("/admin/analytics?days=7", <AnalyticsTab />);
+  const note = await screen.findByRole("note");
+  expect(note.textContent).toBe(
+    `On 3 days in this period (${days[0]}, ${days[1]} and ${days[2]}) some events were over the daily limits (too many new visitors from one network, or in all): they are counted only in the totals, as "(over the limit)", not by page, link or source, and not as visitors or in the funnel.`,
+  );
+  // The totals stay honest: every click is in them.
+  const clicks = screen.getByText("Link clicks", { selector: ".analytics-total-label" }).closest("li")!;
+  expect(clicks.querySelector("strong")?.textContent).toBe("302");
+  expect(rows("Clicks per link")).toEqual([
+    [OVER_LIMIT_KEY, "300"],
+    ["platform-a", "2"],
+  ]);
+});
+
+test("a period with nothing over the limits has no such note; one day and many days are said in words", async () => {
+  const t = await adminApp({ seed: false });
+  await t.db.insert(analyticsDaily).values([{ day: utcToday(), metric: METRICS.pageview, key: "home", count: 3 }]);
+  routeFetchTo(t.asAdmin);
+  renderAt("/admin/analytics", <AnalyticsTab />);
+  await screen.findByRole("table", { name: "Funnel" });
+  expect(screen.queryByRole("note")).toBeNull();
+  expect(overLimitText(["2026-01-05"])).toStartWith("On 2026-01-05 some events were over the daily limits");
+  const many = Array.from({ length: 12 }, (_, i) => `2026-01-${String(i + 10)}`);
+  expect(overLimitText(many)).toStartWith("On 12 days in this period (the latest 2026-01-21) some events");
 });

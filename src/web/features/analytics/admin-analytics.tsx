@@ -56,6 +56,11 @@ export function Report({ report: r }: { report: AnalyticsReport }) {
         {r.from} to {r.to} (UTC), compared with {r.previousFrom} to {r.previousTo}. Today's visitors and funnel are
         counted live until the nightly roll-up.
       </p>
+      {r.overLimitDays.length > 0 && (
+        <p className="analytics-over-limit" role="note">
+          {overLimitText(r.overLimitDays)}
+        </p>
+      )}
       {r.empty ? (
         <p className="empty-state">{EMPTY_ANALYTICS}</p>
       ) : (
@@ -235,6 +240,13 @@ export function Report({ report: r }: { report: AnalyticsReport }) {
       )}
     </>
   );
+}
+
+/** The days some visits went over the daily limits on anonymous writes, said in words. */
+export function overLimitText(days: string[]): string {
+  const named = days.length <= 5 ? `${days.slice(0, -1).join(", ")} and ${days.at(-1)}` : `the latest ${days.at(-1)}`;
+  const list = days.length === 1 ? `On ${days[0]}` : `On ${days.length} days in this period (${named})`;
+  return `${list} some events were over the daily limits (too many new visitors from one network, or in all): they are counted only in the totals, as "(over the limit)", not by page, link or source, and not as visitors or in the funnel.`;
 }
 
 /** Why a request went to the bot counter, as the admin reads it. */
