@@ -65,6 +65,6 @@ export function earningsRoutes(db: Db, analytics?: Analytics) {
 }
 
 export const earningsReads = [
-  serveRead(earningsResultRead, ({ db }, { id }) => getEarningsResult(db, id)),
+  serveRead(earningsResultRead, ({ db, now }, { id }) => getEarningsResult(db, id, now())),
   serveRead(tierProfileRead, (_, { name }) => tierProfile(name) ?? null),
 ];

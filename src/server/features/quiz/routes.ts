@@ -69,6 +69,6 @@ export function quizRoutes(db: Db, analytics?: Analytics) {
 }
 
 export const quizReads = [
-  serveRead(quizResultRead, ({ db }, { id }) => getQuizResult(db, id)),
+  serveRead(quizResultRead, ({ db, now }, { id }) => getQuizResult(db, id, now())),
   serveRead(archetypeProfileRead, (_, { name }) => archetypeProfile(name) ?? null),
 ];
