@@ -99,7 +99,7 @@ describe("the retention policy: passes, their report and the render cache", () =
       now: () => NOW,
       onDeleted: () => cache.forgetVisitorPages(),
     });
-    const run = await policy.run();
+    const run = await policy.deleteExpired();
     expect(run).toEqual({ finishedAt: NOW.toISOString(), deleted: 30 });
     expect(policy.describe()).toEqual({ days: 45, stored: 45, defaultDays: 180, lastRun: run });
     expect(cache.sizes).toEqual({ shared: 1, visitor: 0 });
@@ -111,7 +111,7 @@ describe("the retention policy: passes, their report and the render cache", () =
       { body: new Uint8Array(), status: 200, headers: [], etag: '"z"' },
       cache.generation,
     );
-    expect(await policy.run()).toEqual({ finishedAt: NOW.toISOString(), deleted: 0 });
+    expect(await policy.deleteExpired()).toEqual({ finishedAt: NOW.toISOString(), deleted: 0 });
     expect(cache.sizes.visitor).toBe(1);
   });
 
@@ -119,18 +119,18 @@ describe("the retention policy: passes, their report and the render cache", () =
     const db = await resultsOfEveryAge();
     let writable = false;
     const policy = new ResultRetentionPolicy({ db, logger: memoryLogger(), now: () => NOW, writable: () => writable });
-    expect(await policy.run()).toBeNull();
+    expect(await policy.deleteExpired()).toBeNull();
     expect((await db.select().from(quizResults)).length).toBe(60);
     writable = true;
     await db.update(siteSettings).set({ resultRetentionDays: 50 });
-    const first = policy.run();
+    const first = policy.deleteExpired();
     await db.update(siteSettings).set({ resultRetentionDays: 40 });
     // The same pass answers, and another one runs after it with the new value.
-    expect(policy.run()).toBe(first);
+    expect(policy.deleteExpired()).toBe(first);
     await first;
     expect((await db.select().from(quizResults)).length).toBe(40);
     await policy.stop();
-    expect(await policy.run()).toBeNull();
+    expect(await policy.deleteExpired()).toBeNull();
   });
 });
 

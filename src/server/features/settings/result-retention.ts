@@ -76,14 +76,14 @@ export class ResultRetentionPolicy {
       .returning({ id: siteSettings.id });
     if (saved.length === 0) throw new HttpError(503, "Site settings are missing: run the seed.");
     this.stored = days;
-    void this.run();
+    void this.deleteExpired();
     return this.describe();
   }
 
   /** A pass at once, then one every hour; the timer never keeps the process alive. */
   start(): void {
-    void this.run();
-    this.timer = setInterval(() => void this.run(), this.options.every ?? HOUR_MS);
+    void this.deleteExpired();
+    this.timer = setInterval(() => void this.deleteExpired(), this.options.every ?? HOUR_MS);
     this.timer.unref?.();
   }
 
@@ -95,7 +95,7 @@ export class ResultRetentionPolicy {
   }
 
   /** One pass (or the one under way, followed by another); never rejects: a failure is logged. */
-  run(): Promise<RetentionRun | null> {
+  deleteExpired(): Promise<RetentionRun | null> {
     if (this.running) {
       this.again = true;
       return this.running;
