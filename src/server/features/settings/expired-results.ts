@@ -13,15 +13,18 @@ export function retentionCutoff(now: Date, days: number): Date {
 /** Rows per statement: a few milliseconds of the server's one thread, so requests wait at most that long. */
 export const RETENTION_BATCH = 500;
 
-/** Lets waiting requests in between two statements (a timer turn, so the event loop polls the sockets). */
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * Between two statements: as long as the last one took (a timer, so the event loop polls the
+ * sockets), so the deletion takes at most half of the server's one thread while requests wait.
+ */
+const restAsLong = (lastMs: number) => new Promise<void>((resolve) => setTimeout(resolve, lastMs));
 
 export interface DeleteExpiredOptions {
   now: Date;
   days: number;
   batchSize?: number;
-  /** Awaited between two statements. */
-  pause?: () => Promise<void>;
+  /** Awaited between two statements, with how long the last one took (ms). */
+  pause?: (lastMs: number) => Promise<void>;
   /** Checked before each statement: true stops the pass (the server is shutting down). */
   stopped?: () => boolean;
 }
@@ -35,28 +38,29 @@ export interface DeletedResults {
 async function inBatches(
   batch: () => Promise<unknown[]>,
   size: number,
-  pause: () => Promise<void>,
+  pause: (lastMs: number) => Promise<void>,
   stopped: () => boolean,
 ): Promise<number> {
   let total = 0;
   while (!stopped()) {
+    const begun = performance.now();
     const deleted = (await batch()).length;
     total += deleted;
     if (deleted < size) break;
-    await pause();
+    await pause(performance.now() - begun);
   }
   return total;
 }
 
 /**
  * Deletes every quiz and calculator result saved more than `days` before `now`, oldest first,
- * `batchSize` rows per statement, pausing between statements so requests are served
- * meanwhile. Calculator results go first; a deleted quiz result clears the link to it from
+ * `batchSize` rows per statement, resting after each as long as it took so requests are
+ * served meanwhile. Calculator results go first; a deleted quiz result clears the link to it from
  * a newer calculator result (the key's ON DELETE SET NULL).
  */
 export async function deleteExpiredResults(
   db: Db,
-  { now, days, batchSize = RETENTION_BATCH, pause = nextTurn, stopped = () => false }: DeleteExpiredOptions,
+  { now, days, batchSize = RETENTION_BATCH, pause = restAsLong, stopped = () => false }: DeleteExpiredOptions,
 ): Promise<DeletedResults> {
   const cutoff = retentionCutoff(now, days);
   const earnings = await inBatches(
@@ -75,7 +79,7 @@ export async function deleteExpiredResults(
     pause,
     stopped,
   );
-  if (earnings > 0 && !stopped()) await pause();
+  if (earnings > 0 && !stopped()) await pause(0);
   const quiz = await inBatches(
     () => {
       const expired = db

@@ -27,7 +27,7 @@ export interface ResultRetentionOptions {
   /** Between passes (default hourly). */
   every?: number;
   batchSize?: number;
-  pause?: () => Promise<void>;
+  pause?: (lastMs: number) => Promise<void>;
 }
 
 /**
