@@ -234,9 +234,9 @@ describe("GET /api/admin/analytics.csv", () => {
     expect(lines[0]).toBe("day,metric,key,count");
     expect(lines).toContain(`${ago(1)},referrer,"evil.example,""quoted""",2`);
     expect(lines).toContain(`${ago(1)},utm_source,"'=HYPERLINK(""http://x"")",1`);
-    expect(lines).toContain(`${ago(1)},utm_source,'+1,1`);
-    expect(lines).toContain(`${ago(1)},utm_source,'-2,1`);
-    expect(lines).toContain(`${ago(1)},utm_source,'@sum,1`);
+    expect(lines).toContain(`${ago(1)},utm_source,"'+1",1`);
+    expect(lines).toContain(`${ago(1)},utm_source,"'-2",1`);
+    expect(lines).toContain(`${ago(1)},utm_source,"'@sum",1`);
     expect(lines).toContain(`${ago(2)},visitors,,9`);
     // Today, counted live from the raw rows.
     expect(lines).toContain(`${today},visitors,,2`);
@@ -249,7 +249,7 @@ describe("GET /api/admin/analytics.csv", () => {
     expect(csvField("plain")).toBe("plain");
     expect(csvField(12)).toBe("12");
     expect(csvField("a\nb")).toBe('"a\nb"');
-    expect(csvField("=1+1")).toBe("'=1+1");
-    expect(csvField("\t=1")).toBe("'\t=1");
+    expect(csvField("=1+1")).toBe(`"'=1+1"`);
+    expect(csvField("\t=1")).toBe(`"'\t=1"`);
   });
 });

@@ -45,6 +45,7 @@ import { seoRoutes } from "./features/seo/routes.ts";
 import { settingsAdminRoutes } from "./features/settings/admin-routes.ts";
 import { LinkCheckSchedules, linkCheckScheduleRoutes } from "./features/settings/link-check-schedule.ts";
 import { publicAddressStore } from "./features/settings/public-address.ts";
+import { ResultRetentionPolicy, resultRetentionRoutes } from "./features/settings/result-retention.ts";
 import { sitePageAdminRoutes } from "./features/site-pages/admin-routes.ts";
 import { UPLOAD_PATH, uploadAdminRoutes } from "./features/uploads/admin-routes.ts";
 import { uploadRoutes } from "./features/uploads/routes.ts";
@@ -114,6 +115,8 @@ export interface AppDeps {
    * public internet only. Tests pass their own to reach servers they start on loopback.
    */
   linkNetwork?: CheckerNetwork;
+  /** The server passes the deletion of expired results it runs hourly; else one that runs only when Settings change. */
+  resultRetention?: ResultRetentionPolicy;
 }
 
 // JSON bodies of the API are small; uploads (a later route) set their own limit.
@@ -138,6 +141,7 @@ export function createApp({
   clock = () => new Date(),
   backups: givenBackups,
   linkNetwork,
+  resultRetention: givenRetention,
 }: AppDeps) {
   // Absolute links (canonical, feeds, the sitemap) start with the site's public address:
   // PUBLIC_URL, else the one stored in the settings, else none. Never a request's Host.
@@ -193,6 +197,17 @@ export function createApp({
       logger,
     });
   if (!givenBackups) void backups.start().catch((error) => logger.error("could not start backups", { error }));
+  // Saved results older than the retention in Settings are deleted in small batches
+  // (docs/product.md#keeping-results); the pages of deleted ones leave the render cache.
+  const resultRetention =
+    givenRetention ??
+    new ResultRetentionPolicy({
+      db: database.db,
+      logger,
+      now: clock,
+      writable: () => storage.check().ok,
+      onDeleted: () => pageCache.forgetVisitorPages(),
+    });
   const tokens = sessionTokens(secret);
   // Which address a request comes from, and whether over HTTPS (trusted proxies only).
   const client = clientResolver(config.trustedProxies ?? [], { warn: (message) => logger.warn(message) });
@@ -306,6 +321,7 @@ export function createApp({
           .use(settingsAdminRoutes(database.db, address))
           .use(accountAdminRoutes(database.db, { tokens, secure, client }))
           .use(linkCheckScheduleRoutes(linkCheckSchedules))
+          .use(resultRetentionRoutes(resultRetention))
           .use(
             homeAdminRoutes(database.db, {
               analytics: config.analytics ?? true,

@@ -30,6 +30,7 @@ import { backupProcess } from "./features/backups/backup-process.ts";
 import { Backups } from "./features/backups/service.ts";
 import { type CheckerNetwork, TEST_LOOPBACK_HOST, testLoopbackNetwork } from "./features/links/network.ts";
 import { registerExistingUploads } from "./features/media/service.ts";
+import { ResultRetentionPolicy } from "./features/settings/result-retention.ts";
 import { refreshShippedPages } from "./features/site-pages/shipped.ts";
 import { removeUnfinishedUploads } from "./features/uploads/service.ts";
 import { clientResolver } from "./lib/client.ts";
@@ -37,6 +38,7 @@ import { freeBytes, RESERVE_BYTES, removeStaleProbes, StorageHealth, storageFaul
 import { consoleLogger as logger } from "./logger.ts";
 import { storageRefusal } from "./plugins/errors.ts";
 import { loadAssets } from "./ssr/assets.ts";
+import { PageCache } from "./ssr/page-cache.ts";
 
 const HELP = `cam-guide: the self-hosted guide, quiz and free course for new webcam models.
 
@@ -265,6 +267,14 @@ async function serve(config: Config) {
     logger,
   });
   await backups.start();
+  // Saved results older than the retention in Settings go, in small batches: at start, then hourly.
+  const pageCache = new PageCache();
+  const resultRetention = new ResultRetentionPolicy({
+    db: database.db,
+    logger,
+    writable: () => storage.check().ok,
+    onDeleted: () => pageCache.forgetVisitorPages(),
+  });
   const app = createApp({
     database,
     secret,
@@ -277,6 +287,8 @@ async function serve(config: Config) {
     dailyLimits: config.dailyLimits,
     backups,
     linkNetwork: testLinkNetwork(config),
+    pageCache,
+    resultRetention,
   });
   // Yesterday's raw visitor rows become daily counts, and old salts go: at start, then hourly.
   if (config.analytics) scheduleRollUp(database.db, (error) => logger.error("analytics roll-up failed", { error }));
@@ -286,6 +298,7 @@ async function serve(config: Config) {
     database.close();
     failToListen(config, error);
   }
+  resultRetention.start();
   logger.info(`cam-guide listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`);
   // Uploads made before the media library existed are recorded (with their sizes and smaller
   // copies) in the background, while the server already serves.
@@ -304,6 +317,7 @@ async function serve(config: Config) {
     // stop(false) stops accepting connections and resolves once open requests are done.
     await app.server?.stop(false);
     await backups.stop();
+    await resultRetention.stop();
     await analytics.flush();
     // Folding the log back into a file that is no longer the database (emptied, overwritten)
     // would destroy what the log holds: it is then left as it is, beside the file.

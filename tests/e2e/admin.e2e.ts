@@ -405,6 +405,37 @@ test("the brand name from settings is in the page title, emptied claims leave th
   expect(await (await page.request.get("/api/auth/me")).json()).toEqual({ isAdmin: false });
 });
 
+test("saved results: a day count outside 1 to 3,650 is refused at its field; a saved one is on the privacy page", async ({
+  page,
+  visit,
+  scan,
+  baseURL,
+}) => {
+  await signIn(page);
+  await openSection(page, "Settings", "/admin/settings");
+  const form = page.getByRole("form", { name: "Saved results" });
+  const days = form.getByLabel("Keep results for (days)");
+  await expect(days).toHaveValue("180");
+  await expect(form).toContainText("Now: 180 days (the default).");
+  await days.fill("0");
+  await form.getByRole("button", { name: "Save Retention" }).click();
+  await expect(form.getByText("Keep results for a whole number of days from 1 to 3,650 (ten years)")).toBeVisible();
+  await expect(days).toBeFocused();
+  await days.fill("30");
+  await form.getByRole("button", { name: "Save Retention" }).click();
+  await expect(page.getByTestId("toast").last()).toContainText("Results are now kept for 30 days");
+  await expect(form).toContainText("Now: 30 days.");
+  await scan();
+  await visit("/privacy");
+  await expect(page.getByText("Saved results are deleted automatically 30 days after they were made")).toBeVisible();
+  // Back to the default for the other tests.
+  const reset = await page.request.put("/api/admin/settings/result-retention", {
+    headers: { origin: baseURL! },
+    data: { days: null },
+  });
+  expect(reset.status()).toBe(200);
+});
+
 test("a 60-character brand name fits a 375 px phone header; its buttons stay on screen and 44 px", async ({
   page,
   visit,

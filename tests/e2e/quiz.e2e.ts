@@ -191,10 +191,10 @@ test("a failed save shows the error toast and stays on the quiz", async ({ page,
   await expect(page).toHaveURL(/\/quiz\?answers=A{14}$/);
 });
 
-test("an unknown result id shows the error state with Retake the Quiz", async ({ page, visit }) => {
+test("an unknown result id says how long results are kept, with Retake the Quiz", async ({ page, visit }) => {
   await visit("/quiz/result?id=nope", { status: 404 });
-  await expect(page.getByRole("heading", { name: "Oops! Something went wrong" })).toBeVisible();
-  await expect(page.getByText("We couldn't load your quiz results. Please try taking the quiz again.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "This result is no longer here" })).toBeVisible();
+  await expect(page.getByText("Saved quiz results are kept for 180 days and then deleted")).toBeVisible();
   await expect(page.getByRole("button", { name: "Retake the Quiz" })).toHaveAttribute("href", "/quiz");
 });
 

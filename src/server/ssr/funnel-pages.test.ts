@@ -62,7 +62,8 @@ describe("a wizard step in the address (?answers=)", () => {
 
 describe("/quiz/result", () => {
   test("with an archetype: its profile and the promotional banner are in the first HTML", async () => {
-    const { request } = await siteApp();
+    const { request, db } = await siteApp();
+    await createQuizResult(db, { id: "abc", archetype: "Cosplay Babe" });
     const page = await renderPage(request, "/quiz/result?archetype=Cosplay%20Babe&id=abc");
     expect(page.status).toBe(200);
     const profile = archetypeProfile("Cosplay Babe")!;
@@ -97,14 +98,25 @@ describe("/quiz/result", () => {
     expect(page.text).toContain(archetypeProfile("Dominatrix")!.description);
   });
 
-  test("an unknown id: status 404 with the error and Retake the Quiz", async () => {
+  test("an unknown id: status 404 saying how long results are kept, and Retake the Quiz", async () => {
     const { request } = await siteApp();
     const page = await renderPage(request, "/quiz/result?id=missing");
     expect(page.status).toBe(404);
     const main = page.main();
-    expect(main.getByRole("heading", { name: "Oops! Something went wrong" })).toBeTruthy();
-    expect(main.getByText("We couldn't load your quiz results. Please try taking the quiz again.")).toBeTruthy();
+    expect(main.getByRole("heading", { name: "This result is no longer here" })).toBeTruthy();
+    expect(page.text).toContain("Saved quiz results are kept for 180 days and then deleted");
     expect(main.getByRole("button", { name: "Retake the Quiz" }).getAttribute("href")).toBe("/quiz");
+  });
+
+  test("an unknown id with an archetype in the address: the same 404, with a link to that archetype", async () => {
+    const { request } = await siteApp();
+    const page = await renderPage(request, "/quiz/result?archetype=Cosplay%20Babe&id=missing");
+    expect(page.status).toBe(404);
+    const main = page.main();
+    expect(main.getByRole("heading", { name: "This result is no longer here" })).toBeTruthy();
+    expect(main.getByRole("link", { name: "Read about the Cosplay Babe archetype" }).getAttribute("href")).toBe(
+      "/quiz/result?archetype=Cosplay%20Babe",
+    );
   });
 
   test("an archetype that does not exist: 404 with the same error", async () => {
@@ -198,12 +210,13 @@ describe("/quiz/earnings", () => {
     expect(page.text).toContain("2–3 short shows a week");
   });
 
-  test("an unknown result: 404 with the error and Restart the Quiz", async () => {
+  test("an unknown result: 404 saying how long results are kept, and Restart the Quiz", async () => {
     const { request } = await siteApp();
     const page = await renderPage(request, "/quiz/earnings?tier=Power%20Earner&id=nope");
     expect(page.status).toBe(404);
     const main = page.main();
-    expect(main.getByText("We couldn't load your earnings calculation. Please try again.")).toBeTruthy();
+    expect(main.getByRole("heading", { name: "This result is no longer here" })).toBeTruthy();
+    expect(page.text).toContain("Saved earnings estimates are kept for 180 days and then deleted");
     expect(main.getByRole("button", { name: "Restart the Quiz" }).getAttribute("href")).toBe("/quiz");
   });
 });
@@ -236,12 +249,13 @@ describe("/quiz/starter-kit", () => {
     expect(res.headers.get("location")).toBe("/quiz");
   });
 
-  test("an unknown quizId: 404 with the error", async () => {
+  test("an unknown quizId: 404 saying how long results are kept", async () => {
     const { request } = await siteApp();
     const page = await renderPage(request, "/quiz/starter-kit?quizId=nope");
     expect(page.status).toBe(404);
     const main = page.main();
-    expect(main.getByText("We couldn't load your personalized starter kit. Please try again.")).toBeTruthy();
+    expect(main.getByRole("heading", { name: "This result is no longer here" })).toBeTruthy();
+    expect(page.text).toContain("Saved quiz results are kept for 180 days");
     expect(main.getByRole("button", { name: "Restart the Quiz" }).getAttribute("href")).toBe("/quiz");
   });
 });

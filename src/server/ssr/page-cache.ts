@@ -120,6 +120,17 @@ export class PageCache {
     this.shelves.visitor.clear();
   }
 
+  /**
+   * Drops the pages at addresses visitors made (saved results) and keeps the site's own: after
+   * expired results are deleted, no page of one is served from memory. A render under way is
+   * not kept either (the same generation rule as clear()).
+   */
+  forgetVisitorPages(): void {
+    this.cleared++;
+    this.due = undefined;
+    this.shelves.visitor.clear();
+  }
+
   /** How many pages each shelf holds (for tests and the benchmark, never served). */
   get sizes(): Record<CacheShelf, number> {
     return { shared: this.shelves.shared.size, visitor: this.shelves.visitor.size };

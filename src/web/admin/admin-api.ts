@@ -32,6 +32,7 @@ export const ADMIN_API = {
   password: "/api/admin/account/password",
   home: "/api/admin/home",
   linkChecks: "/api/admin/settings/link-checks",
+  resultRetention: "/api/admin/settings/result-retention",
   backups: "/api/admin/backups",
   backupSummary: "/api/admin/backups/summary",
   backupRun: "/api/admin/backups/run",

@@ -251,11 +251,26 @@ export async function analyticsReport(db: Db, days: AnalyticsPeriod, today = utc
   };
 }
 
-/** One CSV field: quoted when it must be, and never read as a formula by a spreadsheet. */
+/**
+ * What makes a spreadsheet read a cell as a formula (OWASP's list: = + - @, a tab, a carriage
+ * return; also a line feed or NUL first, the full-width = + - @ some spreadsheets convert, and
+ * any of them after leading spaces or control characters, which an import may trim).
+ */
+const FORMULA_START = /^(?:[\t\r\n\0]|[\p{White_Space}\p{Cc}]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/u;
+
+/** Characters that need the field quoted: either separator (, or the ; of many locales), a quote, a tab, a line break. */
+const NEEDS_QUOTES = /[",;\t\r\n]|^\s|\s$/;
+
+/**
+ * One CSV field (RFC 4180), never read as a formula by a spreadsheet: text that could start
+ * one gets a leading ' (shown by spreadsheets as plain text) and, like every field holding a
+ * separator, a quote, a line break or edge spaces, is quoted, with quotes doubled. Numbers
+ * are written as they are.
+ */
 export function csvField(value: string | number): string {
-  let text = String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (typeof value === "number") return String(value);
+  const text = FORMULA_START.test(value) ? `'${value}` : value;
+  return text !== value || NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** The daily counts of a period ending today as CSV (day,metric,key,count), with its file name. */

@@ -1,8 +1,9 @@
 import { desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { refuseOffSiteImages } from "#server/lib/content-images.ts";
 import { htmlToMarkdown } from "#server/lib/html-to-markdown.ts";
 import { markdownToHtml } from "#server/lib/markdown.ts";
-import { imageOffSite, imageSources, sanitizePostHtml } from "#server/lib/sanitize.ts";
+import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { AdminBlogPost, BlogCategory, CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
 import { toPost } from "./service.ts";
@@ -75,15 +76,7 @@ function postContent(input: PostInput): {
 export async function postValues(db: Db, input: PostInput) {
   const { content, contentMarkdown, raw, field } = postContent(input);
   // An image from another website would be accepted and then never shown (the CSP blocks it).
-  const offSite = imageSources(raw).find(imageOffSite);
-  if (offSite !== undefined) {
-    throw new HttpError(422, "Some fields are missing or invalid.", [
-      {
-        field,
-        message: `Images in the content must be uploaded here: the site's security policy blocks images from other websites (${offSite.trim().slice(0, 100)})`,
-      },
-    ]);
-  }
+  refuseOffSiteImages(raw, field, "content");
   const category = blank(input.category);
   if (category && !(await categoryExists(db, category))) {
     throw new HttpError(422, `There is no category "${category}".`, [

@@ -96,6 +96,6 @@ runScenarios("GET /api/earnings/result/:id", [
     name: "unknown id: 404 JSON",
     path: "/api/earnings/result/unknown",
     status: 404,
-    contains: { error: "No earnings result with that id." },
+    contains: { error: "No earnings result with that id (results are kept for 180 days)." },
   },
 ]);

@@ -78,6 +78,6 @@ export function earningsRoutes(db: Db, analytics?: Analytics, limit?: ResultLimi
 }
 
 export const earningsReads = [
-  serveRead(earningsResultRead, ({ db }, { id }) => getEarningsResult(db, id)),
+  serveRead(earningsResultRead, ({ db, now }, { id }) => getEarningsResult(db, id, now())),
   serveRead(tierProfileRead, (_, { name }) => tierProfile(name) ?? null),
 ];

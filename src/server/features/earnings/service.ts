@@ -1,10 +1,13 @@
-import { eq } from "drizzle-orm";
+import { and, eq, gte } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";
+import { retentionCutoff } from "#server/features/settings/expired-results.ts";
+import { resultRetentionDays } from "#server/features/settings/result-retention.ts";
 import { newId } from "#server/lib/ids.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { EarningsResult, EarningsResultInput } from "#shared/features/earnings/contract.ts";
 import { computeTier } from "#shared/features/earnings/tiers.ts";
+import { describeRetention } from "#shared/features/settings/result-retention.ts";
 import { earningsResults } from "./table.ts";
 
 /**
@@ -50,9 +53,16 @@ export async function createEarningsResult(
   return { id, tier: computed.tier };
 }
 
-export async function getEarningsResult(db: Db, id: string): Promise<EarningsResult> {
-  const [row] = await db.select().from(earningsResults).where(eq(earningsResults.id, id)).limit(1);
-  if (!row) throw new HttpError(404, "No earnings result with that id.");
+/** A saved estimate, unless it is older than the retention in Settings (then it is gone, deleted yet or not). */
+export async function getEarningsResult(db: Db, id: string, now = new Date()): Promise<EarningsResult> {
+  const days = await resultRetentionDays(db);
+  const [row] = await db
+    .select()
+    .from(earningsResults)
+    .where(and(eq(earningsResults.id, id), gte(earningsResults.createdAt, retentionCutoff(now, days))))
+    .limit(1);
+  if (!row)
+    throw new HttpError(404, `No earnings result with that id (results are kept for ${describeRetention(days)}).`);
   return {
     id: row.id,
     quizResultId: row.quizResultId,

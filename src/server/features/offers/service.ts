@@ -2,7 +2,8 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
 import { chooseLink, destinationsBySlug, goPath } from "#server/features/links/service.ts";
-import { renderMarkdown } from "#server/lib/markdown.ts";
+import { refuseOffSiteImages } from "#server/lib/content-images.ts";
+import { markdownToHtml } from "#server/lib/markdown.ts";
 import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
@@ -126,11 +127,14 @@ function offerValues(input: OfferInput) {
       { field: "embedCode", message: "Paste the embed code" },
     ]);
   }
+  // The description is written in Markdown (the editor's smaller toolbar): stored as written and as clean HTML.
+  const descriptionHtml = markdownToHtml(input.description.trim());
+  // An image from another website would be accepted and then never shown (the CSP blocks it).
+  refuseOffSiteImages(descriptionHtml, "description", "description");
   return {
     title: input.title.trim(),
     description: input.description.trim(),
-    // The description is written in Markdown (the editor's smaller toolbar): stored as written and as clean HTML.
-    descriptionHtml: renderMarkdown(input.description.trim()),
+    descriptionHtml: sanitizePostHtml(descriptionHtml).trim(),
     // Embed mode has no image or video; media mode has no embed code.
     imageUrl: input.useEmbed ? null : blankText(input.imageUrl),
     videoUrl: input.useEmbed ? null : video,

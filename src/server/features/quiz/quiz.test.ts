@@ -116,7 +116,7 @@ runScenarios("GET /api/quiz/result/:id", [
       path: `/api/quiz/result/${id}`,
       setup: ({ db }) => createQuizResult(db),
       status: 404,
-      json: { error: "No quiz result with that id." },
+      json: { error: "No quiz result with that id (results are kept for 180 days)." },
     }),
   ),
 ]);

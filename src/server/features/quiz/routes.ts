@@ -86,6 +86,6 @@ export function quizRoutes(db: Db, analytics?: Analytics, limit?: ResultLimit) {
 }
 
 export const quizReads = [
-  serveRead(quizResultRead, ({ db }, { id }) => getQuizResult(db, id)),
+  serveRead(quizResultRead, ({ db, now }, { id }) => getQuizResult(db, id, now())),
   serveRead(archetypeProfileRead, (_, { name }) => archetypeProfile(name) ?? null),
 ];

@@ -1,10 +1,13 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, gte, sql } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { retentionCutoff } from "#server/features/settings/expired-results.ts";
+import { resultRetentionDays } from "#server/features/settings/result-retention.ts";
 import { newId } from "#server/lib/ids.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { scoringTable } from "#shared/features/quiz/content.ts";
 import type { QuizResult, QuizResultInput } from "#shared/features/quiz/contract.ts";
 import { scoreArchetype } from "#shared/features/quiz/scoring.ts";
+import { describeRetention } from "#shared/features/settings/result-retention.ts";
 import { quizResults } from "./table.ts";
 
 // The hot write path prepares its statement once per database instead of per request:
@@ -43,9 +46,18 @@ export async function createQuizResult(
   return { id, archetype };
 }
 
-export async function getQuizResult(db: Db, id: string): Promise<QuizResult> {
-  const [row] = await db.select().from(quizResults).where(eq(quizResults.id, id)).limit(1);
-  if (!row) throw new HttpError(404, "No quiz result with that id.");
+/**
+ * A saved result, unless it is older than the retention in Settings: from then on it is gone
+ * for everyone, whether or not the hourly pass has deleted it yet.
+ */
+export async function getQuizResult(db: Db, id: string, now = new Date()): Promise<QuizResult> {
+  const days = await resultRetentionDays(db);
+  const [row] = await db
+    .select()
+    .from(quizResults)
+    .where(and(eq(quizResults.id, id), gte(quizResults.createdAt, retentionCutoff(now, days))))
+    .limit(1);
+  if (!row) throw new HttpError(404, `No quiz result with that id (results are kept for ${describeRetention(days)}).`);
   return {
     id: row.id,
     archetype: row.archetype as QuizResult["archetype"],
@@ -54,7 +66,13 @@ export async function getQuizResult(db: Db, id: string): Promise<QuizResult> {
   };
 }
 
-export async function quizResultExists(db: Db, id: string): Promise<boolean> {
-  const [row] = await db.select({ id: quizResults.id }).from(quizResults).where(eq(quizResults.id, id)).limit(1);
+/** Whether a quiz result is saved and not yet expired. */
+export async function quizResultExists(db: Db, id: string, now = new Date()): Promise<boolean> {
+  const cutoff = retentionCutoff(now, await resultRetentionDays(db));
+  const [row] = await db
+    .select({ id: quizResults.id })
+    .from(quizResults)
+    .where(and(eq(quizResults.id, id), gte(quizResults.createdAt, cutoff)))
+    .limit(1);
   return row !== undefined;
 }

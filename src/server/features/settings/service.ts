@@ -4,7 +4,8 @@ import { inTransaction } from "#server/db/transaction.ts";
 import { chooseLink, destinationsBySlug, goPath } from "#server/features/links/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { DisclosureWording } from "#shared/features/disclosure/constants.ts";
-import type { SiteSettings } from "#shared/features/settings/contract.ts";
+import type { PublicSettings, SiteSettings } from "#shared/features/settings/contract.ts";
+import { resultRetentionDays } from "./result-retention.ts";
 import { siteSettings } from "./table.ts";
 
 async function settingsRowOf(db: Db) {
@@ -18,9 +19,13 @@ async function settingsRowOf(db: Db) {
  * The settings as pages show them: each platform's url is its managed link on this site
  * (/go/<slug>), never the affiliate destination itself.
  */
-export async function getSettings(db: Db): Promise<SiteSettings> {
+export async function getSettings(db: Db): Promise<PublicSettings> {
   const row = await settingsRowOf(db);
-  return toSettings(row, { a: goPath(row.platformALinkSlug), b: goPath(row.platformBLinkSlug) });
+  return {
+    ...toSettings(row, { a: goPath(row.platformALinkSlug), b: goPath(row.platformBLinkSlug) }),
+    // The result pages and the privacy page say how long a saved result is kept.
+    resultRetentionDays: await resultRetentionDays(db),
+  };
 }
 
 /**

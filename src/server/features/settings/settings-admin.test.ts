@@ -172,12 +172,16 @@ describe("settings admin API as the admin", () => {
     await api.check({ who: "admin", path: "/api/admin/settings", status: 200, json: adminView });
     expect((await renderPage(api.request, "/")).title).toEndWith("| Velvet Start");
     // Pages get each platform's managed link on this site, which leads to the URL just saved.
-    const pub = (await (await api.request("/api/settings")).json()) as typeof settings;
+    const pub = (await (await api.request("/api/settings")).json()) as typeof settings & {
+      resultRetentionDays: number;
+    };
     expect(pub).toEqual({
       ...settings,
       disclosureWording: {},
       platformA: { name: "Alpha", url: expect.stringMatching(/^\/go\/[a-z0-9-]+$/) },
       platformB: { name: "Beta", url: expect.stringMatching(/^\/go\/[a-z0-9-]+$/) },
+      // Pages also say how long saved results are kept (the default here).
+      resultRetentionDays: 180,
     });
     for (const [platform, saved] of [
       [pub.platformA, settings.platformA],

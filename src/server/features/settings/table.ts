@@ -47,6 +47,8 @@ export const siteSettings = table(
     backupCron: text("backup_cron"),
     backupKeep: integer("backup_keep"),
     linkCheckHours: integer("link_check_hours"),
+    // Days a saved quiz or calculator result is kept; null: the default.
+    resultRetentionDays: integer("result_retention_days"),
     updatedAt: timestampNow("updated_at"),
   },
   (table) => [

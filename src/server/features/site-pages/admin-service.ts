@@ -1,8 +1,9 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { refuseOffSiteImages } from "#server/lib/content-images.ts";
 import { htmlToMarkdown } from "#server/lib/html-to-markdown.ts";
 import { markdownToHtml } from "#server/lib/markdown.ts";
-import { imageOffSite, imageSources, sanitizePostHtml } from "#server/lib/sanitize.ts";
+import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { AdminSitePage, SitePageInput, SitePageSlug } from "#shared/features/site-pages/contract.ts";
 import { sitePages } from "./table.ts";
@@ -37,15 +38,7 @@ export async function getAdminSitePage(db: Db, slug: string): Promise<AdminSiteP
 export async function saveSitePage(db: Db, slug: string, input: SitePageInput): Promise<AdminSitePage> {
   const raw = markdownToHtml(input.bodyMarkdown);
   // An image from another website would be accepted and then never shown (the CSP blocks it).
-  const offSite = imageSources(raw).find(imageOffSite);
-  if (offSite !== undefined) {
-    throw new HttpError(422, "Some fields are missing or invalid.", [
-      {
-        field: "bodyMarkdown",
-        message: `Images in the text must be uploaded here: the site's security policy blocks images from other websites (${offSite.trim().slice(0, 100)})`,
-      },
-    ]);
-  }
+  refuseOffSiteImages(raw, "bodyMarkdown", "text");
   const [row] = await db
     .update(sitePages)
     .set({

@@ -4,6 +4,7 @@ import { getSettings } from "#server/features/settings/service.ts";
 import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { fillTokens } from "#shared/features/settings/brand.ts";
+import { describeRetention } from "#shared/features/settings/result-retention.ts";
 import type { SitePage, SitePageSlug } from "#shared/features/site-pages/contract.ts";
 import { sitePages } from "./table.ts";
 
@@ -20,7 +21,12 @@ export function htmlText(value: string): string {
 export async function getSitePage(db: Db, slug: string, contact: string): Promise<SitePage> {
   const [row] = await db.select().from(sitePages).where(eq(sitePages.slug, slug)).limit(1);
   if (!row) throw new HttpError(404, "No such page.");
-  const tokens = { brand: (await getSettings(db)).brandName, contact };
+  const settings = await getSettings(db);
+  const tokens = {
+    brand: settings.brandName,
+    contact,
+    resultRetention: describeRetention(settings.resultRetentionDays),
+  };
   return {
     slug: row.slug as SitePageSlug,
     // Title and description are plain text (the page escapes them); the body is HTML, so
@@ -28,7 +34,13 @@ export async function getSitePage(db: Db, slug: string, contact: string): Promis
     // allow-list as a post's content.
     title: fillTokens(row.title, tokens),
     description: fillTokens(row.description, tokens),
-    body: sanitizePostHtml(fillTokens(row.body, { brand: htmlText(tokens.brand), contact: htmlText(tokens.contact) })),
+    body: sanitizePostHtml(
+      fillTokens(row.body, {
+        brand: htmlText(tokens.brand),
+        contact: htmlText(tokens.contact),
+        resultRetention: htmlText(tokens.resultRetention),
+      }),
+    ),
     updatedAt: row.updatedAt.toISOString(),
   };
 }

@@ -6,7 +6,8 @@ import { sitePages } from "./table.ts";
  * SHA-256 of every body an earlier release shipped for a page (as the seed stored it, before
  * {{brand}} is filled in). A stored body that is one of these was never changed by the
  * operator, so it follows this release's text: a site upgraded after the privacy page
- * learned about visit counts says so too. A body the operator changed is never touched.
+ * learned about visit counts, or about how long results are kept, says so too. A body the
+ * operator changed is never touched.
  */
 const SHIPPED_BEFORE: Record<string, readonly string[]> = {
   privacy: [
@@ -14,6 +15,8 @@ const SHIPPED_BEFORE: Record<string, readonly string[]> = {
     "6d41d1d6c3f13884d3a55acde7d17afa6405da0de15912b0a385d2db3e13df2e",
     "61c49159588ed2581b2d641ebcec9ee6ce11f2fe2c07d5110a04af17b2dc73cc",
     "4f5cbe66fa5ad46c9028dd1d5d6b4daa8f30f9202683d7c287a5012cf22fe7f0",
+    // Before it said how long saved results are kept.
+    "158d277a42dd9dbfcf518021e37f79b96528725c89f9a78e8594032df332743c",
   ],
   terms: ["97a005c8b567971dd6cd7c9f396fa8c61ca4e8601859616ab4aa1b845c3ac185"],
 };
@@ -24,7 +27,10 @@ const SHIPPED_BEFORE: Record<string, readonly string[]> = {
  * admin's editor holds the admin's own Markdown, so it is never taken for a shipped page.
  * When a release changes a page's text, add its previous Markdown's hash here too.
  */
-const SHIPPED_MARKDOWN_BEFORE: Record<string, readonly string[]> = {};
+const SHIPPED_MARKDOWN_BEFORE: Record<string, readonly string[]> = {
+  // Before it said how long saved results are kept.
+  privacy: ["feebc5dcc66cd614cdddbe360177585a2f7cc52ed88bfa9a8bc2eb9f7ae0d389"],
+};
 
 const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");
 

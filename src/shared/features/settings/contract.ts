@@ -2,6 +2,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import { LinkChoiceFields } from "#shared/features/links/contract.ts";
 import { hostProblem } from "#shared/public-host.ts";
 import { READABLE_TEXT_FORMAT } from "#shared/schema/formats.ts";
+import { MAX_RESULT_RETENTION_DAYS } from "./result-retention.ts";
 
 const HttpUrl = Type.String({
   pattern: "^https?://[^\\s]+$",
@@ -87,6 +88,9 @@ export const SiteSettings = Type.Object({
 });
 export type SiteSettings = Static<typeof SiteSettings>;
 
+/** The settings every page reads: the admin's SiteSettings and how long saved results are kept (in days). */
+export type PublicSettings = SiteSettings & { resultRetentionDays: number };
+
 /**
  * An http(s) origin: scheme, host and an optional port, nothing else (a trailing slash is
  * allowed). Host names are ASCII (a Unicode name is entered in its xn-- form).
@@ -142,3 +146,11 @@ export function isLocalOrigin(origin: string): boolean {
     return false;
   }
 }
+
+/** What Settings stores: whole days from 1 to 3,650, or null for the default. */
+export const ResultRetentionInput = Type.Object({
+  days: Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: MAX_RESULT_RETENTION_DAYS })], {
+    error: `Keep results for a whole number of days from 1 to ${MAX_RESULT_RETENTION_DAYS.toLocaleString("en-US")} (ten years)`,
+  }),
+});
+export type ResultRetentionInput = Static<typeof ResultRetentionInput>;

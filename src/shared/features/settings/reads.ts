@@ -1,5 +1,5 @@
 import { defineRead } from "#shared/read.ts";
-import type { SiteSettings } from "./contract.ts";
+import type { PublicSettings } from "./contract.ts";
 
 /** Every page reads these for its layout. */
-export const settingsRead = defineRead<SiteSettings>()("/api/settings", {});
+export const settingsRead = defineRead<PublicSettings>()("/api/settings", {});

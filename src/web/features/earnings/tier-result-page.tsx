@@ -7,6 +7,7 @@ import { useRead } from "#web/lib/reads.ts";
 import { need, optional, type PageRoute } from "#web/page-route.ts";
 import { ErrorState, Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
+import { ResultGone, resultMissing } from "#web/ui/result-gone.tsx";
 import { EarningsEstimate } from "./earnings-estimate.tsx";
 
 export const route: PageRoute = {
@@ -26,12 +27,24 @@ export const route: PageRoute = {
  * ?hours=, ?days= and ?share= hold the what-if values of its band. */
 export default function TierResultPage() {
   const id = new URLSearchParams(useSearch()).get("id") ?? "";
-  const { brandName } = useSettings();
+  const { brandName, resultRetentionDays } = useSettings();
   const result = useRead(earningsResultRead, { id });
   const tier = useRead(tierProfileRead, result.data ? { name: result.data.tier } : null);
   if (result.isPending || (tier.isPending && tier.fetchStatus !== "idle"))
     return <Loading text="Loading your earnings potential..." />;
   const profile = tier.data;
+  if (resultMissing(result)) {
+    return (
+      <>
+        <PageMeta
+          title={pageTitle("Earnings Results", brandName)}
+          description="Your cam model earnings estimate."
+          noindex
+        />
+        <ResultGone what="earnings estimates" days={resultRetentionDays} action="Restart the Quiz" href="/quiz" />
+      </>
+    );
+  }
   if (!result.data || !profile) {
     return (
       <>

@@ -15,6 +15,7 @@ import { need, optional, type PageRoute } from "#web/page-route.ts";
 import { ErrorState, Loading } from "#web/ui/error-state.tsx";
 import { FitImage } from "#web/ui/fit-image.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
+import { ResultGone, resultMissing } from "#web/ui/result-gone.tsx";
 
 export const route: PageRoute = {
   cache: true,
@@ -32,7 +33,7 @@ export const route: PageRoute = {
 
 /** /quiz/starter-kit?quizId={id} (docs/product.md#starter-kit). */
 export default function StarterKitPage() {
-  const { brandName } = useSettings();
+  const { brandName, resultRetentionDays } = useSettings();
   const quizId = new URLSearchParams(useSearch()).get("quizId");
   const quiz = useRead(quizResultRead, quizId ? { id: quizId } : null);
   const archetype = quiz.data?.archetype ?? null;
@@ -46,6 +47,18 @@ export default function StarterKitPage() {
   const profile = profileQuery.data;
   // An essential that one of the archetype's picks already covers (a camera, a microphone) is left out.
   const kit = starterKit(products.data ?? [], essentials.data ?? []);
+  if (resultMissing(quiz)) {
+    return (
+      <>
+        <PageMeta
+          title={pageTitle("Your Starter Kit", brandName)}
+          description="Your personalized cam model starter kit."
+          noindex
+        />
+        <ResultGone what="quiz results" days={resultRetentionDays} action="Restart the Quiz" href="/quiz" />
+      </>
+    );
+  }
   if (!profile || products.isError || essentials.isError) {
     return (
       <>

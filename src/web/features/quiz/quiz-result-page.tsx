@@ -9,6 +9,7 @@ import { useRead } from "#web/lib/reads.ts";
 import { need, optional, type PageRoute } from "#web/page-route.ts";
 import { ErrorState, Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
+import { ResultGone, resultMissing } from "#web/ui/result-gone.tsx";
 import { ArchetypeMix, ShareResult } from "./result-share.tsx";
 
 const resultAddress = (archetype: string, id: string) =>
@@ -25,7 +26,7 @@ export const route: PageRoute = {
   redirect: ({ search }) => (search.get("archetype") || search.get("id") ? null : { to: "/quiz" }),
   status: ({ search }) => (archetypeIn(search) || search.get("id") ? 200 : 404),
   // A saved result shows what it holds: an archetype in the address that differs from it
-  // is corrected with a redirect. Without a saved result the address's archetype is shown.
+  // is corrected with a redirect. An address without an id shows its archetype's profile.
   data: async ({ search, read }) => {
     const named = archetypeIn(search);
     const id = search.get("id");
@@ -34,24 +35,45 @@ export const route: PageRoute = {
       if (result.archetype !== named) return { to: resultAddress(result.archetype, id) };
       return [optional(quizResultRead, { id }), need(archetypeProfileRead, { name: result.archetype })];
     }
-    if (named) return [need(archetypeProfileRead, { name: named })];
-    return id ? [optional(quizResultRead, { id })] : [];
+    // An id that names no kept result (expired, or mistyped) is a 404, whatever archetype the address names.
+    if (id) return [optional(quizResultRead, { id })];
+    return named ? [need(archetypeProfileRead, { name: named })] : [];
   },
 };
 
 /** /quiz/result?archetype={name}&id={resultId} (docs/product.md#quiz-result-page). */
 export default function QuizResultPage() {
-  const { brandName } = useSettings();
+  const { brandName, resultRetentionDays } = useSettings();
   const search = new URLSearchParams(useSearch());
   const id = search.get("id");
   const fromQuery = archetypeIn(search);
   // The saved result decides; the address's archetype is shown while it loads (the quiz
-  // has just named it) and when there is no saved result.
+  // has just named it) and when the address has no id. An id that names no kept result
+  // (expired, or mistyped) shows that it is gone.
   const result = useRead(quizResultRead, id ? { id } : null);
-  const archetype = result.data?.archetype ?? fromQuery ?? null;
+  const gone = id !== null && resultMissing(result);
+  const archetype = gone ? null : (result.data?.archetype ?? fromQuery ?? null);
   const profileQuery = useRead(archetypeProfileRead, archetype ? { name: archetype } : null);
   const profile = profileQuery.data;
 
+  if (gone) {
+    return (
+      <>
+        <PageMeta
+          title={pageTitle("Quiz Results", brandName)}
+          description="Your cam model archetype quiz results."
+          noindex
+        />
+        <ResultGone what="quiz results" days={resultRetentionDays} action="Retake the Quiz" href="/quiz">
+          {fromQuery && (
+            <p>
+              <Link href={shareAddress(fromQuery)}>Read about the {fromQuery} archetype</Link>
+            </p>
+          )}
+        </ResultGone>
+      </>
+    );
+  }
   if (
     (!fromQuery && result.isPending && result.fetchStatus !== "idle") ||
     (profileQuery.isPending && profileQuery.fetchStatus !== "idle")

@@ -20,6 +20,7 @@ import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { BackupScheduleForm } from "#web/features/backups/backup-schedule-form.tsx";
 import { LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
 import { toast } from "#web/stores/toast.ts";
+import { ResultRetentionForm } from "./result-retention-form.tsx";
 
 /**
  * Site settings: the brand, the two platforms, which one the banner names, the claims the site
@@ -31,6 +32,7 @@ export function SettingsTab() {
       <SiteSettingsForm />
       <PublicAddressForm />
       <LinkCheckForm />
+      <ResultRetentionForm />
       <BackupScheduleForm />
     </>
   );

@@ -1,9 +1,10 @@
-import type { SiteSettings } from "#shared/features/settings/contract.ts";
+import type { PublicSettings } from "#shared/features/settings/contract.ts";
 import { settingsRead } from "#shared/features/settings/reads.ts";
+import { DEFAULT_RESULT_RETENTION_DAYS } from "#shared/features/settings/result-retention.ts";
 import { useRead } from "#web/lib/reads.ts";
 
 // Shown only if settings could not be loaded (the error page when the database is down).
-const FALLBACK: SiteSettings = {
+const FALLBACK: PublicSettings = {
   brandName: "Cam Guide",
   platformA: { name: "Platform One", url: "/go/platform-one" },
   platformB: { name: "Platform Two", url: "/go/platform-two" },
@@ -14,9 +15,10 @@ const FALLBACK: SiteSettings = {
   testimonialQuote: "",
   testimonialAttribution: "",
   bannerClaim: "",
+  resultRetentionDays: DEFAULT_RESULT_RETENTION_DAYS,
 };
 
-export function useSettings(): SiteSettings {
+export function useSettings(): PublicSettings {
   const { data } = useRead(settingsRead);
   return data ?? FALLBACK;
 }

@@ -103,7 +103,7 @@ function PageEditor({ page }: { page: AdminSitePage }) {
         value={form.bodyMarkdown}
         onChange={(bodyMarkdown) => set("bodyMarkdown", bodyMarkdown)}
         error={error("bodyMarkdown")}
-        hint="{{brand}} shows as the site's brand name and {{contact}} as its address."
+        hint="{{brand}} shows as the site's brand name, {{contact}} as its address and {{resultRetention}} as how long saved results are kept (such as 180 days, from Settings)."
       />
       <FormEnd editor={editor} onCancel={done} pending={save.isPending} submit="Save Page" />
     </form>
