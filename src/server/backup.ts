@@ -187,8 +187,9 @@ function syncFolder(folder: string): void {
 /**
  * `cam-guide backup <file>`: a consistent copy of the database (taken while the site runs
  * and writes) followed by the session secret and the uploads, in one tar file. Uploads are
- * never changed or deleted once written, so every file the copied database names is there
- * to copy. Nothing is written in DATA_DIR: the copy is built in a temporary folder next to
+ * never changed once written; one the admin deletes between the two copies leaves the backup
+ * with its row but not its file (or its file but not its row), which the restored site's
+ * start reports and its media library shows. Nothing is written in DATA_DIR: the copy is built in a temporary folder next to
  * the target and renamed onto it only when complete, so a failed or interrupted backup
  * leaves the previous file at that name as it was.
  */

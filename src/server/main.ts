@@ -25,7 +25,7 @@ import { AdminResetError, ensureAdmin, loadJwtSecret, resetAdminPassword } from 
 import { resetTwoFactor } from "./features/auth/two-factor.ts";
 import { autoBackup } from "./features/backups/auto-backup.ts";
 import { Backups } from "./features/backups/service.ts";
-import { registerExistingUploads } from "./features/media/service.ts";
+import { reconcileMedia, registerMediaInBackground } from "./features/media/at-start.ts";
 import { refreshShippedPages } from "./features/site-pages/shipped.ts";
 import { removeUnfinishedUploads } from "./features/uploads/service.ts";
 import { clientResolver } from "./lib/client.ts";
@@ -209,6 +209,8 @@ async function serve(config: Config) {
   // Uploads cut short by a crash left only temporary names: never served, removed here.
   const unfinished = removeUnfinishedUploads(uploadsDir);
   if (unfinished > 0) logger.info(`removed ${unfinished} unfinished upload${unfinished === 1 ? "" : "s"}`);
+  // The media library's rows and the files put in step: deletions a crash cut short finished.
+  await reconcileMedia(database.db, uploadsDir, logger);
   // Watches the files opened above and the disk under them for as long as the server runs.
   const storage = new StorageHealth({ dir, databaseFile: join(dir, "app.db"), logger });
   await storage.settled();
@@ -250,14 +252,9 @@ async function serve(config: Config) {
     failToListen(config, error);
   }
   logger.info(`cam-guide listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`);
-  // Uploads made before the media library existed are recorded (with their sizes and smaller
-  // copies) in the background, while the server already serves.
-  void registerExistingUploads(database.db, uploadsDir)
-    .then(
-      (added) =>
-        added > 0 && logger.info(`recorded ${added} earlier upload${added === 1 ? "" : "s"} in the media library`),
-    )
-    .catch((error) => logger.error("could not record earlier uploads in the media library", { error }));
+  // Files without a row (uploads from before the library, or cut short by a crash) are recorded,
+  // and missing smaller copies made again, in the background, while the server already serves.
+  registerMediaInBackground(database.db, uploadsDir, logger);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
