@@ -8,8 +8,8 @@ import { reconcileUploads, registerExistingUploads } from "./registry.ts";
 const count = (n: number, word: string, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 
 /**
- * Before serving: deletions a stop cut short are finished, copies left without their original
- * and row removed, rows whose file is gone counted (kept; the library marks them).
+ * Before serving: deletions a stop cut short are finished, copies no row lists removed, rows
+ * whose file is gone counted (kept; the library marks them).
  */
 export async function reconcileMedia(db: Db, dir: string, logger: Logger): Promise<void> {
   let done: Awaited<ReturnType<typeof reconcileUploads>>;
@@ -25,7 +25,7 @@ export async function reconcileMedia(db: Db, dir: string, logger: Logger): Promi
       `finished ${count(done.finished, "deletion")} of ${done.finished === 1 ? "an upload" : "uploads"} that a stop interrupted`,
     );
   if (done.orphans > 0)
-    logger.info(`removed ${count(done.orphans, "smaller copy", "smaller copies")} whose original is gone`);
+    logger.info(`removed ${count(done.orphans, "smaller copy", "smaller copies")} that no upload in the library lists`);
   if (done.missing > 0)
     logger.warn(
       `${count(done.missing, "upload")} in the media library ${done.missing === 1 ? "has lost its file" : "have lost their files"} (marked in Admin → Media: put the file back from a backup, or delete the entry)`,

@@ -139,6 +139,18 @@ describe("the start puts right what a kill left", () => {
     expect(files(t)).toEqual([]);
   });
 
+  test("a copy its row does not list goes; the copies of an original waiting to be recorded stay for it", async () => {
+    const { t, name, copies } = await site();
+    const unlisted = `${name.slice(0, 22)}-w300.webp`;
+    writeFileSync(join(t.uploadsDir, unlisted), "a copy no row lists");
+    writeFileSync(join(t.uploadsDir, "Unrecorded000000000000.jpg"), await testImage(1000, 500));
+    writeFileSync(join(t.uploadsDir, "Unrecorded000000000000-w480.webp"), "made again when it is recorded");
+    expect(await reconcileUploads(t.db, t.uploadsDir)).toEqual({ finished: 0, orphans: 1, missing: 0 });
+    expect(files(t)).toEqual(
+      [...copies, name, "Unrecorded000000000000.jpg", "Unrecorded000000000000-w480.webp"].sort(),
+    );
+  });
+
   test("a set-aside original put back by hand is kept; a row whose original went is kept and counted", async () => {
     const { t, name, aside, copies } = await site();
     writeFileSync(join(t.uploadsDir, aside), "the same file, set aside");

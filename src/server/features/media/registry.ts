@@ -199,7 +199,7 @@ export async function removeUpload(db: Db, dir: string, row: Pick<MediaRow, "id"
 export interface Reconciled {
   /** Deletions a stop cut short, finished. */
   finished: number;
-  /** Smaller copies without their original or a row, removed. */
+  /** Smaller copies no row lists (and no original waiting to be recorded would make), removed. */
   orphans: number;
   /** Rows whose original is not in the folder, kept (the library marks them). */
   missing: number;
@@ -207,7 +207,8 @@ export interface Reconciled {
 
 /**
  * Puts the rows and the files in step at start, before the server serves: deletions a stop cut
- * short are finished and copies whose original and row are both gone are removed; rows whose
+ * short are finished and copies no row lists are removed (a copy is the server's, made from an
+ * original it can make it from again; the original itself is never removed here); rows whose
  * original is missing are counted and kept (the file may come back, from a backup or a folder
  * mounted late; the library marks them). Files without a row are left for
  * registerExistingUploads. An original is never deleted unless its deletion had begun.
@@ -227,13 +228,15 @@ export async function reconcileUploads(db: Db, dir: string): Promise<Reconciled>
     rmSync(join(dir, aside), { force: true });
   }
   const names = readdirSync(dir);
-  const rows = await db.select({ name: media.name }).from(media);
-  const kept = new Set([
-    ...rows.map((r) => uploadIdOf(r.name)),
-    ...names.filter((n) => isOriginal(n) && isFinishedUpload(dir, n)).map(uploadIdOf),
-  ]);
+  const rows = await db.select({ name: media.name, variants: media.variants }).from(media);
+  const listed = new Set(rows.flatMap((r) => r.variants.map((v) => v.name)));
+  const recorded = new Set(rows.map((r) => r.name));
+  // An original without a row is registered next, which makes its copies again: they wait for it.
+  const unrecorded = new Set(
+    names.filter((n) => isOriginal(n) && !recorded.has(n) && isFinishedUpload(dir, n)).map(uploadIdOf),
+  );
   for (const name of names)
-    if (isCopy(name) && !kept.has(uploadIdOf(name))) {
+    if (isCopy(name) && !listed.has(name) && !unrecorded.has(uploadIdOf(name))) {
       rmSync(join(dir, name), { force: true });
       done.orphans++;
     }
