@@ -75,6 +75,18 @@ describe("one upload's steps never interleave", () => {
     expect(items.map((i) => [i.id, i.size])).toEqual([[row.id, 1]]);
   });
 
+  test("an upload whose row cannot be written leaves no file: it is never recorded later", async () => {
+    const t = await adminApp({ seed: false });
+    t.sqlite.run("CREATE TRIGGER refuse BEFORE INSERT ON media BEGIN SELECT RAISE(FAIL, 'no room for the row'); END");
+    const name = "RowRefused000000000000.jpg";
+    writeFileSync(join(t.uploadsDir, name), await testImage(1000, 500));
+    const registering = withUploadName(t.uploadsDir, name, () =>
+      registerUpload(t.db, t.uploadsDir, name, "image/jpeg", 1),
+    );
+    await expect(registering).rejects.toThrow("no room for the row");
+    expect(files(t)).toEqual([]);
+  });
+
   test("a delete sent while copies are made waits for them: nothing is left of the upload", async () => {
     const t = await adminApp({ seed: false });
     const { id, name } = await upload(t, await testImage(2000, 1000));

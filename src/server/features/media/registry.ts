@@ -10,6 +10,7 @@ import {
   UPLOAD_KINDS,
   UPLOAD_NAME,
 } from "#server/features/uploads/service.ts";
+import { storageFault } from "#server/lib/storage-health.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { VARIANT_WIDTHS } from "#shared/features/media/constants.ts";
 import { type Measured, measureImage } from "./images.ts";
@@ -48,23 +49,22 @@ async function insertRow(db: Db, values: typeof media.$inferInsert): Promise<Med
 
 /**
  * Records a new upload in the library: an image's size and smaller copies are made first. A
- * damaged or oversized image is removed and refused (4xx); nothing is recorded. Runs holding
- * the upload's name (receiveUpload takes it before the file gets that name).
+ * damaged or oversized image is removed and refused (4xx); so is every file of one whose row
+ * cannot be written (a full disk): an upload answered with an error is never recorded later.
+ * Runs holding the upload's name (receiveUpload takes it before the file gets that name).
  */
 export async function registerUpload(db: Db, dir: string, name: string, mime: string, size: number): Promise<MediaRow> {
   const kind = UPLOAD_KINDS[mime]?.kind ?? "image";
   let measured: Measured | null = null;
-  if (kind === "image") {
-    try {
-      measured = await measureImage(dir, name);
-    } catch (error) {
-      rmSync(join(dir, name), { force: true });
-      throw error;
-    }
+  try {
+    if (kind === "image") measured = await measureImage(dir, name);
+    const row = await insertRow(db, { name, mime, kind, size, ...sizes(measured) });
+    if (row) return row;
+  } catch (error) {
+    removeCopies(dir, name, measured?.variants ?? []);
+    rmSync(join(dir, name), { force: true });
+    throw error;
   }
-  const values = { name, mime, kind, size, ...sizes(measured) };
-  const row = await insertRow(db, values);
-  if (row) return row;
   const [existing] = await db.select().from(media).where(eq(media.name, name)).limit(1);
   return existing!;
 }
@@ -157,10 +157,15 @@ export function registerExistingUploads(db: Db, dir: string): Promise<Registered
     for (const name of names) {
       const row = rows.get(name);
       // Each checked again holding the name: a delete or an upload may have come first.
-      if (!row) {
-        if (await withUploadName(dir, name, () => recordFound(db, dir, name))) done.recorded++;
-      } else if (row.variants.some((v) => !isFinishedUpload(dir, v.name))) {
-        if (await withUploadName(dir, name, () => remakeCopies(db, dir, row.id))) done.remade++;
+      try {
+        if (!row) {
+          if (await withUploadName(dir, name, () => recordFound(db, dir, name))) done.recorded++;
+        } else if (row.variants.some((v) => !isFinishedUpload(dir, v.name))) {
+          if (await withUploadName(dir, name, () => remakeCopies(db, dir, row.id))) done.remade++;
+        }
+      } catch (error) {
+        // A full or failing disk: tried again at the next listing; the library can still be read.
+        if (!storageFault(error)) throw error;
       }
     }
     return done;
