@@ -226,10 +226,12 @@ export async function backup(
     }
     const entries: [string, string][] = [["app.db", snapshot], ...dataFiles(dataDir)];
     const archive = join(temp, "backup.tar");
+    let files = 0;
     try {
       const out = openSync(archive, "wx", FILE_MODE);
       try {
-        await writeTar(out, entries, options.signal);
+        // An upload the admin deletes while the backup runs is left out, not a failed backup.
+        files = await writeTar(out, entries, options.signal, (name) => name.startsWith("uploads/"));
         fsyncSync(out);
       } finally {
         closeSync(out);
@@ -240,7 +242,7 @@ export async function backup(
       refuse(describeFailure(error, real));
     }
     syncFolder(folder);
-    return { files: entries.length, path: real };
+    return { files, path: real };
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }

@@ -453,6 +453,41 @@ describe("the start reconciles the rows with the files and says so", () => {
     expect(readdirSync(uploads)).toEqual([]);
     await server.stop();
   }, 60_000);
+  test("a backup taken while uploads are deleted succeeds; its restore starts and says what is missing", async () => {
+    const dir = scratchDir("media-backup-race");
+    const server = await start(dir);
+    const api = await admin(server);
+    // Videos: nothing to decode, and large enough that the backup is still copying while they go.
+    const clip = new Uint8Array(8 * 1024 * 1024);
+    clip.set(await Bun.file(join(import.meta.dir, "..", "..", "public", "seed", "offers", "first-stream.mp4")).bytes());
+    const made = await Promise.all(Array.from({ length: 12 }, () => api.upload(clip, "clip.mp4", "video/mp4")));
+    const archive = join(scratchDir("media-backup-race-out"), "site.tar");
+    const backingUp = Bun.spawn([BINARY, "backup", archive], {
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: dir },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    // Deleted once the backup has begun reading the folder (its snapshot is written first).
+    await until(() => readdirSync(join(archive, "..")).length > 0, 10_000, "the backup's start");
+    expect(await Promise.all(made.map((u) => api.remove(u.id)))).toEqual(made.map(() => 200));
+    const code = await backingUp.exited;
+    expect([code, await new Response(backingUp.stderr).text()]).toEqual([0, ""]);
+    await server.stop();
+
+    const restoredDir = scratchDir("media-backup-race-restored");
+    const restored = Bun.spawnSync([BINARY, "restore", archive], {
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: restoredDir },
+    });
+    expect(restored.exitCode).toBe(0);
+    const second = await start(restoredDir);
+    const listed = await (await admin(second)).list();
+    // Whatever the backup caught: each entry is whole, or marked missing and counted at start.
+    const missing = listed.filter((item) => item.missing).map((item) => item.name);
+    expect(disagreements(restoredDir, missing)).toEqual([]);
+    if (missing.length > 0) expect(second.output()).toContain(`${missing.length} upload`);
+    for (const item of listed.filter((i) => !i.missing)) expect((await fetch(second.url + item.url)).status).toBe(200);
+    await second.stop();
+  }, 60_000);
 });
 
 // ---------------------------------------------------------------------------------------------
