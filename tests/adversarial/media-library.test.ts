@@ -458,9 +458,9 @@ describe("the start reconciles the rows with the files and says so", () => {
     const server = await start(dir);
     const api = await admin(server);
     // Videos: nothing to decode, and large enough that the backup is still copying while they go.
-    const clip = new Uint8Array(8 * 1024 * 1024);
+    const clip = new Uint8Array(4 * 1024 * 1024);
     clip.set(await Bun.file(join(import.meta.dir, "..", "..", "public", "seed", "offers", "first-stream.mp4")).bytes());
-    const made = await Promise.all(Array.from({ length: 12 }, () => api.upload(clip, "clip.mp4", "video/mp4")));
+    const made = await Promise.all(Array.from({ length: 10 }, () => api.upload(clip, "clip.mp4", "video/mp4")));
     const archive = join(scratchDir("media-backup-race-out"), "site.tar");
     const backingUp = Bun.spawn([BINARY, "backup", archive], {
       env: { PATH: process.env.PATH ?? "", DATA_DIR: dir },
