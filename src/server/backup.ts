@@ -182,8 +182,9 @@ function syncFolder(folder: string): void {
 /**
  * `cam-guide backup <file>`: a consistent copy of the database (taken while the site runs
  * and writes) followed by the session secret and the uploads, in one tar file. Uploads are
- * never changed or deleted once written, so every file the copied database names is there
- * to copy. Nothing is written in DATA_DIR: the copy is built in a temporary folder next to
+ * never changed once written; one the admin deletes between the two copies leaves the backup
+ * with its row but not its file (or its file but not its row), which the restored site's
+ * start reports and its media library shows. Nothing is written in DATA_DIR: the copy is built in a temporary folder next to
  * the target and renamed onto it only when complete, so a failed or interrupted backup
  * leaves the previous file at that name as it was.
  */
@@ -229,10 +230,12 @@ export async function backup(
     }
     const entries: [string, string][] = [["app.db", snapshot], ...dataFiles(dataDir)];
     const archive = join(temp, "backup.tar");
+    let files = 0;
     try {
       const out = openSync(archive, "wx", FILE_MODE);
       try {
-        await writeTar(out, entries, options.signal);
+        // An upload the admin deletes while the backup runs is left out, not a failed backup.
+        files = await writeTar(out, entries, options.signal, (name) => name.startsWith("uploads/"));
         fsyncSync(out);
       } finally {
         closeSync(out);
@@ -243,7 +246,7 @@ export async function backup(
       refuse(describeFailure(error, real));
     }
     syncFolder(folder);
-    return { files: entries.length, path: real };
+    return { files, path: real };
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }

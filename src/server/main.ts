@@ -29,8 +29,8 @@ import { resetTwoFactor } from "./features/auth/two-factor.ts";
 import { backupProcess } from "./features/backups/backup-process.ts";
 import { Backups } from "./features/backups/service.ts";
 import { type CheckerNetwork, TEST_LOOPBACK_HOST, testLoopbackNetwork } from "./features/links/network.ts";
-import { registerExistingUploads } from "./features/media/service.ts";
 import { ResultRetentionPolicy } from "./features/settings/result-retention.ts";
+import { reconcileMedia, registerMediaInBackground } from "./features/media/at-start.ts";
 import { refreshShippedPages } from "./features/site-pages/shipped.ts";
 import { removeUnfinishedUploads } from "./features/uploads/service.ts";
 import { clientResolver } from "./lib/client.ts";
@@ -237,6 +237,8 @@ async function serve(config: Config) {
   if (unfinished > 0) logger.info(`removed ${unfinished} unfinished upload${unfinished === 1 ? "" : "s"}`);
   // A server killed while its write probe was on the disk left the probe's file.
   removeStaleProbes(dir);
+  // The media library's rows and the files put in step: deletions a crash cut short finished.
+  await reconcileMedia(database.db, uploadsDir, logger);
   // Watches the files opened above and the disk under them for as long as the server runs.
   const storage = new StorageHealth({ dir, databaseFile: join(dir, "app.db"), databaseId: id, logger });
   await storage.settled();
@@ -300,14 +302,9 @@ async function serve(config: Config) {
   }
   resultRetention.start();
   logger.info(`cam-guide listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`);
-  // Uploads made before the media library existed are recorded (with their sizes and smaller
-  // copies) in the background, while the server already serves.
-  void registerExistingUploads(database.db, uploadsDir)
-    .then(
-      (added) =>
-        added > 0 && logger.info(`recorded ${added} earlier upload${added === 1 ? "" : "s"} in the media library`),
-    )
-    .catch((error) => logger.error("could not record earlier uploads in the media library", { error }));
+  // Files without a row (uploads from before the library, or cut short by a crash) are recorded,
+  // and missing smaller copies made again, in the background, while the server already serves.
+  registerMediaInBackground(database.db, uploadsDir, logger);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -1,3 +1,6 @@
+import { readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { testImage } from "../support/images.ts";
 import { expect, signIn, test } from "./fixtures.ts";
 
@@ -79,4 +82,41 @@ test("an upload lands in the library; an unused one is deleted, a used one warns
   await page.setViewportSize({ width: 375, height: 812 });
   await expect(card(used)).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
+
+/** The uploads folder of the server at `baseURL` (scripts/e2e-server.ts names its DATA_DIR after the port). */
+function serverUploads(baseURL: string): string {
+  const prefix = `cam-guide-e2e-${new URL(baseURL).port}-`;
+  const [newest] = readdirSync(tmpdir())
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => join(tmpdir(), name))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (!newest) throw new Error(`no DATA_DIR ${prefix}* in ${tmpdir()}`);
+  return join(newest, "uploads");
+}
+
+test("an entry whose file went missing says so and can be deleted", async ({ page, visit, scan, baseURL }) => {
+  await signIn(page);
+  await visit("/admin/media");
+  const answer = page.waitForResponse((r) => r.url().endsWith("/api/upload") && r.request().method() === "POST");
+  await page.getByLabel("Upload a file").setInputFiles({
+    name: "gone.jpg",
+    mimeType: "image/jpeg",
+    buffer: Buffer.from(await testImage(1000, 600)),
+  });
+  const name = ((await (await answer).json()) as { url: string }).url.split("/").pop()!;
+  // Removed from the folder behind the server's back.
+  rmSync(join(serverUploads(baseURL!), name));
+  await page.reload();
+  const card = page.getByRole("article").filter({ has: page.getByRole("heading", { name }) });
+  await expect(card).toContainText("File missing");
+  await expect(card).toContainText("The file is missing from the uploads folder");
+  await expect(card.locator("img")).toHaveCount(0);
+  await scan();
+  await card.getByRole("button", { name: `Delete ${name}` }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText("its file is already missing");
+  await dialog.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(page.getByTestId("toast")).toContainText("Upload deleted");
+  await expect(card).toHaveCount(0);
 });

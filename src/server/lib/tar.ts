@@ -55,11 +55,28 @@ function header(name: string, size: number): Uint8Array {
   return h;
 }
 
-/** Writes `entries` (archive name -> file on disk) into one tar file, which must exist and be empty. */
-export async function writeTar(out: number, entries: [string, string][], signal?: AbortSignal): Promise<void> {
+/**
+ * Writes `entries` (archive name -> file on disk) into one tar file, which must exist and be
+ * empty. An entry `mayVanish` says may be gone by the time it is reached (an upload deleted
+ * meanwhile) is left out; any other missing file fails. Answers how many entries it wrote.
+ */
+export async function writeTar(
+  out: number,
+  entries: [string, string][],
+  signal?: AbortSignal,
+  mayVanish: (name: string) => boolean = () => false,
+): Promise<number> {
   const buffer = Buffer.alloc(CHUNK);
+  let written = 0;
   for (const [name, path] of entries) {
-    const input = openSync(path, "r");
+    let input: number;
+    try {
+      input = openSync(path, "r");
+    } catch (error) {
+      if ((error as { code?: string }).code === "ENOENT" && mayVanish(name)) continue;
+      throw error;
+    }
+    written++;
     try {
       const size = fstatSync(input).size;
       writeSync(out, header(name, size));
@@ -80,6 +97,7 @@ export async function writeTar(out: number, entries: [string, string][], signal?
     }
   }
   writeAll(out, new Uint8Array(BLOCK * 2), BLOCK * 2);
+  return written;
 }
 
 /** writeSync may write less than asked (a full disk among other reasons): write the rest or fail. */

@@ -9,8 +9,8 @@ export function mediaAdminRoutes(db: Db, dir: string) {
   return (
     new Elysia({ name: "media-admin" })
       .get("/media", () => listMedia(db, dir))
-      .get("/media/:id", ({ params }) => getMedia(db, Number(params.id)), { params: NumericId })
-      .put("/media/:id", ({ params, body }) => updateAlt(db, Number(params.id), body.alt), {
+      .get("/media/:id", ({ params }) => getMedia(db, dir, Number(params.id)), { params: NumericId })
+      .put("/media/:id", ({ params, body }) => updateAlt(db, dir, Number(params.id), body.alt), {
         ...adminJson(MediaAltInput),
         params: NumericId,
       })

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
-import { registerUpload } from "#server/features/media/service.ts";
+import { registerUpload } from "#server/features/media/registry.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
 import { receiveUpload } from "./service.ts";
 
@@ -15,10 +15,12 @@ export function uploadAdminRoutes(dir: string, storage: Pick<StorageHealth, "roo
     async ({ request, set }) => {
       // The session and origin were checked by the guard, and the write gate let it through,
       // before a byte of the body was read. The body is streamed to disk, never held whole.
-      const stored = await receiveUpload(request, dir, storage);
-      // Recorded in the media library; an image gets its size and smaller copies (a damaged
-      // one is removed and refused here).
-      const row = await registerUpload(db, dir, stored.name, stored.type, stored.size);
+      // Recorded in the media library before anyone else can touch the file; an image gets
+      // its size and smaller copies (a damaged one is removed and refused here).
+      const { stored, row } = await receiveUpload(request, dir, storage, async (stored) => ({
+        stored,
+        row: await registerUpload(db, dir, stored.name, stored.type, stored.size),
+      }));
       set.status = 201;
       set.headers["cache-control"] = "no-store";
       return { url: stored.url, id: row.id, width: row.width, height: row.height, alt: row.alt };

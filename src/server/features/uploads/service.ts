@@ -13,10 +13,11 @@ import {
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { fileTypeFromBuffer } from "file-type";
-import { newId } from "#server/lib/ids.ts";
+import { newFileId } from "#server/lib/ids.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
 import { HttpError, storageRefusal } from "#server/plugins/errors.ts";
 import { multipartBoundary, readMultipartFile } from "./multipart.ts";
+import { withUploadName } from "./name-lock.ts";
 
 export const MB = 1024 * 1024;
 /** What may be uploaded, recognised by content, and how big it may be. */
@@ -36,7 +37,11 @@ export const MAX_UPLOAD_REQUEST = MAX_UPLOAD_BYTES + 64 * 1024;
 export const CONTENT_TYPES: Record<string, string> = Object.fromEntries(
   Object.entries(UPLOAD_KINDS).map(([type, { ext }]) => [ext, type]),
 );
-/** A server-made upload name, or the name of an image's smaller WebP copy (`<id>-w960.webp`). */
+/**
+ * A server-made upload name, or the name of an image's smaller WebP copy (`<id>-w960.webp`).
+ * New ids begin with a letter or a digit (newFileId); names from older releases that begin with
+ * "-" or "_" are still served, backed up and restored.
+ */
 export const UPLOAD_NAME = /^[A-Za-z0-9_-]{22}(?:\.(png|jpg|gif|webp|mp4|webm|ogg)|-w[1-9][0-9]{1,3}\.webp)$/;
 
 /**
@@ -51,9 +56,14 @@ export function isFinishedUpload(dir: string, name: string): boolean {
   return stat?.isFile() === true && stat.size > 0;
 }
 
-/** What the server names an upload while it arrives; never served, backed up or restored. */
+/**
+ * What the server names an upload while it arrives, or a copy while it is written: never served,
+ * backed up or restored, removed at start. The fixed prefix is what it begins with (a dot, so
+ * it is hidden from `ls` and from globs: it is not a finished file); the random part never starts it.
+ */
 const TEMP_PREFIX = ".upload-";
 const TEMP_SUFFIX = ".part";
+export const temporaryName = () => `${TEMP_PREFIX}${newFileId()}${TEMP_SUFFIX}`;
 /** How many leading bytes the type is recognised from (file-type reads about 4 KB). */
 const SNIFF_BYTES = 64 * 1024;
 const TOO_LARGE = "File must be less than 100MB";
@@ -114,7 +124,7 @@ function writeAll(fd: number, bytes: Uint8Array): void {
 }
 
 /** Makes a rename in `dir` survive a crash. */
-function syncDirectory(dir: string): void {
+export function syncDirectory(dir: string): void {
   const fd = openSync(dir, "r");
   try {
     fsyncSync(fd);
@@ -137,12 +147,16 @@ export interface StoredUpload {
  * then renamed to a name the server makes. Memory holds at most one chunk and the first 64 KB;
  * whatever stops the upload (a refusal, a broken connection, a full disk) removes the temporary
  * file, and a crash leaves only a temporary name that is never served and is removed at start.
+ * `register` records the stored file; it runs holding the new name, taken before the rename, so
+ * no one else (a listing that finds files without a row, a delete) touches the file until it is
+ * registered or refused. Answers what `register` answers.
  */
-export async function receiveUpload(
+export async function receiveUpload<T>(
   request: Request,
   dir: string,
   storage: Pick<StorageHealth, "roomFor">,
-): Promise<StoredUpload> {
+  register: (stored: StoredUpload) => Promise<T>,
+): Promise<T> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data/i.test(contentType))
     throw new HttpError(415, "Send the file as multipart/form-data in a field named file.");
@@ -157,7 +171,7 @@ export async function receiveUpload(
   }
 
   mkdirSync(dir, { recursive: true });
-  const temp = join(dir, `${TEMP_PREFIX}${newId()}${TEMP_SUFFIX}`);
+  const temp = join(dir, temporaryName());
   let fd: number | null = null;
   let size = 0;
   let head: Uint8Array[] = [];
@@ -214,10 +228,13 @@ export async function receiveUpload(
     await promisify(fsync)(fd!);
     closeSync(fd!);
     fd = null;
-    const name = `${newId()}.${kind!.ext}`;
-    renameSync(temp, join(dir, name));
-    syncDirectory(dir);
-    return { url: `/uploads/${name}`, name, type: mime, size };
+    const name = `${newFileId()}.${kind!.ext}`;
+    const stored = { url: `/uploads/${name}`, name, type: mime, size };
+    return await withUploadName(dir, name, async () => {
+      renameSync(temp, join(dir, name));
+      syncDirectory(dir);
+      return register(stored);
+    });
   } finally {
     try {
       if (fd !== null) closeSync(fd);

@@ -16,6 +16,8 @@ export interface MediaItem {
   id: number;
   name: string;
   url: string;
+  /** The original is not in the uploads folder (removed by hand, or lost): the entry stays until deleted. */
+  missing: boolean;
   mime: string;
   kind: "image" | "video";
   /** Bytes of the original file. */

@@ -1,5 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { adminApp } from "#tests/support/admin.ts";
 import { createOffer } from "#tests/support/factories.ts";
@@ -98,4 +99,27 @@ test("an image field offers the library next to uploading: the chosen image beco
   fireEvent.click(screen.getByRole("button", { name: "Choose from library for Image" }));
   fireEvent.click(await screen.findByRole("button", { name: "Choose A tidy desk" }));
   expect(changes).toEqual([desk.url]);
+});
+
+test("an entry whose file went missing says so, is not offered in the picker, and can be deleted", async () => {
+  const { app, desk } = await library();
+  const deskName = desk.url.split("/").pop()!;
+  rmSync(join(app.uploadsDir, deskName));
+  renderAt("/admin/media", <MediaTab />);
+  await waitFor(() => expect(cards()).toHaveLength(2));
+  const deskCard = cards().find((c) => c.textContent?.includes(deskName))!;
+  expect(deskCard.textContent).toContain("The file is missing from the uploads folder");
+  expect(deskCard.querySelector("img")).toBeNull();
+  fireEvent.click(screen.getByRole("button", { name: `Delete ${deskName}` }));
+  expect(
+    screen.getByText(`${deskName} is not used anywhere and its file is already missing.`, { exact: false }),
+  ).toBeTruthy();
+  fireEvent.click(screen.getByRole("button", { name: "Delete" }));
+  await waitFor(() => expect(cards()).toHaveLength(1));
+  expect(readdirSync(app.uploadsDir).some((n) => n.startsWith(deskName.slice(0, 22)))).toBe(false);
+  cleanup();
+
+  rmSync(join(app.uploadsDir, readdirSync(app.uploadsDir).find((n) => n.endsWith(".jpg"))!));
+  renderAt("/admin/posts/new", <MediaPicker open onPick={() => {}} onClose={() => {}} />);
+  expect(await screen.findByText("No images yet.")).toBeTruthy();
 });

@@ -107,8 +107,14 @@ export function UploadField({
   );
 }
 
-/** The thumbnail: the smallest copy of an image, an icon for a video. */
+/** The thumbnail: the smallest copy of an image, an icon for a video, a sign for a missing file. */
 export function MediaThumb({ item }: { item: MediaItem }) {
+  if (item.missing)
+    return (
+      <div className="media-thumb media-thumb-missing" aria-hidden="true">
+        File missing
+      </div>
+    );
   if (!item.thumbUrl)
     return (
       <div className="media-thumb media-thumb-video" aria-hidden="true">
@@ -141,6 +147,12 @@ function MediaCard({ item, onDelete }: { item: MediaItem; onDelete: () => void }
         {item.kind === "video" ? "Video" : "Image"} · {formatSize(item.size)}
         {item.width && item.height ? ` · ${item.width} × ${item.height}` : ""} · {formatDay(item.createdAt)}
       </p>
+      {item.missing && (
+        <p className="media-missing">
+          The file is missing from the uploads folder, so visitors get an error where it is shown. Put it back from a
+          backup, or delete this entry.
+        </p>
+      )}
       {item.usage.length === 0 ? (
         <p className="muted">Not used anywhere.</p>
       ) : (
@@ -278,6 +290,10 @@ function DeleteMediaDialog({ item, onClose }: { item: MediaItem | null; onClose:
               </p>
               {item.usage.length > 0 && <UsageLinks item={item} onFollow={onClose} />}
             </>
+          ) : item.missing ? (
+            <p>
+              {item.name} is not used anywhere and its file is already missing. Its entry is removed from the library.
+            </p>
           ) : (
             <p>{item.name} is not used anywhere. The file and its smaller copies are deleted for good.</p>
           )}

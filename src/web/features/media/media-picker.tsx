@@ -78,8 +78,9 @@ function PickerGrid({
   const library = useMediaLibrary();
   if (library.isPending) return <p aria-busy="true">Loading the media library...</p>;
   if (library.isError) return <p role="alert">Error loading the media library. Please try again.</p>;
+  // A file gone from the folder cannot be shown anywhere: not offered.
   const items = library.data.filter(
-    (item: MediaItem) => (kind === "any" || item.kind === "image") && matchesSearch(item, query),
+    (item: MediaItem) => !item.missing && (kind === "any" || item.kind === "image") && matchesSearch(item, query),
   );
   if (items.length === 0)
     return <p className="empty-state">{query.trim() ? "Nothing matches the search." : "No images yet."}</p>;

@@ -1,0 +1,250 @@
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { eq } from "drizzle-orm";
+import type { Db } from "#server/db/client.ts";
+import { uploadIdOf, withUploadName } from "#server/features/uploads/name-lock.ts";
+import {
+  CONTENT_TYPES,
+  isFinishedUpload,
+  syncDirectory,
+  UPLOAD_KINDS,
+  UPLOAD_NAME,
+} from "#server/features/uploads/service.ts";
+import { storageFault } from "#server/lib/storage-health.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import { VARIANT_WIDTHS } from "#shared/features/media/constants.ts";
+import { type Measured, measureImage } from "./images.ts";
+import { type MediaVariant, media } from "./table.ts";
+
+// The library's rows and the files in the uploads folder, kept in step. Every step that
+// registers an upload (a new upload, a file found without a row, copies remade) and every
+// step that deletes one holds that upload's name (withUploadName), so no two interleave. Each
+// step writes in an order that leaves, after a kill at any point, a state the next start puts
+// right (reconcileUploads): a registration renames the original into place before it makes the
+// copies and writes the row last; a deletion first sets the original aside under a name that
+// says so, then deletes the row, then the files.
+
+export type MediaRow = typeof media.$inferSelect;
+
+const ORIGINAL = /^[A-Za-z0-9_-]{22}\.[a-z0-9]+$/;
+const COPY = /^[A-Za-z0-9_-]{22}-w\d+\.webp$/;
+/** An original upload's name (not a smaller copy). */
+const isOriginal = (name: string) => UPLOAD_NAME.test(name) && ORIGINAL.test(name);
+const isCopy = (name: string) => UPLOAD_NAME.test(name) && COPY.test(name);
+/** A deletion's first step renames the original to this prefix and its name: no longer served. */
+const DELETING = ".deleting-";
+
+const code = (error: unknown) => (error as { code?: string }).code;
+
+/** The smaller copies of the upload `name`: those `listed` and any at today's widths. */
+function removeCopies(dir: string, name: string, listed: MediaVariant[]): void {
+  const names = new Set([...listed.map((v) => v.name), ...VARIANT_WIDTHS.map((w) => `${uploadIdOf(name)}-w${w}.webp`)]);
+  for (const file of names) rmSync(join(dir, file), { force: true });
+}
+
+async function insertRow(db: Db, values: typeof media.$inferInsert): Promise<MediaRow | null> {
+  const [row] = await db.insert(media).values(values).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+/**
+ * Records a new upload in the library: an image's size and smaller copies are made first. A
+ * damaged or oversized image is removed and refused (4xx); so is every file of one whose row
+ * cannot be written (a full disk): an upload answered with an error is never recorded later.
+ * Runs holding the upload's name (receiveUpload takes it before the file gets that name).
+ */
+export async function registerUpload(db: Db, dir: string, name: string, mime: string, size: number): Promise<MediaRow> {
+  const kind = UPLOAD_KINDS[mime]?.kind ?? "image";
+  let measured: Measured | null = null;
+  try {
+    if (kind === "image") measured = await measureImage(dir, name);
+    const row = await insertRow(db, { name, mime, kind, size, ...sizes(measured) });
+    if (row) return row;
+  } catch (error) {
+    removeCopies(dir, name, measured?.variants ?? []);
+    rmSync(join(dir, name), { force: true });
+    throw error;
+  }
+  const [existing] = await db.select().from(media).where(eq(media.name, name)).limit(1);
+  return existing!;
+}
+
+const sizes = (measured: Measured | null) => ({
+  width: measured?.width ?? null,
+  height: measured?.height ?? null,
+  variants: measured?.variants ?? [],
+});
+
+/** An image measured for a file found in the folder: without a size when it cannot be read, null on a disk fault. */
+async function measureFound(dir: string, name: string): Promise<Measured | "unreadable" | null> {
+  try {
+    return await measureImage(dir, name);
+  } catch (error) {
+    // Tried again the next time the library is listed: a full disk is no reason to record it sizeless.
+    return error instanceof HttpError ? "unreadable" : null;
+  }
+}
+
+/** Records a file found in the folder without a row; false when it went or got one meanwhile. */
+async function recordFound(db: Db, dir: string, name: string): Promise<boolean> {
+  if (!isFinishedUpload(dir, name)) return false;
+  if ((await db.select({ id: media.id }).from(media).where(eq(media.name, name)).limit(1)).length > 0) return false;
+  const mime = CONTENT_TYPES[name.split(".").pop()!]!;
+  const kind = UPLOAD_KINDS[mime]!.kind;
+  let measured: Measured | null = null;
+  if (kind === "image") {
+    // Copies left by a registration a crash cut short are made again, never trusted.
+    removeCopies(dir, name, []);
+    const found = await measureFound(dir, name);
+    if (found === null) return false;
+    if (found !== "unreadable") measured = found;
+  }
+  const stat = statSync(join(dir, name));
+  return (
+    (await insertRow(db, { name, mime, kind, size: stat.size, ...sizes(measured), createdAt: stat.mtime })) !== null
+  );
+}
+
+/** Makes again the smaller copies a row lists but the folder lacks; false when there was nothing to do. */
+async function remakeCopies(db: Db, dir: string, id: number): Promise<boolean> {
+  const [row] = await db.select().from(media).where(eq(media.id, id)).limit(1);
+  if (!row || !isFinishedUpload(dir, row.name) || row.variants.every((v) => isFinishedUpload(dir, v.name)))
+    return false;
+  const measured = await measureFound(dir, row.name);
+  const update =
+    measured && measured !== "unreadable"
+      ? sizes(measured)
+      : // Unreadable now, or the disk is full: the row lists only the copies that are there.
+        { variants: row.variants.filter((v) => isFinishedUpload(dir, v.name)) };
+  await db.update(media).set(update).where(eq(media.id, row.id));
+  return measured !== null && measured !== "unreadable";
+}
+
+export interface Registered {
+  /** Files found without a row, now recorded. */
+  recorded: number;
+  /** Rows whose smaller copies were missing, now made again. */
+  remade: number;
+}
+
+const registering = new Map<string, Promise<Registered>>();
+
+/**
+ * Records the files in the folder that have no row (uploads from before the library, or one a
+ * crash stopped before its row was written) and makes again the copies a row lists but the
+ * folder lacks: at start in the background, and before the library is listed; one run per
+ * folder at a time. A file that cannot be read as an image is recorded without a size, never
+ * removed.
+ */
+export function registerExistingUploads(db: Db, dir: string): Promise<Registered> {
+  const running = registering.get(dir);
+  if (running) return running;
+  const run = (async () => {
+    const done: Registered = { recorded: 0, remade: 0 };
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((name) => isOriginal(name) && isFinishedUpload(dir, name));
+    } catch {
+      return done;
+    }
+    if (names.length === 0) return done;
+    const rows = new Map(
+      (await db.select({ id: media.id, name: media.name, variants: media.variants }).from(media)).map((r) => [
+        r.name,
+        r,
+      ]),
+    );
+    for (const name of names) {
+      const row = rows.get(name);
+      // Each checked again holding the name: a delete or an upload may have come first.
+      try {
+        if (!row) {
+          if (await withUploadName(dir, name, () => recordFound(db, dir, name))) done.recorded++;
+        } else if (row.variants.some((v) => !isFinishedUpload(dir, v.name))) {
+          if (await withUploadName(dir, name, () => remakeCopies(db, dir, row.id))) done.remade++;
+        }
+      } catch (error) {
+        // A full or failing disk: tried again at the next listing; the library can still be read.
+        if (!storageFault(error)) throw error;
+      }
+    }
+    return done;
+  })().finally(() => registering.delete(dir));
+  registering.set(dir, run);
+  return run;
+}
+
+/**
+ * Deletes an upload: the original is set aside (no longer served; a start after a crash
+ * finishes the deletion), then the row goes, then the copies and the set-aside original. The
+ * caller holds the upload's name. An original already missing is no obstacle.
+ */
+export async function removeUpload(db: Db, dir: string, row: Pick<MediaRow, "id" | "name" | "variants">) {
+  const original = join(dir, row.name);
+  const aside = join(dir, `${DELETING}${row.name}`);
+  let setAside = false;
+  try {
+    renameSync(original, aside);
+    setAside = true;
+  } catch (error) {
+    if (code(error) !== "ENOENT") throw error;
+  }
+  try {
+    if (setAside) syncDirectory(dir);
+    await db.delete(media).where(eq(media.id, row.id));
+  } catch (error) {
+    // The row stays: so does its file.
+    if (setAside) renameSync(aside, original);
+    throw error;
+  }
+  removeCopies(dir, row.name, row.variants);
+  rmSync(aside, { force: true });
+}
+
+export interface Reconciled {
+  /** Deletions a stop cut short, finished. */
+  finished: number;
+  /** Smaller copies no row lists (and no original waiting to be recorded would make), removed. */
+  orphans: number;
+  /** Rows whose original is not in the folder, kept (the library marks them). */
+  missing: number;
+}
+
+/**
+ * Puts the rows and the files in step at start, before the server serves: deletions a stop cut
+ * short are finished and copies no row lists are removed (a copy is the server's, made from an
+ * original it can make it from again; the original itself is never removed here); rows whose
+ * original is missing are counted and kept (the file may come back, from a backup or a folder
+ * mounted late; the library marks them). Files without a row are left for
+ * registerExistingUploads. An original is never deleted unless its deletion had begun.
+ */
+export async function reconcileUploads(db: Db, dir: string): Promise<Reconciled> {
+  const done: Reconciled = { finished: 0, orphans: 0, missing: 0 };
+  if (!existsSync(dir)) return done;
+  for (const aside of readdirSync(dir)) {
+    const name = aside.slice(DELETING.length);
+    if (!aside.startsWith(DELETING) || !isOriginal(name)) continue;
+    // Put back by hand after the crash: the file stays and the deletion is dropped.
+    if (!existsSync(join(dir, name))) {
+      const [row] = await db.delete(media).where(eq(media.name, name)).returning({ variants: media.variants });
+      removeCopies(dir, name, row?.variants ?? []);
+      done.finished++;
+    }
+    rmSync(join(dir, aside), { force: true });
+  }
+  const names = readdirSync(dir);
+  const rows = await db.select({ name: media.name, variants: media.variants }).from(media);
+  const listed = new Set(rows.flatMap((r) => r.variants.map((v) => v.name)));
+  const recorded = new Set(rows.map((r) => r.name));
+  // An original without a row is registered next, which makes its copies again: they wait for it.
+  const unrecorded = new Set(
+    names.filter((n) => isOriginal(n) && !recorded.has(n) && isFinishedUpload(dir, n)).map(uploadIdOf),
+  );
+  for (const name of names)
+    if (isCopy(name) && !listed.has(name) && !unrecorded.has(uploadIdOf(name))) {
+      rmSync(join(dir, name), { force: true });
+      done.orphans++;
+    }
+  done.missing = rows.filter((r) => !isFinishedUpload(dir, r.name)).length;
+  return done;
+}
