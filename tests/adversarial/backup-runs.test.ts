@@ -97,19 +97,31 @@ async function stop(server: Server): Promise<void> {
   expect(await server.proc.exited).toBe(0);
 }
 
-/** A process's state letter from /proc (R, S, T, Z...), or null when it is gone. */
-function state(pid: number): string | null {
+/** A thread's state letter from /proc (R, S, T, Z...), or null when it is gone; the main thread's by default. */
+function state(pid: number, group = pid): string | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(`/proc/${group}/task/${pid}/stat`, "utf8");
     return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
   } catch {
     return null;
   }
 }
 
+/**
+ * Whether any thread of the process still runs: its main thread turns zombie first, while the
+ * others may still hold its files (and so its locks) for a moment.
+ */
 const alive = (pid: number) => {
-  const now = state(pid);
-  return now !== null && now !== "Z";
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return false;
+  }
+  return threads.some((tid) => {
+    const now = state(Number(tid), pid);
+    return now !== null && now !== "Z" && now !== "X";
+  });
 };
 
 /** Every live `cam-guide backup-auto` working on `dataDir`, whoever its parent is now. */
@@ -445,12 +457,15 @@ describe("kill -9 of the backup process", () => {
     expect((await overview(third)).running?.id).toBe(run.id);
     signal(orphan, "SIGKILL");
     await gone(orphan);
-    // /healthz reads no run record's end; the server's own check of the orphan writes it.
+    // The last run before it failed too, so only a failure that ended after this run began
+    // counts. A process whose main thread is gone may still hold its files (and the lock)
+    // until its other threads end, so the server notices a moment later, by itself.
     await until(async () => {
       const health = (await (await fetch(`${third.url}/healthz`)).json()) as {
-        details: { backup: { result: string } };
+        details: { backup: { result: string; at: string | null } };
       };
-      return health.details.backup.result === "failed" ? true : undefined;
+      const { result, at } = health.details.backup;
+      return result === "failed" && at !== null && at >= run.startedAt ? true : undefined;
     }, "the orphan's death noticed");
     const { runs } = await overview(third);
     expect(runs[0]).toMatchObject({ id: run.id, status: "failed", error: PROCESS_GONE });
