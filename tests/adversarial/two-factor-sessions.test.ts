@@ -352,9 +352,13 @@ describe("a change to how the admin signs in ends every other session", () => {
     // Starting the set-up alone ends nothing.
     expect(await statusOf(stolen)).toBe(200);
     // A wrong first code ends nothing either.
-    const wrong = await client.asSession(asker, "/api/admin/account/two-factor/confirm", { code: "000000" });
+    const wrong = await client.asSession(asker, "/api/admin/account/two-factor/confirm", {
+      currentPassword: CREDENTIALS.password,
+      code: "000000",
+    });
     expect([wrong.status, cookieOf(wrong, "cg_session"), await statusOf(stolen)]).toEqual([422, null, 200]);
     const confirm = await client.asSession(asker, "/api/admin/account/two-factor/confirm", {
+      currentPassword: CREDENTIALS.password,
       code: codeAt(secret, -1),
     });
     await endsTheOthers([stolen], asker, confirm);
@@ -387,7 +391,10 @@ describe("changes raced from one session", () => {
     const { secret } = (await start.json()) as { secret: string };
     const ons = await Promise.all(
       [codeAt(secret, -1), codeAt(secret)].map((code) =>
-        client.asSession(session, "/api/admin/account/two-factor/confirm", { code }),
+        client.asSession(session, "/api/admin/account/two-factor/confirm", {
+          currentPassword: CREDENTIALS.password,
+          code,
+        }),
       ),
     );
     const on = ons.filter((res) => res.status === 200);
@@ -434,5 +441,165 @@ describe("recovery codes left", () => {
     expect([refused.status, await refused.json()]).toEqual([401, WRONG]);
     const byApp = await codeStep(await passwordStep(), codeAt(secret));
     expect(await byApp.json()).toEqual({ user: { id: 1, username: "admin" } });
+  });
+});
+
+// Last in the file: the wrong passwords here fill the account throttle's site-wide count,
+// which would space out the other cases' attempts from 127.0.0.1.
+describe("a stolen session without the password cannot turn two-factor on", () => {
+  const START = "/api/admin/account/two-factor/start";
+  const CONFIRM = "/api/admin/account/two-factor/confirm";
+  const PASSWORD = CREDENTIALS.password;
+  const CALLS = ["/api/admin/account", "/api/admin/home", "/api/admin/settings", "/api/admin/blog/posts"];
+
+  /** Two-factor off, the admin signed in, and another session (a stolen copy) that starts its own set-up. */
+  async function stolenSetUp() {
+    operatorReset();
+    const admin = await client.signIn(fresh());
+    const stolen = await client.signIn(fresh());
+    const start = await client.post(START, {}, { cookie: stolen, ...fresh() });
+    expect(start.status).toBe(200);
+    const { secret } = (await start.json()) as { secret: string };
+    return { admin, stolen, secret };
+  }
+
+  const confirmAs = (session: string, body: unknown, from = fresh()) =>
+    client.post(CONFIRM, body, { cookie: session, ...from });
+
+  /** Two-factor is still off, both sessions go on, and the password alone still signs in. */
+  async function nothingChanged(admin: string, stolen: string) {
+    const account = await client.asSession(admin, "/api/admin/account");
+    expect(((await account.json()) as { twoFactor: { enabled: boolean } }).twoFactor.enabled).toBe(false);
+    for (const path of CALLS) expect([path, await statusOf(admin, path)]).toEqual([path, 200]);
+    expect(await statusOf(stolen)).toBe(200);
+    expect(await client.signIn(fresh())).not.toBeNull();
+  }
+
+  async function refusedAtPassword(name: string, res: Response, message?: string) {
+    const body = (await res.json()) as { details?: { field: string; message: string }[] };
+    const problem = body.details?.find((p) => p.field === "currentPassword");
+    expect([name, res.status, problem?.message !== undefined]).toEqual([name, 422, true]);
+    if (message) expect([name, problem!.message]).toEqual([name, message]);
+    expect(cookieOf(res, "cg_session")).toBeNull();
+  }
+
+  test("missing, malformed or wrong passwords with the right code: 422 at the password, nothing changes; the waiting set-up is kept", async () => {
+    const { admin, stolen, secret } = await stolenSetUp();
+    const code = () => codeAt(secret);
+    const missing = "Enter your current password.";
+    const malformed: [string, Record<string, unknown>, string?][] = [
+      ["missing", {}, missing],
+      ["empty", { currentPassword: "" }, missing],
+      ["null", { currentPassword: null }, missing],
+      ["a number", { currentPassword: 20240101 }, missing],
+      ["true", { currentPassword: true }, missing],
+      ["an object", { currentPassword: { $ne: "" } }, missing],
+      ["a list", { currentPassword: [PASSWORD] }, missing],
+      ["too long", { currentPassword: "x".repeat(257) }, missing],
+      ["under another name", { password: PASSWORD }, missing],
+      ["snake case", { current_password: PASSWORD }, missing],
+      ["with a line break", { currentPassword: `${PASSWORD}\n` }],
+      ["with a NUL", { currentPassword: `${PASSWORD}\u0000` }],
+    ];
+    for (const [name, body, message] of malformed)
+      await refusedAtPassword(name, await confirmAs(stolen, { ...body, code: code() }), message);
+    const wrong = "That is not your current password.";
+    for (const currentPassword of [
+      "not-the-password",
+      "admin",
+      " ",
+      PASSWORD.toUpperCase(),
+      ` ${PASSWORD}`,
+      `${PASSWORD} `,
+      PASSWORD.slice(0, -1),
+      PASSWORD + PASSWORD,
+      PASSWORD.replace("a", "\u0430"),
+    ])
+      await refusedAtPassword(currentPassword, await confirmAs(stolen, { currentPassword, code: code() }), wrong);
+    // Both wrong: the password is named, the code is not checked.
+    await refusedAtPassword("both wrong", await confirmAs(stolen, { currentPassword: "nope", code: "000000" }), wrong);
+    // In the address, or not as JSON: refused too.
+    const query = await client.post(
+      `${CONFIRM}?currentPassword=${encodeURIComponent(PASSWORD)}`,
+      { code: code() },
+      {
+        cookie: stolen,
+        ...fresh(),
+      },
+    );
+    await refusedAtPassword("in the query string", query, missing);
+    const form = await fetch(server.url + CONFIRM, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: `http://127.0.0.1:${server.port}`,
+        cookie: stolen,
+        ...fresh(),
+      },
+      body: new URLSearchParams({ currentPassword: PASSWORD, code: code() }).toString(),
+    });
+    expect([form.status, cookieOf(form, "cg_session")]).toEqual([415, null]);
+    await nothingChanged(admin, stolen);
+
+    // Nothing was spent or replaced: the set-up still waits, and with the password the same
+    // secret's code turns it on (and ends the other session).
+    const on = await confirmAs(admin, { currentPassword: PASSWORD, code: code() });
+    expect(on.status).toBe(200);
+    expect(await statusOf(stolen)).toBe(401);
+    expect(await statusOf(cookieOf(on, "cg_session")!)).toBe(200);
+  });
+
+  test("wrong passwords are throttled per address, one by one or all at once, even before the right one; the admin elsewhere still turns it on", async () => {
+    const { admin, stolen, secret } = await stolenSetUp();
+    const from = fresh();
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await confirmAs(stolen, { currentPassword: `guess-${i}`, code: codeAt(secret) }, from);
+      statuses.push(res.status);
+      if (res.status === 429) {
+        expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+        expect(((await res.json()) as { error: string }).error).toMatch(
+          /^Too many wrong codes or passwords\. Try again in \d+ (second|minute)s?\.$/,
+        );
+      }
+    }
+    const checked = statuses.filter((s) => s === 422).length;
+    expect(checked).toBeGreaterThanOrEqual(1);
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(statuses).toEqual([...Array(checked).fill(422), ...Array(8 - checked).fill(429)]);
+    // Throttled, even the right password and code are not checked from that address.
+    const right = await confirmAs(stolen, { currentPassword: PASSWORD, code: codeAt(secret) }, from);
+    expect([right.status, cookieOf(right, "cg_session")]).toEqual([429, null]);
+
+    // Ten at once from one address: at most five are checked.
+    const burstFrom = fresh();
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        confirmAs(stolen, { currentPassword: `burst-${i}`, code: codeAt(secret) }, burstFrom),
+      ),
+    );
+    const burstStatuses = burst.map((res) => res.status);
+    expect(burstStatuses.filter((s) => s === 422).length).toBeLessThanOrEqual(5);
+    expect(burstStatuses.every((s) => s === 422 || s === 429)).toBe(true);
+    await nothingChanged(admin, stolen);
+
+    // The throttle holds the guessing address back, not the admin at their own.
+    const on = await confirmAs(admin, { currentPassword: PASSWORD, code: codeAt(secret) });
+    expect(on.status).toBe(200);
+    expect(await statusOf(stolen)).toBe(401);
+  });
+
+  test("with two-factor on, another set-up is refused before any password is asked", async () => {
+    const { secret, session } = await enrolled();
+    const stolen = await opens(await codeStep(await passwordStep(), codeAt(secret)));
+    expect((await client.post(START, {}, { cookie: stolen, ...fresh() })).status).toBe(409);
+    for (const body of [
+      { currentPassword: "guess", code: "123456" },
+      { currentPassword: PASSWORD, code: codeAt(secret, 1) },
+    ])
+      expect((await confirmAs(stolen, body)).status).toBe(409);
+    expect([await statusOf(stolen), await statusOf(session)]).toEqual([200, 200]);
+    // The admin's own secret is the one that signs in.
+    await opens(await codeStep(await passwordStep(), codeAt(secret, 1)));
   });
 });

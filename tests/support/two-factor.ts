@@ -57,14 +57,18 @@ export function twoFactorClient(request: Request, origin: string, credentials = 
       : post(path, json, { cookie: session });
 
   /**
-   * Turns two-factor on from `session` with a code of the step before now (the step now and
-   * the next one stay for signing in). Answers the secret, the codes and the session's fresh cookie.
+   * Turns two-factor on from `session` with the password and a code of the step before now (the
+   * step now and the next one stay for signing in). Answers the secret, the codes and the
+   * session's fresh cookie.
    */
   async function enrol(session: string) {
     const start = await asSession(session, "/api/admin/account/two-factor/start", {});
     expect(start.status).toBe(200);
     const { secret } = (await start.json()) as { secret: string };
-    const confirm = await asSession(session, "/api/admin/account/two-factor/confirm", { code: codeAt(secret, -1) });
+    const confirm = await asSession(session, "/api/admin/account/two-factor/confirm", {
+      currentPassword: credentials.password,
+      code: codeAt(secret, -1),
+    });
     expect(confirm.status).toBe(200);
     const { recoveryCodes } = (await confirm.json()) as { recoveryCodes: string[] };
     return { secret, recoveryCodes, session: cookieOf(confirm, "cg_session")! };

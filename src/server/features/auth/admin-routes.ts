@@ -5,7 +5,7 @@ import type { ClientOf } from "#server/lib/client.ts";
 import { adminJson } from "#server/plugins/admin-route.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { waitText } from "#shared/features/auth/constants.ts";
-import { ChangePasswordInput, CodeInput } from "#shared/features/auth/contract.ts";
+import { type AdminUser, ChangePasswordInput, CodeInput, EnrolInput } from "#shared/features/auth/contract.ts";
 import { verifyLogin } from "./service.ts";
 import { SESSION_DAYS, type SessionTokens, sessionAdmin, sessionCookie } from "./session.ts";
 import { LoginThrottle } from "./throttle.ts";
@@ -20,6 +20,7 @@ import {
   startEnrolment,
   twoFactorEnabled,
   WRONG_CODE,
+  waitingSecret,
 } from "./two-factor.ts";
 
 export interface AccountOptions {
@@ -32,12 +33,16 @@ export interface AccountOptions {
 
 const fieldError = (field: string, message: string) => new HttpError(422, message, [{ field, message }]);
 
+const WRONG_PASSWORD = "That is not your current password.";
+
 type SetHeaders = { headers: Record<string, string | number> };
 
 /**
  * The admin's own account, mounted under /api/admin behind the admin guard (see app.ts):
  * two-factor sign-in (set-up, recovery codes, turning it off) and the password. Every change
  * to how the admin signs in ends every other session: a stolen session does not outlive it.
+ * None can be made with the session alone: turning two-factor on and a new password ask for
+ * the current password, the others for a current code.
  */
 export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = new LoginThrottle() }: AccountOptions) {
   /** The admin of this request's session (the guard has already refused anyone else). */
@@ -95,6 +100,28 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
       throw fieldError("code", WRONG_CODE);
   }
 
+  /**
+   * The current password, then `code` (a check of the code that answers whether it was right),
+   * as one throttled attempt: a right password never clears the count of wrong codes, and a
+   * wrong password leaves the code unchecked. Refuses at the field that was wrong.
+   */
+  async function requirePasswordAndCode(
+    request: Request,
+    server: Server | null,
+    admin: AdminUser,
+    currentPassword: string,
+    code: () => Promise<boolean>,
+  ) {
+    let wrong = null as "currentPassword" | "code" | null;
+    await throttled(request, server, async () => {
+      if ((await verifyLogin(db, admin.username, currentPassword)) === null) wrong = "currentPassword";
+      else if (!(await code())) wrong = "code";
+      return wrong === null;
+    });
+    if (wrong === "currentPassword") throw fieldError("currentPassword", WRONG_PASSWORD);
+    if (wrong === "code") throw fieldError("code", WRONG_CODE);
+  }
+
   return new Elysia({ name: "account-admin" })
     .get("/account", async ({ request }) => accountStatus(db, (await me(request)).id))
     .post("/account/two-factor/start", async ({ request }) => startEnrolment(db, (await me(request)).id))
@@ -102,23 +129,26 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
       "/account/two-factor/confirm",
       async ({ body, request, server, set }) => {
         const admin = await me(request);
+        // Nothing to confirm answers 409 at once, without spending an attempt.
+        await waitingSecret(db, admin.id);
         // Assigned in the check below (declared with `as` so the compiler does not take it for null).
         let enrolled = null as Awaited<ReturnType<typeof confirmEnrolment>> | null;
-        const ok = await throttled(request, server, async () => {
+        await requirePasswordAndCode(request, server, admin, body.currentPassword, async () => {
           try {
             enrolled = await confirmEnrolment(db, admin.id, body.code);
             return true;
           } catch (error) {
+            // A wrong code changes nothing: the waiting secret stays for the next try.
             if (error instanceof HttpError && error.status === 422) return false;
             throw error;
           }
         });
-        if (!ok || enrolled === null) throw fieldError("code", WRONG_CODE);
+        if (enrolled === null) throw fieldError("code", WRONG_CODE);
         const { recoveryCodes, tokenVersion } = enrolled;
         await keepThisSession(request, server, set, admin.id, { tokenVersion });
         return { recoveryCodes };
       },
-      adminJson(CodeInput),
+      adminJson(EnrolInput),
     )
     .post(
       "/account/two-factor/recovery-codes",
@@ -150,16 +180,9 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
         const needsCode = await twoFactorEnabled(db, admin.id);
         if (needsCode && !body.code?.trim())
           throw fieldError("code", "Enter a current code from your authenticator app or a recovery code.");
-        // The password and the code are one attempt: a right password never clears the
-        // count of wrong codes.
-        let wrong: "currentPassword" | "code" | null = null;
-        await throttled(request, server, async () => {
-          if ((await verifyLogin(db, admin.username, body.currentPassword)) === null) wrong = "currentPassword";
-          else if (needsCode && (await spendSecondFactor(db, admin.id, body.code ?? "")) === null) wrong = "code";
-          return wrong === null;
-        });
-        if (wrong === "currentPassword") throw fieldError("currentPassword", "That is not your current password.");
-        if (wrong === "code") throw fieldError("code", WRONG_CODE);
+        await requirePasswordAndCode(request, server, admin, body.currentPassword, async () =>
+          needsCode ? (await spendSecondFactor(db, admin.id, body.code ?? "")) !== null : true,
+        );
         await keepThisSession(request, server, set, admin.id, await setPassword(db, admin.id, body.newPassword));
         return { message: "Password changed. Every other session has been signed out." };
       },

@@ -30,7 +30,7 @@ async function enrol(app: App) {
   expect(uri).toContain(`secret=${secret}`);
   const confirm = await app.asAdmin("/api/admin/account/two-factor/confirm", {
     method: "POST",
-    json: { code: codeAt(secret, -1) },
+    json: { currentPassword: ADMIN.password, code: codeAt(secret, -1) },
   });
   expect(confirm.status).toBe(200);
   const { recoveryCodes } = (await confirm.json()) as { recoveryCodes: string[] };
@@ -104,7 +104,7 @@ describe("two-factor enrolment", () => {
     expect(second.secret).not.toBe(first.secret);
     const wrong = await app.asAdmin("/api/admin/account/two-factor/confirm", {
       method: "POST",
-      json: { code: codeAt(first.secret) },
+      json: { currentPassword: ADMIN.password, code: codeAt(first.secret) },
     });
     expect(wrong.status).toBe(422);
     expect(await wrong.json()).toMatchObject({
@@ -351,7 +351,7 @@ describe("a change to how the admin signs in ends every other session", () => {
     const { secret } = (await enrolled.json()) as { secret: string };
     const on = await app.asAdmin("/api/admin/account/two-factor/confirm", {
       method: "POST",
-      json: { code: codeAt(secret, -1) },
+      json: { currentPassword: ADMIN.password, code: codeAt(secret, -1) },
     });
     expect(on.status).toBe(200);
     expect((await account(stolen)).status).toBe(401);
@@ -388,7 +388,7 @@ describe("a change to how the admin signs in ends every other session", () => {
       app.request("/api/admin/account/two-factor/confirm", {
         method: "POST",
         headers: { "content-type": "application/json", ...SAME_ORIGIN, cookie: app.cookie },
-        body: JSON.stringify({ code }),
+        body: JSON.stringify({ currentPassword: ADMIN.password, code }),
       });
     const answers = await Promise.all([confirm(codeAt(secret, -1)), confirm(codeAt(secret))]);
     const won = answers.filter((res) => res.status === 200);

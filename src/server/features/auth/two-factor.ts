@@ -81,17 +81,27 @@ export interface SignInChanged {
   tokenVersion: number;
 }
 
-/** Enrolment, step two: a first code from the app turns two-factor sign-in on. */
+/** The secret the set-up is waiting to confirm; 409 while two-factor is on or no set-up was started. */
+export async function waitingSecret(db: Db, adminId: number): Promise<string> {
+  const row = await adminRow(db, adminId);
+  if (row.totpSecret !== null) throw new HttpError(409, "Two-factor sign-in is already on.");
+  if (!row.totpPendingSecret) throw new HttpError(409, "Start the set-up first: no secret is waiting for a code.");
+  return row.totpPendingSecret;
+}
+
+/**
+ * Enrolment, step two: a first code from the app turns two-factor sign-in on. A wrong code
+ * (422) changes nothing: the waiting secret stays for the next try. The caller has checked
+ * the current password (a session alone must not enrol an authenticator).
+ */
 export async function confirmEnrolment(
   db: Db,
   adminId: number,
   code: string,
   now = Date.now(),
 ): Promise<SignInChanged & { recoveryCodes: string[] }> {
-  const row = await adminRow(db, adminId);
-  if (row.totpSecret !== null) throw new HttpError(409, "Two-factor sign-in is already on.");
-  if (!row.totpPendingSecret) throw new HttpError(409, "Start the set-up first: no secret is waiting for a code.");
-  const step = codeStep(row.totpPendingSecret, normaliseCode(code), now);
+  const pending = await waitingSecret(db, adminId);
+  const step = codeStep(pending, normaliseCode(code), now);
   if (step === null) throw new HttpError(422, WRONG_CODE);
   return inTransaction(db, async (tx) => {
     // Only the secret that was checked, and only while it is still off: of two confirmations
@@ -99,20 +109,14 @@ export async function confirmEnrolment(
     const [changed] = await tx
       .update(adminUsers)
       .set({
-        totpSecret: row.totpPendingSecret,
+        totpSecret: pending,
         totpPendingSecret: null,
         totpLastStep: step,
         totpEnabledAt: new Date(now),
         tokenVersion: sql`${adminUsers.tokenVersion} + 1`,
         updatedAt: new Date(),
       })
-      .where(
-        and(
-          eq(adminUsers.id, adminId),
-          isNull(adminUsers.totpSecret),
-          eq(adminUsers.totpPendingSecret, row.totpPendingSecret!),
-        ),
-      )
+      .where(and(eq(adminUsers.id, adminId), isNull(adminUsers.totpSecret), eq(adminUsers.totpPendingSecret, pending)))
       .returning({ tokenVersion: adminUsers.tokenVersion });
     if (!changed) throw new HttpError(409, "Two-factor sign-in is already on.");
     return { tokenVersion: changed.tokenVersion, recoveryCodes: await replaceRecoveryCodes(tx, adminId) };

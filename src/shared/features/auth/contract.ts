@@ -13,16 +13,26 @@ export interface AdminUser {
 }
 
 /** A current code: six digits from the authenticator app, or one of the recovery codes. */
-export const CodeInput = Type.Object({
-  code: Type.String({ minLength: 1, maxLength: 64, error: "Enter a code from your authenticator app." }),
-});
+const Code = Type.String({ minLength: 1, maxLength: 64, error: "Enter a code from your authenticator app." });
+
+export const CodeInput = Type.Object({ code: Code });
 export type CodeInput = Static<typeof CodeInput>;
+
+/** The password the admin signs in with, asked again before a change a session alone must not make. */
+const CurrentPassword = Type.String({ minLength: 1, maxLength: 256, error: "Enter your current password." });
+
+/**
+ * Turning two-factor sign-in on: the current password with the first code of the new secret,
+ * so a stolen session cannot enrol an authenticator of its own and lock the admin out.
+ */
+export const EnrolInput = Type.Object({ currentPassword: CurrentPassword, code: Code });
+export type EnrolInput = Static<typeof EnrolInput>;
 
 /** The same rule as ADMIN_PASSWORD: 12 characters or more. */
 export const MIN_PASSWORD_LENGTH = 12;
 
 export const ChangePasswordInput = Type.Object({
-  currentPassword: Type.String({ minLength: 1, maxLength: 256, error: "Enter your current password." }),
+  currentPassword: CurrentPassword,
   newPassword: Type.String({
     minLength: MIN_PASSWORD_LENGTH,
     maxLength: 256,

@@ -1,7 +1,7 @@
 import { afterEach, expect, spyOn, test } from "bun:test";
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Secret, TOTP } from "otpauth";
-import { adminApp } from "#tests/support/admin.ts";
+import { ADMIN, adminApp } from "#tests/support/admin.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { fieldMessage, messageAt } from "#tests/support/field-message.ts";
 import { renderAt } from "#tests/support/render.tsx";
@@ -18,8 +18,28 @@ const codeAt = (secret: string, offset = 0) =>
     timestamp: Date.now() + offset * 30_000,
   });
 
-test("enrolment: a QR code drawn on the page and the typed secret, a wrong first code refused at its field, then ten recovery codes shown once with copy and download", async () => {
-  const { asAdmin, database } = await adminApp();
+/** The enrolment form: the Password section below has a "Current password" of its own. */
+const enrolForm = () => within(screen.getByRole("region", { name: "Two-factor sign-in" }));
+
+/** The message announced for a control of the enrolment form. */
+function enrolMessage(label: string): string | null {
+  const input = enrolForm().getByLabelText(label);
+  const id = input.getAttribute("aria-describedby");
+  return input.getAttribute("aria-invalid") === "true" && id
+    ? (document.getElementById(id)?.textContent ?? null)
+    : null;
+}
+const enrolMessageIs = (label: string, message: string) =>
+  waitFor(() => expect(enrolMessage(label)).toBe(message), { timeout: 5000 });
+
+const twoFactorRow = (sqlite: { query: (sql: string) => { get: () => unknown } }) =>
+  sqlite.query("SELECT totp_secret AS on_, totp_pending_secret AS pending FROM admin_users").get() as {
+    on_: string | null;
+    pending: string | null;
+  };
+
+test("enrolment: a QR code drawn on the page and the typed secret, the code and the current password checked at their fields, then ten recovery codes shown once with copy and download", async () => {
+  const { asAdmin, sqlite } = await adminApp();
   routeFetchTo((path, init) => asAdmin(path, init));
   renderAt("/admin/account", <AccountTab />);
   fireEvent.click(await screen.findByRole("button", { name: "Set Up Two-Factor Sign-In" }));
@@ -31,26 +51,56 @@ test("enrolment: a QR code drawn on the page and the typed secret, a wrong first
   const shown = document.querySelector<HTMLElement>(".totp-secret")!;
   const secret = shown.dataset.secret!;
   expect(shown.textContent).toBe(secret.match(/.{1,4}/g)!.join(" "));
-  const pending = database.sqlite.query("SELECT totp_pending_secret AS s FROM admin_users").get() as { s: string };
-  expect(pending.s).toBe(secret);
+  expect(twoFactorRow(sqlite)).toEqual({ on_: null, pending: secret });
 
-  const field = screen.getByLabelText("Code from the app");
+  const field = enrolForm().getByLabelText("Code from the app");
   expect([field.getAttribute("autocomplete"), field.getAttribute("inputmode")]).toEqual(["one-time-code", "numeric"]);
+  const password = enrolForm().getByLabelText("Current password");
+  expect([password.getAttribute("type"), password.getAttribute("autocomplete")]).toEqual([
+    "password",
+    "current-password",
+  ]);
+  const turnOn = () => fireEvent.click(screen.getByRole("button", { name: "Turn On" }));
+
+  // Both missing: each said at its field, the focus on the first.
   fireEvent.change(field, { target: { value: "12345" } });
-  fireEvent.click(screen.getByRole("button", { name: "Turn On" }));
-  expect(fieldMessage("Code from the app")).toBe("Enter the 6-digit code your app shows.");
-  const wrong = codeAt(secret) === "000000" ? "111111" : "000000";
+  turnOn();
+  expect(enrolMessage("Code from the app")).toBe("Enter the 6-digit code your app shows.");
+  expect(enrolMessage("Current password")).toBe("Enter your current password.");
+  expect(document.activeElement).toBe(field);
+  // The code fixed, the password still missing: the focus goes to it, nothing is sent.
+  fireEvent.change(field, { target: { value: codeAt(secret, -1) } });
+  expect(enrolMessage("Code from the app")).toBeNull();
+  turnOn();
+  expect(enrolMessage("Current password")).toBe("Enter your current password.");
+  expect(document.activeElement).toBe(password);
+
+  // A wrong password with the right code: refused at the password, nothing changed.
+  fireEvent.change(password, { target: { value: "not-the-password" } });
+  expect(enrolMessage("Current password")).toBeNull();
+  turnOn();
+  await enrolMessageIs("Current password", "That is not your current password.");
+  expect(document.activeElement).toBe(password);
+  expect(enrolMessage("Code from the app")).toBeNull();
+  expect(twoFactorRow(sqlite)).toEqual({ on_: null, pending: secret });
+
+  // The right password with a wrong code: refused at the code.
+  fireEvent.change(password, { target: { value: ADMIN.password } });
+  const wrong = [codeAt(secret, -1), codeAt(secret), codeAt(secret, 1)].includes("000000") ? "111111" : "000000";
   fireEvent.change(field, { target: { value: wrong } });
-  fireEvent.click(screen.getByRole("button", { name: "Turn On" }));
-  await messageAt("Code from the app", "That code is not right. Try again.");
+  turnOn();
+  await enrolMessageIs("Code from the app", "That code is not right. Try again.");
+  expect(enrolMessage("Current password")).toBeNull();
+  expect(twoFactorRow(sqlite)).toEqual({ on_: null, pending: secret });
 
   fireEvent.change(field, { target: { value: codeAt(secret, -1) } });
-  fireEvent.click(screen.getByRole("button", { name: "Turn On" }));
+  turnOn();
   const list = await screen.findByRole("list", { name: "Recovery codes" });
   const codes = within(list)
     .getAllByRole("listitem")
     .map((item) => item.textContent!);
   expect(codes).toHaveLength(10);
+  expect(twoFactorRow(sqlite)).toEqual({ on_: secret, pending: null });
   expect(screen.getByRole("note").textContent).toContain("Save these recovery codes somewhere safe");
   const download = screen.getByRole("button", { name: "Download" });
   expect(download.getAttribute("download")).toBe("cam-guide-recovery-codes.txt");
@@ -70,6 +120,33 @@ test("enrolment: a QR code drawn on the page and the typed secret, a wrong first
   expect(document.body.textContent).not.toContain(codes[0]!);
 });
 
+test("enrolment: too many wrong passwords are said above the buttons; Cancel forgets what was typed", async () => {
+  const { asAdmin, sqlite } = await adminApp();
+  routeFetchTo((path, init) => asAdmin(path, init));
+  renderAt("/admin/account", <AccountTab />);
+  fireEvent.click(await screen.findByRole("button", { name: "Set Up Two-Factor Sign-In" }));
+  await screen.findByRole("img", { name: "QR code to scan with your authenticator app" });
+  const secret = document.querySelector<HTMLElement>(".totp-secret")!.dataset.secret!;
+  fireEvent.change(enrolForm().getByLabelText("Code from the app"), { target: { value: codeAt(secret) } });
+  for (let i = 0; i < 5; i++) {
+    fireEvent.change(enrolForm().getByLabelText("Current password"), { target: { value: `guess-${i}` } });
+    fireEvent.click(screen.getByRole("button", { name: "Turn On" }));
+    await enrolMessageIs("Current password", "That is not your current password.");
+  }
+  fireEvent.change(enrolForm().getByLabelText("Current password"), { target: { value: ADMIN.password } });
+  fireEvent.click(screen.getByRole("button", { name: "Turn On" }));
+  const alert = await enrolForm().findByRole("alert", {}, { timeout: 5000 });
+  expect(alert.textContent).toStartWith("Too many wrong codes or passwords. Try again in");
+  expect(twoFactorRow(sqlite)).toEqual({ on_: null, pending: secret });
+
+  fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+  fireEvent.click(await screen.findByRole("button", { name: "Set Up Two-Factor Sign-In" }));
+  await screen.findByRole("img", { name: "QR code to scan with your authenticator app" });
+  expect((enrolForm().getByLabelText("Current password") as HTMLInputElement).value).toBe("");
+  expect((enrolForm().getByLabelText("Code from the app") as HTMLInputElement).value).toBe("");
+  expect(enrolForm().queryByRole("alert")).toBeNull();
+});
+
 test("with two-factor on: new recovery codes and turning it off ask for a current code; the password form asks for one too", async () => {
   const { asAdmin } = await adminApp();
   routeFetchTo((path, init) => asAdmin(path, init));
@@ -78,7 +155,10 @@ test("with two-factor on: new recovery codes and turning it off ask for a curren
     await asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} })
   ).json()) as { secret: string };
   const { recoveryCodes } = (await (
-    await asAdmin("/api/admin/account/two-factor/confirm", { method: "POST", json: { code: codeAt(secret, -1) } })
+    await asAdmin("/api/admin/account/two-factor/confirm", {
+      method: "POST",
+      json: { currentPassword: ADMIN.password, code: codeAt(secret, -1) },
+    })
   ).json()) as { recoveryCodes: string[] };
   renderAt("/admin/account", <AccountTab />);
   const label = "Current code (from the app, or a recovery code)";
@@ -118,7 +198,10 @@ test("with none of the recovery codes left, the section says so strongly", async
   const { secret } = (await (
     await asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} })
   ).json()) as { secret: string };
-  await asAdmin("/api/admin/account/two-factor/confirm", { method: "POST", json: { code: codeAt(secret, -1) } });
+  await asAdmin("/api/admin/account/two-factor/confirm", {
+    method: "POST",
+    json: { currentPassword: ADMIN.password, code: codeAt(secret, -1) },
+  });
   sqlite.query("UPDATE admin_recovery_codes SET used = 1, used_at = ?").run(Date.now());
   renderAt("/admin/account", <AccountTab />);
   const alert = await screen.findByRole("alert");

@@ -1,11 +1,9 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useId, useState } from "react";
-import { encode } from "uqr";
+import { useId, useState } from "react";
 import { RECOVERY_CODE_COUNT } from "#shared/features/auth/constants.ts";
 import {
   type AccountStatus,
   ChangePasswordInput,
-  type Enrolment,
   MIN_PASSWORD_LENGTH,
   type RecoveryCodes,
 } from "#shared/features/auth/contract.ts";
@@ -14,6 +12,8 @@ import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { api, serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
+import { CodeField, SOMETHING_WRONG } from "./code-field.tsx";
+import { Enrol } from "./two-factor-enrol.tsx";
 
 /** /admin/account: two-factor sign-in and the password. */
 export function AccountTab() {
@@ -27,63 +27,6 @@ export function AccountTab() {
   );
 }
 
-/** The QR code of the otpauth:// address, drawn here: nothing leaves the page. */
-export function QrCode({ text }: { text: string }) {
-  const { data, size } = encode(text, { ecc: "M", border: 2 });
-  let path = "";
-  data.forEach((row, y) => {
-    row.forEach((dark, x) => {
-      if (dark) path += `M${x} ${y}h1v1h-1z`;
-    });
-  });
-  return (
-    <svg
-      className="qr-code"
-      viewBox={`0 0 ${size} ${size}`}
-      width={size * 5}
-      height={size * 5}
-      role="img"
-      aria-label="QR code to scan with your authenticator app"
-      shapeRendering="crispEdges"
-    >
-      <rect width={size} height={size} fill="#fff" />
-      <path d={path} fill="#000" />
-    </svg>
-  );
-}
-
-/** A secret or code in groups of four, easier to read out and type. */
-const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(" ") ?? secret;
-
-/** A code input: one field, six digits from the app or a recovery code. */
-function CodeField({
-  label,
-  value,
-  onChange,
-  error,
-}: {
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string;
-}) {
-  return (
-    <Field label={label} error={error}>
-      {(props) => (
-        <input
-          {...props}
-          name="code"
-          autoComplete="one-time-code"
-          inputMode="numeric"
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      )}
-    </Field>
-  );
-}
-
-const SOMETHING_WRONG = "Something went wrong. Please try again.";
 const codeError = (failure: unknown) => serverFieldErrors(failure).code ?? serverReason(failure, SOMETHING_WRONG);
 
 function TwoFactorSection({ status }: { status: AccountStatus }) {
@@ -109,98 +52,6 @@ function TwoFactorSection({ status }: { status: AccountStatus }) {
         <Enrol onCodes={setCodes} />
       )}
     </section>
-  );
-}
-
-/** Off: start the set-up, scan or type the secret, confirm with a first code. */
-function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
-  const queryClient = useQueryClient();
-  const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
-  const [code, setCode] = useState("");
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  async function start() {
-    setBusy(true);
-    try {
-      setEnrolment(await api<Enrolment>("POST", ADMIN_API.twoFactorStart, { json: {} }));
-    } catch (failure) {
-      toast({
-        title: "Error",
-        description: serverReason(failure, SOMETHING_WRONG),
-        variant: "destructive",
-      });
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function confirm(event: FormEvent) {
-    event.preventDefault();
-    if (!/^\s*\d{3}\s?\d{3}\s*$/.test(code)) {
-      setError("Enter the 6-digit code your app shows.");
-      return;
-    }
-    setBusy(true);
-    try {
-      const { recoveryCodes } = await api<RecoveryCodes>("POST", ADMIN_API.twoFactorConfirm, { json: { code } });
-      await queryClient.invalidateQueries({ queryKey: [ADMIN_API.account] });
-      toast({ title: "Success", description: "Two-factor sign-in is on. Every other session has been signed out." });
-      onCodes(recoveryCodes);
-    } catch (failure) {
-      setError(codeError(failure));
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  if (!enrolment)
-    return (
-      <>
-        <p>
-          Off. With two-factor sign-in on, signing in asks for your password and then a 6-digit code from an
-          authenticator app on your phone (such as Google Authenticator, Microsoft Authenticator, 1Password or Aegis),
-          so a stolen password alone cannot open the admin.
-        </p>
-        <button type="button" onClick={() => void start()} disabled={busy} aria-busy={busy}>
-          Set Up Two-Factor Sign-In
-        </button>
-      </>
-    );
-
-  return (
-    <form onSubmit={confirm} noValidate>
-      <ol>
-        <li>In your authenticator app, add an account and scan this QR code:</li>
-      </ol>
-      <QrCode text={enrolment.uri} />
-      <p>
-        Cannot scan it? Type this key instead (time-based):{" "}
-        <code className="totp-secret" data-secret={enrolment.secret}>
-          {grouped(enrolment.secret)}
-        </code>
-      </p>
-      <ol start={2}>
-        <li>Enter the 6-digit code the app now shows for cam-guide:</li>
-      </ol>
-      <CodeField
-        label="Code from the app"
-        value={code}
-        onChange={(value) => {
-          setCode(value);
-          setError(undefined);
-        }}
-        error={error}
-      />
-      <div className="form-actions">
-        <button type="button" className="secondary outline" onClick={() => setEnrolment(null)}>
-          Cancel
-        </button>
-        <button type="submit" disabled={busy} aria-busy={busy}>
-          Turn On
-        </button>
-      </div>
-    </form>
   );
 }
 

@@ -52,6 +52,7 @@ test("with two-factor on, the password leads to the code step; a wrong code is r
     await asAdmin("/api/admin/account/two-factor/confirm", {
       method: "POST",
       json: {
+        currentPassword: ADMIN.password,
         code: new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate(),
       },
     })

@@ -5,7 +5,7 @@ import { analyticsDaily } from "#server/features/analytics/table.ts";
 import { adminRecoveryCodes } from "#server/features/auth/table.ts";
 import { backupRuns } from "#server/features/backups/table.ts";
 import { METRICS } from "#shared/features/analytics/constants.ts";
-import { adminApp } from "#tests/support/admin.ts";
+import { ADMIN, adminApp } from "#tests/support/admin.ts";
 import { createLink, createPost, createSettings } from "#tests/support/factories.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
@@ -129,7 +129,10 @@ test("recovery codes used: how many are left and the way to new ones; none left 
   const { secret } = (await (
     await t.asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} })
   ).json()) as { secret: string };
-  await t.asAdmin("/api/admin/account/two-factor/confirm", { method: "POST", json: { code: codeAt(secret, -1) } });
+  await t.asAdmin("/api/admin/account/two-factor/confirm", {
+    method: "POST",
+    json: { currentPassword: ADMIN.password, code: codeAt(secret, -1) },
+  });
   // All ten left: nothing to say.
   const first = renderAt("/admin", <HomeTab />);
   await screen.findByRole("region", { name: "Posts" });
