@@ -8,7 +8,7 @@ import { deleteMedia, getMedia, listMedia, updateAlt } from "./service.ts";
 export function mediaAdminRoutes(db: Db, dir: string) {
   return (
     new Elysia({ name: "media-admin" })
-      .get("/media", () => listMedia(db, dir))
+      .get("/media", () => listMedia(db))
       .get("/media/:id", ({ params }) => getMedia(db, Number(params.id)), { params: NumericId })
       .put("/media/:id", ({ params, body }) => updateAlt(db, Number(params.id), body.alt), {
         ...adminJson(MediaAltInput),

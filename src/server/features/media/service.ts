@@ -129,7 +129,7 @@ const registering = new Map<string, Promise<number>>();
 
 /**
  * Records the uploads made before the library existed (files in the folder with no row): in
- * the background at start and before the library is listed; one run per folder at a time.
+ * the background at start; one run per folder at a time.
  * A file that cannot be read as an image is recorded without a size, never removed.
  */
 export function registerExistingUploads(db: Db, dir: string): Promise<number> {
@@ -306,9 +306,13 @@ function toItem(row: Row, records: Usable[]): MediaItem {
   };
 }
 
-/** The library, newest first, each upload with where it is used. */
-export async function listMedia(db: Db, dir: string): Promise<MediaItem[]> {
-  await registerExistingUploads(db, dir);
+/**
+ * The library, newest first, each upload with where it is used. Only what is recorded: the
+ * earlier uploads are recorded by the start's run, and an upload still being recorded (its
+ * file renamed, its copies being made) is listed once it is; the list never makes copies
+ * itself (it used to, and waited on every image being uploaded at the time).
+ */
+export async function listMedia(db: Db): Promise<MediaItem[]> {
   const [rows, records] = await Promise.all([
     db.select().from(media).orderBy(desc(media.createdAt), desc(media.id)),
     usableRecords(db),
