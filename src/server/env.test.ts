@@ -22,7 +22,14 @@ describe("loadConfig", () => {
       backupCron: null,
       backupKeep: null,
       backupDir: resolve("./data/backups"),
+      idleTimeout: 30,
     });
+  });
+
+  test("the idle timeout is 30 s; only the tests' seam shortens it, never below 8 s", () => {
+    expect(loadConfig({ CAM_GUIDE_TEST_IDLE_TIMEOUT: "8" }).idleTimeout).toBe(8);
+    for (const bad of ["7", "31", "10.5", "soon"])
+      expect(() => loadConfig({ CAM_GUIDE_TEST_IDLE_TIMEOUT: bad })).toThrow(ConfigError);
   });
 
   test("ANALYTICS=off turns counting off; anything but on or off is refused", () => {

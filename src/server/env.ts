@@ -4,6 +4,7 @@ import { Cron } from "croner";
 import { MAX_KEEP } from "#shared/features/backups/contract.ts";
 import { DEFAULT_LINK_CHECK_HOURS } from "#shared/features/settings/link-checks.ts";
 import { parseRange } from "./lib/client.ts";
+import { IDLE_TIMEOUT_SECONDS } from "./lib/time-limits.ts";
 
 export interface Config {
   port: number;
@@ -36,6 +37,11 @@ export interface Config {
   backupDir: string;
   /** CAM_GUIDE_BENCH=1 mounts /__bench/ceiling for the benchmark scripts only. */
   benchEndpoints: boolean;
+  /**
+   * Bun's idle timeout in seconds, which every other time limit follows (lib/time-limits.ts):
+   * 30. CAM_GUIDE_TEST_IDLE_TIMEOUT (8 to 30) shortens it for the adversarial tests only.
+   */
+  idleTimeout: number;
 }
 
 /** At most `count` writes per `windowSeconds`, refilled evenly (a burst of `count` is allowed). */
@@ -219,6 +225,14 @@ export function loadConfig(env: Env): Config {
   else if (data.startsWith(`${backupDir}/`))
     problems.push(`BACKUP_DIR must not hold DATA_DIR (got "${value("BACKUP_DIR")}"): backups would copy themselves.`);
 
+  // A test seam, not a setting: below 8 s Bun's 4-second timer steps make the limits meaningless.
+  const rawIdle = value("CAM_GUIDE_TEST_IDLE_TIMEOUT");
+  const idleTimeout = rawIdle === undefined ? IDLE_TIMEOUT_SECONDS : Number(rawIdle);
+  if (!Number.isInteger(idleTimeout) || idleTimeout < 8 || idleTimeout > IDLE_TIMEOUT_SECONDS)
+    problems.push(
+      `CAM_GUIDE_TEST_IDLE_TIMEOUT is for tests: a whole number of seconds from 8 to 30 (got "${rawIdle}").`,
+    );
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -238,5 +252,6 @@ export function loadConfig(env: Env): Config {
     backupKeep,
     backupDir,
     benchEndpoints: env.CAM_GUIDE_BENCH === "1",
+    idleTimeout,
   };
 }

@@ -8,6 +8,8 @@ export interface ClientInfo {
   https: boolean;
   /** `https` comes from a trusted proxy's X-Forwarded-Proto, not from the connection itself. */
   schemeForwarded: boolean;
+  /** The connection comes from a trusted proxy, which keeps its own connections for many clients. */
+  viaProxy: boolean;
 }
 
 export type ClientOf = (request: Request, server: Server | null | undefined) => ClientInfo;
@@ -220,6 +222,7 @@ export function clientResolver(trustedProxies: readonly string[] = [], { warn }:
         address: peer ? peer.replace(/%.*$/, "").replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "") : "local",
         https: request.url.startsWith("https:"),
         schemeForwarded: false,
+        viaProxy: false,
       };
     }
     const socket = socketAddress(request, server);
@@ -227,6 +230,7 @@ export function clientResolver(trustedProxies: readonly string[] = [], { warn }:
       address: socket ? formatIp(socket) : "local",
       https: request.url.startsWith("https:"),
       schemeForwarded: false,
+      viaProxy: false,
     };
     if (!socket || !trusted(socket)) {
       if (socket && !warned && request.headers.has("x-forwarded-for") && local.some((r) => inRange(socket, r))) {
@@ -239,6 +243,7 @@ export function clientResolver(trustedProxies: readonly string[] = [], { warn }:
       address: forwardedClient(request, socket, trusted),
       https: https ?? direct.https,
       schemeForwarded: https !== null,
+      viaProxy: true,
     };
   };
 }

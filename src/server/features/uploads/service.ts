@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { fileTypeFromBuffer } from "file-type";
 import { newId } from "#server/lib/ids.ts";
+import { bodyChunks } from "#server/lib/request-body.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
 import { HttpError, storageRefusal } from "#server/plugins/errors.ts";
 import { multipartBoundary, readMultipartFile } from "./multipart.ts";
@@ -74,27 +75,16 @@ function markupScanner() {
   };
 }
 
-/** The request body, counted: past `limit` bytes it stops with 413; a broken connection is a 400. */
+/**
+ * The request body, counted and timed (lib/request-body.ts): past `limit` bytes it stops with
+ * 413, a body that stalls gets 408, and a broken connection is a 400.
+ */
 async function* countedBody(request: Request, limit: number): AsyncGenerator<Uint8Array> {
-  const reader = request.body?.getReader();
-  if (!reader) return;
-  let size = 0;
   try {
-    for (;;) {
-      let next: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        next = await reader.read();
-      } catch {
-        throw new HttpError(400, "The upload was interrupted before the whole file arrived; nothing was stored.");
-      }
-      if (next.done) return;
-      size += next.value.byteLength;
-      if (size > limit) throw new HttpError(413, TOO_LARGE);
-      yield next.value;
-    }
-  } finally {
-    // Whatever stopped the reading (a refusal, a full disk), the rest of the body is not wanted.
-    reader.cancel().catch(() => {});
+    yield* bodyChunks(request, { limit, tooLarge: TOO_LARGE });
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(400, "The upload was interrupted before the whole file arrived; nothing was stored.");
   }
 }
 
