@@ -71,10 +71,11 @@ export function connections({ client, server: serverOf, limits, logger, slots, k
   const seconds = Math.round(limits.answerWithinMs / 1000);
   let warnedAt = Number.NEGATIVE_INFINITY;
 
-  // Answers that are still being worked on, checked twice a second while there are any.
+  // Answers that are still being worked on, checked twice a second while requests come.
   const waiting = new Set<Waiting>();
   let ticker: Timer | null = null;
   let ticks = 0;
+  let idleTicks = 0;
   const tick = () => {
     const now = performance.now();
     for (const entry of waiting) {
@@ -101,7 +102,9 @@ export function connections({ client, server: serverOf, limits, logger, slots, k
     }
     // Connections Bun has closed meanwhile are forgotten now and then, not only when their peer returns.
     if (++ticks % 20 === 0) peers.sweep();
-    if (waiting.size === 0 && ticker) {
+    // Stopped after ten quiet seconds; the next request starts it again.
+    idleTicks = waiting.size === 0 ? idleTicks + 1 : 0;
+    if (idleTicks >= 20 && ticker) {
       clearInterval(ticker);
       ticker = null;
     }
@@ -183,6 +186,7 @@ export function connections({ client, server: serverOf, limits, logger, slots, k
         },
       };
       waiting.add(entry);
+      idleTicks = 0;
       if (!ticker) {
         ticker = setInterval(tick, 500);
         ticker.unref();
