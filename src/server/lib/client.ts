@@ -214,7 +214,17 @@ export function clientResolver(trustedProxies: readonly string[] = [], { warn }:
     );
   };
 
-  return (request, server) => {
+  // Several parts of the app ask about the same request (connections, headers, limits,
+  // counting); Bun's requestIP is a native call each time, so the answer is kept per request.
+  const answered = new WeakMap<Request, { server: Server | null | undefined; info: ClientInfo }>();
+  const resolve: ClientOf = (request, server) => {
+    const known = answered.get(request);
+    if (known && known.server === server) return known.info;
+    const info = resolveOnce(request, server);
+    answered.set(request, { server, info });
+    return info;
+  };
+  const resolveOnce: ClientOf = (request, server) => {
     // The common case, no proxy trusted: nothing to parse (this runs for every request).
     if (ranges.length === 0 && (warned || !request.headers.has("x-forwarded-for"))) {
       const peer = server?.requestIP(request)?.address;
@@ -246,6 +256,7 @@ export function clientResolver(trustedProxies: readonly string[] = [], { warn }:
       viaProxy: true,
     };
   };
+  return resolve;
 }
 
 function forwardedClient(request: Request, socket: Ip, trusted: (ip: Ip) => boolean): string {

@@ -51,11 +51,11 @@ function withHeader(response: Response, name: string, value: string): Response {
 }
 
 /** Whether the client sent a body the server did not take whole (refused, too slow, never read). */
-function bodyLeftOver(request: Request, arrival: Arrival, status: number): boolean {
+function bodyLeftOver(request: Request, arrival: Arrival): boolean {
   if (typeof arrival.body === "object") return !arrival.body.whole;
   const declared = request.headers.get("content-length");
   const sent = request.headers.has("transfer-encoding") || (declared !== null && declared !== "0");
-  return sent && arrival.body === "unread" && status >= 400;
+  return sent && arrival.body === "unread";
 }
 
 interface Waiting {
@@ -115,7 +115,8 @@ export function connections({ client, server: serverOf, limits, logger, slots, k
     const arrival = noteArrival(request, server, limits);
     const socket = server?.requestIP(request) ?? null;
     const seen = socket ? client(request, server) : null;
-    const key = seen ? clientKey(seen.address) : null;
+    // An IPv4 address comes canonical from the resolver; an IPv6 one counts by its /64.
+    const key = seen ? (seen.address.includes(":") ? clientKey(seen.address) : seen.address) : null;
     if (key !== null && !open.take(key)) {
       const now = performance.now();
       if (now - warnedAt > 60_000) {
@@ -133,7 +134,7 @@ export function connections({ client, server: serverOf, limits, logger, slots, k
       );
     }
     // Connections are counted per socket peer; a trusted proxy keeps its own for many clients.
-    const peer = socket && !seen?.viaProxy ? clientKey(socket.address.replace(/%.*$/, "")) : null;
+    const peer = socket && !seen?.viaProxy ? key : null;
     const keep = peer !== null && socket ? peers.begin(peer, socket.port) : true;
 
     let released = false;
@@ -144,15 +145,15 @@ export function connections({ client, server: serverOf, limits, logger, slots, k
     };
     // The answer as it leaves: whether its connection stays open, and Bun's timer back on.
     const finish = (response: Response): Response => {
+      // Only refusals end their connection (the host check's 400 says so itself).
+      const refused = response.status >= 400;
       const close =
         !keep ||
-        response.status === 408 ||
-        bodyLeftOver(request, arrival, response.status) ||
-        response.headers.get("connection")?.toLowerCase() === "close";
+        (refused && bodyLeftOver(request, arrival)) ||
+        (refused && (response.status === 408 || response.headers.get("connection")?.toLowerCase() === "close"));
       let out = response;
       if (close) out = withHeader(out, "connection", "close");
-      if (peer !== null && socket && keep)
-        peers.end(peer, socket.port, close || request.headers.get("connection")?.toLowerCase() === "close");
+      if (peer !== null && socket && keep) peers.end(peer, socket.port, close);
       if (arrival.timerOff) {
         arrival.timerOff = false;
         try {
