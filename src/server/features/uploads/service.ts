@@ -1,15 +1,4 @@
-import {
-  closeSync,
-  fsync,
-  fsyncSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, fsync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { fileTypeFromBuffer } from "file-type";
@@ -103,11 +92,14 @@ function writeAll(fd: number, bytes: Uint8Array): void {
   }
 }
 
-/** Makes a rename in `dir` survive a crash. */
-function syncDirectory(dir: string): void {
+/**
+ * Makes a rename in `dir` survive a crash. Off the event loop: a folder's fsync can wait for
+ * everything else being written to that disk (other uploads), and every request would wait.
+ */
+async function syncDirectory(dir: string): Promise<void> {
   const fd = openSync(dir, "r");
   try {
-    fsyncSync(fd);
+    await promisify(fsync)(fd);
   } finally {
     closeSync(fd);
   }
@@ -206,7 +198,7 @@ export async function receiveUpload(
     fd = null;
     const name = `${newId()}.${kind!.ext}`;
     renameSync(temp, join(dir, name));
-    syncDirectory(dir);
+    await syncDirectory(dir);
     return { url: `/uploads/${name}`, name, type: mime, size };
   } finally {
     try {
