@@ -5,10 +5,10 @@
 // from its own loopback address (Linux answers on all of 127/8), so each case is a network of
 // its own and the cases run side by side.
 //
-// Three servers: one with the production limits (idle timeout 30 s: small bodies whole within
-// 10 s), one started with the tests' seam CAM_GUIDE_TEST_IDLE_TIMEOUT=8 (bodies within 3 s,
-// answers within 5 s, larger bodies 64 KiB per 8 s) behind a trusted proxy, and one that is
-// made to run out of descriptors.
+// Four servers: two with the production limits (idle timeout 30 s: small bodies whole within
+// 10 s), one for slow clients and one for crowds; one started with the tests' seam
+// CAM_GUIDE_TEST_IDLE_TIMEOUT=8 (bodies within 3 s, answers within 5 s, larger bodies 64 KiB
+// per 8 s) behind a trusted proxy; and one that is made to run out of descriptors.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
@@ -322,7 +322,6 @@ const uploadHead = (server: Running, cookie: string, length: number) =>
   );
 
 describe("admin work longer than the idle timeout is not cut while it moves (idle timeout 8 s)", () => {
-
   test.concurrent("an upload arriving slowly for 13 s (80 KB a second) is stored", async () => {
     const body = multipart(video(1024 * 1024), "slow.mp4");
     const answer = await slowRequest({
@@ -397,7 +396,9 @@ describe("admin work longer than the idle timeout is not cut while it moves (idl
     expect(lists.length).toBeGreaterThan(0);
     for (const list of lists) {
       expect(list.status).toBe(200);
-      expect(list.answeredAfter!).toBeLessThan(3_000);
+      // Listing used to make every new image's copies again and wait for them (4.6 s for
+      // eight such uploads on a quiet machine); now it only waits for busy cores.
+      expect(list.answeredAfter!).toBeLessThan(4_000);
     }
   });
 
@@ -470,7 +471,7 @@ describe("behind a trusted proxy each forwarded client has its own share", () =>
 describe("running out of file descriptors is reported as such, and the server recovers", () => {
   test("with every descriptor taken: /healthz says so, writes to the database still work, files wait", async () => {
     const server = starved;
-    const cookie = await signIn(server);
+    const session = await signIn(server);
     // Connections opened before the descriptors run out, to ask questions while they are out.
     // Each is used once first: a connection the server has not taken from the kernel's queue yet
     // would wait there with the rest.
@@ -491,7 +492,7 @@ describe("running out of file descriptors is reported as such, and the server re
     );
     const healthz = async () => health!.ask(head(server, "GET", "/healthz"));
     let during = await healthz();
-    for (let i = 0; i < 40 && during.status === 200; i++) {
+    for (let i = 0; i < 100 && during.status === 200; i++) {
       await Bun.sleep(100);
       during = await healthz();
     }
@@ -505,7 +506,7 @@ describe("running out of file descriptors is reported as such, and the server re
     // An upload needs a new file: refused for what it is, to be tried again.
     const body = multipart(video(100 * 1024), "wait.mp4");
     const refused = await upload!.ask(
-      new Uint8Array(Buffer.concat([Buffer.from(uploadHead(server, cookie, body.length)), body])),
+      new Uint8Array(Buffer.concat([Buffer.from(uploadHead(server, session, body.length)), body])),
     );
     expect(refused.status).toBe(503);
     expect(JSON.parse(refused.body).error).toContain("too many connections and files open");
@@ -513,13 +514,13 @@ describe("running out of file descriptors is reported as such, and the server re
 
     for (const connection of await Promise.all(hoard)) connection?.socket.destroy();
     let after = await healthz();
-    for (let i = 0; i < 50 && after.status !== 200; i++) {
+    for (let i = 0; i < 100 && after.status !== 200; i++) {
       await Bun.sleep(100);
       after = await healthz();
     }
     expect(after.status).toBe(200);
     const stored = await (await keptConnection(server.port)).ask(
-      new Uint8Array(Buffer.concat([Buffer.from(uploadHead(server, cookie, body.length)), body])),
+      new Uint8Array(Buffer.concat([Buffer.from(uploadHead(server, session, body.length)), body])),
     );
     expect(stored.status).toBe(201);
     for (const c of [health, quiz, upload]) c!.socket.destroy();
