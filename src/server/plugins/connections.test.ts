@@ -92,7 +92,7 @@ describe("every request is answered before the idle timeout would drop it", () =
     expect(res.headers.get("connection")).toBe("close");
   });
 
-  test("a refusal that left the body unread closes the connection; a plain answer does not", async () => {
+  test("an answer that left the body unread closes the connection; a plain answer does not", async () => {
     const { call } = harness();
     const refused = await call("/api/refuse", {
       method: "POST",
@@ -100,6 +100,12 @@ describe("every request is answered before the idle timeout would drop it", () =
       headers: { "content-length": "100" },
     });
     expect(refused.headers.get("connection")).toBe("close");
+    const ignored = await call("/api/slow", {
+      body: "x".repeat(100),
+      headers: { "content-length": "100" },
+      method: "GET",
+    });
+    expect([ignored.status, ignored.headers.get("connection")]).toEqual([200, "close"]);
     expect((await call("/api/slow")).headers.get("connection")).toBeNull();
   });
 });

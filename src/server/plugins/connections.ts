@@ -145,11 +145,12 @@ export function connections({ client, server: serverOf, limits, logger, slots, k
     };
     // The answer as it leaves: whether its connection stays open, and Bun's timer back on.
     const finish = (response: Response): Response => {
-      // Only refusals end their connection (the host check's 400 says so itself).
+      // A body left unread would have to arrive before the connection could take another
+      // request, at whatever pace the client likes: the connection ends with the answer.
       const refused = response.status >= 400;
       const close =
         !keep ||
-        (refused && bodyLeftOver(request, arrival)) ||
+        bodyLeftOver(request, arrival) ||
         (refused && (response.status === 408 || response.headers.get("connection")?.toLowerCase() === "close"));
       let out = response;
       if (close) out = withHeader(out, "connection", "close");
