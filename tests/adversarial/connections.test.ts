@@ -236,11 +236,18 @@ describe("one address cannot hold the server (ulimit -n 256)", () => {
     const sampler = setInterval(() => {
       most = Math.max(most, descriptors(crowded));
     }, 100);
-    const flood = Array.from({ length: 120 }, () =>
+    // Each claims another address in X-Forwarded-For: no proxy is trusted, so none is believed.
+    const flood = Array.from({ length: 120 }, (_, i) =>
       slowRequest({
         port: crowded.port,
         from: "127.0.0.2",
-        head: head(crowded, "POST", "/api/auth/login", JSON_TYPE, WRONG.length),
+        head: head(
+          crowded,
+          "POST",
+          "/api/auth/login",
+          { ...JSON_TYPE, "X-Forwarded-For": `198.51.100.${i}` },
+          WRONG.length,
+        ),
         body: bytes(WRONG),
         every: 2000,
       }),
