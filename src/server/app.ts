@@ -54,7 +54,9 @@ import { DAILY_LIMITS, type DailyLimits } from "./lib/daily-quota.ts";
 import { createReads } from "./lib/reads.ts";
 import { resultLimit } from "./lib/result-limit.ts";
 import type { StorageHealth } from "./lib/storage-health.ts";
+import { timeLimits } from "./lib/time-limits.ts";
 import type { Logger } from "./logger.ts";
+import { connections } from "./plugins/connections.ts";
 import { errorHandler, HttpError, isApiPath } from "./plugins/errors.ts";
 import { hostCheck } from "./plugins/host.ts";
 import { cspHash, securityHeaders } from "./plugins/security.ts";
@@ -73,7 +75,7 @@ export interface AppDeps {
   /** Where uploads are stored: DATA_DIR/uploads. */
   uploadsDir: string;
   /** Whether writes can be kept (database file in place, room on the disk): /healthz and the write gate. */
-  storage: Pick<StorageHealth, "check" | "recheck" | "roomFor">;
+  storage: Pick<StorageHealth, "check" | "recheck" | "roomFor"> & Partial<Pick<StorageHealth, "descriptorProblem">>;
   /** Tests pass their own to control the clock. */
   loginThrottle?: LoginThrottle;
   /** Tests pass their own (a clock, a small limit) or null; otherwise made from config.writeLimit. */
@@ -96,6 +98,7 @@ export interface AppDeps {
         | "backupCron"
         | "backupKeep"
         | "backupDir"
+        | "idleTimeout"
       >
     >;
   /** Tests pass their own clock for counting. */
@@ -276,8 +279,15 @@ export function createApp({
 
   // Bun's developer error page (a stack and the working directory) only when asked for.
   const development = config.development ?? false;
+  // Bun's idle timeout, and the deadlines for bodies and answers that follow from it.
+  const limits = timeLimits(config.idleTimeout);
+  const app = new Elysia({
+    serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES, development, idleTimeout: limits.idleSeconds },
+  });
   return (
-    new Elysia({ serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES, development } })
+    app
+      // Around everything: each client's share of the server, body and answer deadlines.
+      .use(connections({ client, server: (): Server | null => app.server, limits, logger }))
       .use(hostCheck())
       .use(
         securityHeaders({

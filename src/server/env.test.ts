@@ -25,6 +25,7 @@ describe("loadConfig", () => {
       backupDir: resolve("./data/backups"),
       testLoopbackLinkPort: null,
       dailyLimits: DAILY_LIMITS,
+      idleTimeout: 30,
     });
   });
 
@@ -71,6 +72,12 @@ describe("loadConfig", () => {
     expect([bench.visitors, bench.results, bench.newValues, bench.resultsPerClient]).toEqual(
       Array(4).fill(Number.POSITIVE_INFINITY),
     );
+  });
+
+  test("the idle timeout is 30 s; only the tests' seam shortens it, never below 8 s", () => {
+    expect(loadConfig({ CAM_GUIDE_TEST_IDLE_TIMEOUT: "8" }).idleTimeout).toBe(8);
+    for (const bad of ["7", "31", "10.5", "soon"])
+      expect(() => loadConfig({ CAM_GUIDE_TEST_IDLE_TIMEOUT: bad })).toThrow(ConfigError);
   });
 
   test("ANALYTICS=off turns counting off; anything but on or off is refused", () => {

@@ -5,6 +5,7 @@ import { MAX_KEEP } from "#shared/features/backups/contract.ts";
 import { DEFAULT_LINK_CHECK_HOURS } from "#shared/features/settings/link-checks.ts";
 import { parseRange } from "./lib/client.ts";
 import { DAILY_LIMITS, type DailyLimits } from "./lib/daily-quota.ts";
+import { IDLE_TIMEOUT_SECONDS } from "./lib/time-limits.ts";
 
 export interface Config {
   port: number;
@@ -52,6 +53,11 @@ export interface Config {
    * WRITE_LIMIT=off lifts the per-network ones (clients are not told apart by address).
    */
   dailyLimits: DailyLimits;
+  /**
+   * Bun's idle timeout in seconds, which every other time limit follows (lib/time-limits.ts):
+   * 30. CAM_GUIDE_TEST_IDLE_TIMEOUT (8 to 30) shortens it for the adversarial tests only.
+   */
+  idleTimeout: number;
 }
 
 /** At most `count` writes per `windowSeconds`, refilled evenly (a burst of `count` is allowed). */
@@ -285,6 +291,13 @@ export function loadConfig(env: Env): Config {
     // The benchmarks measure how fast results are saved, far beyond a day's ceiling.
     all: benchEndpoints,
   });
+  // A test seam, not a setting: below 8 s Bun's 4-second timer steps make the limits meaningless.
+  const rawIdle = value("CAM_GUIDE_TEST_IDLE_TIMEOUT");
+  const idleTimeout = rawIdle === undefined ? IDLE_TIMEOUT_SECONDS : Number(rawIdle);
+  if (!Number.isInteger(idleTimeout) || idleTimeout < 8 || idleTimeout > IDLE_TIMEOUT_SECONDS)
+    problems.push(
+      `CAM_GUIDE_TEST_IDLE_TIMEOUT is for tests: a whole number of seconds from 8 to 30 (got "${rawIdle}").`,
+    );
 
   if (problems.length > 0) throw new ConfigError(problems);
   return {
@@ -307,5 +320,6 @@ export function loadConfig(env: Env): Config {
     benchEndpoints,
     testLoopbackLinkPort,
     dailyLimits,
+    idleTimeout,
   };
 }

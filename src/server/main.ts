@@ -34,6 +34,7 @@ import { ResultRetentionPolicy } from "./features/settings/result-retention.ts";
 import { refreshShippedPages } from "./features/site-pages/shipped.ts";
 import { removeUnfinishedUploads } from "./features/uploads/service.ts";
 import { clientResolver } from "./lib/client.ts";
+import { DESCRIPTOR_ADVICE, descriptorLimit, reserveDescriptor } from "./lib/descriptors.ts";
 import { freeBytes, RESERVE_BYTES, removeStaleProbes, StorageHealth, storageFault } from "./lib/storage-health.ts";
 import { consoleLogger as logger } from "./logger.ts";
 import { storageRefusal } from "./plugins/errors.ts";
@@ -90,6 +91,9 @@ Configuration (environment variables):
   BACKUP_DIR      Where those backups are written (default DATA_DIR/backups, which no backup copies);
                   point it at another disk so a backup survives losing the disk DATA_DIR is on
 `;
+
+/** Below this many file descriptors a few busy networks can take every connection the server may hold. */
+const LOW_DESCRIPTOR_LIMIT = 4096;
 
 function fail(message: string): never {
   console.error(message);
@@ -294,6 +298,13 @@ async function serve(config: Config) {
   });
   // Yesterday's raw visitor rows become daily counts, and old salts go: at start, then hourly.
   if (config.analytics) scheduleRollUp(database.db, (error) => logger.error("analytics roll-up failed", { error }));
+  // One descriptor is kept back so the server can still say how many it holds when it runs out.
+  reserveDescriptor();
+  const descriptors = descriptorLimit();
+  if (descriptors !== null && descriptors < LOW_DESCRIPTOR_LIMIT)
+    logger.warn(
+      `the server may hold only ${descriptors} connections and open files at once (ulimit -n): ${DESCRIPTOR_ADVICE}`,
+    );
   try {
     app.listen({ port: config.port, hostname: config.host });
   } catch (error) {

@@ -24,18 +24,21 @@ export interface StartOptions {
   healthy?: boolean;
   /** Start under a file size limit (RLIMIT_FSIZE, the shell's `ulimit -f`), in bytes, rounded down to 512. */
   fileSizeLimit?: number;
+  /** Start under a limit on open files and connections (RLIMIT_NOFILE, the shell's `ulimit -n`, soft and hard). */
+  openFileLimit?: number;
 }
 
 export async function startServer(
   dataDir: string,
   env: Record<string, string> = {},
-  { healthy = true, fileSizeLimit }: StartOptions = {},
+  { healthy = true, fileSizeLimit, openFileLimit }: StartOptions = {},
 ): Promise<Running> {
   const port = nextPort++;
-  const command =
-    fileSizeLimit === undefined
-      ? [BINARY]
-      : ["sh", "-c", `ulimit -f ${Math.floor(fileSizeLimit / 512)} && exec "$0"`, BINARY];
+  const limits = [
+    ...(fileSizeLimit === undefined ? [] : [`ulimit -f ${Math.floor(fileSizeLimit / 512)}`]),
+    ...(openFileLimit === undefined ? [] : [`ulimit -n ${openFileLimit}`]),
+  ];
+  const command = limits.length === 0 ? [BINARY] : ["sh", "-c", `${limits.join(" && ")} && exec "$0"`, BINARY];
   const proc = Bun.spawn(command, {
     env: {
       PATH: process.env.PATH ?? "",

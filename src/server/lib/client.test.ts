@@ -89,6 +89,7 @@ describe("the client resolver", () => {
       address: "127.0.0.1",
       https: false,
       schemeForwarded: false,
+      viaProxy: false,
     });
     expect(resolve(request(), peer("fe80::1%eth0")).address).toBe("fe80::1");
     expect(resolve(request(), peer("2001:db8::7")).address).toBe("2001:db8::7");
@@ -131,8 +132,11 @@ describe("the client resolver", () => {
 
   test("a peer outside the trusted ranges is not believed", () => {
     const spoofed = request({ "x-forwarded-for": "10.9.9.9", "x-forwarded-proto": "https" });
-    expect(proxied(spoofed, peer("11.0.0.1"))).toEqual({ address: "11.0.0.1", https: false, schemeForwarded: false });
-    expect(proxied(spoofed, peer("::2"))).toEqual({ address: "::2", https: false, schemeForwarded: false });
+    const direct = { https: false, schemeForwarded: false, viaProxy: false };
+    expect(proxied(spoofed, peer("11.0.0.1"))).toEqual({ address: "11.0.0.1", ...direct });
+    expect(proxied(spoofed, peer("::2"))).toEqual({ address: "::2", ...direct });
+    // Only a trusted peer's connection is a proxy's (it carries many clients).
+    expect(proxied(spoofed, peer("10.0.0.1")).viaProxy).toBe(true);
   });
 
   test("an untrusted local peer sending X-Forwarded-For is reported once; a public one never", () => {

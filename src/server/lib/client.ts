@@ -8,6 +8,8 @@ export interface ClientInfo {
   https: boolean;
   /** `https` comes from a trusted proxy's X-Forwarded-Proto, not from the connection itself. */
   schemeForwarded: boolean;
+  /** The connection comes from a trusted proxy, which keeps its own connections for many clients. */
+  viaProxy: boolean;
 }
 
 export type ClientOf = (request: Request, server: Server | null | undefined) => ClientInfo;
@@ -212,7 +214,17 @@ export function clientResolver(trustedProxies: readonly string[] = [], { warn }:
     );
   };
 
-  return (request, server) => {
+  // Several parts of the app ask about the same request (connections, headers, limits,
+  // counting); Bun's requestIP is a native call each time, so the answer is kept per request.
+  const answered = new WeakMap<Request, { server: Server | null | undefined; info: ClientInfo }>();
+  const resolve: ClientOf = (request, server) => {
+    const known = answered.get(request);
+    if (known && known.server === server) return known.info;
+    const info = resolveOnce(request, server);
+    answered.set(request, { server, info });
+    return info;
+  };
+  const resolveOnce: ClientOf = (request, server) => {
     // The common case, no proxy trusted: nothing to parse (this runs for every request).
     if (ranges.length === 0 && (warned || !request.headers.has("x-forwarded-for"))) {
       const peer = server?.requestIP(request)?.address;
@@ -220,6 +232,7 @@ export function clientResolver(trustedProxies: readonly string[] = [], { warn }:
         address: peer ? peer.replace(/%.*$/, "").replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "") : "local",
         https: request.url.startsWith("https:"),
         schemeForwarded: false,
+        viaProxy: false,
       };
     }
     const socket = socketAddress(request, server);
@@ -227,6 +240,7 @@ export function clientResolver(trustedProxies: readonly string[] = [], { warn }:
       address: socket ? formatIp(socket) : "local",
       https: request.url.startsWith("https:"),
       schemeForwarded: false,
+      viaProxy: false,
     };
     if (!socket || !trusted(socket)) {
       if (socket && !warned && request.headers.has("x-forwarded-for") && local.some((r) => inRange(socket, r))) {
@@ -239,8 +253,10 @@ export function clientResolver(trustedProxies: readonly string[] = [], { warn }:
       address: forwardedClient(request, socket, trusted),
       https: https ?? direct.https,
       schemeForwarded: https !== null,
+      viaProxy: true,
     };
   };
+  return resolve;
 }
 
 function forwardedClient(request: Request, socket: Ip, trusted: (ip: Ip) => boolean): string {

@@ -68,6 +68,7 @@ describe("resultLimit", () => {
         address: request.headers.get("x-test-address") ?? "",
         https: false,
         schemeForwarded: false,
+        viaProxy: false,
       }),
       logger,
       now,

@@ -4,6 +4,7 @@ import { basename, join } from "node:path";
 import { databaseStorageFault } from "#server/db/faults.ts";
 import { type DatabaseFileWatch, watchDatabaseFile } from "#server/db/identity.ts";
 import type { Logger } from "#server/logger.ts";
+import { DESCRIPTOR_ADVICE, describeShortage, descriptorShortage } from "./descriptors.ts";
 
 // Whether what the server writes will be kept: the database file it opened is still the one
 // in DATA_DIR (not deleted, replaced, emptied, cut short or overwritten), and the disk under
@@ -120,6 +121,8 @@ export class StorageHealth {
   private limit = fileSizeLimit();
   /** The reason last reported, to log each change once: null while all is well. */
   private lastReason: string | null = null;
+  /** Set while the last probe could not open its file for want of a descriptor: no verdict on the storage. */
+  private descriptors: string | null = null;
   private readonly probeEveryMs: number;
   private readonly reserveBytes: number;
   /** The main database file's contents (size, header, identity), watched through a descriptor of its own. */
@@ -195,6 +198,20 @@ export class StorageHealth {
     if (this.probing) await this.probing;
     await this.probe();
     return this.report(this.current());
+  }
+
+  /**
+   * Why the server cannot open files or take connections now (it ran out of file descriptors),
+   * or null. Not a storage fault: writes to the open database still work, and are not refused.
+   */
+  descriptorProblem(): string | null {
+    return this.descriptors;
+  }
+
+  private noteDescriptors(problem: string | null): void {
+    if (problem && !this.descriptors) this.options.logger?.error(`${problem}: ${DESCRIPTOR_ADVICE}`);
+    if (!problem && this.descriptors) this.options.logger?.info("file descriptors are available again");
+    this.descriptors = problem;
   }
 
   /** Whether a file of `bytes` more can be written now (a declared upload size, before any byte is read). */
@@ -313,8 +330,15 @@ export class StorageHealth {
         handle = await open(file, "w", 0o600);
         await handle.write(new Uint8Array(512));
         await handle.sync();
+        this.noteDescriptors(null);
         return OK;
       } catch (error) {
+        // Out of descriptors says nothing about the disk: the last verdict on it stands.
+        const shortage = descriptorShortage(error);
+        if (shortage) {
+          this.noteDescriptors(describeShortage(shortage));
+          return this.probed?.state ?? OK;
+        }
         if (storageFault(error) === "full")
           return {
             ok: false,

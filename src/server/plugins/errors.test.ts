@@ -121,6 +121,11 @@ const faults: Record<string, () => unknown> = {
   eio: () => Object.assign(new Error("EIO: i/o error"), { code: "EIO", syscall: "fsync" }),
   erofs: () => Object.assign(new Error("EROFS"), { code: "EROFS", syscall: "open" }),
   constraint: () => sqlite("SQLITE_CONSTRAINT_UNIQUE"),
+  emfile: () => Object.assign(new Error("EMFILE: too many open files, open"), { code: "EMFILE", syscall: "open" }),
+  enfile: () =>
+    new Error("could not store", {
+      cause: Object.assign(new Error("ENFILE: file table overflow"), { code: "ENFILE", syscall: "open" }),
+    }),
 };
 
 const storageCases: [string, string, StorageState, number, RegExp][] = [
@@ -182,6 +187,20 @@ runScenarios(
         expect(res.text).toContain('<a href="/">Back to the home page</a>');
       },
     },
+    ...(["emfile", "enfile"] as const).map(
+      (kind): Scenario => ({
+        name: `${kind.toUpperCase()} (out of file descriptors) is not blamed on the storage: 503, try again soon`,
+        method: "POST",
+        path: `/api/throw/${kind}`,
+        setup: () => {
+          diskState = { ok: true };
+        },
+        status: 503,
+        contains: { error: expect.stringMatching(/too many connections and files open.*try again in a minute/) },
+        responseHeaders: { "retry-after": /^\d+$/, "cache-control": "no-store" },
+        notContains: ["EMFILE", "ENFILE", "storage", "disk"],
+      }),
+    ),
     {
       name: "a constraint error is not a storage fault: still the generic 500",
       method: "POST",

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { descriptorShortage, outOfDescriptors } from "#server/lib/descriptors.ts";
 import { formProblemPage, formStart } from "#server/lib/form-problem-page.ts";
 import { changesState } from "#server/lib/methods.ts";
 import { RETRY_AFTER_SECONDS, type StorageState, storageFault } from "#server/lib/storage-health.ts";
@@ -64,9 +65,22 @@ export function errorHandler({ logger, renderErrorPage, storage }: ErrorPluginOp
     // A route's own body parser throws HttpError (413, 415, 400); Elysia wraps it as PARSE.
     let http =
       error instanceof HttpError ? error : code === "PARSE" && error.cause instanceof HttpError ? error.cause : null;
+    // Out of file descriptors (a file could not be opened, or SQLite could not open one): the
+    // server is overloaded, not its storage; a moment later the same request may work.
+    const storageSaid = http ? null : storageFault(error);
+    if (!http && (descriptorShortage(error) || (storageSaid === "broken" && outOfDescriptors()))) {
+      logger.error("request failed: out of file descriptors", { method: request.method, url: request.url });
+      storage?.recheck();
+      http = new HttpError(
+        503,
+        "The server has too many connections and files open to take this now; nothing was saved. Please try again in a minute.",
+        undefined,
+        { "retry-after": String(RETRY_AFTER_SECONDS) },
+      );
+    }
     // A write that failed on the disk or the database file: never a generic 500. The storage
     // is examined again, so the answer names the real cause and later writes are refused up front.
-    const fault = http ? null : storageFault(error);
+    const fault = http ? null : storageSaid;
     if (fault) {
       logger.error("request failed on the storage", { method: request.method, url: request.url, error });
       const state = storage?.recheck() ?? { ok: true };

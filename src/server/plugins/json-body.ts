@@ -1,4 +1,5 @@
 import type { TSchema } from "@sinclair/typebox";
+import { readBody } from "#server/lib/request-body.ts";
 import { firstUnshowable } from "#server/lib/xml.ts";
 import { checkSchema } from "#shared/schema/check.ts";
 import type { FieldProblem } from "#shared/schema/field-problems.ts";
@@ -6,27 +7,12 @@ import { HttpError } from "./errors.ts";
 
 export const JSON_BODY_LIMIT = 16 * 1024;
 
-/** Reads a body, giving up with 413 as soon as it passes `limit` (chunked bodies have no length). */
-export async function readBodyLimited(
-  request: Request,
-  limit: number,
-  tooLarge: string,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = request.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw new HttpError(413, tooLarge);
-    }
-    chunks.push(value);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
+/**
+ * Reads a body, giving up with 413 as soon as it passes `limit` (chunked bodies have no
+ * length) and with 408 when it arrives too slowly (lib/request-body.ts).
+ */
+export function readBodyLimited(request: Request, limit: number, tooLarge: string): Promise<Uint8Array<ArrayBuffer>> {
+  return readBody(request, { limit, tooLarge });
 }
 
 /** Every string in a parsed body holding a character stored text must not carry, by field. */

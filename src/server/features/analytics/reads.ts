@@ -77,9 +77,9 @@ export async function dailyCounts(db: Db, from: string, to: string): Promise<Dai
     const [day = "", metric = "", key = ""] = id.split("\n");
     rows.push({ day, metric, key, count });
   }
-  return rows.sort(
-    (a, b) => a.day.localeCompare(b.day) || a.metric.localeCompare(b.metric) || a.key.localeCompare(b.key),
-  );
+  // Code-unit order: a locale-aware comparison made a 90-day report several times slower.
+  const ordinal = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return rows.sort((a, b) => ordinal(a.day, b.day) || ordinal(a.metric, b.metric) || ordinal(a.key, b.key));
 }
 
 /** The first and last day of a period ending today, and of the one before it. */

@@ -5,20 +5,22 @@ import type { StorageHealth } from "#server/lib/storage-health.ts";
 
 /**
  * 200 only when the data can be kept: the database file opened at start is still the one in
- * DATA_DIR, the disk under it takes a write, and a real query succeeds. Otherwise 503 with the
- * reason, so a load balancer or an operator sees what is wrong.
+ * DATA_DIR, the disk under it takes a write, and a real query succeeds; and the server can
+ * take connections (it has file descriptors left). Otherwise 503 with the reason, so a load
+ * balancer or an operator sees what is wrong.
  */
 export function healthRoutes(
   handle: DatabaseHandle,
-  storage: Pick<StorageHealth, "check">,
+  storage: Pick<StorageHealth, "check"> & Partial<Pick<StorageHealth, "descriptorProblem">>,
   backups?: Pick<Backups, "health">,
 ) {
   return new Elysia({ name: "health" }).get("/healthz", async ({ set }) => {
     set.headers["cache-control"] = "no-store";
     const state = storage.check();
-    if (!state.ok) {
+    const problem = state.ok ? storage.descriptorProblem?.() : state.reason;
+    if (problem) {
       set.status = 503;
-      return { status: "unavailable", error: `${state.reason[0]!.toUpperCase()}${state.reason.slice(1)}.` };
+      return { status: "unavailable", error: `${problem[0]!.toUpperCase()}${problem.slice(1)}.` };
     }
     try {
       await probeDatabase(handle);

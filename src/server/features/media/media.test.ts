@@ -6,6 +6,7 @@ import type { MediaItem } from "#shared/features/media/contract.ts";
 import { adminApp } from "#tests/support/admin.ts";
 import { createOffer, createPost, createProduct, createSettings, createSitePage } from "#tests/support/factories.ts";
 import { testImage, uploadForm } from "#tests/support/images.ts";
+import { registerExistingUploads } from "./registry.ts";
 
 type Admin = Awaited<ReturnType<typeof adminApp>>;
 
@@ -112,9 +113,12 @@ describe("uploads are recorded in the media library", () => {
     expect(item).toMatchObject({ kind: "video", mime: "video/mp4", width: null, thumbUrl: null, variants: [] });
   });
 
-  test("files uploaded before the library existed are recorded when it is listed", async () => {
+  test("files uploaded before the library existed are recorded by the start's run, not by listing", async () => {
     const t = await adminApp({ seed: false });
     writeFileSync(join(t.uploadsDir, "AAAAAAAAAAAAAAAAAAAAAA.jpg"), await testImage(1200, 800));
+    // Listing never makes copies (it would wait on every image being uploaded at the time).
+    expect(await library(t)).toEqual([]);
+    expect(await registerExistingUploads(t.db, t.uploadsDir)).toMatchObject({ recorded: 1 });
     const [item] = await library(t);
     expect(item).toMatchObject({ name: "AAAAAAAAAAAAAAAAAAAAAA.jpg", width: 1200, height: 800 });
     expect(item!.variants.map((v) => v.width)).toEqual([480, 960]);

@@ -190,7 +190,7 @@ export async function removeUpload(db: Db, dir: string, row: Pick<MediaRow, "id"
     if (code(error) !== "ENOENT") throw error;
   }
   try {
-    if (setAside) syncDirectory(dir);
+    if (setAside) await syncDirectory(dir);
     await db.delete(media).where(eq(media.id, row.id));
   } catch (error) {
     // The row stays: so does its file.

@@ -9,7 +9,7 @@ import { isFinishedUpload } from "#server/features/uploads/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { ImageFit } from "#shared/features/media/constants.ts";
 import type { MediaItem, MediaUsage } from "#shared/features/media/contract.ts";
-import { type MediaRow, registerExistingUploads, removeUpload } from "./registry.ts";
+import { type MediaRow, removeUpload } from "./registry.ts";
 import { media } from "./table.ts";
 
 /** An editor's address in the admin dashboard (its list's address, then the record). */
@@ -149,9 +149,13 @@ function toItem(dir: string, row: MediaRow, records: Usable[]): MediaItem {
   };
 }
 
-/** The library, newest first, each upload with where it is used. */
+/**
+ * The library, newest first, each upload with where it is used. Only what is recorded: the
+ * earlier uploads are recorded by the start's run, and an upload still being recorded (its
+ * file renamed, its copies being made) is listed once it is; the list never makes copies
+ * itself (it used to, and waited on every image being uploaded at the time).
+ */
 export async function listMedia(db: Db, dir: string): Promise<MediaItem[]> {
-  await registerExistingUploads(db, dir);
   const [rows, records] = await Promise.all([
     db.select().from(media).orderBy(desc(media.createdAt), desc(media.id)),
     usableRecords(db),

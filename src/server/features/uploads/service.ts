@@ -1,19 +1,9 @@
-import {
-  closeSync,
-  fsync,
-  fsyncSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, fsync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { fileTypeFromBuffer } from "file-type";
 import { newFileId } from "#server/lib/ids.ts";
+import { bodyChunks } from "#server/lib/request-body.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
 import { HttpError, storageRefusal } from "#server/plugins/errors.ts";
 import { multipartBoundary, readMultipartFile } from "./multipart.ts";
@@ -84,27 +74,16 @@ function markupScanner() {
   };
 }
 
-/** The request body, counted: past `limit` bytes it stops with 413; a broken connection is a 400. */
+/**
+ * The request body, counted and timed (lib/request-body.ts): past `limit` bytes it stops with
+ * 413, a body that stalls gets 408, and a broken connection is a 400.
+ */
 async function* countedBody(request: Request, limit: number): AsyncGenerator<Uint8Array> {
-  const reader = request.body?.getReader();
-  if (!reader) return;
-  let size = 0;
   try {
-    for (;;) {
-      let next: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        next = await reader.read();
-      } catch {
-        throw new HttpError(400, "The upload was interrupted before the whole file arrived; nothing was stored.");
-      }
-      if (next.done) return;
-      size += next.value.byteLength;
-      if (size > limit) throw new HttpError(413, TOO_LARGE);
-      yield next.value;
-    }
-  } finally {
-    // Whatever stopped the reading (a refusal, a full disk), the rest of the body is not wanted.
-    reader.cancel().catch(() => {});
+    yield* bodyChunks(request, { limit, tooLarge: TOO_LARGE });
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    throw new HttpError(400, "The upload was interrupted before the whole file arrived; nothing was stored.");
   }
 }
 
@@ -123,11 +102,14 @@ function writeAll(fd: number, bytes: Uint8Array): void {
   }
 }
 
-/** Makes a rename in `dir` survive a crash. */
-export function syncDirectory(dir: string): void {
+/**
+ * Makes a rename in `dir` survive a crash. Off the event loop: a folder's fsync can wait for
+ * everything else being written to that disk (other uploads), and every request would wait.
+ */
+export async function syncDirectory(dir: string): Promise<void> {
   const fd = openSync(dir, "r");
   try {
-    fsyncSync(fd);
+    await promisify(fsync)(fd);
   } finally {
     closeSync(fd);
   }
@@ -232,7 +214,7 @@ export async function receiveUpload<T>(
     const stored = { url: `/uploads/${name}`, name, type: mime, size };
     return await withUploadName(dir, name, async () => {
       renameSync(temp, join(dir, name));
-      syncDirectory(dir);
+      await syncDirectory(dir);
       return register(stored);
     });
   } finally {

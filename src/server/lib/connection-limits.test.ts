@@ -1,0 +1,72 @@
+import { describe, expect, test } from "bun:test";
+import { ClientSlots, KeptConnections } from "./connection-limits.ts";
+
+describe("open requests per client", () => {
+  test("a client gets its limit, then is refused until one is answered; others are not touched", () => {
+    const slots = new ClientSlots(3);
+    expect([1, 2, 3, 4].map(() => slots.take("198.51.100.7"))).toEqual([true, true, true, false]);
+    expect(slots.take("203.0.113.9")).toBe(true);
+    slots.release("198.51.100.7");
+    expect(slots.take("198.51.100.7")).toBe(true);
+    expect(slots.count("198.51.100.7")).toBe(3);
+  });
+
+  test("a client with nothing open is forgotten (memory follows the open requests)", () => {
+    const slots = new ClientSlots(3);
+    for (let i = 0; i < 1000; i++) {
+      slots.take(`10.0.${i >> 8}.${i & 255}`);
+      slots.release(`10.0.${i >> 8}.${i & 255}`);
+    }
+    expect(slots.size).toBe(0);
+    // A release too many never goes below nothing.
+    slots.release("10.0.0.1");
+    expect(slots.count("10.0.0.1")).toBe(0);
+  });
+});
+
+describe("connections kept open per peer", () => {
+  function ledger(max = 3) {
+    let now = 0;
+    const kept = new KeptConnections(35_000, max, () => now);
+    return { kept, advance: (ms: number) => (now += ms) };
+  }
+
+  test("past the limit a new connection is told to close; the ones already open keep going", () => {
+    const { kept } = ledger();
+    for (const port of [5001, 5002, 5003]) {
+      expect(kept.begin("198.51.100.7", port)).toBe(true);
+      kept.end("198.51.100.7", port, false);
+    }
+    expect(kept.begin("198.51.100.7", 5004)).toBe(false);
+    // A second request on a connection it already holds.
+    expect(kept.begin("198.51.100.7", 5002)).toBe(true);
+    kept.end("198.51.100.7", 5002, false);
+    expect(kept.count("198.51.100.7")).toBe(3);
+    expect(kept.begin("203.0.113.9", 5004)).toBe(true);
+  });
+
+  test("a connection is counted until Bun has closed it for idleness, or until an answer closed it", () => {
+    const { kept, advance } = ledger();
+    for (const port of [5001, 5002, 5003]) kept.begin("198.51.100.7", port);
+    kept.end("198.51.100.7", 5001, true);
+    expect(kept.count("198.51.100.7")).toBe(2);
+    kept.end("198.51.100.7", 5002, false);
+    advance(34_000);
+    expect(kept.count("198.51.100.7")).toBe(2);
+    advance(2_000);
+    // 5002 went idle 36 s ago; 5003 is still answering, however long that takes.
+    expect(kept.count("198.51.100.7")).toBe(1);
+    kept.end("198.51.100.7", 5003, false);
+    advance(36_000);
+    kept.sweep();
+    expect(kept.count("198.51.100.7")).toBe(0);
+  });
+
+  test("a connection that was told to close is not followed", () => {
+    const { kept } = ledger(1);
+    expect(kept.begin("198.51.100.7", 5001)).toBe(true);
+    expect(kept.begin("198.51.100.7", 5002)).toBe(false);
+    kept.end("198.51.100.7", 5002, true);
+    expect(kept.count("198.51.100.7")).toBe(1);
+  });
+});

@@ -1,0 +1,115 @@
+// What one network may hold of the server at once. Bun tells nothing about connections, only
+// about requests and the address and port they came from; these two ledgers are kept from that.
+
+/** Requests one client (an IPv4 address, an IPv6 /64) may have open at once, from arrival until answered. */
+export const MAX_OPEN_PER_CLIENT = 64;
+/** Connections one peer may keep open between requests; past this, its answers close their connection. */
+export const MAX_KEPT_PER_PEER = 64;
+/** Peers followed at once; a flood of new ones beyond this is not followed (their connections still time out). */
+const MAX_PEERS = 10_000;
+
+/** Open requests per client. A client at its limit is refused until one of them is answered. */
+export class ClientSlots {
+  private readonly open = new Map<string, number>();
+
+  constructor(private readonly max = MAX_OPEN_PER_CLIENT) {}
+
+  /** Takes a slot for `key`; false when it holds `max` already. */
+  take(key: string): boolean {
+    const count = this.open.get(key) ?? 0;
+    if (count >= this.max) return false;
+    this.open.set(key, count + 1);
+    return true;
+  }
+
+  release(key: string): void {
+    const count = this.open.get(key) ?? 0;
+    if (count <= 1) this.open.delete(key);
+    else this.open.set(key, count - 1);
+  }
+
+  count(key: string): number {
+    return this.open.get(key) ?? 0;
+  }
+
+  /** Clients with an open request (bounded by the open requests themselves). */
+  get size(): number {
+    return this.open.size;
+  }
+}
+
+interface Kept {
+  /** Requests in flight on this connection (one, unless the client pipelines). */
+  busy: number;
+  /** When Bun will have closed it if no request comes (an idle connection lives one idle timeout). */
+  until: number;
+}
+
+/**
+ * Connections per peer, known by their source ports: a port is open while it has a request
+ * in flight and for one idle timeout after its last answer (Bun closes an idle connection
+ * then), unless that answer closed it. A peer holding `max` connections gets its answers on
+ * any further connection with Connection: close, so it can never keep more open.
+ */
+export class KeptConnections {
+  private readonly peers = new Map<string, Map<number, Kept>>();
+
+  constructor(
+    private readonly keepAliveMs: number,
+    private readonly max = MAX_KEPT_PER_PEER,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** A request arrived from `peer` on `port`: false when its connection must close after the answer. */
+  begin(peer: string, port: number): boolean {
+    let ports = this.peers.get(peer);
+    if (!ports) {
+      if (this.peers.size >= MAX_PEERS) this.sweep();
+      if (this.peers.size >= MAX_PEERS) return true;
+      ports = new Map();
+      this.peers.set(peer, ports);
+    }
+    const known = ports.get(port);
+    if (known) {
+      known.busy++;
+      known.until = Number.POSITIVE_INFINITY;
+      return true;
+    }
+    this.prune(ports);
+    if (ports.size >= this.max) return false;
+    ports.set(port, { busy: 1, until: Number.POSITIVE_INFINITY });
+    return true;
+  }
+
+  /** The answer to a request `begin` let keep its connection is ready; `closing` when it ends the connection. */
+  end(peer: string, port: number, closing: boolean): void {
+    const ports = this.peers.get(peer);
+    const kept = ports?.get(port);
+    if (!ports || !kept) return;
+    kept.busy = Math.max(0, kept.busy - 1);
+    if (closing) ports.delete(port);
+    else if (kept.busy === 0) kept.until = this.now() + this.keepAliveMs;
+    if (ports.size === 0) this.peers.delete(peer);
+  }
+
+  /** Connections `peer` holds now, as far as this ledger knows. */
+  count(peer: string): number {
+    const ports = this.peers.get(peer);
+    if (!ports) return 0;
+    this.prune(ports);
+    return ports.size;
+  }
+
+  /** Forgets every connection Bun has closed by now. */
+  sweep(): void {
+    for (const [peer, ports] of this.peers) {
+      this.prune(ports);
+      if (ports.size === 0) this.peers.delete(peer);
+    }
+  }
+
+  private prune(ports: Map<number, Kept>): void {
+    const now = this.now();
+    for (const [port, kept] of ports) if (kept.busy === 0 && kept.until <= now) ports.delete(port);
+  }
+}
