@@ -33,8 +33,16 @@ async function follow(page: Page, link: ReturnType<Page["getByRole"]>) {
 test("an offer and a platform button lead to their destinations through /go/", async ({ page, visit, baseURL }) => {
   const send = await adminRequest(page.request, baseURL!);
   const own = new URL(baseURL!).origin;
-  const offerDestination = `${own}/terms?landed=offer`;
-  const platformDestination = `${own}/learn-more?landed=platform`;
+  // Destinations are other sites (a destination on this machine is refused when saved): the
+  // browser is answered for them by the test, as the partner's site would answer.
+  const offerDestination = "https://offer.cam-guide-tests.example.com/landed?from=offer";
+  const platformDestination = "https://platform.cam-guide-tests.example.com/landed?from=platform";
+  await page.context().route(/^https:\/\/[a-z]+\.cam-guide-tests\.example\.com\//, (route) =>
+    route.fulfill({
+      contentType: "text/html; charset=utf-8",
+      body: `<!doctype html><html lang="en"><title>Partner</title><h1>Landed at ${new URL(route.request().url()).hostname}</h1></html>`,
+    }),
+  );
 
   const settings = await (await page.request.get("/api/admin/settings")).json();
   const offers = (await (await page.request.get("/api/admin/affiliate-offers")).json()) as Record<string, unknown>[];
@@ -77,7 +85,9 @@ test("an offer and a platform button lead to their destinations through /go/", a
     const offer = await follow(page, offerLink);
     await expect(offer.tab).toHaveURL(offerDestination);
     expect(offer.asked[0]).toMatch(new RegExp(`^${own}/go/[a-z0-9-]+\\?p=offer$`));
-    await expect(offer.tab.getByRole("heading", { level: 1, name: "Terms of Service" })).toBeVisible();
+    await expect(
+      offer.tab.getByRole("heading", { level: 1, name: "Landed at offer.cam-guide-tests.example.com" }),
+    ).toBeVisible();
     await offer.tab.close();
 
     await visit("/resources");
@@ -86,6 +96,9 @@ test("an offer and a platform button lead to their destinations through /go/", a
     const platform = await follow(page, join);
     await expect(platform.tab).toHaveURL(platformDestination);
     expect(platform.asked[0]).toMatch(new RegExp(`^${own}/go/[a-z0-9-]+\\?p=resources$`));
+    await expect(
+      platform.tab.getByRole("heading", { level: 1, name: "Landed at platform.cam-guide-tests.example.com" }),
+    ).toBeVisible();
     await platform.tab.close();
   } finally {
     // Put the content back for the other journeys.

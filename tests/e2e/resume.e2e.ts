@@ -173,6 +173,9 @@ test("certificate: reached from the graduation, the name typed by keyboard, prin
   await page.getByRole("button", { name: "Get your certificate" }).click();
   await expect(page).toHaveURL(/\/learn\/certificate$/);
   await waitForHydration(page);
+  // Reached in place: scanned once its page (loaded on demand) has its heading and title.
+  await expect(page.getByRole("heading", { level: 1, name: "Your course certificate" })).toBeVisible();
+  await expect(page).toHaveTitle(/Your Course Certificate/);
   await scan();
 
   const name = page.getByLabel("Your name");
