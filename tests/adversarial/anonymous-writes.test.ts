@@ -1,7 +1,9 @@
 // Writes that requests without a session can cause are bounded, against the compiled executable
 // as a real process: rotating user agents on /go/, on pages and on the beacon; rotating
 // referrers and utm_source values; many addresses through a trusted proxy to reach the ceilings
-// for everyone; IPv6 /64 variants; saved quiz and calculator results. Beyond a limit the detail
+// for everyone; IPv6 /64 variants; saved quiz and calculator results; floods under pressure,
+// where a network's share shrinks and an IPv6 /56 or /48 counts as a few networks, so 256 /64s
+// of one /56 or 1,000 IPv4 addresses cannot deny a new visitor a result. Beyond a limit the detail
 // stops and the events are counted in "(over the limit)" totals, so the admin's totals stay
 // honest and the page says so. And the admin can still sign in and read on a full disk.
 //
