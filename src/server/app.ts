@@ -50,7 +50,7 @@ import { sitePageAdminRoutes } from "./features/site-pages/admin-routes.ts";
 import { UPLOAD_PATH, uploadAdminRoutes } from "./features/uploads/admin-routes.ts";
 import { uploadRoutes } from "./features/uploads/routes.ts";
 import { clientResolver } from "./lib/client.ts";
-import { DAILY_LIMITS, type DailyLimits } from "./lib/daily-quota.ts";
+import { DAILY_LIMITS, type DailyLimits, MemoryDailyQuota, sharesOf } from "./lib/daily-quota.ts";
 import { createReads } from "./lib/reads.ts";
 import { resultLimit } from "./lib/result-limit.ts";
 import type { StorageHealth } from "./lib/storage-health.ts";
@@ -245,12 +245,12 @@ export function createApp({
       storage,
     });
   // Saved results a day, per network and for everyone (docs/security.md, "Anonymous writes").
+  const resultShare = sharesOf(dailyLimits).results;
   const results = (what: string) =>
     resultLimit({
       what,
-      perClient: dailyLimits.resultsPerClient,
-      daily: dailyLimits.results,
-      maxClients: dailyLimits.maxClients,
+      share: resultShare,
+      quota: new MemoryDailyQuota(resultShare, dailyLimits.maxClients),
       client,
       logger,
       now: analyticsClock,

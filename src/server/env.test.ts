@@ -43,8 +43,10 @@ describe("loadConfig", () => {
       visitors: 40,
       results: 5,
     });
+    expect(loadConfig({ CAM_GUIDE_TEST_DAILY_LIMITS: "resultsFloor=1" }).dailyLimits.resultsFloor).toBe(1);
     for (const bad of [
       `visitors=${DAILY_LIMITS.visitors + 1}`,
+      `resultsFloor=${DAILY_LIMITS.resultsFloor + 1}`,
       "visitors=0",
       "visitors=-1",
       "visitors=ten",
@@ -63,6 +65,8 @@ describe("loadConfig", () => {
     expect(off.visitorsPerClient).toBe(Number.POSITIVE_INFINITY);
     expect(off.resultsPerClient).toBe(Number.POSITIVE_INFINITY);
     expect(off.newValuesPerClient).toBe(Number.POSITIVE_INFINITY);
+    // No share shrinks under pressure either: one address may be every visitor.
+    expect([off.visitorsFloor, off.resultsFloor, off.newValuesFloor]).toEqual(Array(3).fill(Number.POSITIVE_INFINITY));
     expect(off).toMatchObject({
       visitors: DAILY_LIMITS.visitors,
       results: DAILY_LIMITS.results,

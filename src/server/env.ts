@@ -111,7 +111,16 @@ function liftedLimits(limits: DailyLimits, { perNetwork, all }: { perNetwork: bo
   const none = Number.POSITIVE_INFINITY;
   const lifted =
     perNetwork || all
-      ? { ...limits, visitorsPerClient: none, resultsPerClient: none, newValuesPerClient: none }
+      ? {
+          ...limits,
+          visitorsPerClient: none,
+          resultsPerClient: none,
+          newValuesPerClient: none,
+          // Networks not told apart have no share to shrink under pressure: only the ceilings stay.
+          visitorsFloor: none,
+          resultsFloor: none,
+          newValuesFloor: none,
+        }
       : limits;
   return all ? { ...lifted, visitors: none, results: none, newValues: none } : lifted;
 }

@@ -1,7 +1,9 @@
 // Writes that requests without a session can cause are bounded, against the compiled executable
 // as a real process: rotating user agents on /go/, on pages and on the beacon; rotating
 // referrers and utm_source values; many addresses through a trusted proxy to reach the ceilings
-// for everyone; IPv6 /64 variants; saved quiz and calculator results. Beyond a limit the detail
+// for everyone; IPv6 /64 variants; saved quiz and calculator results; floods under pressure,
+// where a network's share shrinks and an IPv6 /56 or /48 counts as a few networks, so 256 /64s
+// of one /56 or 1,000 IPv4 addresses cannot deny a new visitor a result. Beyond a limit the detail
 // stops and the events are counted in "(over the limit)" totals, so the admin's totals stay
 // honest and the page says so. And the admin can still sign in and read on a full disk.
 //
@@ -121,11 +123,11 @@ function asAdmin(server: Server, cookie: string) {
     });
 }
 
-/** Rows in a table, read from the running server's database file. */
-function rows(server: Server, table: string): number {
+/** Rows in a table (those that match `where`), read from the running server's database file. */
+function rows(server: Server, table: string, where = "1"): number {
   const db = new Database(join(server.dir, "app.db"), { readonly: true });
   try {
-    return (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+    return (db.query(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get() as { n: number }).n;
   } finally {
     db.close();
   }
@@ -348,6 +350,191 @@ describe("many networks through a trusted proxy: the ceilings for everyone", () 
     // /healthz is not affected: the site is well, it only keeps no more results today.
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Under pressure: the ceilings for everyone are no lever. The limits keep the defaults' shape
+// (a network's quiet-day allowance a hundredth of the ceiling), so these floods reach the same
+// quarter of it as they would against the defaults (src/server/lib/fair-share.test.ts holds the
+// figures at full size).
+
+interface Saved {
+  address: string;
+  saved: number;
+  status: number;
+  error: string;
+}
+
+/** Each address saves quiz results until one is refused, `parallel` addresses at a time. */
+async function saveUntilRefused(server: Server, addresses: string[], parallel = 12): Promise<Saved[]> {
+  const out: Saved[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < addresses.length) {
+      const address = addresses[next++]!;
+      for (let saved = 0; ; saved++) {
+        const res = await post(server, "/api/quiz/result", QUIZ, address);
+        if (res.status === 201) {
+          await res.arrayBuffer();
+          continue;
+        }
+        out.push({ address, saved, status: res.status, error: ((await res.json()) as { error: string }).error });
+        break;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+  return out;
+}
+
+const SHARE_REFUSAL =
+  /^So many quiz results have been saved today that the site keeps only a few more from each network, and yours has had its share\. This one was not saved/;
+const BLOCK_REFUSAL =
+  /^So many quiz results have been saved today that the site keeps only a few more from each network and from each block of networks a provider hands out, and the block yours belongs to has had its share\./;
+
+async function refusalOf(res: Response): Promise<{ status: number; error: string }> {
+  const body = (await res.json()) as { error?: string };
+  return { status: res.status, error: body.error ?? "" };
+}
+
+describe("floods under pressure: the heaviest networks are refused first, a new visitor is still served", () => {
+  let server: Server;
+
+  beforeAll(async () => {
+    server = await start(join(scratchDir("anon-share"), "data"), {
+      TRUSTED_PROXIES: "127.0.0.1",
+      // Quarters of 1,000: 40 a network while quiet, then 4, then 1.
+      CAM_GUIDE_TEST_DAILY_LIMITS: "results=4000,resultsPerClient=40,resultsFloor=1",
+    });
+  }, 30_000);
+
+  test("256 /64s of one /56: a quarter of the ceiling, then the whole /48 is one network; elsewhere results are saved", async () => {
+    // One /64 after another, as the figures count them.
+    const flood = await saveUntilRefused(
+      server,
+      Array.from({ length: 256 }, (_, j) => `2001:db8:56:${j.toString(16)}::1`),
+      1,
+    );
+    expect(rows(server, "quiz_results")).toBe(1_000);
+    // 25 /64s saved their quiet-day 40, every other one was refused its first as the block's.
+    expect(flood.filter((f) => f.saved > 0)).toHaveLength(25);
+    expect(flood.every((f) => f.status === 429)).toBe(true);
+    expect(flood.filter((f) => f.saved === 0).every((f) => BLOCK_REFUSAL.test(f.error))).toBe(true);
+    // Any spelling of a new /64 of that /56, or of another /56 of its /48: the block's share is spent.
+    for (const address of ["[2001:DB8:56:FF::7]:443", "2001:db8:56:ff:ffff:ffff:ffff:ffff", "2001:db8:56:1ff::1"]) {
+      const refused = await refusalOf(await post(server, "/api/quiz/result", QUIZ, address));
+      expect(refused.status).toBe(429);
+      expect(refused.error).toMatch(BLOCK_REFUSAL);
+    }
+    // A visitor on a network of their own saves a result, over IPv4 or IPv6.
+    for (const address of ["192.0.2.77", "2001:db8:57::1", "2001:db8:1:5600::1"])
+      expect((await post(server, "/api/quiz/result", QUIZ, address)).status).toBe(201);
+    expect((await post(server, "/api/earnings/result", EARNINGS, "2001:db8:56:ff::7")).status).toBe(201);
+  }, 20_000);
+
+  // After the /56's flood above (the day is a quarter full): the tests of a file run in order.
+  test("1,000 IPv4 addresses through the trusted proxy, each saving until refused: the heavy ones stop at their share, a new visitor saves", async () => {
+    const before = rows(server, "quiz_results");
+    expect(before).toBeGreaterThanOrEqual(1_000);
+    const flood = await saveUntilRefused(
+      server,
+      Array.from({ length: 1_000 }, (_, i) => `10.77.${i >> 8}.${i & 255}`),
+    );
+    const saved = rows(server, "quiz_results") - before;
+    expect(saved).toBe(flood.reduce((n, f) => n + f.saved, 0));
+    // A quarter to half full: 4 a network; then 1. Not even three quarters of the ceiling.
+    expect(flood.every((f) => f.saved >= 1 && f.saved <= 4)).toBe(true);
+    expect(rows(server, "quiz_results")).toBeLessThan(3_000);
+    expect(flood.every((f) => f.status === 429 && SHARE_REFUSAL.test(f.error))).toBe(true);
+    // A new visitor's first result is saved, by script and by the page's form.
+    expect((await post(server, "/api/quiz/result", QUIZ, "198.51.100.200")).status).toBe(201);
+    const form = (address: string) =>
+      fetch(`${server.url}/quiz`, {
+        method: "POST",
+        redirect: "manual",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "user-agent": UA,
+          "x-forwarded-for": address,
+          origin: server.url,
+        },
+        body: `answers=${"A".repeat(15)}`,
+      });
+    expect((await form("198.51.100.201")).status).toBe(303);
+    // A flooding address is refused in any spelling, with a page that says why and when.
+    for (const address of ["10.77.0.1", "::ffff:10.77.0.1", "10.77.0.1:8080", "203.0.113.1, 10.77.0.1"]) {
+      const refused = await refusalOf(await post(server, "/api/quiz/result", QUIZ, address));
+      expect(refused).toMatchObject({ status: 429 });
+      expect(refused.error).toMatch(SHARE_REFUSAL);
+    }
+    const page = await form("10.77.0.1");
+    expect(page.status).toBe(429);
+    expect(Number(page.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await page.text()).toContain("the site keeps only a few more from each network");
+    // A client that is not a trusted proxy is one network, whatever it forwards.
+    const spoofed: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await httpFrom(server.port, {
+        from: "127.0.0.9",
+        method: "POST",
+        path: "/api/quiz/result",
+        headers: {
+          "content-type": "application/json",
+          "user-agent": UA,
+          origin: server.url,
+          "x-forwarded-for": `198.18.${i}.1`,
+        },
+        body: JSON.stringify(QUIZ),
+      });
+      spoofed.push(res.status);
+    }
+    expect(spoofed.filter((s) => s === 201).length).toBeLessThanOrEqual(4);
+    expect(spoofed.at(-1)).toBe(429);
+  }, 30_000);
+
+  test("the log says which share was reached, naming no address", () => {
+    expect(server.output()).toContain("one network's share of a busy day");
+    expect(server.output()).toContain("one IPv6 block's share of a busy day");
+    expect(server.output()).not.toContain("10.77.");
+    expect(server.output()).not.toContain("2001:db8:56");
+  });
+});
+
+describe("visitors and referrer sites from one provider block under pressure", () => {
+  let server: Server;
+
+  beforeAll(async () => {
+    server = await start(join(scratchDir("anon-block"), "data"), {
+      TRUSTED_PROXIES: "127.0.0.1",
+      CAM_GUIDE_TEST_DAILY_LIMITS:
+        "visitorsPerClient=40,visitors=400,visitorsFloor=1,newValuesPerClient=10,newValues=40,newValuesFloor=1",
+    });
+  }, 30_000);
+
+  test("256 /64s of one /56 with a new agent and referrer each time: a quarter of the day's visitors and slots, then a real visitor and referrer are recorded", async () => {
+    const cookie = await signIn(server);
+    const report = async () =>
+      (await (await asAdmin(server, cookie)("/api/admin/analytics?days=7")).json()) as AnalyticsReport;
+    let n = 0;
+    const flood = (j: number, count: number) =>
+      Array.from({ length: count }, () => {
+        n++;
+        return visit(server, "/", `${UA} block-${n}`, `2001:db8:99:${j.toString(16)}::${n.toString(16)}`, {
+          referer: `https://spam-${n}.example/`,
+        }).then((r) => r.arrayBuffer());
+      });
+    // Three /64s send enough to take the quiet quarter; all 256 keep sending.
+    for (let j = 0; j < 256; j++) await Promise.all(flood(j, j < 3 ? 45 : 2));
+    const visitors = await addedVisitors(server, 0, 100);
+    expect(visitors).toBe(100);
+    await visit(server, "/blog", `${UA} real`, "2001:db8:100::1", { referer: "https://news.example.org/story" });
+    await until("the real referrer is written", async () =>
+      (await report()).referrers.some((k) => k.key === "news.example.org"),
+    );
+    // The quiet quarter of the 40 slots: 10, the first /64's share; the /56 then had its 4.
+    expect(rows(server, "analytics_daily", "metric = 'referrer' AND key LIKE 'spam-%'")).toBe(10);
+    expect(rows(server, "analytics_visitors")).toBe(102);
+  }, 30_000);
 });
 
 // ---------------------------------------------------------------------------------------------

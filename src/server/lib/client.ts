@@ -152,6 +152,17 @@ export function clientKey(address: string): string {
 }
 
 /**
+ * The provider blocks an IPv6 client's /64 lies in, its /56 and its /48 (a home or a small
+ * site is usually given one of these, so their /64s are one allocation): the keys a limit
+ * shares out under pressure. An IPv4 address, or anything that is not an address, has none.
+ */
+export function clientBlocks(address: string): string[] {
+  const ip = parseIp(address);
+  if (!ip || ip.length === 4) return [];
+  return [56, 48].map((bits) => `${formatIp(masked(ip, bits))}/${bits}`);
+}
+
+/**
  * One X-Forwarded-For entry: an address, optionally with a port (1.2.3.4:80, [::1]:80), as
  * some proxies write it. Anything else is malformed.
  */

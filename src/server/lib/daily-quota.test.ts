@@ -1,16 +1,20 @@
 import { describe, expect, test } from "bun:test";
 import { memoryLogger } from "#server/logger.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import { DAILY_LIMITS, DailyQuota, secondsUntilTomorrow } from "./daily-quota.ts";
+import { DAILY_LIMITS, MemoryDailyQuota, secondsUntilTomorrow } from "./daily-quota.ts";
+import type { Share } from "./fair-share.ts";
 import { resultLimit } from "./result-limit.ts";
 
 const DAY = "2026-03-10";
 
-describe("DailyQuota", () => {
+describe("MemoryDailyQuota", () => {
   test("each network has its own allowance, everyone shares the daily total; a refusal takes nothing", () => {
-    const quota = new DailyQuota(2, 5);
-    expect([1, 2, 3].map(() => quota.take("203.0.113.1", DAY))).toEqual(["ok", "ok", "client"]);
-    expect([1, 2, 3].map(() => quota.take("203.0.113.2", DAY))).toEqual(["ok", "ok", "client"]);
+    // A floor as large as the allowance: the share never shrinks, only the day fills.
+    const quota = new MemoryDailyQuota({ perClient: 2, daily: 5, floor: 2 });
+    expect([1, 2, 3].map(() => quota.take("203.0.113.1", DAY))).toEqual(["ok", "ok", "share"]);
+    expect([1, 2, 3].map(() => quota.take("203.0.113.2", DAY))).toEqual(["ok", "ok", "share"]);
+    const quiet = new MemoryDailyQuota({ perClient: 2, daily: 100, floor: 1 });
+    expect([1, 2, 3].map(() => quiet.take("203.0.113.1", DAY))).toEqual(["ok", "ok", "client"]);
     expect(quota.take("203.0.113.3", DAY)).toBe("ok");
     // Everyone's total is reached: a network with allowance left is refused too, and nothing is taken.
     expect(quota.take("203.0.113.4", DAY)).toBe("everyone");
@@ -20,7 +24,7 @@ describe("DailyQuota", () => {
   });
 
   test("an IPv6 client counts by its /64, in any spelling; IPv4-mapped addresses are IPv4", () => {
-    const quota = new DailyQuota(3, 100);
+    const quota = new MemoryDailyQuota({ perClient: 3, daily: 100, floor: 3 });
     for (const address of ["2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:0db8:0001:0002::abcd"])
       expect(quota.take(address, DAY)).toBe("ok");
     expect(quota.take("2001:DB8:1:2:0:0:0:9", DAY)).toBe("client");
@@ -33,14 +37,28 @@ describe("DailyQuota", () => {
   });
 
   test("memory stays bounded under a flood of networks; the one still sending is remembered", () => {
-    const quota = new DailyQuota(1, 1_000_000, 100);
+    const quota = new MemoryDailyQuota({ perClient: 1, daily: 1_000_000, floor: 1 }, 100);
     expect(quota.take("192.0.2.1", DAY)).toBe("ok");
     for (let i = 0; i < 5000; i++) {
       quota.take(`10.${i >> 8}.${i & 255}.1`, DAY);
       if (i % 50 === 0) expect(quota.take("192.0.2.1", DAY)).toBe("client");
-      expect(quota.clients).toBeLessThanOrEqual(100);
+      expect(quota.remembered).toBeLessThanOrEqual(100);
     }
     expect(quota.take("192.0.2.1", DAY)).toBe("client");
+  });
+
+  test("refused networks that saved nothing take no memory and push nobody out", () => {
+    const quota = new MemoryDailyQuota({ perClient: 100, daily: 400, floor: 2 }, 50);
+    for (let i = 0; i < 100; i++) expect(quota.take("2001:db8:1:1::1", DAY)).toBe("ok");
+    // A quarter full: 10 a network, 160 for a /48, taken by /64s of six other /56s.
+    for (let k = 1; k <= 6; k++)
+      for (let i = 0; i < 10; i++) expect(quota.take(`2001:db8:1:${(k * 256).toString(16)}::1`, DAY)).toBe("ok");
+    // The /48 has had its share: its other /64s are refused and not stored.
+    const remembered = quota.remembered;
+    for (let i = 0; i < 5000; i++) expect(quota.take(`2001:db8:1:${(0x1000 + i).toString(16)}::1`, DAY)).toBe("block");
+    expect(quota.remembered).toBe(remembered);
+    expect(quota.take("2001:db8:1:1::1", DAY)).toBe("share");
+    expect(quota.total).toBe(160);
   });
 
   test("seconds until the next UTC midnight", () => {
@@ -57,13 +75,12 @@ describe("DailyQuota", () => {
 });
 
 describe("resultLimit", () => {
-  const now = () => new Date("2026-03-10T18:00:00Z");
-  const make = () => {
+  let clock = new Date("2026-03-10T18:00:00Z");
+  const make = (share: Share) => {
     const logger = memoryLogger();
     const limit = resultLimit({
       what: "quiz results",
-      perClient: 2,
-      daily: 3,
+      share,
       client: (request) => ({
         address: request.headers.get("x-test-address") ?? "",
         https: false,
@@ -71,7 +88,7 @@ describe("resultLimit", () => {
         viaProxy: false,
       }),
       logger,
-      now,
+      now: () => clock,
     });
     const from = (address: string) => () =>
       limit(new Request("http://x/", { headers: { "x-test-address": address } }), null);
@@ -85,9 +102,11 @@ describe("resultLimit", () => {
       return error as HttpError;
     }
   };
+  const lines = (logger: { lines: string[] }) => logger.lines.filter((line) => line.includes("daily limit"));
 
-  test("one network past its limit: 429 with Retry-After until midnight UTC and a sentence", () => {
-    const { from } = make();
+  test("one network past its limit on a quiet day: 429 with Retry-After until midnight UTC and a sentence", () => {
+    clock = new Date("2026-03-10T18:00:00Z");
+    const { from } = make({ perClient: 2, daily: 100, floor: 1 });
     expect(refusal(from("203.0.113.9"))).toBeNull();
     expect(refusal(from("203.0.113.9"))).toBeNull();
     const error = refusal(from("203.0.113.9"))!;
@@ -99,16 +118,44 @@ describe("resultLimit", () => {
     );
   });
 
+  test("under pressure: the heavy network, then its IPv6 block, are refused with their own sentence; a new network is served", () => {
+    clock = new Date("2026-03-10T23:00:00Z");
+    const { from, logger } = make({ perClient: 40, daily: 100, floor: 1 });
+    for (let i = 0; i < 25; i++) expect(refusal(from("2001:db8:5:100::1"))).toBeNull();
+    // A quarter of the day's ceiling: 4 a network now, 16 for a /56.
+    const share = refusal(from("2001:db8:5:100::1"))!;
+    expect(share.status).toBe(429);
+    expect(share.headers).toEqual({ "retry-after": "3600" });
+    expect(share.message).toBe(
+      "So many quiz results have been saved today that the site keeps only a few more from each network, and yours has had its share. This one was not saved: please try again tomorrow.",
+    );
+    const block = refusal(from("2001:db8:5:1ff::1"))!;
+    expect(block.status).toBe(429);
+    expect(block.message).toBe(
+      "So many quiz results have been saved today that the site keeps only a few more from each network and from each block of networks a provider hands out, and the block yours belongs to has had its share. This one was not saved: please try again tomorrow.",
+    );
+    expect(refusal(from("2001:db8:6::1"))).toBeNull();
+    expect(refusal(from("198.51.100.1"))).toBeNull();
+    // Each kind of refusal is logged once a day, naming no address.
+    refusal(from("2001:db8:5:100::1"));
+    expect(lines(logger)).toHaveLength(2);
+    expect(lines(logger).join("\n")).not.toContain("2001:db8");
+    // The next UTC day starts again.
+    clock = new Date("2026-03-11T00:00:01Z");
+    expect(refusal(from("2001:db8:5:100::1"))).toBeNull();
+    expect(refusal(from("2001:db8:5:1ff::1"))).toBeNull();
+  });
+
   test("everyone past the day's total: 503 for every network, logged once with no address", () => {
-    const { from, logger } = make();
+    clock = new Date("2026-03-10T18:00:00Z");
+    const { from, logger } = make({ perClient: 2, daily: 3, floor: 2 });
     for (const address of ["203.0.113.1", "203.0.113.2", "203.0.113.3"]) expect(refusal(from(address))).toBeNull();
     for (const address of ["203.0.113.4", "2001:db8::1", "203.0.113.4"]) {
       const error = refusal(from(address))!;
       expect(error.status).toBe(503);
       expect(error.message).toMatch(/^The site has saved as many quiz results today as it keeps in a day/);
     }
-    const lines = logger.lines.filter((line) => line.includes("daily limit"));
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).not.toContain("203.0.113");
+    expect(lines(logger)).toHaveLength(1);
+    expect(lines(logger)[0]).not.toContain("203.0.113");
   });
 });

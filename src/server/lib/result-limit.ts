@@ -2,7 +2,8 @@ import type { Server } from "elysia/universal";
 import type { Logger } from "#server/logger.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { ClientOf } from "./client.ts";
-import { DailyQuota, type QuotaAnswer, secondsUntilTomorrow, utcDate } from "./daily-quota.ts";
+import { type DailyQuota, MemoryDailyQuota, secondsUntilTomorrow, utcDate } from "./daily-quota.ts";
+import type { QuotaAnswer, Share } from "./fair-share.ts";
 
 /**
  * The daily bound on one kind of saved result (quiz, calculator): taken just before a checked
@@ -13,28 +14,35 @@ export type ResultLimit = (request: Request, server: Server | null) => void;
 export interface ResultLimitOptions {
   /** What is saved, in the plural, as a visitor reads it: "quiz results". */
   what: string;
-  perClient: number;
-  daily: number;
-  maxClients?: number;
+  share: Share;
+  /** Where the day's counts are kept: in memory (remembering the default number of networks) unless given. */
+  quota?: DailyQuota;
   client: ClientOf;
   logger: Logger;
   now?: () => Date;
 }
 
+/** How the log names each refusal: never the address. */
+const REFUSED_FOR: Record<Exclude<QuotaAnswer, "ok">, string> = {
+  client: "one network",
+  share: "one network's share of a busy day",
+  block: "one IPv6 block's share of a busy day",
+  everyone: "everyone",
+};
+
 /**
- * At most `perClient` results a UTC day from one network (429) and `daily` from everyone
- * (503), each with Retry-After until midnight UTC. Reaching a limit is logged once a day.
+ * At most `share.perClient` results a UTC day from one network while the day is quiet, a
+ * shrinking share of the rest under pressure (429), and `share.daily` from everyone (503),
+ * each with Retry-After until midnight UTC. Each kind of refusal is logged once a day.
  */
 export function resultLimit({
   what,
-  perClient,
-  daily,
-  maxClients,
+  share,
+  quota = new MemoryDailyQuota(share),
   client,
   logger,
   now = () => new Date(),
 }: ResultLimitOptions): ResultLimit {
-  const quota = new DailyQuota(perClient, daily, maxClients);
   let loggedDay = "";
   let logged = new Set<QuotaAnswer>();
   return (request, server) => {
@@ -48,24 +56,24 @@ export function resultLimit({
     }
     if (!logged.has(answer)) {
       logged.add(answer);
-      logger.warn("daily limit on saved results reached", {
-        what,
-        for: answer === "client" ? "one network" : "everyone",
-      });
+      logger.warn("daily limit on saved results reached", { what, for: REFUSED_FOR[answer] });
     }
     const headers = { "retry-after": String(secondsUntilTomorrow(at)) };
-    if (answer === "client")
-      throw new HttpError(
-        429,
-        `Too many ${what} were saved from your network today (the limit is ${perClient.toLocaleString("en-US")} a day). Yours was not saved: please try again tomorrow.`,
-        undefined,
-        headers,
-      );
-    throw new HttpError(
-      503,
-      `The site has saved as many ${what} today as it keeps in a day. Yours was not saved: please try again tomorrow.`,
-      undefined,
-      headers,
-    );
+    throw new HttpError(answer === "everyone" ? 503 : 429, refusal(what, answer, share), undefined, headers);
   };
+}
+
+/** What the visitor reads: which bound, and that their result was not saved. */
+function refusal(what: string, answer: Exclude<QuotaAnswer, "ok">, share: Share): string {
+  const busy = `So many ${what} have been saved today that the site keeps only a few more from each network`;
+  switch (answer) {
+    case "client":
+      return `Too many ${what} were saved from your network today (the limit is ${share.perClient.toLocaleString("en-US")} a day). Yours was not saved: please try again tomorrow.`;
+    case "share":
+      return `${busy}, and yours has had its share. This one was not saved: please try again tomorrow.`;
+    case "block":
+      return `${busy} and from each block of networks a provider hands out, and the block yours belongs to has had its share. This one was not saved: please try again tomorrow.`;
+    case "everyone":
+      return `The site has saved as many ${what} today as it keeps in a day. Yours was not saved: please try again tomorrow.`;
+  }
 }

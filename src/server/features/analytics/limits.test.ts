@@ -37,8 +37,8 @@ describe("CountLimits", () => {
     });
   });
 
-  test("new referrer sites: a network's share of the day's slots, so one network's flood leaves room for the rest", () => {
-    const limits = new CountLimits({ ...DAILY_LIMITS, newValuesPerClient: 10, newValues: 30 });
+  test("new referrer sites: a network's share of the day's slots, which shrinks as they are taken, so one network's flood leaves room for the rest", () => {
+    const limits = new CountLimits({ ...DAILY_LIMITS, newValuesPerClient: 10, newValues: 40, newValuesFloor: 1 });
     const keys = (address: string, sites: string[]) =>
       sites.map((site) => {
         const admitted = limits.admit(address, hash(next++), referrer(site), DAY);
@@ -50,15 +50,44 @@ describe("CountLimits", () => {
     expect(flooded.slice(10).every((key) => key === OTHER_KEY)).toBe(true);
     // A real referrer from another network is recorded; one already recorded takes no slot.
     expect(keys("198.51.100.4", ["news.example", "spam-0.example"])).toEqual(["news.example", "spam-0.example"]);
+    // A quarter of the slots is taken: one new site a network from now on.
+    expect(keys("198.51.100.5", ["a.example", "b.example"])).toEqual(["a.example", OTHER_KEY]);
     // utm_source values have slots of their own.
     const utm = limits.admit("203.0.113.66", hash(999_999), [{ metric: METRICS.utmSource, key: "newsletter" }], DAY);
     expect(utm.events).toEqual([{ metric: METRICS.utmSource, key: "newsletter" }]);
     // Many networks together stop at everyone's slots.
-    for (let n = 0; n < 10; n++)
+    for (let n = 0; n < 30; n++)
       keys(
         `192.0.2.${n}`,
-        Array.from({ length: 10 }, (_, i) => `n${n}-${i}.example`),
+        Array.from({ length: 3 }, (_, i) => `n${n}-${i}.example`),
       );
-    expect(keys("198.51.100.5", ["late.example"])).toEqual([OTHER_KEY]);
+    expect(keys("198.51.100.6", ["late.example"])).toEqual([OTHER_KEY]);
+  });
+
+  test("under pressure the /64s of one IPv6 /56 or /48 share its allowance, for visitors and for referrer sites", () => {
+    const limits = new CountLimits({
+      ...DAILY_LIMITS,
+      visitorsPerClient: 100,
+      visitors: 400,
+      visitorsFloor: 1,
+      newValuesPerClient: 10,
+      newValues: 40,
+    });
+    // 256 /64s of one /56, each with new visitors and new referrers until refused.
+    const admitted = { visitors: 0, referrers: 0 };
+    for (let j = 0; j < 256; j++)
+      for (let i = 0; i < 120; i++) {
+        const a = limits.admit(`2001:db8:7:${j.toString(16)}::1`, hash(next++), referrer(`s${j}-${i}.example`), DAY);
+        if (a.kind !== "count") break;
+        admitted.visitors++;
+        if (a.events[0]!.key !== OTHER_KEY) admitted.referrers++;
+      }
+    // The quiet quarter, then a /56 has 4 networks' share (40 visitors, 4 sites), already used.
+    expect(admitted).toEqual({ visitors: 100, referrers: 10 });
+    // A visitor and a referrer from an unrelated network are still admitted.
+    expect(limits.admit("198.51.100.9", hash(next++), referrer("real.example"), DAY)).toEqual({
+      kind: "count",
+      events: referrer("real.example"),
+    });
   });
 });

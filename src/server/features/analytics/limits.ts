@@ -1,5 +1,11 @@
 import type { Server } from "elysia/universal";
-import { DAILY_LIMITS, type DailyLimits, DailyQuota } from "#server/lib/daily-quota.ts";
+import {
+  DAILY_LIMITS,
+  type DailyLimits,
+  type DailyQuota,
+  MemoryDailyQuota,
+  sharesOf,
+} from "#server/lib/daily-quota.ts";
 import type { ResultLimit } from "#server/lib/result-limit.ts";
 import { DAILY_EVENTS_PER_VISITOR, METRICS, OTHER_KEY, OVER_LIMIT_KEY } from "#shared/features/analytics/constants.ts";
 import type { Analytics, Counted } from "./routes.ts";
@@ -7,8 +13,9 @@ import type { CountEvent } from "./service.ts";
 
 // What counting may write in a day (docs/product.md#analytics, "Limits against inflation").
 // A new user agent is a new visitor to hash-based counting, so the number of visitor rows is
-// bounded by the network a request comes from and for everyone, never by what it sends; the
-// referrer sites and utm_source values a network may add are bounded the same way.
+// bounded by the network a request comes from (a share that shrinks as the day fills, for an
+// IPv6 network its /56 and /48 too) and for everyone, never by what it sends; the referrer
+// sites and utm_source values a network may add are bounded the same way.
 
 /** What a visit may count, once the day's limits are applied. */
 export type Admitted =
@@ -31,10 +38,11 @@ export class CountLimits {
   private readonly values: Record<string, { seen: Set<string>; quota: DailyQuota }>;
 
   constructor(limits: DailyLimits = DAILY_LIMITS) {
-    this.visitors = new DailyQuota(limits.visitorsPerClient, limits.visitors, limits.maxClients);
+    const shares = sharesOf(limits);
+    this.visitors = new MemoryDailyQuota(shares.visitors, limits.maxClients);
     const values = () => ({
       seen: new Set<string>(),
-      quota: new DailyQuota(limits.newValuesPerClient, limits.newValues, limits.maxClients),
+      quota: new MemoryDailyQuota(shares.newValues, limits.maxClients),
     });
     this.values = { [METRICS.referrer]: values(), [METRICS.utmSource]: values() };
   }
