@@ -492,7 +492,7 @@ describe("running out of file descriptors is reported as such, and the server re
     const image = await fetch(`${server.url}/api/upload`, {
       method: "POST",
       headers: { cookie: session, origin: server.url, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
-      body: multipart(await testImage(40, 30, "png"), "kept.png"),
+      body: new Uint8Array(multipart(await testImage(40, 30, "png"), "kept.png")),
     });
     expect(image.status).toBe(201);
     const uploaded = ((await image.json()) as { url: string }).url;
