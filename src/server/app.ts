@@ -283,12 +283,6 @@ export function createApp({
   const limits = timeLimits(config.idleTimeout);
   const app = new Elysia({
     serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES, development, idleTimeout: limits.idleSeconds },
-    // Elysia's router reads the path from the request URL at a fixed offset: by default it
-    // skips 11 characters, as if every host had at least four ("http://a.bc"). A shorter Host
-    // header ("x") made it read the path from inside the real one, so /zz/api/admin/links was
-    // routed to /api/admin/links while the admin guard, reading the real path, let it through.
-    // From the 7th character on (after "http://") the path is found for every host.
-    handler: { standardHostname: false },
   });
   return (
     app
