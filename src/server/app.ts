@@ -344,12 +344,12 @@ export function createApp({
               clock: analyticsClock,
             }),
           )
-          .use(backupAdminRoutes(backups, backupDir))
+          .use(backupAdminRoutes(backups, backupDir, logger))
           .use(mediaAdminRoutes(database.db, uploadsDir))
           .use(editorPreviewRoutes())
           .use(sitePageAdminRoutes(database.db)),
       )
-      .use(uploadRoutes(uploadsDir))
+      .use(uploadRoutes(uploadsDir, logger))
       .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage, database.db)))
       .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
       .use(blogPreviewRoutes({ db: database.db, tokens, allowedOrigins, render, now: clock }))

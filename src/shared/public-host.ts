@@ -94,6 +94,25 @@ function ipv6Kind(groups: number[]): string | null {
   return null;
 }
 
+/**
+ * One spelling for each address, so two spellings of the same one compare equal: IPv4 in
+ * dotted decimal, IPv6 as eight lower-case groups without leading zeros (brackets and a zone
+ * dropped), and an IPv6 form that carries an IPv4 address (`::ffff:a.b.c.d`, NAT64
+ * `64:ff9b::a.b.c.d`) as that IPv4 address, since connecting to it reaches that address. Null
+ * for anything that is not an address.
+ */
+export function addressKey(text: string): string | null {
+  const dotted = (value: number) => [value >>> 24, (value >>> 16) & 255, (value >>> 8) & 255, value & 255].join(".");
+  const value = ipv4Value(text);
+  if (value !== null) return dotted(value);
+  const groups = ipv6Groups(text);
+  if (!groups) return null;
+  const mapped = zeros(groups.slice(0, 5)) && groups[5] === 0xffff;
+  const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && zeros(groups.slice(2, 6));
+  if (mapped || nat64) return dotted((groups[6]! * 0x10000 + groups[7]!) >>> 0);
+  return groups.map((group) => group.toString(16)).join(":");
+}
+
 /** True when `text` is an IPv4 or IPv6 address (not a name). */
 export function isIpAddress(text: string): boolean {
   return ipv4Value(text) !== null || ipv6Groups(text) !== null;

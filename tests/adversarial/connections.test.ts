@@ -11,7 +11,7 @@
 // per 8 s) behind a trusted proxy; and one that is made to run out of descriptors.
 
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureBuilt, type Running, startServer } from "#tests/support/binary.ts";
 import { testImage } from "#tests/support/images.ts";
@@ -488,11 +488,24 @@ describe("running out of file descriptors is reported as such, and the server re
   test("with every descriptor taken: /healthz says so, writes to the database still work, files wait", async () => {
     const server = starved;
     const session = await signIn(server);
+    // A file on disk of each kind the server sends: an upload and a backup.
+    const image = await fetch(`${server.url}/api/upload`, {
+      method: "POST",
+      headers: { cookie: session, origin: server.url, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+      body: new Uint8Array(multipart(await testImage(40, 30, "png"), "kept.png")),
+    });
+    expect(image.status).toBe(201);
+    const uploaded = ((await image.json()) as { url: string }).url;
+    const backup = "cam-guide-2026-01-02T03-04-05Z.manual.tar";
+    mkdirSync(join(dirs.starved!, "backups"), { recursive: true });
+    writeFileSync(join(dirs.starved!, "backups", backup), new Uint8Array(10_240));
+    const page = await (await fetch(server.url)).text();
+    const stylesheet = /<link rel="stylesheet" href="([^"]+)"/.exec(page)![1]!;
     // Connections opened before the descriptors run out, to ask questions while they are out.
     // Each is used once first: a connection the server has not taken from the kernel's queue yet
     // would wait there with the rest.
-    const [health, quiz, upload] = await Promise.all([1, 2, 3].map(() => keptConnection(server.port)));
-    for (const connection of [health, quiz, upload])
+    const [health, quiz, upload, files] = await Promise.all([1, 2, 3, 4].map(() => keptConnection(server.port)));
+    for (const connection of [health, quiz, upload, files])
       expect((await connection!.ask(head(server, "GET", "/healthz"))).status).toBe(200);
     // Twelve networks, 25 kept-alive connections each (under the cap of 64 per address): each
     // asks for /healthz and stays open for the idle timeout. Past 256 descriptors the rest wait
@@ -527,6 +540,31 @@ describe("running out of file descriptors is reported as such, and the server re
     expect(refused.status).toBe(503);
     expect(JSON.parse(refused.body).error).toContain("too many connections and files open");
     expect(refused.body).not.toMatch(/storage|disk|cannot be written/);
+    // Files the server holds in memory (the built client, the seed's media) are still sent;
+    // one it must open (an upload, a backup) is a 503 saying why, to retry: never a 404 or a 500.
+    const get = async (path: string, headers: Record<string, string> = {}) => {
+      const answer = await files!.ask(head(server, "GET", path, headers));
+      return [path, answer.status, answer.headers["content-type"], answer.headers["retry-after"], answer.body];
+    };
+    expect((await get(stylesheet)).slice(0, 3)).toEqual([stylesheet, 200, "text/css; charset=utf-8"]);
+    expect((await get("/seed/offers/first-stream.mp4")).slice(0, 3)).toEqual([
+      "/seed/offers/first-stream.mp4",
+      200,
+      "video/mp4",
+    ]);
+    expect((await get("/favicon.svg")).slice(0, 2)).toEqual(["/favicon.svg", 200]);
+    const busy =
+      "The server has too many connections and files open to send this file now. Please try again in a minute.\n";
+    for (const [path, headers] of [
+      [uploaded, {}],
+      [uploaded, { Range: "bytes=0-9" }],
+      [`/api/admin/backups/files/${backup}`, { Cookie: session }],
+    ] as const)
+      expect(await get(path, headers)).toEqual([path, 503, "text/plain; charset=utf-8", "60", busy]);
+    // As the attack asked, with a one-letter Host: refused for that (Elysia would route it by
+    // another path), never a page saying the file is not there. (It closes this connection.)
+    const short = await files!.ask(`GET ${stylesheet} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect([short.status, short.headers["content-type"]]).toEqual([400, "text/plain; charset=utf-8"]);
 
     for (const connection of await Promise.all(hoard)) connection?.socket.destroy();
     let after = await healthz();
@@ -535,11 +573,20 @@ describe("running out of file descriptors is reported as such, and the server re
       after = await healthz();
     }
     expect(after.status).toBe(200);
+    const again = await keptConnection(server.port);
+    for (const [path, headers, type] of [
+      [uploaded, {}, "image/png"],
+      [`/api/admin/backups/files/${backup}`, { Cookie: session }, "application/x-tar"],
+    ] as const) {
+      const answer = await again.ask(head(server, "GET", path, headers));
+      expect([path, answer.status, answer.headers["content-type"]]).toEqual([path, 200, type]);
+    }
+    again.socket.destroy();
     const stored = await (await keptConnection(server.port)).ask(
       new Uint8Array(Buffer.concat([Buffer.from(uploadHead(server, session, body.length)), body])),
     );
     expect(stored.status).toBe(201);
-    for (const c of [health, quiz, upload]) c!.socket.destroy();
+    for (const c of [health, quiz, upload, files]) c!.socket.destroy();
     server.proc.kill("SIGKILL");
     const log = await new Response(server.proc.stderr).text();
     expect(log).toContain("the server may hold only 256 connections and open files at once (ulimit -n)");

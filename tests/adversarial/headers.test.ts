@@ -294,6 +294,62 @@ describe("a missing or malformed Host is a 400 on every route", () => {
   });
 });
 
+// Elysia's router looks for the path from the 12th character of the URL on: with "Host: x",
+// /zz/api/admin/links was routed to /api/admin/links while the admin guard read the real path,
+// and answered a guest with the links (a write went through too); /assets/… answered the
+// not-found page. A Host too short to be routed as written is now a 400 everywhere.
+describe("a Host of under four characters is a 400 on every route, never routed by another path", () => {
+  // ("1" is not among them: the URL parser reads it as the address 0.0.0.1, routed as written.)
+  const SHORT = ["x", "_", "ab", "pi", "abc", "a.b", "x:1", "A"];
+  const PATHS = [
+    "GET /zz/api/admin/links",
+    "GET /a/api/admin/links",
+    "GET /zzz/api/admin/links",
+    "GET /z/z/api/admin/links",
+    "POST /zz/api/admin/link",
+    "GET /api/admin/links",
+    "GET /assets/",
+    "GET /seed/offers/first-stream.mp4",
+    "GET /healthz",
+    "GET /",
+  ];
+
+  test.each(SHORT)("Host: %s", async (host) => {
+    for (const route of PATHS) {
+      const [method, path] = route.split(" ");
+      const target = path === "/assets/" ? asset : path;
+      const body =
+        method === "POST"
+          ? JSON.stringify({ slug: `short-${host}`, destination: "https://evil.example.com/", active: true })
+          : "";
+      const res = await rawRequest(
+        server.port,
+        `${method} ${target} HTTP/1.1\r\nHost: ${host}\r\n${body ? `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` : ""}Connection: close\r\n\r\n${body}`,
+      );
+      expect([route, res.status, res.body]).toEqual([
+        route,
+        400,
+        "Bad request: this server does not answer a Host of fewer than four characters (its port included); use its full name or its address.\n",
+      ]);
+    }
+    const links = (await (await admin("/api/admin/links")).json()) as { slug: string }[];
+    expect(links.map((link) => link.slug)).not.toContain(`short-${host}`);
+  });
+
+  test.each(["abcd", "ab:1", "[::]", "a.bc", "1"])(
+    "Host: %s (four characters or more) is routed as written",
+    async (host) => {
+      const ask = (path: string) =>
+        rawRequest(server.port, `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      expect((await ask("/zz/api/admin/links")).status).toBe(404);
+      expect((await ask("/api/admin/links")).status).toBe(401);
+      const script = await ask(asset);
+      expect([script.status, script.headers["content-type"]]).toEqual([200, "text/javascript; charset=utf-8"]);
+      expect((await ask("/healthz")).status).toBe(200);
+    },
+  );
+});
+
 describe("production unless told otherwise", () => {
   // Bun's developer error page (a stack and the working directory) is off unless NODE_ENV=development.
   test.each([

@@ -6,7 +6,8 @@
 // one server here, the target, only through the reserved test name on the one port the
 // test-only variable opens (what the browser journeys use); a slow redirect chain on it shows
 // that both check routes answer within their deadline. (The scheduled run goes through the
-// same run as "Check all"; src/server/features/links/network.test.ts drives its tick.)
+// same run as "Check all"; src/server/features/links/network.test.ts drives its tick.) Last,
+// with root, the same for addresses this machine holds itself.
 
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -15,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AdminLink, LinkCheckRun } from "#shared/features/links/contract.ts";
 import { ensureBuilt } from "#tests/support/binary.ts";
+import { addMachineAddresses } from "#tests/support/machine-address.ts";
 import { type RunningSite, startSite } from "#tests/support/running-site.ts";
 
 const TEST_HOST = "loopback.cam-guide-tests.example.com";
@@ -243,4 +245,153 @@ describe("a slow redirect chain", () => {
     expect(run.links.find((l) => l.slug === "slow-chain")).toMatchObject({ healthClass: "broken", lastStatus: null });
     expect(canaryConnections).toBe(0);
   }, 40_000);
+});
+
+// This machine's own public addresses: on a server, its public address is on an interface, and
+// connecting to it reaches every port bound to all addresses, firewalled from outside or not.
+// Here a public-looking IPv4 and IPv6 address are put on the loopback interface after the
+// server started (so the server must read its interfaces afresh), and a listener on all
+// addresses counts connections. Needs root; without it the cases say why and are skipped.
+const OWN_V4 = "93.184.216.34";
+const OWN_V6 = "2606:2800:220:1:248:1893:25c8:1946";
+const OWN_NAME = "own.cam-guide-tests.example.com";
+const OWN_NAME_V6 = "own6.cam-guide-tests.example.com";
+const own = addMachineAddresses(
+  [OWN_V4, OWN_V6],
+  { [OWN_NAME]: OWN_V4, [OWN_NAME_V6]: OWN_V6 },
+  `cam-guide link-checker-ssrf ${process.pid}`,
+);
+if (typeof own === "string") console.warn(`skipping the cases on this machine's own addresses: ${own}`);
+else if (own.hostsProblem) console.warn(`skipping the cases on names in the hosts file: ${own.hostsProblem}`);
+const noOwnAddress = typeof own === "string";
+const noOwnName = typeof own === "string" || own.hostsProblem !== null;
+
+describe("this machine's own public addresses", () => {
+  let listener: Bun.TCPSocketListener | undefined;
+  let reached = 0;
+  let port = 0;
+  beforeAll(() => {
+    if (noOwnAddress) return;
+    listener = Bun.listen({
+      hostname: "::",
+      port: 0,
+      socket: {
+        open(socket) {
+          reached++;
+          socket.end("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
+        },
+        data() {},
+      },
+    });
+    port = listener.port;
+  });
+  afterAll(() => {
+    listener?.stop(true);
+    if (typeof own !== "string") own.remove();
+  });
+
+  /** Opens a connection to `host` on the listener's port: true when it was taken. */
+  const reachable = (host: string) =>
+    new Promise<boolean>((resolve) => {
+      Bun.connect({
+        hostname: host,
+        port,
+        socket: {
+          open(socket) {
+            socket.end();
+            resolve(true);
+          },
+          data() {},
+          connectError: () => resolve(false),
+        },
+      }).catch(() => resolve(false));
+    });
+
+  test.skipIf(noOwnAddress)(
+    "the listener is reached at both addresses from this machine: a check would reach it",
+    async () => {
+      expect(await reachable(OWN_V4)).toBe(true);
+      expect(await reachable(OWN_V6)).toBe(true);
+      await Bun.sleep(50);
+      expect(reached).toBe(2);
+      reached = 0;
+    },
+  );
+
+  const SPELLINGS = [
+    OWN_V4,
+    "1572395042",
+    "0x5db8d822",
+    "0135.0270.0330.042",
+    `[::ffff:${OWN_V4}]`,
+    "[::ffff:5db8:d822]",
+    "[64:ff9b::5db8:d822]",
+    `[${OWN_V6}]`,
+    "[2606:2800:0220:0001:0248:1893:25C8:1946]",
+  ];
+
+  test.skipIf(noOwnAddress).each(SPELLINGS.map((host, i) => [host, i] as const))(
+    "%s: saved (visitors can reach it), then Check now refuses it without connecting",
+    async (host, i) => {
+      const made = await site.admin("/api/admin/link", {
+        method: "POST",
+        json: { slug: `own-${i}`, destination: `http://${host}:${port}/x`, active: true },
+      });
+      expect(made.status).toBe(201);
+      const { link, reason } = await checkNow(((await made.json()) as AdminLink).id);
+      expect(link).toMatchObject({ healthClass: "broken", lastStatus: null });
+      expect(reason).toMatch(
+        /^Not checked: \S+ is this server's own address: the checker never connects to the server it runs on\.$/,
+      );
+      expect(reached).toBe(0);
+    },
+  );
+
+  test.skipIf(noOwnAddress).each(SPELLINGS.map((host, i) => [host, i] as const))(
+    "a public redirect into %s is not followed",
+    async (host, i) => {
+      const via = `http://${TEST_HOST}:${target.port}/to?u=${encodeURIComponent(`http://${host}:${port}/x`)}`;
+      const made = await site.admin("/api/admin/link", {
+        method: "POST",
+        json: { slug: `via-own-${i}`, destination: via, active: true },
+      });
+      const { link, reason } = await checkNow(((await made.json()) as AdminLink).id);
+      expect(link).toMatchObject({ healthClass: "broken", lastStatus: 302, hopCount: 0, finalUrl: via });
+      expect(reason).toMatch(/^It redirects to \S+, this server's own address; not followed\.$/);
+      expect(reached).toBe(0);
+    },
+  );
+
+  test.skipIf(noOwnName).each([
+    [OWN_NAME, OWN_V4],
+    [OWN_NAME_V6, OWN_V6],
+  ])("%s (in the hosts file, resolving to %s): directly and through a redirect", async (name, address) => {
+    const direct = storeLink(`name-${name}`, `http://${name}:${port}/x`);
+    expect((await checkNow(direct)).reason).toBe(
+      `Not checked: ${name} resolves to ${address}, this server's own address: the checker never connects to the server it runs on.`,
+    );
+    const via = storeLink(
+      `via-name-${name}`,
+      `http://${TEST_HOST}:${target.port}/to?u=${encodeURIComponent(`http://${name}:${port}/`)}`,
+    );
+    expect((await checkNow(via)).reason).toBe(
+      `It redirects to ${name}, which resolves to ${address}, this server's own address; not followed.`,
+    );
+    expect(reached).toBe(0);
+  });
+
+  test.skipIf(noOwnAddress)("Check all links now refuses every one of them too", async () => {
+    // The slow chain above has had its turn.
+    db.run("UPDATE links SET destination = ? WHERE slug = 'slow-chain'", [`http://${TEST_HOST}:${target.port}/ok`]);
+    const res = await site.admin("/api/admin/links/check", { method: "POST" });
+    let run = (await res.json()) as LinkCheckRun;
+    for (let i = 0; run.running && i < 60; i++) {
+      await Bun.sleep(500);
+      run = (await (await site.admin("/api/admin/links/check")).json()) as LinkCheckRun;
+    }
+    const ours = run.links.filter((l) => l.slug.startsWith("own-") || l.slug.startsWith("via-own-"));
+    expect(ours).toHaveLength(SPELLINGS.length * 2);
+    for (const link of ours) expect(link.healthClass).toBe("broken");
+    expect(reached).toBe(0);
+  });
 });

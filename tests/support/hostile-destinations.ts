@@ -37,7 +37,11 @@ export const NOT_PUBLIC_DESTINATIONS = [
   "https://ｌｏｃａｌｈｏｓｔ/",
 ];
 
-/** Characters that show nothing or turn the text around. */
+/**
+ * Characters that show nothing or turn the text around: controls and format characters, every
+ * kind of Default_Ignorable_Code_Point (variation selectors, fillers, unassigned ones), the
+ * noncharacters, and characters drawn blank that Unicode does not class as ignorable.
+ */
 export const HIDDEN_CHARACTERS = [
   "\u200B",
   "\u200C",
@@ -63,4 +67,34 @@ export const HIDDEN_CHARACTERS = [
   "\u0085",
   "\u009B",
   "\u{E0041}",
+  "\uFE00",
+  "\uFE0E",
+  "\uFE0F",
+  "\u{E0100}",
+  "\u{E01EF}",
+  "\u2800",
+  "\u{16FE4}",
+  "\uFFFC",
+  "\u115F",
+  "\u1160",
+  "\uFFA0",
+  "\u17B4",
+  "\u17B5",
+  "\u180B",
+  "\u180F",
+  "\u2065",
+  "\u{E0000}",
+  "\u{E0FFF}",
+  "\u{1D159}",
+  "\u{1D173}",
+  "\u{1BCA0}",
+  "\u{13430}",
+  "\u2028",
+  "\u2029",
+  "\u2062",
+  "\uFFF9",
+  "\uFDD0",
+  "\uFFFF",
+  "\u{1FFFE}",
+  "\u{10FFFF}",
 ];

@@ -12,7 +12,8 @@ export interface RawResponse {
   raw: string;
 }
 
-function dechunk(body: Buffer): Buffer {
+/** A chunked body's data, without the chunk sizes. */
+export function dechunk(body: Buffer): Buffer {
   const parts: Buffer[] = [];
   let at = 0;
   while (at < body.length) {

@@ -2,6 +2,7 @@
 // a byte at a time, headers that never end, a download read slowly, a connection kept open.
 // Linux answers on every 127.x.y.z address, so each test can be a network of its own.
 import { connect, type Socket } from "node:net";
+import { dechunk } from "./raw-http.ts";
 
 export interface SlowAnswer {
   /** 0 when the server closed the connection without an answer. */
@@ -196,9 +197,12 @@ export function slowDownload(
       clearInterval(reader);
       for (let chunk = socket.read(); chunk; chunk = socket.read()) raw = Buffer.concat([raw, chunk]);
       const end = raw.indexOf("\r\n\r\n");
+      const body = end < 0 ? Buffer.alloc(0) : raw.subarray(end + 4);
+      // A large file is streamed (src/server/lib/file-answer.ts): its data, not its chunk sizes.
+      const chunked = end >= 0 && /\r\ntransfer-encoding: *chunked/i.test(raw.toString("latin1", 0, end));
       resolve({
         status: Number(/^HTTP\/1\.1 (\d{3})/.exec(raw.toString("latin1", 0, 20))?.[1] ?? 0),
-        bytes: end < 0 ? 0 : raw.length - end - 4,
+        bytes: chunked ? dechunk(body).length : body.length,
         ms: performance.now() - started,
       });
     });

@@ -80,6 +80,9 @@ export function describeShortage(code: "EMFILE" | "ENFILE"): string {
   return `the server has run out of file descriptors (limit ${limit ?? "unknown"}, in use ${inUse ?? "all"})`;
 }
 
+/** How every refusal for want of descriptors begins, whatever was asked. */
+export const DESCRIPTORS_BUSY = "The server has too many connections and files open";
+
 /** What an operator can do about it, logged once with the shortage. */
 export const DESCRIPTOR_ADVICE =
   "raise the limit (ulimit -n before starting cam-guide; LimitNOFILE= in its systemd unit; --ulimit nofile= for Docker), and see docs/security.md on connections from one address";

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { descriptorShortage, outOfDescriptors } from "#server/lib/descriptors.ts";
+import { DESCRIPTORS_BUSY, descriptorShortage, outOfDescriptors } from "#server/lib/descriptors.ts";
 import { formProblemPage, formStart } from "#server/lib/form-problem-page.ts";
 import { changesState } from "#server/lib/methods.ts";
 import { RETRY_AFTER_SECONDS, type StorageState, storageFault } from "#server/lib/storage-health.ts";
@@ -73,7 +73,9 @@ export function errorHandler({ logger, renderErrorPage, storage }: ErrorPluginOp
       storage?.recheck();
       http = new HttpError(
         503,
-        "The server has too many connections and files open to take this now; nothing was saved. Please try again in a minute.",
+        changesState(request)
+          ? `${DESCRIPTORS_BUSY} to take this now; nothing was saved. Please try again in a minute.`
+          : `${DESCRIPTORS_BUSY} to take this now. Please try again in a minute.`,
         undefined,
         { "retry-after": String(RETRY_AFTER_SECONDS) },
       );

@@ -25,13 +25,29 @@ export function validHost(request: Request): boolean {
 export const BAD_HOST_MESSAGE = "Bad request: the Host header is missing or malformed.\n";
 
 /**
- * Checked once, before anything else reads the request: a missing or malformed Host is a
- * 400 with a short plain message on every route (pages, API, static files, /healthz).
+ * True when Elysia's router reads the path the URL carries. It looks for the path from the
+ * 12th character of the URL on, as if every host were at least four characters long
+ * ("http://a.bc"); for a shorter one ("http://x/zz/api/admin/links") it would route by a piece
+ * of the path ("/api/admin/links") while every check, the admin guard's included, reads the
+ * real one. A valid host and port of four characters or more is always read right.
+ */
+export function routedAsWritten(url: string): boolean {
+  return url.indexOf("/", 11) === url.indexOf("/", url.indexOf("://") + 3);
+}
+
+export const SHORT_HOST_MESSAGE =
+  "Bad request: this server does not answer a Host of fewer than four characters (its port included); use its full name or its address.\n";
+
+/**
+ * Checked once, before anything else reads the request: a missing or malformed Host, or one
+ * too short to be routed as written, is a 400 with a short plain message on every route
+ * (pages, API, static files, /healthz).
  */
 export function hostCheck() {
   return new Elysia({ name: "host-check" }).onRequest(({ request }) => {
-    if (validHost(request)) return;
-    return new Response(BAD_HOST_MESSAGE, {
+    const valid = validHost(request);
+    if (valid && routedAsWritten(request.url)) return;
+    return new Response(valid ? SHORT_HOST_MESSAGE : BAD_HOST_MESSAGE, {
       status: 400,
       headers: {
         "content-type": "text/plain; charset=utf-8",

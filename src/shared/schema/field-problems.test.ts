@@ -26,6 +26,18 @@ describe("field problems", () => {
     expect(checkSchema(Schema, null)[0]).toEqual({ field: "(body)", message: "Expected object" });
   });
 
+  test("an `error` function says what is wrong with the value itself", () => {
+    const Named = Type.Object({
+      name: Type.String({
+        maxLength: 3,
+        error: ({ value }: { value?: unknown }) => `"${String(value)}" is longer than 3 characters`,
+      }),
+    });
+    expect(checkSchema(Named, { name: "abcd" })).toEqual([
+      { field: "name", message: '"abcd" is longer than 3 characters' },
+    ]);
+  });
+
   test("keyed by field for a form; anything else is not a list of problems", () => {
     expect(
       messagesByField([

@@ -11,20 +11,31 @@ export interface FieldProblem {
 export interface SchemaError {
   path: string;
   message: string;
+  /** The value at `path`, for an `error` that names what is wrong with it. */
+  value?: unknown;
   schema?: { error?: unknown };
 }
 
 /**
  * THE conversion from schema errors to the messages a user reads, used by the server's
  * JSON body parser, its validation errors, and the admin forms: the schema's own `error`
- * text where it has one, and the first problem of each field only.
+ * text where it has one (or what its `error` function says of the value), and the first
+ * problem of each field only.
  */
 export function fieldProblems(errors: Iterable<SchemaError>): FieldProblem[] {
   const problems = new Map<string, string>();
   for (const error of errors) {
     const field = error.path.replace(/^\//, "").replaceAll("/", ".") || "(body)";
     if (problems.has(field)) continue;
-    problems.set(field, typeof error.schema?.error === "string" ? error.schema.error : error.message);
+    const own = error.schema?.error;
+    problems.set(
+      field,
+      typeof own === "string"
+        ? own
+        : typeof own === "function"
+          ? String((own as (found: { value?: unknown }) => unknown)({ value: error.value }))
+          : error.message,
+    );
   }
   return [...problems].map(([field, message]) => ({ field, message }));
 }

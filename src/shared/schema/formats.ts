@@ -1,4 +1,5 @@
 import { FormatRegistry } from "@sinclair/typebox";
+import { firstInvisible } from "#shared/invisible.ts";
 
 // TypeBox knows no string formats until they are registered.
 if (!FormatRegistry.Has("date-time")) {
@@ -11,14 +12,26 @@ if (!FormatRegistry.Has("date-time")) {
 }
 
 /**
- * Text a visitor can read: empty or blank (the caller's default applies), or at least two
- * letters or digits of any script. Refuses parts that render blank, such as a blank Braille
- * pattern or a combining grapheme joiner, and ones of marks alone, such as "--".
+ * Prose a visitor reads with no character a reader cannot see (src/shared/invisible.ts): no
+ * control, direction or zero-width character, no filler drawn blank; emoji keep their selectors
+ * and joiners.
+ */
+export const SHOWN_TEXT_FORMAT = "shown-text";
+
+export function isShownText(value: string): boolean {
+  return firstInvisible(value, { prose: true }) === null;
+}
+
+/**
+ * Shown text (above) a visitor can read: empty or blank (the caller's default applies), or at
+ * least two letters or digits of any script. Refuses parts that render blank and ones of marks
+ * alone, such as "--".
  */
 export const READABLE_TEXT_FORMAT = "readable-text";
 
 export function isReadableText(value: string): boolean {
-  return value.trim() === "" || (value.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2;
+  return isShownText(value) && (value.trim() === "" || (value.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2);
 }
 
+if (!FormatRegistry.Has(SHOWN_TEXT_FORMAT)) FormatRegistry.Set(SHOWN_TEXT_FORMAT, isShownText);
 if (!FormatRegistry.Has(READABLE_TEXT_FORMAT)) FormatRegistry.Set(READABLE_TEXT_FORMAT, isReadableText);

@@ -1,4 +1,6 @@
 import { Elysia, t } from "elysia";
+import { fileAnswer } from "#server/lib/file-answer.ts";
+import type { Logger } from "#server/logger.ts";
 import { adminJson } from "#server/plugins/admin-route.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { BackupScheduleInput } from "#shared/features/backups/contract.ts";
@@ -8,7 +10,7 @@ import type { Backups } from "./service.ts";
 const FileName = t.Object({ name: t.String({ minLength: 1, maxLength: 100 }) });
 
 /** Backups, mounted under /api/admin behind the admin guard (see app.ts). */
-export function backupAdminRoutes(backups: Backups, backupDir: string) {
+export function backupAdminRoutes(backups: Backups, backupDir: string, logger: Pick<Logger, "error">) {
   return (
     new Elysia({ name: "backups-admin" })
       // The schedule, the last runs (a running one included) and the files to download.
@@ -26,13 +28,22 @@ export function backupAdminRoutes(backups: Backups, backupDir: string) {
       // A backup file, as an attachment: only our own backup names, only in BACKUP_DIR.
       .get(
         "/backups/files/:name",
-        ({ params, set }) => {
+        async ({ params, request }) => {
           const path = backupFilePath(backupDir, params.name);
-          if (!path) throw new HttpError(404, "No backup file with that name.");
-          set.headers["content-type"] = "application/x-tar";
-          set.headers["content-disposition"] = `attachment; filename="${params.name}"`;
-          set.headers["cache-control"] = "no-store";
-          return Bun.file(path);
+          const answer =
+            path &&
+            (await fileAnswer(
+              path,
+              request,
+              {
+                "content-type": "application/x-tar",
+                "content-disposition": `attachment; filename="${params.name}"`,
+                "cache-control": "no-store",
+              },
+              logger,
+            ));
+          if (!answer) throw new HttpError(404, "No backup file with that name.");
+          return answer;
         },
         { params: FileName },
       )

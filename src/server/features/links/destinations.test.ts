@@ -243,8 +243,9 @@ describe("property: every destination the admin can save is one a visitor can fo
       expect(HEADER_SAFE.test(location)).toBe(true);
       expect(new URL(location).href).toBe(link.destination);
     }
-    // Most of them are addresses a visitor can follow: the property is not met by refusing everything.
-    expect(saved).toBeGreaterThan(150);
+    // Many of them are addresses a visitor can follow: the property is not met by refusing
+    // everything. (About a quarter, since one random character in 30 or so cannot be seen.)
+    expect(saved).toBeGreaterThan(120);
   });
 
   test("300 random strings written straight into the database: /go/ never answers 5xx, and its Location is ASCII", async () => {

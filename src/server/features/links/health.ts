@@ -82,7 +82,8 @@ async function within<T>(ms: number, work: Promise<T>): Promise<T | null> {
  * it; only http and https), at most `maxHops` of them, each request with its own timeout and the
  * whole check within `deadlineMs`. The body is never read. Every hop's host must be a public
  * one (the rule a save applies); its name is resolved once, every address it resolves to must be
- * public, and the request goes to one of exactly those addresses. Networks redirect by design,
+ * public and none may be held by this machine's own interfaces, and the request goes to one of
+ * exactly those addresses. Networks redirect by design,
  * so a redirect that ends on a page is not an error; 403 and 429 mean the destination refuses
  * robots, not that it is gone.
  */
@@ -150,6 +151,23 @@ export async function checkDestination(
         return hops === 0
           ? broken(`Not checked: ${host} resolves to ${resolved}, ${kind}, not a public internet address.`)
           : notFollowed(`It redirects to ${host}, which resolves to ${resolved} (${kind}); not followed.`);
+    }
+    // A public address this machine holds itself reaches it from inside, past its firewall.
+    let own: string | undefined;
+    try {
+      own = addresses.find((resolved) => network.ownAddress(resolved, host, port));
+    } catch {
+      return unreachable("Not checked: this server could not list its own network addresses just now.");
+    }
+    if (own !== undefined) {
+      const which = own === host ? `${host} is` : `${host} resolves to ${own},`;
+      return hops === 0
+        ? broken(
+            `Not checked: ${which} this server's own address: the checker never connects to the server it runs on.`,
+          )
+        : notFollowed(
+            `It redirects to ${host}${own === host ? "" : `, which resolves to ${own}`}, this server's own address; not followed.`,
+          );
     }
 
     const left = until - Date.now();

@@ -1,12 +1,15 @@
 import { lookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
-import { nonPublicAddressKind } from "#shared/public-host.ts";
+import { type NetworkInterfaceInfo, networkInterfaces } from "node:os";
+import { addressKey, nonPublicAddressKind } from "#shared/public-host.ts";
 
 // How the link checker reaches a destination: each hop's name is resolved once, every address
 // it resolves to is judged, and the request goes to exactly one of those judged addresses (the
 // request's own lookup is handed them, so nothing resolves the name a second time). TLS still
-// checks the certificate against the name, and the Host header carries it.
+// checks the certificate against the name, and the Host header carries it. Nor does it connect
+// to this machine itself through a public address one of its interfaces holds: on a server
+// whose firewall keeps the world away from some ports, that would reach them from inside.
 
 /** Where names resolve and which addresses the checker may connect to. */
 export interface CheckerNetwork {
@@ -14,13 +17,49 @@ export interface CheckerNetwork {
   resolve(hostname: string): Promise<string[]>;
   /** What `address` (which `host` resolved to, to be asked on `port`) is when the checker must not connect to it; null when it may. */
   refusal(address: string, host: string, port: number): string | null;
+  /**
+   * True when `address` (any spelling) is held by one of this machine's network interfaces;
+   * throws when they cannot be listed, so that nothing is connected to without knowing.
+   */
+  ownAddress(address: string, host: string, port: number): boolean;
 }
 
-/** The real network: the system's resolver (the hosts file included); only public internet addresses. */
-export const publicNetwork: CheckerNetwork = {
-  resolve: async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map(({ address }) => address),
-  refusal: (address) => nonPublicAddressKind(address),
-};
+/** This machine's network interfaces and their addresses, as `os.networkInterfaces()` lists them. */
+export type Interfaces = NodeJS.Dict<Pick<NetworkInterfaceInfo, "address">[]>;
+
+/**
+ * True when one of `interfaces` holds `address`, compared in one spelling (an IPv4-mapped IPv6
+ * address is the IPv4 address). A list without a single address is no answer: on any machine
+ * that can connect anywhere, at least the loopback interface has one.
+ */
+export function heldByInterface(address: string, interfaces: Interfaces): boolean {
+  const held = new Set(
+    Object.values(interfaces).flatMap((list) => (list ?? []).map((entry) => addressKey(entry.address))),
+  );
+  held.delete(null);
+  if (held.size === 0) throw new Error("this server's network interfaces list no address");
+  return held.has(addressKey(address));
+}
+
+/**
+ * The public internet as seen from this machine: `resolve` answers names (the system's
+ * resolver, the hosts file included), only public addresses may be connected to, and none that
+ * `interfaces` (asked afresh at every hop: addresses come and go) says is this machine's own.
+ */
+export function machineNetwork(
+  interfaces: () => Interfaces = networkInterfaces,
+  resolve: (hostname: string) => Promise<string[]> = async (hostname) =>
+    (await lookup(hostname, { all: true, verbatim: true })).map(({ address }) => address),
+): CheckerNetwork {
+  return {
+    resolve,
+    refusal: (address) => nonPublicAddressKind(address),
+    ownAddress: (address) => heldByInterface(address, interfaces()),
+  };
+}
+
+/** The real network: the system's resolver and interfaces; only public addresses that are not this machine's. */
+export const publicNetwork: CheckerNetwork = machineNetwork();
 
 /** The host name the test-only loopback network sends to 127.0.0.1 (example.com is IANA's: no real site is diverted). */
 export const TEST_LOOPBACK_HOST = "loopback.cam-guide-tests.example.com";
@@ -32,13 +71,15 @@ export const TEST_LOOPBACK_HOST = "loopback.cam-guide-tests.example.com";
  * other name, address or port is opened up, and the server logs a warning at every start.
  */
 export function testLoopbackNetwork(port: number): CheckerNetwork {
+  const opened = (address: string, host: string, asked: number) =>
+    host === TEST_LOOPBACK_HOST && address === "127.0.0.1" && asked === port;
   return {
     resolve: (hostname) =>
       hostname === TEST_LOOPBACK_HOST ? Promise.resolve(["127.0.0.1"]) : publicNetwork.resolve(hostname),
     refusal: (address, host, asked) =>
-      host === TEST_LOOPBACK_HOST && address === "127.0.0.1" && asked === port
-        ? null
-        : publicNetwork.refusal(address, host, asked),
+      opened(address, host, asked) ? null : publicNetwork.refusal(address, host, asked),
+    ownAddress: (address, host, asked) =>
+      opened(address, host, asked) ? false : publicNetwork.ownAddress(address, host, asked),
   };
 }
 

@@ -9,6 +9,7 @@ import { content } from "#server/db/content.ts";
 import { resourcePath } from "#server/resources.ts";
 import { ADMIN, adminApp } from "#tests/support/admin.ts";
 import { settingsInput } from "#tests/support/admin-inputs.ts";
+import { HIDDEN_CHARACTERS } from "#tests/support/hostile-destinations.ts";
 import { renderPage } from "#tests/support/page.ts";
 import { runScenarios, scenarioApp } from "#tests/support/scenario.ts";
 
@@ -103,19 +104,28 @@ runScenarios("settings admin API without the session or from another site", [
       expect(res.json<{ details: unknown[] }>().details).toEqual([{ field, message }]),
     unchanged: true as const,
   })),
-  ...(["\u202E", "\u200B", "\t", "\u3164"] as const).map((character) => ({
-    name: `a claim with the invisible or control character U+${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}: 422, nothing changes`,
-    who: "admin" as const,
-    method: "PUT" as const,
-    path: "/api/admin/settings",
-    body: { ...settings, testimonialAttribution: `Dana${character}, Cosplay Babe archetype` },
-    status: 422,
-    check: (res: { json: <T>() => T }) =>
-      expect(res.json<{ details: { field: string }[] }>().details.map((d) => d.field)).toEqual([
-        "testimonialAttribution",
-      ]),
-    unchanged: true as const,
-  })),
+  // The one rule a link's destination follows too (src/shared/invisible.ts), the character named.
+  ...["\t", ...HIDDEN_CHARACTERS].map((character) => {
+    const name = `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+    return {
+      name: `a claim with the invisible or control character ${name}: 422 naming it, nothing changes`,
+      who: "admin" as const,
+      method: "PUT" as const,
+      path: "/api/admin/settings",
+      body: {
+        ...settings,
+        testimonialAttribution: `Dana${character}, Cosplay Babe archetype`,
+        disclosureWording: { note: `Some links${character} pay us` },
+      },
+      status: 422,
+      check: (res: { json: <T>() => T }) =>
+        expect(res.json<{ details: { field: string; message: string }[] }>().details).toEqual([
+          { field: "testimonialAttribution", message: expect.stringContaining(name) },
+          { field: "disclosureWording.note", message: expect.stringContaining(name) },
+        ]),
+      unchanged: true as const,
+    };
+  }),
   {
     name: "a claim that is not text: 422",
     who: "admin",
@@ -228,6 +238,32 @@ describe("the claims the site makes about itself", () => {
     expect(within(banner).getByRole("link").textContent).toBe(
       `${BANNER} Over 100,000 webcam models trust Platform One for steady income.`,
     );
+  });
+
+  test("emoji keep their selectors and joiners; the same characters elsewhere are refused", async () => {
+    const { asAdmin, request } = await adminApp();
+    const current = await (await asAdmin("/api/admin/settings")).json();
+    const quote = "Best decision ❤️ I stream as 👩🏽‍💻 from 🏴󠁧󠁢󠁳󠁣󠁴󠁿, rated 5️⃣ stars";
+    const saved = await asAdmin("/api/admin/settings", {
+      method: "PUT",
+      json: { ...current, testimonialQuote: quote },
+    });
+    expect(saved.status).toBe(200);
+    expect((await renderPage(request, "/")).text).toContain(quote);
+    const refused = await asAdmin("/api/admin/settings", {
+      method: "PUT",
+      json: { ...current, testimonialQuote: "Best\uFE0F decision", bannerClaim: "Trust\u200D {platform}" },
+    });
+    expect(((await refused.json()) as { details: unknown }).details).toEqual([
+      {
+        field: "testimonialQuote",
+        message: "The testimonial contains an invisible or direction-changing character (U+FE0F): remove it",
+      },
+      {
+        field: "bannerClaim",
+        message: "The banner claim contains an invisible or direction-changing character (U+200D): remove it",
+      },
+    ]);
   });
 
   test("an edit shows on the next request of the cached pages; an empty claim hides its element", async () => {

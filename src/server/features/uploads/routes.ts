@@ -1,34 +1,27 @@
 import { join } from "node:path";
 import { Elysia, t } from "elysia";
+import { fileAnswer } from "#server/lib/file-answer.ts";
+import type { Logger } from "#server/logger.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import { parseRange } from "#server/plugins/static.ts";
 import { CONTENT_TYPES, isFinishedUpload } from "./service.ts";
 
-export function uploadRoutes(dir: string) {
+export function uploadRoutes(dir: string, logger: Pick<Logger, "error">) {
   return new Elysia({ name: "uploads" }).get(
     "/uploads/:name",
     async ({ params, request }) => {
       // Only finished uploads: never a temporary name, never an empty file.
       if (!isFinishedUpload(dir, params.name)) throw new HttpError(404, "No such file.");
-      const file = Bun.file(join(dir, params.name));
-      const type = CONTENT_TYPES[params.name.split(".").pop()!]!;
-      const headers: Record<string, string> = {
-        "content-type": type,
+      const headers = {
+        "content-type": CONTENT_TYPES[params.name.split(".").pop()!]!,
         // Names are never reused, so the file can be cached for good.
         "cache-control": "public, max-age=31536000, immutable",
         "accept-ranges": "bytes",
         "content-disposition": "inline",
       };
-      const range = parseRange(request.headers.get("range"), file.size);
-      if (range === "invalid")
-        return new Response(null, { status: 416, headers: { ...headers, "content-range": `bytes */${file.size}` } });
-      if (range) {
-        return new Response(file.slice(range.start, range.end + 1), {
-          status: 206,
-          headers: { ...headers, "content-range": `bytes ${range.start}-${range.end}/${file.size}` },
-        });
-      }
-      return new Response(file, { headers });
+      // Deleted meanwhile: not there. Out of file descriptors: a 503 to retry, never a 500.
+      const answer = await fileAnswer(join(dir, params.name), request, headers, logger);
+      if (!answer) throw new HttpError(404, "No such file.");
+      return answer;
     },
     { params: t.Object({ name: t.String({ maxLength: 64 }) }) },
   );

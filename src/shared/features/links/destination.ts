@@ -1,3 +1,4 @@
+import { firstInvisible } from "#shared/invisible.ts";
 import { hostProblem } from "#shared/public-host.ts";
 
 // A managed link's destination is saved in one form, the one a browser sends (docs/product.md#managed-links):
@@ -8,20 +9,10 @@ import { hostProblem } from "#shared/public-host.ts";
 /** The longest destination kept, in its saved (encoded) form. */
 export const DESTINATION_MAX = 2048;
 
-/**
- * Characters that show nothing or change the direction of the text around them: controls, format
- * characters (zero-width spaces and joiners, direction marks and overrides, the soft hyphen, the
- * byte order mark, tags), fillers that render blank and broken halves of a character. A pasted
- * one would make the address differ from what the admin reads.
- */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\u115F\u1160\u17B4\u17B5\u3164\uFFA0]|\u034F|[\u180B-\u180F]/u;
-
 /** Plain printable ASCII: what a header may carry and what the saved form always is. */
 const HEADER_SAFE = /^[\x21-\x7E]+$/;
 
 export type DestinationReading = { url: string; problem?: undefined } | { url?: undefined; problem: string };
-
-const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
 
 /**
  * `raw` as a destination visitors can follow, in its saved form, or why it cannot be one, as a
@@ -32,10 +23,11 @@ const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpp
 export function readDestination(raw: string, what = "The destination"): DestinationReading {
   // Spaces and line breaks around a pasted address go; an invisible character anywhere is refused.
   const text = raw.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
-  const hidden = INVISIBLE.exec(text)?.[0];
+  // One rule for every field (src/shared/invisible.ts): what the admin reads is what is saved.
+  const hidden = firstInvisible(text);
   if (hidden)
     return {
-      problem: `${what} contains an invisible or direction-changing character (${codePoint(hidden)}): type the address again without it`,
+      problem: `${what} contains an invisible or direction-changing character (${hidden}): type the address again without it`,
     };
   if (/\s/u.test(text))
     return { problem: `${what} contains a space: remove it (a space inside an address is written %20)` };

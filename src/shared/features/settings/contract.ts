@@ -1,7 +1,8 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { LinkChoiceFields } from "#shared/features/links/contract.ts";
+import { firstInvisible } from "#shared/invisible.ts";
 import { hostProblem } from "#shared/public-host.ts";
-import { READABLE_TEXT_FORMAT } from "#shared/schema/formats.ts";
+import { READABLE_TEXT_FORMAT, SHOWN_TEXT_FORMAT } from "#shared/schema/formats.ts";
 import { MAX_RESULT_RETENTION_DAYS } from "./result-retention.ts";
 
 const HttpUrl = Type.String({
@@ -19,18 +20,26 @@ export const Platform = Type.Object({
 export type Platform = Static<typeof Platform>;
 
 /**
- * Control, direction and invisible characters (and blank-looking fillers). One pasted
- * right-to-left override would reverse the text shown after it, the "results vary" note included.
+ * The message at a text field of the settings: the invisible character named when there is one
+ * (one pasted right-to-left override would reverse the text shown after it, the "results vary"
+ * note included), else what the field takes.
  */
-const UNSHOWN =
-  "\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u061C\\u115F\\u1160\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u3164\\uFEFF\\uFFA0\\uFFF9-\\uFFFB\\uDB40";
+const textError =
+  (what: string, takes: string) =>
+  ({ value }: { value?: unknown }): string => {
+    const hidden = typeof value === "string" ? firstInvisible(value, { prose: true }) : null;
+    return hidden ? `${what} contains an invisible or direction-changing character (${hidden}): remove it` : takes;
+  };
 
 /** A claim the site makes about itself: plain text up to `maxLength` characters, or empty to hide it. */
 const Claim = (what: string, maxLength: number) =>
   Type.String({
     maxLength,
-    pattern: `^[^${UNSHOWN}]*$`,
-    error: `${what} must be plain text of at most ${maxLength} characters, with no control or invisible characters (leave it empty to hide it)`,
+    format: SHOWN_TEXT_FORMAT,
+    error: textError(
+      what,
+      `${what} must be plain text of at most ${maxLength} characters, with no control or invisible characters (leave it empty to hide it)`,
+    ),
   });
 
 /**
@@ -41,9 +50,11 @@ const WordingPart = (what: string, maxLength: number) =>
   Type.Optional(
     Type.String({
       maxLength,
-      pattern: `^[^${UNSHOWN}]*$`,
       format: READABLE_TEXT_FORMAT,
-      error: `${what} must be plain text of at most ${maxLength} characters with at least two letters or digits, and no control or invisible characters (leave it empty for the default)`,
+      error: textError(
+        what,
+        `${what} must be plain text of at most ${maxLength} characters with at least two letters or digits, and no control or invisible characters (leave it empty for the default)`,
+      ),
     }),
   );
 
