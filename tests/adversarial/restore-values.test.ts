@@ -194,6 +194,8 @@ interface Case {
   names: () => string;
   /** The column the server logs when it reads the value (columns it reads in their place). */
   logs?: string;
+  /** False for a value that stops the admin signing in: its reads are tested beside the code. */
+  live?: false;
 }
 
 const settings = (column: string, value: string, logs = true): Case => ({
@@ -371,6 +373,8 @@ const CASES: Case[] = [
   run("file", "'../../etc/passwd'"),
   run("size", "-5", true),
   theAdmin("token_version", "-1", true),
+  { ...theAdmin("password_hash", "'plain text'"), live: false },
+  { ...theAdmin("totp_secret", "'!!not base32!!'"), live: false },
   daily("count", "-5", true),
   {
     ...daily("metric", "'evil'"),
@@ -511,7 +515,7 @@ const ADMIN_READS = [
 /** The cases in groups with at most one value per column, so one start tries a whole group. */
 function waves(): Case[][] {
   const groups: { columns: Set<string>; cases: Case[] }[] = [];
-  for (const c of CASES) {
+  for (const c of CASES.filter((c) => c.live !== false)) {
     const column = c.label.split(" = ")[0]!;
     let group = groups.find((g) => !g.columns.has(column));
     if (!group) {
@@ -570,7 +574,7 @@ async function until<T>(what: string, check: () => Promise<T | null>, ms = 20_00
 }
 
 describe("the attacker's cases, closer", () => {
-  test("numbers out of range read as their defaults: results kept 180 days, automatic backups keep 7 and restore, link checks weekly", async () => {
+  test("numbers out of range read as their defaults: results kept 180 days, automatic backups keep 7 and restore, link checks on the default", async () => {
     const data = copyOfBase("values-defaults");
     const backups = scratchDir("values-backups");
     edit(

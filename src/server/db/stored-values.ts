@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { TSchema } from "@sinclair/typebox";
+import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 import { type Column, getTableColumns, getTableName, is, SQL } from "drizzle-orm";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
@@ -176,13 +177,25 @@ function checkValue(d: Declared, raw: unknown): Checked {
     return { ok: false, problem: "is not valid JSON" };
   }
   const { schema, check } = d.rule;
-  if (schema && !Value.Check(schema, value)) {
+  if (schema && !compiled(schema).Check(value)) {
     const [first] = fieldProblems(Value.Errors(schema, value));
     const where = first && first.field !== "(body)" ? `${first.field}: ` : "";
     return { ok: false, problem: `is not a value cam-guide saves (${where}${sentence(first?.message)})` };
   }
   const extra = check?.(value as never);
   return extra ? { ok: false, problem: `is not a value cam-guide saves (${sentence(extra)})` } : { ok: true, value };
+}
+
+const checkers = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+/** The schema compiled once: restore and backups check every row of every table with it. */
+function compiled(schema: TSchema): TypeCheck<TSchema> {
+  let checker = checkers.get(schema);
+  if (!checker) {
+    checker = TypeCompiler.Compile(schema);
+    checkers.set(schema, checker);
+  }
+  return checker;
 }
 
 const sentence = (message = "it breaks the column's rule") => message.replace(/\.$/, "");
