@@ -7,7 +7,7 @@
 //   value it reads in its place, and answers every page and admin read without a 5xx or a
 //   stack trace. The attacker's own cases then get their closer look.
 import { Database } from "bun:sqlite";
-import { beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { cpSync, lstatSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -129,7 +129,21 @@ const post = (url: string, path: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
+/** Servers started and not yet stopped: a failing test leaves none behind. */
+const running = new Set<Running>();
+
+async function serve(data: string, env: Record<string, string> = {}): Promise<Running> {
+  const server = await startServer(data, { ...QUIET, ...env });
+  running.add(server);
+  return server;
+}
+
+afterAll(() => {
+  for (const server of running) server.proc.kill("SIGKILL");
+});
+
 async function stop(server: Running): Promise<string> {
+  running.delete(server);
   server.proc.kill("SIGTERM");
   await server.proc.exited;
   return (await new Response(server.proc.stdout).text()) + (await new Response(server.proc.stderr).text());
@@ -138,7 +152,7 @@ async function stop(server: Running): Promise<string> {
 beforeAll(async () => {
   ensureBuilt();
   const live = join(scratchDir("values-live"), "data");
-  const server = await startServer(live, QUIET);
+  const server = await serve(live);
   try {
     const as = await admin(server.url);
     const upload = await as("/api/upload", {
@@ -534,7 +548,7 @@ describe("the same values written into a live DATA_DIR: the server starts, logs 
     const outcomes = await pool(groups.length, 2, async (i) => {
       const data = copyOfBase("values-live-edit");
       edit(join(data, "app.db"), groups[i]!.map((c) => `${c.sql()};`).join("\n"));
-      const server = await startServer(data, QUIET);
+      const server = await serve(data);
       const answers: string[] = [];
       try {
         const as = await admin(server.url);
@@ -583,7 +597,7 @@ describe("the attacker's cases, closer", () => {
          link_check_hours = 99999999999 WHERE id = 1;
        UPDATE media SET variants = '{{' WHERE id = ${ids.media};`,
     );
-    const server = await startServer(data, { ...QUIET, BACKUP_CRON: "* * * * * *", BACKUP_DIR: backups });
+    const server = await serve(data, { BACKUP_CRON: "* * * * * *", BACKUP_DIR: backups });
     try {
       const saved = await post(server.url, "/api/quiz/result", QUIZ);
       expect(saved.status).toBe(201);
@@ -638,7 +652,7 @@ describe("the attacker's cases, closer", () => {
          ('../uploads', 'image/png', 'image', 64, '', '[]', 1700000000000)`,
     );
     const before = tree(data);
-    const server = await startServer(data, QUIET);
+    const server = await serve(data);
     try {
       const as = await admin(server.url);
       const list = (await (await as("/api/admin/media")).json()) as { id: number; name: string; missing: boolean }[];
