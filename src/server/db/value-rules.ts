@@ -14,7 +14,12 @@ import { recommendedProducts } from "#server/features/products/table.ts";
 import { quizResults } from "#server/features/quiz/table.ts";
 import { siteSettings } from "#server/features/settings/table.ts";
 import { sitePages } from "#server/features/site-pages/table.ts";
-import { MAX_UPLOAD_BYTES, UPLOAD_KINDS } from "#server/features/uploads/service.ts";
+import {
+  MAX_UPLOAD_BYTES,
+  ORIGINAL_UPLOAD_NAME,
+  UPLOAD_COPY_NAME,
+  UPLOAD_KINDS,
+} from "#server/features/uploads/service.ts";
 import { FUNNEL_STEPS, METRICS } from "#shared/features/analytics/constants.ts";
 import { LoginInput } from "#shared/features/auth/contract.ts";
 import { BackupScheduleInput } from "#shared/features/backups/contract.ts";
@@ -51,17 +56,19 @@ const ResultId = pattern("^[A-Za-z0-9_-]{1,64}$", "A result id is 1 to 64 letter
 
 // Names of files the server makes in the uploads folder: an original (`<id>.<ext>`) and its
 // smaller copies (`<id>-w<width>.webp`). Only such names are ever opened or deleted.
-const ORIGINAL_NAME = "^[A-Za-z0-9_-]{22}\\.(png|jpg|gif|webp|mp4|webm|ogg)$";
-const COPY_NAME = "^[A-Za-z0-9_-]{22}-w[1-9][0-9]{1,3}\\.webp$";
 const UploadName = pattern(
-  ORIGINAL_NAME,
+  ORIGINAL_UPLOAD_NAME.source,
   "An upload's name is one the server makes: 22 letters, digits, - or _ and its type",
   40,
 );
 const pixels = (what: string) => whole(1, MAX_IMAGE_PIXELS, `${what} is a whole number of pixels, from 1`);
 const MediaVariants = Type.Array(
   Type.Object({
-    name: pattern(COPY_NAME, "A smaller copy's name is one the server makes: <upload id>-w<width>.webp", 40),
+    name: pattern(
+      UPLOAD_COPY_NAME.source,
+      "A smaller copy's name is one the server makes: <upload id>-w<width>.webp",
+      40,
+    ),
     width: pixels("A copy's width"),
     height: pixels("A copy's height"),
     size: whole(1, MAX_UPLOAD_BYTES, "A copy's size is a whole number of bytes"),

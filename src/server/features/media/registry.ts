@@ -6,9 +6,10 @@ import { uploadIdOf, withUploadName } from "#server/features/uploads/name-lock.t
 import {
   CONTENT_TYPES,
   isFinishedUpload,
+  ORIGINAL_UPLOAD_NAME,
   syncDirectory,
+  UPLOAD_COPY_NAME,
   UPLOAD_KINDS,
-  UPLOAD_NAME,
 } from "#server/features/uploads/service.ts";
 import { storageFault } from "#server/lib/storage-health.ts";
 import { HttpError } from "#server/plugins/errors.ts";
@@ -26,11 +27,9 @@ import { type MediaVariant, media } from "./table.ts";
 
 export type MediaRow = typeof media.$inferSelect;
 
-const ORIGINAL = /^[A-Za-z0-9_-]{22}\.[a-z0-9]+$/;
-const COPY = /^[A-Za-z0-9_-]{22}-w\d+\.webp$/;
 /** An original upload's name (not a smaller copy). */
-export const isOriginal = (name: string) => UPLOAD_NAME.test(name) && ORIGINAL.test(name);
-const isCopy = (name: string) => UPLOAD_NAME.test(name) && COPY.test(name);
+export const isOriginal = (name: string) => ORIGINAL_UPLOAD_NAME.test(name);
+const isCopy = (name: string) => UPLOAD_COPY_NAME.test(name);
 
 /**
  * The smaller copies a row lists that are the server's copies of its own upload. A row written
