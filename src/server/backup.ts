@@ -23,6 +23,7 @@ import {
   removeDatabaseSideFiles,
   removeSalts,
   replacementDatabaseProblem,
+  settleValues,
   snapshotDatabase,
 } from "./db/snapshot.ts";
 import { jwtSecretProblem } from "./features/auth/bootstrap.ts";
@@ -225,6 +226,7 @@ export async function backup(
     try {
       await snapshotDatabase(db, snapshot);
       removeSalts(snapshot);
+      settleValues(snapshot);
     } catch (error) {
       refuse(`Could not copy the database: ${describeFailure(error, real)}`);
     }

@@ -516,7 +516,7 @@ describe("restore refuses hostile or broken archives and changes nothing", () =>
     [
       "a database whose post date is text",
       tar({ name: "app.db", data: dbVariant("UPDATE blog_posts SET created_at = 'notadate'") }),
-      "created_at is not integer",
+      "a row in blog_posts (id 1) whose created_at is not a time",
     ],
     [
       "a database whose post title is bytes",

@@ -6,6 +6,7 @@ import { readMigrationFiles } from "drizzle-orm/migrator";
 import { resourcePath } from "#server/resources.ts";
 import { stampIdentity } from "./identity.ts";
 import * as schema from "./schema.ts";
+import "./value-rules.ts";
 import { outsideTransactionsOnly, registerLane, type TransactionLane } from "./transaction.ts";
 
 /**

@@ -4,6 +4,7 @@ import { applyMigrations, hasMigrationHistory, migrationProblem, openDatabase, o
 import { HEADER_BYTES, parseHeader, readFileBytes } from "./file-header.ts";
 import { APPLICATION_ID, stampIdentity } from "./identity.ts";
 import { schemaDifference } from "./schema-shape.ts";
+import { settleStoredValues, storedValueProblem } from "./stored-values.ts";
 
 // What a backup needs from the database, as functions another database could provide
 // (PostgreSQL: pg_dump and pg_restore's own checks).
@@ -33,6 +34,19 @@ export function removeSalts(copy: string): void {
     sqlite.run("DELETE FROM analytics_salts");
     // Rebuilt, so no free page of the file still holds a deleted salt.
     sqlite.run("VACUUM");
+  } finally {
+    sqlite.close();
+  }
+}
+
+/**
+ * In a backup copy, each number, yes/no, time, enum or JSON value that breaks its rule becomes
+ * what the server reads in its place (stored-values.ts): the backup holds what the site runs on.
+ */
+export function settleValues(copy: string): string[] {
+  const sqlite = new Database(copy);
+  try {
+    return settleStoredValues(sqlite);
   } finally {
     sqlite.close();
   }
@@ -78,8 +92,12 @@ export async function replacementDatabaseProblem(file: string): Promise<string |
   try {
     applyMigrations(handle);
     const expected = openMemoryDatabase();
+    // Then every value as the admin would have had to save it, named by its row (the storage
+    // classes are checked again for any table without a declaration).
     const shape =
-      schemaDifference(handle.sqlite, expected.sqlite) ?? storageClassProblem(handle.sqlite, expected.sqlite);
+      schemaDifference(handle.sqlite, expected.sqlite) ??
+      storedValueProblem(handle.sqlite) ??
+      storageClassProblem(handle.sqlite, expected.sqlite);
     expected.close();
     if (shape) return shape;
     const broken = handle.sqlite.query("PRAGMA foreign_key_check").all();

@@ -41,6 +41,17 @@ runScenarios("sign-in", [
       responseHeaders: { "set-cookie": null },
     }),
   ),
+  {
+    ...signIn,
+    name: "a stored password hash that is not one (a database edited by hand) matches no password: 401, never a 500",
+    body: ADMIN,
+    setup: async ({ db, sqlite }) => {
+      await createAdmin(db);
+      sqlite.exec("UPDATE admin_users SET password_hash = 'plain text'");
+    },
+    status: 401,
+    json: { error: "Invalid username or password" },
+  },
   ...(
     [
       [{ username: "", password: "x" }, "Username is required"],

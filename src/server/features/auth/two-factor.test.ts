@@ -240,6 +240,15 @@ describe("signing in with two-factor on", () => {
     expect(cookieOf(blocked, "cg_session")).toBeNull();
   });
 
+  test("a stored secret that is not base32 (a database edited by hand) accepts no code: 401, never a 500; two-factor stays on", async () => {
+    const app = await adminApp();
+    const { secret } = await enrol(app);
+    app.sqlite.exec("UPDATE admin_users SET totp_secret = '!!not base32!!'");
+    const res = await codeStep(app, await passwordStep(app), codeAt(secret));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: "That code is not right. Try again." });
+  });
+
   test("a challenge from before the password was changed elsewhere is refused", async () => {
     const app = await adminApp();
     const { secret } = await enrol(app);

@@ -31,8 +31,15 @@ function totp(secret: string, username = "admin"): TOTP {
  */
 function codeStep(secret: string, code: string, now: number): number | null {
   if (!/^\d{6}$/.test(code)) return null;
-  // validate answers the step's distance from now, or null: 0 (this step) is falsy.
-  const delta = totp(secret).validate({ token: code, window: 1, timestamp: now });
+  let delta: number | null;
+  try {
+    // validate answers the step's distance from now, or null: 0 (this step) is falsy.
+    delta = totp(secret).validate({ token: code, window: 1, timestamp: now });
+  } catch {
+    // A stored secret that is not base32 (a database edited by hand) accepts no code: two-factor
+    // stays on, and `cam-guide admin reset-2fa` is the way out, as for a lost phone.
+    return null;
+  }
   return delta !== null ? Math.floor(now / 1000 / PERIOD) + delta : null;
 }
 

@@ -6,9 +6,10 @@ import { uploadIdOf, withUploadName } from "#server/features/uploads/name-lock.t
 import {
   CONTENT_TYPES,
   isFinishedUpload,
+  ORIGINAL_UPLOAD_NAME,
   syncDirectory,
+  UPLOAD_COPY_NAME,
   UPLOAD_KINDS,
-  UPLOAD_NAME,
 } from "#server/features/uploads/service.ts";
 import { storageFault } from "#server/lib/storage-health.ts";
 import { HttpError } from "#server/plugins/errors.ts";
@@ -26,20 +27,34 @@ import { type MediaVariant, media } from "./table.ts";
 
 export type MediaRow = typeof media.$inferSelect;
 
-const ORIGINAL = /^[A-Za-z0-9_-]{22}\.[a-z0-9]+$/;
-const COPY = /^[A-Za-z0-9_-]{22}-w\d+\.webp$/;
 /** An original upload's name (not a smaller copy). */
-const isOriginal = (name: string) => UPLOAD_NAME.test(name) && ORIGINAL.test(name);
-const isCopy = (name: string) => UPLOAD_NAME.test(name) && COPY.test(name);
+export const isOriginal = (name: string) => ORIGINAL_UPLOAD_NAME.test(name);
+const isCopy = (name: string) => UPLOAD_COPY_NAME.test(name);
+
+/**
+ * The smaller copies a row lists that are the server's copies of its own upload. A row written
+ * by other means (an older release, a restore, by hand) may list any name: only these are ever
+ * served, opened or deleted.
+ */
+export function ownCopies<T extends { name: string }>(row: { name: string; variants: T[] }): T[] {
+  if (!isOriginal(row.name)) return [];
+  return row.variants.filter(
+    (v) => typeof v?.name === "string" && isCopy(v.name) && uploadIdOf(v.name) === uploadIdOf(row.name),
+  );
+}
 /** A deletion's first step renames the original to this prefix and its name: no longer served. */
 const DELETING = ".deleting-";
 
 const code = (error: unknown) => (error as { code?: string }).code;
 
-/** The smaller copies of the upload `name`: those `listed` and any at today's widths. */
+/**
+ * The smaller copies of the upload `name`: those `listed` and any at today's widths, and only
+ * names the server makes for that upload (a listed name could point anywhere).
+ */
 function removeCopies(dir: string, name: string, listed: MediaVariant[]): void {
   const names = new Set([...listed.map((v) => v.name), ...VARIANT_WIDTHS.map((w) => `${uploadIdOf(name)}-w${w}.webp`)]);
-  for (const file of names) rmSync(join(dir, file), { force: true });
+  for (const file of ownCopies({ name, variants: [...names].map((copy) => ({ name: copy })) }))
+    rmSync(join(dir, file.name), { force: true });
 }
 
 async function insertRow(db: Db, values: typeof media.$inferInsert): Promise<MediaRow | null> {
@@ -108,7 +123,12 @@ async function recordFound(db: Db, dir: string, name: string): Promise<boolean> 
 /** Makes again the smaller copies a row lists but the folder lacks; false when there was nothing to do. */
 async function remakeCopies(db: Db, dir: string, id: number): Promise<boolean> {
   const [row] = await db.select().from(media).where(eq(media.id, id)).limit(1);
-  if (!row || !isFinishedUpload(dir, row.name) || row.variants.every((v) => isFinishedUpload(dir, v.name)))
+  if (
+    !row ||
+    !isOriginal(row.name) ||
+    !isFinishedUpload(dir, row.name) ||
+    row.variants.every((v) => isFinishedUpload(dir, v.name))
+  )
     return false;
   const measured = await measureFound(dir, row.name);
   const update =
@@ -180,6 +200,12 @@ export function registerExistingUploads(db: Db, dir: string): Promise<Registered
  * caller holds the upload's name. An original already missing is no obstacle.
  */
 export async function removeUpload(db: Db, dir: string, row: Pick<MediaRow, "id" | "name" | "variants">) {
+  // A name the server never makes (a row written by other means) names no file of the
+  // library: only the row goes, and no path is built from it.
+  if (!isOriginal(row.name)) {
+    await db.delete(media).where(eq(media.id, row.id));
+    return;
+  }
   const original = join(dir, row.name);
   const aside = join(dir, `${DELETING}${row.name}`);
   let setAside = false;
@@ -220,7 +246,11 @@ export interface Reconciled {
  */
 export async function reconcileUploads(db: Db, dir: string): Promise<Reconciled> {
   const done: Reconciled = { finished: 0, orphans: 0, missing: 0 };
-  if (!existsSync(dir)) return done;
+  // No folder (a backup that caught none of the files): every row has lost its file.
+  if (!existsSync(dir)) {
+    done.missing = await db.$count(media);
+    return done;
+  }
   for (const aside of readdirSync(dir)) {
     const name = aside.slice(DELETING.length);
     if (!aside.startsWith(DELETING) || !isOriginal(name)) continue;

@@ -9,7 +9,7 @@ import { isFinishedUpload } from "#server/features/uploads/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { ImageFit } from "#shared/features/media/constants.ts";
 import type { MediaItem, MediaUsage } from "#shared/features/media/contract.ts";
-import { type MediaRow, removeUpload } from "./registry.ts";
+import { isOriginal, type MediaRow, ownCopies, removeUpload } from "./registry.ts";
 import { media } from "./table.ts";
 
 /** An editor's address in the admin dashboard (its list's address, then the record). */
@@ -129,21 +129,23 @@ function usageOf(name: string, records: Usable[]): MediaUsage[] {
 }
 
 function toItem(dir: string, row: MediaRow, records: Usable[]): MediaItem {
-  const smallest = row.variants[0];
+  const copies = ownCopies(row);
+  const smallest = copies[0];
   return {
     id: row.id,
     name: row.name,
-    url: `${UPLOADS}${row.name}`,
-    // Gone from the folder (removed by hand, a backup restored without it): said, not hidden.
-    missing: !isFinishedUpload(dir, row.name),
+    url: `${UPLOADS}${encodeURIComponent(row.name)}`,
+    // Gone from the folder (removed by hand, a backup restored without it), or a name the
+    // server never makes (a row written by other means): said, not hidden.
+    missing: !isOriginal(row.name) || !isFinishedUpload(dir, row.name),
     mime: row.mime,
     kind: row.kind,
     size: row.size,
     width: row.width,
     height: row.height,
     alt: row.alt,
-    thumbUrl: row.kind === "video" ? null : `${UPLOADS}${smallest?.name ?? row.name}`,
-    variants: row.variants.map((v) => ({ url: `${UPLOADS}${v.name}`, width: v.width, height: v.height, size: v.size })),
+    thumbUrl: row.kind === "video" ? null : `${UPLOADS}${smallest?.name ?? encodeURIComponent(row.name)}`,
+    variants: copies.map((v) => ({ url: `${UPLOADS}${v.name}`, width: v.width, height: v.height, size: v.size })),
     createdAt: row.createdAt.toISOString(),
     usage: usageOf(row.name, records),
   };
@@ -223,12 +225,11 @@ export async function imageFits(db: Db, sources: (string | null | undefined)[]):
   const rows = await db.select().from(media).where(inArray(media.name, names));
   for (const row of rows) {
     if (row.kind !== "image" || !row.width || !row.height) continue;
+    const copies = ownCopies(row);
     const srcset =
-      row.variants.length === 0
+      copies.length === 0
         ? ""
-        : [...row.variants.map((v) => `${UPLOADS}${v.name} ${v.width}w`), `${UPLOADS}${row.name} ${row.width}w`].join(
-            ", ",
-          );
+        : [...copies.map((v) => `${UPLOADS}${v.name} ${v.width}w`), `${UPLOADS}${row.name} ${row.width}w`].join(", ");
     fits.set(`${UPLOADS}${row.name}`, { width: row.width, height: row.height, srcset });
   }
   return fits;

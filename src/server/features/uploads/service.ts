@@ -27,12 +27,16 @@ export const MAX_UPLOAD_REQUEST = MAX_UPLOAD_BYTES + 64 * 1024;
 export const CONTENT_TYPES: Record<string, string> = Object.fromEntries(
   Object.entries(UPLOAD_KINDS).map(([type, { ext }]) => [ext, type]),
 );
+/** An original upload's name: its id, then its type. */
+export const ORIGINAL_UPLOAD_NAME = /^[A-Za-z0-9_-]{22}\.(png|jpg|gif|webp|mp4|webm|ogg)$/;
+/** The name of an image's smaller WebP copy: its original's id, then its width (`<id>-w960.webp`). */
+export const UPLOAD_COPY_NAME = /^[A-Za-z0-9_-]{22}-w[1-9][0-9]{1,3}\.webp$/;
 /**
- * A server-made upload name, or the name of an image's smaller WebP copy (`<id>-w960.webp`).
+ * A server-made upload name, or the name of an image's smaller WebP copy.
  * New ids begin with a letter or a digit (newFileId); names from older releases that begin with
  * "-" or "_" are still served, backed up and restored.
  */
-export const UPLOAD_NAME = /^[A-Za-z0-9_-]{22}(?:\.(png|jpg|gif|webp|mp4|webm|ogg)|-w[1-9][0-9]{1,3}\.webp)$/;
+export const UPLOAD_NAME = new RegExp(`${ORIGINAL_UPLOAD_NAME.source}|${UPLOAD_COPY_NAME.source}`);
 
 /**
  * Whether `name` in `dir` is an upload the server finished: a server-made final name (never a
