@@ -195,8 +195,8 @@ describe("a backup's copy holds what the site runs on", () => {
     });
     expect(sqlite.query("SELECT variants, kind FROM media").get()).toEqual({ variants: "[]", kind: "image" });
     expect(sqlite.query("SELECT published FROM blog_posts WHERE id = 1").get()).toEqual({ published: 0 });
-    // The text is still the admin's to fix: a restore names it.
-    expect(storedValueProblem(sqlite)).toContain("site_settings (id 1) whose brand_name");
+    // The text is still the admin's to fix when editing it; a restore keeps it as it is.
+    expect(storedValueProblem(sqlite)).toBeNull();
   });
 
   test("a declared fallback where the default would mislead: a run whose status cannot be read failed", async () => {

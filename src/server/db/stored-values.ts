@@ -26,6 +26,12 @@ const RULE = Symbol("stored value rule");
 interface RuleOptions {
   /** Check this text column's rule on every read, not only when restored. */
   whenRead?: boolean;
+  /**
+   * Text the admin writes (a title, an address, a description): its rule is the one for new
+   * saves, which a later release may tighten, so a restore does not refuse text an earlier
+   * release accepted; the admin meets the rule again when editing it. Its type still counts.
+   */
+  written?: boolean;
   /** What a value that breaks the rule reads as, where the column's default is not right. */
   fallback?: unknown;
   /** A check the schema cannot say (a cron schedule croner reads): the problem in words, or null. */
@@ -35,6 +41,11 @@ interface RuleOptions {
 export interface Rule extends RuleOptions {
   readonly [RULE]: true;
   readonly schema: TSchema | null;
+}
+
+/** Text the admin writes, checked by `schema` when saved (see RuleOptions.written). */
+export function written(schema: TSchema): Rule {
+  return { [RULE]: true, schema, written: true };
 }
 
 /** Any value of the column's type: its type is the whole rule (ids, times the database sets, server-made text). */
@@ -186,6 +197,14 @@ function checkValue(d: Declared, raw: unknown): Checked {
   return extra ? { ok: false, problem: `is not a value cam-guide saves (${sentence(extra)})` } : { ok: true, value };
 }
 
+/** As checkValue, but text the admin writes needs only to be text (see RuleOptions.written). */
+function checkRestored(d: Declared, raw: unknown): Checked {
+  if (!(d.kind === "text" && d.rule.written)) return checkValue(d, raw);
+  if (raw === null) return d.column.notNull ? { ok: false, problem: "is empty" } : { ok: true, value: null };
+  const problem = typeProblem(d, raw);
+  return problem ? { ok: false, problem } : { ok: true, value: raw };
+}
+
 const checkers = new WeakMap<TSchema, TypeCheck<TSchema>>();
 
 /** The schema compiled once: restore and backups check every row of every table with it. */
@@ -263,7 +282,7 @@ export function storedValueProblem(sqlite: Database): string | null {
       const values: Record<string, unknown> = {};
       let broken = false;
       for (const d of table.columns) {
-        const checked = checkValue(d, row[d.column.name]);
+        const checked = checkRestored(d, row[d.column.name]);
         if (checked.ok) {
           values[d.key] = checked.value;
           continue;

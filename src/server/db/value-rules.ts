@@ -36,7 +36,7 @@ import { PublicAddressInput, ResultRetentionInput, SiteSettings } from "#shared/
 import { LinkCheckInput } from "#shared/features/settings/link-checks.ts";
 import { SitePage, SitePageInput } from "#shared/features/site-pages/contract.ts";
 import { literalUnion } from "#shared/schema/common.ts";
-import { ANY, rule, storedValues } from "./stored-values.ts";
+import { ANY, rule, storedValues, written } from "./stored-values.ts";
 
 // Every column of every table, and the rule its values keep (see stored-values.ts): where the
 // admin saves the value, the admin API's own schema, with its message; where the server writes
@@ -78,19 +78,19 @@ const MediaVariants = Type.Array(
 
 storedValues(siteSettings, {
   id: ANY,
-  brandName: SiteSettings.properties.brandName,
-  platformAName: SiteSettings.properties.platformA.properties.name,
-  platformAUrl: SiteSettings.properties.platformA.properties.url,
-  platformBName: SiteSettings.properties.platformB.properties.name,
-  platformBUrl: SiteSettings.properties.platformB.properties.url,
+  brandName: written(SiteSettings.properties.brandName),
+  platformAName: written(SiteSettings.properties.platformA.properties.name),
+  platformAUrl: written(SiteSettings.properties.platformA.properties.url),
+  platformBName: written(SiteSettings.properties.platformB.properties.name),
+  platformBUrl: written(SiteSettings.properties.platformB.properties.url),
   platformALinkSlug: LinkSlug,
   platformBLinkSlug: LinkSlug,
   bannerPlatform: SiteSettings.properties.bannerPlatform,
-  incomeFigure: SiteSettings.properties.incomeFigure,
-  modelsHelpedFigure: SiteSettings.properties.modelsHelpedFigure,
-  testimonialQuote: SiteSettings.properties.testimonialQuote,
-  testimonialAttribution: SiteSettings.properties.testimonialAttribution,
-  bannerClaim: SiteSettings.properties.bannerClaim,
+  incomeFigure: written(SiteSettings.properties.incomeFigure),
+  modelsHelpedFigure: written(SiteSettings.properties.modelsHelpedFigure),
+  testimonialQuote: written(SiteSettings.properties.testimonialQuote),
+  testimonialAttribution: written(SiteSettings.properties.testimonialAttribution),
+  bannerClaim: written(SiteSettings.properties.bannerClaim),
   // Links in feeds, the sitemap and search tags are built from it.
   publicOrigin: rule(PublicAddressInput.properties.origin, { whenRead: true }),
   publicOriginConfirmed: ANY,
@@ -105,32 +105,32 @@ storedValues(siteSettings, {
 
 storedValues(sitePages, {
   slug: SitePage.properties.slug,
-  title: SitePageInput.properties.title,
-  description: SitePageInput.properties.description,
+  title: written(SitePageInput.properties.title),
+  description: written(SitePageInput.properties.description),
   // The page as served: rendered from the Markdown and cleaned by the server (and again when shown).
   body: ANY,
-  bodyMarkdown: SitePageInput.properties.bodyMarkdown,
+  bodyMarkdown: written(SitePageInput.properties.bodyMarkdown),
   updatedAt: ANY,
 });
 
 storedValues(blogCategories, {
   id: ANY,
-  name: CategoryInput.properties.name,
+  name: written(CategoryInput.properties.name),
   slug: CategoryInput.properties.slug,
 });
 
 storedValues(blogPosts, {
   id: ANY,
-  title: PostInput.properties.title,
+  title: written(PostInput.properties.title),
   slug: PostInput.properties.slug,
-  excerpt: PostInput.properties.excerpt,
-  category: PostInput.properties.category,
-  coverImage: PostInput.properties.coverImage,
+  excerpt: written(PostInput.properties.excerpt),
+  category: written(PostInput.properties.category),
+  coverImage: written(PostInput.properties.coverImage),
   // Rendered from the Markdown and cleaned by the server (and cleaned again when shown).
   content: ANY,
-  contentMarkdown: PostInput.properties.contentMarkdown,
-  metaDescription: PostInput.properties.metaDescription,
-  metaKeywords: PostInput.properties.metaKeywords,
+  contentMarkdown: written(PostInput.properties.contentMarkdown),
+  metaDescription: written(PostInput.properties.metaDescription),
+  metaKeywords: written(PostInput.properties.metaKeywords),
   published: ANY,
   publishAt: ANY,
   createdAt: ANY,
@@ -139,35 +139,35 @@ storedValues(blogPosts, {
 
 storedValues(affiliateOffers, {
   id: ANY,
-  title: OfferInput.properties.title,
-  description: OfferInput.properties.description,
-  descriptionHtml: OfferInput.properties.descriptionHtml,
-  imageUrl: OfferInput.properties.imageUrl,
-  videoUrl: OfferInput.properties.videoUrl,
+  title: written(OfferInput.properties.title),
+  description: written(OfferInput.properties.description),
+  descriptionHtml: written(OfferInput.properties.descriptionHtml),
+  imageUrl: written(OfferInput.properties.imageUrl),
+  videoUrl: written(OfferInput.properties.videoUrl),
   useEmbed: ANY,
-  embedCode: OfferInput.properties.embedCode,
-  linkUrl: OfferInput.properties.linkUrl,
+  embedCode: written(OfferInput.properties.embedCode),
+  linkUrl: written(OfferInput.properties.linkUrl),
   linkSlug: LinkSlug,
-  linkText: OfferInput.properties.linkText,
+  linkText: written(OfferInput.properties.linkText),
   moduleId: OfferInput.properties.moduleId,
   isActive: ANY,
   archetype: OfferInput.properties.archetype,
   productId: OfferInput.properties.productId,
-  badge: OfferInput.properties.badge,
-  price: OfferInput.properties.price,
+  badge: written(OfferInput.properties.badge),
+  price: written(OfferInput.properties.price),
   createdAt: ANY,
   updatedAt: ANY,
 });
 
 storedValues(recommendedProducts, {
   id: RecommendedProduct.properties.id,
-  name: RecommendedProduct.properties.name,
-  description: RecommendedProduct.properties.description,
-  link: RecommendedProduct.properties.link,
+  name: written(RecommendedProduct.properties.name),
+  description: written(RecommendedProduct.properties.description),
+  link: written(RecommendedProduct.properties.link),
   linkSlug: LinkSlug,
-  price: RecommendedProduct.properties.price,
-  imageUrl: RecommendedProduct.properties.imageUrl,
-  badge: RecommendedProduct.properties.badge,
+  price: written(RecommendedProduct.properties.price),
+  imageUrl: written(RecommendedProduct.properties.imageUrl),
+  badge: written(RecommendedProduct.properties.badge),
   archetype: RecommendedProduct.properties.archetype,
   isDefault: ANY,
   moduleId: RecommendedProduct.properties.moduleId,
@@ -177,10 +177,10 @@ storedValues(recommendedProducts, {
 storedValues(links, {
   id: ANY,
   slug: LinkSlug,
-  destination: LinkDestination,
+  destination: written(LinkDestination),
   active: ANY,
-  fallbackDestination: LinkUpdate.properties.fallbackDestination,
-  notes: LinkUpdate.properties.notes,
+  fallbackDestination: written(LinkUpdate.properties.fallbackDestination),
+  notes: written(LinkUpdate.properties.notes),
   createdAt: ANY,
   // What the link checker found.
   lastCheckedAt: ANY,
@@ -204,7 +204,7 @@ storedValues(
     size: whole(1, MAX_UPLOAD_BYTES, "The size is a whole number of bytes, at most the largest upload"),
     width: pixels("The width"),
     height: pixels("The height"),
-    alt: MediaAltInput.properties.alt,
+    alt: written(MediaAltInput.properties.alt),
     variants: MediaVariants,
     createdAt: ANY,
   },
