@@ -319,10 +319,13 @@ describe("under a running server", () => {
       const probes = readdirSync(dir).filter((name) => name.startsWith(".write-probe"));
       const restart = await run(dir);
       const afterRestart = hashes(dir);
-      // Recovery: the log put back beside the file it was written on.
+      const noted = existsSync(join(dir, "app.db-changed"));
+      // Recovery: the log put back beside the file it was written on, and the note the server
+      // left removed, as it says to do then.
       let recovered = -1;
       if (!label.startsWith("deleted")) {
         writeFileSync(join(dir, "app.db"), base);
+        rmSync(join(dir, "app.db-changed"));
         const again = await serve(dir);
         recovered = 0;
         for (const id of ids) if ((await fetch(`${again.url}/api/quiz/result/${id}`)).status === 200) recovered++;
@@ -340,6 +343,7 @@ describe("under a running server", () => {
         afterRestart,
         probes,
         restart,
+        noted,
         recovered,
         acknowledged: ids.length,
       };
@@ -353,7 +357,12 @@ describe("under a running server", () => {
         quiz: { status: 503, retry: "60" },
         signIn: { status: 503, retry: "60" },
       });
-      expect({ label, code: o.code, probes: o.probes }).toEqual({ label, code: 0, probes: [] });
+      expect({ label, code: o.code, probes: o.probes, noted: o.noted }).toEqual({
+        label,
+        code: 0,
+        probes: [],
+        noted: true,
+      });
       // Nothing written after the fault: the file as damaged, the log as it was, both kept.
       expect({ label, files: o.afterStop.slice(0, 2) }).toEqual({ label, files: o.damaged.slice(0, 2) });
       expect({ label, log: o.afterStop[1] }).not.toEqual({ label, log: "app.db-wal absent" });

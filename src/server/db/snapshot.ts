@@ -1,8 +1,9 @@
 import { Database } from "bun:sqlite";
 import { renameSync, rmSync } from "node:fs";
-import { applyMigrations, hasMigrationHistory, migrationProblem, openDatabase, openMemoryDatabase } from "./client.ts";
+import { applyMigrations, openDatabase, openMemoryDatabase } from "./client.ts";
 import { HEADER_BYTES, parseHeader, readFileBytes } from "./file-header.ts";
 import { APPLICATION_ID, stampIdentity } from "./identity.ts";
+import { hasMigrationHistory, migrationProblem } from "./migration-history.ts";
 import { schemaDifference } from "./schema-shape.ts";
 
 // What a backup needs from the database, as functions another database could provide
@@ -10,8 +11,12 @@ import { schemaDifference } from "./schema-shape.ts";
 
 /** Writes a consistent copy of the database in `file` to `target` while others keep writing to it. */
 export async function snapshotDatabase(file: string, target: string): Promise<void> {
-  const source = new Database(file, { readonly: true });
+  // Not a read-only connection: one leaves app.db-wal and app.db-shm behind when it made them
+  // (no server running). This one writes nothing itself and never checkpoints beside a server;
+  // closed last, SQLite folds in a log a crashed server left and removes what it made.
+  const source = new Database(file, { readwrite: true, create: false });
   try {
+    source.run("PRAGMA wal_autocheckpoint = 0");
     source.run("PRAGMA busy_timeout = 5000");
     // VACUUM INTO reads one snapshot of the database, so writers carry on meanwhile.
     source.run(`VACUUM INTO '${target.replace(/'/g, "''")}'`);
@@ -134,11 +139,16 @@ function storageClassProblem(actual: Sqlite, expected: Sqlite): string | null {
   return null;
 }
 
-const SIDE_FILES = ["-wal", "-shm", "-journal"];
+/**
+ * What lives beside a database file and belongs to it: SQLite's write-ahead log, its shared
+ * memory index and rollback journal, and the note a server leaves when the file was changed
+ * under it (data-dir.ts). They move with the file, and go when it is replaced.
+ */
+export const DATABASE_SIDE_FILES = ["-wal", "-shm", "-journal", "-changed"];
 
 /** Removes what a database left beside its file (write-ahead log, shared memory, journal). */
 export function removeDatabaseSideFiles(file: string): void {
-  for (const suffix of SIDE_FILES) rmSync(file + suffix, { force: true });
+  for (const suffix of DATABASE_SIDE_FILES) rmSync(file + suffix, { force: true });
 }
 
 /**
@@ -147,7 +157,7 @@ export function removeDatabaseSideFiles(file: string): void {
  */
 export function moveDatabase(file: string, to: string): void {
   renameSync(file, to);
-  for (const suffix of SIDE_FILES) {
+  for (const suffix of DATABASE_SIDE_FILES) {
     try {
       renameSync(file + suffix, to + suffix);
     } catch (error) {

@@ -114,13 +114,35 @@ describe("the database files opened at start", () => {
     expect(readdirSync(dir).filter((name) => name.startsWith(".write-probe"))).toEqual([]);
   });
 
-  test("moved away and back (the same file): ok again, and the recovery is logged", () => {
+  test("the log moved away and back (the same file): ok again, and the recovery is logged", () => {
     const { file, health, logger } = site();
-    renameSync(file, `${file}.aside`);
+    renameSync(`${file}-wal`, `${file}-wal.aside`);
     expect(health.check().ok).toBe(false);
-    renameSync(`${file}.aside`, file);
+    renameSync(`${file}-wal.aside`, `${file}-wal`);
     expect(health.check()).toEqual({ ok: true });
     expect(logger.lines.some((l) => l.includes("changes are accepted"))).toBe(true);
+  });
+
+  test("app.db itself moved away and back: its change time moved, which no checkpoint of this server explains; told once", () => {
+    const { file, dir } = site();
+    const told: string[] = [];
+    const health = new StorageHealth({ dir, databaseFile: file, onDatabaseChanged: (reason) => told.push(reason) });
+    renameSync(file, `${file}.aside`);
+    expect(health.check()).toMatchObject({ ok: false, reason: expect.stringContaining("missing") });
+    expect(told).toEqual([]);
+    renameSync(`${file}.aside`, file);
+    expect(health.check()).toMatchObject({ ok: false, reason: expect.stringContaining("change time") });
+    expect(health.check().ok).toBe(false);
+    expect(told).toEqual([expect.stringContaining("written by another program")]);
+  });
+
+  test("after this server's own checkpoint, recorded, the file is the database still", () => {
+    const { file, dir } = site();
+    const health = new StorageHealth({ dir, databaseFile: file });
+    open!.sqlite.exec("INSERT INTO t SELECT x + 1 FROM t");
+    expect(open!.checkpoint()?.complete).toBe(true);
+    health.checkpointed();
+    expect(health.databaseFileState()).toEqual({ ok: true });
   });
 });
 
