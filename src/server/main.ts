@@ -1,5 +1,5 @@
 import "./production-default.ts";
-import { chmodSync, existsSync, rmdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { createApp } from "./app.ts";
 import { backup, describeFailure, removeRestoreLeftovers, restore } from "./backup.ts";
@@ -152,7 +152,9 @@ function openData(dir: string, { server = false } = {}): { database: DatabaseHan
   } catch (error) {
     fail(`Cannot open the database ${file}: ${(error as Error).message}`);
   }
-  chmodSync(file, FILE_MODE);
+  // Only when it differs: a chmod moves the file's change time, which a running server's watch
+  // takes for a write by another program (a seed or a password reset runs beside it).
+  if ((statSync(file).mode & 0o777) !== FILE_MODE) chmodSync(file, FILE_MODE);
   applyMigrations(handle);
   const id = settleIdentity(handle);
   if (server) handle.checkpoint();

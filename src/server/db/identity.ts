@@ -180,12 +180,13 @@ export function watchDatabaseFile(file: string): DatabaseFileWatch {
       now.mtimeNs !== recorded.mtimeNs && "modification time",
       !now.head.equals(recorded.head) && "header",
     ].filter(Boolean);
-    // The change time moves with any write, and also with chmod, chown or a new hard link:
-    // alone, with one of those, it is not a write.
-    if (changed.length === 0 && now.ctimeNs !== recorded.ctimeNs && now.meta === recorded.meta)
-      changed.push("change time (its modification time was set back)");
+    const only = "only the server's own checkpoints may write it";
     if (changed.length > 0)
-      return `was written by another program while the server runs (its ${changed.join(", ")} changed since the server's last checkpoint; only the server's checkpoints may write it)`;
+      return `was written by another program while the server runs (its ${changed.join(", ")} changed since the server's last checkpoint; ${only})`;
+    // The change time moves with any write, and also with chmod, chown or a new hard link:
+    // with one of those, it is not a write.
+    if (now.ctimeNs !== recorded.ctimeNs && now.meta === recorded.meta)
+      return `was written by another program while the server runs (its change time moved but not its modification time, which was set back, as touch -r does; ${only})`;
     return null;
   };
   return {
