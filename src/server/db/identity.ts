@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import { randomInt } from "node:crypto";
-import { closeSync, fstatSync, openSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { DatabaseHandle } from "./client.ts";
 import { committedLogPages, type FileHeader, HEADER_BYTES, parseHeader, readAt, readFileBytes } from "./file-header.ts";
@@ -139,30 +139,48 @@ interface Recorded {
   size: bigint;
   mtimeNs: bigint;
   ctimeNs: bigint;
-  /** Mode, owner and link count: a change to these alone moves the change time too. */
-  meta: string;
   head: Buffer;
+  /** A hash of the whole file: asked only when nothing but its change time moved. */
+  contents: bigint;
+}
+
+const CHUNK = 1024 * 1024;
+
+/** A fast non-cryptographic hash of everything `fd` holds (about 1 ms per megabyte). */
+function hashContents(fd: number): bigint {
+  const chunk = Buffer.allocUnsafe(CHUNK);
+  let hash = 0n;
+  for (let at = 0; ; at += CHUNK) {
+    const read = readSync(fd, chunk, 0, CHUNK, at);
+    if (read === 0) return hash;
+    hash = Bun.hash.wyhash(chunk.subarray(0, read), hash);
+  }
 }
 
 /**
  * Watches the database file the server opened. In write-ahead-log mode only a checkpoint writes
  * the file, and only this server checkpoints it (every connection cam-guide opens turns SQLite's
  * automatic checkpoint off), so between two of its checkpoints the file must not change at all:
- * not its size, its modification or change time (to the nanosecond), nor its 100-byte header.
- * That tells an older copy of the same site put over it (`cat old.db > app.db`, `cp -p`, with
- * `touch -r` to set the time back: the change time cannot be set back) from the server's own
- * writes. One descriptor held for the server's life; each look is an fstat and a 100-byte read.
- * Once a problem is seen it stays: this process cannot trust the file again.
+ * not its size, its modification time (to the nanosecond), nor its 100-byte header. That tells
+ * an older copy of the same site put over it (`cat old.db > app.db`, `cp -p`) from the server's
+ * own writes. A time set back afterwards (`touch -r`) cannot set back the change time; but that
+ * moves for harmless reasons too (chmod, chown, a link, a move away and back, a backup tool
+ * restoring the access time), so when it alone moved the whole file is compared with a hash
+ * taken at the last checkpoint. One descriptor held for the server's life; each look is an
+ * fstat and a 100-byte read. Once a problem is seen it stays: this process cannot trust the
+ * file again.
  */
 export function watchDatabaseFile(file: string): DatabaseFileWatch {
   const fd = openSync(file, "r");
-  const look = (): Recorded => {
-    const { size, mtimeNs, ctimeNs, mode, uid, gid, nlink } = fstatSync(fd, { bigint: true });
-    return { size, mtimeNs, ctimeNs, meta: `${mode} ${uid} ${gid} ${nlink}`, head: readAt(fd, HEADER_BYTES, 0) };
+  const look = () => {
+    const { size, mtimeNs, ctimeNs } = fstatSync(fd, { bigint: true });
+    return { size, mtimeNs, ctimeNs, head: readAt(fd, HEADER_BYTES, 0) };
   };
-  let recorded = look();
+  const take = (): Recorded => ({ ...look(), contents: hashContents(fd) });
+  let recorded = take();
   let seen: string | null = null;
-  const judge = (now: Recorded): string | null => {
+  const only = "only the server's own checkpoints may write it";
+  const judge = (now: ReturnType<typeof look>): string | null => {
     if (now.size < recorded.size)
       return `shrank from ${recorded.size} to ${now.size} bytes while the server runs (cut short or emptied)`;
     const header = parseHeader(now.head);
@@ -180,26 +198,22 @@ export function watchDatabaseFile(file: string): DatabaseFileWatch {
       now.mtimeNs !== recorded.mtimeNs && "modification time",
       !now.head.equals(recorded.head) && "header",
     ].filter(Boolean);
-    const only = "only the server's own checkpoints may write it";
     if (changed.length > 0)
       return `was written by another program while the server runs (its ${changed.join(", ")} changed since the server's last checkpoint; ${only})`;
-    // The change time moves with any write, and also with chmod, chown or a new hard link:
-    // with one of those, it is not a write.
-    if (now.ctimeNs !== recorded.ctimeNs && now.meta === recorded.meta)
-      return `was written by another program while the server runs (its change time moved but not its modification time, which was set back, as touch -r does; ${only})`;
+    if (now.ctimeNs === recorded.ctimeNs) return null;
+    if (hashContents(fd) !== recorded.contents)
+      return `was written by another program while the server runs (its contents changed though its size and modification time did not: the time was set back, as touch -r does; ${only})`;
+    // The same bytes: moved away and back, or its mode, owner or access time changed.
+    recorded = { ...recorded, ctimeNs: now.ctimeNs };
     return null;
   };
   return {
     problem() {
-      if (seen) return seen;
-      const now = look();
-      seen = judge(now);
-      // A change of mode, owner or links alone: taken as it is.
-      if (!seen && now.ctimeNs !== recorded.ctimeNs) recorded = now;
+      seen ??= judge(look());
       return seen;
     },
     record() {
-      if (!seen) recorded = look();
+      if (!seen) recorded = take();
     },
     close() {
       closeSync(fd);

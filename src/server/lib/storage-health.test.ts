@@ -114,24 +114,28 @@ describe("the database files opened at start", () => {
     expect(readdirSync(dir).filter((name) => name.startsWith(".write-probe"))).toEqual([]);
   });
 
-  test("the log moved away and back (the same file): ok again, and the recovery is logged", () => {
+  test("moved away and back (the same file): ok again, and the recovery is logged", () => {
     const { file, health, logger } = site();
-    renameSync(`${file}-wal`, `${file}-wal.aside`);
+    renameSync(file, `${file}.aside`);
     expect(health.check().ok).toBe(false);
-    renameSync(`${file}-wal.aside`, `${file}-wal`);
+    renameSync(`${file}.aside`, file);
     expect(health.check()).toEqual({ ok: true });
     expect(logger.lines.some((l) => l.includes("changes are accepted"))).toBe(true);
   });
 
-  test("app.db itself moved away and back: its change time moved, which no checkpoint of this server explains; told once", () => {
+  test("app.db written by another program: told once, and never for a side file or a move away and back", () => {
     const { file, dir } = site();
     const told: string[] = [];
     const health = new StorageHealth({ dir, databaseFile: file, onDatabaseChanged: (reason) => told.push(reason) });
+    renameSync(`${file}-wal`, `${file}-wal.aside`);
     renameSync(file, `${file}.aside`);
     expect(health.check()).toMatchObject({ ok: false, reason: expect.stringContaining("missing") });
-    expect(told).toEqual([]);
     renameSync(`${file}.aside`, file);
-    expect(health.check()).toMatchObject({ ok: false, reason: expect.stringContaining("change time") });
+    renameSync(`${file}-wal.aside`, `${file}-wal`);
+    expect(health.check()).toEqual({ ok: true });
+    expect(told).toEqual([]);
+    writeHead(file, "SQLite format 3\0");
+    expect(health.check()).toMatchObject({ ok: false, reason: expect.stringContaining("modification time") });
     expect(health.check().ok).toBe(false);
     expect(told).toEqual([expect.stringContaining("written by another program")]);
   });
