@@ -60,9 +60,10 @@ Commands:
   restore <file>        Put a backup back into DATA_DIR after checking all of it (stop the server first;
                         the old database is kept beside the new one).
   new-database          Begin again with an empty site where a site's database (app.db) went missing or is
-                        not recognised (emptied, cut short, overwritten, another program's or site's); such
-                        a file is kept aside as app.db.unrecognised-<time>, never deleted. Every other
-                        command refuses to run on such a DATA_DIR.
+                        not recognised (emptied, cut short, overwritten, damaged, another program's or
+                        site's, its write-ahead log app.db-wal lost, written by another program under the
+                        server); such a file is kept aside as app.db.unrecognised-<time>, never deleted.
+                        Every other command refuses to run on such a DATA_DIR.
   backup-auto <auto|manual> <keep>
                         One run of the automatic backups into BACKUP_DIR, checked, old automatic ones
                         deleted beyond <keep>, recorded in Admin > Backups; it says {"busy":true} while
