@@ -2,6 +2,7 @@ import { Database } from "bun:sqlite";
 import { renameSync, rmSync } from "node:fs";
 import { applyMigrations, openDatabase, openMemoryDatabase } from "./client.ts";
 import { HEADER_BYTES, parseHeader, readFileBytes } from "./file-header.ts";
+import { integrityProblem } from "./file-view.ts";
 import { APPLICATION_ID, stampIdentity } from "./identity.ts";
 import { hasMigrationHistory, migrationProblem } from "./migration-history.ts";
 import { schemaDifference } from "./schema-shape.ts";
@@ -65,11 +66,8 @@ export async function replacementDatabaseProblem(file: string): Promise<string |
   let check: Database | null = null;
   try {
     check = new Database(file, { readonly: true });
-    const rows = check.query("PRAGMA integrity_check").all() as { integrity_check: string }[];
-    if (rows[0]?.integrity_check !== "ok") {
-      const found = rows.flatMap((row) => row.integrity_check.split("\n")).filter((line) => !line.startsWith("***"));
-      return `is damaged (${found.slice(0, 2).join("; ")}${found.length > 2 ? `; ${found.length - 2} more problems` : ""})`;
-    }
+    const damage = integrityProblem(check.query("PRAGMA integrity_check").all() as Record<string, string>[]);
+    if (damage) return damage;
     if (!hasMigrationHistory(check)) return "is not a cam-guide database (it has no migration history)";
     const migrations = migrationProblem(check);
     if (migrations) return migrations;
