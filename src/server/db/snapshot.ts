@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { renameSync, rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import { applyMigrations, openDatabase, openMemoryDatabase } from "./client.ts";
 import { HEADER_BYTES, parseHeader, readFileBytes } from "./file-header.ts";
 import { integrityProblem } from "./file-view.ts";
@@ -12,10 +12,13 @@ import { schemaDifference } from "./schema-shape.ts";
 
 /** Writes a consistent copy of the database in `file` to `target` while others keep writing to it. */
 export async function snapshotDatabase(file: string, target: string): Promise<void> {
-  // Not a read-only connection: one leaves app.db-wal and app.db-shm behind when it made them
-  // (no server running). This one writes nothing itself and never checkpoints beside a server;
-  // closed last, SQLite folds in a log a crashed server left and removes what it made.
-  const source = new Database(file, { readwrite: true, create: false });
+  // A read-only connection leaves behind the log and index it had to create; a read-write one
+  // closed last removes them, but first folds into the file a log a crashed server left. So
+  // read-only when both are there already (a server running, or one killed: nothing is
+  // folded), read-write when they are not (no server: it removes what it made). Neither writes
+  // the file beside a running server: no automatic checkpoint, and never the last to close.
+  const sideFiles = existsSync(`${file}-wal`) && existsSync(`${file}-shm`);
+  const source = new Database(file, sideFiles ? { readonly: true } : { readwrite: true, create: false });
   try {
     source.run("PRAGMA wal_autocheckpoint = 0");
     source.run("PRAGMA busy_timeout = 5000");
