@@ -18,6 +18,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { recogniseDatabaseFile } from "./db/identity.ts";
+import { DATABASE_SIDE_FILES } from "./db/snapshot.ts";
 import { UPLOAD_NAME } from "./features/uploads/service.ts";
 
 export const LOCK_FILE = "cam-guide.lock";
@@ -177,8 +178,38 @@ export function siteDatabase(dataDir: string): SiteDatabase {
     const signs = signsOfASite(dataDir);
     return signs.length === 0 ? { state: "none" } : { state: "missing", signs };
   }
-  const recognised = recogniseDatabaseFile(db, siteDatabaseIds(dataDir));
+  if (existsSync(join(dataDir, CHANGED_NOTE)))
+    return {
+      state: "unrecognised",
+      problem: `was changed by another program while the server ran (${CHANGED_NOTE} says how and when), so its write-ahead log, written on top of the file as it was before, must not be folded into it`,
+    };
+  const recognised = recogniseDatabaseFile(db, siteDatabaseIds(dataDir), {
+    siteHeld: existsSync(join(dataDir, SITE_MARKER)),
+  });
   return recognised.ok ? { state: "ours", id: recognised.id } : { state: "unrecognised", problem: recognised.problem };
+}
+
+/**
+ * Left beside app.db by a server that found the file replaced or written by another program
+ * while it ran (an older copy put over it, say): the server stopped writing and kept its
+ * write-ahead log, whose pages build on the file as it was. Until the note goes (a restore or
+ * new-database moves it aside with the file), no cam-guide command opens app.db.
+ */
+export const CHANGED_NOTE = "app.db-changed";
+
+const CHANGED_TEXT = (date: string, reason: string) =>
+  `On ${date} the cam-guide server found that ${reason}.\n` +
+  "It stopped writing at once and kept its write-ahead log (app.db-wal) as it was, without folding it\n" +
+  "into app.db: the log's pages build on the file as the server had it, so folding them into another\n" +
+  "file would mix two databases. While this note is here, every cam-guide command refuses to run.\n" +
+  "Put a backup back with `cam-guide restore <backup file>`, or begin again with an empty site with\n" +
+  "`cam-guide new-database` (both keep app.db, its log and this note aside). If you have put back\n" +
+  "the very file the server had, byte for byte, delete this note and start the server again.\n";
+
+/** Writes the note above (once: the first finding is the one that explains the log). */
+export function noteDatabaseChanged(dataDir: string, reason: string): void {
+  const note = join(dataDir, CHANGED_NOTE);
+  if (!existsSync(note)) writeFileSync(note, CHANGED_TEXT(new Date().toISOString(), reason), { mode: FILE_MODE });
 }
 
 /**
@@ -199,8 +230,6 @@ export function refuseUnusableDatabase(dataDir: string, { creating = false } = {
   return found;
 }
 
-const SIDE_FILES = ["-wal", "-shm", "-journal"];
-
 /**
  * Moves an unrecognised app.db (a file or a folder) and whatever SQLite left beside it (or,
  * with no app.db, only those) to app.db.unrecognised-<time>: kept, never deleted, so a
@@ -210,7 +239,7 @@ export function setDatabaseAside(dataDir: string): string[] {
   const db = join(dataDir, "app.db");
   const aside = `${db}.unrecognised-${new Date().toISOString().replace(/[:.]/g, "-")}`;
   const moved: string[] = [];
-  for (const suffix of ["", ...SIDE_FILES]) {
+  for (const suffix of ["", ...DATABASE_SIDE_FILES]) {
     if (!lstatSync(db + suffix, { throwIfNoEntry: false })) continue;
     renameSync(db + suffix, aside + suffix);
     moved.push(aside + suffix);

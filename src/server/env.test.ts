@@ -26,6 +26,7 @@ describe("loadConfig", () => {
       testLoopbackLinkPort: null,
       dailyLimits: DAILY_LIMITS,
       idleTimeout: 30,
+      checkpointEveryMs: 30_000,
     });
   });
 
@@ -82,6 +83,14 @@ describe("loadConfig", () => {
     expect(loadConfig({ CAM_GUIDE_TEST_IDLE_TIMEOUT: "8" }).idleTimeout).toBe(8);
     for (const bad of ["7", "31", "10.5", "soon"])
       expect(() => loadConfig({ CAM_GUIDE_TEST_IDLE_TIMEOUT: bad })).toThrow(ConfigError);
+  });
+
+  test("the log is checkpointed every 30 s; only the tests' seam shortens it, to a whole number of seconds from 1", () => {
+    expect(loadConfig({ CAM_GUIDE_TEST_CHECKPOINT_SECONDS: "1" }).checkpointEveryMs).toBe(1000);
+    for (const bad of ["0", "31", "0.5", "1e1", "soon"])
+      expect(() => loadConfig({ CAM_GUIDE_TEST_CHECKPOINT_SECONDS: bad })).toThrow(
+        /CAM_GUIDE_TEST_CHECKPOINT_SECONDS is for tests/,
+      );
   });
 
   test("ANALYTICS=off turns counting off; anything but on or off is refused", () => {

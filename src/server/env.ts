@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { Cron } from "croner";
 import { MAX_KEEP } from "#shared/features/backups/contract.ts";
 import { DEFAULT_LINK_CHECK_HOURS } from "#shared/features/settings/link-checks.ts";
+import { CHECKPOINT_EVERY_MS } from "./db/checkpoints.ts";
 import { parseRange } from "./lib/client.ts";
 import { DAILY_LIMITS, type DailyLimits } from "./lib/daily-quota.ts";
 import { IDLE_TIMEOUT_SECONDS } from "./lib/time-limits.ts";
@@ -58,6 +59,12 @@ export interface Config {
    * 30. CAM_GUIDE_TEST_IDLE_TIMEOUT (8 to 30) shortens it for the adversarial tests only.
    */
   idleTimeout: number;
+  /**
+   * How often the server folds its write-ahead log into app.db while the log grows
+   * (db/checkpoints.ts): 30 s. CAM_GUIDE_TEST_CHECKPOINT_SECONDS (1 to 30) shortens it for the
+   * adversarial tests only, which watch checkpoints happen without waiting half a minute.
+   */
+  checkpointEveryMs: number;
 }
 
 /** At most `count` writes per `windowSeconds`, refilled evenly (a burst of `count` is allowed). */
@@ -308,6 +315,17 @@ export function loadConfig(env: Env): Config {
       `CAM_GUIDE_TEST_IDLE_TIMEOUT is for tests: a whole number of seconds from 8 to 30 (got "${rawIdle}").`,
     );
 
+  const rawCheckpoint = value("CAM_GUIDE_TEST_CHECKPOINT_SECONDS");
+  const checkpointSeconds = rawCheckpoint === undefined ? CHECKPOINT_EVERY_MS / 1000 : Number(rawCheckpoint);
+  if (
+    !/^\d{1,2}$/.test(rawCheckpoint ?? "30") ||
+    checkpointSeconds < 1 ||
+    checkpointSeconds > CHECKPOINT_EVERY_MS / 1000
+  )
+    problems.push(
+      `CAM_GUIDE_TEST_CHECKPOINT_SECONDS is for tests: a whole number of seconds from 1 to 30 (got "${rawCheckpoint}").`,
+    );
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
@@ -330,5 +348,6 @@ export function loadConfig(env: Env): Config {
     testLoopbackLinkPort,
     dailyLimits,
     idleTimeout,
+    checkpointEveryMs: checkpointSeconds * 1000,
   };
 }

@@ -1,5 +1,5 @@
 import "./production-default.ts";
-import { chmodSync, existsSync, rmdirSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { createApp } from "./app.ts";
 import { backup, describeFailure, removeRestoreLeftovers, restore } from "./backup.ts";
@@ -9,6 +9,7 @@ import {
   LOCK_FILE,
   makePrivateDir,
   markSite,
+  noteDatabaseChanged,
   refuseUnusableDatabase,
   type SiteDatabase,
   setDatabaseAside,
@@ -16,8 +17,10 @@ import {
   tightenDataDir,
 } from "./data-dir.ts";
 import { adoptLinks } from "./db/adopt-links.ts";
-import { applyMigrations, type DatabaseHandle, migrationProblemInFile, openDatabase } from "./db/client.ts";
+import { scheduleCheckpoints } from "./db/checkpoints.ts";
+import { applyMigrations, type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { content } from "./db/content.ts";
+import { inspectDatabaseFile } from "./db/file-view.ts";
 import { settleIdentity } from "./db/identity.ts";
 import { lockDataDir } from "./db/lock.ts";
 import { describeSeed, seedDatabase } from "./db/seed.ts";
@@ -57,9 +60,10 @@ Commands:
   restore <file>        Put a backup back into DATA_DIR after checking all of it (stop the server first;
                         the old database is kept beside the new one).
   new-database          Begin again with an empty site where a site's database (app.db) went missing or is
-                        not recognised (emptied, cut short, overwritten, another program's or site's); such
-                        a file is kept aside as app.db.unrecognised-<time>, never deleted. Every other
-                        command refuses to run on such a DATA_DIR.
+                        not recognised (emptied, cut short, overwritten, damaged, another program's or
+                        site's, its write-ahead log app.db-wal lost, written by another program under the
+                        server); such a file is kept aside as app.db.unrecognised-<time>, never deleted.
+                        Every other command refuses to run on such a DATA_DIR.
   backup-auto <auto|manual> <keep>
                         One run of the automatic backups into BACKUP_DIR, checked, old automatic ones
                         deleted beyond <keep>, recorded in Admin > Backups; it says {"busy":true} while
@@ -119,23 +123,25 @@ function refuseUnusable(dir: string, options?: { creating?: boolean }): SiteData
   return orFail(() => refuseUnusableDatabase(dir, options));
 }
 
-/** Stops the process when the database in `file` was migrated by a release this one does not know. */
+/**
+ * Stops the process when the database in `file` (recognised, or absent) was migrated by a
+ * release this one does not know; read through a read-only view, as recognising it was.
+ */
 function refuseUnknownMigrations(file: string): void {
-  let problem: string | null;
-  try {
-    problem = migrationProblemInFile(file);
-  } catch (error) {
-    fail(`Cannot read the database ${file}: ${(error as Error).message}`);
-  }
-  if (problem) fail(`The database in DATA_DIR (${file}) ${problem}. Nothing was changed.`);
+  if (!existsSync(file)) return;
+  const { migrations, damage } = inspectDatabaseFile(file);
+  if (damage) fail(`Cannot read the database ${file}: it ${damage}. Nothing was changed.`);
+  if (migrations) fail(`The database in DATA_DIR (${file}) ${migrations}. Nothing was changed.`);
 }
 
 /**
  * Opens DATA_DIR/app.db (creating it when missing) and brings it up to this build's schema,
- * unless it is not recognised or a newer cam-guide made it. `keeper`: the server's connection,
- * which can close without folding the write-ahead log into a file that stopped being ours.
+ * unless it is not recognised or a newer cam-guide made it. `server`: the server's connection,
+ * which can close without folding the write-ahead log into a file that stopped being ours, and
+ * folds the log in before the folder is marked as a site (so a marked folder's app.db holds
+ * cam-guide's tables by itself). Other commands never checkpoint: a server may be running.
  */
-function openData(dir: string, { keeper = false } = {}): { database: DatabaseHandle; id: number } {
+function openData(dir: string, { server = false } = {}): { database: DatabaseHandle; id: number } {
   const file = join(dir, "app.db");
   // Both checked before SQLite opens the file: it would change a file it does not recognise.
   // (Whether a missing one may be created was decided before anything, a secret, was written.)
@@ -143,13 +149,16 @@ function openData(dir: string, { keeper = false } = {}): { database: DatabaseHan
   refuseUnknownMigrations(file);
   let handle: DatabaseHandle;
   try {
-    handle = openDatabase(file, { keeper });
+    handle = openDatabase(file, { keeper: server });
   } catch (error) {
     fail(`Cannot open the database ${file}: ${(error as Error).message}`);
   }
-  chmodSync(file, FILE_MODE);
+  // Only when it differs: a chmod moves the file's change time, which a running server's watch
+  // takes for a write by another program (a seed or a password reset runs beside it).
+  if ((statSync(file).mode & 0o777) !== FILE_MODE) chmodSync(file, FILE_MODE);
   applyMigrations(handle);
   const id = settleIdentity(handle);
+  if (server) handle.checkpoint();
   markSite(dir, id);
   return { database: handle, id };
 }
@@ -206,25 +215,27 @@ function checkPort(config: Config): void {
 async function serve(config: Config) {
   const dir = resolve(config.dataDir);
   orFail(() => makePrivateDir(dir));
+  // Before anything is written or changed (the lock file, a new secret, a file's mode): a site
+  // whose database went missing or is not recognised, or a newer release's, stops here. Asked
+  // again once the lock is held (a restore may have been running).
+  refuseUnusable(dir);
+  refuseUnknownMigrations(join(dir, "app.db"));
   // Taken first and held until the process ends: one server per DATA_DIR, no restore meanwhile.
   const lock = orFail(() => lockDataDir(dir, "serve"));
-  // Before anything is written or changed (a new secret, a file's mode): a site whose database
-  // went missing or is not recognised stops here.
   refuseUnusable(dir);
+  refuseUnknownMigrations(join(dir, "app.db"));
+  checkPort(config);
   const { fixed, problems } = tightenDataDir(dir);
   if (fixed > 0) logger.warn(`made ${fixed} files and folders in DATA_DIR private (0600 files, 0700 folders)`);
   for (const problem of problems) logger.warn(problem);
   removeRestoreLeftovers(dir);
-  checkPort(config);
-  // Both refusals come before anything is written: a database from a newer release, a bad secret.
-  refuseUnknownMigrations(join(dir, "app.db"));
   let secret: string;
   try {
     secret = loadJwtSecret(dir, config.jwtSecret, (message) => logger.warn(message));
   } catch (error) {
     fail((error as Error).message);
   }
-  const { database, id } = openData(dir, { keeper: true });
+  const { database } = openData(dir, { server: true });
   await upgradeData(database);
   const report = await seedDatabase(database);
   if (Object.values(report).some((n) => n > 0)) logger.info(describeSeed(report));
@@ -243,14 +254,36 @@ async function serve(config: Config) {
   removeStaleProbes(dir);
   // The media library's rows and the files put in step: deletions a crash cut short finished.
   await reconcileMedia(database.db, uploadsDir, logger);
-  // Watches the files opened above and the disk under them for as long as the server runs.
-  const storage = new StorageHealth({ dir, databaseFile: join(dir, "app.db"), databaseId: id, logger });
+  // What the start wrote (the seed, the admin) goes into app.db itself before it is watched.
+  database.checkpoint();
+  // Watches the files opened above and the disk under them for as long as the server runs;
+  // from here on only this server's checkpoints below may write app.db.
+  const storage = new StorageHealth({
+    dir,
+    databaseFile: join(dir, "app.db"),
+    logger,
+    onDatabaseChanged: (reason) => {
+      try {
+        noteDatabaseChanged(dir, reason);
+      } catch (error) {
+        logger.error("could not leave a note beside app.db", { error: (error as Error).message });
+      }
+    },
+  });
   await storage.settled();
   // Every write, the background ones included, asks first: nothing goes into the write-ahead
   // log (nor, after it, into a checkpoint) while the file is not the database opened above.
   database.guardWrites(() => {
     const state = storage.databaseFileState();
     if (!state.ok) throw storageRefusal(state);
+  });
+  const checkpoints = scheduleCheckpoints({
+    database,
+    file: join(dir, "app.db"),
+    everyMs: config.checkpointEveryMs,
+    mayWrite: () => storage.databaseFileState().ok,
+    written: () => storage.checkpointed(),
+    logger,
   });
 
   // Counts wait a second in memory and are written together; shutdown writes what is left.
@@ -327,6 +360,7 @@ async function serve(config: Config) {
     await backups.stop();
     await resultRetention.stop();
     await analytics.flush();
+    checkpoints.stop();
     // Folding the log back into a file that is no longer the database (emptied, overwritten)
     // would destroy what the log holds: it is then left as it is, beside the file.
     const ours = storage.databaseFileState().ok;

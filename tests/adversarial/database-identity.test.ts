@@ -5,130 +5,50 @@
 // app.db, its log and its index byte for byte as they were; while running, /healthz 503 with
 // the reason and every write 503 with Retry-After; after SIGTERM the log is still there, the
 // writes acknowledged before the fault can be had back from it, and the restart refuses.
+import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createHash } from "node:crypto";
 import {
-  closeSync,
   cpSync,
   existsSync,
   mkdirSync,
-  openSync,
   readdirSync,
   readFileSync,
   rmSync,
   statSync,
   truncateSync,
   writeFileSync,
-  writeSync,
 } from "node:fs";
 import { join } from "node:path";
-import { BINARY, ensureBuilt, pool, type Running, startServer } from "#tests/support/binary.ts";
+import { ensureBuilt, pool } from "#tests/support/binary.ts";
+import { writeLogOnlyCopy } from "#tests/support/log-only-database.ts";
 import { scratchDir } from "#tests/support/scratch.ts";
-
-const PASSWORD = "durable-password-123";
-const QUIZ = { archetype: "Girl Next Door", answers: Array(15).fill("A") };
-const WAYS_OUT = ["cam-guide restore", "cam-guide new-database"];
-const FILES = ["app.db", "app.db-wal", "app.db-shm"];
+import {
+  acknowledged,
+  everything,
+  expectRefused,
+  fileHash as hash,
+  hashes,
+  overwrite,
+  PASSWORD,
+  postQuiz,
+  run as runWith,
+  serve,
+  stop,
+  stopAll,
+} from "#tests/support/site-files.ts";
 
 beforeAll(() => ensureBuilt(), 180_000);
-
-const running = new Set<Running>();
-afterAll(async () => {
-  for (const server of running) {
-    server.proc.kill("SIGKILL");
-    await server.proc.exited;
-  }
-});
-
-async function serve(dir: string): Promise<Running> {
-  const server = await startServer(dir, { ADMIN_PASSWORD: PASSWORD, WRITE_LIMIT: "off" });
-  running.add(server);
-  return server;
-}
-
-async function stop(server: Running, signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): Promise<number> {
-  running.delete(server);
-  server.proc.kill(signal);
-  return server.proc.exited;
-}
+afterAll(stopAll);
 
 /** Runs the executable to its end (a server that should refuse to start, or a command). */
-async function run(dir: string, ...args: string[]) {
-  const proc = Bun.spawn([BINARY, ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      DATA_DIR: dir,
-      PORT: String(5900 + Math.floor(Math.random() * 90)),
-      HOST: "127.0.0.1",
-      ADMIN_PASSWORD: PASSWORD,
-    },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const timer = setTimeout(() => proc.kill("SIGKILL"), 20_000);
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  clearTimeout(timer);
-  return { code, stdout, stderr };
-}
-
-/** Exit 1 and one line on stderr naming both ways out, no stack trace. */
-function expectRefused(result: { code: number; stderr: string }, label: string, ...fragments: string[]) {
-  const line = result.stderr.trim();
-  expect({ label, code: result.code }).toEqual({ label, code: 1 });
-  expect({ label, lines: line.split("\n").length }).toEqual({ label, lines: 1 });
-  for (const fragment of [...WAYS_OUT, ...fragments])
-    expect({ label, line }).toEqual({ label, line: expect.stringContaining(fragment) });
-  expect(line).not.toMatch(/\n\s+at |Bun v\d/);
-}
-
-/** A file's mode and contents (or that it is a folder, or absent). */
-function hash(path: string): string {
-  try {
-    const stat = statSync(path);
-    const mode = (stat.mode & 0o777).toString(8);
-    if (stat.isDirectory()) return `folder ${mode}`;
-    return `${mode} ${createHash("sha256").update(readFileSync(path)).digest("hex")}`;
-  } catch {
-    return "absent";
-  }
-}
-const hashes = (dir: string) => FILES.map((name) => `${name} ${hash(join(dir, name))}`);
-
-async function postQuiz(url: string): Promise<Response> {
-  return fetch(`${url}/api/quiz/result`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(QUIZ),
-  });
-}
-
-async function acknowledged(url: string, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const res = await postQuiz(url);
-    expect(res.status).toBe(201);
-    ids.push(((await res.json()) as { id: string }).id);
-  }
-  return ids;
-}
-
-/** Overwrites `bytes` at the start of `file` in place (the same inode), as `dd conv=notrunc` would. */
-function overwrite(file: string, bytes: Uint8Array): void {
-  const fd = openSync(file, "r+");
-  writeSync(fd, bytes, 0, bytes.length, 0);
-  closeSync(fd);
-}
+const run = (dir: string, ...args: string[]) => runWith(dir, args);
 
 // ---------------------------------------------------------------------------------------------
 // Fixtures: a site stopped cleanly (no log), the same after a kill -9 (its log holds writes),
 // another site's database, another program's database.
 
 let clean = "";
+let cleanResults: string[] = [];
 let killed = "";
 let otherSite: Uint8Array = new Uint8Array();
 let foreign: Uint8Array = new Uint8Array();
@@ -136,7 +56,7 @@ let foreign: Uint8Array = new Uint8Array();
 beforeAll(async () => {
   clean = join(scratchDir("identity-clean"), "data");
   const first = await serve(clean);
-  await acknowledged(first.url, 5);
+  cleanResults = await acknowledged(first.url, 5);
   expect(await stop(first)).toBe(0);
   killed = join(scratchDir("identity-killed"), "data");
   cpSync(clean, killed, { recursive: true });
@@ -319,10 +239,13 @@ describe("under a running server", () => {
       const probes = readdirSync(dir).filter((name) => name.startsWith(".write-probe"));
       const restart = await run(dir);
       const afterRestart = hashes(dir);
-      // Recovery: the log put back beside the file it was written on.
+      const noted = existsSync(join(dir, "app.db-changed"));
+      // Recovery: the log put back beside the file it was written on, and the note the server
+      // left removed, as it says to do then.
       let recovered = -1;
       if (!label.startsWith("deleted")) {
         writeFileSync(join(dir, "app.db"), base);
+        rmSync(join(dir, "app.db-changed"));
         const again = await serve(dir);
         recovered = 0;
         for (const id of ids) if ((await fetch(`${again.url}/api/quiz/result/${id}`)).status === 200) recovered++;
@@ -340,6 +263,7 @@ describe("under a running server", () => {
         afterRestart,
         probes,
         restart,
+        noted,
         recovered,
         acknowledged: ids.length,
       };
@@ -353,7 +277,12 @@ describe("under a running server", () => {
         quiz: { status: 503, retry: "60" },
         signIn: { status: 503, retry: "60" },
       });
-      expect({ label, code: o.code, probes: o.probes }).toEqual({ label, code: 0, probes: [] });
+      expect({ label, code: o.code, probes: o.probes, noted: o.noted }).toEqual({
+        label,
+        code: 0,
+        probes: [],
+        noted: true,
+      });
       // Nothing written after the fault: the file as damaged, the log as it was, both kept.
       expect({ label, files: o.afterStop.slice(0, 2) }).toEqual({ label, files: o.damaged.slice(0, 2) });
       expect({ label, log: o.afterStop[1] }).not.toEqual({ label, log: "app.db-wal absent" });
@@ -366,25 +295,121 @@ describe("under a running server", () => {
   }, 90_000);
 });
 
-describe("the server's own growth never trips the watch", () => {
-  test("thousands of writes, with checkpoints folding the log into a growing file: /healthz 200 throughout", async () => {
-    const dir = copyOf(clean, "identity-growth");
-    const server = await serve(dir);
-    const start = statSync(join(dir, "app.db")).size;
-    const statuses = await pool(2500, 8, async (i) => {
-      const res = await postQuiz(server.url);
-      if (i % 250 === 0) return (await fetch(`${server.url}/healthz`)).status === 200 && res.status === 201;
-      return res.status === 201;
+describe("a site's ids without its tables: the write-ahead log lost", () => {
+  const COMMANDS = [[], ["seed"], ["admin", "reset-password"], ["admin", "reset-2fa"], ["backup"]];
+
+  /** Each command on a fresh copy of `source` damaged by `damage`: refused, DATA_DIR exactly as it was. */
+  async function everyCommandRefuses(label: string, source: string, damage: (dir: string) => void, reason: string) {
+    const outcomes = await pool(COMMANDS.length, 5, async (i) => {
+      const args = COMMANDS[i]!;
+      const dir = copyOf(source, "identity-no-tables");
+      damage(dir);
+      const before = everything(dir);
+      const target = join(dir, "..", "backup.tar");
+      const result = await run(dir, ...(args[0] === "backup" ? ["backup", target] : args));
+      return { label: `${args.join(" ") || "serve"}: ${label}`, args, result, before, after: everything(dir) };
     });
-    expect(statuses.every(Boolean)).toBe(true);
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-    // A checkpoint happened: the file itself grew under the watch.
-    expect(statSync(join(dir, "app.db")).size).toBeGreaterThan(start);
+    for (const { label, args, result, before, after } of outcomes) {
+      if (args[0] === "backup") {
+        expect({ label, code: result.code }).toEqual({ label, code: 1 });
+        expect({ label, line: result.stderr }).toEqual({ label, line: expect.stringContaining(reason) });
+      } else expectRefused(result, label, reason, "app.db-wal");
+      expect({ label, after }).toEqual({ label, after: before });
+    }
+  }
+
+  test("a file made by hand with the site's ids and no tables (pragma application_id, user_version): refused by every command", async () => {
+    await everyCommandRefuses(
+      "a hand-made file",
+      clean,
+      (dir) => {
+        const id = readFileSync(join(dir, "app.db")).readInt32BE(60);
+        rmSync(join(dir, "app.db"));
+        const sqlite = new Database(join(dir, "app.db"));
+        sqlite.run("PRAGMA application_id = 1667329383");
+        sqlite.run(`PRAGMA user_version = ${id}`);
+        sqlite.close();
+      },
+      "none of its tables",
+    );
+  }, 30_000);
+
+  test("a young site's file (one page, everything in its log): starts with the log, refused without it (and without its index)", async () => {
+    // As the previous release left a young site: nothing checkpointed yet.
+    const young = copyOf(clean, "identity-young");
+    writeLogOnlyCopy(join(clean, "app.db"), join(young, "app.db"));
+    expect(statSync(join(young, "app.db")).size).toBe(4096);
+    for (const [label, lost] of [
+      ["the log deleted, its index kept", ["app.db-wal"]],
+      ["the log and its index deleted (app.db copied alone)", ["app.db-wal", "app.db-shm"]],
+    ] as const)
+      await everyCommandRefuses(
+        label,
+        young,
+        (dir) => {
+          for (const name of lost) rmSync(join(dir, name));
+        },
+        "may be missing",
+      );
+    // With its log the same file is the site, and what the log holds is there.
+    const dir = copyOf(young, "identity-young-start");
+    const server = await serve(dir);
+    for (const id of cleanResults) expect((await fetch(`${server.url}/api/quiz/result/${id}`)).status).toBe(200);
+    expect((await postQuiz(server.url)).status).toBe(201);
     expect(await stop(server)).toBe(0);
-    const again = await serve(dir);
-    expect((await postQuiz(again.url)).status).toBe(201);
-    await stop(again);
   }, 60_000);
+});
+
+describe("a database damaged inside: every command refuses and leaves DATA_DIR exactly as it was", () => {
+  const COMMANDS = [[], ["seed"], ["admin", "reset-password"], ["admin", "reset-2fa"], ["backup"]];
+  const zeroed = (at: (pages: number) => number) => (dir: string) => {
+    const file = join(dir, "app.db");
+    const pages = statSync(file).size / 4096;
+    overwrite(file, new Uint8Array(3 * 4096), at(pages) * 4096);
+  };
+  const DAMAGE: [string, (dir: string) => void][] = [
+    ["pages 2 to 4 zeroed", zeroed(() => 1)],
+    ["pages in the middle zeroed", zeroed((pages) => Math.floor(pages / 2))],
+    ["the last pages zeroed", zeroed((pages) => pages - 3)],
+    [
+      "pages zeroed, and no lock file (a copied folder)",
+      (dir) => {
+        zeroed(() => 5)(dir);
+        rmSync(join(dir, "cam-guide.lock"));
+      },
+    ],
+  ];
+
+  test("the server, seed, both admin resets and backup: refused with one line, no log, index or lock file made", async () => {
+    const table = DAMAGE.flatMap(([label, damage]) => COMMANDS.map((args) => ({ label, damage, args })));
+    const outcomes = await pool(table.length, 5, async (i) => {
+      const { label, damage, args } = table[i]!;
+      const dir = copyOf(clean, "identity-damaged");
+      damage(dir);
+      const before = everything(dir);
+      const target = join(dir, "..", "backup.tar");
+      const result = await run(dir, ...(args[0] === "backup" ? ["backup", target] : args));
+      return { label: `${args.join(" ") || "serve"}: ${label}`, args, result, before, after: everything(dir) };
+    });
+    for (const { label, args, result, before, after } of outcomes) {
+      if (args[0] === "backup")
+        expect({ label, code: result.code, line: result.stderr }).toEqual({
+          label,
+          code: 1,
+          line: expect.stringMatching(/^Backup failed: The database .* is damaged .*nothing to back up/),
+        });
+      else expectRefused(result, label, "is damaged");
+      expect({ label, after }).toEqual({ label, after: before });
+    }
+  }, 60_000);
+
+  test("a backup that succeeds, with no server running, leaves DATA_DIR as it was too", async () => {
+    const dir = copyOf(clean, "identity-backup-clean");
+    const before = everything(dir);
+    const result = await run(dir, "backup", join(dir, "..", "good.tar"));
+    expect(result.code).toBe(0);
+    expect(everything(dir)).toEqual(before);
+  }, 30_000);
 });
 
 describe("the ways out", () => {

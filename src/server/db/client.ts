@@ -2,7 +2,6 @@ import { Database } from "bun:sqlite";
 import { existsSync } from "node:fs";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { readMigrationFiles } from "drizzle-orm/migrator";
 import { resourcePath } from "#server/resources.ts";
 import { stampIdentity } from "./identity.ts";
 import * as schema from "./schema.ts";
@@ -32,7 +31,25 @@ export interface DatabaseHandle {
    * the database file is not the one opened.
    */
   guardWrites(check: () => void): void;
+  /**
+   * Folds the write-ahead log into the database file, and empties the log when no other
+   * connection still reads from it; never waits for one (what it cannot fold now is left for
+   * the next). Null when a transaction is open on the connection. The only way the file is
+   * written while the connection is open: see the automatic checkpoint in wrap().
+   */
+  checkpoint(): Checkpointed | null;
 }
+
+export interface Checkpointed {
+  /** Whether the whole log was folded in and emptied. */
+  complete: boolean;
+  /** Frames still in the log (0 once emptied) and how many of them are in the file. */
+  frames: number;
+  folded: number;
+}
+
+/** How long a statement waits for another process's lock (a command beside the server). */
+const BUSY_TIMEOUT_MS = 5000;
 
 /** A statement that changes the database, by its first word (drizzle writes them in lower case). */
 const WRITES = /^\s*(insert|update|delete|replace|create|drop|alter)\b/i;
@@ -42,7 +59,12 @@ function wrap(sqlite: Database, keeperFile: string | null = null): DatabaseHandl
   // except for the last transactions on power loss, never corrupting the file.
   sqlite.exec("PRAGMA journal_mode = WAL");
   sqlite.exec("PRAGMA synchronous = NORMAL");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
+  sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  // No automatic checkpoint, on every connection of every cam-guide process: then only the
+  // server's own checkpoints (db/checkpoints.ts) write the database file while it runs, and
+  // its watch can take any other change of the file for what it is (see watchDatabaseFile).
+  // A connection closed last still folds the log in (SQLite does so whatever this says).
+  sqlite.exec("PRAGMA wal_autocheckpoint = 0");
   sqlite.exec("PRAGMA foreign_keys = ON");
   // Deleted rows are overwritten, not left in free pages: a visit-count salt deleted after
   // two days is gone from the file, not only from the table.
@@ -84,6 +106,22 @@ function wrap(sqlite: Database, keeperFile: string | null = null): DatabaseHandl
     guardWrites(check) {
       lane.guard = check;
     },
+    checkpoint() {
+      if (closed || sqlite.inTransaction) return null;
+      // TRUNCATE empties the log too, but waits for readers and for a writer in another
+      // process; with no wait at all it does what it can without them, as PASSIVE does.
+      sqlite.exec("PRAGMA busy_timeout = 0");
+      try {
+        const row = sqlite.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as {
+          busy: number;
+          log: number;
+          checkpointed: number;
+        };
+        return { complete: row.busy === 0, frames: Math.max(0, row.log), folded: Math.max(0, row.checkpointed) };
+      } finally {
+        sqlite.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      }
+    },
   };
 }
 
@@ -104,47 +142,6 @@ export function openDatabase(file: string, { keeper = false } = {}): DatabaseHan
 /** Applies every committed migration in drizzle/ (embedded in the executable). */
 export function applyMigrations(handle: DatabaseHandle): void {
   migrate(handle.db, { migrationsFolder: resourcePath("drizzle") });
-}
-
-const MIGRATIONS_TABLE = "__drizzle_migrations";
-
-/** Whether the database records any migration history (a cam-guide database always does). */
-export function hasMigrationHistory(sqlite: Database): boolean {
-  const table = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(MIGRATIONS_TABLE);
-  return table !== null && sqlite.query(`SELECT 1 FROM ${MIGRATIONS_TABLE} LIMIT 1`).get() !== null;
-}
-
-/**
- * null when every migration the database records is one this build ships, else what is
- * wrong, as the end of a sentence ("The database ... <problem>"). A database a newer
- * cam-guide has migrated must not be opened by this one: its code does not know the schema.
- */
-export function migrationProblem(sqlite: Database): string | null {
-  const table = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(MIGRATIONS_TABLE);
-  if (!table) return null;
-  const rows = sqlite.query(`SELECT hash, created_at AS at FROM ${MIGRATIONS_TABLE}`).all() as {
-    hash: unknown;
-    at: unknown;
-  }[];
-  const known = readMigrationFiles({ migrationsFolder: resourcePath("drizzle") });
-  const latest = Math.max(...known.map((m) => m.folderMillis));
-  const unknown = rows.filter((row) => !known.some((m) => m.folderMillis === Number(row.at) && m.hash === row.hash));
-  if (unknown.some((row) => Number.isFinite(Number(row.at)) && Number(row.at) > latest))
-    return "was made by a newer cam-guide (it has database migrations this version does not know); use that version or a later one";
-  if (unknown.length > 0) return "records database migrations that no cam-guide release made";
-  return null;
-}
-
-/** migrationProblem() for the database file `file`, read without changing it (null when there is none). */
-export function migrationProblemInFile(file: string): string | null {
-  if (!existsSync(file)) return null;
-  // Read-write without any pragma: a write-ahead log is folded back and removed on close.
-  const sqlite = new Database(file, { readwrite: true, create: false });
-  try {
-    return migrationProblem(sqlite);
-  } finally {
-    sqlite.close();
-  }
 }
 
 /** A fresh in-memory database with the real migrations: what tests use. */

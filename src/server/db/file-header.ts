@@ -60,13 +60,21 @@ const WAL_MAGIC = [0x377f0682, 0x377f0683];
 const WAL_HEADER = 32;
 const FRAME_HEADER = 24;
 
+/** What a write-ahead log holds that SQLite's recovery would keep. */
+export interface CommittedLog {
+  /** Each page in a committed frame, with where in the log its latest committed image starts. */
+  pages: Map<number, number>;
+  /** The database's size in pages at the last commit; 0 when the log holds no commit. */
+  size: number;
+}
+
 /**
  * The pages the write-ahead log `file` holds in committed frames of its current generation
  * (salts and running checksums checked, as SQLite's recovery does), and the database's size
  * in pages at its last commit. Empty when there is no log or it holds nothing valid.
  */
-export function committedLogPages(file: string, pageSize: number): { pages: Set<number>; size: number } {
-  const none = { pages: new Set<number>(), size: 0 };
+export function committedLogPages(file: string, pageSize: number): CommittedLog {
+  const none: CommittedLog = { pages: new Map(), size: 0 };
   let fd: number;
   try {
     fd = openSync(file, "r");
@@ -82,18 +90,18 @@ export function committedLogPages(file: string, pageSize: number): { pages: Set<
     let sums = checksum(header.subarray(0, 24), [0, 0], bigEndian);
     if (sums[0] !== header.readUInt32BE(24) || sums[1] !== header.readUInt32BE(28)) return none;
     const salt = header.subarray(16, 24);
-    const seen: number[] = [];
-    const committed = { pages: new Set<number>(), size: 0 };
+    const seen: [page: number, at: number][] = [];
+    const committed: CommittedLog = { pages: new Map(), size: 0 };
     for (let at = WAL_HEADER; ; at += FRAME_HEADER + pageSize) {
       const frame = readAt(fd, FRAME_HEADER + pageSize, at);
       if (frame.length < FRAME_HEADER + pageSize || !frame.subarray(8, 16).equals(salt)) break;
       sums = checksum(frame.subarray(0, 8), sums, bigEndian);
       sums = checksum(frame.subarray(FRAME_HEADER), sums, bigEndian);
       if (sums[0] !== frame.readUInt32BE(16) || sums[1] !== frame.readUInt32BE(20)) break;
-      seen.push(frame.readUInt32BE(0));
+      seen.push([frame.readUInt32BE(0), at + FRAME_HEADER]);
       const commitSize = frame.readUInt32BE(4);
       if (commitSize > 0) {
-        for (const page of seen.splice(0)) committed.pages.add(page);
+        for (const [page, image] of seen.splice(0)) committed.pages.set(page, image);
         committed.size = commitSize;
       }
     }

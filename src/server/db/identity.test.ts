@@ -1,18 +1,23 @@
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import {
+  chmodSync,
   closeSync,
   copyFileSync,
   existsSync,
+  linkSync,
   mkdirSync,
   openSync,
   readFileSync,
+  renameSync,
+  rmSync,
   statSync,
   truncateSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
+import { writeLogOnlyCopy } from "#tests/support/log-only-database.ts";
 import { scratchDir } from "#tests/support/scratch.ts";
 import { applyMigrations, openDatabase } from "./client.ts";
 import { APPLICATION_ID, recogniseDatabaseFile, settleIdentity, watchDatabaseFile } from "./identity.ts";
@@ -125,6 +130,72 @@ describe("app.db judged by its bytes", () => {
   });
 });
 
+describe("a file with the site's ids: its tables must be there, in the file or its log", () => {
+  /** A file as `sqlite3` makes it by hand: the ids and nothing else. */
+  function idsOnly(id: number): string {
+    return foreign(`PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${id};`);
+  }
+
+  test("the ids and no tables, in a folder that held the site: refused, the lost log named", () => {
+    const file = idsOnly(4242);
+    expect(recogniseDatabaseFile(file, [4242])).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining(
+        "app.db-wal, which holds what was written since the last checkpoint, may be missing",
+      ),
+    });
+    // Only a file a first start is creating (no marker yet) may be that empty.
+    expect(recogniseDatabaseFile(file, [], { siteHeld: false })).toEqual({ ok: true, id: 4242 });
+    expect(recogniseDatabaseFile(file, [], { siteHeld: true })).toMatchObject({ ok: false });
+  });
+
+  test("everything in the log, the file one page: recognised with its log, refused without it", () => {
+    const { file: source, id } = ours();
+    const file = join(scratchDir("log-only"), "app.db");
+    writeLogOnlyCopy(source, file);
+    expect(statSync(file).size).toBe(4096);
+    const files = [file, `${file}-wal`, `${file}-shm`];
+    const before = files.map(hash);
+    expect(recogniseDatabaseFile(file, [id])).toEqual({ ok: true, id });
+    expect(files.map(hash)).toEqual(before);
+    rmSync(`${file}-wal`);
+    expect(recogniseDatabaseFile(file, [id])).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("may be missing"),
+    });
+    rmSync(`${file}-shm`);
+    expect(recogniseDatabaseFile(file, [id])).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining("may be missing"),
+    });
+    expect(existsSync(`${file}-wal`) || existsSync(`${file}-shm`)).toBe(false);
+  });
+
+  test("an older release's database whose tables are only in its log: recognised", () => {
+    const source = older();
+    const file = join(scratchDir("log-only"), "app.db");
+    writeLogOnlyCopy(source, file);
+    expect(recogniseDatabaseFile(file, [])).toEqual({ ok: true, id: null });
+  });
+
+  test.each([
+    ["page 2", 1],
+    ["a page in the middle", 20],
+    ["the last pages", -3],
+  ])("%s zeroed inside: refused as damaged, and nothing is made beside it", (_, at) => {
+    const { file, id } = ours();
+    const pages = statSync(file).size / 4096;
+    writeHead(file, Buffer.alloc(3 * 4096), (at < 0 ? pages + at : at) * 4096);
+    const before = hash(file);
+    expect(recogniseDatabaseFile(file, [id])).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/is damaged|cannot be read/),
+    });
+    expect(hash(file)).toBe(before);
+    expect([existsSync(`${file}-wal`), existsSync(`${file}-shm`)]).toEqual([false, false]);
+  });
+});
+
 describe("a checkpoint cut short by a crash (page 1 written, the file not yet extended)", () => {
   /** The files as a crash mid-checkpoint leaves them, copied out while the log is intact. */
   function crashState(cutTo: (grownPages: number, oldPages: number) => number) {
@@ -165,20 +236,48 @@ describe("a checkpoint cut short by a crash (page 1 written, the file not yet ex
 });
 
 describe("the running server's watch on the file", () => {
-  test("growth and checkpoints are fine; shrinking, a new header or another id is seen, and stays seen", () => {
+  test("its own checkpoints, recorded, are fine; shrinking, a new header or another id is seen, and stays seen", () => {
     const { file, id } = ours();
     const handle = openDatabase(file);
-    const watch = watchDatabaseFile(file, id);
+    const watch = watchDatabaseFile(file);
     handle.sqlite.run("CREATE TABLE grow (x)");
     for (let i = 0; i < 300; i++) handle.sqlite.run("INSERT INTO grow VALUES (?)", ["y".repeat(500)]);
-    handle.sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    expect(watch.problem()).toBeNull();
+    expect(handle.checkpoint()).toEqual({ complete: true, frames: 0, folded: 0 });
+    watch.record();
     expect(watch.problem()).toBeNull();
     writeHead(file, int32(id + 1), 60);
     expect(watch.problem()).toContain("another database");
     writeHead(file, int32(id), 60);
+    watch.record();
     expect(watch.problem()).toContain("another database");
     watch.close();
     handle.close({ checkpoint: false });
+  });
+
+  test("no connection checkpoints by itself: a thousand commits leave the file as it was", () => {
+    const { file } = ours();
+    const handle = openDatabase(file);
+    const watch = watchDatabaseFile(file);
+    const before = hash(file);
+    handle.sqlite.run("CREATE TABLE grow (x)");
+    for (let i = 0; i < 1500; i++) handle.sqlite.run("INSERT INTO grow VALUES (?)", ["z".repeat(3000)]);
+    expect(statSync(`${file}-wal`).size).toBeGreaterThan(4 * 1024 * 1024);
+    expect(hash(file)).toBe(before);
+    expect(watch.problem()).toBeNull();
+    watch.close();
+    handle.close();
+  });
+
+  test("a checkpoint the watch was not told of is a write by another program", () => {
+    const { file } = ours();
+    const handle = openDatabase(file);
+    const watch = watchDatabaseFile(file);
+    handle.sqlite.run("CREATE TABLE grow (x)");
+    handle.sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
+    expect(watch.problem()).toContain("written by another program");
+    watch.close();
+    handle.close();
   });
 
   test.each([
@@ -186,26 +285,42 @@ describe("the running server's watch on the file", () => {
     ["cut to a page", (f: string) => truncateSync(f, 4096), "shrank"],
     ["its first bytes overwritten", (f: string) => writeHead(f, Buffer.from("garbage garbage!")), "header"],
     ["another program's id", (f: string) => writeHead(f, int32(99), 68), "another database"],
+    ["the same bytes written again", (f: string) => writeFileSync(f, readFileSync(f)), "modification time"],
+    ["one byte past the header changed", (f: string) => writeHead(f, Buffer.from([1]), 5000), "modification time"],
+    ["grown by a page", (f: string) => writeHead(f, Buffer.alloc(4096), statSync(f).size), "size"],
+    [
+      "written, then its modification time set back (touch -r)",
+      (f: string) => {
+        // touch sets the time to the nanosecond, as the attack did.
+        Bun.spawnSync(["touch", "-r", f, `${f}.time`]);
+        writeHead(f, Buffer.from([1]), 5000);
+        Bun.spawnSync(["touch", "-r", `${f}.time`, f]);
+      },
+      "the time was set back",
+    ],
   ])("%s: seen", (_, damage, problem) => {
-    const { file, id } = ours();
-    const watch = watchDatabaseFile(file, id);
+    const { file } = ours();
+    const watch = watchDatabaseFile(file);
     expect(watch.problem()).toBeNull();
     damage(file);
     expect(watch.problem()).toContain(problem);
     watch.close();
   });
 
-  test("an older release's database given its id at start: the new header is still this database", () => {
-    const file = older();
+  test("a new mode, a hard link, a move away and back or the access time restored is not a write", () => {
+    const { file } = ours();
     const watch = watchDatabaseFile(file);
-    const handle = openDatabase(file);
-    const id = settleIdentity(handle);
-    const watchAfter = watchDatabaseFile(file, id);
-    expect(readFileSync(file).readInt32BE(68)).toBe(APPLICATION_ID);
-    expect(watchAfter.problem()).toBeNull();
-    expect(watch.problem()).toContain("another database");
-    for (const w of [watch, watchAfter]) w.close();
-    handle.close();
+    chmodSync(file, 0o640);
+    expect(watch.problem()).toBeNull();
+    linkSync(file, `${file}.link`);
+    expect(watch.problem()).toBeNull();
+    renameSync(file, `${file}.aside`);
+    renameSync(`${file}.aside`, file);
+    expect(watch.problem()).toBeNull();
+    // As tar --atime-preserve does after reading it.
+    Bun.spawnSync(["touch", "-a", "-d", "2001-01-01", file]);
+    expect(watch.problem()).toBeNull();
+    watch.close();
   });
 });
 

@@ -1,9 +1,10 @@
-import { constants, Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import { randomInt } from "node:crypto";
-import { closeSync, fstatSync, openSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { basename } from "node:path";
 import type { DatabaseHandle } from "./client.ts";
 import { committedLogPages, type FileHeader, HEADER_BYTES, parseHeader, readAt, readFileBytes } from "./file-header.ts";
+import { inspectDatabaseFile } from "./file-view.ts";
 
 // Which database file is cam-guide's, and which site's. Every cam-guide database carries two
 // numbers in its file header: the application id below ("camg"), and in user_version an id of
@@ -19,12 +20,18 @@ const code = (error: unknown) => (error as { code?: string }).code ?? (error as 
 
 /**
  * Whether the existing `file` is a cam-guide database that a DATA_DIR which held the databases
- * `knownIds` may open, judged before SQLite opens it: from its bytes, and for an older
- * release's database from its table list read in SQLite's immutable mode (which never opens
- * the write-ahead log or its index). `id` is the database's own id, null for an older one.
- * A problem is the end of a sentence ("The database … <problem>").
+ * `knownIds` may open, judged before SQLite opens it: from its bytes, then its contents read
+ * through a read-only view (db/file-view.ts) that never opens the write-ahead log or its index
+ * for SQLite. `siteHeld`: the folder has held a site (its marker is there), so its database
+ * must hold cam-guide's tables; only a file being created by a first start may lack them.
+ * `id` is the database's own id, null for an older release's. A problem is the end of a
+ * sentence ("The database … <problem>").
  */
-export function recogniseDatabaseFile(file: string, knownIds: number[]): Recognition {
+export function recogniseDatabaseFile(
+  file: string,
+  knownIds: number[],
+  { siteHeld = knownIds.length > 0 } = {},
+): Recognition {
   const refuse = (problem: string): Recognition => ({ ok: false, problem });
   let header: FileHeader | string;
   let size: number;
@@ -51,12 +58,20 @@ export function recogniseDatabaseFile(file: string, knownIds: number[]): Recogni
       return refuse(
         `is another cam-guide site's database (database ${header.userVersion}; this folder has held ${knownIds.join(", ")})`,
       );
+    const { damage, history } = inspectDatabaseFile(file);
+    if (damage) return refuse(damage);
+    // The ids are written before anything else, so a file that lost its log (copied alone,
+    // or the log deleted) before its first checkpoint is a header with none of the tables.
+    if (siteHeld && !history)
+      return refuse(
+        `has this site's ids but none of its tables: its write-ahead log ${basename(file)}-wal, which holds what was written since the last checkpoint, may be missing (the file copied alone, or the log deleted)`,
+      );
     return { ok: true, id: header.userVersion };
   }
   if (header.applicationId !== 0)
     return refuse(`belongs to another program (its application id is ${header.applicationId >>> 0})`);
-  const history = migrationHistoryIn(file);
-  if (typeof history === "string") return refuse(history);
+  const { damage, history } = inspectDatabaseFile(file);
+  if (damage) return refuse(damage);
   if (!history) return refuse("is not a cam-guide database (it has no cam-guide migration history)");
   // Once this release has run here its database carries an id: one without is not that one.
   if (knownIds.length > 0)
@@ -73,23 +88,6 @@ function logHoldsTheRest(file: string, header: FileHeader, filePages: number): b
   if (log.size === 0) return false;
   for (let page = filePages + 1; page <= log.size; page++) if (!log.pages.has(page)) return false;
   return true;
-}
-
-/** True when `file` records cam-guide migrations, false when it does not, or why it cannot be read. */
-function migrationHistoryIn(file: string): boolean | string {
-  // immutable=1: the main file alone, no locks, no log: nothing beside it is read or written.
-  const uri = `file:${resolve(file).replace(/[%?#]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)}?immutable=1`;
-  let sqlite: Database | null = null;
-  try {
-    sqlite = new Database(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
-    const table = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'");
-    if (!table.get()) return false;
-    return sqlite.query("SELECT 1 FROM __drizzle_migrations LIMIT 1").get() !== null;
-  } catch (error) {
-    return `cannot be read (${(error as Error).message})`;
-  } finally {
-    sqlite?.close();
-  }
 }
 
 /** The id a database created now gets: positive, so it reads the same as a signed header field. */
@@ -127,39 +125,95 @@ export function settleIdentity(handle: DatabaseHandle): number {
 export interface DatabaseFileWatch {
   /** Null while the file is still the database opened, else what happened to it (the end of a sentence). */
   problem(): string | null;
+  /**
+   * Takes the file as it is now for the database: call it right after this server's own
+   * checkpoint (the only thing that writes the file while it runs), and only after asking problem().
+   */
+  record(): void;
   /** Closes the watch's descriptor: only once SQLite has closed the file (closing any descriptor drops the process's locks on it). */
   close(): void;
 }
 
+/** What the file must still show between two of the server's checkpoints. */
+interface Recorded {
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+  head: Buffer;
+  /** A hash of the whole file: asked only when nothing but its change time moved. */
+  contents: bigint;
+}
+
+const CHUNK = 1024 * 1024;
+
+/** A fast non-cryptographic hash of everything `fd` holds (about 1 ms per megabyte). */
+function hashContents(fd: number): bigint {
+  const chunk = Buffer.allocUnsafe(CHUNK);
+  let hash = 0n;
+  for (let at = 0; ; at += CHUNK) {
+    const read = readSync(fd, chunk, 0, CHUNK, at);
+    if (read === 0) return hash;
+    hash = Bun.hash.wyhash(chunk.subarray(0, read), hash);
+  }
+}
+
 /**
- * Watches the database file the server opened for what an inode comparison cannot see: the
- * same file cut short or emptied (it never shrinks under this server: no VACUUM runs on it,
- * and freed pages stay in the file), its header overwritten, or another database copied
- * over it. One descriptor held open for the server's life; each look is an fstat and a
- * 100-byte read. Once a problem is seen it stays: this process cannot trust the file again.
+ * Watches the database file the server opened. In write-ahead-log mode only a checkpoint writes
+ * the file, and only this server checkpoints it (every connection cam-guide opens turns SQLite's
+ * automatic checkpoint off), so between two of its checkpoints the file must not change at all:
+ * not its size, its modification time (to the nanosecond), nor its 100-byte header. That tells
+ * an older copy of the same site put over it (`cat old.db > app.db`, `cp -p`) from the server's
+ * own writes. A time set back afterwards (`touch -r`) cannot set back the change time; but that
+ * moves for harmless reasons too (chmod, chown, a link, a move away and back, a backup tool
+ * restoring the access time), so when it alone moved the whole file is compared with a hash
+ * taken at the last checkpoint. One descriptor held for the server's life; each look is an
+ * fstat and a 100-byte read. Once a problem is seen it stays: this process cannot trust the
+ * file again.
  */
-export function watchDatabaseFile(file: string, databaseIdKnown?: number): DatabaseFileWatch {
+export function watchDatabaseFile(file: string): DatabaseFileWatch {
   const fd = openSync(file, "r");
-  const first = parseHeader(readAt(fd, HEADER_BYTES, 0));
-  let largest = fstatSync(fd).size;
+  const look = () => {
+    const { size, mtimeNs, ctimeNs } = fstatSync(fd, { bigint: true });
+    return { size, mtimeNs, ctimeNs, head: readAt(fd, HEADER_BYTES, 0) };
+  };
+  const take = (): Recorded => ({ ...look(), contents: hashContents(fd) });
+  let recorded = take();
   let seen: string | null = null;
-  const same = (header: FileHeader) =>
-    typeof first === "string" ||
-    (header.pageSize === first.pageSize &&
-      ((header.applicationId === first.applicationId && header.userVersion === first.userVersion) ||
-        (header.applicationId === APPLICATION_ID && header.userVersion === databaseIdKnown)));
+  const only = "only the server's own checkpoints may write it";
+  const judge = (now: ReturnType<typeof look>): string | null => {
+    if (now.size < recorded.size)
+      return `shrank from ${recorded.size} to ${now.size} bytes while the server runs (cut short or emptied)`;
+    const header = parseHeader(now.head);
+    if (typeof header === "string") return "no longer starts with SQLite's header (it was overwritten)";
+    const first = parseHeader(recorded.head);
+    if (
+      typeof first !== "string" &&
+      (header.pageSize !== first.pageSize ||
+        header.applicationId !== first.applicationId ||
+        header.userVersion !== first.userVersion)
+    )
+      return "now holds another database (one was copied over it while the server runs)";
+    const changed = [
+      now.size !== recorded.size && "size",
+      now.mtimeNs !== recorded.mtimeNs && "modification time",
+      !now.head.equals(recorded.head) && "header",
+    ].filter(Boolean);
+    if (changed.length > 0)
+      return `was written by another program while the server runs (its ${changed.join(", ")} changed since the server's last checkpoint; ${only})`;
+    if (now.ctimeNs === recorded.ctimeNs) return null;
+    if (hashContents(fd) !== recorded.contents)
+      return `was written by another program while the server runs (its contents changed though its size and modification time did not: the time was set back, as touch -r does; ${only})`;
+    // The same bytes: moved away and back, or its mode, owner or access time changed.
+    recorded = { ...recorded, ctimeNs: now.ctimeNs };
+    return null;
+  };
   return {
     problem() {
-      if (seen) return seen;
-      const { size } = fstatSync(fd);
-      if (size < largest) seen = `shrank from ${largest} to ${size} bytes while the server runs (cut short or emptied)`;
-      else {
-        largest = size;
-        const header = parseHeader(readAt(fd, HEADER_BYTES, 0));
-        if (typeof header === "string") seen = "no longer starts with SQLite's header (it was overwritten)";
-        else if (!same(header)) seen = "now holds another database (one was copied over it while the server runs)";
-      }
+      seen ??= judge(look());
       return seen;
+    },
+    record() {
+      if (!seen) recorded = take();
     },
     close() {
       closeSync(fd);

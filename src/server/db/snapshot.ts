@@ -1,8 +1,10 @@
 import { Database } from "bun:sqlite";
-import { renameSync, rmSync } from "node:fs";
-import { applyMigrations, hasMigrationHistory, migrationProblem, openDatabase, openMemoryDatabase } from "./client.ts";
+import { existsSync, renameSync, rmSync } from "node:fs";
+import { applyMigrations, openDatabase, openMemoryDatabase } from "./client.ts";
 import { HEADER_BYTES, parseHeader, readFileBytes } from "./file-header.ts";
+import { integrityProblem } from "./file-view.ts";
 import { APPLICATION_ID, stampIdentity } from "./identity.ts";
+import { hasMigrationHistory, migrationProblem } from "./migration-history.ts";
 import { schemaDifference } from "./schema-shape.ts";
 import { settleStoredValues, storedValueProblem } from "./stored-values.ts";
 
@@ -11,8 +13,15 @@ import { settleStoredValues, storedValueProblem } from "./stored-values.ts";
 
 /** Writes a consistent copy of the database in `file` to `target` while others keep writing to it. */
 export async function snapshotDatabase(file: string, target: string): Promise<void> {
-  const source = new Database(file, { readonly: true });
+  // A read-only connection leaves behind the log and index it had to create; a read-write one
+  // closed last removes them, but first folds into the file a log a crashed server left. So
+  // read-only when both are there already (a server running, or one killed: nothing is
+  // folded), read-write when they are not (no server: it removes what it made). Neither writes
+  // the file beside a running server: no automatic checkpoint, and never the last to close.
+  const sideFiles = existsSync(`${file}-wal`) && existsSync(`${file}-shm`);
+  const source = new Database(file, sideFiles ? { readonly: true } : { readwrite: true, create: false });
   try {
+    source.run("PRAGMA wal_autocheckpoint = 0");
     source.run("PRAGMA busy_timeout = 5000");
     // VACUUM INTO reads one snapshot of the database, so writers carry on meanwhile.
     source.run(`VACUUM INTO '${target.replace(/'/g, "''")}'`);
@@ -74,11 +83,8 @@ export async function replacementDatabaseProblem(file: string): Promise<string |
   let check: Database | null = null;
   try {
     check = new Database(file, { readonly: true });
-    const rows = check.query("PRAGMA integrity_check").all() as { integrity_check: string }[];
-    if (rows[0]?.integrity_check !== "ok") {
-      const found = rows.flatMap((row) => row.integrity_check.split("\n")).filter((line) => !line.startsWith("***"));
-      return `is damaged (${found.slice(0, 2).join("; ")}${found.length > 2 ? `; ${found.length - 2} more problems` : ""})`;
-    }
+    const damage = integrityProblem(check.query("PRAGMA integrity_check").all() as Record<string, string>[]);
+    if (damage) return damage;
     if (!hasMigrationHistory(check)) return "is not a cam-guide database (it has no migration history)";
     const migrations = migrationProblem(check);
     if (migrations) return migrations;
@@ -152,11 +158,16 @@ function storageClassProblem(actual: Sqlite, expected: Sqlite): string | null {
   return null;
 }
 
-const SIDE_FILES = ["-wal", "-shm", "-journal"];
+/**
+ * What lives beside a database file and belongs to it: SQLite's write-ahead log, its shared
+ * memory index and rollback journal, and the note a server leaves when the file was changed
+ * under it (data-dir.ts). They move with the file, and go when it is replaced.
+ */
+export const DATABASE_SIDE_FILES = ["-wal", "-shm", "-journal", "-changed"];
 
 /** Removes what a database left beside its file (write-ahead log, shared memory, journal). */
 export function removeDatabaseSideFiles(file: string): void {
-  for (const suffix of SIDE_FILES) rmSync(file + suffix, { force: true });
+  for (const suffix of DATABASE_SIDE_FILES) rmSync(file + suffix, { force: true });
 }
 
 /**
@@ -165,7 +176,7 @@ export function removeDatabaseSideFiles(file: string): void {
  */
 export function moveDatabase(file: string, to: string): void {
   renameSync(file, to);
-  for (const suffix of SIDE_FILES) {
+  for (const suffix of DATABASE_SIDE_FILES) {
     try {
       renameSync(file + suffix, to + suffix);
     } catch (error) {

@@ -122,6 +122,32 @@ describe("the database files opened at start", () => {
     expect(health.check()).toEqual({ ok: true });
     expect(logger.lines.some((l) => l.includes("changes are accepted"))).toBe(true);
   });
+
+  test("app.db written by another program: told once, and never for a side file or a move away and back", () => {
+    const { file, dir } = site();
+    const told: string[] = [];
+    const health = new StorageHealth({ dir, databaseFile: file, onDatabaseChanged: (reason) => told.push(reason) });
+    renameSync(`${file}-wal`, `${file}-wal.aside`);
+    renameSync(file, `${file}.aside`);
+    expect(health.check()).toMatchObject({ ok: false, reason: expect.stringContaining("missing") });
+    renameSync(`${file}.aside`, file);
+    renameSync(`${file}-wal.aside`, `${file}-wal`);
+    expect(health.check()).toEqual({ ok: true });
+    expect(told).toEqual([]);
+    writeHead(file, "SQLite format 3\0");
+    expect(health.check()).toMatchObject({ ok: false, reason: expect.stringContaining("modification time") });
+    expect(health.check().ok).toBe(false);
+    expect(told).toEqual([expect.stringContaining("written by another program")]);
+  });
+
+  test("after this server's own checkpoint, recorded, the file is the database still", () => {
+    const { file, dir } = site();
+    const health = new StorageHealth({ dir, databaseFile: file });
+    open!.sqlite.exec("INSERT INTO t SELECT x + 1 FROM t");
+    expect(open!.checkpoint()?.complete).toBe(true);
+    health.checkpointed();
+    expect(health.databaseFileState()).toEqual({ ok: true });
+  });
 });
 
 describe("the disk under the data", () => {

@@ -28,8 +28,11 @@ export interface StorageHealthOptions {
   dir: string;
   /** The database file to watch, or null for an in-memory database. */
   databaseFile: string | null;
-  /** The id in the database's header once the server has given it one (an older release's database gets it at start). */
-  databaseId?: number;
+  /**
+   * Called once, when the database file is first seen replaced or written by another program:
+   * its write-ahead log then belongs to a file that is gone, and must never be folded into this one.
+   */
+  onDatabaseChanged?: (reason: string) => void;
   logger?: Logger;
   probeEveryMs?: number;
   reserveBytes?: number;
@@ -128,6 +131,8 @@ export class StorageHealth {
   /** The main database file's contents (size, header, identity), watched through a descriptor of its own. */
   private readonly watch: DatabaseFileWatch | null = null;
   private stopped = false;
+  /** Whether onDatabaseChanged was called. */
+  private changeNoted = false;
 
   constructor(private readonly options: StorageHealthOptions) {
     this.probeEveryMs = options.probeEveryMs ?? PROBE_EVERY_MS;
@@ -145,7 +150,7 @@ export class StorageHealth {
         }
       }
       try {
-        this.watch = watchDatabaseFile(options.databaseFile, options.databaseId);
+        this.watch = watchDatabaseFile(options.databaseFile);
       } catch {
         // not there: the comparison above reports it
       }
@@ -179,6 +184,15 @@ export class StorageHealth {
     const state = this.checkFiles();
     // Logged when it goes wrong; the recovery is logged by check(), which sees the whole state.
     return state.ok ? state : this.report(state);
+  }
+
+  /**
+   * Right after this server's own checkpoint, which writes the database file: the file as it is
+   * now is the one to compare with until the next (see watchDatabaseFile). Ask databaseFileState()
+   * before checkpointing: a file that stopped being ours is never written, nor taken as it is.
+   */
+  checkpointed(): void {
+    this.watch?.record();
   }
 
   /**
@@ -248,6 +262,16 @@ export class StorageHealth {
   }
 
   private checkFiles(): StorageState {
+    const state = this.compareFiles();
+    if (!state.ok && state.mainFile && !this.changeNoted) {
+      this.changeNoted = true;
+      this.options.onDatabaseChanged?.(state.reason);
+    }
+    return state.ok ? OK : { ok: false, status: state.status, reason: state.reason };
+  }
+
+  /** `mainFile`: the problem is that app.db itself was replaced or written, not a side file or the disk. */
+  private compareFiles(): StorageState & { mainFile?: boolean } {
     for (const { file, dev, ino } of this.watched) {
       const name = file.slice(file.lastIndexOf("/") + 1);
       let now: { dev: bigint; ino: bigint };
@@ -267,17 +291,20 @@ export class StorageHealth {
           ok: false,
           status: 503,
           reason: `the database file ${name} was replaced by another file while the server runs`,
+          mainFile: file === this.options.databaseFile,
         };
     }
     let problem: string | null;
+    let unreadable = false;
     try {
       problem = this.watch?.problem() ?? null;
     } catch (error) {
       problem = `cannot be read (${errorCode(error)})`;
+      unreadable = true;
     }
     if (problem) {
       const name = basename(this.options.databaseFile ?? "app.db");
-      return { ok: false, status: 503, reason: `the database file ${name} ${problem}` };
+      return { ok: false, status: 503, reason: `the database file ${name} ${problem}`, mainFile: !unreadable };
     }
     return OK;
   }

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { describeFailure } from "#server/backup.ts";
+import { siteDatabase } from "#server/data-dir.ts";
 import { openDatabase } from "#server/db/client.ts";
 import { lockBackupRun } from "#server/db/lock.ts";
 import { type AutoBackupResult, autoBackup } from "./auto-backup.ts";
@@ -52,6 +53,10 @@ export async function backupProcess(
   try {
     const file = join(dataDir, "app.db");
     if (!existsSync(file)) return ended({ ok: false, error: `No database at ${file}; is DATA_DIR right?` }, report);
+    // Judged before SQLite opens it, as every command does: the run is recorded in it.
+    const found = siteDatabase(dataDir);
+    if (found.state === "unrecognised")
+      return ended({ ok: false, error: `The database ${file} ${found.problem}; nothing was backed up.` }, report);
     const database = openDatabase(file);
     try {
       const { db } = database;

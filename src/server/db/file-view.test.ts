@@ -1,0 +1,91 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeLogOnlyCopy } from "#tests/support/log-only-database.ts";
+import { scratchDir } from "#tests/support/scratch.ts";
+import { applyMigrations, openDatabase } from "./client.ts";
+import { inspectDatabaseFile, integrityProblem } from "./file-view.ts";
+import { settleIdentity } from "./identity.ts";
+
+// Real files: the checks every command makes before it opens app.db, read without SQLite
+// opening the file, its log or its index.
+
+function migrated(): string {
+  const file = join(scratchDir("view"), "app.db");
+  const handle = openDatabase(file);
+  applyMigrations(handle);
+  settleIdentity(handle);
+  handle.close();
+  return file;
+}
+
+const snapshot = (dir: string) =>
+  readdirSync(dir)
+    .sort()
+    .map((name) => `${name} ${Bun.hash(readFileSync(join(dir, name)))}`);
+
+describe("a database read through the view", () => {
+  test("the file alone, and the file with its log laid over it, read the same; nothing is made or changed", () => {
+    const file = migrated();
+    expect(inspectDatabaseFile(file)).toEqual({ history: true, damage: null, migrations: null });
+    const copy = join(scratchDir("view"), "app.db");
+    writeLogOnlyCopy(file, copy);
+    const before = snapshot(join(copy, ".."));
+    expect(inspectDatabaseFile(copy)).toEqual({ history: true, damage: null, migrations: null });
+    expect(snapshot(join(copy, ".."))).toEqual(before);
+  });
+
+  test("a migration this build does not know, recorded only in the log, is seen", () => {
+    const file = migrated();
+    const handle = openDatabase(file);
+    handle.sqlite.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('later', 99999999999999)");
+    const copy = join(scratchDir("view"), "app.db");
+    writeLogOnlyCopy(file, copy);
+    handle.close({ checkpoint: false });
+    expect(inspectDatabaseFile(copy).migrations).toContain("newer cam-guide");
+    expect(existsSync(`${copy}-wal`)).toBe(true);
+  });
+
+  test("checked under a process that writes and checkpoints all the time: never a false alarm", async () => {
+    const file = migrated();
+    const script = `
+      const { Database } = require("bun:sqlite");
+      const db = new Database(${JSON.stringify(file)});
+      db.run("PRAGMA journal_mode = WAL"); db.run("PRAGMA wal_autocheckpoint = 0");
+      db.run("CREATE TABLE churn (x)");
+      console.log("ready");
+      const until = Date.now() + 1500;
+      for (let i = 0; Date.now() < until; i++) {
+        // A checkpoint every few tens of milliseconds: the server makes one every 30 s.
+        Bun.sleepSync(1);
+        db.run("INSERT INTO churn VALUES (?)", ["x".repeat(2000)]);
+        if (i % 20 === 0) db.run("DELETE FROM churn WHERE rowid % 3 = 0");
+        if (i % 25 === 0) db.run(i % 50 === 0 ? "PRAGMA wal_checkpoint(TRUNCATE)" : "PRAGMA wal_checkpoint(PASSIVE)");
+      }
+      db.close();`;
+    const writer = Bun.spawn(["bun", "-e", script], { stdout: "pipe", stderr: "inherit" });
+    const reader = writer.stdout.getReader();
+    await reader.read();
+    const seen: unknown[] = [];
+    while (writer.exitCode === null) {
+      seen.push(inspectDatabaseFile(file));
+      await Bun.sleep(5);
+    }
+    expect(seen.length).toBeGreaterThan(10);
+    expect(
+      seen.filter((s) => JSON.stringify(s) !== JSON.stringify({ history: true, damage: null, migrations: null })),
+    ).toEqual([]);
+  }, 20_000);
+});
+
+describe("what SQLite's checks say, as a sentence", () => {
+  test("ok is no problem; problems are counted after the first two", () => {
+    expect(integrityProblem([{ quick_check: "ok" }])).toBeNull();
+    expect(integrityProblem([{ quick_check: "*** in database main ***\nPage 5: never used" }])).toBe(
+      "is damaged (Page 5: never used)",
+    );
+    expect(integrityProblem(["a", "b", "c", "d"].map((line) => ({ integrity_check: line })))).toBe(
+      "is damaged (a; b; 2 more problems)",
+    );
+  });
+});

@@ -1,0 +1,164 @@
+import { constants, Database } from "bun:sqlite";
+import { closeSync, fstatSync, openSync } from "node:fs";
+import { resolve } from "node:path";
+import { committedLogPages, HEADER_BYTES, parseHeader, readAt } from "./file-header.ts";
+import { hasMigrationHistory, migrationProblem } from "./migration-history.ts";
+
+// The database in a file as SQLite would see it (the main file with the committed frames of
+// its write-ahead log laid over it), read without SQLite opening either file: every check a
+// command makes before it opens app.db goes through here, so a command that refuses leaves
+// DATA_DIR as it was. SQLite, asked to open the file itself, creates app.db-wal and
+// app.db-shm (a read-only connection leaves them behind), may recover the log into the index,
+// and its last connection folds the log into the file on close.
+
+/** What the checks read from a database file before it is opened. */
+export interface Inspection {
+  /** Whether it records cam-guide migrations (its tables are there). */
+  history: boolean;
+  /** Why SQLite cannot read it whole (the end of a sentence), or null. */
+  damage: string | null;
+  /** Migrations this build does not know (see migrationProblem), or null. */
+  migrations: string | null;
+}
+
+/** `rows` of PRAGMA integrity_check or quick_check as the end of a sentence, or null when it says ok. */
+export function integrityProblem(rows: Record<string, string>[]): string | null {
+  const lines = rows.flatMap((row) => String(Object.values(row)[0]).split("\n")).filter((l) => !l.startsWith("***"));
+  if (lines.length === 1 && lines[0] === "ok") return null;
+  const more = lines.length > 2 ? `; ${lines.length - 2} more problems` : "";
+  return `is damaged (${lines.slice(0, 2).join("; ")}${more})`;
+}
+
+interface FileState {
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+  ctimeNs: bigint;
+  head: string;
+}
+
+function fileState(path: string, headBytes: number): FileState | null {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return null;
+  }
+  try {
+    const { ino, size, mtimeNs, ctimeNs } = fstatSync(fd, { bigint: true });
+    return { ino, size, mtimeNs, ctimeNs, head: readAt(fd, headBytes, 0).toString("hex") };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * What moves when the database's contents move under a reader that takes no lock: the main
+ * file (a checkpoint writes it) and the log's header (a reset gives it new salts). Frames
+ * appended to the log do not count: a reader keeps to the commits it found whole.
+ * `withAppends` counts them too (for remembering an answer).
+ */
+function signature(file: string, withAppends = false): string {
+  const main = fileState(file, 0);
+  const log = fileState(`${file}-wal`, 32);
+  const parts = [main?.ino, main?.size, main?.mtimeNs, main?.ctimeNs, log?.ino, log?.head];
+  if (withAppends) parts.push(log?.size, log?.mtimeNs);
+  return parts.join(" ");
+}
+
+/** Bytes 18 and 19 say "write-ahead log": an image in memory must say "rollback journal" to open. */
+const LEGACY_FORMAT = 1;
+
+/** Above this, a database is not copied into memory to be checked (cam-guide's stay far below). */
+const MAX_IMAGE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Opens a read-only view of the database in `file`: the file itself in SQLite's immutable mode
+ * when its log holds no committed frame (no lock, no log, no index touched), else an image in
+ * memory of the file with the log's committed pages laid over it, as SQLite's recovery would.
+ * `whole` is false for a database too large to copy whose log holds frames: the view is then
+ * the file alone, an older state that a checkpoint cut short may have left half-written.
+ * Throws when SQLite cannot open it.
+ */
+function openView(file: string): { sqlite: Database; whole: boolean } {
+  const fd = openSync(file, "r");
+  try {
+    const header = parseHeader(readAt(fd, HEADER_BYTES, 0));
+    if (typeof header === "string") throw new Error(header);
+    const log = committedLogPages(`${file}-wal`, header.pageSize);
+    if (log.size === 0 || log.size * header.pageSize > MAX_IMAGE_BYTES) {
+      const uri = `file:${resolve(file).replace(/[%?#]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)}?immutable=1`;
+      const sqlite = new Database(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
+      return { sqlite, whole: log.size === 0 };
+    }
+    const image = Buffer.alloc(log.size * header.pageSize);
+    image.set(readAt(fd, image.length, 0));
+    if (log.pages.size > 0) {
+      const wal = openSync(`${file}-wal`, "r");
+      try {
+        for (const [page, at] of log.pages)
+          if (page <= log.size) image.set(readAt(wal, header.pageSize, at), (page - 1) * header.pageSize);
+      } finally {
+        closeSync(wal);
+      }
+    }
+    image[18] = LEGACY_FORMAT;
+    image[19] = LEGACY_FORMAT;
+    return { sqlite: Database.deserialize(image, true), whole: true };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function inspectOnce(file: string): Inspection {
+  let sqlite: Database | null = null;
+  try {
+    const view = openView(file);
+    sqlite = view.sqlite;
+    // quick_check reads every page (about 1 ms per megabyte): a file damaged inside is
+    // refused here, not by a failure half-way through a start that has begun to write.
+    const rows = view.whole ? (sqlite.query("PRAGMA quick_check(3)").all() as Record<string, string>[]) : [];
+    const damage = view.whole ? integrityProblem(rows) : null;
+    if (damage) return { history: false, damage, migrations: null };
+    return { history: hasMigrationHistory(sqlite), damage: null, migrations: migrationProblem(sqlite) };
+  } catch (error) {
+    return { history: false, damage: `cannot be read (${(error as Error).message})`, migrations: null };
+  } finally {
+    sqlite?.close();
+  }
+}
+
+let remembered: { key: string; inspection: Inspection } | null = null;
+
+const sound = (inspection: Inspection) => inspection.damage === null && inspection.history;
+
+/**
+ * Inspects the database in `file` (a SQLite file, its header already judged) through a
+ * read-only view. Read without SQLite's locks, so a checkpoint or a log reset by a running
+ * server during the read could show a mix of two states: an answer counts only when the file
+ * and the log's header stood still across the read, and a problem only when two such reads
+ * agree (the file's times move in steps of a few milliseconds, so one still read may hide a
+ * checkpoint). The last answer is kept for as long as neither file changes (a start asks more
+ * than once).
+ */
+export function inspectDatabaseFile(file: string): Inspection {
+  const key = `${resolve(file)} ${signature(file, true)}`;
+  if (remembered?.key === key) return remembered.inspection;
+  let inspection: Inspection;
+  let problem: string | null = null;
+  const deadline = performance.now() + 3000;
+  for (;;) {
+    const before = signature(file);
+    inspection = inspectOnce(file);
+    if (signature(file) === before) {
+      if (sound(inspection)) break;
+      const seen = JSON.stringify(inspection);
+      if (seen === problem) break;
+      problem = seen;
+    }
+    if (performance.now() > deadline) break;
+    Bun.sleepSync(20);
+  }
+  remembered = { key, inspection };
+  return inspection;
+}
