@@ -79,6 +79,7 @@ beforeAll(async () => {
   });
   db = new Database(join(dir, "data", "app.db"));
   db.run("PRAGMA busy_timeout = 5000");
+  db.run("PRAGMA wal_autocheckpoint = 0"); // only the server checkpoints (decision 059)
   // The seeded links lead to real sites: every check here stays on this machine.
   db.run("UPDATE links SET destination = ?", [`http://${TEST_HOST}:${target.port}/ok`]);
 }, 60_000);

@@ -317,6 +317,7 @@ async function saveResults(): Promise<{ quiz: string; archetype: string; earning
 /** Moves a saved result's date back, as the data of a running site ages (written by another connection). */
 function age(table: "quiz_results" | "earnings_results", id: string, days: number) {
   const db = new Database(join(dataDir, "app.db"));
+  db.run("PRAGMA wal_autocheckpoint = 0"); // only the server checkpoints (decision 059)
   try {
     db.run(`UPDATE ${table} SET created_at = ? WHERE id = ?`, [Date.now() - days * DAY, id]);
   } finally {

@@ -18,6 +18,7 @@ function serverDatabase(baseURL: string): Database {
   if (!newest) throw new Error(`no DATA_DIR ${prefix}* in ${tmpdir()}`);
   const db = new Database(join(newest, "app.db"));
   db.exec("PRAGMA busy_timeout = 5000");
+  db.exec("PRAGMA wal_autocheckpoint = 0"); // only the server checkpoints (decision 059)
   return db;
 }
 
