@@ -793,7 +793,12 @@ describe("the compiled executable", () => {
     for (const from of ["127.0.0.3", "127.0.0.4"]) {
       expect((await postRaw(server.port, "/api/quiz/result", QUIZ, from)).status).toBe(201);
     }
-    const read = await raw(server.port, "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", "", "127.0.0.2");
+    const read = await raw(
+      server.port,
+      "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+      "",
+      "127.0.0.2",
+    );
     expect(read.status).toBe(200);
     expect(rowsIn(server.dataDir, "quiz_results") - before).toBe(7);
   }, 60_000);
