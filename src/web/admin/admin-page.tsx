@@ -6,7 +6,7 @@ import type { AdminBlogPost } from "#shared/features/blog/contract.ts";
 import type { AdminOffer } from "#shared/features/offers/contract.ts";
 import { AccountTab } from "#web/features/account/admin-account.tsx";
 import { AnalyticsTab } from "#web/features/analytics/admin-analytics.tsx";
-import { clearAdminFlag, hasAdminFlag } from "#web/features/auth/admin-session.ts";
+import { clearAdminFlag, hasAdminFlag, setAdminFlag } from "#web/features/auth/admin-session.ts";
 import { SignInAgain } from "#web/features/auth/sign-in-again.tsx";
 import { BackupsTab } from "#web/features/backups/admin-backups.tsx";
 import { CategoriesTab } from "#web/features/blog/admin-categories.tsx";
@@ -59,8 +59,12 @@ export default function AdminPage() {
   const label = sectionLabel(section);
 
   useEffect(() => {
-    if (isAdmin) setShown(true);
-  }, [isAdmin]);
+    if (!isAdmin) return;
+    setShown(true);
+    // Signed in another way (the sign-in form without its script): this browser now knows it
+    // was signed in, so a session that ends is named as such.
+    if (!hasAdminFlag()) setAdminFlag(me.data?.user);
+  }, [isAdmin, me.data?.user]);
 
   useEffect(() => {
     if (flag === null || me.isPending || me.isFetching || isAdmin || leaving.current) return;

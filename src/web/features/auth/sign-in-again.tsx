@@ -11,6 +11,11 @@ export const SIGNED_OUT_TITLE = "You have been signed out";
 export const SIGNED_OUT_TEXT =
   "Your session ended, for example after a sign-in change on another device. Sign in again to save: what you typed here is kept.";
 
+/** An element of the page itself (not the body), outside each of `apart`. */
+function ofThePage(element: EventTarget | null, apart: (HTMLElement | null)[]): element is HTMLElement {
+  return element instanceof HTMLElement && element !== document.body && !apart.some((a) => a?.contains(element));
+}
+
 type Step = { kind: "password"; failure: string | null } | { kind: "code"; recovery: boolean };
 
 /**
@@ -21,8 +26,19 @@ type Step = { kind: "password"; failure: string | null } | { kind: "code"; recov
 export function SignInAgain() {
   const { ended, asking } = useSessionStore();
   const dialog = useRef<HTMLDialogElement>(null);
-  // What had the focus (the save button), given back once the dialog closes.
+  // What had the focus last outside the dialog (the save button, which a form disables while
+  // saving, so it may have lost the focus by the time the refusal comes), given back once the
+  // dialog closes.
   const before = useRef<HTMLElement | null>(null);
+  const bar = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const note = (event: FocusEvent) => {
+      // Not the dialog, nor the line that reopens it (gone once signed in).
+      if (ofThePage(event.target, [dialog.current, bar.current])) before.current = event.target;
+    };
+    document.addEventListener("focusin", note);
+    return () => document.removeEventListener("focusin", note);
+  }, []);
   const [step, setStep] = useState<Step>({ kind: "password", failure: null });
   const [username] = useState(adminUsername);
   const queryClient = useQueryClient();
@@ -31,16 +47,16 @@ export function SignInAgain() {
     const element = dialog.current;
     if (!element) return;
     if (asking && !element.open) {
-      before.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      if (ofThePage(document.activeElement, [element, bar.current])) before.current = document.activeElement;
       element.showModal?.();
       element.querySelector<HTMLInputElement>(username ? 'input[name="password"]' : 'input[name="username"]')?.focus();
     }
     if (!asking) {
       // The next opening starts again at the password.
       setStep({ kind: "password", failure: null });
-      if (!element.open) return;
-      element.close();
-      if (before.current?.isConnected) before.current.focus();
+      // Closed by the browser already (Escape), by a button or by signing in: the focus goes back.
+      if (element.open) element.close();
+      if (before.current?.isConnected && !ofThePage(document.activeElement, [])) before.current.focus();
     }
   }, [asking, username]);
 
@@ -59,7 +75,7 @@ export function SignInAgain() {
   return (
     <>
       {ended && !asking && (
-        <div className="signed-out-bar" role="alert">
+        <div className="signed-out-bar" role="alert" ref={bar}>
           <p>You are signed out: nothing can be saved until you sign in again. What you typed is kept.</p>
           <button type="button" onClick={askToSignIn}>
             Sign In Again
