@@ -218,8 +218,9 @@ export const pages: PathEntry[] = [
     id: "admin-login",
     path: "/admin-login",
     // The code of a failed sign-in sent without JavaScript, and how long to wait; the
-    // second step (step=code) and which code it asks for (use=recovery).
-    search: { error: visitorMade, wait: visitorMade, step: visitorMade, use: visitorMade },
+    // second step (step=code), which code it asks for (use=recovery), and session=ended when
+    // the dashboard sent the admin here because their session ended.
+    search: { error: visitorMade, wait: visitorMade, step: visitorMade, use: visitorMade, session: visitorMade },
     dropsOtherSearch: true,
     load: () => import("./features/auth/admin-login-page.tsx"),
   },

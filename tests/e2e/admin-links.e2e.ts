@@ -11,7 +11,11 @@ test("a new link made by hand is listed with its clicks and copied with its full
   baseURL,
   visit,
   scan,
+  allowProblem,
 }) => {
+  // The destination on this computer, refused on purpose.
+  allowProblem(/HTTP 422 for .*\/api\/admin\/link$/);
+  allowProblem(/status of 422/);
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL! });
   await signIn(page);
   await visit("/admin/links");
@@ -25,6 +29,22 @@ test("a new link made by hand is listed with its clicks and copied with its full
   await page.getByRole("button", { name: "Create Link" }).click();
   await expect(page.getByLabel("Slug")).toHaveAccessibleDescription(/lower-case letters, digits and single hyphens/);
   await scan();
+  // A destination on this computer: the server's refusal shows at its field as soon as it comes,
+  // the link sent once (a refusal is an answer, never a reason to send it again).
+  const sent: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname === "/api/admin/link") sent.push("POST");
+  });
+  await page.getByLabel("Slug").fill("on-this-computer");
+  await page.getByLabel("Destination", { exact: true }).fill("http://127.0.0.1:8080/admin");
+  const refused = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/admin/link");
+  await page.getByRole("button", { name: "Create Link" }).click();
+  expect((await refused).status()).toBe(422);
+  await expect(page.getByLabel("Destination", { exact: true })).toHaveAccessibleDescription(/loopback address/, {
+    timeout: 800,
+  });
+  expect(sent).toEqual(["POST"]);
+  await page.getByLabel("Destination", { exact: true }).fill("https://hand.example/join");
   await page.getByLabel("Slug").fill("made-by-hand");
   await page.getByRole("button", { name: "Create Link" }).click();
   await expect(page.getByTestId("toast")).toContainText("Link created");

@@ -16,6 +16,9 @@ const command = async () =>
     ? [binary]
     : ["bun", join(root, "src/server/main.ts")];
 
+// One server for the file: its journeys run one after the other, in order.
+test.describe.configure({ mode: "serial" });
+
 let dataDir = "";
 let server: ReturnType<typeof Bun.spawn> | null = null;
 const env = () => ({
@@ -160,17 +163,125 @@ test("enrol with the QR code's secret and the password, sign in with a code and 
   await other.getByRole("navigation", { name: "Admin sections" }).getByRole("link", { name: "Home" }).click();
   await expect(other.getByRole("region", { name: "Posts" })).toBeVisible();
   await expect(other.getByText(/A recovery code was used/)).toHaveCount(0);
-  // New recovery codes signed out every other session: the first browser is back at the sign-in.
+  // New recovery codes signed out every other session: the first browser is back at the sign-in,
+  // which says why.
   await page.reload();
-  await expect(page).toHaveURL(/\/admin-login$/);
+  await expect(page).toHaveURL(/\/admin-login\?session=ended$/);
+  await expect(page.getByRole("status")).toHaveText("Your session ended. Sign in again.");
+  await scan();
 
   // Lost phone and codes: the operator turns it off on the server; every session ends.
   const reset = Bun.spawnSync([...(await command()), "admin", "reset-2fa"], { env: env() });
   expect(reset.exitCode).toBe(0);
   expect(reset.stdout.toString()).toContain('Two-factor sign-in is now off for the admin "admin"');
   await other.reload();
-  await expect(other).toHaveURL(/\/admin-login$/);
+  await expect(other).toHaveURL(/\/admin-login\?session=ended$/);
   await later.close();
   await password(page);
   await dashboard(page);
+});
+
+test("two-factor turned on from a phone while a post is typed on the desktop: the save says so at once, the sign-in happens in place by keyboard (a recovery code pasted in the app's field, also without JavaScript), and the post is then saved", async ({
+  page,
+  browser,
+  scan,
+  allowProblem,
+}) => {
+  test.setTimeout(90_000);
+  // The refused save and the editor's own calls while signed out, on purpose.
+  allowProblem(/HTTP 401 for .*\/api\/admin\//);
+  allowProblem(/status of 401/);
+  const baseURL = `http://127.0.0.1:${TWO_FACTOR_PORT}`;
+  const saves: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname === "/api/admin/blog/post") saves.push("POST");
+  });
+
+  await password(page);
+  await dashboard(page);
+  await page.goto("/admin/posts/new");
+  const title = page.getByLabel("Title");
+  const content = page.getByLabel("Content", { exact: true });
+  await title.fill("Written while the phone changed the sign-in");
+  await content.fill("Every word of this was typed on the desktop.");
+  // The editor's own calls are done (its copy kept on the server), so the save is the first
+  // call the server refuses below.
+  await expect(page.getByText(/^Saved as a draft copy at /)).toBeVisible();
+
+  // The phone: signed in, it turns two-factor sign-in on, which ends every other session.
+  const phone = await browser.newContext({ baseURL });
+  const send = (path: string, data: unknown) => phone.request.post(path, { data, headers: { origin: baseURL } });
+  expect((await send("/api/auth/login", { username: "admin", password: ADMIN_PASSWORD })).status()).toBe(200);
+  const { secret } = (await (await send("/api/admin/account/two-factor/start", {})).json()) as { secret: string };
+  const confirmed = await send("/api/admin/account/two-factor/confirm", {
+    currentPassword: ADMIN_PASSWORD,
+    code: codeAt(secret, -1),
+  });
+  expect(confirmed.status()).toBe(200);
+  const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] };
+
+  // Narrow as a phone's screen, the dialog fits; the save is refused once and said at once.
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.getByRole("button", { name: "Create Post" }).click();
+  const dialog = page.getByRole("dialog", { name: "You have been signed out" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(
+    "Your session ended, for example after a sign-in change on another device. Sign in again to save: what you typed here is kept.",
+  );
+  expect(saves).toEqual(["POST"]);
+  await expect(dialog.getByLabel("Username")).toHaveValue("admin");
+  await expect(dialog.getByLabel("Password")).toBeFocused();
+  const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  expect(await fits()).toBe(true);
+  await scan();
+
+  // Escape puts it off: a line above the sections keeps saying so, and opens it again.
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  const line = page.getByRole("alert").filter({ hasText: "You are signed out" });
+  await expect(line).toBeVisible();
+  expect(await fits()).toBe(true);
+  await scan();
+  await line.getByRole("button", { name: "Sign In Again" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel("Password")).toBeFocused();
+
+  // By keyboard: the password, then a recovery code pasted where the app's code goes.
+  await page.keyboard.type(ADMIN_PASSWORD);
+  await page.keyboard.press("Enter");
+  const code = dialog.getByLabel("Code from your authenticator app");
+  await expect(code).toBeFocused();
+  await code.fill(recoveryCodes[0]!);
+  await expect(code).toHaveValue(recoveryCodes[0]!);
+  await scan();
+  await page.keyboard.press("Enter");
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId("toast")).toContainText("What you typed is still here: save it now.");
+  await expect(title).toHaveValue("Written while the phone changed the sign-in");
+  await expect(content).toHaveValue("Every word of this was typed on the desktop.");
+  // The focus is back where it was: Enter saves again, and this time it is kept.
+  await expect(page.getByRole("button", { name: "Create Post" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("toast")).toContainText("Post created successfully");
+  expect(saves).toEqual(["POST", "POST"]);
+
+  // Without JavaScript the app's field takes a recovery code too.
+  const noJs = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  const plain = await noJs.newPage();
+  await password(plain);
+  await expect(plain).toHaveURL(/\/admin-login\?step=code$/);
+  await plain.getByLabel("Code from your authenticator app").fill(recoveryCodes[1]!);
+  await plain.getByRole("button", { name: "Verify" }).click();
+  await expect(plain).toHaveURL(/\/admin$/);
+  await noJs.close();
+
+  // Put back what changed: the post goes, two-factor goes off.
+  const posts = (await (await phone.request.get("/api/admin/blog/posts")).json()) as { id: number; slug: string }[];
+  const made = posts.find((post) => post.slug === "written-while-the-phone-changed-the-sign-in")!;
+  expect(
+    (await phone.request.delete(`/api/admin/blog/post/${made.id}`, { headers: { origin: baseURL } })).status(),
+  ).toBe(200);
+  expect((await send("/api/admin/account/two-factor/disable", { code: recoveryCodes[2] })).status()).toBe(200);
+  await phone.close();
 });

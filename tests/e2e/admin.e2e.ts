@@ -594,3 +594,19 @@ test("Back from a form with unsaved changes asks first: declined, the form and i
   await expect(page).toHaveURL(/\/admin\/posts$/);
   await expect(page.getByRole("button", { name: "New Post" })).toBeVisible();
 });
+
+test("Backups leads to where the schedule is set: Settings, opened at its backup schedule, by keyboard too", async ({
+  page,
+  visit,
+}) => {
+  await signIn(page);
+  await visit("/admin/backups");
+  const link = page.getByRole("link", { name: "Change the schedule in Settings" });
+  await link.focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/admin\/settings#backup-schedule$/);
+  const heading = page.getByRole("heading", { level: 2, name: "Backups" });
+  await expect(heading).toBeFocused();
+  await expect(heading).toBeInViewport();
+  await expect(page.getByLabel("When to back up")).toBeVisible();
+});

@@ -5,11 +5,13 @@ import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { content } from "#server/db/content.ts";
 import { slugFrom } from "#server/features/links/service.ts";
+import { DEFAULT_RESULT_RETENTION_DAYS } from "#shared/features/settings/result-retention.ts";
 import { loadProgress } from "#web/features/progress/store.ts";
 import { createQueryClient } from "#web/lib/query-client.ts";
 
 /**
- * Renders a component inside the app's providers at a given path, with seeded settings, as
+ * Renders a component inside the app's providers at a given path, with seeded settings (and
+ * the default result retention, as the settings read answers on a new site), as
  * in a hydrated page: the progress this browser's storage holds has been read.
  */
 export function renderAt(path: string, ui: ReactNode) {
@@ -20,6 +22,7 @@ export function renderAt(path: string, ui: ReactNode) {
   const { platformA, platformB } = content.siteSettings;
   queryClient.setQueryData(["/api/settings"], {
     ...content.siteSettings,
+    resultRetentionDays: DEFAULT_RESULT_RETENTION_DAYS,
     platformA: { name: platformA.name, url: `/go/${slugFrom(platformA.name)}` },
     platformB: { name: platformB.name, url: `/go/${slugFrom(platformB.name)}` },
   });

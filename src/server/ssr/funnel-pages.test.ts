@@ -104,6 +104,7 @@ describe("/quiz/result", () => {
     expect(page.status).toBe(404);
     const main = page.main();
     expect(main.getByRole("heading", { name: "This result is no longer here" })).toBeTruthy();
+    expect(page.title).toBe("Quiz Result No Longer Here | Cam Guide");
     expect(page.text).toContain("Saved quiz results are kept for 180 days and then deleted");
     expect(main.getByRole("button", { name: "Retake the Quiz" }).getAttribute("href")).toBe("/quiz");
   });
@@ -210,14 +211,20 @@ describe("/quiz/earnings", () => {
     expect(page.text).toContain("2–3 short shows a week");
   });
 
-  test("an unknown result: 404 saying how long results are kept, and Restart the Quiz", async () => {
+  test("an unknown result: 404 saying how long results are kept, titled so, and the calculator again", async () => {
     const { request } = await siteApp();
     const page = await renderPage(request, "/quiz/earnings?tier=Power%20Earner&id=nope");
     expect(page.status).toBe(404);
     const main = page.main();
     expect(main.getByRole("heading", { name: "This result is no longer here" })).toBeTruthy();
+    expect(page.title).toBe("Earnings Result No Longer Here | Cam Guide");
     expect(page.text).toContain("Saved earnings estimates are kept for 180 days and then deleted");
-    expect(main.getByRole("button", { name: "Restart the Quiz" }).getAttribute("href")).toBe("/quiz");
+    // The estimate came from the calculator: that is the way to a new one (not the persona quiz).
+    expect(main.getByRole("button", { name: "Calculate Again" }).getAttribute("href")).toBe("/quiz/earnings");
+    expect(main.queryByRole("button", { name: /quiz/i })).toBeNull();
+    const calculator = await renderPage(request, "/quiz/earnings");
+    expect(calculator.status).toBe(200);
+    expect(calculator.main().getByRole("heading", { level: 1 }).textContent).toBe("Calculate Your Earning Potential");
   });
 });
 
@@ -255,7 +262,8 @@ describe("/quiz/starter-kit", () => {
     expect(page.status).toBe(404);
     const main = page.main();
     expect(main.getByRole("heading", { name: "This result is no longer here" })).toBeTruthy();
+    expect(page.title).toBe("Starter Kit No Longer Here | Cam Guide");
     expect(page.text).toContain("Saved quiz results are kept for 180 days");
-    expect(main.getByRole("button", { name: "Restart the Quiz" }).getAttribute("href")).toBe("/quiz");
+    expect(main.getByRole("button", { name: "Retake the Quiz" }).getAttribute("href")).toBe("/quiz");
   });
 });

@@ -1,5 +1,5 @@
 import { type QueryKey, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api } from "#web/lib/query-client.ts";
+import { api, retryMutation, retryQuery } from "#web/lib/query-client.ts";
 
 export const ADMIN_API = {
   me: "/api/auth/me",
@@ -49,12 +49,12 @@ export interface Me {
   user?: { id: number; username: string };
 }
 
-/** The session check is retried twice while the local flag says we are signed in, never otherwise. */
+/** The session check is retried twice while the local flag says we are signed in (when no answer came), never otherwise. */
 export function useMe(flag: boolean) {
-  return useQuery<Me>({ queryKey: [ADMIN_API.me], retry: flag ? 2 : 0, staleTime: 0 });
+  return useQuery<Me>({ queryKey: [ADMIN_API.me], retry: retryQuery(flag ? 2 : 0), staleTime: 0 });
 }
 
-/** A JSON call that refreshes the given lists when it succeeds. */
+/** A JSON call that refreshes the given lists when it succeeds; sent again only as retryMutation allows. */
 export function useAdminMutation<TBody, TResult = unknown>(
   method: "POST" | "PUT" | "DELETE",
   url: (body: TBody) => string,
@@ -64,6 +64,7 @@ export function useAdminMutation<TBody, TResult = unknown>(
   const queryClient = useQueryClient();
   return useMutation<TResult, Error, TBody>({
     mutationFn: (body) => api<TResult>(method, url(body), send ? { json: body } : {}),
+    retry: retryMutation(method),
     onSuccess: () => Promise.all(refresh.map((queryKey) => queryClient.invalidateQueries({ queryKey }))),
   });
 }

@@ -1,11 +1,13 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { type ReactNode, useEffect, useRef, useSyncExternalStore } from "react";
+import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Link, useLocation } from "wouter";
+import { SESSION_ENDED_LOGIN } from "#shared/features/auth/constants.ts";
 import type { AdminBlogPost } from "#shared/features/blog/contract.ts";
 import type { AdminOffer } from "#shared/features/offers/contract.ts";
 import { AccountTab } from "#web/features/account/admin-account.tsx";
 import { AnalyticsTab } from "#web/features/analytics/admin-analytics.tsx";
-import { clearAdminFlag, hasAdminFlag } from "#web/features/auth/admin-session.ts";
+import { clearAdminFlag, hasAdminFlag, setAdminFlag } from "#web/features/auth/admin-session.ts";
+import { SignInAgain } from "#web/features/auth/sign-in-again.tsx";
 import { BackupsTab } from "#web/features/backups/admin-backups.tsx";
 import { CategoriesTab } from "#web/features/blog/admin-categories.tsx";
 import { PostEditor, PostsTab } from "#web/features/blog/admin-posts.tsx";
@@ -16,7 +18,8 @@ import { OfferEditor, OffersTab } from "#web/features/offers/admin-offers.tsx";
 import { ProductsTab } from "#web/features/products/admin-products.tsx";
 import { SettingsTab } from "#web/features/settings/admin-settings.tsx";
 import { PagesTab } from "#web/features/site-pages/admin-pages.tsx";
-import { api } from "#web/lib/query-client.ts";
+import { api, retryQuery } from "#web/lib/query-client.ts";
+import { sessionEnded, sessionResumed, useSessionStore } from "#web/stores/session.ts";
 import { toast } from "#web/stores/toast.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
@@ -47,23 +50,41 @@ export default function AdminPage() {
   const flag = useAdminFlag();
   const me = useMe(flag ?? false);
   const isAdmin = me.data?.isAdmin === true;
+  // Once the dashboard has shown, it stays: a session that ends under the admin's hands is
+  // signed into again in place (SignInAgain), so no open form loses what was typed. Each
+  // address mounts the page anew: one opened while signed out stays too.
+  const [shown, setShown] = useState(() => useSessionStore.getState().ended);
+  const leaving = useRef(false);
   const { section, record } = readAdminPath(location);
   const label = sectionLabel(section);
 
   useEffect(() => {
-    if (flag === null || me.isPending || me.isFetching) return;
-    // Without the server's yes and without the local flag, go to the login page.
-    if (!isAdmin) {
-      if (flag) clearAdminFlag();
-      navigate("/admin-login", { replace: true });
+    if (!isAdmin) return;
+    setShown(true);
+    // Signed in another way (the sign-in form without its script): this browser now knows it
+    // was signed in, so a session that ends is named as such.
+    if (!hasAdminFlag()) setAdminFlag(me.data?.user);
+  }, [isAdmin, me.data?.user]);
+
+  useEffect(() => {
+    if (flag === null || me.isPending || me.isFetching || isAdmin || leaving.current) return;
+    if (shown) {
+      sessionEnded(false);
+      return;
     }
-  }, [flag, isAdmin, me.isPending, me.isFetching, navigate]);
+    // Without the server's yes, the sign-in page; it says why when this browser was signed in.
+    leaving.current = true;
+    if (flag) clearAdminFlag();
+    navigate(flag ? SESSION_ENDED_LOGIN : "/admin-login", { replace: true });
+  }, [flag, isAdmin, shown, me.isPending, me.isFetching, navigate]);
 
   async function signOut() {
+    leaving.current = true;
     try {
       await api("POST", ADMIN_API.logout, { json: {} });
     } finally {
       clearAdminFlag();
+      sessionResumed();
       queryClient.clear();
       toast({ title: "Success", description: "Logged out successfully" });
       // Back to the login page after about half a second.
@@ -72,7 +93,7 @@ export default function AdminPage() {
   }
 
   const meta = <PageMeta title={`${label} - Admin Dashboard`} description="Manage the site's content." noindex />;
-  if (!isAdmin) {
+  if (!isAdmin && !shown) {
     return (
       <>
         {meta}
@@ -102,6 +123,7 @@ export default function AdminPage() {
           Sign Out
         </button>
       </header>
+      <SignInAgain />
       <AdminNav current={section} />
       <Panel at={location}>
         {section === "home" && <HomeTab />}
@@ -228,7 +250,7 @@ interface ByIdEditorProps<T extends { id: number }> {
 /** An editor opened by its address: a new record, or one found in its admin list. */
 function ByIdEditor<T extends { id: number }>({ record, list, noun, section, edit }: ByIdEditorProps<T>) {
   const isNew = record === NEW_RECORD;
-  const items = useQuery<T[]>({ queryKey: [list], retry: 2, enabled: !isNew });
+  const items = useQuery<T[]>({ queryKey: [list], retry: retryQuery(2), enabled: !isNew });
   if (isNew) return edit(null);
   if (items.isPending) return <Loading text={`Loading the ${noun}...`} />;
   if (items.isError) {

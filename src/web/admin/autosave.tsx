@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { type Autosave, autosavePath } from "#shared/features/editor/contract.ts";
-import { api } from "#web/lib/query-client.ts";
+import { ApiError, api } from "#web/lib/query-client.ts";
 
 /** How long after the last change the editor saves its copy by itself. */
 export const AUTOSAVE_DELAY_MS = 3000;
@@ -42,7 +42,10 @@ export const clockTime = (iso: string) => new Date(iso).toLocaleTimeString([], {
 const dateTime = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 
 export interface AutosaveState {
-  /** The copy found when the editor opened, newer than the saved record and different from it: offered back. */
+  /**
+   * The newest copy found when the editor opened, newer than the saved record and different
+   * from it: offered back until the form changes (what is typed then is newer still).
+   */
   offer: Autosave | null;
   /** What the form says about its saving: "Saved as a draft copy at 14:03", or null. */
   status: string | null;
@@ -52,11 +55,27 @@ export interface AutosaveState {
   saved: () => void;
 }
 
+/** The newest of the copies, by when each was kept. */
+export function newestCopy(copies: (Autosave | null)[]): Autosave | null {
+  let newest: Autosave | null = null;
+  for (const copy of copies) {
+    if (
+      copy &&
+      !Number.isNaN(Date.parse(copy.savedAt)) &&
+      (!newest || Date.parse(copy.savedAt) > Date.parse(newest.savedAt))
+    )
+      newest = copy;
+  }
+  return newest;
+}
+
 /**
- * An editor's autosave: a few seconds after each change the form's fields are kept in this
- * browser and on the server under `key` ("post:12", "post:new"), never in the record itself.
- * When the editor opens and a copy newer than the saved record (`savedAt`) holds something
- * else, it is offered back (`offer`, then `restore` or `discard`).
+ * An editor's autosave: while the form differs from the saved record its fields are kept in
+ * this browser at every change and on the server a few seconds after the last one, under `key`
+ * ("post:12", "post:new"), never in the record itself. When the editor opens, the newest copy
+ * (this browser's or the server's) is offered back (`offer`, then `restore` or `discard`) if it
+ * is newer than the saved record and holds something else, and only while the form is as it
+ * opened: a copy is never offered over what the admin has typed since.
  */
 export function useAutosave<T extends object>({
   key,
@@ -78,22 +97,25 @@ export function useAutosave<T extends object>({
   const [offer, setOffer] = useState<Autosave | null>(null);
   const [status, setStatus] = useState<string | null>(savedAt ? `Last saved ${dateTime(savedAt)}` : null);
   const [ready, setReady] = useState(false);
+  const text = JSON.stringify(form);
   const formRef = useRef(form);
   formRef.current = form;
+  const dirtyRef = useRef(dirty);
+  dirtyRef.current = dirty;
   const lastKept = useRef<string | null>(null);
+  // The form's text when the copy was offered: any change withdraws the offer.
+  const offeredOver = useRef<string | null>(null);
 
   // On opening: the newest copy, this browser's or the server's, if it is newer than the record.
   useEffect(() => {
     let live = true;
     (async () => {
       const local = readLocal(key);
-      const server = await api<{ autosave: Autosave | null }>("GET", autosavePath(key))
+      const server = await api<{ autosave: Autosave | null }>("GET", autosavePath(key), { background: true })
         .then((answer) => answer.autosave)
         .catch(() => null);
       if (!live) return;
-      const newest = [local, server]
-        .filter((copy): copy is Autosave => copy !== null)
-        .sort((a, b) => Date.parse(b.savedAt) - Date.parse(a.savedAt))[0];
+      const newest = newestCopy([local, server]);
       const newer = newest && (!savedAt || Date.parse(newest.savedAt) > Date.parse(savedAt));
       const differs =
         newest &&
@@ -101,11 +123,16 @@ export function useAutosave<T extends object>({
           ([field, value]) =>
             JSON.stringify((formRef.current as Record<string, unknown>)[field]) !== JSON.stringify(value),
         );
-      if (newest && newer && differs) setOffer(newest);
-      else if (newest) {
+      if (dirtyRef.current) {
+        // Typed into already (or the record changed under an open form): what the form holds
+        // is the newest; the next kept copy replaces the old ones.
+      } else if (newest && newer && differs) {
+        offeredOver.current = JSON.stringify(formRef.current);
+        setOffer(newest);
+      } else if (newest) {
         // An old or identical copy is of no use.
         removeLocal(key);
-        if (server) void api("DELETE", autosavePath(key)).catch(() => {});
+        if (server) void api("DELETE", autosavePath(key), { background: true }).catch(() => {});
       }
       setReady(true);
     })();
@@ -114,21 +141,28 @@ export function useAutosave<T extends object>({
     };
   }, [key, savedAt]);
 
-  // A few seconds after the last change, while the form holds unsaved changes and no copy is on offer.
-  const text = JSON.stringify(form);
+  // A change made while a copy is offered: the form now holds the newest text.
+  useEffect(() => {
+    if (offer && text !== offeredOver.current) setOffer(null);
+  }, [offer, text]);
+
+  // This browser's copy at every change, so the last keystroke is kept even if the page is
+  // closed at once or the server refuses (a session that ended); the server's a few seconds later.
   useEffect(() => {
     if (!ready || offer || !dirty || text === lastKept.current) return;
+    const copy: Autosave = { key, body: JSON.parse(text) as Fields, savedAt: new Date().toISOString() };
+    writeLocal(copy);
     const timer = setTimeout(async () => {
-      const copy: Autosave = { key, body: JSON.parse(text) as Fields, savedAt: new Date().toISOString() };
       lastKept.current = text;
-      writeLocal(copy);
       try {
-        const kept = await api<Autosave>("PUT", autosavePath(key), { json: { body: copy.body } });
+        const kept = await api<Autosave>("PUT", autosavePath(key), { json: { body: copy.body }, background: true });
         setStatus(`Saved as a draft copy at ${clockTime(kept.savedAt)}`);
-      } catch {
-        setStatus(
-          `Saved as a draft copy in this browser at ${clockTime(copy.savedAt)} (the server could not be reached)`,
-        );
+      } catch (error) {
+        const why =
+          error instanceof ApiError && error.status === 401
+            ? "you are signed out: sign in again to save"
+            : "the server could not be reached";
+        setStatus(`Saved as a draft copy in this browser at ${clockTime(copy.savedAt)} (${why})`);
       }
     }, delay);
     return () => clearTimeout(timer);

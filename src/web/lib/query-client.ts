@@ -1,5 +1,7 @@
 import { QueryClient, type QueryFunction } from "@tanstack/react-query";
+import { ADMIN_MOUNTS } from "#shared/features/auth/constants.ts";
 import { type FieldProblem, isFieldProblems, messagesByField } from "#shared/schema/field-problems.ts";
+import { sessionEnded } from "#web/stores/session.ts";
 
 // The one browser API client (api, ApiError) lives beside the query client that uses it
 // for every query.
@@ -33,6 +35,17 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * No answer came at all: the network failed or the connection dropped before the whole
+ * answer arrived. The server may or may not have done what was asked.
+ */
+export class NoAnswerError extends Error {
+  constructor(cause: unknown) {
+    super("The server could not be reached. Check your connection and try again.", { cause });
+    this.name = "NoAnswerError";
+  }
+}
+
 /** The server's own sentence for a failed call when it gave one (a full disk, a refused file), else `fallback`. */
 export function serverReason(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.error ? error.error : fallback;
@@ -49,38 +62,99 @@ export interface ApiOptions {
   /** Sent as multipart/form-data (uploads). */
   form?: FormData;
   signal?: AbortSignal;
+  /**
+   * The page sends it by itself (an autosave, a live preview), not the admin: a 401 still says
+   * the session ended, but does not ask to sign in again once the admin has put that off.
+   */
+  background?: boolean;
+}
+
+/** Whether `url` is under one of the admin guard's mounts, where a 401 means the session is over. */
+function behindAdminGuard(url: string): boolean {
+  const path = url.split(/[?#]/, 1)[0]!;
+  return Object.values(ADMIN_MOUNTS).some((mount) => path === mount || path.startsWith(`${mount}/`));
 }
 
 /**
  * Every call the browser makes to the API goes through here: the session cookie is sent,
  * nothing is cached on the way, the answer is read as JSON, and a non-OK answer throws
- * an ApiError. Anything else thrown (the network is down) is not an ApiError.
+ * an ApiError. No answer at all throws a NoAnswerError (an abort asked for rethrows as is).
+ * A 401 from the admin API tells the session store, once for every form of the dashboard,
+ * that the admin has to sign in again.
  */
 export async function api<T = unknown>(
   method: string,
   url: string,
-  { json, form, signal }: ApiOptions = {},
+  { json, form, signal, background = false }: ApiOptions = {},
 ): Promise<T> {
-  const response = await fetch(url, {
-    method,
-    credentials: "include",
-    cache: "no-store",
-    signal,
-    headers: json === undefined ? {} : { "content-type": "application/json" },
-    body: form ?? (json === undefined ? undefined : JSON.stringify(json)),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new ApiError(response.status, text || response.statusText);
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, {
+      method,
+      credentials: "include",
+      cache: "no-store",
+      signal,
+      headers: json === undefined ? {} : { "content-type": "application/json" },
+      body: form ?? (json === undefined ? undefined : JSON.stringify(json)),
+    });
+    text = await response.text();
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new NoAnswerError(error);
+  }
+  if (!response.ok) {
+    // A change the admin asked for asks them to sign in; a read or the page's own work only says so.
+    if (response.status === 401 && behindAdminGuard(url)) sessionEnded(method !== "GET" && !background);
+    throw new ApiError(response.status, text || response.statusText);
+  }
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-/** GET on the first key element; a 401 throws like any other failure. */
-export const defaultQueryFn: QueryFunction = ({ queryKey, signal }) => api("GET", String(queryKey[0]), { signal });
+/**
+ * GET on the first key element. A 401 (the admin's session ended) keeps what the query
+ * already shows instead of failing it: a list or an editor stays on screen, with every form
+ * in it, until the admin has signed in again (the sign-in then refreshes every query).
+ */
+export const defaultQueryFn: QueryFunction = async ({ queryKey, signal, client }) => {
+  try {
+    return await api("GET", String(queryKey[0]), { signal });
+  } catch (error) {
+    const shown = client.getQueryData(queryKey);
+    if (error instanceof ApiError && error.status === 401 && shown !== undefined) return shown;
+    throw error;
+  }
+};
+
+/** Whether asking again may get another answer: no answer came, a timeout (408), too many (429), a server fault (5xx). */
+function worthAskingAgain(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return error instanceof NoAnswerError;
+  return error.status === 408 || error.status === 429 || error.status >= 500;
+}
+
+/**
+ * A query's retry rule: up to `times` more attempts, never after a refusal that would come
+ * again (401, 403, 404, 422 ...).
+ */
+export function retryQuery(times: number) {
+  return (failureCount: number, error: unknown) => failureCount < times && worthAskingAgain(error);
+}
+
+/**
+ * A change is sent again at most once, and only when no answer came at all and sending it
+ * twice leaves the same state: a PUT (the whole record replaced by the same body). An answer,
+ * a refusal included, is final; a POST that creates something is never sent twice, since the
+ * first may have arrived (a duplicate post is worse than a "Try again").
+ */
+export function retryMutation(method: string) {
+  return (failureCount: number, error: unknown) =>
+    method === "PUT" && failureCount < 1 && error instanceof NoAnswerError;
+}
 
 export const QUERY_DEFAULTS = {
   staleTime: 60_000,
   gcTime: 5 * 60_000,
-  retry: 1,
+  retry: retryQuery(1),
   refetchOnWindowFocus: true,
   refetchInterval: false as const,
   retryDelay: (attempt: number) => Math.min(1000 * 2 ** attempt, 30_000),
@@ -90,6 +164,7 @@ export const QUERY_DEFAULTS = {
  * The browser's client uses QUERY_DEFAULTS. The server makes one client per request:
  * with a finite gcTime every query would arm a five-minute timer that keeps the whole
  * request's data alive, so there it is Infinity (no timer; the client dies with the request).
+ * Mutations are not retried unless they say so (retryMutation).
  */
 export function createQueryClient(options: { server?: boolean } = {}): QueryClient {
   const { staleTime, retry, refetchOnWindowFocus, refetchInterval, retryDelay } = QUERY_DEFAULTS;
@@ -97,7 +172,7 @@ export function createQueryClient(options: { server?: boolean } = {}): QueryClie
   return new QueryClient({
     defaultOptions: {
       queries: { queryFn: defaultQueryFn, staleTime, gcTime, retry, refetchOnWindowFocus, refetchInterval, retryDelay },
-      mutations: { retry, retryDelay },
+      mutations: { retry: false },
     },
   });
 }

@@ -3,10 +3,11 @@ import type { Server } from "elysia/universal";
 import type { Db } from "#server/db/client.ts";
 import { changesState } from "#server/lib/methods.ts";
 import { HttpError } from "#server/plugins/errors.ts";
+import { ADMIN_MOUNTS } from "#shared/features/auth/constants.ts";
 import { type SessionTokens, sessionAdmin } from "./session.ts";
 
 /** Where the admin API lives; uploads keep their own mount, POST /api/upload. */
-export const ADMIN_PREFIX = "/api/admin";
+export const ADMIN_PREFIX = ADMIN_MOUNTS.api;
 
 /** A state-changing request from a foreign Origin, or marked cross-site by the browser, is refused. */
 export function refuseForeign(request: Request, allowedOrigins: string[]): void {

@@ -2,10 +2,11 @@ import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
 import { registerUpload } from "#server/features/media/registry.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
+import { ADMIN_MOUNTS } from "#shared/features/auth/constants.ts";
 import { receiveUpload } from "./service.ts";
 
 /** Where uploads are sent; app.ts mounts the admin guard here. */
-export const UPLOAD_PATH = "/api/upload";
+export const UPLOAD_PATH = ADMIN_MOUNTS.upload;
 
 /** POST /api/upload: mounted at UPLOAD_PATH behind the admin guard (see app.ts). */
 export function uploadAdminRoutes(dir: string, storage: Pick<StorageHealth, "roomFor">, db: Db) {

@@ -60,3 +60,15 @@ export function loginFailureMessage(code: string | null, wait: string | null): s
       return null;
   }
 }
+
+/**
+ * The admin API's two mounts, both behind the admin guard: a 401 from either means the
+ * admin's session is over (ended elsewhere, expired), never a wrong answer to a question.
+ */
+export const ADMIN_MOUNTS = { api: "/api/admin", upload: "/api/upload" } as const;
+
+/** The sign-in page's address when a session ended under the admin's hands: it says so. */
+export const SESSION_ENDED_LOGIN = "/admin-login?session=ended";
+
+/** What the sign-in page says when the admin arrives because their session ended. */
+export const SESSION_ENDED_NOTICE = "Your session ended. Sign in again.";

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react
 import { Secret, TOTP } from "otpauth";
 import { ADMIN, adminApp } from "#tests/support/admin.ts";
 import { testApp } from "#tests/support/app.ts";
+import { cookieJar } from "#tests/support/cookie-jar.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
 import { useToastStore } from "#web/stores/toast.ts";
@@ -89,6 +90,8 @@ test("with two-factor on, the password leads to the code step; a wrong code is r
   expect(document.activeElement).toBe(code);
   // Without its script the form posts to the code step.
   expect(code.closest("form")!.getAttribute("action")).toBe("/api/auth/login/code");
+  // It takes a recovery code too: nothing cuts a pasted one short or refuses its letters.
+  expect([code.getAttribute("maxlength"), code.getAttribute("pattern")]).toEqual(["64", null]);
 
   fireEvent.change(code, { target: { value: "000000" } });
   fireEvent.click(screen.getByRole("button", { name: "Verify" }));
@@ -124,4 +127,38 @@ test("a code step whose sign-in ended goes back to the password with a message",
     "Your sign-in took too long or was started again. Enter your username and password again.",
   );
   expect(screen.getByLabelText(/^Password/)).toBeTruthy();
+});
+
+test("a recovery code pasted where the app's code goes is taken whole and signs in", async () => {
+  const { asAdmin, request } = await adminApp();
+  const { secret } = (await (
+    await asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} })
+  ).json()) as { secret: string };
+  const { recoveryCodes } = (await (
+    await asAdmin("/api/admin/account/two-factor/confirm", {
+      method: "POST",
+      json: {
+        currentPassword: ADMIN.password,
+        code: new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate(),
+      },
+    })
+  ).json()) as { recoveryCodes: string[] };
+  const browser = cookieJar(request);
+  routeFetchTo(browser.send);
+  const { location } = renderAt("/admin-login", <AdminLoginPage />);
+  fireEvent.change(screen.getByLabelText(/^Username/), { target: { value: ADMIN.username } });
+  fireEvent.change(screen.getByLabelText(/^Password/), { target: { value: ADMIN.password } });
+  fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
+  const code = (await screen.findByLabelText(
+    "Code from your authenticator app",
+    {},
+    { timeout: 5000 },
+  )) as HTMLInputElement;
+  // As a paste puts it in the field: "abcd-efgh-jkmn", fourteen characters with its dashes.
+  fireEvent.change(code, { target: { value: ` ${recoveryCodes[0]} ` } });
+  expect(code.value).toBe(` ${recoveryCodes[0]} `);
+  fireEvent.click(screen.getByRole("button", { name: "Verify" }));
+  await waitFor(() => expect(location.history.at(-1)).toBe("/admin"), { timeout: 5000 });
+  expect(browser.jar.has("cg_session")).toBe(true);
+  expect(useToastStore.getState().toasts.at(-1)?.description).toBe("Logged in with a recovery code: 9 of 10 left.");
 });

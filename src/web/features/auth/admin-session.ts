@@ -28,3 +28,14 @@ export function clearAdminFlag(): void {
     // nothing to clear
   }
 }
+
+/** The username this browser last signed in with, or "" (the sign-in dialog fills it in). */
+export function adminUsername(): string {
+  try {
+    const user: unknown = JSON.parse(localStorage.getItem(USER) ?? "null");
+    const name = user && typeof user === "object" ? (user as { username?: unknown }).username : undefined;
+    return typeof name === "string" ? name : "";
+  } catch {
+    return "";
+  }
+}

@@ -1,8 +1,9 @@
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import { cleanup, fireEvent, screen, within } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
 import { siteOnDisk } from "#tests/support/site-on-disk.ts";
+import { SettingsTab } from "#web/features/settings/admin-settings.tsx";
 import { BACKUP_PRIVACY, BackupsTab } from "./admin-backups.tsx";
 import { BackupScheduleForm } from "./backup-schedule-form.tsx";
 
@@ -68,4 +69,33 @@ test("Settings: the owner picks a schedule and a count; set by BACKUP_CRON on th
   expect(screen.getByText(/Every Sunday at 04:00/)).toBeTruthy();
   expect(screen.queryByLabelText("When to back up")).toBeNull();
   expect(screen.getByLabelText("Automatic backups to keep")).toBeTruthy();
+});
+
+test("Backups leads to the schedule in Settings: the link opens Settings at the schedule, which takes the focus", async () => {
+  const site = await siteOnDisk();
+  routeFetchTo(site.asAdmin);
+  renderAt("/admin/backups", <BackupsTab />);
+  const link = await screen.findByRole("link", { name: "Change the schedule in Settings" });
+  expect(link.getAttribute("href")).toBe("/admin/settings#backup-schedule");
+  cleanup();
+
+  // Opened at that address, once every part of Settings has loaded above it.
+  window.history.replaceState(null, "", "/admin/settings#backup-schedule");
+  try {
+    renderAt("/admin/settings", <SettingsTab />);
+    const heading = await screen.findByRole("heading", { name: "Backups" });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    expect(heading.closest("form")?.id).toBe("backup-schedule");
+    expect(screen.getByLabelText("When to back up")).toBeTruthy();
+  } finally {
+    window.history.replaceState(null, "", "/");
+  }
+});
+
+test("set by BACKUP_CRON on the server, the schedule is not offered as a link to Settings", async () => {
+  const site = await siteOnDisk({ cron: "0 4 * * 0" });
+  routeFetchTo(site.asAdmin);
+  renderAt("/admin/backups", <BackupsTab />);
+  expect(await screen.findByText(/The schedule is set by BACKUP_CRON on the server\./)).toBeTruthy();
+  expect(screen.queryByRole("link", { name: "Change the schedule in Settings" })).toBeNull();
 });

@@ -1,8 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
+import { Link } from "wouter";
 import { type BackupOverview, type BackupRun, describeSchedule } from "#shared/features/backups/contract.ts";
 import { formatSize } from "#shared/format.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { adminPath } from "#web/admin/admin-sections.ts";
 import { toast } from "#web/stores/toast.ts";
+import { BACKUP_SCHEDULE_ID } from "./backup-schedule-form.tsx";
 
 /** While a run is going, the page asks again this often. */
 const POLL_MS = 1000;
@@ -58,9 +61,12 @@ export function BackupsTab() {
         <br />
         <small>
           The newest {schedule.keep} automatic backups are kept; backups made with "Back up now" are always kept.{" "}
-          {schedule.cronSource === "environment"
-            ? "The schedule is set by BACKUP_CRON on the server."
-            : "Change the schedule in Settings."}{" "}
+          {schedule.cronSource === "environment" ? (
+            "The schedule is set by BACKUP_CRON on the server."
+          ) : (
+            <Link href={`${adminPath("settings")}#${BACKUP_SCHEDULE_ID}`}>Change the schedule in Settings</Link>
+          )}
+          {schedule.cronSource === "environment" ? " " : ". "}
           Backups are written to <code>{schedule.folder}</code> on the server.
         </small>
       </p>

@@ -1,5 +1,5 @@
-import { useQuery } from "@tanstack/react-query";
-import { useId } from "react";
+import { useIsFetching, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type RefObject, useEffect, useId, useRef } from "react";
 import {
   type BackupOverview,
   type BackupSchedule,
@@ -11,9 +11,31 @@ import {
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { revealHeading } from "#web/lib/scroll.ts";
 import { toast } from "#web/stores/toast.ts";
 
 const CUSTOM = "custom";
+
+/** The fragment of Settings' address that opens it at the backup schedule (the Backups page links there). */
+export const BACKUP_SCHEDULE_ID = "backup-schedule";
+
+/**
+ * Opened at `#backup-schedule`: the heading takes the focus and shows below the header once
+ * the settings above it have loaded (their forms would push it down).
+ */
+function useRevealWhenNamed(heading: RefObject<HTMLHeadingElement | null>) {
+  const queryClient = useQueryClient();
+  // Re-rendered as reads start and end; the client's own count also sees the reads that the
+  // forms above started in this very commit, before any re-render.
+  const fetching = useIsFetching();
+  const revealed = useRef(false);
+  useEffect(() => {
+    if (revealed.current || window.location.hash !== `#${BACKUP_SCHEDULE_ID}`) return;
+    if (fetching > 0 || queryClient.isFetching() > 0) return;
+    revealed.current = true;
+    revealHeading(heading.current);
+  }, [fetching, heading, queryClient]);
+}
 
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
@@ -34,6 +56,8 @@ function BackupScheduleEditor({ schedule }: { schedule: BackupSchedule }) {
   const { form, setForm, error } = editor;
   const save = useAdminMutation<BackupScheduleInput>("PUT", () => ADMIN_API.backupSchedule, [[ADMIN_API.backups]]);
   const helpId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useRevealWhenNamed(heading);
   const choice = SCHEDULE_CHOICES.some((c) => c.value === form.cron) ? form.cron : CUSTOM;
 
   const send = (body: unknown, value: BackupScheduleInput) =>
@@ -49,8 +73,15 @@ function BackupScheduleEditor({ schedule }: { schedule: BackupSchedule }) {
     });
 
   return (
-    <form {...editor.formProps(send)} className="admin-form" aria-labelledby="backup-schedule-heading">
-      <h2 id="backup-schedule-heading">Backups</h2>
+    <form
+      {...editor.formProps(send)}
+      id={BACKUP_SCHEDULE_ID}
+      className="admin-form"
+      aria-labelledby="backup-schedule-heading"
+    >
+      <h2 id="backup-schedule-heading" ref={heading} tabIndex={-1}>
+        Backups
+      </h2>
       <fieldset>
         <legend>Automatic backups</legend>
         <p id={helpId}>

@@ -10,7 +10,7 @@ import { Check, Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
 import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
-import { ApiError } from "#web/lib/query-client.ts";
+import { ApiError, retryQuery } from "#web/lib/query-client.ts";
 import { slugify } from "#web/lib/slug.ts";
 import { toast } from "#web/stores/toast.ts";
 import { PreviewButton } from "./preview-button.tsx";
@@ -20,7 +20,7 @@ import { SocialPreview } from "./social-preview.tsx";
 const PUBLIC_LISTS = [[API.blogPosts], [API.blogCategories]];
 
 export function PostsTab({ onEdit, onNew }: { onEdit: (post: AdminBlogPost) => void; onNew: () => void }) {
-  const posts = useQuery<AdminBlogPost[]>({ queryKey: [ADMIN_API.posts], retry: 2 });
+  const posts = useQuery<AdminBlogPost[]>({ queryKey: [ADMIN_API.posts], retry: retryQuery(2) });
   const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
   const categoryName = (slug: string) => categories.data?.find((c) => c.slug === slug)?.name ?? slug;
   const [deleting, setDeleting] = useState<AdminBlogPost | null>(null);

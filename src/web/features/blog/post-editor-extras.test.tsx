@@ -164,6 +164,61 @@ describe("autosave in the editor", () => {
     );
   });
 
+  /** A post saved long ago, a copy of it on the server (kept now), and its editor's key. */
+  async function postWithServerCopy(title: string) {
+    const { asAdmin, db } = await adminApp({ seed: false });
+    const row = await createPost(db, {
+      title: "Saved Title",
+      slug: "saved",
+      updatedAt: new Date("2020-01-01T00:00:00Z"),
+    });
+    await asAdmin(`/api/admin/autosave/post:${row.id}`, { method: "PUT", json: { body: { title } } });
+    routeFetchTo(asAdmin);
+    return { row, asAdmin, key: `autosave:post:${row.id}` };
+  }
+  const keepInBrowser = (key: string, title: string, savedAt: Date) =>
+    localStorage.setItem(
+      key,
+      JSON.stringify({ key: key.slice("autosave:".length), body: { title }, savedAt: savedAt.toISOString() }),
+    );
+  const title = () => (screen.getByLabelText("Title") as HTMLInputElement).value;
+  const restore = async () =>
+    fireEvent.click(await screen.findByRole("button", { name: /^Restore unsaved changes from / }));
+
+  test("offers the newest copy: this browser's when it was kept after the server's", async () => {
+    const { row, key } = await postWithServerCopy("The server's copy");
+    keepInBrowser(key, "This browser's copy", new Date(Date.now() + 60_000));
+    renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => {}} />);
+    await restore();
+    expect(title()).toBe("This browser's copy");
+  });
+
+  test("offers the newest copy: the server's when it was kept after this browser's", async () => {
+    const { row, key } = await postWithServerCopy("The server's copy");
+    keepInBrowser(key, "This browser's copy", new Date("2021-01-01T00:00:00Z"));
+    renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => {}} />);
+    await restore();
+    expect(title()).toBe("The server's copy");
+  });
+
+  test("a copy on offer goes once the admin types; what is typed is kept in this browser at once and offered next time, never the older copy", async () => {
+    const { row, key } = await postWithServerCopy("An older copy");
+    renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => {}} />);
+    await screen.findByRole("button", { name: /^Restore unsaved changes from / });
+    fireEvent.change(screen.getByLabelText("Title"), { target: { value: "Typed just now" } });
+    // The form now holds the newest text: the older copy is not offered over it.
+    await waitFor(() => expect(screen.queryByRole("button", { name: /^Restore/ })).toBeNull());
+    // Kept in this browser straight away, before the server's copy a few seconds later.
+    await waitFor(() => expect(JSON.parse(localStorage.getItem(key) ?? "{}").body?.title).toBe("Typed just now"));
+    cleanup();
+
+    // The page is closed at once (a reload, a session that ended): opened again, the editor
+    // offers what was typed, not the server's older copy.
+    renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => {}} />);
+    await restore();
+    expect(title()).toBe("Typed just now");
+  });
+
   test("offers nothing when the copy is older than the saved post", async () => {
     const { asAdmin, db } = await adminApp({ seed: false });
     const row = await createPost(db, {

@@ -23,6 +23,9 @@ export const route: PageRoute = {
   },
 };
 
+/** The calculator's address (the same path without a tier and a result id). */
+const CALCULATOR_PATH = "/quiz/earnings";
+
 /** /quiz/earnings?tier={name}&id={resultId}: the saved estimate with its tier's profile;
  * ?hours=, ?days= and ?share= hold the what-if values of its band. */
 export default function TierResultPage() {
@@ -35,14 +38,14 @@ export default function TierResultPage() {
   const profile = tier.data;
   if (resultMissing(result)) {
     return (
-      <>
-        <PageMeta
-          title={pageTitle("Earnings Results", brandName)}
-          description="Your cam model earnings estimate."
-          noindex
-        />
-        <ResultGone what="earnings estimates" days={resultRetentionDays} action="Restart the Quiz" href="/quiz" />
-      </>
+      <ResultGone
+        page="Earnings Result"
+        brandName={brandName}
+        what="earnings estimates"
+        days={resultRetentionDays}
+        action="Calculate Again"
+        href={CALCULATOR_PATH}
+      />
     );
   }
   if (!result.data || !profile) {
@@ -55,8 +58,8 @@ export default function TierResultPage() {
         />
         <ErrorState
           message="We couldn't load your earnings calculation. Please try again."
-          action="Restart the Quiz"
-          href="/quiz"
+          action="Calculate Again"
+          href={CALCULATOR_PATH}
         />
       </>
     );

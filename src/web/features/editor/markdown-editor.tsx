@@ -120,7 +120,7 @@ function usePreview(markdown: string) {
     const turn = ++asked.current;
     setState((s) => ({ ...s, busy: true }));
     const timer = setTimeout(() => {
-      api<PreviewAnswer>("POST", EDITOR_PREVIEW_PATH, { json: { markdown } }).then(
+      api<PreviewAnswer>("POST", EDITOR_PREVIEW_PATH, { json: { markdown }, background: true }).then(
         ({ html }) => turn === asked.current && setState({ html, error: null, busy: false }),
         (error: unknown) =>
           turn === asked.current &&

@@ -178,7 +178,11 @@ test("New link: the slug has the focus, the failed-checks number is sent, a take
 
 test("New link: a destination on this computer or a private network is refused at its field, saying why", async () => {
   const { asAdmin, database } = await linksApp();
-  routeFetchTo((path, init) => asAdmin(path, init));
+  const sent: string[] = [];
+  routeFetchTo((path, init) => {
+    sent.push(`${init?.method ?? "GET"} ${path}`);
+    return asAdmin(path, init);
+  });
   renderAt("/admin/links/new", <NewLinkEditor onDone={() => {}} />);
   fireEvent.change(screen.getByLabelText("Slug"), { target: { value: "inside" } });
   fireEvent.change(screen.getByLabelText("Destination"), { target: { value: "http://2130706433:8080/admin" } });
@@ -190,6 +194,8 @@ test("New link: a destination on this computer or a private network is refused a
       ),
     LONG,
   );
+  // The refusal is the answer: said as soon as it arrives, never after sending the same link again.
+  expect(sent.filter((line) => line === "POST /api/admin/link")).toHaveLength(1);
   expect(useToastStore.getState().toasts.map((toast) => toast.description)).toEqual(["Check the highlighted field."]);
   expect(database.sqlite.query("SELECT count(*) AS n FROM links WHERE slug = 'inside'").get()).toEqual({ n: 0 });
 });

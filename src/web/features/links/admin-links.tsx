@@ -17,7 +17,7 @@ import { adminPath, NEW_RECORD } from "#web/admin/admin-sections.ts";
 import { AdminTable } from "#web/admin/admin-table.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
-import { api, serverFieldErrors } from "#web/lib/query-client.ts";
+import { api, retryMutation, serverFieldErrors } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 import { CopyLink } from "./copy-link.tsx";
 import { CheckAllLinks, deactivateLabel, HealthBadge, LinkHealthPanel, OfflineHint } from "./link-health.tsx";
@@ -179,6 +179,7 @@ export function LinksTab() {
   const queryClient = useQueryClient();
   const toggle = useMutation<unknown, Error, { id: number; body: LinkForm }>({
     mutationFn: ({ id, body }) => api("PUT", ADMIN_API.link(id), { json: body }),
+    retry: retryMutation("PUT"),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: [ADMIN_API.links] }),
   });
 

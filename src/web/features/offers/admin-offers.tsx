@@ -9,11 +9,12 @@ import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
 import { type LinkPick, LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
 import { ImageUploader, MediaUploader } from "#web/features/uploads/uploaders.tsx";
+import { retryQuery } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 
 export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => void; onNew: () => void }) {
   // Polled every 2 s while this tab is open, up to 3 retries.
-  const offers = useQuery<AdminOffer[]>({ queryKey: [ADMIN_API.offers], refetchInterval: 2000, retry: 3 });
+  const offers = useQuery<AdminOffer[]>({ queryKey: [ADMIN_API.offers], refetchInterval: 2000, retry: retryQuery(3) });
   const [deleting, setDeleting] = useState<AdminOffer | null>(null);
   const remove = useAdminMutation<number>("DELETE", (id) => ADMIN_API.offer(id), [[ADMIN_API.offers]], false);
 

@@ -7,7 +7,7 @@ import { moduleOffersRead } from "#shared/features/offers/reads.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
 import { useOfferSeen } from "#web/features/analytics/beacon.ts";
 import { AffiliateDisclosure, AffiliateLabel } from "#web/features/disclosure/disclosure.tsx";
-import { ApiError, api } from "#web/lib/query-client.ts";
+import { ApiError, api, retryQuery } from "#web/lib/query-client.ts";
 import { prefersReducedMotion } from "#web/lib/scroll.ts";
 import { FitImage } from "#web/ui/fit-image.tsx";
 
@@ -43,7 +43,7 @@ export function OfferCard({ moduleId, page, heading }: { moduleId: number; page:
     staleTime: 0,
     gcTime: 0,
     refetchOnWindowFocus: false,
-    retry: page === "module-complete" ? 1 : page === "module" ? 1 : 0,
+    retry: retryQuery(page === "quiz-complete" ? 0 : 1),
     retryDelay: 1000,
   });
   const offers = query.data ?? [];

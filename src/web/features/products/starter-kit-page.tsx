@@ -49,14 +49,14 @@ export default function StarterKitPage() {
   const kit = starterKit(products.data ?? [], essentials.data ?? []);
   if (resultMissing(quiz)) {
     return (
-      <>
-        <PageMeta
-          title={pageTitle("Your Starter Kit", brandName)}
-          description="Your personalized cam model starter kit."
-          noindex
-        />
-        <ResultGone what="quiz results" days={resultRetentionDays} action="Restart the Quiz" href="/quiz" />
-      </>
+      <ResultGone
+        page="Starter Kit"
+        brandName={brandName}
+        what="quiz results"
+        days={resultRetentionDays}
+        action="Retake the Quiz"
+        href="/quiz"
+      />
     );
   }
   if (!profile || products.isError || essentials.isError) {

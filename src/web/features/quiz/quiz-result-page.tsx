@@ -58,20 +58,20 @@ export default function QuizResultPage() {
 
   if (gone) {
     return (
-      <>
-        <PageMeta
-          title={pageTitle("Quiz Results", brandName)}
-          description="Your cam model archetype quiz results."
-          noindex
-        />
-        <ResultGone what="quiz results" days={resultRetentionDays} action="Retake the Quiz" href="/quiz">
-          {fromQuery && (
-            <p>
-              <Link href={shareAddress(fromQuery)}>Read about the {fromQuery} archetype</Link>
-            </p>
-          )}
-        </ResultGone>
-      </>
+      <ResultGone
+        page="Quiz Result"
+        brandName={brandName}
+        what="quiz results"
+        days={resultRetentionDays}
+        action="Retake the Quiz"
+        href="/quiz"
+      >
+        {fromQuery && (
+          <p>
+            <Link href={shareAddress(fromQuery)}>Read about the {fromQuery} archetype</Link>
+          </p>
+        )}
+      </ResultGone>
     );
   }
   if (

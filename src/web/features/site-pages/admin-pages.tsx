@@ -7,6 +7,7 @@ import { AdminTable } from "#web/admin/admin-table.tsx";
 import { Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
+import { retryQuery } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 
@@ -20,7 +21,7 @@ export function PagesTab({ record }: { record?: string }) {
 
 function PagesList() {
   const [, navigate] = useLocation();
-  const pages = useQuery<AdminSitePage[]>({ queryKey: [ADMIN_API.sitePages], retry: 2 });
+  const pages = useQuery<AdminSitePage[]>({ queryKey: [ADMIN_API.sitePages], retry: retryQuery(2) });
   if (pages.isPending) return <Loading text="Loading the pages..." />;
   if (pages.isError) return <p role="alert">Error loading the pages: {pages.error.message}</p>;
   return (
@@ -42,7 +43,7 @@ function PagesList() {
 }
 
 function PageLoader({ slug }: { slug: string }) {
-  const page = useQuery<AdminSitePage>({ queryKey: [ADMIN_API.sitePage(slug)], retry: 1 });
+  const page = useQuery<AdminSitePage>({ queryKey: [ADMIN_API.sitePage(slug)], retry: retryQuery(1) });
   if (page.isPending) return <Loading text="Loading the page..." />;
   if (page.isError) {
     return (

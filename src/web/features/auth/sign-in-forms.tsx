@@ -1,0 +1,203 @@
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
+import {
+  CHALLENGE_ENDED,
+  LOGIN_REQUIRED,
+  type LoginField,
+  RECOVERY_CODE_COUNT,
+} from "#shared/features/auth/constants.ts";
+import type { SignedIn } from "#shared/features/auth/contract.ts";
+import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { ApiError, api, serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
+import { toast } from "#web/stores/toast.ts";
+
+// The two steps of signing in, used by the sign-in page and by the dashboard's "sign in
+// again" dialog. Each is a form that also posts itself without JavaScript (the page's case).
+
+/** How long a code the server takes may be: an app's six digits or a recovery code, spaces and dashes allowed. */
+const CODE_MAX_LENGTH = 64;
+
+// Two required fields need no schema library in this page's bundle: the same messages as
+// LoginInput, which the server still checks the whole body against.
+function missingFields(form: Record<LoginField, string>): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const field of ["username", "password"] as const) if (!form[field]) errors[field] = LOGIN_REQUIRED[field];
+  return errors;
+}
+
+/** What the toast says after a sign-in: after a recovery code, how many are left. */
+export function signedInText(recoveryCodesLeft: number | undefined): string {
+  if (recoveryCodesLeft === undefined) return "Logged in successfully";
+  if (recoveryCodesLeft === 0) return "Logged in with your last recovery code. Make new ones in Account now.";
+  return `Logged in with a recovery code: ${recoveryCodesLeft} of ${RECOVERY_CODE_COUNT} left.`;
+}
+
+interface PasswordFormProps {
+  initialFailure: string | null;
+  /** The username this browser last signed in with, filled in. */
+  username?: string;
+  /** The password was right and two-factor sign-in asks for a code next. */
+  onCodeRequired: () => void;
+  onSignedIn: (answer: SignedIn) => Promise<void> | void;
+}
+
+export function PasswordForm({ initialFailure, username = "", onCodeRequired, onSignedIn }: PasswordFormProps) {
+  const [form, setForm] = useState({ username, password: "" });
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(initialFailure);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const problems = missingFields(form);
+    setErrors(problems);
+    if (Object.keys(problems).length) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      const answer = await api<SignedIn | { codeRequired: true }>("POST", ADMIN_API.login, { json: form });
+      // Two-factor sign-in: the password was right, and a code is asked for next.
+      if ("codeRequired" in answer) onCodeRequired();
+      else await onSignedIn(answer);
+    } catch (error) {
+      // 429 carries its own message (how long to wait); anything else is a wrong password.
+      const message =
+        error instanceof ApiError && error.status === 429 && error.error ? error.error : "Invalid username or password";
+      setErrors(serverFieldErrors(error));
+      setFailure(message);
+      toast({ title: "Login failed", description: message, variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form method="post" action={ADMIN_API.login} onSubmit={submit} noValidate>
+      <label>
+        Username
+        <input
+          name="username"
+          autoComplete="username"
+          required
+          value={form.username}
+          aria-invalid={errors.username ? true : undefined}
+          aria-describedby={errors.username ? "username-error" : undefined}
+          onChange={(e) => setForm({ ...form, username: e.target.value })}
+        />
+        {errors.username && <small id="username-error">{errors.username}</small>}
+      </label>
+      <label>
+        Password
+        <input
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={form.password}
+          aria-invalid={errors.password ? true : undefined}
+          aria-describedby={errors.password ? "password-error" : undefined}
+          onChange={(e) => setForm({ ...form, password: e.target.value })}
+        />
+        {errors.password && <small id="password-error">{errors.password}</small>}
+      </label>
+      {failure && (
+        <p className="form-error" role="alert">
+          {failure}
+        </p>
+      )}
+      <button type="submit" disabled={busy} aria-busy={busy}>
+        {busy ? "Signing in..." : "Sign In"}
+      </button>
+    </form>
+  );
+}
+
+interface CodeFormProps {
+  /** Asks for a recovery code instead of the app's (either is taken in either field). */
+  recovery: boolean;
+  initialFailure: string | null;
+  onSignedIn: (answer: SignedIn) => Promise<void> | void;
+  /** The sign-in itself ended (too late, replaced, used): the password is asked again. */
+  onEnded: () => void;
+  /** The ways to the other kind of code and back to the password. */
+  children: ReactNode;
+}
+
+/**
+ * The second step: one code, from the authenticator app (six digits) or a recovery code.
+ * The field takes either, whichever it is labelled for, so a recovery code pasted where the
+ * app's code goes is not cut short; the server tells them apart.
+ */
+export function CodeForm({ recovery, initialFailure, onSignedIn, onEnded, children }: CodeFormProps) {
+  const [code, setCode] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(initialFailure);
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  // Arriving from the password step (in the browser), the code is what to type next.
+  useEffect(() => input.current?.focus(), []);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!code.trim()) {
+      setError(recovery ? "Enter one of your recovery codes." : "Enter the 6-digit code from your app.");
+      input.current?.focus();
+      return;
+    }
+    setError(null);
+    setBusy(true);
+    setFailure(null);
+    try {
+      await onSignedIn(await api<SignedIn>("POST", ADMIN_API.loginCode, { json: { code } }));
+    } catch (failed) {
+      const message = serverReason(failed, "That code is not right. Try again.");
+      if (failed instanceof ApiError && failed.status === 401 && message === CHALLENGE_ENDED) {
+        onEnded();
+        return;
+      }
+      setFailure(message);
+      setCode("");
+      input.current?.focus();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const label = recovery ? "Recovery code" : "Code from your authenticator app";
+  return (
+    <form method="post" action={ADMIN_API.loginCode} onSubmit={submit} noValidate>
+      {recovery && <input type="hidden" name="use" value="recovery" />}
+      <p>
+        {recovery
+          ? "Enter one of the recovery codes you saved when you turned on two-factor sign-in. Each one works once."
+          : "Two-factor sign-in is on. Open your authenticator app and enter the 6-digit code it shows for this site."}
+      </p>
+      <label>
+        {label}
+        <input
+          ref={input}
+          name="code"
+          autoComplete={recovery ? "off" : "one-time-code"}
+          inputMode={recovery ? "text" : "numeric"}
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={CODE_MAX_LENGTH}
+          required
+          value={code}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "code-error" : undefined}
+          onChange={(e) => setCode(e.target.value)}
+        />
+        {error && <small id="code-error">{error}</small>}
+      </label>
+      {failure && (
+        <p className="form-error" role="alert">
+          {failure}
+        </p>
+      )}
+      <button type="submit" disabled={busy} aria-busy={busy}>
+        {busy ? "Checking..." : "Verify"}
+      </button>
+      {children}
+    </form>
+  );
+}

@@ -1,0 +1,166 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { QueryClientProvider, useQuery } from "@tanstack/react-query";
+import { act, cleanup, renderHook, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { adminApp } from "#tests/support/admin.ts";
+import { testApp } from "#tests/support/app.ts";
+import { routeFetchTo } from "#tests/support/fetch.ts";
+import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { sessionResumed, useSessionStore } from "#web/stores/session.ts";
+import { ApiError, createQueryClient, NoAnswerError } from "./query-client.ts";
+
+afterEach(() => {
+  cleanup();
+  act(sessionResumed);
+});
+
+const POST = { title: "A post", slug: "a-post", contentMarkdown: "Text.", published: false };
+
+/**
+ * The browser's requests to the real app, counted by method and path; the first `drop` of
+ * them are lost on the way (no answer at all, as when the network fails).
+ */
+function counted(send: (path: string, init?: RequestInit) => Promise<Response>, drop = 0) {
+  const sent: string[] = [];
+  routeFetchTo(async (path, init) => {
+    sent.push(`${init?.method ?? "GET"} ${path}`);
+    if (sent.length <= drop) throw new TypeError("Failed to fetch");
+    return send(path, init);
+  });
+  return sent;
+}
+
+function wrapper() {
+  const queryClient = createQueryClient();
+  return ({ children }: { children: ReactNode }) => (
+    <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+  );
+}
+
+/** Runs one admin change the way the forms do, and waits for its end. */
+async function change<T>(method: "POST" | "PUT", url: string, body: T) {
+  const { result } = renderHook(() => useAdminMutation<T>(method, () => url, []), { wrapper: wrapper() });
+  act(() => result.current.mutate(body));
+  await waitFor(() => expect(result.current.isSuccess || result.current.isError).toBe(true), { timeout: 5000 });
+  return result.current;
+}
+
+describe("a change the server answered is never sent again", () => {
+  test.each([
+    ["409, a taken slug", 409],
+    ["422, a body the server refuses", 422],
+  ])("%s: sent once, the refusal shown as it came", async (_, status) => {
+    const { asAdmin } = await adminApp({ seed: false });
+    expect((await asAdmin(ADMIN_API.post(), { method: "POST", json: POST })).status).toBe(201);
+    const sent = counted(asAdmin);
+    const body = status === 409 ? POST : { ...POST, slug: "Not A Slug!" };
+    const outcome = await change("POST", ADMIN_API.post(), body);
+    expect(outcome.error).toBeInstanceOf(ApiError);
+    expect((outcome.error as ApiError).status).toBe(status);
+    expect(sent).toEqual(["POST /api/admin/blog/post"]);
+  });
+
+  test("401, the session ended: sent once, and the dashboard is told to ask for a sign-in", async () => {
+    const { request } = testApp({ seed: false });
+    const sent = counted(request);
+    const outcome = await change("PUT", ADMIN_API.settings, {});
+    expect((outcome.error as ApiError).status).toBe(401);
+    expect(sent).toEqual(["PUT /api/admin/settings"]);
+    expect(useSessionStore.getState()).toEqual({ ended: true, asking: true });
+  });
+
+  test("503, the site cannot keep data now: sent once", async () => {
+    // The storage check as the server sees a data folder it cannot write to.
+    const stopped = { ok: false, status: 503, reason: "the data folder cannot be written" } as const;
+    let state: typeof stopped | { ok: true } = { ok: true };
+    const { asAdmin } = await adminApp({
+      seed: false,
+      storage: { check: () => state, recheck: () => state, roomFor: () => state },
+    });
+    state = stopped;
+    const sent = counted(asAdmin);
+    const outcome = await change("PUT", ADMIN_API.settings, {});
+    expect((outcome.error as ApiError).status).toBe(503);
+    expect(sent).toEqual(["PUT /api/admin/settings"]);
+  });
+});
+
+describe("a change with no answer at all", () => {
+  test("a PUT (the same record, the same body) is sent once more, and succeeds", async () => {
+    const { asAdmin } = await adminApp({ seed: false });
+    const created = (await (await asAdmin(ADMIN_API.post(), { method: "POST", json: POST })).json()) as {
+      id: number;
+    };
+    const sent = counted(asAdmin, 1);
+    const outcome = await change("PUT", ADMIN_API.post(created.id), { ...POST, title: "Renamed" });
+    expect(outcome.isSuccess).toBe(true);
+    expect(sent).toEqual([`PUT /api/admin/blog/post/${created.id}`, `PUT /api/admin/blog/post/${created.id}`]);
+  });
+
+  test("a PUT that gets no answer twice gives up after the second, saying the server could not be reached", async () => {
+    const { asAdmin } = await adminApp({ seed: false });
+    const sent = counted(asAdmin, 5);
+    const outcome = await change("PUT", ADMIN_API.settings, {});
+    expect(outcome.error).toBeInstanceOf(NoAnswerError);
+    expect(outcome.error?.message).toBe("The server could not be reached. Check your connection and try again.");
+    expect(sent).toHaveLength(2);
+  });
+
+  test("a POST that creates something is never sent twice: the first may have arrived", async () => {
+    const { asAdmin } = await adminApp({ seed: false });
+    const sent = counted(asAdmin, 1);
+    const outcome = await change("POST", ADMIN_API.post(), POST);
+    expect(outcome.error).toBeInstanceOf(NoAnswerError);
+    expect(sent).toEqual(["POST /api/admin/blog/post"]);
+    expect(await (await asAdmin(ADMIN_API.posts)).json()).toEqual([]);
+  });
+});
+
+describe("queries", () => {
+  async function read(url: string, drop = 0, send?: (path: string, init?: RequestInit) => Promise<Response>) {
+    const sent = counted(send ?? testApp({ seed: false }).request, drop);
+    const { result } = renderHook(() => useQuery({ queryKey: [url] }), { wrapper: wrapper() });
+    await waitFor(() => expect(result.current.isPending).toBe(false), { timeout: 5000 });
+    // Only this query's requests (a query of an earlier test may still be running).
+    return { sent: sent.filter((line) => line === `GET ${url}`), result: result.current };
+  }
+
+  test("a 404 is asked once: asking again gets the same answer", async () => {
+    const { sent, result } = await read("/api/blog/post/no-such-post");
+    expect((result.error as ApiError).status).toBe(404);
+    expect(sent).toEqual(["GET /api/blog/post/no-such-post"]);
+  });
+
+  test("a 401 is asked once, and only says the session ended (nothing to save, nothing asked)", async () => {
+    const { sent, result } = await read(ADMIN_API.posts);
+    expect((result.error as ApiError).status).toBe(401);
+    expect(sent).toEqual(["GET /api/admin/blog/posts"]);
+    expect(useSessionStore.getState()).toEqual({ ended: true, asking: true });
+    // A second refusal in the background does not ask again once the admin put it off.
+    act(() => useSessionStore.setState({ asking: false }));
+    await read(ADMIN_API.links);
+    expect(useSessionStore.getState()).toEqual({ ended: true, asking: false });
+  });
+
+  test("no answer: asked once more", async () => {
+    const { sent, result } = await read("/api/blog/posts", 1);
+    expect(result.isSuccess).toBe(true);
+    expect(sent).toEqual(["GET /api/blog/posts", "GET /api/blog/posts"]);
+  });
+
+  test("a 401 keeps what a query already shows, until the admin signs in again", async () => {
+    const { asAdmin, request } = await adminApp({ seed: false });
+    let send = asAdmin;
+    routeFetchTo((path, init) => send(path, init));
+    const queryClient = createQueryClient();
+    const { result } = renderHook(() => useQuery<unknown[]>({ queryKey: [ADMIN_API.posts] }), {
+      wrapper: ({ children }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>,
+    });
+    await waitFor(() => expect(result.current.data).toEqual([]));
+    send = request;
+    await act(() => queryClient.invalidateQueries());
+    expect(result.current.isError).toBe(false);
+    expect(result.current.data).toEqual([]);
+    expect(useSessionStore.getState().ended).toBe(true);
+  });
+});
