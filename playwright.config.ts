@@ -11,7 +11,9 @@ function server(p: number) {
     command: `bun scripts/e2e-server.ts`,
     url: `http://127.0.0.1:${p}/healthz`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // Long enough for a first build of the executable (scripts/e2e-server.ts builds it when
+    // it is missing or older than the sources).
+    timeout: 120_000,
     env: { E2E_PORT: String(p) },
     stdout: "pipe" as const,
     stderr: "pipe" as const,

@@ -4,10 +4,14 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { errorPage, type PageDef, pages } from "#web/routes.ts";
+import { buildInputs, STAMPS, stampBuild } from "./build-stamp.ts";
 import { writeShareImages } from "./share-images.ts";
 
 const root = join(import.meta.dir, "..");
 const outdir = join(root, "dist", "client");
+// Taken before anything is read: a source edited during the build leaves the stamp behind it.
+const inputs = buildInputs();
+rmSync(STAMPS.client, { force: true });
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 
@@ -100,4 +104,5 @@ for (const o of outputs) {
 const cards = writeShareImages(join(outdir, "social"));
 
 const sizes = outputs.map((o) => `${o.url} ${(o.size / 1024).toFixed(1)} KB`).join("\n  ");
+stampBuild("client", inputs);
 console.log(`Client bundle written to dist/client:\n  ${sizes}\n  ${cards.length} social cards in /social/`);

@@ -1,8 +1,12 @@
 // `bun run build`: the client bundle, then one executable (dist/cam-guide) that embeds
 // it together with the migrations and public/ files.
+import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { buildInputs, builtFromCurrentSources, STAMPS, stampBuild } from "./build-stamp.ts";
 
 const root = join(import.meta.dir, "..");
+const inputs = buildInputs();
+rmSync(STAMPS.executable, { force: true });
 const run = (cmd: string[]) => {
   const result = Bun.spawnSync(cmd, { cwd: root, stdout: "inherit", stderr: "inherit" });
   if (result.exitCode !== 0) {
@@ -11,7 +15,9 @@ const run = (cmd: string[]) => {
   }
 };
 
-run(["bun", "scripts/build-client.ts"]);
+// A client bundle built from these very sources is kept: a test process may be reading it.
+if (builtFromCurrentSources("client", inputs)) console.log("Client bundle in dist/client is current: kept");
+else run(["bun", "scripts/build-client.ts"]);
 run([
   "bun",
   "build",
@@ -32,4 +38,5 @@ run([
   "--outfile",
   "dist/cam-guide",
 ]);
+stampBuild("executable", inputs);
 console.log("Built dist/cam-guide");

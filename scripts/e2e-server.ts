@@ -1,17 +1,20 @@
 // Starts the real server for the browser tests on a fresh, temporary DATA_DIR:
-// the compiled executable when it exists (what ships), else the source. The DATA_DIR is
+// the compiled executable (what ships; E2E_SOURCE=1 runs the source instead). The DATA_DIR is
 // removed when the server stops (Playwright stops it with SIGTERM), however it stops.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loopbackLinkPort } from "#tests/e2e/loopback-link-port.ts";
+import { ensureCurrent } from "#tests/support/built.ts";
 
 const root = join(import.meta.dir, "..");
 const binary = join(root, "dist", "cam-guide");
 // The port in its name lets a browser test find the database of the server it talks to.
 const port = Number(process.env.E2E_PORT ?? "4310");
+const useBinary = process.env.E2E_SOURCE !== "1";
+// Built here when missing or older than the sources (both servers of a run share one build).
+ensureCurrent(useBinary ? "executable" : "client");
 const dataDir = mkdtempSync(join(tmpdir(), `cam-guide-e2e-${port}-`));
-const useBinary = existsSync(binary) && process.env.E2E_SOURCE !== "1";
 const cmd = useBinary ? [binary] : ["bun", join(root, "src/server/main.ts")];
 console.log(`e2e server: ${useBinary ? "dist/cam-guide" : "source"} on DATA_DIR ${dataDir}`);
 

@@ -2,6 +2,10 @@
 // Unit and API tests run without one and parse HTML explicitly (tests/support/page.ts).
 import { afterEach } from "bun:test";
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
+import { ensureCurrent } from "../support/built.ts";
+
+// Some components are tried against a real app, whose pages link the client bundle's files.
+ensureCurrent("client");
 
 // Keep Bun's own fetch primitives, which happy-dom would replace with its own.
 const { Request, Response, Headers, ReadableStream, fetch, URL, TextEncoder, TextDecoder, FormData, File, Blob } =

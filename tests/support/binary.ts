@@ -1,14 +1,13 @@
 // Runs the shipped executable (dist/cam-guide) for tests that need a real process.
-import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { ensureCurrent } from "./built.ts";
 
 const root = join(import.meta.dir, "..", "..");
 export const BINARY = join(root, "dist", "cam-guide");
 
+/** Builds dist/cam-guide when it is missing or older than the sources (once for every file that asks). */
 export function ensureBuilt(): void {
-  if (existsSync(BINARY)) return;
-  const result = Bun.spawnSync(["bun", "run", "build"], { cwd: root, stdout: "ignore", stderr: "inherit" });
-  if (result.exitCode !== 0) throw new Error("bun run build failed");
+  ensureCurrent("executable");
 }
 
 let nextPort = 5000 + Math.floor(Math.random() * 2000);
