@@ -15,8 +15,6 @@ export default {
   project: ["src/**/*.{ts,tsx,css}", "scripts/**/*.ts", "bench/**/*.ts", "tests/**/*.{ts,tsx}", "*.ts"],
   // Its font files are read by path when the build draws the social cards (scripts/share-images.ts).
   ignoreDependencies: ["@expo-google-fonts/inter"],
-  // An export used in its own file is a choice of API, not dead code.
-  ignoreExportsUsedInFile: true,
   compilers: {
     // Only to see the packages a stylesheet @imports (pico.css).
     css: (text: string) =>

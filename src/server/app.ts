@@ -123,7 +123,7 @@ export interface AppDeps {
 }
 
 // JSON bodies of the API are small; uploads (a later route) set their own limit.
-export const MAX_BODY_BYTES = 105 * 1024 * 1024;
+const MAX_BODY_BYTES = 105 * 1024 * 1024;
 
 /** Builds the whole application. Every feature module is mounted in this one list. */
 export function createApp({

@@ -195,7 +195,7 @@ export function siteDatabase(dataDir: string): SiteDatabase {
  * write-ahead log, whose pages build on the file as it was. Until the note goes (a restore or
  * new-database moves it aside with the file), no cam-guide command opens app.db.
  */
-export const CHANGED_NOTE = "app.db-changed";
+const CHANGED_NOTE = "app.db-changed";
 
 const CHANGED_TEXT = (date: string, reason: string) =>
   `On ${date} the cam-guide server found that ${reason}.\n` +

@@ -73,9 +73,6 @@ export interface WriteLimit {
   windowSeconds: number;
 }
 
-/** LINK_CHECK_INTERVAL unset (and no schedule in Settings): every link's destination is checked once a week. */
-export { DEFAULT_LINK_CHECK_HOURS };
-
 /** WRITE_LIMIT unset: 60/minute (a visitor makes two or three writes; a shared office or mobile network more). */
 export const DEFAULT_WRITE_LIMIT: WriteLimit = { count: 60, windowSeconds: 60 };
 
@@ -97,7 +94,7 @@ const UNIT_SECONDS: Record<string, number> = {
  * CAM_GUIDE_TEST_DAILY_LIMITS ("visitors=50,results=20", names from DailyLimits): the tests'
  * smaller daily limits, each a whole number from 1 to its default. A problem's text, or the limits.
  */
-export function parseTestDailyLimits(raw: string): DailyLimits | string {
+function parseTestDailyLimits(raw: string): DailyLimits | string {
   const limits = { ...DAILY_LIMITS };
   for (const entry of raw
     .split(",")
@@ -133,7 +130,7 @@ function liftedLimits(limits: DailyLimits, { perNetwork, all }: { perNetwork: bo
 }
 
 /** "60/minute", "10/30s", "500/hour"; "off" or "0" turns the limit off (null). Undefined when invalid. */
-export function parseWriteLimit(raw: string): WriteLimit | null | undefined {
+function parseWriteLimit(raw: string): WriteLimit | null | undefined {
   const text = raw.trim().toLowerCase();
   if (text === "off" || text === "0") return null;
   const match = /^(\d{1,7})\s*\/\s*(\d{1,5})?\s*([a-z]+)$/.exec(text);

@@ -20,7 +20,7 @@ export type PathParams<Path extends string> = Path extends `${string}:${infer Na
     : never;
 
 export type ParamRules<Name extends string> = { readonly [K in Name]: ParamRule };
-export type ReadParams<Name extends string> = { readonly [K in Name]: string | number };
+type ReadParams<Name extends string> = { readonly [K in Name]: string | number };
 export type QueryValues<Query extends string> = { readonly [K in Query]?: string };
 
 /** The arguments that name one answer of a read: its path parameters, when it has any. */

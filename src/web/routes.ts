@@ -17,10 +17,10 @@ import type { PageModule, PageProps } from "./page-route.ts";
  * id a visitor made, an unknown name) still shows its page, which is cached apart in a
  * small cache of its own, so no number of such addresses pushes the site's pages out.
  */
-export type SharedValue = (value: string) => boolean;
+type SharedValue = (value: string) => boolean;
 
 /** A value made by a visitor, such as a saved result's id: never shared. */
-export const visitorMade: SharedValue = () => false;
+const visitorMade: SharedValue = () => false;
 
 /**
  * A query parameter whose many spellings mean few things: `canonical` gives the value as
@@ -28,7 +28,7 @@ export const visitorMade: SharedValue = () => false;
  * server and in the browser) reads only the canonical value, so `?quiz=yes` and no
  * `quiz` at all are one page and one cache entry.
  */
-export interface SearchRule {
+interface SearchRule {
   shared: SharedValue;
   canonical: (value: string) => string | null;
 }
@@ -117,7 +117,7 @@ export interface PageDef {
 }
 
 /** An address that moved for good: a 301 on the server, a navigation in the browser. */
-export interface MovedPath {
+interface MovedPath {
   id: string;
   path: string;
   movedTo: string;
@@ -273,7 +273,7 @@ export interface PageMatch {
 type Parsed = { keys: string[]; pattern: RegExp };
 const parsed = new Map<string, Parsed>();
 /** regexparam, as wouter uses it, with each pattern compiled once. */
-export function routeParser(route: string, loose?: boolean): Parsed {
+function routeParser(route: string, loose?: boolean): Parsed {
   const key = `${route}|${loose ? 1 : 0}`;
   let hit = parsed.get(key);
   if (!hit) {
@@ -296,7 +296,7 @@ export function matchPage(pathname: string, search = new URLSearchParams()): Pag
  * The query parameters `page` reads: the first value of each it declares (canonical where
  * its rule says how), in its order; nothing else.
  */
-export function pageSearch(page: PathEntry, search: URLSearchParams): URLSearchParams {
+function pageSearch(page: PathEntry, search: URLSearchParams): URLSearchParams {
   const kept = new URLSearchParams();
   for (const [name, rule] of Object.entries(("search" in page && page.search) || {})) {
     const value = search.get(name);

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
 
-export interface VisitOptions {
+interface VisitOptions {
   /** The HTTP status the document is expected to answer with. */
   status?: number;
 }

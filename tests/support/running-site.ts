@@ -3,7 +3,7 @@
 // request helper that sends what the admin's pages send.
 import { type Running, startServer } from "./binary.ts";
 
-export const SITE_PASSWORD = "durable-password-123";
+const SITE_PASSWORD = "durable-password-123";
 
 export interface RunningSite extends Running {
   dataDir: string;

@@ -13,12 +13,12 @@ import { createAdmin } from "./factories.ts";
  * `headers` add to (or, with null, remove) what `who` sends, e.g. the admin's cookie
  * from a foreign site: `{ who: "admin", headers: { origin: "https://evil.example" } }`.
  */
-export type Who = "guest" | "admin";
+type Who = "guest" | "admin";
 
 /** Values a scenario's setup made (ids, slugs), by name; `{name}` in `path` is replaced by them. */
-export type Made = Record<string, unknown>;
+type Made = Record<string, unknown>;
 
-export interface ScenarioContext extends TestApp {
+interface ScenarioContext extends TestApp {
   /** The admin's session cookie (`name=value`) when `who` is "admin", else null. */
   cookie: string | null;
 }
@@ -46,7 +46,7 @@ export type Body =
   | ReadableStream
   | Blob;
 
-export interface Step {
+interface Step {
   method?: string;
   /** The address; `{name}` is replaced by the value `setup` returned under that name. */
   path: string | ((made: Made) => string);
@@ -127,7 +127,7 @@ export interface TableOptions {
 }
 
 /** Runs one scenario on a fresh database. */
-export async function runScenario(scenario: Scenario, options: TableOptions = {}): Promise<ScenarioResponse> {
+async function runScenario(scenario: Scenario, options: TableOptions = {}): Promise<ScenarioResponse> {
   const api = await scenarioApp({
     seed: scenario.seed ?? false,
     ...scenario.app,

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { BINARY, type Running, startServer } from "./binary.ts";
 
 export const PASSWORD = "durable-password-123";
-export const WAYS_OUT = ["cam-guide restore", "cam-guide new-database"];
-export const DATABASE_FILES = ["app.db", "app.db-wal", "app.db-shm"];
+const WAYS_OUT = ["cam-guide restore", "cam-guide new-database"];
+const DATABASE_FILES = ["app.db", "app.db-wal", "app.db-shm"];
 const QUIZ = { archetype: "Girl Next Door", answers: Array(15).fill("A") };
 
 /** Servers a suite started, killed in its afterAll (stopAll) if a test left one running. */

@@ -6,7 +6,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 // main file has become). Formats: https://www.sqlite.org/fileformat2.html and walformat.html.
 
 /** The 16 bytes every SQLite database file starts with. */
-export const SQLITE_MAGIC = "SQLite format 3\0";
+const SQLITE_MAGIC = "SQLite format 3\0";
 /** The header at the start of page 1: a file shorter than this is no database. */
 export const HEADER_BYTES = 100;
 

@@ -1,7 +1,7 @@
 import type { Server } from "elysia/universal";
 
 /** Who sent a request, as far as this server can tell. */
-export interface ClientInfo {
+interface ClientInfo {
   /** The client's IP address (canonical text); behind a trusted proxy, the one it forwarded. */
   address: string;
   /** Whether the client reached the site over HTTPS (directly or through a trusted proxy). */

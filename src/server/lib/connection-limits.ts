@@ -4,7 +4,7 @@
 /** Requests one client (an IPv4 address, an IPv6 /64) may have open at once, from arrival until answered. */
 export const MAX_OPEN_PER_CLIENT = 64;
 /** Connections one peer may keep open between requests; past this, its answers close their connection. */
-export const MAX_KEPT_PER_PEER = 64;
+const MAX_KEPT_PER_PEER = 64;
 /** Peers followed at once; a flood of new ones beyond this is not followed (their connections still time out). */
 const MAX_PEERS = 10_000;
 

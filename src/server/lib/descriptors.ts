@@ -42,7 +42,7 @@ export function reserveDescriptor(): void {
 }
 
 /** How many descriptors the process holds (its reserve included), or null when that cannot be read. */
-export function descriptorsInUse(): number | null {
+function descriptorsInUse(): number | null {
   const count = () => readdirSync("/proc/self/fd").length - 1;
   try {
     return count();

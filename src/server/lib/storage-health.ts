@@ -19,7 +19,7 @@ const OK: StorageState = { ok: true };
 /** Free space below which the disk counts as full: SQLite needs room to commit and checkpoint. */
 export const RESERVE_BYTES = 1024 * 1024;
 /** How long one write probe answers for; the database files and free space are checked on every call. */
-export const PROBE_EVERY_MS = 1000;
+const PROBE_EVERY_MS = 1000;
 /** Retry-After, in seconds, on a refused write: an operator has to act first. */
 export const RETRY_AFTER_SECONDS = 60;
 

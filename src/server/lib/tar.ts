@@ -16,7 +16,7 @@ export class TarError extends Error {
 }
 
 /** Thrown between chunks once `signal` is aborted, so a half-done copy can be cleaned up. */
-export class Interrupted extends Error {
+class Interrupted extends Error {
   constructor() {
     super("Interrupted.");
     this.name = "Interrupted";

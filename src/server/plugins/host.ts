@@ -11,7 +11,7 @@ const HOST =
  * links come from the public address); this check only keeps malformed requests from
  * reaching code that reads the URL.
  */
-export function validHost(request: Request): boolean {
+function validHost(request: Request): boolean {
   if (!URL.canParse(request.url)) return false;
   // A request made in process (tests, the benchmark) has a URL and no Host header; Bun
   // gives a request that came without one a URL that does not parse.
@@ -22,7 +22,7 @@ export function validHost(request: Request): boolean {
   return match[1] === undefined || (Number(match[1]) >= 1 && Number(match[1]) <= 65535);
 }
 
-export const BAD_HOST_MESSAGE = "Bad request: the Host header is missing or malformed.\n";
+const BAD_HOST_MESSAGE = "Bad request: the Host header is missing or malformed.\n";
 
 /**
  * True when Elysia's router reads the path the URL carries. It looks for the path from the

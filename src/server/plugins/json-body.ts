@@ -16,7 +16,7 @@ export function readBodyLimited(request: Request, limit: number, tooLarge: strin
 }
 
 /** Every string in a parsed body holding a character stored text must not carry, by field. */
-export function unshowableProblems(body: unknown): FieldProblem[] {
+function unshowableProblems(body: unknown): FieldProblem[] {
   const problems: FieldProblem[] = [];
   // A loop, not recursion: a body may nest deeper than the call stack.
   const pending: [unknown, string][] = [[body, ""]];

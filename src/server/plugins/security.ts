@@ -6,7 +6,7 @@ import type { Server } from "elysia/universal";
  * operator's domain may not serve HTTPS; not preload: that is a promise for the whole
  * domain that only its owner can make, and hard to take back.
  */
-export const HSTS = "max-age=31536000";
+const HSTS = "max-age=31536000";
 
 /**
  * Headers every response carries. The CSP allows only this origin: the one inline

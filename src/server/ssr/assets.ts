@@ -13,7 +13,7 @@ export interface Asset {
   immutable: boolean;
 }
 
-export interface ClientManifest {
+interface ClientManifest {
   css: string;
   entry: string;
   /** Page id -> the module files it loads (its chunk and that chunk's static imports). */

@@ -40,7 +40,7 @@ export interface RendererDeps {
 export type PageRenderer = (request: Request, forced?: 404 | 500) => Promise<Response>;
 
 /** A page rendered with some reads answered in advance (a post that is not public yet), never cached. */
-export interface PreviewRequest {
+interface PreviewRequest {
   /** The public address the page is rendered as (e.g. /blog/<slug>). */
   pathname: string;
   /** Answers by read key, used instead of reading them. */

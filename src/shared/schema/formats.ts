@@ -18,7 +18,7 @@ if (!FormatRegistry.Has("date-time")) {
  */
 export const SHOWN_TEXT_FORMAT = "shown-text";
 
-export function isShownText(value: string): boolean {
+function isShownText(value: string): boolean {
   return firstInvisible(value, { prose: true }) === null;
 }
 
@@ -29,7 +29,7 @@ export function isShownText(value: string): boolean {
  */
 export const READABLE_TEXT_FORMAT = "readable-text";
 
-export function isReadableText(value: string): boolean {
+function isReadableText(value: string): boolean {
   return isShownText(value) && (value.trim() === "" || (value.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 2);
 }
 

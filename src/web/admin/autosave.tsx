@@ -3,7 +3,7 @@ import { type Autosave, autosavePath } from "#shared/features/editor/contract.ts
 import { ApiError, api } from "#web/lib/query-client.ts";
 
 /** How long after the last change the editor saves its copy by itself. */
-export const AUTOSAVE_DELAY_MS = 3000;
+const AUTOSAVE_DELAY_MS = 3000;
 
 type Fields = Record<string, string | boolean | number | null>;
 
@@ -36,7 +36,7 @@ function removeLocal(key: string): void {
 }
 
 /** A time of day as the admin reads it: "14:03". */
-export const clockTime = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+const clockTime = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 
 /** A date and time as the admin reads them. */
 const dateTime = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
@@ -56,7 +56,7 @@ export interface AutosaveState {
 }
 
 /** The newest of the copies, by when each was kept. */
-export function newestCopy(copies: (Autosave | null)[]): Autosave | null {
+function newestCopy(copies: (Autosave | null)[]): Autosave | null {
   let newest: Autosave | null = null;
   for (const copy of copies) {
     if (

@@ -116,7 +116,7 @@ export async function api<T = unknown>(
  * already shows instead of failing it: a list or an editor stays on screen, with every form
  * in it, until the admin has signed in again (the sign-in then refreshes every query).
  */
-export const defaultQueryFn: QueryFunction = async ({ queryKey, signal, client }) => {
+const defaultQueryFn: QueryFunction = async ({ queryKey, signal, client }) => {
   try {
     return await api("GET", String(queryKey[0]), { signal });
   } catch (error) {
@@ -151,7 +151,7 @@ export function retryMutation(method: string) {
     method === "PUT" && failureCount < 1 && error instanceof NoAnswerError;
 }
 
-export const QUERY_DEFAULTS = {
+const QUERY_DEFAULTS = {
   staleTime: 60_000,
   gcTime: 5 * 60_000,
   retry: retryQuery(1),

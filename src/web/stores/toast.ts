@@ -2,12 +2,12 @@ import { create } from "zustand";
 
 // At most one toast, closing itself after 5 s; a dismissed toast is kept
 // (closed) for TOAST_REMOVE_DELAY before it leaves the store.
-export const TOAST_LIMIT = 1;
+const TOAST_LIMIT = 1;
 export const TOAST_DURATION = 5000;
 export const TOAST_REMOVE_DELAY = 1_000_000;
 export const SWIPE_THRESHOLD = 50;
 
-export type ToastVariant = "default" | "destructive";
+type ToastVariant = "default" | "destructive";
 
 export interface ToastInput {
   title?: string;

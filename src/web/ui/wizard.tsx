@@ -5,13 +5,13 @@ import { useScripted } from "#web/lib/scripted.ts";
 import { revealHeading } from "#web/lib/scroll.ts";
 import { StepProgress } from "./step-progress.tsx";
 
-export interface WizardOption<V extends string | number> {
+interface WizardOption<V extends string | number> {
   value: V;
   label: string;
   emoji?: string;
 }
 
-export interface WizardQuestion<V extends string | number> {
+interface WizardQuestion<V extends string | number> {
   id: number;
   question: string;
   options: WizardOption<V>[];

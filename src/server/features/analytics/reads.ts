@@ -83,7 +83,7 @@ export async function dailyCounts(db: Db, from: string, to: string): Promise<Dai
 }
 
 /** The first and last day of a period ending today, and of the one before it. */
-export function periodBounds(days: AnalyticsPeriod, today: string) {
+function periodBounds(days: AnalyticsPeriod, today: string) {
   const from = addDays(today, -(days - 1));
   const previousTo = addDays(from, -1);
   return { from, to: today, previousFrom: addDays(previousTo, -(days - 1)), previousTo };

@@ -35,7 +35,7 @@ const BEACON_BODY_LIMIT = 2048;
  * one). Only values from the page table are taken from the address: a post's slug and a
  * module's number, which the page's answer (or the beacon's check) shows to exist.
  */
-export function pageCounts(pathname: string, search: URLSearchParams): (Counted & { check?: Check }) | null {
+function pageCounts(pathname: string, search: URLSearchParams): (Counted & { check?: Check }) | null {
   const { page, params } = matchPage(pathname, search);
   if ("movedTo" in page || page.id === "not-found" || page.id.startsWith("admin")) return null;
   // A wizard's later step (its answers so far in the address) is the same page, already

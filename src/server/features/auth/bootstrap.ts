@@ -6,7 +6,7 @@ import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
 import { adminUsers } from "./table.ts";
 
-export function generatePassword(): string {
+function generatePassword(): string {
   return randomBytes(18).toString("base64url");
 }
 
@@ -99,7 +99,7 @@ export async function resetAdminPassword(
 }
 
 /** The shortest session secret accepted, from JWT_SECRET or DATA_DIR/jwt-secret. */
-export const MIN_SECRET_LENGTH = 32;
+const MIN_SECRET_LENGTH = 32;
 // A generated secret is 64 characters; a file much larger than that is not a secret file.
 const MAX_SECRET_FILE_BYTES = 4096;
 

@@ -3,11 +3,11 @@ import type { Db } from "#server/db/client.ts";
 import type { AdminUser } from "#shared/features/auth/contract.ts";
 import { adminForToken } from "./service.ts";
 
-export const SESSION_COOKIE = "cg_session";
+const SESSION_COOKIE = "cg_session";
 export const SESSION_DAYS = 7;
 /** The cookie that carries a sign-in between the password and the code, and how long it lasts. */
 export const CHALLENGE_COOKIE = "cg_2fa";
-export const CHALLENGE_MINUTES = 5;
+const CHALLENGE_MINUTES = 5;
 /** A challenge's id: a random UUID, as `crypto.randomUUID()` makes them. */
 const CHALLENGE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

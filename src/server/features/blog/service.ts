@@ -26,7 +26,7 @@ export function toPost(row: Row): BlogPost {
   };
 }
 
-export function toSummary(row: Row): BlogPostSummary {
+function toSummary(row: Row): BlogPostSummary {
   return {
     id: row.id,
     title: row.title,
@@ -45,7 +45,7 @@ export function toSummary(row: Row): BlogPostSummary {
  * The posts visitors may see at `now`: published, and with no publish date or one that has
  * come. A scheduled post (published, its date still to come) answers like a draft until then.
  */
-export function isPublic(now: Date): SQL {
+function isPublic(now: Date): SQL {
   return and(eq(blogPosts.published, true), or(isNull(blogPosts.publishAt), lte(blogPosts.publishAt, now)))!;
 }
 

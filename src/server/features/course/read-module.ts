@@ -4,7 +4,7 @@ import { readMarkdown } from "#server/lib/markdown.ts";
 import { CourseModule, Topic } from "#shared/features/course/contract.ts";
 
 /** A lesson file's front matter: its title and its pro tip. */
-export const LessonFrontMatter = Type.Pick(Topic, ["title", "proTip"]);
+const LessonFrontMatter = Type.Pick(Topic, ["title", "proTip"]);
 
 /**
  * One module from its module.yaml and its lesson files, in order, as the course serves it:

@@ -3,7 +3,7 @@
 import tiersJson from "#content/earnings/tiers.json" with { type: "json" };
 import type { TierProfile } from "#shared/features/earnings/contract.ts";
 
-export const tierProfiles = tiersJson as TierProfile[];
+const tierProfiles = tiersJson as TierProfile[];
 
 export function tierProfile(name: string): TierProfile | undefined {
   return tierProfiles.find((p) => p.tier === name);

@@ -13,7 +13,7 @@ import { looksOffline } from "#shared/features/links/health.ts";
 // gathered into one answer so the first screen needs one request.
 
 /** Published, draft and scheduled posts at `now` (scheduled: published with a publish date still to come). */
-export async function postCounts(db: Db, now: Date): Promise<AdminHome["posts"]> {
+async function postCounts(db: Db, now: Date): Promise<AdminHome["posts"]> {
   const countWhere = async (where: ReturnType<typeof and>) =>
     (await db.select({ n: count() }).from(blogPosts).where(where))[0]?.n ?? 0;
   const [published, drafts, scheduled] = await Promise.all([
@@ -25,7 +25,7 @@ export async function postCounts(db: Db, now: Date): Promise<AdminHome["posts"]>
 }
 
 /** The links by what their last check found; `schedule` is filled in by the caller. */
-export async function linkCounts(db: Db): Promise<Omit<AdminHome["links"], "schedule">> {
+async function linkCounts(db: Db): Promise<Omit<AdminHome["links"], "schedule">> {
   const rows = await db
     .select({
       active: links.active,
@@ -50,7 +50,7 @@ export async function linkCounts(db: Db): Promise<Omit<AdminHome["links"], "sche
  * The latest backup run, or null when none ever ran. The one read of backup runs the home
  * makes: the backups feature may answer it instead.
  */
-export async function lastBackup(db: Db): Promise<HomeBackup | null> {
+async function lastBackup(db: Db): Promise<HomeBackup | null> {
   const [run] = await db.select().from(backupRuns).orderBy(desc(backupRuns.startedAt), desc(backupRuns.id)).limit(1);
   if (!run) return null;
   return {
@@ -64,7 +64,7 @@ export async function lastBackup(db: Db): Promise<HomeBackup | null> {
 }
 
 /** Visitors and link clicks of the 7 days ending `today` (UTC), from the analytics' daily counts. */
-export async function weekCounts(db: Db, today: string): Promise<NonNullable<AdminHome["analytics"]>> {
+async function weekCounts(db: Db, today: string): Promise<NonNullable<AdminHome["analytics"]>> {
   const from = addDays(today, -6);
   const rows = await dailyCounts(db, from, today);
   const sum = (metric: string) => rows.reduce((total, row) => (row.metric === metric ? total + row.count : total), 0);

@@ -7,9 +7,9 @@ import { askFirst, type CheckerNetwork, type HopAnswer, HopTimeout, portOf, publ
 import { links } from "./table.ts";
 
 /** At most this many redirects are followed; one more makes the link broken. */
-export const MAX_HOPS = 10;
+const MAX_HOPS = 10;
 /** How long one request of a check may take before the destination counts as not answering. */
-export const CHECK_TIMEOUT_MS = 10_000;
+const CHECK_TIMEOUT_MS = 10_000;
 /**
  * How long one check may take in all, every redirect included, and how long an admin's request
  * to check waits: well inside the server's idle timeout, so the admin always gets an answer.

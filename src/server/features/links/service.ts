@@ -70,7 +70,7 @@ export async function followGo(
  * `raw` in the form it is saved and sent in, or a 422 naming `field` with the reason visitors
  * could not follow it (`what` starts the sentence: "The destination", "The fallback").
  */
-export function destinationAt(raw: string, field: string, what: string): string {
+function destinationAt(raw: string, field: string, what: string): string {
   const reading = readDestination(raw, what);
   if (reading.problem !== undefined) throw new HttpError(422, reading.problem, [{ field, message: reading.problem }]);
   return reading.url;
@@ -165,7 +165,7 @@ export async function getLink(db: Db, id: number): Promise<AdminLink | null> {
   return row ? toAdminLink(row) : null;
 }
 
-export async function listLinks(db: Db): Promise<AdminLink[]> {
+async function listLinks(db: Db): Promise<AdminLink[]> {
   return (await db.select().from(links).orderBy(asc(links.slug))).map(toAdminLink);
 }
 

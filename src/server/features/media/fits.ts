@@ -51,7 +51,7 @@ const attribute = (tag: string, name: string) => new RegExp(`\\s${name}="([^"]*)
  * none) and its srcset and sizes (when it has copies and no srcset of its own). The HTML is
  * the sanitiser's output, so attributes are double-quoted and a quote inside one is escaped.
  */
-export function fitImagesInHtml(html: string, fits: Map<string, ImageFit>, sizes: string): string {
+function fitImagesInHtml(html: string, fits: Map<string, ImageFit>, sizes: string): string {
   if (fits.size === 0) return html;
   return html.replace(IMG, (tag) => {
     const src = attribute(tag, "src");

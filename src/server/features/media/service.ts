@@ -101,7 +101,7 @@ async function usableRecords(db: Db): Promise<Usable[]> {
  * (`/uploads/%41b…`), `.` and `..` segments and doubled slashes removed (`/uploads/./x`), so
  * no other spelling of an upload's address hides that it is used.
  */
-export function resolvedAddresses(text: string): string {
+function resolvedAddresses(text: string): string {
   let out = text.replace(/%[0-9a-f]{2}/gi, (code) => {
     try {
       return decodeURIComponent(code);

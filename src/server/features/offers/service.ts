@@ -12,7 +12,7 @@ import { toVideoSource } from "#shared/features/offers/video-url.ts";
 import { affiliateOffers } from "./table.ts";
 
 /** An offer as pages show it: its link is the managed link on this site, never the destination. */
-export function toPublicOffer(row: typeof affiliateOffers.$inferSelect): PublicOffer {
+function toPublicOffer(row: typeof affiliateOffers.$inferSelect): PublicOffer {
   return { ...offerFields(row), linkUrl: goPath(row.linkSlug) };
 }
 
@@ -78,7 +78,7 @@ const blankText = (v: string | null | undefined) =>
   v === undefined || v === null || v.trim() === "" ? null : v.trim();
 
 /** The admin's view: the offer's link URL is its managed link's destination (`destination`, when known). */
-export function toAdminOffer(row: typeof affiliateOffers.$inferSelect, destination?: string): AdminOffer {
+function toAdminOffer(row: typeof affiliateOffers.$inferSelect, destination?: string): AdminOffer {
   return {
     ...offerFields(row),
     linkUrl: destination ?? row.linkUrl,

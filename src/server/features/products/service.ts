@@ -7,7 +7,7 @@ import { PRODUCT_ARCHETYPES, type RecommendedProduct } from "#shared/features/pr
 import { recommendedProducts } from "./table.ts";
 
 /** A product as pages show it: its link is the managed link on this site, never the destination. */
-export function toProduct(row: typeof recommendedProducts.$inferSelect): RecommendedProduct {
+function toProduct(row: typeof recommendedProducts.$inferSelect): RecommendedProduct {
   return { ...toAdminProduct(row), link: goPath(row.linkSlug) };
 }
 

@@ -12,7 +12,7 @@ export interface SeoOptions {
 }
 
 /** Why the sitemap and the feed are not served yet: both need absolute links. */
-export const NO_PUBLIC_ADDRESS =
+const NO_PUBLIC_ADDRESS =
   "needs the site's public address, which is not known yet. The admin sets it in Settings (or the operator sets PUBLIC_URL); until then it is not served.";
 
 export function seoRoutes(db: Db, { publicBase, contentDate, now }: SeoOptions) {

@@ -11,7 +11,7 @@ export function retentionCutoff(now: Date, days: number): Date {
 }
 
 /** Rows per statement: a few milliseconds of the server's one thread, so requests wait at most that long. */
-export const RETENTION_BATCH = 500;
+const RETENTION_BATCH = 500;
 
 /**
  * Between two statements: as long as the last one took (a timer, so the event loop polls the

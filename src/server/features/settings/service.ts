@@ -48,9 +48,7 @@ export async function getAdminSettings(db: Db): Promise<SiteSettings> {
 const WORDING_KEYS = ["sponsored", "affiliate", "note", "linkText", "offerNote", "offerLinkText"] as const;
 
 /** The parts the operator reworded (trimmed); blank parts are left out, so they read as the default. */
-export function storedWording(
-  wording: Partial<DisclosureWording> | null | undefined,
-): Partial<DisclosureWording> | null {
+function storedWording(wording: Partial<DisclosureWording> | null | undefined): Partial<DisclosureWording> | null {
   const kept: Partial<DisclosureWording> = {};
   for (const key of WORDING_KEYS) {
     const value = wording?.[key];

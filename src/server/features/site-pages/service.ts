@@ -9,7 +9,7 @@ import type { SitePage, SitePageSlug } from "#shared/features/site-pages/contrac
 import { sitePages } from "./table.ts";
 
 /** Text for HTML: markup characters escaped. */
-export function htmlText(value: string): string {
+function htmlText(value: string): string {
   return value
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")

@@ -9,7 +9,7 @@ import { HttpError, storageRefusal } from "#server/plugins/errors.ts";
 import { multipartBoundary, readMultipartFile } from "./multipart.ts";
 import { withUploadName } from "./name-lock.ts";
 
-export const MB = 1024 * 1024;
+const MB = 1024 * 1024;
 /** What may be uploaded, recognised by content, and how big it may be. */
 export const UPLOAD_KINDS: Record<string, { ext: string; kind: "image" | "video"; limit: number }> = {
   "image/png": { ext: "png", kind: "image", limit: 5 * MB },
@@ -22,7 +22,7 @@ export const UPLOAD_KINDS: Record<string, { ext: string; kind: "image" | "video"
 };
 export const MAX_UPLOAD_BYTES = 100 * MB;
 /** The multipart wrapper around the file adds a little. */
-export const MAX_UPLOAD_REQUEST = MAX_UPLOAD_BYTES + 64 * 1024;
+const MAX_UPLOAD_REQUEST = MAX_UPLOAD_BYTES + 64 * 1024;
 
 export const CONTENT_TYPES: Record<string, string> = Object.fromEntries(
   Object.entries(UPLOAD_KINDS).map(([type, { ext }]) => [ext, type]),

@@ -3,7 +3,7 @@ import { literalUnion } from "#shared/schema/common.ts";
 import { BEACON_METRICS } from "./constants.ts";
 
 /** One event the browser reports (docs/product.md#analytics); its key is checked by the server. */
-export const BeaconEvent = t.Object(
+const BeaconEvent = t.Object(
   {
     metric: literalUnion(BEACON_METRICS, { error: `Must be one of: ${BEACON_METRICS.join(", ")}` }),
     key: t.String({ maxLength: 300, error: "Must be text of at most 300 characters" }),

@@ -28,7 +28,7 @@ export interface Total {
   change: number | null;
 }
 
-export interface FunnelRow {
+interface FunnelRow {
   id: FunnelStep;
   label: string;
   visitors: number;
@@ -38,7 +38,7 @@ export interface FunnelRow {
   dropOff: number | null;
 }
 
-export interface OfferRow {
+interface OfferRow {
   id: number;
   title: string;
   /** The offer's managed link; null when it has none. */

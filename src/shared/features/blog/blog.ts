@@ -26,7 +26,7 @@ export interface PostFilter {
 }
 
 /** The words of a search, lower-cased: what a post must all contain, in any order. */
-export function searchWords(search: string): string[] {
+function searchWords(search: string): string[] {
   return search.toLowerCase().split(/\s+/).filter(Boolean);
 }
 

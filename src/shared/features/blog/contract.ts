@@ -11,7 +11,7 @@ export const BlogCategory = Type.Object({
 });
 export type BlogCategory = Static<typeof BlogCategory>;
 
-export const SLUG_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
+const SLUG_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
 
 /** A blog post as the API serves it (docs/product.md#blog-post-page). Dates are ISO strings. */
 export const BlogPost = Type.Object({
@@ -73,7 +73,7 @@ export type SeedPost = Static<typeof SeedPost>;
 // The admin form and the admin API validate with these same schemas and their messages.
 
 /** The post's text as the admin writes it in the editor: Markdown. */
-export const PostMarkdown = Type.String({
+const PostMarkdown = Type.String({
   minLength: 1,
   maxLength: 200_000,
   pattern: "\\S",

@@ -4,8 +4,8 @@ import { MODULE_COUNT, QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "./co
 
 export { MODULE_COUNT } from "./constants.ts";
 
-export const OPTION_IDS = ["A", "B", "C", "D"] as const;
-export const OptionId = literalUnion(OPTION_IDS, { error: "Option id must be A, B, C or D" });
+const OPTION_IDS = ["A", "B", "C", "D"] as const;
+const OptionId = literalUnion(OPTION_IDS, { error: "Option id must be A, B, C or D" });
 
 export const Topic = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: TOPICS_PER_MODULE }),
@@ -17,12 +17,11 @@ export const Topic = Type.Object({
 export type Topic = Static<typeof Topic>;
 
 /** A module quiz option with its own explanation of why it is right or wrong. */
-export const ModuleQuizOption = Type.Object({
+const ModuleQuizOption = Type.Object({
   id: OptionId,
   text: Type.String({ minLength: 1, maxLength: 200 }),
   explanation: Type.String({ minLength: 30, maxLength: 500 }),
 });
-export type ModuleQuizOption = Static<typeof ModuleQuizOption>;
 
 export const ModuleQuizQuestion = Type.Object({
   id: Type.Integer({ minimum: 1, maximum: QUIZ_QUESTIONS_PER_MODULE }),

@@ -13,7 +13,7 @@ export function quizScore(correct: number, total: number): number {
   return total > 0 ? Math.round((correct / total) * 100) : 0;
 }
 
-export const PASS_SCORE = 60;
+const PASS_SCORE = 60;
 
 /** The four score messages (docs/product.md#module-quiz). */
 export function scoreMessage(score: number): string {

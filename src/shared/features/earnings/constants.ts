@@ -11,7 +11,7 @@ export const TIERS = [
 export type TierName = (typeof TIERS)[number]["name"];
 
 /** Each calculator answer is 1, 2 or 3 (the higher, the more earning habits). */
-export const EARNINGS_ANSWERS = [1, 2, 3] as const;
+const EARNINGS_ANSWERS = [1, 2, 3] as const;
 export type EarningsAnswer = (typeof EARNINGS_ANSWERS)[number];
 
 /** The answers before the last question, as a step's address spells them (`231`); null when not that. */

@@ -2,11 +2,11 @@ import { type Static, Type } from "@sinclair/typebox";
 import { literalUnion } from "#shared/schema/common.ts";
 import { EARNINGS_QUESTION_COUNT, TIERS, type TierName } from "./constants.ts";
 
-export { TIERS, type TierName } from "./constants.ts";
+export { TIERS } from "./constants.ts";
 
-export const TIER_NAMES = TIERS.map((t) => t.name) as readonly TierName[];
+const TIER_NAMES = TIERS.map((t) => t.name) as readonly TierName[];
 
-export const TierNameSchema = literalUnion(TIER_NAMES, { error: `tier must be one of: ${TIER_NAMES.join(", ")}` });
+const TierNameSchema = literalUnion(TIER_NAMES, { error: `tier must be one of: ${TIER_NAMES.join(", ")}` });
 const AnswerValue = Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(3)], {
   error: "Each answer must be the number 1, 2 or 3",
 });

@@ -35,7 +35,7 @@ export interface EstimateBand {
 /** No schedule counts more than this many hours live on one day. */
 export const MAX_HOURS_A_DAY = 12;
 
-export const WEEKS_PER_MONTH = 4.33;
+const WEEKS_PER_MONTH = 4.33;
 export const LIMITS = {
   hoursPerWeek: { min: 1, max: 60 },
   daysPerWeek: { min: 1, max: 7 },
@@ -70,7 +70,7 @@ const HOURS_BY_ANSWER = [8, 18, 30];
 const PAID_SHARE_BY_ANSWER = [10, 20, 30];
 /** "How open are you to offering private, paid one-on-one shows?" (content/earnings/questions.json). */
 const PRIVATE_SHOWS_QUESTION = 8;
-export const DEFAULT_PAYOUT_PERCENT = 50;
+const DEFAULT_PAYOUT_PERCENT = 50;
 
 /** The defaults for a saved result: from its tier and its answers to the hours and private-shows questions. */
 export function defaultInputs(tier: TierName, answers: readonly number[]): EstimateInputs {

@@ -9,14 +9,14 @@ export const CAPPING_QUESTIONS = {
   /** "What internet upload speed do you have?" */
   upload: 6,
 } as const;
-export type CappingQuestion = keyof typeof CAPPING_QUESTIONS;
+type CappingQuestion = keyof typeof CAPPING_QUESTIONS;
 
 /**
  * The highest tier each capping question allows when answered with its lowest option:
  * under 10 hours a week cannot support more than Casual Starter; a laptop camera or an
  * upload under 5 Mbps cannot support Power Earner.
  */
-export const CAPS: Record<CappingQuestion, TierName> = {
+const CAPS: Record<CappingQuestion, TierName> = {
   hours: "Casual Starter",
   equipment: "Hustler Mode",
   upload: "Hustler Mode",
@@ -27,7 +27,7 @@ export const CAPS: Record<CappingQuestion, TierName> = {
  * Hustler Mode from 1/2 (the middle option everywhere), Power Earner from 3/4.
  * Kept as numerator/denominator so the comparison is done in integers.
  */
-export const TIER_THRESHOLDS: Record<TierName, { num: number; den: number }> = {
+const TIER_THRESHOLDS: Record<TierName, { num: number; den: number }> = {
   "Casual Starter": { num: 0, den: 1 },
   "Hustler Mode": { num: 1, den: 2 },
   "Power Earner": { num: 3, den: 4 },

@@ -30,7 +30,7 @@ export function placedHref(href: string, placement: Placement): string {
 }
 
 /** Each placement's name as the admin reads it ("" is a click without a placement). */
-export const PLACEMENT_LABELS: Record<Placement | "", string> = {
+const PLACEMENT_LABELS: Record<Placement | "", string> = {
   footer: "Footer",
   banner: "Promotional banner",
   "quiz-result": "Quiz result page",

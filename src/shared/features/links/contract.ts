@@ -16,8 +16,7 @@ export const LinkSlug = Type.String({
  * backslash. What else a destination must be (a public host, no invisible characters) the server
  * checks with readDestination (destination.ts), which says precisely what is wrong.
  */
-export const HTTP_DESTINATION_PATTERN =
-  "^[Hh][Tt][Tt][Pp][Ss]?://[^\\x00-\\x20/?#@\\\\]+(?:[/?#][^\\x00-\\x20\\\\]*)?$";
+const HTTP_DESTINATION_PATTERN = "^[Hh][Tt][Tt][Pp][Ss]?://[^\\x00-\\x20/?#@\\\\]+(?:[/?#][^\\x00-\\x20\\\\]*)?$";
 
 const destination = (what: string) =>
   Type.String({

@@ -7,7 +7,7 @@ import { hostProblem } from "#shared/public-host.ts";
 // Location header whatever was typed.
 
 /** The longest destination kept, in its saved (encoded) form. */
-export const DESTINATION_MAX = 2048;
+const DESTINATION_MAX = 2048;
 
 /** Plain printable ASCII: what a header may carry and what the saved form always is. */
 const HEADER_SAFE = /^[\x21-\x7E]+$/;

@@ -23,7 +23,7 @@ export const OFFLINE_HINT =
   "None of the links could be reached. This server may have no internet connection (or no working DNS): check its connection before turning links off.";
 
 /** The Links list's health filter, also read from its address (?health=attention). */
-export const HEALTH_FILTERS = ["all", "attention", "unchecked"] as const;
+const HEALTH_FILTERS = ["all", "attention", "unchecked"] as const;
 export type HealthFilter = (typeof HEALTH_FILTERS)[number];
 
 /** The filter named in an address, or null for none or an unknown one. */

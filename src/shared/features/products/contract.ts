@@ -7,7 +7,7 @@ import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import { LinkChoiceFields } from "#shared/features/links/contract.ts";
 import { literalUnion, OptionalSiteImage } from "#shared/schema/common.ts";
 
-export const ProductArchetypeName = literalUnion(PRODUCT_ARCHETYPES, {
+const ProductArchetypeName = literalUnion(PRODUCT_ARCHETYPES, {
   error: `Archetype must be one of: ${PRODUCT_ARCHETYPES.join(", ")}`,
 });
 

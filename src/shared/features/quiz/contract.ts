@@ -4,8 +4,8 @@ import { ARCHETYPES, LETTERS, QUIZ_QUESTION_COUNT } from "./constants.ts";
 
 export { ARCHETYPES, type Letter } from "./constants.ts";
 
-export const ArchetypeName = literalUnion(ARCHETYPES, { error: `Archetype must be one of: ${ARCHETYPES.join(", ")}` });
-export const LetterSchema = literalUnion(LETTERS, { error: "Each answer must be one of the letters A, B, C or D" });
+const ArchetypeName = literalUnion(ARCHETYPES, { error: `Archetype must be one of: ${ARCHETYPES.join(", ")}` });
+const LetterSchema = literalUnion(LETTERS, { error: "Each answer must be one of the letters A, B, C or D" });
 
 // ---- Content ----
 

@@ -11,13 +11,12 @@ const HttpUrl = Type.String({
   error: "Must be a valid URL",
 });
 
-export const Platform = Type.Object({
+const Platform = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 60, error: "Platform name is required, at most 60 characters" }),
   url: HttpUrl,
   // The admin's pick of a managed link; with `linkSlug` the server keeps the link's destination in `url`.
   ...LinkChoiceFields,
 });
-export type Platform = Static<typeof Platform>;
 
 /**
  * The message at a text field of the settings: the invisible character named when there is one
@@ -106,7 +105,7 @@ export type PublicSettings = SiteSettings & { resultRetentionDays: number };
  * An http(s) origin: scheme, host and an optional port, nothing else (a trailing slash is
  * allowed). Host names are ASCII (a Unicode name is entered in its xn-- form).
  */
-export const ORIGIN_PATTERN =
+const ORIGIN_PATTERN =
   "^[Hh][Tt][Tt][Pp][Ss]?://([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*\\.?|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?/?$";
 
 /** What the admin saves as the site's public address. */
@@ -120,7 +119,7 @@ export const PublicAddressInput = Type.Object({
 export type PublicAddressInput = Static<typeof PublicAddressInput>;
 
 /** Where the public address in use comes from. */
-export type PublicAddressSource = "environment" | "confirmed" | "sign-in" | "none";
+type PublicAddressSource = "environment" | "confirmed" | "sign-in" | "none";
 
 /** The site's public address as the admin's Settings tab shows it. */
 export interface PublicAddress {

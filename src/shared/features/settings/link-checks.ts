@@ -3,7 +3,7 @@ import { type Static, Type } from "@sinclair/typebox";
 /** Hours between the automatic link checks when neither the server nor Settings say otherwise: weekly. */
 export const DEFAULT_LINK_CHECK_HOURS = 168;
 /** The longest schedule: a year. */
-export const MAX_LINK_CHECK_HOURS = 8760;
+const MAX_LINK_CHECK_HOURS = 8760;
 
 /** What Settings stores: null follows the default, 0 turns the automatic checks off. */
 export const LinkCheckInput = Type.Object({
@@ -14,7 +14,7 @@ export const LinkCheckInput = Type.Object({
 export type LinkCheckInput = Static<typeof LinkCheckInput>;
 
 /** Who decides the schedule in effect. */
-export type LinkCheckSource = "environment" | "settings" | "default";
+type LinkCheckSource = "environment" | "settings" | "default";
 
 /** The automatic link checks as the server runs them now. */
 export interface LinkCheckSchedule {

@@ -9,7 +9,7 @@ import { toast } from "#web/stores/toast.ts";
 import { CodeField, SOMETHING_WRONG } from "./code-field.tsx";
 
 /** The QR code of the otpauth:// address, drawn here: nothing leaves the page. */
-export function QrCode({ text }: { text: string }) {
+function QrCode({ text }: { text: string }) {
   const { data, size } = encode(text, { ecc: "M", border: 2 });
   let path = "";
   data.forEach((row, y) => {

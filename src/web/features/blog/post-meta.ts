@@ -2,7 +2,7 @@ import { pageTitle } from "#shared/features/settings/brand.ts";
 import { DEFAULT_IMAGE } from "#web/ui/page-meta.tsx";
 
 /** What a post's page says to search engines when the post has no meta description nor excerpt. */
-export const DEFAULT_POST_DESCRIPTION =
+const DEFAULT_POST_DESCRIPTION =
   "Practical, honest guides for new webcam models: safety, setup, engagement and income.";
 
 /** About how many characters a search result shows of a title and of a description. */

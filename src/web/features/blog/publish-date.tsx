@@ -20,7 +20,7 @@ export function fromLocalInput(value: string): string | null {
 }
 
 /** A date and time as the admin reads them, in their own time zone. */
-export function localDateTime(iso: string): string {
+function localDateTime(iso: string): string {
   return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 

@@ -31,7 +31,7 @@ function unitText(value: number, unit: string): string {
 }
 
 /** The model's inputs: the defaults for this result, with the what-if values the address holds. */
-export function inputsFrom(tier: TierName, answers: readonly number[], search: URLSearchParams): EstimateInputs {
+function inputsFrom(tier: TierName, answers: readonly number[], search: URLSearchParams): EstimateInputs {
   const inputs = defaultInputs(tier, answers);
   for (const { name, param } of CONTROLS) inputs[name] = readWhatIf(name, search.get(param)) ?? inputs[name];
   return inputs;

@@ -35,7 +35,7 @@ declare module "react" {
 }
 
 /** How long the text rests before the preview is asked for. */
-export const PREVIEW_DELAY_MS = 400;
+const PREVIEW_DELAY_MS = 400;
 
 /** full: posts and pages; basic: bold, italic, link and list (offer descriptions). */
 type Tools = "full" | "basic";
@@ -311,7 +311,7 @@ const LIST_ITEM = /^(\s*)(?:(\d{1,9})([.)])|([-*+]))(\s+)(.*)$/;
  * Enter in a list item starts the next item ("2. " after "1. ", "- " after "- "), as a word
  * processor does; Enter in an empty item ends the list. Shift+Enter is a plain new line.
  */
-export function continueList(event: KeyboardEvent<HTMLTextAreaElement>) {
+function continueList(event: KeyboardEvent<HTMLTextAreaElement>) {
   if (event.key !== "Enter" || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.nativeEvent.isComposing) return;
   const area = event.currentTarget;

@@ -14,7 +14,7 @@ import { Loading } from "#web/ui/error-state.tsx";
 // the site is doing (posts, links, the last backup, the last 7 days), all from one request.
 
 /** One thing that needs the owner, with the way to it. */
-export interface AttentionItem {
+interface AttentionItem {
   id: string;
   text: string;
   href: string;
@@ -46,7 +46,7 @@ function recoveryCodesItem(recovery: AdminHome["recoveryCodes"]): AttentionItem 
 }
 
 /** What needs the owner first, most serious first; empty when all is well. */
-export function attentionItems(home: AdminHome): AttentionItem[] {
+function attentionItems(home: AdminHome): AttentionItem[] {
   const items: AttentionItem[] = [];
   const recovery = recoveryCodesItem(home.recoveryCodes);
   if (recovery) items.push(recovery);
@@ -161,7 +161,7 @@ function Shortcuts() {
 }
 
 /** The attention list (only when there is something), then one card per part of the site. */
-export function Overview({ home }: { home: AdminHome }) {
+function Overview({ home }: { home: AdminHome }) {
   const attention = attentionItems(home);
   return (
     <>
@@ -277,7 +277,7 @@ function LinksCard({ links }: { links: AdminHome["links"] }) {
 const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** A size in bytes as the owner reads it. */
-export function fileSize(bytes: number): string {
+function fileSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   const units = ["KB", "MB", "GB"];
   let size = bytes / 1024;

@@ -139,7 +139,7 @@ function matches(link: AdminLink, words: string[], health: HealthFilter): boolea
 }
 
 /** Clicks in the last 7 and 30 days, with a per-placement breakdown that opens without script. */
-export function ClicksCell({ clicks }: { clicks: LinkClicks }) {
+function ClicksCell({ clicks }: { clicks: LinkClicks }) {
   return (
     <div className="link-clicks">
       <span>

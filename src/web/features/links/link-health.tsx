@@ -19,7 +19,7 @@ type Health = Pick<
   "healthClass" | "lastCheckedAt" | "lastStatus" | "hopCount" | "finalUrl" | "consecutiveFailures" | "autoFallbackAfter"
 >;
 
-export const HEALTH_LABELS: Record<HealthClass | "unchecked", string> = {
+const HEALTH_LABELS: Record<HealthClass | "unchecked", string> = {
   healthy: "Healthy",
   redirected: "Redirected",
   broken: "Broken",

@@ -122,7 +122,7 @@ function hasMedia(offer: PublicOffer): boolean {
 }
 
 /** The sites a piece of embed code names (where loading it sends requests), without "www.". */
-export function embedHosts(code: string): string[] {
+function embedHosts(code: string): string[] {
   const hosts = new Set<string>();
   for (const match of code.matchAll(/(?:https?:)?\/\/([a-z0-9-]+(?:\.[a-z0-9-]+)+)/gi))
     hosts.add((match[1] ?? "").toLowerCase().replace(/^www\./, ""));

@@ -12,7 +12,7 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-export function isDiscreet(): boolean {
+function isDiscreet(): boolean {
   return document.documentElement.hasAttribute("data-discreet");
 }
 

@@ -14,7 +14,7 @@ export const DOUBLE_ESCAPE_MS = 1000;
  * Back does not return to the page the visitor was reading. Earlier entries of this site in the
  * same tab stay (no browser lets a page remove them).
  */
-export function quickExit(): void {
+function quickExit(): void {
   // Blank the page first, so nothing of it shows while the neutral page loads.
   document.title = "";
   document.body.style.visibility = "hidden";

@@ -7,7 +7,7 @@ import { applyDiscreet } from "./discreet-mode.ts";
 // (docs/product.md#clear-my-data). The labels name what the site itself writes; anything
 // else found under this site's address is removed too and listed by its name.
 
-export type StoreKind = "local storage" | "session storage" | "cookie" | "cache" | "database";
+type StoreKind = "local storage" | "session storage" | "cookie" | "cache" | "database";
 
 export interface StoredItem {
   kind: StoreKind;

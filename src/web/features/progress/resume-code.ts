@@ -20,7 +20,7 @@ import { normalise, type Progress } from "./progress.ts";
 // An id is 6 bits length - 1 (1 to 64) and 6 bits per base64url character.
 // The lists and counts above are part of the version: a change to them needs version 2.
 
-export const RESUME_VERSION = 1;
+const RESUME_VERSION = 1;
 export const RESUME_PREFIX = `CG${RESUME_VERSION}.`;
 /** The longest text read as a code; a version 1 code is far shorter. */
 export const MAX_CODE_LENGTH = 400;
