@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { type Autosave, autosavePath } from "#shared/features/editor/contract.ts";
+import { adminDateTime } from "#web/admin/date-time.ts";
 import { ApiError, api } from "#web/lib/query-client.ts";
 
 /** How long after the last change the editor saves its copy by itself. */
@@ -39,7 +40,6 @@ function removeLocal(key: string): void {
 const clockTime = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 
 /** A date and time as the admin reads them. */
-const dateTime = (iso: string) => new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 
 export interface AutosaveState {
   /**
@@ -95,7 +95,7 @@ export function useAutosave<T extends object>({
   delay?: number;
 }): AutosaveState {
   const [offer, setOffer] = useState<Autosave | null>(null);
-  const [status, setStatus] = useState<string | null>(savedAt ? `Last saved ${dateTime(savedAt)}` : null);
+  const [status, setStatus] = useState<string | null>(savedAt ? `Last saved ${adminDateTime(savedAt)}` : null);
   const [ready, setReady] = useState(false);
   const text = JSON.stringify(form);
   const formRef = useRef(form);
@@ -180,14 +180,14 @@ export function useAutosave<T extends object>({
     restore: () => {
       if (!offer) return;
       onRestore(offer.body as Partial<T>);
-      setStatus(`Restored the draft copy from ${dateTime(offer.savedAt)}: save to keep it`);
+      setStatus(`Restored the draft copy from ${adminDateTime(offer.savedAt)}: save to keep it`);
       setOffer(null);
     },
     discard,
     saved: () => {
       removeLocal(key);
       lastKept.current = null;
-      setStatus(`Last saved ${dateTime(new Date().toISOString())}`);
+      setStatus(`Last saved ${adminDateTime(new Date().toISOString())}`);
     },
   };
 }
@@ -198,10 +198,10 @@ export function RestorePrompt({ autosave }: { autosave: Pick<AutosaveState, "off
   return (
     <div className="autosave-restore" role="status">
       <p>
-        This editor holds changes that were not saved, from <strong>{dateTime(autosave.offer.savedAt)}</strong>.
+        This editor holds changes that were not saved, from <strong>{adminDateTime(autosave.offer.savedAt)}</strong>.
       </p>
       <button type="button" onClick={autosave.restore}>
-        Restore unsaved changes from {dateTime(autosave.offer.savedAt)}
+        Restore unsaved changes from {adminDateTime(autosave.offer.savedAt)}
       </button>
       <button type="button" className="secondary outline" onClick={autosave.discard}>
         Discard

@@ -4,6 +4,7 @@ import { type BackupOverview, type BackupRun, describeSchedule } from "#shared/f
 import { formatSize } from "#shared/format.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
 import { adminPath } from "#web/admin/admin-sections.ts";
+import { adminDateTime } from "#web/admin/date-time.ts";
 import { toast } from "#web/stores/toast.ts";
 import { BACKUP_SCHEDULE_ID } from "./backup-schedule-form.tsx";
 
@@ -12,8 +13,6 @@ const POLL_MS = 1000;
 
 export const BACKUP_PRIVACY =
   "A backup holds the whole site: the database (with your sign-in data), the session secret and the uploads. Anyone who has a backup file could sign in as you: keep downloaded backups private.";
-
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 const TRIGGER: Record<BackupRun["trigger"], string> = { schedule: "Scheduled", manual: "Back up now" };
 
@@ -55,7 +54,7 @@ export function BackupsTab() {
         {schedule.nextRun && (
           <>
             {" "}
-            Next backup: <time dateTime={schedule.nextRun}>{when(schedule.nextRun)}</time>.
+            Next backup: <time dateTime={schedule.nextRun}>{adminDateTime(schedule.nextRun)}</time>.
           </>
         )}
         <br />
@@ -76,7 +75,9 @@ export function BackupsTab() {
         </button>
       </p>
       <p role="status">
-        {running ? `Backing up (started ${when(running.startedAt)})... this page updates when it is done.` : ""}
+        {running
+          ? `Backing up (started ${adminDateTime(running.startedAt)})... this page updates when it is done.`
+          : ""}
       </p>
 
       <h3 id="backup-runs-heading">Last runs</h3>
@@ -97,7 +98,7 @@ export function BackupsTab() {
               {runs.map((run) => (
                 <tr key={run.id}>
                   <td data-label="Started">
-                    <time dateTime={run.startedAt}>{when(run.startedAt)}</time>
+                    <time dateTime={run.startedAt}>{adminDateTime(run.startedAt)}</time>
                   </td>
                   <td data-label="Trigger">{TRIGGER[run.trigger]}</td>
                   <td data-label="Size">{run.size === null ? "-" : formatSize(run.size)}</td>
@@ -129,7 +130,7 @@ export function BackupsTab() {
               {files.map((file) => (
                 <tr key={file.name}>
                   <td data-label="Written">
-                    <time dateTime={file.writtenAt}>{when(file.writtenAt)}</time>
+                    <time dateTime={file.writtenAt}>{adminDateTime(file.writtenAt)}</time>
                   </td>
                   <td data-label="Kind">{file.kind === "automatic" ? "Automatic" : "Back up now (kept)"}</td>
                   <td data-label="Size">{formatSize(file.size)}</td>

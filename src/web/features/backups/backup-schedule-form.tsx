@@ -9,6 +9,7 @@ import {
   SCHEDULE_CHOICES,
 } from "#shared/features/backups/contract.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { adminDateTime } from "#web/admin/date-time.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { revealHeading } from "#web/lib/scroll.ts";
@@ -32,8 +33,6 @@ function useRevealWhenNamed(heading: RefObject<HTMLHeadingElement | null>) {
     revealHeading(heading.current);
   }, [fetching, heading]);
 }
-
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** Settings' "Backups" part: when automatic backups run and how many are kept (applied at once). */
 export function BackupScheduleForm() {
@@ -83,8 +82,8 @@ function BackupScheduleEditor({ schedule }: { schedule: BackupSchedule }) {
         <p id={helpId}>
           <small>
             {describeSchedule(schedule.cron)}
-            {schedule.nextRun ? ` Next backup: ${when(schedule.nextRun)}.` : ""} Each backup is checked after it is
-            written; see them and download them in Backups.
+            {schedule.nextRun ? ` Next backup: ${adminDateTime(schedule.nextRun)}.` : ""} Each backup is checked after
+            it is written; see them and download them in Backups.
           </small>
         </p>
         {fromServer ? (

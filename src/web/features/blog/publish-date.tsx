@@ -1,6 +1,7 @@
 import { useId } from "react";
 import { PREVIEW_PATH } from "#shared/features/blog/constants.ts";
 import type { BlogPost } from "#shared/features/blog/contract.ts";
+import { adminDateTime } from "#web/admin/date-time.ts";
 
 const pad = (n: number) => String(n).padStart(2, "0");
 
@@ -17,11 +18,6 @@ export function fromLocalInput(value: string): string | null {
   if (!value) return null;
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
-}
-
-/** A date and time as the admin reads them, in their own time zone. */
-function localDateTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
 /** The post form's publish date, beside "Publish post": in the admin's local time, sent as UTC. */
@@ -53,7 +49,7 @@ export function PublishDate({
       />
       <small id={`${id}-help`}>
         {future && published
-          ? `Scheduled: visitors see the post from ${localDateTime(value)}, without anything else to do.`
+          ? `Scheduled: visitors see the post from ${adminDateTime(value)}, without anything else to do.`
           : future
             ? "Tick “Publish post” too, or the post stays a draft after this date."
             : "Empty: the post is public as soon as it is published. A date in the future keeps it hidden until then."}{" "}
@@ -83,7 +79,7 @@ export function PostStatus({ post }: { post: BlogPost }) {
   if (isPublicNow(post)) return <>Published</>;
   return (
     <>
-      {post.published && post.publishAt ? `Scheduled for ${localDateTime(post.publishAt)}` : "Draft"}{" "}
+      {post.published && post.publishAt ? `Scheduled for ${adminDateTime(post.publishAt)}` : "Draft"}{" "}
       <a href={`${PREVIEW_PATH}/${post.id}`} target="_blank" rel="noopener" className="small-button">
         Preview<span className="visually-hidden"> {post.title} (opens in a new tab)</span>
       </a>

@@ -8,6 +8,7 @@ import { isLocalOrigin } from "#shared/features/settings/contract.ts";
 import { describeLinkCheckHours } from "#shared/features/settings/link-checks.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
 import { adminPath, NEW_RECORD } from "#web/admin/admin-sections.ts";
+import { adminDateTime } from "#web/admin/date-time.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 
 // The admin home (docs/product.md#admin-home): what needs attention first, shortcuts, then how
@@ -38,7 +39,7 @@ function recoveryCodesItem(recovery: AdminHome["recoveryCodes"]): AttentionItem 
       strong: true,
       text: "You have no recovery codes left: if you lose your phone, you cannot sign in until whoever runs the server turns two-factor sign-in off.",
     };
-  const used = recovery.lastUsedAt ? ` on ${when(recovery.lastUsedAt)}` : "";
+  const used = recovery.lastUsedAt ? ` on ${adminDateTime(recovery.lastUsedAt)}` : "";
   return {
     ...make,
     text: `A recovery code was used${used}: ${recovery.left} of ${RECOVERY_CODE_COUNT} left. If it was not you, change your password too.`,
@@ -274,7 +275,6 @@ function LinksCard({ links }: { links: AdminHome["links"] }) {
 }
 
 /** A time in the admin's own time zone. */
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** A size in bytes as the owner reads it. */
 function fileSize(bytes: number): string {
@@ -307,8 +307,8 @@ function BackupCard({ backup }: { backup: HomeBackup | null }) {
           <p>
             <strong className={`home-status home-status-${backup.status}`}>{BACKUP_STATUS[backup.status]}</strong>{" "}
             {backup.status === "running"
-              ? `(started ${when(backup.startedAt)})`
-              : `on ${when(backup.finishedAt ?? backup.startedAt)}`}
+              ? `(started ${adminDateTime(backup.startedAt)})`
+              : `on ${adminDateTime(backup.finishedAt ?? backup.startedAt)}`}
             {backup.trigger === "manual" ? ", made by hand" : ", made on schedule"}
             {backup.size !== null && backup.status === "ok" ? `, ${fileSize(backup.size)}` : ""}.
           </p>

@@ -8,6 +8,7 @@ import {
 } from "#shared/features/links/contract.ts";
 import { looksOffline, OFFLINE_HINT } from "#shared/features/links/health.ts";
 import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { adminDateTime } from "#web/admin/date-time.ts";
 import { api } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 
@@ -35,7 +36,6 @@ const MEANING: Record<HealthClass, string> = {
 };
 
 /** A check's time in the admin's own time zone. */
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** One line saying what the last check found: answer, redirects, the address it ended at (or got no answer from), and when. */
 export function healthDetails(link: Health): string {
@@ -51,7 +51,7 @@ export function healthDetails(link: Health): string {
     link.lastStatus === null
       ? `No answer from ${link.finalUrl ?? "?"}`
       : `${answer}, ${redirects}, ended at ${link.finalUrl ?? "?"}`;
-  return `${HEALTH_LABELS[link.healthClass]}: ${MEANING[link.healthClass]} (${where}), checked ${when(link.lastCheckedAt)}${failures}.`;
+  return `${HEALTH_LABELS[link.healthClass]}: ${MEANING[link.healthClass]} (${where}), checked ${adminDateTime(link.lastCheckedAt)}${failures}.`;
 }
 
 /** The badge of a link's health: a word (never a colour alone), the details in its title. */

@@ -8,11 +8,10 @@ import {
 } from "#shared/features/settings/result-retention.ts";
 import { API } from "#shared/paths.ts";
 import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { adminDateTime } from "#web/admin/date-time.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { toast } from "#web/stores/toast.ts";
-
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** Settings' "Saved results" part: how many days anonymous quiz and calculator results are kept. */
 export function ResultRetentionForm() {
@@ -63,7 +62,7 @@ function ResultRetentionEditor({ current }: { current: ResultRetention }) {
           <>
             <br />
             <small>
-              Last check: {when(lastRun.finishedAt)},{" "}
+              Last check: {adminDateTime(lastRun.finishedAt)},{" "}
               {lastRun.deleted === 0
                 ? "nothing to delete"
                 : `${lastRun.deleted} result${lastRun.deleted === 1 ? "" : "s"} deleted`}
