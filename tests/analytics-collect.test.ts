@@ -1,17 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { createAnalytics } from "#server/features/analytics/routes.ts";
-import {
-  count,
-  reach,
-  record,
-  rollUp,
-  saltFor,
-  stepBit,
-  utcDay,
-  visitorHash,
-} from "#server/features/analytics/service.ts";
+import { count, reach, record, rollUp, saltFor, stepBit, visitorHash } from "#server/features/analytics/service.ts";
 import { analyticsDaily, analyticsSalts, analyticsVisitors } from "#server/features/analytics/table.ts";
 import { clientResolver } from "#server/lib/client.ts";
+import { utcDay } from "#server/lib/utc-day.ts";
 import { memoryLogger } from "#server/logger.ts";
 import { WriteLimiter } from "#server/plugins/write-limit.ts";
 import {

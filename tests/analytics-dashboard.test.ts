@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { addDays, csvField, utcToday } from "#server/features/analytics/reads.ts";
+import { csvField } from "#server/features/analytics/reads.ts";
 import { analyticsDaily, analyticsVisitors } from "#server/features/analytics/table.ts";
+import { addDays, utcDay } from "#server/lib/utc-day.ts";
 import { FUNNEL_STEPS, METRICS } from "#shared/features/analytics/constants.ts";
 import type { AnalyticsReport } from "#shared/features/analytics/report.ts";
 import { adminApp } from "#tests/support/admin.ts";
@@ -11,7 +12,7 @@ import { createOffer, createPost } from "#tests/support/factories.ts";
 // the raw visitor rows; these tests write both tables directly.
 
 type App = Awaited<ReturnType<typeof adminApp>>;
-const today = utcToday();
+const today = utcDay();
 const ago = (n: number) => addDays(today, -n);
 
 async function daily(t: App, rows: { day: string; metric: string; key?: string; count: number }[]) {

@@ -56,11 +56,6 @@ export function sharesOf(limits: DailyLimits): Record<"visitors" | "results" | "
   };
 }
 
-/** The UTC date of `now`, YYYY-MM-DD: the day every limit counts under. */
-export function utcDate(now: Date): string {
-  return now.toISOString().slice(0, 10);
-}
-
 /** Seconds from `now` to the next UTC midnight, when every daily limit starts again (at least 1). */
 export function secondsUntilTomorrow(now: Date): number {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);

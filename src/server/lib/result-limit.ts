@@ -2,8 +2,9 @@ import type { Server } from "elysia/universal";
 import type { Logger } from "#server/logger.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { ClientOf } from "./client.ts";
-import { type DailyQuota, MemoryDailyQuota, secondsUntilTomorrow, utcDate } from "./daily-quota.ts";
+import { type DailyQuota, MemoryDailyQuota, secondsUntilTomorrow } from "./daily-quota.ts";
 import type { QuotaAnswer, Share } from "./fair-share.ts";
+import { utcDay } from "./utc-day.ts";
 
 /**
  * The daily bound on one kind of saved result (quiz, calculator): taken just before a checked
@@ -47,7 +48,7 @@ export function resultLimit({
   let logged = new Set<QuotaAnswer>();
   return (request, server) => {
     const at = now();
-    const day = utcDate(at);
+    const day = utcDay(at);
     const answer = quota.take(client(request, server).address, day);
     if (answer === "ok") return;
     if (day !== loggedDay) {

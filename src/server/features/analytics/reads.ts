@@ -2,6 +2,7 @@ import { and, between, gte, inArray, lte } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { blogPosts } from "#server/features/blog/table.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";
+import { addDays, utcDay } from "#server/lib/utc-day.ts";
 import {
   BOT_REASONS,
   FUNNEL_STEPS,
@@ -22,15 +23,7 @@ import { analyticsDaily, analyticsVisitors } from "./table.ts";
 // period and the one before it, with the days not rolled up yet (today) counted live from the
 // raw visitor rows.
 
-const DAY_MS = 86_400_000;
 const TOP = 10;
-
-/** The UTC day (YYYY-MM-DD) `offset` days after `day`. */
-export function addDays(day: string, offset: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + offset * DAY_MS).toISOString().slice(0, 10);
-}
-
-export const utcToday = (now = new Date()) => now.toISOString().slice(0, 10);
 
 interface DailyRow {
   day: string;
@@ -112,7 +105,7 @@ function splitClick(key: string) {
   return at < 0 ? { slug: key, placement: "" } : { slug: key.slice(0, at), placement: key.slice(at + 1) };
 }
 
-export async function analyticsReport(db: Db, days: AnalyticsPeriod, today = utcToday()): Promise<AnalyticsReport> {
+export async function analyticsReport(db: Db, days: AnalyticsPeriod, today = utcDay()): Promise<AnalyticsReport> {
   const bounds = periodBounds(days, today);
   const all = await dailyCounts(db, bounds.previousFrom, bounds.to);
   const rows = all.filter((r) => r.day >= bounds.from);
@@ -274,7 +267,7 @@ export function csvField(value: string | number): string {
 }
 
 /** The daily counts of a period ending today as CSV (day,metric,key,count), with its file name. */
-export async function analyticsCsv(db: Db, days: AnalyticsPeriod, today = utcToday()) {
+export async function analyticsCsv(db: Db, days: AnalyticsPeriod, today = utcDay()) {
   const { from, to } = periodBounds(days, today);
   const rows = await dailyCounts(db, from, to);
   const lines = ["day,metric,key,count", ...rows.map((r) => [r.day, r.metric, r.key, r.count].map(csvField).join(","))];

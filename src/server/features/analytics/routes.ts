@@ -8,6 +8,7 @@ import { quizResultExists } from "#server/features/quiz/service.ts";
 import type { ClientOf } from "#server/lib/client.ts";
 import type { DailyLimits } from "#server/lib/daily-quota.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
+import { utcDay } from "#server/lib/utc-day.ts";
 import type { Logger } from "#server/logger.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
@@ -18,7 +19,7 @@ import { isModuleNumber } from "#shared/features/course/course.ts";
 import { PLACEMENT_PAGES } from "#shared/features/links/constants.ts";
 import { matchPage } from "#web/routes.ts";
 import { CountLimits } from "./limits.ts";
-import { type CountEvent, recordMany, utcDay, type Visit, verdict, visitorHash } from "./service.ts";
+import { type CountEvent, recordMany, type Visit, verdict, visitorHash } from "./service.ts";
 
 /** What one request counts, before the visitor is known. */
 export interface Counted {

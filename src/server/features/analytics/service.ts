@@ -3,6 +3,7 @@ import { eq, lt, sql } from "drizzle-orm";
 import { isbot } from "isbot";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
+import { addDays, utcDay } from "#server/lib/utc-day.ts";
 import {
   type BOT_REASONS,
   FUNNEL_STEPS,
@@ -27,16 +28,6 @@ export type BotReason = (typeof BOT_REASONS)[number];
 
 /** What counting does with a request: nothing, the bot counter only, or the numbers. */
 export type Verdict = { kind: "skip" } | { kind: "bot"; reason: BotReason } | { kind: "count" };
-
-/** The UTC date of `now`, YYYY-MM-DD: the day everything is counted under. */
-export function utcDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
-}
-
-/** The UTC date `days` days before `day`. */
-function dayBefore(day: string, days: number): string {
-  return utcDay(new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000));
-}
 
 /** A funnel step's bit in a raw visitor row. */
 export function stepBit(step: FunnelStep): number {
@@ -78,7 +69,7 @@ export async function saltFor(db: Db, day: string): Promise<string> {
     .onConflictDoNothing();
   const [row] = await db.select({ salt: analyticsSalts.salt }).from(analyticsSalts).where(eq(analyticsSalts.day, day));
   // Only today's and yesterday's are worth keeping in memory.
-  for (const old of known.keys()) if (old < dayBefore(day, 1)) known.delete(old);
+  for (const old of known.keys()) if (old < addDays(day, -1)) known.delete(old);
   known.set(day, row!.salt);
   return row!.salt;
 }
@@ -221,12 +212,12 @@ export async function rollUp(db: Db, now: Date): Promise<RollUpReport> {
     if (rows.length > 0) await tx.delete(analyticsVisitors).where(lt(analyticsVisitors.day, today));
     const gone = await tx
       .delete(analyticsSalts)
-      .where(lt(analyticsSalts.day, dayBefore(today, 1)))
+      .where(lt(analyticsSalts.day, addDays(today, -1)))
       .returning({ day: analyticsSalts.day });
     return { days: rows.map((r) => r.day).sort(), salts: gone.length };
   });
   const known = salts.get(db);
-  if (known) for (const day of known.keys()) if (day < dayBefore(today, 1)) known.delete(day);
+  if (known) for (const day of known.keys()) if (day < addDays(today, -1)) known.delete(day);
   return report;
 }
 

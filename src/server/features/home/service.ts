@@ -1,9 +1,10 @@
 import { and, count, desc, eq, gt, isNull, lte, or } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
-import { addDays, dailyCounts, utcToday } from "#server/features/analytics/reads.ts";
+import { dailyCounts } from "#server/features/analytics/reads.ts";
 import { backupRuns } from "#server/features/backups/table.ts";
 import { blogPosts } from "#server/features/blog/table.ts";
 import { links } from "#server/features/links/table.ts";
+import { addDays, utcDay } from "#server/lib/utc-day.ts";
 import { METRICS } from "#shared/features/analytics/constants.ts";
 import type { RecoveryCodeState } from "#shared/features/auth/contract.ts";
 import type { AdminHome, HomeBackup } from "#shared/features/home/contract.ts";
@@ -89,7 +90,7 @@ export async function adminHome(db: Db, options: HomeOptions, request: Request):
     postCounts(db, now),
     linkCounts(db),
     lastBackup(db),
-    options.analytics ? weekCounts(db, utcToday(now)) : null,
+    options.analytics ? weekCounts(db, utcDay(now)) : null,
     options.address(),
     options.recoveryCodes(request),
   ]);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { utcDay } from "#server/lib/utc-day.ts";
 import { METRICS } from "#shared/features/analytics/constants.ts";
 import { DEFAULT_DISCLOSURE_WORDING } from "#shared/features/disclosure/constants.ts";
 import type { AdminLinkWithClicks } from "#shared/features/links/contract.ts";
@@ -6,7 +7,6 @@ import { adminApp } from "#tests/support/admin.ts";
 import { offerInput, productInput } from "#tests/support/admin-inputs.ts";
 import { createLink } from "#tests/support/factories.ts";
 import { renderPage } from "#tests/support/page.ts";
-import { utcDay } from "./service.ts";
 
 type App = Awaited<ReturnType<typeof adminApp>>;
 

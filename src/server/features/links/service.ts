@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, like } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { analyticsDaily } from "#server/features/analytics/table.ts";
+import { utcDay } from "#server/lib/utc-day.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { METRICS } from "#shared/features/analytics/constants.ts";
 import { GO_PREFIX, placementPage } from "#shared/features/links/constants.ts";
@@ -284,11 +285,6 @@ export async function createLink(db: Db, input: LinkCreate): Promise<AdminLink> 
     })
     .returning();
   return toAdminLink(row!);
-}
-
-/** The UTC day `days` before `now`, as YYYY-MM-DD. */
-export function utcDay(now: Date, days = 0): string {
-  return new Date(now.getTime() - days * 86_400_000).toISOString().slice(0, 10);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { cleanup, render, screen, within } from "@testing-library/react";
-import { addDays, utcToday } from "#server/features/analytics/reads.ts";
 import { analyticsDaily } from "#server/features/analytics/table.ts";
+import { addDays, utcDay } from "#server/lib/utc-day.ts";
 import { METRICS, OVER_LIMIT_KEY } from "#shared/features/analytics/constants.ts";
 import type { AnalyticsReport } from "#shared/features/analytics/report.ts";
 import { adminApp } from "#tests/support/admin.ts";
@@ -39,7 +39,7 @@ test("with nothing counted the page says so, and still offers the periods and th
 test("every chart has its numbers in a table, read from the server", async () => {
   const t = await adminApp({ seed: false });
   const offer = await createOffer(t.db, { title: "Ring light" });
-  const day = addDays(utcToday(), -1);
+  const day = addDays(utcDay(), -1);
   await t.db.insert(analyticsDaily).values([
     { day, metric: METRICS.visitors, key: "", count: 20 },
     { day, metric: METRICS.funnel, key: "home", count: 20 },
@@ -122,7 +122,7 @@ test("the change against the previous period is written out", () => {
 
 test("days on which visits went over the daily limits are named, and their clicks are in the totals", async () => {
   const t = await adminApp({ seed: false });
-  const today = utcToday();
+  const today = utcDay();
   const days = [-5, -3, -1].map((offset) => addDays(today, offset));
   await t.db.insert(analyticsDaily).values([
     { day: days[0]!, metric: METRICS.visitors, key: "", count: 2 },
@@ -149,7 +149,7 @@ test("days on which visits went over the daily limits are named, and their click
 
 test("a period with nothing over the limits has no such note; one day and many days are said in words", async () => {
   const t = await adminApp({ seed: false });
-  await t.db.insert(analyticsDaily).values([{ day: utcToday(), metric: METRICS.pageview, key: "home", count: 3 }]);
+  await t.db.insert(analyticsDaily).values([{ day: utcDay(), metric: METRICS.pageview, key: "home", count: 3 }]);
   routeFetchTo(t.asAdmin);
   renderAt("/admin/analytics", <AnalyticsTab />);
   await screen.findByRole("table", { name: "Funnel" });

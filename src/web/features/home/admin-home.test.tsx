@@ -1,9 +1,9 @@
 import { afterEach, expect, test } from "bun:test";
 import { cleanup, screen, within } from "@testing-library/react";
-import { utcToday } from "#server/features/analytics/reads.ts";
 import { analyticsDaily } from "#server/features/analytics/table.ts";
 import { adminRecoveryCodes } from "#server/features/auth/table.ts";
 import { backupRuns } from "#server/features/backups/table.ts";
+import { utcDay } from "#server/lib/utc-day.ts";
 import { METRICS } from "#shared/features/analytics/constants.ts";
 import { ADMIN, adminApp } from "#tests/support/admin.ts";
 import { createLink, createPost, createSettings } from "#tests/support/factories.ts";
@@ -68,8 +68,8 @@ test("a failed backup and a broken link come first; the cards count posts, links
   await createLink(t.db, { healthClass: "broken", lastStatus: 404, lastCheckedAt: new Date() });
   await t.db.insert(backupRuns).values({ trigger: "schedule", status: "failed", error: "The disk is full." });
   await t.db.insert(analyticsDaily).values([
-    { day: utcToday(), metric: METRICS.visitors, key: "", count: 12 },
-    { day: utcToday(), metric: METRICS.click, key: "platform-one/footer", count: 1 },
+    { day: utcDay(), metric: METRICS.visitors, key: "", count: 12 },
+    { day: utcDay(), metric: METRICS.click, key: "platform-one/footer", count: 1 },
   ]);
   renderAt("/admin", <HomeTab />);
   const attention = await screen.findByRole("region", { name: "Needs your attention" });
