@@ -141,13 +141,14 @@ function inRange(ip: Ip, range: IpRange): boolean {
 }
 
 /**
- * The key that counts as one client for limits: an IPv4 address, or an IPv6 /64 network
- * (one subscriber usually holds a whole /64, so counting single IPv6 addresses would give
- * one attacker billions of fresh budgets). Anything that is not an address stays as it is.
+ * The key that counts as one client for every limit: an IPv4 address, or an IPv6 /64
+ * network (one subscriber usually holds a whole /64, so counting single IPv6 addresses would
+ * give one attacker billions of fresh budgets), a zone (`%eth0`) left out. Anything that is
+ * not an address is its first 64 characters, so a key's size stays bounded.
  */
 export function clientKey(address: string): string {
-  const ip = parseIp(address);
-  if (!ip) return address;
+  const ip = parseIp(address.split("%")[0]!);
+  if (!ip) return address.slice(0, 64);
   return ip.length === 4 ? formatIp(ip) : `${formatIp(masked(ip, 64))}/64`;
 }
 

@@ -115,8 +115,8 @@ export function connections({ client, server: serverOf, limits, logger, slots, k
     const arrival = noteArrival(request, server, limits);
     const socket = server?.requestIP(request) ?? null;
     const seen = socket ? client(request, server) : null;
-    // An IPv4 address comes canonical from the resolver; an IPv6 one counts by its /64.
-    const key = seen ? (seen.address.includes(":") ? clientKey(seen.address) : seen.address) : null;
+    // An IPv4 address as it is, an IPv6 one by its /64.
+    const key = seen ? clientKey(seen.address) : null;
     if (key !== null && !open.take(key)) {
       const now = performance.now();
       if (now - warnedAt > 60_000) {

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { WriteLimit } from "#server/env.ts";
-import type { ClientOf } from "#server/lib/client.ts";
+import { type ClientOf, clientKey } from "#server/lib/client.ts";
 import { changesState } from "#server/lib/methods.ts";
 import type { Logger } from "#server/logger.ts";
 import { HttpError } from "./errors.ts";
@@ -17,26 +17,6 @@ export interface WriteLimiterOptions {
   now?: () => number;
   /** How many clients are remembered at most (memory stays bounded under a flood of addresses). */
   maxClients?: number;
-}
-
-/**
- * The key a client's writes are counted under: an IPv4 address as is, an IPv6 address by
- * its /64 (one household or server gets a whole /64, so counting single addresses would
- * give it billions of budgets).
- */
-export function clientKey(address: string): string {
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  if (!address.includes(":")) return address.slice(0, 64);
-  const [head = "", tail] = address.split("%")[0]!.split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail ? tail.split(":") : [];
-  const groups =
-    tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => (/^[0-9a-f]{1,4}$/i.test(g) ? Number.parseInt(g, 16).toString(16) : "?"))
-    .join(":")}::/64`;
 }
 
 /**
