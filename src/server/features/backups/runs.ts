@@ -4,6 +4,7 @@ import type { Db } from "#server/db/client.ts";
 import { backupRunLocked } from "#server/db/lock.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { BackupRun, LastBackup } from "#shared/features/backups/contract.ts";
+import type { HomeBackup } from "#shared/features/home/contract.ts";
 import type { AutoBackupResult } from "./auto-backup.ts";
 import { backupFilePath } from "./files.ts";
 import { backupRuns } from "./table.ts";
@@ -105,11 +106,28 @@ export async function settleRuns(
  * The last finished backup run (ok or failed), for the admin home and /healthz; null when
  * none has finished yet.
  */
-export async function lastBackup(db: Db): Promise<LastBackup | null> {
+export async function lastFinishedBackup(db: Db): Promise<LastBackup | null> {
   const rows = await db.select().from(backupRuns).orderBy(desc(backupRuns.id)).limit(RUNS_SHOWN);
   const row = rows.find((r) => r.status !== "running" && r.finishedAt);
   if (!row || row.status === "running") return null;
   return { status: row.status, finishedAt: row.finishedAt!.toISOString(), size: row.size, error: row.error };
+}
+
+/**
+ * The latest backup run, whatever its state (running included), for the admin home; null
+ * when none ever ran.
+ */
+export async function latestBackupRun(db: Db): Promise<HomeBackup | null> {
+  const [run] = await db.select().from(backupRuns).orderBy(desc(backupRuns.startedAt), desc(backupRuns.id)).limit(1);
+  if (!run) return null;
+  return {
+    status: run.status,
+    trigger: run.trigger,
+    startedAt: run.startedAt.toISOString(),
+    finishedAt: run.finishedAt?.toISOString() ?? null,
+    size: run.size,
+    error: run.error,
+  };
 }
 
 /** "Back up now" while a run is going (this server's or another process's): 409. */

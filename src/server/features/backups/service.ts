@@ -21,7 +21,7 @@ import {
   BackupBusy,
   backupBusy,
   finishRun,
-  lastBackup,
+  lastFinishedBackup,
   RUNS_SHOWN,
   runningRuns,
   settleRuns,
@@ -277,7 +277,7 @@ export class Backups {
   async summary(): Promise<BackupSummary> {
     await this.settle();
     return {
-      last: await lastBackup(this.options.db),
+      last: await lastFinishedBackup(this.options.db),
       running: (await runningRuns(this.options.db)).length > 0,
       schedule: await this.schedule(),
     };
@@ -288,7 +288,7 @@ export class Backups {
     const { cron } = await this.schedule();
     if (!cron) return null;
     await this.settle();
-    const last = await lastBackup(this.options.db);
+    const last = await lastFinishedBackup(this.options.db);
     if (!last) return { status: "ok", result: "none yet", at: null };
     return { status: last.status === "ok" ? "ok" : "degraded", result: last.status, at: last.finishedAt };
   }

@@ -1,13 +1,13 @@
-import { and, count, desc, eq, gt, isNull, lte, or } from "drizzle-orm";
+import { and, count, eq, gt, isNull, lte, or } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { dailyCounts } from "#server/features/analytics/reads.ts";
-import { backupRuns } from "#server/features/backups/table.ts";
+import { latestBackupRun } from "#server/features/backups/runs.ts";
 import { blogPosts } from "#server/features/blog/table.ts";
 import { links } from "#server/features/links/table.ts";
 import { addDays, utcDay } from "#server/lib/utc-day.ts";
 import { METRICS } from "#shared/features/analytics/constants.ts";
 import type { RecoveryCodeState } from "#shared/features/auth/contract.ts";
-import type { AdminHome, HomeBackup } from "#shared/features/home/contract.ts";
+import type { AdminHome } from "#shared/features/home/contract.ts";
 import { looksOffline } from "#shared/features/links/health.ts";
 
 // The admin home (docs/product.md#admin-home): a few small reads of what other features keep,
@@ -47,23 +47,6 @@ async function linkCounts(db: Db): Promise<Omit<AdminHome["links"], "schedule">>
   return { ...counts, offline };
 }
 
-/**
- * The latest backup run, or null when none ever ran. The one read of backup runs the home
- * makes: the backups feature may answer it instead.
- */
-async function lastBackup(db: Db): Promise<HomeBackup | null> {
-  const [run] = await db.select().from(backupRuns).orderBy(desc(backupRuns.startedAt), desc(backupRuns.id)).limit(1);
-  if (!run) return null;
-  return {
-    status: run.status,
-    trigger: run.trigger,
-    startedAt: run.startedAt.toISOString(),
-    finishedAt: run.finishedAt?.toISOString() ?? null,
-    size: run.size,
-    error: run.error,
-  };
-}
-
 /** Visitors and link clicks of the 7 days ending `today` (UTC), from the analytics' daily counts. */
 async function weekCounts(db: Db, today: string): Promise<NonNullable<AdminHome["analytics"]>> {
   const from = addDays(today, -6);
@@ -89,7 +72,7 @@ export async function adminHome(db: Db, options: HomeOptions, request: Request):
   const [posts, linkHealth, backup, analytics, address, recoveryCodes] = await Promise.all([
     postCounts(db, now),
     linkCounts(db),
-    lastBackup(db),
+    latestBackupRun(db),
     options.analytics ? weekCounts(db, utcDay(now)) : null,
     options.address(),
     options.recoveryCodes(request),
