@@ -84,7 +84,9 @@ test("Backups leads to the schedule in Settings: the link opens Settings at the 
   try {
     renderAt("/admin/settings", <SettingsTab />);
     const heading = await screen.findByRole("heading", { name: "Backups" });
-    await waitFor(() => expect(document.activeElement).toBe(heading));
+    // Compared as a yes or no: a failed toBe prints both elements, and printing a happy-dom
+    // element walks its whole document, every 50 ms, starving the reads the page waits for.
+    await waitFor(() => expect(document.activeElement === heading).toBe(true), { timeout: 5_000 });
     expect(heading.closest("form")?.id).toBe("backup-schedule");
     expect(screen.getByLabelText("When to back up")).toBeTruthy();
   } finally {

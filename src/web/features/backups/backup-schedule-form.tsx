@@ -1,4 +1,4 @@
-import { useIsFetching, useQuery } from "@tanstack/react-query";
+import { useIsFetching, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type RefObject, useEffect, useId, useRef } from "react";
 import {
   type BackupOverview,
@@ -25,13 +25,17 @@ export const BACKUP_SCHEDULE_ID = "backup-schedule";
  * the settings above it have loaded (their forms would push it down).
  */
 function useRevealWhenNamed(heading: RefObject<HTMLHeadingElement | null>) {
+  const queryClient = useQueryClient();
+  // Re-rendered as reads start and end; the client's own count also sees the reads that the
+  // forms above started in this very commit, before any re-render.
   const fetching = useIsFetching();
   const revealed = useRef(false);
   useEffect(() => {
-    if (revealed.current || fetching > 0 || window.location.hash !== `#${BACKUP_SCHEDULE_ID}`) return;
+    if (revealed.current || window.location.hash !== `#${BACKUP_SCHEDULE_ID}`) return;
+    if (fetching > 0 || queryClient.isFetching() > 0) return;
     revealed.current = true;
     revealHeading(heading.current);
-  }, [fetching, heading]);
+  }, [fetching, heading, queryClient]);
 }
 
 /** Settings' "Backups" part: when automatic backups run and how many are kept (applied at once). */
