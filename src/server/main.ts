@@ -1,8 +1,8 @@
 import "./production-default.ts";
 import { chmodSync, existsSync, rmdirSync, rmSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
+import { backup, describeFailure, removeRestoreLeftovers, restore } from "#server/features/backups/archive.ts";
 import { createApp } from "./app.ts";
-import { backup, describeFailure, removeRestoreLeftovers, restore } from "./backup.ts";
 import {
   DataDirError,
   FILE_MODE,
@@ -25,7 +25,7 @@ import { settleIdentity } from "./db/identity.ts";
 import { lockDataDir } from "./db/lock.ts";
 import { describeSeed, seedDatabase } from "./db/seed.ts";
 import { type Config, ConfigError, loadConfig } from "./env.ts";
-import { createAnalytics } from "./features/analytics/routes.ts";
+import { createAnalytics } from "./features/analytics/counting.ts";
 import { scheduleRollUp } from "./features/analytics/service.ts";
 import { AdminResetError, ensureAdmin, loadJwtSecret, resetAdminPassword } from "./features/auth/bootstrap.ts";
 import { resetTwoFactor } from "./features/auth/two-factor.ts";

@@ -4,7 +4,7 @@ import { Link, useLocation } from "wouter";
 import { SESSION_ENDED_LOGIN } from "#shared/features/auth/constants.ts";
 import type { AdminBlogPost } from "#shared/features/blog/contract.ts";
 import type { AdminOffer } from "#shared/features/offers/contract.ts";
-import { AccountTab } from "#web/features/account/admin-account.tsx";
+import { AccountTab } from "#web/features/auth/admin-account.tsx";
 import { AnalyticsTab } from "#web/features/analytics/admin-analytics.tsx";
 import { clearAdminFlag, hasAdminFlag, setAdminFlag } from "#web/features/auth/admin-session.ts";
 import { SignInAgain } from "#web/features/auth/sign-in-again.tsx";
