@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createAnalytics } from "#server/features/analytics/routes.ts";
+import { createAnalytics } from "#server/features/analytics/counting.ts";
 import { count, reach, record, rollUp, saltFor, stepBit, visitorHash } from "#server/features/analytics/service.ts";
 import { analyticsDaily, analyticsSalts, analyticsVisitors } from "#server/features/analytics/table.ts";
 import { clientResolver } from "#server/lib/client.ts";

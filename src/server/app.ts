@@ -14,7 +14,8 @@ const BEACON_LIMIT: WriteLimit = { count: 120, windowSeconds: 60 };
 
 import { PREVIEW_PATH } from "#shared/features/blog/constants.ts";
 import { analyticsAdminRoutes } from "./features/analytics/admin-routes.ts";
-import { type Analytics, analyticsRoutes, createAnalytics } from "./features/analytics/routes.ts";
+import { type Analytics, createAnalytics } from "./features/analytics/counting.ts";
+import { analyticsRoutes } from "./features/analytics/routes.ts";
 import { accountAdminRoutes } from "./features/auth/admin-routes.ts";
 import { ADMIN_PREFIX, adminGuard, isUnder, refuseForeign } from "./features/auth/guard.ts";
 import { recoveryCodeState } from "./features/auth/recovery-codes.ts";

@@ -8,7 +8,7 @@ import {
 } from "#server/lib/daily-quota.ts";
 import type { ResultLimit } from "#server/lib/result-limit.ts";
 import { DAILY_EVENTS_PER_VISITOR, METRICS, OTHER_KEY, OVER_LIMIT_KEY } from "#shared/features/analytics/constants.ts";
-import type { Analytics, Counted } from "./routes.ts";
+import type { Analytics, Counted } from "./counting.ts";
 import type { CountEvent } from "./service.ts";
 
 // What counting may write in a day (docs/product.md#analytics, "Limits against inflation").

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { DIR_MODE } from "#server/data-dir.ts";
 import {
   AUTOMATIC_TEMP,
   backup,
@@ -7,8 +8,7 @@ import {
   describeFailure,
   OperatorError,
   verifyBackup,
-} from "#server/backup.ts";
-import { DIR_MODE } from "#server/data-dir.ts";
+} from "#server/features/backups/archive.ts";
 import { type BackupKind, backupFileName, rotateBackups } from "./files.ts";
 
 /** What one run did, as the child process reports it to the server (one JSON line). */

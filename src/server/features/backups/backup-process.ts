@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { describeFailure } from "#server/backup.ts";
 import { siteDatabase } from "#server/data-dir.ts";
 import { openDatabase } from "#server/db/client.ts";
 import { lockBackupRun } from "#server/db/lock.ts";
+import { describeFailure } from "#server/features/backups/archive.ts";
 import { type AutoBackupResult, autoBackup } from "./auto-backup.ts";
 import type { BackupKind } from "./files.ts";
 import { finishRun, nameRun, startRun } from "./runs.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { verifyBackup } from "#server/backup.ts";
 import { snapshotDatabase } from "#server/db/snapshot.ts";
+import { verifyBackup } from "#server/features/backups/archive.ts";
 import { readTar, writeTar } from "#server/lib/tar.ts";
 import type { BackupRun, BackupSummary } from "#shared/features/backups/contract.ts";
 import { scratchDir } from "#tests/support/scratch.ts";

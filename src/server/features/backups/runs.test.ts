@@ -1,8 +1,8 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { verifyBackup } from "#server/backup.ts";
 import { backupRunLocked, lockBackupRun } from "#server/db/lock.ts";
+import { verifyBackup } from "#server/features/backups/archive.ts";
 import type { BackupSummary } from "#shared/features/backups/contract.ts";
 import { siteOnDisk } from "#tests/support/site-on-disk.ts";
 import { autoBackup } from "./auto-backup.ts";

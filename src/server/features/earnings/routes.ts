@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import type { Db } from "#server/db/client.ts";
+import type { Analytics } from "#server/features/analytics/counting.ts";
 import { takeResult } from "#server/features/analytics/limits.ts";
-import type { Analytics } from "#server/features/analytics/routes.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";
 import { formStart } from "#server/lib/form-problem-page.ts";
 import { serveRead } from "#server/lib/reads.ts";

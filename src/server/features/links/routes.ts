@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
-import { type Analytics, clickCounts, isNavigation } from "#server/features/analytics/routes.ts";
+import { type Analytics, clickCounts, isNavigation } from "#server/features/analytics/counting.ts";
 import { followGo } from "./service.ts";
 
 /**

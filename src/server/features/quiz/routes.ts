@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
+import type { Analytics } from "#server/features/analytics/counting.ts";
 import { takeResult } from "#server/features/analytics/limits.ts";
-import type { Analytics } from "#server/features/analytics/routes.ts";
 import { formStart } from "#server/lib/form-problem-page.ts";
 import { serveRead } from "#server/lib/reads.ts";
 import type { ResultLimit } from "#server/lib/result-limit.ts";

@@ -16,7 +16,7 @@ import {
   statSync,
 } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import { DIR_MODE, FILE_MODE, giveToOwnerOf, markSite, SITE_MARKER, siteDatabase } from "./data-dir.ts";
+import { DIR_MODE, FILE_MODE, giveToOwnerOf, markSite, SITE_MARKER, siteDatabase } from "#server/data-dir.ts";
 import {
   databaseIdInFile,
   moveDatabase,
@@ -25,11 +25,11 @@ import {
   replacementDatabaseProblem,
   settleValues,
   snapshotDatabase,
-} from "./db/snapshot.ts";
-import { jwtSecretProblem } from "./features/auth/bootstrap.ts";
-import { isFinishedUpload, MAX_UPLOAD_BYTES, UPLOAD_NAME } from "./features/uploads/service.ts";
-import { isAlive } from "./lib/storage-health.ts";
-import { readTar, shownName, TarError, writeAll, writeTar } from "./lib/tar.ts";
+} from "#server/db/snapshot.ts";
+import { jwtSecretProblem } from "#server/features/auth/bootstrap.ts";
+import { isFinishedUpload, MAX_UPLOAD_BYTES, UPLOAD_NAME } from "#server/features/uploads/service.ts";
+import { isAlive } from "#server/lib/storage-health.ts";
+import { readTar, shownName, TarError, writeAll, writeTar } from "#server/lib/tar.ts";
 
 /** A backup or restore that was refused or failed; its message is one sentence for the operator. */
 export class OperatorError extends Error {

@@ -1,0 +1,19 @@
+// `cam-guide seed`: the shipped content, added to a site that lacks it.
+import { resolve } from "node:path";
+import { makePrivateDir } from "#server/data-dir.ts";
+import { lockDataDir } from "#server/db/lock.ts";
+import { describeSeed, seedDatabase } from "#server/db/seed.ts";
+import type { Config } from "#server/env.ts";
+import { openData, orFail, refuseUnusable, upgradeData } from "./common.ts";
+
+export async function seed(config: Config) {
+  const dir = resolve(config.dataDir);
+  orFail(() => makePrivateDir(dir));
+  refuseUnusable(dir);
+  const lock = orFail(() => lockDataDir(dir, "shared"));
+  const { database } = openData(dir);
+  await upgradeData(database);
+  console.log(describeSeed(await seedDatabase(database)));
+  database.close();
+  lock.release();
+}

@@ -1,0 +1,44 @@
+// The direction of imports between the code zones (docs/architecture.md#zones): web and
+// server both build on shared; the server reaches into web only where it renders pages.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const sources = (zone: string) =>
+  [...new Bun.Glob(`src/${zone}/**/*.{ts,tsx}`).scanSync(root)].filter((f) => !/\.test\.tsx?$/.test(f)).sort();
+const importsOf = (file: string, alias: string) =>
+  [...readFileSync(join(root, file), "utf8").matchAll(/from "(#\w+\/[^"]+)"/g)]
+    .map((m) => m[1]!)
+    .filter((path) => path.startsWith(alias));
+
+/** The server files that render pages, and what of web each takes. */
+const RENDERING: Record<string, string> = {
+  // The renderer: the app, the document, the page table and loader, the query client it fills.
+  "src/server/ssr/render.tsx": "renders every page",
+  // The blog preview renders its notice above the post.
+  "src/server/features/blog/preview-routes.ts": "renders the preview notice",
+  // Counting asks the page table what a path is, so it counts the pages there are.
+  "src/server/features/analytics/counting.ts": "reads the page table",
+  // The theme script is inlined into every page's head, before first paint.
+  "src/server/app.ts": "inlines the theme script",
+};
+
+describe("imports between the zones", () => {
+  test("shared imports neither web nor server", () => {
+    const leaks = sources("shared").flatMap((file) =>
+      [...importsOf(file, "#web/"), ...importsOf(file, "#server/")].map((path) => `${file} -> ${path}`),
+    );
+    expect(leaks).toEqual([]);
+  });
+
+  test("web imports no server code", () => {
+    const leaks = sources("web").flatMap((file) => importsOf(file, "#server/").map((path) => `${file} -> ${path}`));
+    expect(leaks).toEqual([]);
+  });
+
+  test("the server imports web code only where it renders pages", () => {
+    const reaching = sources("server").filter((file) => importsOf(file, "#web/").length > 0);
+    expect(reaching).toEqual(Object.keys(RENDERING).sort());
+  });
+});
