@@ -246,6 +246,14 @@ test("two-factor turned on from a phone while a post is typed on the desktop: th
   await page.keyboard.press("Enter");
   await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel("Password")).toBeFocused();
+  // Put off by its button, the focus goes back to the save that asked, as after Escape.
+  await dialog.getByRole("button", { name: "Not Now" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("button", { name: "Create Post" })).toBeFocused();
+  await line.getByRole("button", { name: "Sign In Again" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel("Password")).toBeFocused();
 
   // By keyboard: the password, then a recovery code pasted where the app's code goes.
   await page.keyboard.type(ADMIN_PASSWORD);

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { type Autosave, autosavePath } from "#shared/features/editor/contract.ts";
 import { adminDateTime } from "#web/admin/date-time.ts";
 import { ApiError, api } from "#web/lib/query-client.ts";
+import { useSessionStore } from "#web/stores/session.ts";
 
 /** How long after the last change the editor saves its copy by itself. */
 const AUTOSAVE_DELAY_MS = 3000;
@@ -103,6 +104,10 @@ export function useAutosave<T extends object>({
   const dirtyRef = useRef(dirty);
   dirtyRef.current = dirty;
   const lastKept = useRef<string | null>(null);
+  // The server refused the last copy for a session that ended: once signed in again, the
+  // same text is sent again (and the line stops saying the admin is signed out).
+  const refusedSignedOut = useRef(false);
+  const signedOut = useSessionStore((state) => state.ended);
   // The form's text when the copy was offered: any change withdraws the offer.
   const offeredOver = useRef<string | null>(null);
 
@@ -149,24 +154,25 @@ export function useAutosave<T extends object>({
   // This browser's copy at every change, so the last keystroke is kept even if the page is
   // closed at once or the server refuses (a session that ended); the server's a few seconds later.
   useEffect(() => {
-    if (!ready || offer || !dirty || text === lastKept.current) return;
+    const again = !signedOut && refusedSignedOut.current;
+    if (!ready || offer || !dirty || (text === lastKept.current && !again)) return;
     const copy: Autosave = { key, body: JSON.parse(text) as Fields, savedAt: new Date().toISOString() };
     writeLocal(copy);
     const timer = setTimeout(async () => {
       lastKept.current = text;
       try {
         const kept = await api<Autosave>("PUT", autosavePath(key), { json: { body: copy.body }, background: true });
+        refusedSignedOut.current = false;
         setStatus(`Saved as a draft copy at ${clockTime(kept.savedAt)}`);
       } catch (error) {
-        const why =
-          error instanceof ApiError && error.status === 401
-            ? "you are signed out: sign in again to save"
-            : "the server could not be reached";
+        const refused = error instanceof ApiError && error.status === 401;
+        refusedSignedOut.current = refused;
+        const why = refused ? "you are signed out: sign in again to save" : "the server could not be reached";
         setStatus(`Saved as a draft copy in this browser at ${clockTime(copy.savedAt)} (${why})`);
       }
     }, delay);
     return () => clearTimeout(timer);
-  }, [ready, offer, dirty, text, key, delay]);
+  }, [ready, offer, dirty, text, key, delay, signedOut]);
 
   const discard = useCallback(() => {
     setOffer(null);

@@ -15,11 +15,12 @@ interface SessionState {
 export const useSessionStore = create<SessionState>(() => ({ ended: false, asking: false }));
 
 /**
- * The session is over. The first notice always asks; later ones ask again only when the
- * admin tried to change something (`ask`), not for a list refreshing itself in the background.
+ * The session is over. The sign-in dialog opens only when the admin tried to change
+ * something (`ask`): a list refreshing itself or a draft copy saved in the background shows
+ * the signed-out line instead, so a dialog never takes the focus from someone typing.
  */
 export function sessionEnded(ask: boolean): void {
-  useSessionStore.setState((state) => ({ ended: true, asking: state.asking || ask || !state.ended }));
+  useSessionStore.setState((state) => ({ ended: true, asking: state.asking || ask }));
 }
 
 /** The admin closed the sign-in dialog without signing in: the dashboard keeps saying so. */

@@ -136,14 +136,42 @@ describe("a session that ends while a form is open", () => {
     expect(postSaves(sent)).toHaveLength(2);
   }, 30_000);
 
+  test("a draft copy refused while signed out opens no dialog, and is sent again once signed in", async () => {
+    const { sent, passwordChangedElsewhere } = await signedInBrowser();
+    await typeNewPost();
+    const title = screen.getByLabelText("Title") as HTMLInputElement;
+    title.focus();
+    await passwordChangedElsewhere();
+    const text = () => document.body.textContent ?? "";
+    // The background copy is refused: the editor's line and the signed-out line say so, and
+    // the focus stays where the admin types.
+    await waitFor(() => expect(text()).toContain("(you are signed out: sign in again to save)"), { timeout: 10_000 });
+    expect(dialogOpen()).toBe(false);
+    expect(document.activeElement === title).toBe(true);
+
+    fireEvent.click(screen.getByRole("button", { name: "Sign In Again" }));
+    const asked = await signInDialog();
+    fireEvent.change(within(asked).getByLabelText(/^Password/), { target: { value: NEW_PASSWORD } });
+    fireEvent.click(within(asked).getByRole("button", { name: "Sign In" }));
+    await waitFor(() => expect(dialogOpen()).toBe(false), SIGNING_IN);
+    // The same text is sent again, without another keystroke, and the line stops saying signed out.
+    await waitFor(() => expect(text()).toMatch(/Saved as a draft copy at /), { timeout: 10_000 });
+    expect(text()).not.toContain("you are signed out");
+    expect(sent.filter((line) => line.startsWith("PUT /api/admin/autosave")).length).toBeGreaterThanOrEqual(2);
+  }, 30_000);
+
   test("closed without signing in, a line keeps saying so; lists refreshing ask nothing, a save asks again", async () => {
     const { sent, passwordChangedElsewhere } = await signedInBrowser();
     const { queryClient } = await typeNewPost();
     await passwordChangedElsewhere();
-    fireEvent.click(screen.getByRole("button", { name: "Create Post" }));
+    const save = screen.getByRole("button", { name: "Create Post" });
+    save.focus();
+    fireEvent.click(save);
     const asked = await signInDialog();
     fireEvent.click(within(asked).getByRole("button", { name: "Not Now" }));
     await waitFor(() => expect(dialogOpen()).toBe(false));
+    // Put off by its button as by Escape, the focus goes back to the save that asked.
+    await waitFor(() => expect(document.activeElement === save).toBe(true));
     const line = () => screen.getAllByRole("alert").find((alert) => alert.classList.contains("signed-out-bar"));
     expect(line()?.textContent).toContain("You are signed out: nothing can be saved until you sign in again.");
 
@@ -170,13 +198,22 @@ describe("a session that ends while a form is open", () => {
     expect(await signInDialog()).toBeTruthy();
   }, 30_000);
 
-  test("the session check saying no while the dashboard is open asks in place, keeping the page", async () => {
+  test("the session check saying no while the dashboard is open says so in a line, keeping the page and the focus; the line opens the sign-in", async () => {
     const { passwordChangedElsewhere } = await signedInBrowser();
     const { queryClient } = await typeNewPost();
+    const title = screen.getByLabelText("Title") as HTMLInputElement;
+    title.focus();
     await passwordChangedElsewhere();
     await act(() => queryClient.invalidateQueries({ queryKey: ["/api/auth/me"] }));
+    // No dialog takes the focus from someone typing: the line says it, and asks on demand.
+    const again = await screen.findByRole("button", { name: "Sign In Again" });
+    const line = screen.getAllByRole("alert").find((alert) => alert.classList.contains("signed-out-bar"));
+    expect(line?.textContent).toContain("You are signed out");
+    expect(dialogOpen()).toBe(false);
+    expect(document.activeElement === title).toBe(true);
+    fireEvent.click(again);
     expect(await signInDialog()).toBeTruthy();
-    expect((screen.getByLabelText("Title") as HTMLInputElement).value).toBe("Typed on the desktop");
+    expect(title.value).toBe("Typed on the desktop");
   }, 30_000);
 
   test("with two-factor on, the code step is in the dialog too; a recovery code pasted where the app's code goes signs in", async () => {

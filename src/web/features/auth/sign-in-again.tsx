@@ -54,9 +54,11 @@ export function SignInAgain() {
     if (!asking) {
       // The next opening starts again at the password.
       setStep({ kind: "password", failure: null });
-      // Closed by the browser already (Escape), by a button or by signing in: the focus goes back.
-      if (element.open) element.close();
-      if (before.current?.isConnected && !ofThePage(document.activeElement, [])) before.current.focus();
+      // Closed by the browser already (Escape), by a button or by signing in: the focus goes
+      // back to what had it (after a button, whatever the browser did with it on closing).
+      const closing = element.open;
+      if (closing) element.close();
+      if (before.current?.isConnected && (closing || !ofThePage(document.activeElement, []))) before.current.focus();
     }
   }, [asking, username]);
 
