@@ -24,6 +24,17 @@ function serverDatabase(baseURL: string): Database {
 
 const day = (ago: number) => new Date(Date.now() - ago * 86_400_000).toISOString().slice(0, 10);
 
+/**
+ * The counts are laid out by UTC day, and today's are counted live: a journey that ran across
+ * midnight would see its "today" become yesterday under it. Close to midnight, it starts after.
+ */
+async function clearOfMidnight(timeout: number) {
+  const left = 86_400_000 - (Date.now() % 86_400_000);
+  if (left > 90_000) return;
+  test.setTimeout(timeout + left);
+  await new Promise((resolve) => setTimeout(resolve, left + 1_000));
+}
+
 function insertCounts(db: Database) {
   const offer = db
     .query("SELECT id, title, link_slug AS slug FROM affiliate_offers WHERE link_slug IS NOT NULL LIMIT 1")
@@ -78,7 +89,8 @@ test("charts and tables of the counts, in both themes, on a phone, the period sw
   page,
   baseURL,
   scan,
-}) => {
+}, testInfo) => {
+  await clearOfMidnight(testInfo.timeout);
   const db = serverDatabase(baseURL!);
   const { offer, post } = insertCounts(db);
   db.close();
