@@ -1,7 +1,6 @@
 import { afterEach, expect, spyOn, test } from "bun:test";
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { Secret, TOTP } from "otpauth";
-import { ADMIN, adminApp } from "#tests/support/admin.ts";
+import { ADMIN, adminApp, codeAt, enrolTwoFactor } from "#tests/support/admin.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { fieldMessage, messageAt } from "#tests/support/field-message.ts";
 import { renderAt } from "#tests/support/render.tsx";
@@ -12,11 +11,6 @@ afterEach(() => {
   act(() => useToastStore.getState().remove());
   cleanup();
 });
-
-const codeAt = (secret: string, offset = 0) =>
-  new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate({
-    timestamp: Date.now() + offset * 30_000,
-  });
 
 /** The enrolment form: the Password section below has a "Current password" of its own. */
 const enrolForm = () => within(screen.getByRole("region", { name: "Two-factor sign-in" }));
@@ -151,15 +145,7 @@ test("with two-factor on: new recovery codes and turning it off ask for a curren
   const { asAdmin } = await adminApp();
   routeFetchTo((path, init) => asAdmin(path, init));
   // Enrolled through the API, as the first test does through the page.
-  const { secret } = (await (
-    await asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} })
-  ).json()) as { secret: string };
-  const { recoveryCodes } = (await (
-    await asAdmin("/api/admin/account/two-factor/confirm", {
-      method: "POST",
-      json: { currentPassword: ADMIN.password, code: codeAt(secret, -1) },
-    })
-  ).json()) as { recoveryCodes: string[] };
+  const { secret, recoveryCodes } = await enrolTwoFactor(asAdmin);
   renderAt("/admin/account", <AccountTab />);
   const label = "Current code (from the app, or a recovery code)";
   await screen.findByLabelText(label);

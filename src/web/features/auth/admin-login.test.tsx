@@ -1,7 +1,6 @@
 import { afterEach, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
-import { Secret, TOTP } from "otpauth";
-import { ADMIN, adminApp } from "#tests/support/admin.ts";
+import { ADMIN, adminApp, enrolTwoFactor } from "#tests/support/admin.ts";
 import { testApp } from "#tests/support/app.ts";
 import { cookieJar } from "#tests/support/cookie-jar.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
@@ -46,18 +45,7 @@ test("both fields are required before anything is sent; the server's field detai
 
 test("with two-factor on, the password leads to the code step; a wrong code is refused, the switch asks for a recovery code, which signs in", async () => {
   const { asAdmin, request } = await adminApp();
-  const { secret } = (await (
-    await asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} })
-  ).json()) as { secret: string };
-  const { recoveryCodes } = (await (
-    await asAdmin("/api/admin/account/two-factor/confirm", {
-      method: "POST",
-      json: {
-        currentPassword: ADMIN.password,
-        code: new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate(),
-      },
-    })
-  ).json()) as { recoveryCodes: string[] };
+  const { recoveryCodes } = await enrolTwoFactor(asAdmin);
   // The browser's cookie jar, as far as this page needs one.
   const jar = new Map<string, string>();
   routeFetchTo(async (path, init) => {
@@ -131,18 +119,7 @@ test("a code step whose sign-in ended goes back to the password with a message",
 
 test("a recovery code pasted where the app's code goes is taken whole and signs in", async () => {
   const { asAdmin, request } = await adminApp();
-  const { secret } = (await (
-    await asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} })
-  ).json()) as { secret: string };
-  const { recoveryCodes } = (await (
-    await asAdmin("/api/admin/account/two-factor/confirm", {
-      method: "POST",
-      json: {
-        currentPassword: ADMIN.password,
-        code: new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) }).generate(),
-      },
-    })
-  ).json()) as { recoveryCodes: string[] };
+  const { recoveryCodes } = await enrolTwoFactor(asAdmin);
   const browser = cookieJar(request);
   routeFetchTo(browser.send);
   const { location } = renderAt("/admin-login", <AdminLoginPage />);
