@@ -72,33 +72,23 @@ export function PasswordForm({ initialFailure, username = "", onCodeRequired, on
 
   return (
     <form method="post" action={ADMIN_API.login} onSubmit={submit} noValidate>
-      <label>
-        Username
-        <input
-          name="username"
-          autoComplete="username"
-          required
-          value={form.username}
-          aria-invalid={errors.username ? true : undefined}
-          aria-describedby={errors.username ? "username-error" : undefined}
-          onChange={(e) => setForm({ ...form, username: e.target.value })}
-        />
-        {errors.username && <small id="username-error">{errors.username}</small>}
-      </label>
-      <label>
-        Password
-        <input
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          value={form.password}
-          aria-invalid={errors.password ? true : undefined}
-          aria-describedby={errors.password ? "password-error" : undefined}
-          onChange={(e) => setForm({ ...form, password: e.target.value })}
-        />
-        {errors.password && <small id="password-error">{errors.password}</small>}
-      </label>
+      <CredentialField
+        name="username"
+        label="Username"
+        autoComplete="username"
+        value={form.username}
+        error={errors.username}
+        onChange={(username) => setForm({ ...form, username })}
+      />
+      <CredentialField
+        name="password"
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        value={form.password}
+        error={errors.password}
+        onChange={(password) => setForm({ ...form, password })}
+      />
       {failure && (
         <p className="form-error" role="alert">
           {failure}
@@ -108,6 +98,42 @@ export function PasswordForm({ initialFailure, username = "", onCodeRequired, on
         {busy ? "Signing in..." : "Sign In"}
       </button>
     </form>
+  );
+}
+
+/** A required field of the password step, with its message below it when refused. */
+function CredentialField({
+  name,
+  label,
+  type,
+  autoComplete,
+  value,
+  error,
+  onChange,
+}: {
+  name: LoginField;
+  label: string;
+  type?: "password";
+  autoComplete: string;
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {label}
+      <input
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        required
+        value={value}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${name}-error` : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {error && <small id={`${name}-error`}>{error}</small>}
+    </label>
   );
 }
 
