@@ -76,6 +76,25 @@ beforeAll(async () => {
   foreign = readFileSync(foreignFile);
 }, 60_000);
 
+/**
+ * Runs one command (none: the server; "backup" writes beside the folder) on a fresh copy of
+ * `source` damaged by `damage`: what it answered, and every entry of the folder before and after.
+ */
+async function commandOnCopy(
+  source: string,
+  scratch: string,
+  label: string,
+  damage: (dir: string) => void,
+  args: string[],
+) {
+  const dir = copyOf(source, scratch);
+  damage(dir);
+  const before = everything(dir);
+  const target = join(dir, "..", "backup.tar");
+  const result = await run(dir, ...(args[0] === "backup" ? ["backup", target] : args));
+  return { label: `${args.join(" ") || "serve"}: ${label}`, args, result, before, after: everything(dir) };
+}
+
 function copyOf(source: string, label: string): string {
   const dir = join(scratchDir(label), "data");
   cpSync(source, dir, { recursive: true });
@@ -301,13 +320,7 @@ describe("a site's ids without its tables: the write-ahead log lost", () => {
   /** Each command on a fresh copy of `source` damaged by `damage`: refused, DATA_DIR exactly as it was. */
   async function everyCommandRefuses(label: string, source: string, damage: (dir: string) => void, reason: string) {
     const outcomes = await pool(COMMANDS.length, 5, async (i) => {
-      const args = COMMANDS[i]!;
-      const dir = copyOf(source, "identity-no-tables");
-      damage(dir);
-      const before = everything(dir);
-      const target = join(dir, "..", "backup.tar");
-      const result = await run(dir, ...(args[0] === "backup" ? ["backup", target] : args));
-      return { label: `${args.join(" ") || "serve"}: ${label}`, args, result, before, after: everything(dir) };
+      return commandOnCopy(source, "identity-no-tables", label, damage, COMMANDS[i]!);
     });
     for (const { label, args, result, before, after } of outcomes) {
       if (args[0] === "backup") {
@@ -384,12 +397,7 @@ describe("a database damaged inside: every command refuses and leaves DATA_DIR e
     const table = DAMAGE.flatMap(([label, damage]) => COMMANDS.map((args) => ({ label, damage, args })));
     const outcomes = await pool(table.length, 5, async (i) => {
       const { label, damage, args } = table[i]!;
-      const dir = copyOf(clean, "identity-damaged");
-      damage(dir);
-      const before = everything(dir);
-      const target = join(dir, "..", "backup.tar");
-      const result = await run(dir, ...(args[0] === "backup" ? ["backup", target] : args));
-      return { label: `${args.join(" ") || "serve"}: ${label}`, args, result, before, after: everything(dir) };
+      return commandOnCopy(clean, "identity-damaged", label, damage, args);
     });
     for (const { label, args, result, before, after } of outcomes) {
       if (args[0] === "backup")
