@@ -22,6 +22,10 @@ run([
   "bun",
   "build",
   "--compile",
+  // Bytecode compiled ahead: each start (the server and every command) parses nothing, and
+  // takes half the time. Bytecode with top-level await needs the ESM output.
+  "--bytecode",
+  "--format=esm",
   "--minify",
   "--sourcemap=none",
   "--define",
