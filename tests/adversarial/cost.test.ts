@@ -294,19 +294,22 @@ describe("per-visitor pages do not evict the site's pages", () => {
     ["a saved tier result", (_q, e) => `/quiz/earnings?tier=Casual+Starter&id=${e}`],
   ];
 
-  test.each(visitorAddresses)("%s: four times what the cache holds, the site's pages stay cached", async (_name, address) => {
-    const site = await warmed();
-    for (let i = 0; i < 4 * SMALL.visitor; i++) {
-      const quiz = await createQuizResult(site.db);
-      const earnings = await createEarningsResult(site.db, { quizResultId: quiz.id });
-      const res = await site.request(address(quiz.id, earnings.id));
-      expect(res.status).toBe(200);
-      await res.arrayBuffer();
-    }
-    expect(site.cache.sizes.shared).toBe(REAL_PAGES.length);
-    expect(site.cache.sizes.visitor).toBe(SMALL.visitor);
-    await expectRealPagesCached(site.request);
-  });
+  test.each(visitorAddresses)(
+    "%s: four times what the cache holds, the site's pages stay cached",
+    async (_name, address) => {
+      const site = await warmed();
+      for (let i = 0; i < 4 * SMALL.visitor; i++) {
+        const quiz = await createQuizResult(site.db);
+        const earnings = await createEarningsResult(site.db, { quizResultId: quiz.id });
+        const res = await site.request(address(quiz.id, earnings.id));
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+      }
+      expect(site.cache.sizes.shared).toBe(REAL_PAGES.length);
+      expect(site.cache.sizes.visitor).toBe(SMALL.visitor);
+      await expectRealPagesCached(site.request);
+    },
+  );
 
   test("a saved quiz result by id alone: redirects to its archetype's address, none of them cached", async () => {
     const site = await warmed();
