@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { waitUntilUp } from "./support/binary.ts";
+import { testPort } from "./support/ports.ts";
 import { scratchDir } from "./support/scratch.ts";
 
 const root = join(import.meta.dir, "..");
@@ -23,10 +24,8 @@ beforeAll(() => {
   copyFileSync(built, binary);
 }, 180_000);
 
-let nextPort = 4400 + Math.floor(Math.random() * 500);
-
 function start(env: Record<string, string> = {}) {
-  const port = nextPort++;
+  const port = testPort();
   const proc = Bun.spawn([binary], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? "", DATA_DIR: join(dir, "data"), PORT: String(port), HOST: "127.0.0.1", ...env },

@@ -25,6 +25,7 @@ import {
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { BINARY, ensureBuilt, pool } from "#tests/support/binary.ts";
+import { testPort } from "#tests/support/ports.ts";
 import { rebuildTable, replaced, withClause } from "#tests/support/schema-variants.ts";
 import { scratchDir } from "#tests/support/scratch.ts";
 
@@ -72,8 +73,6 @@ function expectRefused(result: Result, ...fragments: string[]) {
   expect(result.stderr).not.toMatch(STACK_TRACE);
 }
 
-let nextPort = 4600 + Math.floor(Math.random() * 40);
-
 interface Server {
   proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   url: string;
@@ -86,7 +85,7 @@ interface Server {
  */
 async function serve(dir: string, env: Record<string, string> = {}, shell?: string): Promise<Server | Result> {
   for (let attempt = 0; attempt < 10; attempt++) {
-    const port = nextPort++;
+    const port = testPort();
     const envs = { PATH: process.env.PATH ?? "", DATA_DIR: dir, PORT: String(port), HOST: "127.0.0.1", ...env };
     const command = shell ? ["sh", "-c", `${shell}; exec "$0" "$@"`, BINARY] : [BINARY];
     const proc = Bun.spawn(command, { env: envs, stdin: "ignore", stdout: "pipe", stderr: "pipe" });

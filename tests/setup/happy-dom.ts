@@ -1,8 +1,12 @@
 // Preloaded by `bun run test:components` only: component tests render React into a DOM.
 // Unit and API tests run without one and parse HTML explicitly (tests/support/page.ts).
-import { afterEach } from "bun:test";
+import { afterEach, setDefaultTimeout } from "bun:test";
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { ensureCurrent } from "../support/built.ts";
+import { TEST_DEADLINE_MS } from "../support/deadlines.ts";
+
+// The deadline of a whole test on a busy machine (tests/support/deadlines.ts).
+setDefaultTimeout(TEST_DEADLINE_MS);
 
 // Some components are tried against a real app, whose pages link the client bundle's files.
 ensureCurrent("client");

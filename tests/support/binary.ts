@@ -1,6 +1,7 @@
 // Runs the shipped executable (dist/cam-guide) for tests that need a real process.
 import { join } from "node:path";
 import { ensureCurrent } from "./built.ts";
+import { PORT_TAKEN, testPort } from "./ports.ts";
 
 const root = join(import.meta.dir, "..", "..");
 export const BINARY = join(root, "dist", "cam-guide");
@@ -9,8 +10,6 @@ export const BINARY = join(root, "dist", "cam-guide");
 export function ensureBuilt(): void {
   ensureCurrent("executable");
 }
-
-let nextPort = 5000 + Math.floor(Math.random() * 2000);
 
 export interface Running {
   proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
@@ -32,33 +31,37 @@ export async function startServer(
   env: Record<string, string> = {},
   { healthy = true, fileSizeLimit, openFileLimit }: StartOptions = {},
 ): Promise<Running> {
-  const port = nextPort++;
   const limits = [
     ...(fileSizeLimit === undefined ? [] : [`ulimit -f ${Math.floor(fileSizeLimit / 512)}`]),
     ...(openFileLimit === undefined ? [] : [`ulimit -n ${openFileLimit}`]),
   ];
   const command = limits.length === 0 ? [BINARY] : ["sh", "-c", `${limits.join(" && ")} && exec "$0"`, BINARY];
-  const proc = Bun.spawn(command, {
-    env: {
-      PATH: process.env.PATH ?? "",
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      ADMIN_PASSWORD: "durable-password-123",
-      ...env,
-    },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitUntilUp(url, proc, healthy);
-  } catch (error) {
-    proc.kill("SIGKILL");
-    throw error;
+  // Another test process may take the port between its draw and the server's bind: draw again.
+  for (let attempt = 1; ; attempt++) {
+    const port = testPort();
+    const proc = Bun.spawn(command, {
+      env: {
+        PATH: process.env.PATH ?? "",
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        ADMIN_PASSWORD: "durable-password-123",
+        ...env,
+      },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await waitUntilUp(url, proc, healthy);
+      return { proc, url, port };
+    } catch (error) {
+      proc.kill("SIGKILL");
+      if (attempt < 5 && error instanceof Error && PORT_TAKEN.test(error.message)) continue;
+      throw error;
+    }
   }
-  return { proc, url, port };
 }
 
 /** Polls /healthz until it answers 200 (or anything, unless `healthy`); fails if the process exits first or 15 s pass. */

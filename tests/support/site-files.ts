@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, type Running, startServer } from "./binary.ts";
+import { testPort } from "./ports.ts";
 
 export const PASSWORD = "durable-password-123";
 const WAYS_OUT = ["cam-guide restore", "cam-guide new-database"];
@@ -36,7 +37,7 @@ export async function run(dir: string, args: string[] = [], env: Record<string, 
     env: {
       PATH: process.env.PATH ?? "",
       DATA_DIR: dir,
-      PORT: String(5900 + Math.floor(Math.random() * 90)),
+      PORT: String(testPort()),
       HOST: "127.0.0.1",
       ADMIN_PASSWORD: PASSWORD,
       ...env,
