@@ -1,4 +1,4 @@
-import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { snapshotDatabase } from "#server/db/snapshot.ts";
@@ -11,7 +11,6 @@ import { autoBackup } from "./auto-backup.ts";
 import { BACKUP_FILE, backupFileName, listBackupFiles, rotateBackups } from "./files.ts";
 
 // Each backup is a child process of its own: slower than a request on a busy machine.
-setDefaultTimeout(30_000);
 
 async function entries(file: string): Promise<string[]> {
   const names: string[] = [];

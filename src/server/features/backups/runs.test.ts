@@ -1,4 +1,4 @@
-import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { backupRunLocked, lockBackupRun } from "#server/db/lock.ts";
@@ -15,7 +15,6 @@ import { backupRuns } from "./table.ts";
 // writes its own record; a server records only the end of a run whose process is gone.
 
 // Each backup is a child process of its own: slower than a request on a busy machine.
-setDefaultTimeout(30_000);
 
 /** Asks `check` until it holds, or fails after 20 s. */
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {

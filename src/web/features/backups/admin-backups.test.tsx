@@ -1,4 +1,4 @@
-import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
+import { afterEach, expect, test } from "bun:test";
 import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
@@ -8,7 +8,6 @@ import { BACKUP_PRIVACY, BackupsTab } from "./admin-backups.tsx";
 import { BackupScheduleForm } from "./backup-schedule-form.tsx";
 
 // Each backup is a child process of its own: slower than a request on a busy machine.
-setDefaultTimeout(30_000);
 
 afterEach(cleanup);
 
