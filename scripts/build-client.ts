@@ -16,14 +16,14 @@ rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 
 // Each page module is an entry point too, so its output file is known by name and its
-// dynamic import() in the page table resolves to that same file.
+// dynamic import() in the route table resolves to that same file.
 // (A moved address has no module.)
 const pageDefs = [...pages, errorPage].filter((p): p is PageDef => "load" in p);
 const pageSources = [...new Set(pageDefs.map((p) => pageSource(p.load)))];
 
 function pageSource(load: () => unknown): string {
   const match = /import\(["'](.+?)["']\)/.exec(load.toString());
-  if (!match) throw new Error(`Cannot find the module of page loader ${load.toString()}`);
+  if (!match) throw new Error(`Cannot find the module of the page whose load() is ${load.toString()}`);
   return join(root, "src", "web", match[1]!);
 }
 

@@ -17,7 +17,7 @@ const tier = await createEarningsResult(t.db, { quizResultId: quiz.id, tier: TIE
 const posts = (await (await t.request("/api/blog/posts")).json()) as { slug: string }[] | { posts: { slug: string }[] };
 const postSlugs = (Array.isArray(posts) ? posts : posts.posts).map((post) => post.slug);
 
-/** The addresses each public page of the page table is seen at, with the data it needs. */
+/** The addresses each public page of the route table is seen at, with the data it needs. */
 const ADDRESSES: Record<string, string[]> = {
   "quiz-result": [`/quiz/result?archetype=Cosplay%20Babe&id=${quiz.id}`, "/quiz/result?archetype=Couple"],
   "tier-result": [`/quiz/earnings?tier=${encodeURIComponent(tier.tier)}&id=${tier.id}`],
@@ -34,7 +34,7 @@ const publicPages = pages.filter((page) => !("movedTo" in page) && !page.id.star
 const addresses = publicPages.flatMap((page) => ADDRESSES[page.id] ?? [page.path]);
 
 describe("affiliate links on every public page", () => {
-  test("the page table's public pages all have addresses here", () => {
+  test("the route table's public pages all have addresses here", () => {
     for (const page of publicPages)
       expect(ADDRESSES[page.id] ?? (page.path.includes(":") ? [] : [page.path])).not.toEqual([]);
     expect(postSlugs.length).toBeGreaterThan(0);

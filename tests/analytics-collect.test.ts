@@ -245,7 +245,7 @@ describe("what is stored", () => {
 
   test("the roll-up turns past days into visitors and funnel counts, deletes the raw rows, and runs twice safely", async () => {
     let now = new Date("2026-03-10T23:59:00Z");
-    const t = testApp({ analyticsClock: () => now });
+    const t = testApp({ testHooks: { analyticsClock: () => now } });
     const link = await createLink(t.db);
     await get(t, "/");
     await get(t, `/go/${link.slug}`);
@@ -381,8 +381,10 @@ describe("POST /api/analytics, what only the browser sees", () => {
 
   test("a client over the beacon's limit gets 429; the beacon never uses up the quiz's budget", async () => {
     const t = testApp({
-      writeLimiter: new WriteLimiter({ count: 1, windowSeconds: 60 }),
-      beaconLimiter: new WriteLimiter({ count: 2, windowSeconds: 60 }),
+      testHooks: {
+        writeLimiter: new WriteLimiter({ count: 1, windowSeconds: 60 }),
+        beaconLimiter: new WriteLimiter({ count: 2, windowSeconds: 60 }),
+      },
     });
     const events = [{ metric: "quiz_start", key: "" }];
     expect((await beacon(t, events)).status).toBe(204);

@@ -359,7 +359,7 @@ describe("sessions", () => {
 
   test("50 wrong passwords in a row are throttled; after the wait the right one works", async () => {
     let now = 1_000_000;
-    const api = await scenarioApp({ loginThrottle: new LoginThrottle(5, 15 * 60_000, () => now) });
+    const api = await scenarioApp({ testHooks: { loginThrottle: new LoginThrottle(5, 15 * 60_000, () => now) } });
     await createAdmin(api.db);
     const attempt = (password: string, status: number) =>
       api.check({

@@ -302,7 +302,7 @@ describe("what a check stores", () => {
 
 describe("where /go/ sends a broken link's clicks", () => {
   test("never elsewhere by itself; after N failed checks when the admin set N; off by hand at once", async () => {
-    const t = await adminApp({ seed: false, linkNetwork: network() });
+    const t = await adminApp({ seed: false, testHooks: { linkNetwork: network() } });
     const link = await createLink(t.db, {
       slug: "broken-one",
       destination: `${base}/missing`,
@@ -356,7 +356,7 @@ describe("where /go/ sends a broken link's clicks", () => {
   });
 
   test("the number is a whole number from 1 to 20, or empty", async () => {
-    const t = await adminApp({ seed: false, linkNetwork: network() });
+    const t = await adminApp({ seed: false, testHooks: { linkNetwork: network() } });
     const link = await createLink(t.db, { destination: `${base}/ok` });
     for (const autoFallbackAfter of [0, 21, 2.5, "3", -1]) {
       const res = await t.asAdmin(`/api/admin/link/${link.id}`, {
@@ -374,7 +374,7 @@ describe("where /go/ sends a broken link's clicks", () => {
 
 describe("the admin's check routes", () => {
   test("need a signed-in admin from this site", async () => {
-    const t = await adminApp({ seed: false, linkNetwork: network() });
+    const t = await adminApp({ seed: false, testHooks: { linkNetwork: network() } });
     const link = await createLink(t.db, { destination: `${base}/ok` });
     for (const path of ["/api/admin/links/check", `/api/admin/links/${link.id}/check`]) {
       expect((await t.request(path, { method: "POST" })).status).toBe(401);
@@ -388,13 +388,13 @@ describe("the admin's check routes", () => {
   });
 
   test("one link: 404 for an unknown id, 422 for one that is not a number", async () => {
-    const t = await adminApp({ seed: false, linkNetwork: network() });
+    const t = await adminApp({ seed: false, testHooks: { linkNetwork: network() } });
     expect((await t.asAdmin("/api/admin/links/999999/check", { method: "POST" })).status).toBe(404);
     expect((await t.asAdmin("/api/admin/links/abc/check", { method: "POST" })).status).toBe(422);
   });
 
   test("all links: each is checked and the list comes back with what was found", async () => {
-    const t = await adminApp({ seed: false, linkNetwork: network() });
+    const t = await adminApp({ seed: false, testHooks: { linkNetwork: network() } });
     const paths = ["/ok", "/moved", "/missing", "/forbidden", "/error"];
     for (const [i, path] of paths.entries()) await createLink(t.db, { slug: `l${i}`, destination: `${base}${path}` });
     const res = await t.asAdmin("/api/admin/links/check", { method: "POST" });
@@ -423,7 +423,7 @@ describe("a run that reaches no destination at all (this server is offline)", ()
   };
 
   test("check all: recorded as broken with no answer, no failure counted, the answer says offline", async () => {
-    const t = await adminApp({ seed: false, linkNetwork: network() });
+    const t = await adminApp({ seed: false, testHooks: { linkNetwork: network() } });
     const dead = `http://shop.example.com:${await closedPort()}`;
     const made = [];
     for (let i = 0; i < 3; i++)

@@ -14,12 +14,12 @@ const importsOf = (file: string, alias: string) =>
 
 /** The server files that render pages, and what of web each takes. */
 const RENDERING: Record<string, string> = {
-  // The renderer: the app, the document, the page table and loader, the query client it fills.
+  // The renderer: the app, the document, the route table and the page modules, the query client it fills.
   "src/server/ssr/render.tsx": "renders every page",
   // The blog preview renders its notice above the post.
   "src/server/features/blog/preview-routes.ts": "renders the preview notice",
-  // Counting asks the page table what a path is, so it counts the pages there are.
-  "src/server/features/analytics/counting.ts": "reads the page table",
+  // Counting asks the route table what a path is, so it counts the pages there are.
+  "src/server/features/analytics/counting.ts": "reads the route table",
   // The theme script is inlined into every page's head, before first paint.
   "src/server/app.ts": "inlines the theme script",
 };

@@ -7,13 +7,13 @@ import { loadProgress } from "./features/progress/store.ts";
 import { Layout } from "./layout/layout.tsx";
 import { followLinkButtonsOnSpace } from "./lib/link-buttons.ts";
 import { OriginContext } from "./lib/origin.ts";
-import { loadPage } from "./page-loader.ts";
+import { loadPage } from "./page-modules.ts";
 import type { PageModule, PageProps } from "./page-route.ts";
 import { matchPage, type PageDef, pageById, searchAt } from "./routes.ts";
 
 interface AppProps {
   queryClient: QueryClient;
-  /** Server only: the request's path and the query string its page reads (`pageAddress`). */
+  /** Server only: the request's path and the query string its page reads (`pageCacheKey`). */
   ssrPath?: string;
   ssrSearch?: string;
   forcedPageId?: string | null;

@@ -5,7 +5,7 @@ import { BOOT_ELEMENT_ID, type BootData } from "./boot.ts";
 import { Document } from "./document.tsx";
 import { installLeaveGuard } from "./lib/leave-guard.ts";
 import { createQueryClient } from "./lib/query-client.ts";
-import { loadPage } from "./page-loader.ts";
+import { loadPage } from "./page-modules.ts";
 import { matchPage, pageById } from "./routes.ts";
 
 const bootJson = document.getElementById(BOOT_ELEMENT_ID)?.textContent ?? "";

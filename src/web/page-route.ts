@@ -1,5 +1,6 @@
-// What a page module says about its address besides its component: the data it shows,
-// where it sends the visitor instead, its HTTP status and whether its HTML may be cached.
+// What a page module says about its address besides its component: its loader (the
+// queries it shows), where it sends the visitor instead, its HTTP status and whether its
+// HTML may be cached.
 // Each page module exports these as `route`, next to its default component; the server
 // reads them before rendering, the browser before showing the page.
 import type { ComponentType } from "react";
@@ -16,7 +17,7 @@ export interface RouteContext {
   pathname: string;
 }
 
-/** Server only: one read's answer, or null when its record is missing; each is read once per request. */
+/** Server only, for a loader: one read's answer, or null when its record is missing; each is read once per request. */
 export type Reader = <Result, Name extends string, Query extends string>(
   read: Read<Result, Name, Query>,
   ...args: ParamArgs<Name>
@@ -28,8 +29,8 @@ export interface Redirect {
   permanent?: boolean;
 }
 
-/** One read the page shows, by its key; a missing record answers 404 unless it is optional. */
-export interface DataNeed {
+/** One query a page's loader asks for, by its key; a missing record answers 404 unless it is optional. */
+export interface PageQuery {
   key: string;
   /** The page shows its own "not found" state, with this status. */
   missingStatus?: number;
@@ -49,11 +50,11 @@ export interface PageRoute {
    */
   redirect?: (context: RouteContext) => Redirect | null;
   /**
-   * Server only: the reads to put into the first HTML, resolved before rendering. `read`
-   * lets one need depend on another's answer; a redirect decided from data is returned
-   * instead (in the browser the page handles the missing record itself).
+   * Server only, the page's loader: the queries to put into the first HTML, resolved before
+   * rendering. `read` lets one query depend on another's answer; a redirect decided from
+   * data is returned instead (in the browser the page handles the missing record itself).
    */
-  data?: (context: RouteContext & { read: Reader }) => DataNeed[] | Redirect | Promise<DataNeed[] | Redirect>;
+  loader?: (context: RouteContext & { read: Reader }) => PageQuery[] | Redirect | Promise<PageQuery[] | Redirect>;
 }
 
 export interface PageModule {
@@ -61,29 +62,29 @@ export interface PageModule {
   route?: PageRoute;
 }
 
-/** A read the page cannot show without: a missing record makes the whole address a 404. */
-export function need<Result, Name extends string, Query extends string>(
+/** A query the page cannot show without: a missing record makes the whole address a 404. */
+export function required<Result, Name extends string, Query extends string>(
   read: Read<Result, Name, Query>,
   ...args: ParamArgs<Name>
-): DataNeed {
+): PageQuery {
   return { key: readKey(read.path, args[0]) };
 }
 
-/** A read whose record may be missing: the page shows its own state, and the address answers 404. */
+/** A query whose record may be missing: the page shows its own state, and the address answers 404. */
 export function optional<Result, Name extends string, Query extends string>(
   read: Read<Result, Name, Query>,
   ...args: ParamArgs<Name>
-): DataNeed {
+): PageQuery {
   return { key: readKey(read.path, args[0]), missingStatus: 404 };
 }
 
-/** The reads a page needs before it renders; every page reads the site settings for its layout. */
-export async function pageData(
+/** The queries a page loads before it renders: its loader's, and the site settings every page's layout reads. */
+export async function pageQueries(
   route: PageRoute,
   context: RouteContext & { read: Reader },
-): Promise<DataNeed[] | Redirect> {
-  const needs = (await route.data?.(context)) ?? [];
-  return Array.isArray(needs) ? [need(settingsRead), ...needs] : needs;
+): Promise<PageQuery[] | Redirect> {
+  const queries = (await route.loader?.(context)) ?? [];
+  return Array.isArray(queries) ? [required(settingsRead), ...queries] : queries;
 }
 
 export function pageStatus(route: PageRoute, context: RouteContext): number {

@@ -2,12 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ADMIN_SECTIONS, adminPath, NEW_RECORD } from "./admin/admin-sections.ts";
-import { pageData, type Reader } from "./page-route.ts";
-import { matchPage, notFoundPage, type PageDef, pageAddress, pages, searchAt } from "./routes.ts";
+import { pageQueries, type Reader } from "./page-route.ts";
+import { matchPage, notFoundPage, type PageDef, pageCacheKey, pages, searchAt } from "./routes.ts";
 
 const loaded = pages.filter((p): p is PageDef => "load" in p);
 
-describe("page table", () => {
+describe("route table", () => {
   test.each([
     ["/", "home"],
     ["/learn-more", "about"],
@@ -52,13 +52,13 @@ describe("page table", () => {
     const match = matchPage("/terms");
     const { route = {} } = await (match.page as PageDef).load();
     const read: Reader = async () => null;
-    const needs = await pageData(route, {
+    const queries = await pageQueries(route, {
       params: match.params,
       search: new URLSearchParams(),
       pathname: "/terms",
       read,
     });
-    expect(Array.isArray(needs) && needs.map((n) => n.key)).toEqual(["/api/settings", "/api/pages/terms"]);
+    expect(Array.isArray(queries) && queries.map((n) => n.key)).toEqual(["/api/settings", "/api/pages/terms"]);
   });
 
   test("every page module loads and exports a component", async () => {
@@ -80,7 +80,7 @@ describe("page table", () => {
 describe("what a page reads from its address", () => {
   const address = (url: string) => {
     const { pathname, searchParams } = new URL(url, "http://x");
-    return pageAddress(matchPage(pathname, searchParams), pathname, searchParams);
+    return pageCacheKey(matchPage(pathname, searchParams), pathname, searchParams);
   };
 
   test.each([
@@ -111,8 +111,8 @@ describe("what a page reads from its address", () => {
     ["/admin/analytics?days=90&x=1", "days=90", "shared"],
     ["/admin/analytics?days=14", "", "shared"],
     ["/admin/analytics?days=07", "", "shared"],
-  ])("%s reads %p (%s)", (url, search, shelf) => {
-    expect(address(url)).toMatchObject({ search, shelf });
+  ])("%s reads %p (%s)", (url, search, partition) => {
+    expect(address(url)).toMatchObject({ search, partition });
     // The browser's search hook gives the page the same query string.
     const { pathname, search: raw } = new URL(url, "http://x");
     expect(searchAt(pathname, raw)).toBe(search);
@@ -120,7 +120,7 @@ describe("what a page reads from its address", () => {
     expect(searchAt(pathname, search)).toBe(search);
   });
 
-  test("a page reads only the query parameters the page table declares for it", () => {
+  test("a page reads only the query parameters the route table declares for it", () => {
     // Every `.get("name")` on a search in a page module names a parameter its entry declares.
     const declared = new Map(pages.filter((p): p is PageDef => "load" in p).map((p) => [p.id, p]));
     const modules = new Map<string, string[]>();

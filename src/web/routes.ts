@@ -13,9 +13,10 @@ import type { PageModule, PageProps } from "./page-route.ts";
 
 /**
  * Whether one value of an address is one of the few every visitor shares (an archetype,
- * a module number): the page is then cached with the site's pages. Any other value (an
- * id a visitor made, an unknown name) still shows its page, which is cached apart in a
- * small cache of its own, so no number of such addresses pushes the site's pages out.
+ * a module number): the page is then kept in the page cache's shared partition with the
+ * site's pages. Any other value (an id a visitor made, an unknown name) still shows its
+ * page, which is kept in the smaller visitor partition, so no number of such addresses
+ * pushes the site's pages out.
  */
 type SharedValue = (value: string) => boolean;
 
@@ -128,7 +129,7 @@ export type PathEntry = PageDef | MovedPath;
 const adminPage = () => import("./admin/admin-page.tsx");
 
 /**
- * THE page table, read by the server (matching, then the page module's route) and the
+ * THE route table, read by the server (matching, then the page module's route) and the
  * client (hydration and navigation). Order matters: the first match wins.
  */
 export const pages: PathEntry[] = [
@@ -312,20 +313,20 @@ export function searchAt(pathname: string, search: string): string {
   return pageSearch(matchPage(pathname, all).page, all).toString();
 }
 
-/** An address as the render cache sees it: what the page reads, and where its page is kept. */
-export interface PageAddress {
+/** A page's cache key: what the page reads from its address, and which cache partition keeps it. */
+export interface PageCacheKey {
   /** The query string the page is rendered with: `pageSearch`, encoded. */
   search: string;
   /** The page and what it reads from the address: two addresses with one key show one page. */
   key: string;
   /**
    * "shared" when the path is spelled as the page's pattern spells it and every value
-   * read is a shared one; "visitor" otherwise (kept apart, see SharedValue).
+   * read is a shared one; "visitor" otherwise (the visitor cache, see SharedValue).
    */
-  shelf: "shared" | "visitor";
+  partition: "shared" | "visitor";
 }
 
-export function pageAddress({ page, params }: PageMatch, pathname: string, search: URLSearchParams): PageAddress {
+export function pageCacheKey({ page, params }: PageMatch, pathname: string, search: URLSearchParams): PageCacheKey {
   const kept = pageSearch(page, search);
   const rules: Pick<PageDef, "params" | "search"> = "load" in page ? page : {};
   const shared =
@@ -335,7 +336,7 @@ export function pageAddress({ page, params }: PageMatch, pathname: string, searc
       const rule = rules.search?.[name];
       return (typeof rule === "function" ? rule : rule?.shared)?.(value) === true;
     });
-  return { search: kept.toString(), key: `${page.id} ${pathname}?${kept}`, shelf: shared ? "shared" : "visitor" };
+  return { search: kept.toString(), key: `${page.id} ${pathname}?${kept}`, partition: shared ? "shared" : "visitor" };
 }
 
 export function pageById(id: string): PageDef | undefined {

@@ -409,7 +409,7 @@ describe("the sign-in form works without JavaScript, and never puts a password i
   });
 
   test("throttled: back to the page with the wait, which the page shows", async () => {
-    const api = await appWithAdmin({ loginThrottle: new LoginThrottle(2) });
+    const api = await appWithAdmin({ testHooks: { loginThrottle: new LoginThrottle(2) } });
     for (let i = 0; i < 2; i++) await post(api, form({ username: "admin", password: `wrong-${i}` }));
     const res = await post(api, form(ADMIN));
     expect(res.status).toBe(303);

@@ -77,7 +77,7 @@ const smallCache = () => new PageCache(SMALL);
 /** A seeded app whose page cache the test can look into, with every real page cached. */
 async function warmed(options: { writeLimiter?: WriteLimiter | null; cache?: PageCache } = {}) {
   const cache = options.cache ?? smallCache();
-  const t = testApp({ pageCache: cache, writeLimiter: options.writeLimiter ?? null });
+  const t = testApp({ services: { pageCache: cache }, testHooks: { writeLimiter: options.writeLimiter ?? null } });
   const bodies = new Map<string, string>();
   for (const path of REAL_PAGES) {
     const first = await t.request(path);
@@ -208,7 +208,7 @@ describe("declared parameters: shared values are the page's real variants, any o
 
   test("every module's completion page is a real variant: ten entries, and the eleventh value is not one", async () => {
     const cache = new PageCache();
-    const { request } = testApp({ pageCache: cache, writeLimiter: null });
+    const { request } = testApp({ services: { pageCache: cache }, testHooks: { writeLimiter: null } });
     for (let n = 1; n <= MODULE_COUNT + 5; n++) await (await request(`/learn/module-complete?moduleId=${n}`)).text();
     expect(cache.sizes).toEqual({ shared: MODULE_COUNT, visitor: 5 });
   });
@@ -234,7 +234,7 @@ describe("declared parameters: shared values are the page's real variants, any o
     ["/learn/quiz-complete?moduleId=0003", "/learn/quiz-complete?moduleId=3"],
   ])("%s is the same entry as %s", async (variant, canonical) => {
     const cache = new PageCache();
-    const { request } = testApp({ pageCache: cache, writeLimiter: null });
+    const { request } = testApp({ services: { pageCache: cache }, testHooks: { writeLimiter: null } });
     const first = await request(canonical);
     const body = await first.text();
     const again = await request(variant);
@@ -245,7 +245,7 @@ describe("declared parameters: shared values are the page's real variants, any o
 
   test("the order of known parameters does not matter: the saved result and its archetype", async () => {
     const cache = new PageCache();
-    const t = testApp({ pageCache: cache, writeLimiter: null });
+    const t = testApp({ services: { pageCache: cache }, testHooks: { writeLimiter: null } });
     const { id } = await createQuizResult(t.db);
     const a = await t.request(`/quiz/result?archetype=Girl+Next+Door&id=${id}`);
     await a.text();
@@ -336,7 +336,7 @@ describe("per-visitor pages do not evict the site's pages", () => {
 
   test("an admin change empties the visitors' cache too", async () => {
     const cache = new PageCache();
-    const admin = await adminApp({ pageCache: cache, writeLimiter: null });
+    const admin = await adminApp({ services: { pageCache: cache }, testHooks: { writeLimiter: null } });
     const { id } = await createQuizResult(admin.db);
     await (await admin.request(`/quiz/result?archetype=Girl+Next+Door&id=${id}`)).text();
     expect(cache.sizes.visitor).toBe(1);
@@ -354,7 +354,7 @@ describe("a render that started before an admin change", () => {
    */
   async function heldOpen() {
     const cache = new PageCache();
-    const admin = await adminApp({ pageCache: cache, writeLimiter: null });
+    const admin = await adminApp({ services: { pageCache: cache }, testHooks: { writeLimiter: null } });
     const reads = createReads(publicReads, {
       db: admin.db,
       contact: async () => "this website",
@@ -462,7 +462,7 @@ describe("anonymous writes: a per-client limit", () => {
     let now = 1_000_000;
     const limiter = new WriteLimiter({ count, windowSeconds: WINDOW }, { now: () => now });
     // A public address, so the sitemap answers (it needs absolute links).
-    const t = testApp({ writeLimiter: limiter, publicUrl: "https://guide.example.com" });
+    const t = testApp({ publicUrl: "https://guide.example.com", testHooks: { writeLimiter: limiter } });
     const rows = (table: string) => (t.sqlite.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     return {
       ...t,
@@ -550,7 +550,9 @@ describe("anonymous writes: a per-client limit", () => {
   });
 
   test("the signed-in admin's own writes are not counted", async () => {
-    const admin = await adminApp({ writeLimiter: new WriteLimiter({ count: 2, windowSeconds: 60 }, { now: () => 0 }) });
+    const admin = await adminApp({
+      testHooks: { writeLimiter: new WriteLimiter({ count: 2, windowSeconds: 60 }, { now: () => 0 }) },
+    });
     // Signing in is not counted: two writes spend the budget.
     await admin.request("/api/quiz/result", post(QUIZ));
     await admin.request("/api/quiz/result", post(QUIZ));
@@ -689,7 +691,7 @@ describe("junk in the query never answers 5xx", () => {
   ];
   let app: TestApp;
   beforeAll(() => {
-    app = testApp({ writeLimiter: null });
+    app = testApp({ testHooks: { writeLimiter: null } });
   });
 
   test.each(junk.flatMap(([name, query]) => targets.map((target) => [name, target, query] as const)))(

@@ -208,7 +208,7 @@ describe("a trusted proxy's X-Forwarded-For names the client", () => {
   ];
 
   test.each(cases)("%s", async (_name, first, second, relation, trusted = ["127.0.0.1"]) => {
-    const api = await listeningApp({ trustedProxies: trusted, loginThrottle: new LoginThrottle(1) });
+    const api = await listeningApp({ trustedProxies: trusted, testHooks: { loginThrottle: new LoginThrottle(1) } });
     const headers = (value: string | null): Record<string, string> =>
       value === null ? {} : { "x-forwarded-for": value };
     expect((await api.login("wrong", { headers: headers(first) })).status).toBe(401);
@@ -216,7 +216,7 @@ describe("a trusted proxy's X-Forwarded-For names the client", () => {
   });
 
   test("an IPv6 proxy (::1) is trusted by its address, and its clients are told apart", async () => {
-    const api = await listeningApp({ trustedProxies: ["::1"], loginThrottle: new LoginThrottle(1) });
+    const api = await listeningApp({ trustedProxies: ["::1"], testHooks: { loginThrottle: new LoginThrottle(1) } });
     const from = "::1";
     expect((await api.login("wrong", { from, headers: { "x-forwarded-for": "203.0.113.9" } })).status).toBe(401);
     expect((await api.login("wrong", { from, headers: { "x-forwarded-for": "203.0.113.10" } })).status).toBe(401);
@@ -303,7 +303,7 @@ describe("the admin is not locked out", () => {
 describe("the limits recover", () => {
   test("five failures hold an address for 15 minutes; then the right password works", async () => {
     const { clock, now } = manualClock();
-    const api = await listeningApp({ loginThrottle: new LoginThrottle(5, 15 * MINUTE, now) });
+    const api = await listeningApp({ testHooks: { loginThrottle: new LoginThrottle(5, 15 * MINUTE, now) } });
     for (let i = 0; i < 5; i++) {
       expect((await api.login(`wrong-${i}`)).status).toBe(401);
       clock.now += MINUTE;
@@ -323,7 +323,7 @@ describe("the limits recover", () => {
     const { clock, now } = manualClock();
     const api = await listeningApp({
       trustedProxies: ["127.0.0.1"],
-      loginThrottle: new LoginThrottle(5, 15 * MINUTE, now),
+      testHooks: { loginThrottle: new LoginThrottle(5, 15 * MINUTE, now) },
     });
     const from = (i: number) => ({ headers: { "x-forwarded-for": `198.51.100.${i}` } });
     for (let i = 0; i < 20; i++) expect((await api.login("wrong", from(i))).status).toBe(401);
@@ -341,7 +341,7 @@ describe("the limits recover", () => {
 
   test("a flood of unique addresses through a trusted proxy does not grow the throttle's memory past its bound", async () => {
     const throttle = new LoginThrottle(5, 15 * MINUTE, Date.now, { maxClients: 20 });
-    const api = await listeningApp({ trustedProxies: ["127.0.0.1"], loginThrottle: throttle });
+    const api = await listeningApp({ trustedProxies: ["127.0.0.1"], testHooks: { loginThrottle: throttle } });
     for (let i = 0; i < 60; i++) await api.login("wrong", { headers: { "x-forwarded-for": `198.51.100.${i}` } });
     expect(throttle.size).toBeLessThanOrEqual(20);
     // Sixty password checks in a row: slow on a busy machine.

@@ -1,15 +1,13 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type AppDeps, createApp } from "#server/app.ts";
+import { createApp } from "#server/app.ts";
+import type { AppServices, AppStorage, TestHooks } from "#server/app-options.ts";
 import { type DatabaseHandle, databaseImage, openMemoryCopy, openMemoryDatabase } from "#server/db/client.ts";
 import { seedDatabase } from "#server/db/seed.ts";
-import type { LoginThrottle } from "#server/features/auth/throttle.ts";
 import { DAILY_LIMITS, type DailyLimits } from "#server/lib/daily-quota.ts";
 import { StorageHealth } from "#server/lib/storage-health.ts";
 import { memoryLogger } from "#server/logger.ts";
-import type { WriteLimiter } from "#server/plugins/write-limit.ts";
 import { type AssetStore, loadAssets } from "#server/ssr/assets.ts";
-import type { PageCache } from "#server/ssr/page-cache.ts";
 import { createSettings } from "./factories.ts";
 import { scratchDir } from "./scratch.ts";
 
@@ -26,33 +24,30 @@ const seeded = await (async () => {
   return image;
 })();
 
+/**
+ * createApp's options as a test gives them: the configuration as the environment would set
+ * it, then what replaces the real storage check, services or clocks (app-options.ts says
+ * what each one is).
+ */
 export interface TestAppOptions {
   /** Load the bundled content (the seed). Default true; tests that build their own rows pass false. */
   seed?: boolean;
-  loginThrottle?: LoginThrottle;
+  /** PUBLIC_URL (default: unset). */
   publicUrl?: string | null;
   /** TRUSTED_PROXIES, already split; they matter only on a listening server (app.listen). */
   trustedProxies?: string[];
-  /** A limiter with its own clock and limit, or null for none; default: the default limit. */
-  writeLimiter?: WriteLimiter | null;
-  /** The visit-count beacon's own limiter (default: its default limit). */
-  beaconLimiter?: WriteLimiter | null;
-  /** To look at what the render cache holds. */
-  pageCache?: PageCache;
   /** ANALYTICS: false as with ANALYTICS=off (default true). */
   analytics?: boolean;
-  /** The clock counting uses (default: the real one). */
-  analyticsClock?: () => Date;
   /** Smaller daily limits on anonymous writes than DAILY_LIMITS (the rest as they are). */
   dailyLimits?: Partial<DailyLimits>;
-  /** The clock that decides which posts are public (scheduled posts); default: the real one. */
-  clock?: () => Date;
-  /** What the app learns about its storage; default: the real check of the disk under the uploads. */
-  storage?: AppDeps["storage"];
   /** LINK_CHECK_INTERVAL as set on the server (null: set to off); unset by default, and nothing is scheduled. */
   linkCheckInterval?: number | null;
-  /** The link checker's network (tests/support/link-network.ts); default: the public internet only. */
-  linkNetwork?: AppDeps["linkNetwork"];
+  /** What the app learns about its storage; default: the real check of the disk under the uploads. */
+  storage?: AppStorage;
+  /** Services the test makes itself, such as a page cache to look at what it holds. */
+  services?: AppServices;
+  /** Clocks, limiters and the link checker's network (tests/support/link-network.ts) of the test's own. */
+  testHooks?: TestHooks;
 }
 
 /** The real app on a fresh in-memory database with the real migrations (and the seed unless `seed: false`). */
@@ -74,20 +69,15 @@ export function testApp(options: TestAppOptions = {}) {
       publicUrl: options.publicUrl ?? null,
       trustedProxies: options.trustedProxies ?? [],
       analytics: options.analytics ?? true,
+      dailyLimits: { ...DAILY_LIMITS, ...options.dailyLimits },
       ...(options.linkCheckInterval !== undefined
         ? { linkCheckInterval: options.linkCheckInterval, linkCheckIntervalSet: true }
         : {}),
     },
-    analyticsClock: options.analyticsClock,
-    dailyLimits: { ...DAILY_LIMITS, ...options.dailyLimits },
-    clock: options.clock,
     assets,
     logger,
-    loginThrottle: options.loginThrottle,
-    writeLimiter: options.writeLimiter,
-    beaconLimiter: options.beaconLimiter,
-    pageCache: options.pageCache,
-    linkNetwork: options.linkNetwork,
+    services: options.services,
+    testHooks: options.testHooks,
   });
   const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
   return { app, database, db: database.db, sqlite: database.sqlite, logger, request, uploadsDir };

@@ -54,7 +54,7 @@ export async function siteOnDisk(options: { cron?: string | null; keep?: number 
     config: { publicUrl: null, backupDir },
     assets: loadAssets(),
     logger,
-    backups,
+    services: { backups },
   });
   stops.push(async () => {
     await backups.stop();

@@ -172,12 +172,8 @@ export async function serve(config: Config) {
     config,
     assets: loadAssets(),
     logger,
-    analytics,
-    dailyLimits: config.dailyLimits,
-    backups,
-    linkNetwork: testLinkNetwork(config),
-    pageCache,
-    resultRetention,
+    services: { analytics, backups, resultRetention, pageCache },
+    testHooks: { linkNetwork: testLinkNetwork(config) },
   });
   // Yesterday's raw visitor rows become daily counts, and old salts go: at start, then hourly.
   if (config.analytics) scheduleRollUp(database.db, (error) => logger.error("analytics roll-up failed", { error }));

@@ -6,7 +6,7 @@ import { resourcePath } from "#server/resources.ts";
 import { stampIdentity } from "./identity.ts";
 import * as schema from "./schema.ts";
 import "./value-rules.ts";
-import { outsideTransactionsOnly, registerLane, type TransactionLane } from "./transaction.ts";
+import { outsideTransactionsOnly, registerTransactionQueue, type TransactionQueue } from "./transaction.ts";
 
 /**
  * What services query through. They use drizzle's query builder with `await` only (never the
@@ -73,14 +73,14 @@ function wrap(sqlite: Database, keeperFile: string | null = null): DatabaseHandl
   // (see close()). Its first read makes it a reader of the log, which it then stays.
   const keeper = keeperFile ? new Database(keeperFile, { readonly: true }) : null;
   keeper?.query("SELECT count(*) FROM sqlite_master").get();
-  const guardWrites = { logQuery: (sql: string) => (WRITES.test(sql) ? lane.guard?.() : undefined) };
-  const lane: TransactionLane = {
+  const guardWrites = { logQuery: (sql: string) => (WRITES.test(sql) ? queue.guard?.() : undefined) };
+  const queue: TransactionQueue = {
     tx: drizzle({ client: sqlite, schema, logger: guardWrites }),
     open: false,
     last: Promise.resolve(),
   };
-  const db = drizzle({ client: sqlite, schema, logger: outsideTransactionsOnly(lane, WRITES) });
-  registerLane(db, lane);
+  const db = drizzle({ client: sqlite, schema, logger: outsideTransactionsOnly(queue, WRITES) });
+  registerTransactionQueue(db, queue);
   let closed = false;
   return {
     sqlite,
@@ -104,7 +104,7 @@ function wrap(sqlite: Database, keeperFile: string | null = null): DatabaseHandl
       }
     },
     guardWrites(check) {
-      lane.guard = check;
+      queue.guard = check;
     },
     checkpoint() {
       if (closed || sqlite.inTransaction) return null;

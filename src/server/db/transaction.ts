@@ -27,10 +27,10 @@ import type { Db } from "./client.ts";
  * A PostgreSQL version is db.transaction(work) on a pooled connection.
  */
 export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  const lane = lanes.get(db);
-  if (!lane) throw new Error("This database was not opened by openDatabase(): it has no transaction lane.");
-  const run = lane.last.then(nextTurn).then(() => runAtomically(lane, work));
-  lane.last = run.then(
+  const queue = queues.get(db);
+  if (!queue) throw new Error("This database was not opened by openDatabase(): it has no transaction queue.");
+  const run = queue.last.then(nextTurn).then(() => runAtomically(queue, work));
+  queue.last = run.then(
     () => undefined,
     () => undefined,
   );
@@ -45,7 +45,11 @@ export class TransactionOpenError extends Error {
   }
 }
 
-export interface TransactionLane {
+/**
+ * One connection's transactions, run one after another (a queue chained on promises), and
+ * what its statements check: whether one is open, and the write guard.
+ */
+export interface TransactionQueue {
   /** A second drizzle instance over the same connection, for the statements of a transaction. */
   tx: Db;
   open: boolean;
@@ -55,38 +59,38 @@ export interface TransactionLane {
   guard?: () => void;
 }
 
-const lanes = new WeakMap<Db, TransactionLane>();
+const queues = new WeakMap<Db, TransactionQueue>();
 
 /**
  * The logger the outer db is opened with: drizzle calls it before every statement, which is
  * where a statement from outside an open transaction is refused, and a write (a statement
- * `writes` matches) is put to the lane's guard.
+ * `writes` matches) is put to the queue's guard.
  */
-export function outsideTransactionsOnly(lane: Pick<TransactionLane, "open" | "guard">, writes: RegExp): Logger {
+export function outsideTransactionsOnly(queue: Pick<TransactionQueue, "open" | "guard">, writes: RegExp): Logger {
   return {
     logQuery(sql) {
-      if (lane.open) throw new TransactionOpenError();
-      if (lane.guard && writes.test(sql)) lane.guard();
+      if (queue.open) throw new TransactionOpenError();
+      if (queue.guard && writes.test(sql)) queue.guard();
     },
   };
 }
 
 /** Called once per connection by the code that opens it. */
-export function registerLane(db: Db, lane: TransactionLane): void {
-  lanes.set(db, lane);
+export function registerTransactionQueue(db: Db, queue: TransactionQueue): void {
+  queues.set(db, queue);
 }
 
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-async function runAtomically<T>(lane: TransactionLane, work: (tx: Db) => Promise<T>): Promise<T> {
-  const connection = lane.tx.$client;
+async function runAtomically<T>(queue: TransactionQueue, work: (tx: Db) => Promise<T>): Promise<T> {
+  const connection = queue.tx.$client;
   connection.run("BEGIN IMMEDIATE");
-  lane.open = true;
+  queue.open = true;
   try {
-    const result = await work(lane.tx);
-    lane.guard?.();
+    const result = await work(queue.tx);
+    queue.guard?.();
     connection.run("COMMIT");
     return result;
   } catch (error) {
@@ -94,6 +98,6 @@ async function runAtomically<T>(lane: TransactionLane, work: (tx: Db) => Promise
     if (connection.inTransaction) connection.run("ROLLBACK");
     throw error;
   } finally {
-    lane.open = false;
+    queue.open = false;
   }
 }

@@ -75,7 +75,7 @@ describe("render cache", () => {
     expect(cache.sizes).toEqual({ shared: 1, visitor: 2 });
     expect(cache.get("shared", "/")?.etag).toBe('"0"');
     expect(cache.get("visitor", "/result?id=50")?.etag).toBe('"50"');
-    // One key on one shelf does not answer for the other.
+    // One key in one partition does not answer for the other.
     expect(cache.get("shared", "/result?id=50")).toBeUndefined();
   });
 

@@ -2,7 +2,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { chooseEncoding, notAcceptable, storedCodings } from "#server/lib/accept-encoding.ts";
 // Pages that are the same for every visitor are rendered once and then served from
 // memory until the admin changes something (docs/product.md#speed-and-durability). Keyed by
-// the page and the values of its address it reads (src/web/routes.ts, pageAddress).
+// the page and the values of its address it reads (src/web/routes.ts, pageCacheKey).
 
 export interface CachedPage {
   body: Uint8Array<ArrayBuffer>;
@@ -15,12 +15,12 @@ export interface CachedPage {
 }
 
 /**
- * Where a page is kept: "shared" holds the site's own pages (a fixed set of addresses);
- * "visitor" holds pages at an address a visitor made (a saved result's id, an odd
- * spelling), in a smaller cache of their own so a flood of them cannot push the site's
- * pages out.
+ * The cache's two partitions, each a bounded LRU of its own: the shared cache holds the
+ * site's own pages (a fixed set of addresses); the visitor cache holds pages at an address
+ * a visitor made (a saved result's id, an odd spelling) and is smaller, so a flood of them
+ * cannot push the site's pages out.
  */
-export type CacheShelf = "shared" | "visitor";
+export type CachePartition = "shared" | "visitor";
 
 /** A bounded map that forgets the least recently used entry first. */
 class Lru {
@@ -59,14 +59,14 @@ export interface PageExpiry {
 }
 
 export class PageCache {
-  private readonly shelves: Record<CacheShelf, Lru>;
+  private readonly partitions: Record<CachePartition, Lru>;
   private cleared = 0;
   private expiry: PageExpiry | null = null;
   /** The next due time (ms) since the last clear(); null: nothing due; undefined: not looked up yet. */
   private due: number | null | undefined;
 
   constructor({ shared = 500, visitor = 100 }: { shared?: number; visitor?: number } = {}) {
-    this.shelves = { shared: new Lru(shared), visitor: new Lru(visitor) };
+    this.partitions = { shared: new Lru(shared), visitor: new Lru(visitor) };
   }
 
   /**
@@ -101,14 +101,14 @@ export class PageCache {
     if (this.due !== null && this.expiry.now().getTime() >= this.due) this.clear();
   }
 
-  get(shelf: CacheShelf, key: string): CachedPage | undefined {
-    return this.shelves[shelf].get(key);
+  get(partition: CachePartition, key: string): CachedPage | undefined {
+    return this.partitions[partition].get(key);
   }
 
   /** Keeps a page rendered at `generation`; false (and nothing kept) when the cache was cleared since. */
-  set(shelf: CacheShelf, key: string, page: CachedPage, generation: number): boolean {
+  set(partition: CachePartition, key: string, page: CachedPage, generation: number): boolean {
     if (generation !== this.cleared) return false;
-    this.shelves[shelf].set(key, page);
+    this.partitions[partition].set(key, page);
     return true;
   }
 
@@ -116,8 +116,8 @@ export class PageCache {
   clear(): void {
     this.cleared++;
     this.due = undefined;
-    this.shelves.shared.clear();
-    this.shelves.visitor.clear();
+    this.partitions.shared.clear();
+    this.partitions.visitor.clear();
   }
 
   /**
@@ -128,12 +128,12 @@ export class PageCache {
   forgetVisitorPages(): void {
     this.cleared++;
     this.due = undefined;
-    this.shelves.visitor.clear();
+    this.partitions.visitor.clear();
   }
 
-  /** How many pages each shelf holds (for tests and the benchmark, never served). */
-  get sizes(): Record<CacheShelf, number> {
-    return { shared: this.shelves.shared.size, visitor: this.shelves.visitor.size };
+  /** How many pages each partition holds (for tests and the benchmark, never served). */
+  get sizes(): Record<CachePartition, number> {
+    return { shared: this.partitions.shared.size, visitor: this.partitions.visitor.size };
   }
 }
 

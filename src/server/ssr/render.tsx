@@ -10,16 +10,16 @@ import { App } from "#web/app.tsx";
 import { type BootData, serializeBoot } from "#web/boot.ts";
 import { Document } from "#web/document.tsx";
 import { createQueryClient } from "#web/lib/query-client.ts";
-import { loadPage } from "#web/page-loader.ts";
+import { loadPage } from "#web/page-modules.ts";
 import {
   type PageRoute,
-  pageData,
+  pageQueries,
   pageStatus,
   type Reader,
   type Redirect,
   type RouteContext,
 } from "#web/page-route.ts";
-import { errorPage, matchPage, notFoundPage, type PageDef, type PageMatch, pageAddress } from "#web/routes.ts";
+import { errorPage, matchPage, notFoundPage, type PageDef, type PageMatch, pageCacheKey } from "#web/routes.ts";
 import type { AssetStore } from "./assets.ts";
 import { type CachedPage, cachedResponse, type PageCache, toCachedPage } from "./page-cache.ts";
 
@@ -87,7 +87,7 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
     return { byKey, read };
   }
 
-  /** `search`: only the query parameters the page declares (pageAddress), never the raw query. */
+  /** `search`: only the query parameters the page declares (pageCacheKey), never the raw query. */
   async function pageRequest(
     pathname: string,
     search: string,
@@ -111,11 +111,11 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
     const queryClient = createQueryClient({ server: true });
     const reader = createReader(preview?.answers);
     let status = pageStatus(route, context);
-    const needs = await pageData(route, { ...context, read: reader.read });
-    if (!Array.isArray(needs)) return redirectResponse(needs);
+    const queries = await pageQueries(route, { ...context, read: reader.read });
+    if (!Array.isArray(queries)) return redirectResponse(queries);
     // Read side by side; each answer is then taken in the page's order.
-    const answers = await Promise.allSettled(needs.map(({ key }) => reader.byKey(key)));
-    for (const [index, { key, missingStatus }] of needs.entries()) {
+    const answers = await Promise.allSettled(queries.map(({ key }) => reader.byKey(key)));
+    for (const [index, { key, missingStatus }] of queries.entries()) {
       const answer = answers[index]!;
       if (answer.status === "rejected") {
         // The error page renders even when its data (the settings) cannot be read.
@@ -194,24 +194,24 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
     const found = matchPage(pathname, url.searchParams);
     // The page reads only the query parameters it declares: it is rendered with those, and
     // they are all the cache key holds besides the page and its path.
-    const address = pageAddress(found, pathname, url.searchParams);
+    const cacheKey = pageCacheKey(found, pathname, url.searchParams);
     if (forced === 500)
-      return renderMatch(await pageRequest(pathname, address.search, { page: errorPage, params: {} }), true);
+      return renderMatch(await pageRequest(pathname, cacheKey.search, { page: errorPage, params: {} }), true);
     const match = forced === 404 ? { page: notFoundPage, params: {} } : found;
     if ("movedTo" in match.page) return redirectResponse({ to: match.page.movedTo, permanent: true });
     // A page with a fixed address asked for in another spelling (/BLOG, /learn/) moves for
     // good to its own, so each page has one address (its canonical link names that one).
     if (!forced && !/[:*]/.test(match.page.path) && pathname !== match.page.path)
       return redirectResponse({ to: match.page.path + url.search, permanent: true });
-    const target = await pageRequest(pathname, address.search, { page: match.page, params: match.params });
+    const target = await pageRequest(pathname, cacheKey.search, { page: match.page, params: match.params });
     // HEAD is a GET without the body: answered from the same entry, never a render of its own.
     const cacheable =
       cache && !forced && (request.method === "GET" || request.method === "HEAD") && target.route.cache === true;
-    const { key, shelf } = address;
+    const { key, partition } = cacheKey;
     if (cacheable) {
       // A scheduled post whose date has come empties the cache first.
       await cache.expire();
-      const hit = cache.get(shelf, key);
+      const hit = cache.get(partition, key);
       // A cached page was not a redirect when it was rendered, and any change since
       // (an unpublished post, say) has emptied the cache.
       if (hit) return cachedResponse(hit, request);
@@ -220,14 +220,14 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
       !forced &&
       "dropsOtherSearch" in match.page &&
       match.page.dropsOtherSearch &&
-      url.search.slice(1) !== address.search;
+      url.search.slice(1) !== cacheKey.search;
     const redirect = strays ? { to: pathname } : forced ? null : target.route.redirect?.(target.context);
     if (redirect) return redirectResponse(redirect);
     try {
       if (!cacheable) return await renderMatch(target, forced === 404);
       // Noted before any data is read: the page is kept only if nothing changed meanwhile.
       const generation = cache.generation;
-      const flight = `${generation} ${shelf} ${key}`;
+      const flight = `${generation} ${partition} ${key}`;
       let pending = inflight.get(flight);
       const first = !pending;
       if (!pending) {
@@ -235,7 +235,7 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
           const response = await renderMatch(target, false);
           if (response.status !== 200) return response;
           const page = await toCachedPage(response);
-          cache.set(shelf, key, page, generation);
+          cache.set(partition, key, page, generation);
           return page;
         })().finally(() => inflight.delete(flight));
         inflight.set(flight, pending);
@@ -251,7 +251,7 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
     } catch (error) {
       // A page whose data does not exist is a 404, like an unknown path.
       if (error instanceof HttpError && error.status === 404 && match.page !== notFoundPage) {
-        return renderMatch(await pageRequest(pathname, address.search, { page: notFoundPage, params: {} }), true);
+        return renderMatch(await pageRequest(pathname, cacheKey.search, { page: notFoundPage, params: {} }), true);
       }
       throw error;
     }

@@ -1,5 +1,5 @@
 // The admin dashboard's addresses: one per section, and its editors under their list's
-// address by record id ("new" for a record not yet made). The page table lists the same
+// address by record id ("new" for a record not yet made). The route table lists the same
 // paths (src/web/routes.ts); docs/decisions/022-admin-addresses.md says why.
 
 export const ADMIN_SECTIONS = [

@@ -13,7 +13,9 @@ const QUIZ = { archetype: "Girl Next Door", answers: Array(15).fill("A") };
 const FAILURE = "Failed to save quiz result. Please try again.";
 
 test("over the write limit the visitor is told how long to wait, not only that it failed", async () => {
-  const { request } = testApp({ writeLimiter: new WriteLimiter({ count: 1, windowSeconds: 60 }, { now: () => 0 }) });
+  const { request } = testApp({
+    testHooks: { writeLimiter: new WriteLimiter({ count: 1, windowSeconds: 60 }, { now: () => 0 }) },
+  });
   routeFetchTo(request);
   expect(await saveResult(API.quizResults, QUIZ, FAILURE)).toMatchObject({ id: expect.any(String) });
   expect(await saveResult(API.quizResults, QUIZ, FAILURE)).toBeNull();
@@ -23,14 +25,14 @@ test("over the write limit the visitor is told how long to wait, not only that i
 });
 
 test("any other refusal keeps the page's own message", async () => {
-  const { request } = testApp({ writeLimiter: null });
+  const { request } = testApp({ testHooks: { writeLimiter: null } });
   routeFetchTo(request);
   expect(await saveResult(API.quizResults, { archetype: "Nobody" }, FAILURE)).toBeNull();
   expect(useToastStore.getState().toasts[0]?.description).toBe(FAILURE);
 });
 
 test("over the day's limits on saved results the visitor is told so, and that it was not saved", async () => {
-  const { request } = testApp({ writeLimiter: null, dailyLimits: { resultsPerClient: 1 } });
+  const { request } = testApp({ dailyLimits: { resultsPerClient: 1 }, testHooks: { writeLimiter: null } });
   routeFetchTo(request);
   expect(await saveResult(API.quizResults, QUIZ, FAILURE)).toMatchObject({ id: expect.any(String) });
   expect(await saveResult(API.quizResults, QUIZ, FAILURE)).toBeNull();
@@ -40,7 +42,7 @@ test("over the day's limits on saved results the visitor is told so, and that it
 });
 
 test("when the site keeps no more results today, the visitor reads that sentence", async () => {
-  const { request } = testApp({ writeLimiter: null, dailyLimits: { results: 1 } });
+  const { request } = testApp({ dailyLimits: { results: 1 }, testHooks: { writeLimiter: null } });
   routeFetchTo(request);
   expect(await saveResult(API.quizResults, QUIZ, FAILURE)).toMatchObject({ id: expect.any(String) });
   expect(await saveResult(API.quizResults, QUIZ, FAILURE)).toBeNull();

@@ -21,7 +21,7 @@ export interface Counted {
 /**
  * The counts of a page view at this address (served, or reached by a navigation in the
  * browser), or null for an address that is not a visitor's page (the admin's, an unknown
- * one). Only values from the page table are taken from the address: a post's slug and a
+ * one). Only values from the route table are taken from the address: a post's slug and a
  * module's number, which the page's answer (or the beacon's check) shows to exist.
  */
 export function pageCounts(pathname: string, search: URLSearchParams): (Counted & { check?: Check }) | null {

@@ -8,7 +8,7 @@ import { createCategory, createPost } from "#tests/support/factories.ts";
 const NOW = new Date("2031-05-01T12:00:00Z");
 
 async function site() {
-  const t = await adminApp({ clock: () => NOW });
+  const t = await adminApp({ testHooks: { clock: () => NOW } });
   await createCategory(t.db, { name: "Tips", slug: "tips" });
   const draft = await createPost(t.db, {
     title: "A Draft About Lighting",

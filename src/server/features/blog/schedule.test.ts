@@ -12,7 +12,7 @@ const SLUG = "scheduled-ring-lights";
 
 async function scheduledSite() {
   let now = START;
-  const site = await adminApp({ clock: () => now, publicUrl: "https://cams.example" });
+  const site = await adminApp({ publicUrl: "https://cams.example", testHooks: { clock: () => now } });
   await createCategory(site.db, { name: "Tips", slug: "tips" });
   await createPost(site.db, { title: "An Older Public Post", slug: "older", category: "tips" });
   const res = await site.asAdmin("/api/admin/blog/post", {

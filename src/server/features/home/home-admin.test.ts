@@ -12,7 +12,7 @@ const at = (offsetMs: number) => new Date(NOW.getTime() + offsetMs);
 
 /** An admin app on a database with only the settings row (and its two unchecked platform links). */
 async function homeApp(options: { analytics?: boolean } = {}) {
-  const t = await adminApp({ seed: false, analyticsClock: () => NOW, ...options });
+  const t = await adminApp({ seed: false, ...options, testHooks: { analyticsClock: () => NOW } });
   await createSettings(t.db);
   const home = async () => {
     const res = await t.asAdmin("/api/admin/home");

@@ -204,7 +204,10 @@ describe("a destination on this machine's own public address is never connected 
 
 describe("saved, checked now and on the schedule", () => {
   test("a destination on this machine's own address is saved (visitors can reach it) but never checked", async () => {
-    const t = await adminApp({ seed: false, linkNetwork: scriptedNetwork({}, ["127.0.0.1"], () => machine) });
+    const t = await adminApp({
+      seed: false,
+      testHooks: { linkNetwork: scriptedNetwork({}, ["127.0.0.1"], () => machine) },
+    });
     const saved = await t.asAdmin("/api/admin/link", {
       method: "POST",
       json: { slug: "own", destination: `http://${OWN_V4}:3291/x`, active: true },

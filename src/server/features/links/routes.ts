@@ -6,7 +6,7 @@ import { followGo } from "./service.ts";
 /**
  * GET /go/<slug>?p=<placement>: a 302 to the managed link's destination
  * (docs/product.md#managed-links). Never cached, never indexed; the address it sends to
- * comes from the database or the site's own page table, never from the request.
+ * comes from the database or the site's own route table, never from the request.
  */
 export function linkRoutes(db: Db, analytics?: Analytics) {
   return new Elysia({ name: "links" }).get("/go/:slug", async ({ params, request, server }) => {

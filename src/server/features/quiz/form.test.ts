@@ -69,7 +69,9 @@ runScenarios("POST /quiz refuses", [
 ]);
 
 test("the form's posts share the visitor's write budget with the script's: over it, 429 and nothing saved", async () => {
-  const t = testApp({ writeLimiter: new WriteLimiter({ count: 2, windowSeconds: 60 }, { now: () => 0 }) });
+  const t = testApp({
+    testHooks: { writeLimiter: new WriteLimiter({ count: 2, windowSeconds: 60 }, { now: () => 0 }) },
+  });
   const send = () =>
     t.request("/quiz", { method: "POST", headers: form, body: `answers=${"A".repeat(15)}`, redirect: "manual" });
   expect((await send()).status).toBe(303);
@@ -86,7 +88,9 @@ test("the form's posts share the visitor's write budget with the script's: over 
 });
 
 test("posts another site makes are refused before they are counted: they cannot use up a visitor's budget", async () => {
-  const t = testApp({ writeLimiter: new WriteLimiter({ count: 2, windowSeconds: 60 }, { now: () => 0 }) });
+  const t = testApp({
+    testHooks: { writeLimiter: new WriteLimiter({ count: 2, windowSeconds: 60 }, { now: () => 0 }) },
+  });
   const send = (headers: Record<string, string>, path = "/quiz") =>
     t.request(path, { method: "POST", headers, body: `answers=${"A".repeat(15)}`, redirect: "manual" });
   for (let i = 0; i < 10; i++) {
@@ -103,7 +107,7 @@ test("posts another site makes are refused before they are counted: they cannot 
 });
 
 test("with the write limit turned off, another site's posts are still refused and save nothing", async () => {
-  const t = testApp({ writeLimiter: null });
+  const t = testApp({ testHooks: { writeLimiter: null } });
   for (const path of ["/quiz", "/api/quiz/result"]) {
     const res = await t.request(path, {
       method: "POST",

@@ -135,7 +135,7 @@ describe("the retention policy: passes, their report and the render cache", () =
 });
 
 async function retentionApp(clock = () => NOW) {
-  const t = await adminApp({ clock });
+  const t = await adminApp({ testHooks: { clock } });
   const get = async () => (await (await t.asAdmin(PATH)).json()) as ResultRetention;
   const put = (days: unknown) => t.asAdmin(PATH, { method: "PUT", json: { days } });
   const stored = async () =>

@@ -10,7 +10,7 @@ export const METRICS = {
   visitors: "visitors",
   /** Unique visitors who reached a funnel step that day (rolled up). Key: a FUNNEL_STEPS id. */
   funnel: "funnel",
-  /** Page views. Key: the page's kind (its entry in the page table). */
+  /** Page views. Key: the page's kind (its entry in the route table). */
   pageview: "pageview",
   /** Views of one blog post. Key: the post's slug. */
   postView: "post_view",

@@ -5,12 +5,12 @@ import { blogCategoriesRead, blogPostsRead } from "#shared/features/blog/reads.t
 import { pageTitle } from "#shared/features/settings/brand.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { need, type PageRoute } from "#web/page-route.ts";
+import { type PageRoute, required } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { PostCard } from "./post-card.tsx";
 
-export const route: PageRoute = { cache: true, data: () => [need(blogPostsRead), need(blogCategoriesRead)] };
+export const route: PageRoute = { cache: true, loader: () => [required(blogPostsRead), required(blogCategoriesRead)] };
 
 /** The list's address: the category and the search as typed, each only when set. */
 function blogAddress(category: string | null, search: string): string {

@@ -6,7 +6,7 @@ import { IMAGE_SIZES } from "#shared/features/media/constants.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useOrigin } from "#web/lib/origin.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { need, type PageProps, type PageRoute } from "#web/page-route.ts";
+import { type PageProps, type PageRoute, required } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { FitImage } from "#web/ui/fit-image.tsx";
 import { absoluteUrl, PageMeta } from "#web/ui/page-meta.tsx";
@@ -20,11 +20,11 @@ const missingPostTarget = (slug: string) => (slug === "platform-reviews" ? "/blo
 
 export const route: PageRoute = {
   cache: true,
-  data: async ({ params, read }) => {
+  loader: async ({ params, read }) => {
     const slug = params.slug ?? "";
     // An unknown or unpublished post sends the visitor to the blog (on the server: a real 302).
     if ((await read(blogPostRead, { slug })) === null) return { to: missingPostTarget(slug) };
-    return [need(blogPostRead, { slug }), need(blogRelatedRead, { slug })];
+    return [required(blogPostRead, { slug }), required(blogRelatedRead, { slug })];
   },
 };
 

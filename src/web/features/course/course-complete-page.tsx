@@ -5,10 +5,10 @@ import { pageTitle } from "#shared/features/settings/brand.ts";
 import { useProgress } from "#web/features/progress/store.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { need, type PageRoute } from "#web/page-route.ts";
+import { type PageRoute, required } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 
-export const route: PageRoute = { cache: true, data: () => [need(modulesRead)] };
+export const route: PageRoute = { cache: true, loader: () => [required(modulesRead)] };
 
 const SKILLS = [
   "Protecting your privacy and setting firm boundaries",

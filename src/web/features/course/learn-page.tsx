@@ -6,12 +6,12 @@ import { useProgress } from "#web/features/progress/store.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { need, type PageRoute } from "#web/page-route.ts";
+import { type PageRoute, required } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { ContinueCourse } from "./continue-course.tsx";
 
-export const route: PageRoute = { cache: true, data: () => [need(modulesRead)] };
+export const route: PageRoute = { cache: true, loader: () => [required(modulesRead)] };
 
 /** /learn: the course overview (docs/product.md#course-overview). */
 export default function LearnPage() {

@@ -6,7 +6,7 @@ import { pageTitle } from "#shared/features/settings/brand.ts";
 import { OfferCard } from "#web/features/offers/offer-card.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { need, optional, type PageProps, type PageRoute } from "#web/page-route.ts";
+import { optional, type PageProps, type PageRoute, required } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { Curriculum, CurriculumSheet } from "./curriculum.tsx";
@@ -24,7 +24,7 @@ export const route: PageRoute = {
     return { to: `/learn/${id}${search.size > 0 ? `?${search}` : ""}`, permanent: true };
   },
   // The curriculum (every module's lesson titles) is in the first HTML, so it works without scripts.
-  data: ({ params }) => [optional(moduleRead, { id: parseModuleId(params.id) ?? 0 }), need(modulesRead)],
+  loader: ({ params }) => [optional(moduleRead, { id: parseModuleId(params.id) ?? 0 }), required(modulesRead)],
 };
 
 /** /learn/{id}, with ?quiz=true opening the module quiz (docs/product.md#module-page). */

@@ -18,7 +18,7 @@ import { Wizard } from "#web/ui/wizard.tsx";
 export const route: PageRoute = {
   // The calculator is the same for everyone.
   cache: true,
-  data: ({ search }) => {
+  loader: ({ search }) => {
     const quizId = search.get("quizId");
     // A stale quiz id only means the result is saved without it: not a missing page.
     return quizId ? [{ ...optional(quizResultRead, { id: quizId }), missingStatus: 200 }] : [];

@@ -4,7 +4,7 @@ import { pageTitle } from "#shared/features/settings/brand.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { need, optional, type PageRoute } from "#web/page-route.ts";
+import { optional, type PageRoute, required } from "#web/page-route.ts";
 import { ErrorState, Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { ResultGone, resultMissing } from "#web/ui/result-gone.tsx";
@@ -14,12 +14,15 @@ export const route: PageRoute = {
   // A saved tier result never changes.
   cache: true,
   // Its address names the tier it holds: another spelling redirects there (one page per result).
-  data: async ({ search, read }) => {
+  loader: async ({ search, read }) => {
     const id = search.get("id") ?? "";
     const result = await read(earningsResultRead, { id });
     if (result && search.get("tier") !== result.tier)
       return { to: `/quiz/earnings?tier=${encodeURIComponent(result.tier)}&id=${encodeURIComponent(id)}` };
-    return [optional(earningsResultRead, { id }), ...(result ? [need(tierProfileRead, { name: result.tier })] : [])];
+    return [
+      optional(earningsResultRead, { id }),
+      ...(result ? [required(tierProfileRead, { name: result.tier })] : []),
+    ];
   },
 };
 

@@ -11,14 +11,14 @@ import { type NextStep, nextStep, type Progress } from "#web/features/progress/p
 import { useProgress } from "#web/features/progress/store.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { need, type PageRoute } from "#web/page-route.ts";
+import { type PageRoute, required } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 
 // The server knows nothing about the visitor: it renders the same page for everyone (the
 // course titles only), and the plan itself is put together in the browser once its stored
 // progress has been read.
-export const route: PageRoute = { cache: true, data: () => [need(modulesRead)] };
+export const route: PageRoute = { cache: true, loader: () => [required(modulesRead)] };
 
 /** How many starter-kit items the plan names. */
 const KIT_ITEMS = 3;

@@ -11,7 +11,7 @@ import { pageTitle } from "#shared/features/settings/brand.ts";
 import { AffiliateLabel } from "#web/features/disclosure/disclosure.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { need, optional, type PageRoute } from "#web/page-route.ts";
+import { optional, type PageRoute, required } from "#web/page-route.ts";
 import { ErrorState, Loading } from "#web/ui/error-state.tsx";
 import { FitImage } from "#web/ui/fit-image.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
@@ -21,13 +21,16 @@ export const route: PageRoute = {
   cache: true,
   redirect: ({ search }) => (search.get("quizId") ? null : { to: "/quiz" }),
   // The quiz result names the archetype whose products and profile the kit shows.
-  data: async ({ search, read }) => {
+  loader: async ({ search, read }) => {
     const id = search.get("quizId") ?? "";
     const quiz = await read(quizResultRead, { id });
     const picked = quiz
-      ? [need(productsRead, { archetype: quiz.archetype }), need(archetypeProfileRead, { name: quiz.archetype })]
+      ? [
+          required(productsRead, { archetype: quiz.archetype }),
+          required(archetypeProfileRead, { name: quiz.archetype }),
+        ]
       : [];
-    return [optional(quizResultRead, { id }), need(productsRead, { archetype: ALL_ARCHETYPES }), ...picked];
+    return [optional(quizResultRead, { id }), required(productsRead, { archetype: ALL_ARCHETYPES }), ...picked];
   },
 };
 

@@ -6,7 +6,7 @@ import { pageTitle } from "#shared/features/settings/brand.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { need, optional, type PageRoute } from "#web/page-route.ts";
+import { optional, type PageRoute, required } from "#web/page-route.ts";
 import { ErrorState, Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { ResultGone, resultMissing } from "#web/ui/result-gone.tsx";
@@ -27,17 +27,17 @@ export const route: PageRoute = {
   status: ({ search }) => (archetypeIn(search) || search.get("id") ? 200 : 404),
   // A saved result shows what it holds: an archetype in the address that differs from it
   // is corrected with a redirect. An address without an id shows its archetype's profile.
-  data: async ({ search, read }) => {
+  loader: async ({ search, read }) => {
     const named = archetypeIn(search);
     const id = search.get("id");
     const result = id ? await read(quizResultRead, { id }) : null;
     if (id && result) {
       if (result.archetype !== named) return { to: resultAddress(result.archetype, id) };
-      return [optional(quizResultRead, { id }), need(archetypeProfileRead, { name: result.archetype })];
+      return [optional(quizResultRead, { id }), required(archetypeProfileRead, { name: result.archetype })];
     }
     // An id that names no kept result (expired, or mistyped) is a 404, whatever archetype the address names.
     if (id) return [optional(quizResultRead, { id })];
-    return named ? [need(archetypeProfileRead, { name: named })] : [];
+    return named ? [required(archetypeProfileRead, { name: named })] : [];
   },
 };
 

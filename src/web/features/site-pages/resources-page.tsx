@@ -6,10 +6,10 @@ import { useProgress } from "#web/features/progress/store.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { need, type PageRoute } from "#web/page-route.ts";
+import { type PageRoute, required } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 
-export const route: PageRoute = { cache: true, data: () => [need(modulesRead), need(blogCategoriesRead)] };
+export const route: PageRoute = { cache: true, loader: () => [required(modulesRead), required(blogCategoriesRead)] };
 
 /** /resources: the resource library (docs/product.md#resource-library). */
 export default function ResourcesPage() {

@@ -6,14 +6,14 @@ import { sitePageRead } from "#shared/features/site-pages/reads.ts";
 import { ClearDataButton } from "#web/features/privacy/clear-data-button.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
-import { need, type PageRoute } from "#web/page-route.ts";
+import { type PageRoute, required } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 
 const slugOf = (pathname: string) => pathname.replace(/^\//, "");
 
 export const route: PageRoute = {
   cache: true,
-  data: ({ pathname }) => [need(sitePageRead, { slug: slugOf(pathname) })],
+  loader: ({ pathname }) => [required(sitePageRead, { slug: slugOf(pathname) })],
 };
 
 /** /terms and /privacy: operator-editable text pages (docs/product.md#terms-and-privacy-pages). */

@@ -1,6 +1,9 @@
 import type { PageModule } from "./page-route.ts";
 import type { PageDef } from "./routes.ts";
 
+// Each page's module (its code chunk), loaded once and kept: a page's data comes from its
+// route's loader (page-route.ts), its code from here.
+//
 // A promise React's use() can read synchronously once settled: React checks these
 // status fields, so a page that is already loaded renders without suspending.
 type TrackedPromise<T> = Promise<T> & { status?: "pending" | "fulfilled" | "rejected"; value?: T; reason?: unknown };
