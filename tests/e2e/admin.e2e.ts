@@ -1,7 +1,6 @@
 import { join } from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, expectOnFirstScreen, settleTransitions, signIn, test } from "./fixtures.ts";
+import { ADMIN_PASSWORD, axe, expect, expectOnFirstScreen, settleTransitions, signIn, test } from "./fixtures.ts";
 
 test.describe.configure({ mode: "serial", timeout: 90_000 });
 
@@ -142,7 +141,7 @@ test("the admin navigation is readable in both themes and fits a 375 px phone", 
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await scan();
       // Each link's text against its own background, the current one included: all checked, all pass.
-      const contrast = await new AxeBuilder({ page })
+      const contrast = await axe(page)
         .include('nav[aria-label="Admin sections"]')
         .withRules(["color-contrast"])
         .analyze();
