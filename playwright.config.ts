@@ -1,9 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
+import type { Options } from "./tests/e2e/fixtures.ts";
 
 const port = Number(process.env.E2E_PORT ?? 4310);
-// The admin journeys change content; they get a server and a DATA_DIR of their own so the
-// visitor journeys running beside them see the seed as it is.
-const adminPort = port + 1;
 
 function server(p: number) {
   return {
@@ -22,13 +20,17 @@ function server(p: number) {
   };
 }
 
-export default defineConfig({
+export default defineConfig<Options>({
   testDir: "./tests/e2e",
   testMatch: "**/*.e2e.ts",
   fullyParallel: true,
-  workers: 2,
+  // Journeys spend much of their time waiting (a wizard's auto-advance, transitions, the
+  // server): more workers than cores keep both cores busy. E2E_WORKERS changes it.
+  workers: Number(process.env.E2E_WORKERS ?? 4),
   retries: 0,
-  timeout: 30_000,
+  // Deadlines for a busy machine: a whole journey, and each condition polled within it.
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
@@ -50,39 +52,27 @@ export default defineConfig({
   },
   projects: [
     {
+      // The visitor journeys share one server: they read what the seed made, and what they
+      // write (results, progress, counts) is their own.
       name: "visitor",
       testIgnore: ["**/admin*.e2e.ts", "**/links.e2e.ts", "**/link-health.e2e.ts"],
       use: { ...devices["Desktop Chrome"] },
     },
     {
-      // Before the other admin journeys, which change links and write counts of their own:
-      // link health points every link at a loopback server for a moment, and the scripted
-      // visit compares the counts before and after it.
-      name: "admin-first",
-      testMatch: ["**/link-health.e2e.ts", "**/admin-analytics-visit.e2e.ts"],
-      use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${adminPort}` },
-    },
-    {
-      // Writes its own counts for the analytics page, alone, once the scripted visit is done.
-      name: "admin-analytics",
-      dependencies: ["admin-first"],
-      testMatch: ["**/admin-analytics.e2e.ts"],
-      use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${adminPort}` },
-    },
-    {
+      // The journeys that change content or settings: each on a site of its own, a fresh
+      // DATA_DIR copied from a seeded template (tests/e2e/own-site.ts), in any order.
       name: "admin",
-      dependencies: ["admin-analytics"],
-      testIgnore: ["**/admin-analytics-visit.e2e.ts", "**/admin-analytics.e2e.ts", "**/admin-two-factor.e2e.ts"],
-      // The journeys that change content (links.e2e.ts changes a platform and an offer).
-      testMatch: ["**/admin*.e2e.ts", "**/links.e2e.ts"],
-      use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${adminPort}` },
+      testIgnore: ["**/admin-two-factor.e2e.ts"],
+      testMatch: ["**/admin*.e2e.ts", "**/links.e2e.ts", "**/link-health.e2e.ts"],
+      use: { ...devices["Desktop Chrome"], ownSite: true },
     },
     {
-      // Turns two-factor sign-in on, so it starts a server of its own (port + 5, its own DATA_DIR).
+      // Turns two-factor sign-in on; its journeys follow one another on one server of the
+      // file's own (port + 5, its own DATA_DIR).
       name: "admin-two-factor",
       testMatch: ["**/admin-two-factor.e2e.ts"],
       use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${port + 5}` },
     },
   ],
-  webServer: [server(port), server(adminPort)],
+  webServer: [server(port)],
 });

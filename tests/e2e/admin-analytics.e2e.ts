@@ -1,22 +1,13 @@
 import { Database } from "bun:sqlite";
-import { readdirSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, signIn, test } from "./fixtures.ts";
 
-// The analytics page on the admin journeys' server, with counts written straight into its
-// database (scripts/e2e-server.ts names its DATA_DIR after the port; SQLite in WAL mode lets
-// this test write beside the running server).
-test.describe.configure({ mode: "serial", timeout: 90_000 });
+// The analytics page on a site of the journey's own, with counts written straight into its
+// database (SQLite in WAL mode lets this test write beside the running server).
+test.describe.configure({ timeout: 90_000 });
 
-function serverDatabase(baseURL: string): Database {
-  const prefix = `cam-guide-e2e-${new URL(baseURL).port}-`;
-  const [newest] = readdirSync(tmpdir())
-    .filter((name) => name.startsWith(prefix))
-    .map((name) => join(tmpdir(), name))
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-  if (!newest) throw new Error(`no DATA_DIR ${prefix}* in ${tmpdir()}`);
-  const db = new Database(join(newest, "app.db"));
+function serverDatabase(dataDir: string): Database {
+  const db = new Database(join(dataDir, "app.db"));
   db.exec("PRAGMA busy_timeout = 5000");
   db.exec("PRAGMA wal_autocheckpoint = 0"); // only the server checkpoints (decision 059)
   return db;
@@ -87,11 +78,11 @@ function insertCounts(db: Database) {
 
 test("charts and tables of the counts, in both themes, on a phone, the period switched by keyboard", async ({
   page,
-  baseURL,
+  site,
   scan,
 }, testInfo) => {
   await clearOfMidnight(testInfo.timeout);
-  const db = serverDatabase(baseURL!);
+  const db = serverDatabase(site.dataDir);
   const { offer, post } = insertCounts(db);
   db.close();
 

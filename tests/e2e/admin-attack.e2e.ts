@@ -1,6 +1,6 @@
 // Stored script never runs on any public or admin page; an offer embed cannot read the
-// page's cookies or move the top window. Runs on the admin project's server because it
-// writes content.
+// page's cookies or move the top window. Runs on a site of its own (the admin
+// project's `ownSite`) because it writes content.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 
@@ -34,7 +34,7 @@ async function expectNoScriptRan(page: Page) {
   expect(armed).toEqual([]);
 }
 
-test.describe.configure({ mode: "serial", timeout: 90_000 });
+test.describe.configure({ timeout: 90_000 });
 
 test("script stored in every admin field runs on no page", async ({ page, baseURL, visit, allowProblem }) => {
   // The planted <img src=x> fails to load wherever it survives as text-free markup.

@@ -1,7 +1,7 @@
 import { expect, signIn, test } from "./fixtures.ts";
 
 // The Links section's new-link form, clicks and Copy link, and the operator's disclosure wording.
-// It changes content, so it runs on the admin journeys' server (playwright.config.ts).
+// It changes content, so each journey runs on a site of its own (playwright.config.ts).
 // Each journey scans several admin pages in both themes.
 test.describe.configure({ timeout: 120_000 });
 

@@ -1,11 +1,10 @@
-import { readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { testImage } from "../support/images.ts";
 import { expect, signIn, test } from "./fixtures.ts";
 
 // The media library: upload, delete an unused file, and the warning for one in use.
-// It changes content, so it runs on the admin journeys' server (playwright.config.ts).
+// It changes content, so each journey runs on a site of its own (playwright.config.ts).
 test.describe.configure({ timeout: 60_000 });
 
 test("an upload lands in the library; an unused one is deleted, a used one warns where it is used", async ({
@@ -84,18 +83,7 @@ test("an upload lands in the library; an unused one is deleted, a used one warns
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 });
 
-/** The uploads folder of the server at `baseURL` (scripts/e2e-server.ts names its DATA_DIR after the port). */
-function serverUploads(baseURL: string): string {
-  const prefix = `cam-guide-e2e-${new URL(baseURL).port}-`;
-  const [newest] = readdirSync(tmpdir())
-    .filter((name) => name.startsWith(prefix))
-    .map((name) => join(tmpdir(), name))
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-  if (!newest) throw new Error(`no DATA_DIR ${prefix}* in ${tmpdir()}`);
-  return join(newest, "uploads");
-}
-
-test("an entry whose file went missing says so and can be deleted", async ({ page, visit, scan, baseURL }) => {
+test("an entry whose file went missing says so and can be deleted", async ({ page, visit, scan, site }) => {
   await signIn(page);
   await visit("/admin/media");
   const answer = page.waitForResponse((r) => r.url().endsWith("/api/upload") && r.request().method() === "POST");
@@ -106,7 +94,7 @@ test("an entry whose file went missing says so and can be deleted", async ({ pag
   });
   const name = ((await (await answer).json()) as { url: string }).url.split("/").pop()!;
   // Removed from the folder behind the server's back.
-  rmSync(join(serverUploads(baseURL!), name));
+  rmSync(join(site.dataDir, "uploads", name));
   await page.reload();
   const card = page.getByRole("article").filter({ has: page.getByRole("heading", { name }) });
   await expect(card).toContainText("File missing");

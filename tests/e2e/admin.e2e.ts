@@ -2,7 +2,8 @@ import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { ADMIN_PASSWORD, axe, expect, expectOnFirstScreen, settleTransitions, signIn, test } from "./fixtures.ts";
 
-test.describe.configure({ mode: "serial", timeout: 90_000 });
+// Each journey runs on a site of its own (the admin project's `ownSite`), in any order.
+test.describe.configure({ timeout: 90_000 });
 
 /** Opens a section by its link in the admin's navigation and checks its address. */
 async function openSection(page: Page, name: string, path: string) {

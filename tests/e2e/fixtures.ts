@@ -1,15 +1,33 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { loopbackLinkPort } from "./loopback-link-port.ts";
+import { ADMIN_PASSWORD, startOwnSite } from "./own-site.ts";
 
 interface VisitOptions {
   /** The HTTP status the document is expected to answer with. */
   status?: number;
 }
 
+/** The server a journey talks to. */
+interface Site {
+  url: string;
+  /** Its DATA_DIR, for journeys that look at its database or uploads. */
+  dataDir: string;
+  /** The one loopback port its link checker may reach (tests/e2e/loopback-link-port.ts). */
+  loopbackLinkPort: number;
+}
+
+export interface Options {
+  /** A server of the journey's own (own-site.ts) instead of the one the visitor journeys share. */
+  ownSite: boolean;
+}
+
 interface Fixtures {
+  site: Site;
   /** Console errors and failed requests seen so far; the test fails if any remain at its end. */
   problems: string[];
   /** Goes to a path, checks its status, waits for hydration and runs an axe scan. */
@@ -142,8 +160,7 @@ export async function expectOnFirstScreen(locator: Locator, what: string): Promi
     .toBe("on the first screen");
 }
 
-/** The admin's password on the journeys' servers (scripts/e2e-server.ts). */
-export const ADMIN_PASSWORD = "e2e-admin-password-123";
+export { ADMIN_PASSWORD };
 
 /** Signs in as the admin through the sign-in page and waits for the dashboard. */
 export async function signIn(page: Page): Promise<void> {
@@ -160,7 +177,41 @@ export async function waitForHydration(page: Page): Promise<void> {
 
 const allowedByTest = new Map<string, RegExp[]>();
 
-export const test = base.extend<Fixtures>({
+/** The DATA_DIR of the shared server on `url` (scripts/e2e-server.ts names it after the port). */
+function sharedDataDir(url: string): string {
+  const prefix = `cam-guide-e2e-${new URL(url).port}-`;
+  const [newest] = readdirSync(tmpdir())
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => join(tmpdir(), name))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (!newest) throw new Error(`no DATA_DIR ${prefix}* in ${tmpdir()}`);
+  return newest;
+}
+
+export const test = base.extend<Fixtures & Options>({
+  ownSite: [false, { option: true }],
+  site: async ({ ownSite }, use, testInfo) => {
+    if (!ownSite) {
+      const url = testInfo.project.use.baseURL!;
+      await use({
+        url,
+        get dataDir() {
+          return sharedDataDir(url);
+        },
+        loopbackLinkPort: loopbackLinkPort(Number(new URL(url).port)),
+      });
+      return;
+    }
+    const site = await startOwnSite();
+    try {
+      await use(site);
+    } finally {
+      await site.stop();
+    }
+  },
+  baseURL: async ({ site }, use) => {
+    await use(site.url);
+  },
   allowProblem: async ({}, use) => {
     const allowed: RegExp[] = [];
     allowedByTest.set(test.info().testId, allowed);

@@ -2,37 +2,37 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AdminLink } from "#shared/features/links/contract.ts";
 import { expect, signIn, test, waitForHydration } from "./fixtures.ts";
-import { LOOPBACK_LINK_HOST, loopbackLinkPort } from "./loopback-link-port.ts";
+import { LOOPBACK_LINK_HOST } from "./loopback-link-port.ts";
 
 // It points every link at a server it starts on 127.0.0.1 (the checker must never reach
-// anything else), so it runs alone on the admin journeys' server before them
-// (playwright.config.ts) and puts every destination back at the end. The checker reaches that
-// server only through the reserved test name, on the one port the e2e server opened for it.
+// anything else), so it runs on a site of its own (playwright.config.ts). The checker reaches
+// that server only through the reserved test name, on the one port the site opened for it.
 const TARGET = "platform-two";
-test.describe.configure({ mode: "serial", timeout: 120_000 });
+test.describe.configure({ timeout: 120_000 });
 
 type Link = Pick<AdminLink, "id" | "slug" | "destination" | "active" | "fallbackDestination" | "notes">;
 
-let loopback: Server;
-let origin: string;
-
-test.beforeAll(async () => {
-  const port = loopbackLinkPort(Number(new URL(test.info().project.use.baseURL!).port));
-  loopback = createServer((request, response) => {
+/** A server on the site's one loopback port, answering 404 under /gone and 200 elsewhere, until the journey ends. */
+async function loopbackFor(port: number): Promise<{ origin: string; close: () => Promise<void> }> {
+  const loopback: Server = createServer((request, response) => {
     response.writeHead(request.url?.startsWith("/gone") ? 404 : 200, { "content-type": "text/plain" });
     response.end("loopback");
   });
   await new Promise<void>((resolve) => loopback.listen(port, "127.0.0.1", resolve));
-  origin = `http://${LOOPBACK_LINK_HOST}:${(loopback.address() as AddressInfo).port}`;
-});
-test.afterAll(() => new Promise<void>((resolve) => loopback.close(() => resolve())));
+  return {
+    origin: `http://${LOOPBACK_LINK_HOST}:${(loopback.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => loopback.close(() => resolve())),
+  };
+}
 
 test("a link whose destination answers 404 is Broken after Check all links now, and the admin home says so", async ({
   page,
   visit,
   scan,
   baseURL,
+  site,
 }) => {
+  const loopback = await loopbackFor(site.loopbackLinkPort);
   await signIn(page);
 
   const put = (link: Link, destination: string) =>
@@ -49,7 +49,9 @@ test("a link whose destination answers 404 is Broken after Check all links now, 
   expect(links.map((l) => l.slug)).toContain(TARGET);
   try {
     for (const link of links)
-      expect((await put(link, `${origin}/${link.slug === TARGET ? "gone" : "fine"}/${link.slug}`)).status()).toBe(200);
+      expect(
+        (await put(link, `${loopback.origin}/${link.slug === TARGET ? "gone" : "fine"}/${link.slug}`)).status(),
+      ).toBe(200);
 
     await visit("/admin/links");
     const row = page.getByRole("row").filter({ hasText: `/go/${TARGET}` });
@@ -94,7 +96,6 @@ test("a link whose destination answers 404 is Broken after Check all links now, 
     await expect(page.getByRole("row").filter({ hasText: `/go/${TARGET}` })).toContainText("Broken");
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   } finally {
-    // The destinations as they were (a changed destination starts unchecked again).
-    for (const link of links) await put(link, link.destination);
+    await loopback.close();
   }
 });

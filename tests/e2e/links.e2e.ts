@@ -1,11 +1,11 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures.ts";
 
-// It changes content (a platform's URL, an offer), so it runs on the admin journeys' server
-// (playwright.config.ts). The e2e server is started with ADMIN_PASSWORD=e2e-admin-password-123.
+// It changes content (a platform's URL, an offer), so each journey runs on a site of its own
+// (the admin project's `ownSite`, playwright.config.ts). The e2e server is started with ADMIN_PASSWORD=e2e-admin-password-123.
 // Module 6: the admin journeys use modules 2, 9 and 10.
 const MODULE = 6;
-test.describe.configure({ mode: "serial", timeout: 60_000 });
+test.describe.configure({ timeout: 60_000 });
 
 async function adminRequest(request: APIRequestContext, baseURL: string) {
   const login = await request.post("/api/auth/login", {
