@@ -272,7 +272,7 @@ export function createApp({
   const signingIn = (request: Request) => new URL(request.url).pathname === LOGIN_PATH;
   // Everything used inside an admin mount is guarded by its prefix. Whatever the admin
   // changes may show on any cached page, so every admin write empties the page cache.
-  const adminMount = (prefix: string) =>
+  const adminMount = <const Prefix extends string>(prefix: Prefix) =>
     adminGuard(prefix, { db: database.db, tokens, allowedOrigins }).onAfterHandle(({ request }) => {
       // The editor's preview changes nothing.
       if (request.method !== "GET" && !isUnder(EDITOR_PREVIEW_PATH, request.url)) pageCache.clear();
