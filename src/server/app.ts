@@ -126,7 +126,11 @@ export interface AppDeps {
 // JSON bodies of the API are small; uploads (a later route) set their own limit.
 const MAX_BODY_BYTES = 105 * 1024 * 1024;
 
-/** Builds the whole application. Every feature module is mounted in this one list. */
+/**
+ * Builds the whole application. Every feature module is mounted in this one list, as one
+ * chain of `.use()`: the routes' paths, bodies and answers add up to the type `App`, which
+ * the admin pages' typed client is built from.
+ */
 export function createApp({
   database,
   secret,
@@ -369,3 +373,6 @@ export function createApp({
       })
   );
 }
+
+/** Every route of the app with its body and answer types: what the admin client (Eden Treaty) calls. */
+export type App = ReturnType<typeof createApp>;
