@@ -52,7 +52,7 @@ const FEATURE_OF: Record<Exclude<keyof AdminApi, "~path">, Feature> = {
  * move them out of the public pages' code into code those pages share with the admin.
  * admin-refresh.test.ts checks that each start is that of declared reads.
  */
-const SHOWN_IN: [Feature, string][] = [
+export const SHOWN_IN: [Feature, string][] = [
   ["blog", "/api/blog/"],
   ["offers", "/api/module/"],
   ["products", "/api/recommended-products/"],
