@@ -70,7 +70,8 @@ export async function answer<R extends Result>(call: Promise<R>): Promise<DataOf
   return result.data as DataOf<R>;
 }
 
-type Query = Record<string, string | number>;
+/** A GET route's query values (the analytics period). */
+export type Query = Record<string, string | number>;
 
 /** A route's query key: its path (and query), so a change finds by path what it makes stale. */
 export function adminKey(route: { "~path": string }, query?: Query): readonly unknown[] {

@@ -1,12 +1,10 @@
 import { type QueryClient, queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { keepingShown, retryMutation } from "#web/lib/query-client.ts";
-import { adminKey, answer, type DataOf, type Result, requestOf } from "./admin-client.ts";
+import { adminKey, answer, type DataOf, type Query, type Result, requestOf } from "./admin-client.ts";
 import { refreshAfter } from "./admin-refresh.ts";
 
-// The admin client's calls as TanStack queries and mutations. Apart from the client itself
-// (admin-client.ts), which the sign-in page uses alone.
-
-type Query = Record<string, string | number>;
+// The admin client's calls as TanStack queries and mutations, kept apart from the client
+// (admin-client.ts), which the sign-in forms use without them.
 
 /** A route with a GET: `adminApi.blog.posts`, `authApi.me`. */
 interface Readable<R extends Result> {
