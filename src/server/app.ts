@@ -70,7 +70,11 @@ function signingIn(request: Request): boolean {
   return new URL(request.url).pathname === LOGIN_PATH;
 }
 
-/** Builds the whole application from its options (app-options.ts). Every feature module is mounted in this one list. */
+/**
+ * Builds the whole application from its options (app-options.ts). Every feature module is
+ * mounted in this one list, as one chain of `.use()`: the routes' paths, bodies and answers
+ * add up to the type `App`, which the admin pages' typed client is built from.
+ */
 export function createApp(options: AppOptions) {
   const { database, secret, uploadsDir, config, assets, logger, storage } = options;
   const hooks = options.testHooks ?? {};
@@ -112,7 +116,7 @@ export function createApp(options: AppOptions) {
   const tokens = sessionTokens(secret);
   // Everything used inside an admin mount is guarded by its prefix. Whatever the admin
   // changes may show on any cached page, so every admin write empties the page cache.
-  const adminMount = (prefix: string) =>
+  const adminMount = <const Prefix extends string>(prefix: Prefix) =>
     adminGuard(prefix, { db: database.db, tokens, allowedOrigins }).onAfterHandle(({ request }) => {
       // The editor's preview changes nothing.
       if (request.method !== "GET" && !isUnder(EDITOR_PREVIEW_PATH, request.url)) pageCache.clear();
@@ -209,3 +213,6 @@ export function createApp(options: AppOptions) {
       })
   );
 }
+
+/** Every route of the app with its body and answer types: what the admin client (Eden Treaty) calls. */
+export type App = ReturnType<typeof createApp>;

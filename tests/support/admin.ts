@@ -4,6 +4,12 @@ import { ADMIN, createAdmin } from "./factories.ts";
 
 export { ADMIN };
 
+/** A route of the admin pages' typed client (`adminApi.blog.posts`): its path is `route["~path"]`. */
+type Route = { "~path": string };
+
+/** "POST /api/admin/blog/post": how tests write down a request they saw, for a route of the client. */
+export const requestLine = (method: string, route: Route) => `${method} ${route["~path"]}`;
+
 /** The headers of a request from this site's own pages (what the admin UI sends). */
 export const SAME_ORIGIN = { origin: "http://localhost" } as const;
 
@@ -17,8 +23,9 @@ export async function adminApp(options: TestAppOptions = {}) {
   await createAdmin(t.db);
   const cookie = await login(t.request);
   let current = cookie;
-  /** A request as the signed-in admin from this site. */
-  const asAdmin = async (path: string, init: RequestInit & { json?: unknown } = {}) => {
+  /** A request as the signed-in admin from this site, to a path or a route of the admin client. */
+  const asAdmin = async (to: string | Route, init: RequestInit & { json?: unknown } = {}) => {
+    const path = typeof to === "string" ? to : to["~path"];
     const headers = new Headers(init.headers);
     headers.set("cookie", current);
     headers.set("origin", SAME_ORIGIN.origin);

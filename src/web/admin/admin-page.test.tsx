@@ -5,6 +5,7 @@ import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
 import { clearAdminFlag, setAdminFlag } from "#web/features/auth/admin-session.ts";
 import { useToastStore } from "#web/stores/toast.ts";
+import { adminApi } from "./admin-client.ts";
 import AdminPage from "./admin-page.tsx";
 import { readAdminPath } from "./admin-sections.ts";
 
@@ -108,7 +109,7 @@ describe("the admin navigation", () => {
 
   test("an offer opened by its address is in its editor", async () => {
     const { asAdmin } = await adminApp();
-    const [offer] = (await (await asAdmin("/api/admin/affiliate-offers")).json()) as { id: number; title: string }[];
+    const [offer] = (await (await asAdmin(adminApi["affiliate-offers"])).json()) as { id: number; title: string }[];
     routeFetchTo(asAdmin);
     renderAt(`/admin/offers/${offer!.id}`, <AdminPage />);
     await screen.findByRole("heading", { name: "Edit Offer" });

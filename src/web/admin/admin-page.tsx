@@ -1,12 +1,11 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type UseQueryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Link, useLocation } from "wouter";
 import { SESSION_ENDED_LOGIN } from "#shared/features/auth/constants.ts";
-import type { AdminBlogPost } from "#shared/features/blog/contract.ts";
-import type { AdminOffer } from "#shared/features/offers/contract.ts";
 import { AnalyticsTab } from "#web/features/analytics/admin-analytics.tsx";
 import { AccountTab } from "#web/features/auth/admin-account.tsx";
 import { clearAdminFlag, hasAdminFlag, setAdminFlag } from "#web/features/auth/admin-session.ts";
+import { useSessionCheck } from "#web/features/auth/session-check.ts";
 import { SignInAgain } from "#web/features/auth/sign-in-again.tsx";
 import { BackupsTab } from "#web/features/backups/admin-backups.tsx";
 import { CategoriesTab } from "#web/features/blog/admin-categories.tsx";
@@ -18,12 +17,13 @@ import { OfferEditor, OffersTab } from "#web/features/offers/admin-offers.tsx";
 import { ProductsTab } from "#web/features/products/admin-products.tsx";
 import { SettingsTab } from "#web/features/settings/admin-settings.tsx";
 import { PagesTab } from "#web/features/site-pages/admin-pages.tsx";
-import { api, retryQuery } from "#web/lib/query-client.ts";
+import { retryQuery } from "#web/lib/query-client.ts";
 import { sessionEnded, sessionResumed, useSessionStore } from "#web/stores/session.ts";
 import { toast } from "#web/stores/toast.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
-import { ADMIN_API, useMe } from "./admin-api.ts";
+import { adminApi, answer, authApi } from "./admin-client.ts";
+import { adminQuery } from "./admin-queries.ts";
 import {
   ADMIN_SECTIONS,
   type AdminSection,
@@ -38,6 +38,7 @@ import {
 let focusNext: "nav" | "panel" | null = null;
 
 const noSubscription = () => () => {};
+
 /** The local flag; null while hydrating, so the first render matches the server's HTML. */
 function useAdminFlag(): boolean | null {
   return useSyncExternalStore(noSubscription, hasAdminFlag, () => null);
@@ -48,7 +49,7 @@ export default function AdminPage() {
   const [location, navigate] = useLocation();
   const queryClient = useQueryClient();
   const flag = useAdminFlag();
-  const me = useMe(flag ?? false);
+  const me = useSessionCheck(flag ?? false);
   const isAdmin = me.data?.isAdmin === true;
   // Once the dashboard has shown, it stays: a session that ends under the admin's hands is
   // signed into again in place (SignInAgain), so no open form loses what was typed. Each
@@ -81,7 +82,7 @@ export default function AdminPage() {
   async function signOut() {
     leaving.current = true;
     try {
-      await api("POST", ADMIN_API.logout, { json: {} });
+      await answer(authApi.logout.post({}));
     } finally {
       clearAdminFlag();
       sessionResumed();
@@ -147,9 +148,9 @@ export default function AdminPage() {
               />
             </>
           ) : (
-            <ByIdEditor<AdminBlogPost>
+            <ByIdEditor
               record={record}
-              list={ADMIN_API.posts}
+              list={adminQuery(adminApi.blog.posts)}
               noun="post"
               section={section}
               edit={(post) => <PostEditor key={post?.id ?? NEW_RECORD} post={post} onDone={() => open(list)} />}
@@ -162,9 +163,9 @@ export default function AdminPage() {
               onNew={() => open(adminPath("offers", NEW_RECORD))}
             />
           ) : (
-            <ByIdEditor<AdminOffer>
+            <ByIdEditor
               record={record}
-              list={ADMIN_API.offers}
+              list={adminQuery(adminApi["affiliate-offers"])}
               noun="offer"
               section={section}
               edit={(offer) => <OfferEditor key={offer?.id ?? NEW_RECORD} offer={offer} onDone={() => open(list)} />}
@@ -240,7 +241,7 @@ interface ByIdEditorProps<T extends { id: number }> {
   /** The id from the address, or NEW_RECORD. */
   record: string;
   /** The admin list the record is found in. */
-  list: string;
+  list: Pick<UseQueryOptions<T[], Error>, "queryKey" | "queryFn">;
   noun: string;
   /** The section whose list a missing record leads back to. */
   section: AdminSection;
@@ -250,7 +251,7 @@ interface ByIdEditorProps<T extends { id: number }> {
 /** An editor opened by its address: a new record, or one found in its admin list. */
 function ByIdEditor<T extends { id: number }>({ record, list, noun, section, edit }: ByIdEditorProps<T>) {
   const isNew = record === NEW_RECORD;
-  const items = useQuery<T[]>({ queryKey: [list], retry: retryQuery(2), enabled: !isNew });
+  const items = useQuery({ ...list, retry: retryQuery(2), enabled: !isNew });
   if (isNew) return edit(null);
   if (items.isPending) return <Loading text={`Loading the ${noun}...`} />;
   if (items.isError) {

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { type Autosave, autosavePath } from "#shared/features/editor/contract.ts";
+import type { Autosave } from "#shared/features/editor/contract.ts";
+import { adminApi, answer, at, backgroundApi } from "#web/admin/admin-client.ts";
 import { adminDateTime } from "#web/admin/date-time.ts";
-import { ApiError, api } from "#web/lib/query-client.ts";
+import { ApiError } from "#web/lib/query-client.ts";
 import { useSessionStore } from "#web/stores/session.ts";
 
 /** How long after the last change the editor saves its copy by itself. */
@@ -116,8 +117,8 @@ export function useAutosave<T extends object>({
     let live = true;
     (async () => {
       const local = readLocal(key);
-      const server = await api<{ autosave: Autosave | null }>("GET", autosavePath(key), { background: true })
-        .then((answer) => answer.autosave)
+      const server = await answer(at(backgroundApi.autosave, { key }).get())
+        .then((kept) => kept.autosave)
         .catch(() => null);
       if (!live) return;
       const newest = newestCopy([local, server]);
@@ -137,7 +138,7 @@ export function useAutosave<T extends object>({
       } else if (newest) {
         // An old or identical copy is of no use.
         removeLocal(key);
-        if (server) void api("DELETE", autosavePath(key), { background: true }).catch(() => {});
+        if (server) void answer(at(backgroundApi.autosave, { key }).delete()).catch(() => {});
       }
       setReady(true);
     })();
@@ -161,7 +162,7 @@ export function useAutosave<T extends object>({
     const timer = setTimeout(async () => {
       lastKept.current = text;
       try {
-        const kept = await api<Autosave>("PUT", autosavePath(key), { json: { body: copy.body }, background: true });
+        const kept = await answer(at(backgroundApi.autosave, { key }).put({ body: copy.body }));
         refusedSignedOut.current = false;
         setStatus(`Saved as a draft copy at ${clockTime(kept.savedAt)}`);
       } catch (error) {
@@ -177,7 +178,7 @@ export function useAutosave<T extends object>({
   const discard = useCallback(() => {
     setOffer(null);
     removeLocal(key);
-    void api("DELETE", autosavePath(key)).catch(() => {});
+    void answer(at(adminApi.autosave, { key }).delete()).catch(() => {});
   }, [key]);
 
   return {

@@ -1,10 +1,10 @@
-import { QueryClient, type QueryFunction } from "@tanstack/react-query";
+import { QueryClient, type QueryFunction, type QueryKey } from "@tanstack/react-query";
 import { ADMIN_MOUNTS } from "#shared/features/auth/constants.ts";
 import { type FieldProblem, isFieldProblems, messagesByField } from "#shared/schema/field-problems.ts";
 import { sessionEnded } from "#web/stores/session.ts";
 
-// The one browser API client (api, ApiError) lives beside the query client that uses it
-// for every query.
+// The browser's one way to the API (exchange, api, ApiError) lives beside the query client
+// that uses it for every query; the admin pages' typed client sends through it too.
 
 function parseJson(text: string): Record<string, unknown> | null {
   try {
@@ -37,10 +37,13 @@ export class ApiError extends Error {
 
 /**
  * No answer came at all: the network failed or the connection dropped before the whole
- * answer arrived. The server may or may not have done what was asked.
+ * answer arrived. The server may or may not have done what was asked (`method`).
  */
 export class NoAnswerError extends Error {
-  constructor(cause: unknown) {
+  constructor(
+    cause: unknown,
+    readonly method = "GET",
+  ) {
     super("The server could not be reached. Check your connection and try again.", { cause });
     this.name = "NoAnswerError";
   }
@@ -59,14 +62,7 @@ export function serverFieldErrors(error: unknown): Record<string, string> {
 export interface ApiOptions {
   /** Sent as JSON. */
   json?: unknown;
-  /** Sent as multipart/form-data (uploads). */
-  form?: FormData;
   signal?: AbortSignal;
-  /**
-   * The page sends it by itself (an autosave, a live preview), not the admin: a 401 still says
-   * the session ended, but does not ask to sign in again once the admin has put that off.
-   */
-  background?: boolean;
 }
 
 /** Whether `url` is under one of the admin guard's mounts, where a 401 means the session is over. */
@@ -76,55 +72,67 @@ function behindAdminGuard(url: string): boolean {
 }
 
 /**
- * Every call the browser makes to the API goes through here: the session cookie is sent,
- * nothing is cached on the way, the answer is read as JSON, and a non-OK answer throws
- * an ApiError. No answer at all throws a NoAnswerError (an abort asked for rethrows as is).
- * A 401 from the admin API tells the session store, once for every form of the dashboard,
- * that the admin has to sign in again.
+ * Every call the browser makes to the API goes through here (api() below, and the admin
+ * pages' typed client, admin/admin-client.ts): the session cookie is sent, nothing is cached
+ * on the way, and the whole answer is read. A non-OK answer throws an ApiError; no answer at
+ * all throws a NoAnswerError (an abort asked for rethrows as is). A 401 from the admin API
+ * tells the session store, once for every form of the dashboard, that the admin has to sign
+ * in again; not when the page sent the call by itself (`background`: an autosave, a live
+ * preview) and the admin has put that off.
  */
-export async function api<T = unknown>(
-  method: string,
+export async function exchange(
   url: string,
-  { json, form, signal, background = false }: ApiOptions = {},
-): Promise<T> {
+  init: RequestInit,
+  background = false,
+): Promise<{ response: Response; text: string }> {
+  const method = init.method ?? "GET";
   let response: Response;
   let text: string;
   try {
-    response = await fetch(url, {
-      method,
-      credentials: "include",
-      cache: "no-store",
-      signal,
-      headers: json === undefined ? {} : { "content-type": "application/json" },
-      body: form ?? (json === undefined ? undefined : JSON.stringify(json)),
-    });
+    response = await fetch(url, { ...init, method, credentials: "include", cache: "no-store" });
     text = await response.text();
   } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new NoAnswerError(error);
+    if (init.signal?.aborted) throw error;
+    throw new NoAnswerError(error, method);
   }
   if (!response.ok) {
     // A change the admin asked for asks them to sign in; a read or the page's own work only says so.
     if (response.status === 401 && behindAdminGuard(url)) sessionEnded(method !== "GET" && !background);
     throw new ApiError(response.status, text || response.statusText);
   }
+  return { response, text };
+}
+
+/** A call by method and address, its answer read as JSON (the public pages' calls, through exchange()). */
+export async function api<T = unknown>(method: string, url: string, { json, signal }: ApiOptions = {}): Promise<T> {
+  const { text } = await exchange(url, {
+    method,
+    signal,
+    headers: json === undefined ? {} : { "content-type": "application/json" },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
 /**
- * GET on the first key element. A 401 (the admin's session ended) keeps what the query
- * already shows instead of failing it: a list or an editor stays on screen, with every form
- * in it, until the admin has signed in again (the sign-in then refreshes every query).
+ * A query function that keeps what the query already shows on a 401 (the admin's session
+ * ended) instead of failing it: a list or an editor stays on screen, with every form in it,
+ * until the admin has signed in again (the sign-in then refreshes every query).
  */
-const defaultQueryFn: QueryFunction = async ({ queryKey, signal, client }) => {
-  try {
-    return await api("GET", String(queryKey[0]), { signal });
-  } catch (error) {
-    const shown = client.getQueryData(queryKey);
-    if (error instanceof ApiError && error.status === 401 && shown !== undefined) return shown;
-    throw error;
-  }
-};
+export function keepingShown<T>(get: (signal: AbortSignal, queryKey: QueryKey) => Promise<T>): QueryFunction<T> {
+  return async ({ queryKey, signal, client }) => {
+    try {
+      return await get(signal, queryKey);
+    } catch (error) {
+      const shown = client.getQueryData<T>(queryKey);
+      if (error instanceof ApiError && error.status === 401 && shown !== undefined) return shown;
+      throw error;
+    }
+  };
+}
+
+/** GET on the first key element (a declared read's address), keeping what it shows on a 401. */
+const defaultQueryFn = keepingShown((signal, queryKey) => api("GET", String(queryKey[0]), { signal }));
 
 /** Whether asking again may get another answer: no answer came, a timeout (408), too many (429), a server fault (5xx). */
 function worthAskingAgain(error: unknown): boolean {
@@ -137,7 +145,7 @@ function worthAskingAgain(error: unknown): boolean {
  * again (401, 403, 404, 422 ...).
  */
 export function retryQuery(times: number) {
-  return (failureCount: number, error: unknown) => failureCount < times && worthAskingAgain(error);
+  return (failureCount: number, error: Error) => failureCount < times && worthAskingAgain(error);
 }
 
 /**
@@ -146,9 +154,8 @@ export function retryQuery(times: number) {
  * a refusal included, is final; a POST that creates something is never sent twice, since the
  * first may have arrived (a duplicate post is worse than a "Try again").
  */
-export function retryMutation(method: string) {
-  return (failureCount: number, error: unknown) =>
-    method === "PUT" && failureCount < 1 && error instanceof NoAnswerError;
+export function retryMutation(failureCount: number, error: unknown): boolean {
+  return failureCount < 1 && error instanceof NoAnswerError && error.method === "PUT";
 }
 
 const QUERY_DEFAULTS = {

@@ -41,9 +41,13 @@ export interface AdminGuardOptions {
  * every request under `prefix` must come from the signed-in admin on this site, whether
  * or not a route is listed anywhere else. The check runs on the raw request, before
  * routing, body parsing and validation: a guest gets 401 and a foreign origin 403
- * without learning the API's rules, and no body is read for them.
+ * without learning the API's rules, and no body is read for them. The prefix keeps its
+ * literal type, so the routes used inside are typed under their whole path (`App`).
  */
-export function adminGuard(prefix: string, { db, tokens, allowedOrigins }: AdminGuardOptions) {
+export function adminGuard<const Prefix extends string>(
+  prefix: Prefix,
+  { db, tokens, allowedOrigins }: AdminGuardOptions,
+) {
   return (
     new Elysia({ prefix })
       // Request hooks run for every request of the app, so the hook itself checks the prefix.

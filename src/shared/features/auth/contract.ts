@@ -69,7 +69,3 @@ export interface Enrolment {
   secret: string;
   uri: string;
 }
-
-export interface RecoveryCodes {
-  recoveryCodes: string[];
-}

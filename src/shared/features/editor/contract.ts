@@ -7,9 +7,6 @@ import { type Static, Type } from "@sinclair/typebox";
  */
 export const AUTOSAVE_KEY_PATTERN = "^(post|page|offer):(new|[a-z0-9][a-z0-9-]{0,59})$";
 
-/** Where an editor's autosave is kept on the server (admin only). */
-export const autosavePath = (key: string) => `/api/admin/autosave/${encodeURIComponent(key)}`;
-
 /** A form's fields as the editor holds them: text, yes/no, numbers or empty. */
 export const AutosaveInput = Type.Object(
   {

@@ -8,6 +8,7 @@ import { adminApp } from "#tests/support/admin.ts";
 import { createOffer } from "#tests/support/factories.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
+import { adminApi } from "#web/admin/admin-client.ts";
 import { AnalyticsTab, EMPTY_ANALYTICS, overLimitText, Report } from "./admin-analytics.tsx";
 
 afterEach(cleanup);
@@ -30,9 +31,10 @@ test("with nothing counted the page says so, and still offers the periods and th
     ["30 days", "/admin/analytics?days=30", "page"],
     ["90 days", "/admin/analytics?days=90", null],
   ]);
-  expect(screen.getByRole("link", { name: /Download CSV/ }).getAttribute("href")).toBe(
-    "/api/admin/analytics.csv?days=30",
-  );
+  const csv = screen.getByRole("link", { name: /Download CSV/ }).getAttribute("href")!;
+  expect(csv).toBe(`${adminApi["analytics.csv"]["~path"]}?days=30`);
+  // The link is the download itself.
+  expect((await t.asAdmin(csv)).headers.get("content-disposition")).toMatch(/^attachment; filename=/);
   expect(screen.queryByRole("table")).toBeNull();
 });
 

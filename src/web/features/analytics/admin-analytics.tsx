@@ -4,7 +4,8 @@ import { Link, useSearch } from "wouter";
 import { ANALYTICS_PERIODS } from "#shared/features/analytics/constants.ts";
 import { type AnalyticsReport, DEFAULT_PERIOD, readPeriod } from "#shared/features/analytics/report.ts";
 import { placementLabel } from "#shared/features/links/constants.ts";
-import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { adminApi, adminHref } from "#web/admin/admin-client.ts";
+import { adminQuery } from "#web/admin/admin-queries.ts";
 import { VisitorsChart } from "./visitors-chart.tsx";
 
 export const EMPTY_ANALYTICS =
@@ -17,7 +18,7 @@ const pct = (n: number | null) => (n === null ? "–" : `${n}%`);
 /** The Analytics section (docs/product.md#analytics-page): the counts of 7, 30 or 90 days as charts and tables. */
 export function AnalyticsTab() {
   const days = readPeriod(new URLSearchParams(useSearch()).get("days")) ?? DEFAULT_PERIOD;
-  const report = useQuery<AnalyticsReport>({ queryKey: [ADMIN_API.analytics(days)], staleTime: 30_000 });
+  const report = useQuery({ ...adminQuery(adminApi.analytics, { days }), staleTime: 30_000 });
 
   return (
     <div className="analytics">
@@ -33,7 +34,7 @@ export function AnalyticsTab() {
             ))}
           </ul>
         </nav>
-        <a href={ADMIN_API.analyticsCsv(days)} download>
+        <a href={adminHref(adminApi["analytics.csv"], { days })} download>
           Download CSV<span className="visually-hidden"> of the daily counts of the last {days} days</span>
         </a>
       </div>

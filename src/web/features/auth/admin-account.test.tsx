@@ -4,6 +4,7 @@ import { ADMIN, adminApp, codeAt, enrolTwoFactor } from "#tests/support/admin.ts
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { fieldMessage, messageAt } from "#tests/support/field-message.ts";
 import { renderAt } from "#tests/support/render.tsx";
+import { adminApi } from "#web/admin/admin-client.ts";
 import { useToastStore } from "#web/stores/toast.ts";
 import { AccountTab } from "./admin-account.tsx";
 
@@ -181,13 +182,7 @@ test("with two-factor on: new recovery codes and turning it off ask for a curren
 test("with none of the recovery codes left, the section says so strongly", async () => {
   const { asAdmin, sqlite } = await adminApp();
   routeFetchTo((path, init) => asAdmin(path, init));
-  const { secret } = (await (
-    await asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} })
-  ).json()) as { secret: string };
-  await asAdmin("/api/admin/account/two-factor/confirm", {
-    method: "POST",
-    json: { currentPassword: ADMIN.password, code: codeAt(secret, -1) },
-  });
+  await enrolTwoFactor(asAdmin);
   sqlite.query("UPDATE admin_recovery_codes SET used = 1, used_at = ?").run(Date.now());
   renderAt("/admin/account", <AccountTab />);
   const alert = await screen.findByRole("alert");
@@ -215,5 +210,5 @@ test("changing the password: the 12-character rule before sending, the current p
   fireEvent.change(screen.getByLabelText(newLabel), { target: { value: "a-much-longer-password" } });
   fireEvent.click(screen.getByRole("button", { name: "Change Password" }));
   await messageAt("Current password", "That is not your current password.");
-  expect(sent).toEqual(["/api/admin/account/password"]);
+  expect(sent).toEqual([adminApi.account.password["~path"]]);
 });

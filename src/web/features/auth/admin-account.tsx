@@ -1,23 +1,19 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { RECOVERY_CODE_COUNT } from "#shared/features/auth/constants.ts";
-import {
-  type AccountStatus,
-  ChangePasswordInput,
-  MIN_PASSWORD_LENGTH,
-  type RecoveryCodes,
-} from "#shared/features/auth/contract.ts";
-import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { type AccountStatus, ChangePasswordInput, MIN_PASSWORD_LENGTH } from "#shared/features/auth/contract.ts";
+import { adminApi } from "#web/admin/admin-client.ts";
+import { adminQuery, useAdminSend } from "#web/admin/admin-queries.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
-import { api, serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
+import { serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 import { CodeField, SOMETHING_WRONG } from "./code-field.tsx";
 import { Enrol } from "./two-factor-enrol.tsx";
 
 /** /admin/account: two-factor sign-in and the password. */
 export function AccountTab() {
-  const account = useQuery<AccountStatus>({ queryKey: [ADMIN_API.account] });
+  const account = useQuery(adminQuery(adminApi.account));
   if (!account.data) return <p aria-busy="true">Loading your account...</p>;
   return (
     <>
@@ -30,24 +26,17 @@ export function AccountTab() {
 const codeError = (failure: unknown) => serverFieldErrors(failure).code ?? serverReason(failure, SOMETHING_WRONG);
 
 function TwoFactorSection({ status }: { status: AccountStatus }) {
-  const queryClient = useQueryClient();
+  // Each change here refreshes the account's status by itself (useAdminSend).
   const [codes, setCodes] = useState<string[] | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: [ADMIN_API.account] });
   const headingId = useId();
 
   return (
     <section className="admin-form" aria-labelledby={headingId}>
       <h2 id={headingId}>Two-factor sign-in</h2>
       {codes ? (
-        <RecoveryCodesPanel
-          codes={codes}
-          onDone={() => {
-            setCodes(null);
-            void refresh();
-          }}
-        />
+        <RecoveryCodesPanel codes={codes} onDone={() => setCodes(null)} />
       ) : status.twoFactor.enabled ? (
-        <TwoFactorOn status={status} onCodes={setCodes} onOff={refresh} />
+        <TwoFactorOn status={status} onCodes={setCodes} />
       ) : (
         <Enrol onCodes={setCodes} />
       )}
@@ -104,15 +93,8 @@ function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone: () => 
 }
 
 /** On: new recovery codes or turning it off, each asking for a current code. */
-function TwoFactorOn({
-  status,
-  onCodes,
-  onOff,
-}: {
-  status: AccountStatus;
-  onCodes: (codes: string[]) => void;
-  onOff: () => void;
-}) {
+function TwoFactorOn({ status, onCodes }: { status: AccountStatus; onCodes: (codes: string[]) => void }) {
+  const send = useAdminSend();
   const [code, setCode] = useState("");
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -128,16 +110,15 @@ function TwoFactorOn({
     setBusy(true);
     try {
       if (kind === "codes") {
-        const { recoveryCodes } = await api<RecoveryCodes>("POST", ADMIN_API.recoveryCodes, { json: { code } });
+        const { recoveryCodes } = await send(adminApi.account["two-factor"]["recovery-codes"].post({ code }));
         toast({
           title: "Success",
           description: "New recovery codes made. Every other session has been signed out.",
         });
         onCodes(recoveryCodes);
       } else {
-        await api("POST", ADMIN_API.twoFactorDisable, { json: { code } });
+        await send(adminApi.account["two-factor"].disable.post({ code }));
         toast({ title: "Success", description: "Two-factor sign-in is off. Every other session has been signed out." });
-        onOff();
       }
       setCode("");
     } catch (failure) {
@@ -202,11 +183,12 @@ function ChangePasswordForm({ twoFactor }: { twoFactor: boolean }) {
   const { form, set, error } = editor;
   const [busy, setBusy] = useState(false);
   const headingId = useId();
+  const send = useAdminSend();
 
-  const send = async (body: unknown) => {
+  const save = async (body: unknown) => {
     setBusy(true);
     try {
-      await api("POST", ADMIN_API.password, { json: body });
+      await send(adminApi.account.password.post(body as ChangePasswordInput));
       editor.accepted(EMPTY_PASSWORD, EMPTY_PASSWORD);
       toast({ title: "Success", description: "Password changed. Every other session has been signed out." });
     } catch (failure) {
@@ -222,7 +204,7 @@ function ChangePasswordForm({ twoFactor }: { twoFactor: boolean }) {
   };
 
   return (
-    <form {...editor.formProps((body) => void send(body))} className="admin-form" aria-labelledby={headingId}>
+    <form {...editor.formProps((body) => void save(body))} className="admin-form" aria-labelledby={headingId}>
       <h2 id={headingId}>Password</h2>
       <Field label="Current password" error={error("currentPassword")}>
         {(props) => (

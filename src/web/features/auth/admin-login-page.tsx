@@ -2,11 +2,11 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Link, useLocation, useSearch } from "wouter";
 import { LOGIN_FAILURE, loginFailureMessage, SESSION_ENDED_NOTICE } from "#shared/features/auth/constants.ts";
 import type { SignedIn } from "#shared/features/auth/contract.ts";
-import { ADMIN_API } from "#web/admin/admin-api.ts";
 import { sessionResumed } from "#web/stores/session.ts";
 import { toast } from "#web/stores/toast.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { setAdminFlag } from "./admin-session.ts";
+import { sessionCheck } from "./session-check.ts";
 import { CodeForm, PasswordForm, signedInText } from "./sign-in-forms.tsx";
 
 /** The address of the code step; `recovery` asks for a recovery code instead of the app's. */
@@ -51,7 +51,7 @@ function useSignedIn() {
   return async ({ user, recoveryCodesLeft }: SignedIn) => {
     setAdminFlag(user);
     sessionResumed();
-    await queryClient.invalidateQueries({ queryKey: [ADMIN_API.me] });
+    await queryClient.invalidateQueries({ queryKey: sessionCheck.queryKey });
     toast({ title: "Success", description: signedInText(recoveryCodesLeft) });
     navigate("/admin");
   };

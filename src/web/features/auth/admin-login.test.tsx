@@ -5,6 +5,7 @@ import { testApp } from "#tests/support/app.ts";
 import { cookieJar } from "#tests/support/cookie-jar.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
+import { authApi } from "#web/admin/admin-client.ts";
 import { useToastStore } from "#web/stores/toast.ts";
 import AdminLoginPage from "./admin-login-page.tsx";
 
@@ -36,7 +37,7 @@ test("both fields are required before anything is sent; the server's field detai
   fireEvent.click(screen.getByRole("button", { name: "Sign In" }));
   await waitFor(() => expect(screen.getByRole("alert").textContent).toBe("Invalid username or password"));
   expect([messageOf("Username"), messageOf("Password")]).toEqual(["Username is required", null]);
-  expect(sent).toEqual(["/api/auth/login"]);
+  expect(sent).toEqual([authApi.login["~path"]]);
   expect(useToastStore.getState().toasts[0]).toMatchObject({
     title: "Login failed",
     description: "Invalid username or password",
@@ -77,7 +78,7 @@ test("with two-factor on, the password leads to the code step; a wrong code is r
   ]);
   expect(document.activeElement).toBe(code);
   // Without its script the form posts to the code step.
-  expect(code.closest("form")!.getAttribute("action")).toBe("/api/auth/login/code");
+  expect(code.closest("form")!.getAttribute("action")).toBe(authApi.login.code["~path"]);
   // It takes a recovery code too: nothing cuts a pasted one short or refuses its letters.
   expect([code.getAttribute("maxlength"), code.getAttribute("pattern")]).toEqual(["64", null]);
 

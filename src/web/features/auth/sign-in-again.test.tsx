@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { act, cleanup, configure, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { Secret, TOTP } from "otpauth";
-import { ADMIN, SAME_ORIGIN } from "#tests/support/admin.ts";
+import { ADMIN, requestLine, SAME_ORIGIN } from "#tests/support/admin.ts";
 import { testApp } from "#tests/support/app.ts";
 import { cookieJar } from "#tests/support/cookie-jar.ts";
 import { createAdmin } from "#tests/support/factories.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
+import { adminApi, adminKey, authApi } from "#web/admin/admin-client.ts";
 import AdminPage from "#web/admin/admin-page.tsx";
 import { sessionResumed } from "#web/stores/session.ts";
 import { useToastStore } from "#web/stores/toast.ts";
@@ -44,7 +45,7 @@ async function signedInBrowser() {
     sent.push(`${init?.method ?? "GET"} ${path}`);
     return browser.send(path, init);
   });
-  const signIn = await browser.send("/api/auth/login", {
+  const signIn = await browser.send(authApi.login["~path"], {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(ADMIN),
@@ -55,12 +56,12 @@ async function signedInBrowser() {
   /** Another device signs in and changes the password: every other session ends. */
   async function passwordChangedElsewhere() {
     const other = cookieJar(t.request);
-    await other.send("/api/auth/login", {
+    await other.send(authApi.login["~path"], {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(ADMIN),
     });
-    const changed = await other.send("/api/admin/account/password", {
+    const changed = await other.send(adminApi.account.password["~path"], {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ currentPassword: ADMIN.password, newPassword: NEW_PASSWORD }),
@@ -89,7 +90,7 @@ async function signInDialog() {
   await waitFor(() => expect(dialogOpen()).toBe(true));
   return screen.getByRole("dialog", { name: SIGNED_OUT_TITLE });
 }
-const postSaves = (sent: string[]) => sent.filter((line) => line === "POST /api/admin/blog/post");
+const postSaves = (sent: string[]) => sent.filter((line) => line === requestLine("POST", adminApi.blog.post));
 
 describe("a session that ends while a form is open", () => {
   test("the save says so at once (sent once), the sign-in happens in place with the form kept, and the save then works", async () => {
@@ -126,7 +127,7 @@ describe("a session that ends while a form is open", () => {
 
     fireEvent.click(screen.getByRole("button", { name: "Create Post" }));
     await waitFor(() => expect(useToastStore.getState().toasts[0]?.description).toBe("Post created successfully"));
-    const posts = (await (await browser.send("/api/admin/blog/posts")).json()) as {
+    const posts = (await (await browser.send(adminApi.blog.posts["~path"])).json()) as {
       slug: string;
       contentMarkdown: string;
     }[];
@@ -157,7 +158,9 @@ describe("a session that ends while a form is open", () => {
     // The same text is sent again, without another keystroke, and the line stops saying signed out.
     await waitFor(() => expect(text()).toMatch(/Saved as a draft copy at /), { timeout: 10_000 });
     expect(text()).not.toContain("you are signed out");
-    expect(sent.filter((line) => line.startsWith("PUT /api/admin/autosave")).length).toBeGreaterThanOrEqual(2);
+    expect(sent.filter((line) => line.startsWith(requestLine("PUT", adminApi.autosave))).length).toBeGreaterThanOrEqual(
+      2,
+    );
   }, 30_000);
 
   test("closed without signing in, a line keeps saying so; lists refreshing ask nothing, a save asks again", async () => {
@@ -183,7 +186,7 @@ describe("a session that ends while a form is open", () => {
     expect(dialogOpen()).toBe(false);
     expect((screen.getByLabelText("Title") as HTMLInputElement).value).toBe("Typed on the desktop");
     // Typing on: the live preview the page asks for by itself is refused, and asks nothing either.
-    const previews = () => sent.filter((line) => line === "POST /api/admin/editor/preview").length;
+    const previews = () => sent.filter((line) => line === requestLine("POST", adminApi.editor.preview)).length;
     const previewed = previews();
     fireEvent.change(screen.getByLabelText("Content", { exact: true }), { target: { value: "One more line." } });
     await waitFor(() => expect(previews()).toBeGreaterThan(previewed));
@@ -204,7 +207,7 @@ describe("a session that ends while a form is open", () => {
     const title = screen.getByLabelText("Title") as HTMLInputElement;
     title.focus();
     await passwordChangedElsewhere();
-    await act(() => queryClient.invalidateQueries({ queryKey: ["/api/auth/me"] }));
+    await act(() => queryClient.invalidateQueries({ queryKey: adminKey(authApi.me) }));
     // No dialog takes the focus from someone typing: the line says it, and asks on demand.
     const again = await screen.findByRole("button", { name: "Sign In Again" });
     const line = screen.getAllByRole("alert").find((alert) => alert.classList.contains("signed-out-bar"));
@@ -219,18 +222,18 @@ describe("a session that ends while a form is open", () => {
   test("with two-factor on, the code step is in the dialog too; a recovery code pasted where the app's code goes signs in", async () => {
     const t = await signedInBrowser();
     const enrol = cookieJar(t.request);
-    await enrol.send("/api/auth/login", {
+    await enrol.send(authApi.login["~path"], {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(ADMIN),
     });
     const { secret } = (await (
-      await enrol.send("/api/admin/account/two-factor/start", { method: "POST", ...json({}) })
+      await enrol.send(adminApi.account["two-factor"].start["~path"], { method: "POST", ...json({}) })
     ).json()) as { secret: string };
     await typeNewPost();
     // Turning two-factor on elsewhere ends this browser's session.
     const { recoveryCodes } = (await (
-      await enrol.send("/api/admin/account/two-factor/confirm", {
+      await enrol.send(adminApi.account["two-factor"].confirm["~path"], {
         method: "POST",
         ...json({ currentPassword: ADMIN.password, code: codeOf(secret) }),
       })

@@ -6,8 +6,8 @@ import {
   RECOVERY_CODE_COUNT,
 } from "#shared/features/auth/constants.ts";
 import type { SignedIn } from "#shared/features/auth/contract.ts";
-import { ADMIN_API } from "#web/admin/admin-api.ts";
-import { ApiError, api, serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
+import { answer, authApi } from "#web/admin/admin-client.ts";
+import { ApiError, serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 
 // The two steps of signing in, used by the sign-in page and by the dashboard's "sign in
@@ -22,6 +22,15 @@ function missingFields(form: Record<LoginField, string>): Record<string, string>
   const errors: Record<string, string> = {};
   for (const field of ["username", "password"] as const) if (!form[field]) errors[field] = LOGIN_REQUIRED[field];
   return errors;
+}
+
+/**
+ * A sign-in step's answer to this script. The same route answers the page's form posted
+ * without JavaScript with a redirect and an empty body, which a script's JSON call never gets.
+ */
+function scripted<T extends object>(answer: T | string): T {
+  if (typeof answer === "string") throw new Error("The sign-in answered as it answers a form without JavaScript.");
+  return answer;
 }
 
 /** What the toast says after a sign-in: after a recovery code, how many are left. */
@@ -54,10 +63,10 @@ export function PasswordForm({ initialFailure, username = "", onCodeRequired, on
     setBusy(true);
     setFailure(null);
     try {
-      const answer = await api<SignedIn | { codeRequired: true }>("POST", ADMIN_API.login, { json: form });
+      const signedIn = scripted(await answer(authApi.login.post(form)));
       // Two-factor sign-in: the password was right, and a code is asked for next.
-      if ("codeRequired" in answer) onCodeRequired();
-      else await onSignedIn(answer);
+      if ("codeRequired" in signedIn) onCodeRequired();
+      else await onSignedIn(signedIn);
     } catch (error) {
       // 429 carries its own message (how long to wait); anything else is a wrong password.
       const message =
@@ -71,7 +80,7 @@ export function PasswordForm({ initialFailure, username = "", onCodeRequired, on
   }
 
   return (
-    <form method="post" action={ADMIN_API.login} onSubmit={submit} noValidate>
+    <form method="post" action={authApi.login["~path"]} onSubmit={submit} noValidate>
       <CredentialField
         name="username"
         label="Username"
@@ -173,7 +182,7 @@ export function CodeForm({ recovery, initialFailure, onSignedIn, onEnded, childr
     setBusy(true);
     setFailure(null);
     try {
-      await onSignedIn(await api<SignedIn>("POST", ADMIN_API.loginCode, { json: { code } }));
+      await onSignedIn(scripted(await answer(authApi.login.code.post({ code }))));
     } catch (failed) {
       const message = serverReason(failed, "That code is not right. Try again.");
       if (failed instanceof ApiError && failed.status === 401 && message === CHALLENGE_ENDED) {
@@ -190,7 +199,7 @@ export function CodeForm({ recovery, initialFailure, onSignedIn, onEnded, childr
 
   const label = recovery ? "Recovery code" : "Code from your authenticator app";
   return (
-    <form method="post" action={ADMIN_API.loginCode} onSubmit={submit} noValidate>
+    <form method="post" action={authApi.login.code["~path"]} onSubmit={submit} noValidate>
       {recovery && <input type="hidden" name="use" value="recovery" />}
       <p>
         {recovery

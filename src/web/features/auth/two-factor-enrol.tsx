@@ -1,10 +1,10 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useRef, useState } from "react";
 import { encode } from "uqr";
-import type { Enrolment, RecoveryCodes } from "#shared/features/auth/contract.ts";
-import { ADMIN_API } from "#web/admin/admin-api.ts";
+import type { Enrolment } from "#shared/features/auth/contract.ts";
+import { adminApi } from "#web/admin/admin-client.ts";
+import { useAdminSend } from "#web/admin/admin-queries.ts";
 import { Field } from "#web/admin/field.tsx";
-import { api, serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
+import { serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 import { CodeField, SOMETHING_WRONG } from "./code-field.tsx";
 
@@ -54,7 +54,7 @@ function problemsOf(code: string, currentPassword: string): Problems {
  * password (a session alone must not turn it on: someone who took it would lock the admin out).
  */
 export function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
-  const queryClient = useQueryClient();
+  const send = useAdminSend();
   const [enrolment, setEnrolment] = useState<Enrolment | null>(null);
   const [code, setCode] = useState("");
   const [currentPassword, setCurrentPassword] = useState("");
@@ -79,7 +79,7 @@ export function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
   async function start() {
     setBusy(true);
     try {
-      setEnrolment(await api<Enrolment>("POST", ADMIN_API.twoFactorStart, { json: {} }));
+      setEnrolment(await send(adminApi.account["two-factor"].start.post({})));
     } catch (failure) {
       toast({
         title: "Error",
@@ -109,10 +109,8 @@ export function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
     }
     setBusy(true);
     try {
-      const { recoveryCodes } = await api<RecoveryCodes>("POST", ADMIN_API.twoFactorConfirm, {
-        json: { currentPassword, code },
-      });
-      await queryClient.invalidateQueries({ queryKey: [ADMIN_API.account] });
+      // Answers once the account shows two-factor sign-in on.
+      const { recoveryCodes } = await send(adminApi.account["two-factor"].confirm.post({ currentPassword, code }));
       toast({ title: "Success", description: "Two-factor sign-in is on. Every other session has been signed out." });
       onCodes(recoveryCodes);
     } catch (failure) {

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from "@testing-library/re
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
 import { siteOnDisk } from "#tests/support/site-on-disk.ts";
+import { adminApi } from "#web/admin/admin-client.ts";
 import { SettingsTab } from "#web/features/settings/admin-settings.tsx";
 import { BACKUP_PRIVACY, BackupsTab } from "./admin-backups.tsx";
 import { BackupScheduleForm } from "./backup-schedule-form.tsx";
@@ -28,7 +29,7 @@ test("Back up now runs a backup, the page follows it to its end, and the file ca
   const link = within(screen.getByRole("table", { name: "Backup files" })).getByRole("link", {
     name: `Download ${file!.name}`,
   });
-  expect(link.getAttribute("href")).toBe(`/api/admin/backups/files/${file!.name}`);
+  expect(link.getAttribute("href")).toBe(`${adminApi.backups.files["~path"]}/${file!.name}`);
   expect((await site.asAdmin(link.getAttribute("href")!)).status).toBe(200);
   expect((screen.getByRole("button", { name: "Back up now" }) as HTMLButtonElement).disabled).toBe(false);
 });

@@ -1,8 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "wouter";
-import { type BackupOverview, type BackupRun, describeSchedule } from "#shared/features/backups/contract.ts";
+import { type BackupRun, describeSchedule } from "#shared/features/backups/contract.ts";
 import { formatSize } from "#shared/format.ts";
-import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { adminApi, adminHref, at } from "#web/admin/admin-client.ts";
+import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminPath } from "#web/admin/admin-sections.ts";
 import { adminDateTime } from "#web/admin/date-time.ts";
 import { toast } from "#web/stores/toast.ts";
@@ -28,12 +29,12 @@ function Result({ run }: { run: BackupRun }) {
 
 /** /admin/backups: the schedule, "Back up now", the last runs and the backup files to download. */
 export function BackupsTab() {
-  const overview = useQuery<BackupOverview>({
-    queryKey: [ADMIN_API.backups],
+  const overview = useQuery({
+    ...adminQuery(adminApi.backups),
     // Polled while a run is going, so its end shows without a reload.
     refetchInterval: (query) => (query.state.data?.running ? POLL_MS : false),
   });
-  const start = useAdminMutation<void>("POST", () => ADMIN_API.backupRun, [[ADMIN_API.backups]], false);
+  const start = useAdminChange(() => adminApi.backups.run.post());
   if (!overview.data) return <p aria-busy="true">Loading backups...</p>;
   const { schedule, running, runs, files } = overview.data;
   const busy = running !== null || start.isPending;
@@ -135,7 +136,7 @@ export function BackupsTab() {
                   <td data-label="Kind">{file.kind === "automatic" ? "Automatic" : "Back up now (kept)"}</td>
                   <td data-label="Size">{formatSize(file.size)}</td>
                   <td data-label="File">
-                    <a href={ADMIN_API.backupFile(file.name)} download={file.name}>
+                    <a href={adminHref(at(adminApi.backups.files, { name: file.name }))} download={file.name}>
                       Download <span className="visually-hidden">{file.name}</span>
                     </a>
                   </td>

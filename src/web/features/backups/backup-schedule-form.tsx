@@ -1,14 +1,14 @@
 import { useIsFetching, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type RefObject, useEffect, useId, useRef } from "react";
 import {
-  type BackupOverview,
   type BackupSchedule,
   BackupScheduleInput,
   describeSchedule,
   MAX_KEEP,
   SCHEDULE_CHOICES,
 } from "#shared/features/backups/contract.ts";
-import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { adminApi } from "#web/admin/admin-client.ts";
+import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminDateTime } from "#web/admin/date-time.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
@@ -40,7 +40,7 @@ function useRevealWhenNamed(heading: RefObject<HTMLHeadingElement | null>) {
 
 /** Settings' "Backups" part: when automatic backups run and how many are kept (applied at once). */
 export function BackupScheduleForm() {
-  const current = useQuery<BackupOverview>({ queryKey: [ADMIN_API.backups] });
+  const current = useQuery(adminQuery(adminApi.backups));
   if (!current.data) return <p aria-busy="true">Loading the backup schedule...</p>;
   return <BackupScheduleEditor schedule={current.data.schedule} />;
 }
@@ -53,7 +53,7 @@ function BackupScheduleEditor({ schedule }: { schedule: BackupSchedule }) {
     body: (form) => ({ cron: form.cron.trim(), keep: form.keep }),
   });
   const { form, setForm, error } = editor;
-  const save = useAdminMutation<BackupScheduleInput>("PUT", () => ADMIN_API.backupSchedule, [[ADMIN_API.backups]]);
+  const save = useAdminChange((body: BackupScheduleInput) => adminApi.backups.schedule.put(body));
   const helpId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   useRevealWhenNamed(heading);

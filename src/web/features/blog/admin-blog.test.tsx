@@ -5,6 +5,7 @@ import { adminApp } from "#tests/support/admin.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { fieldMessage, messageAt } from "#tests/support/field-message.ts";
 import { renderAt } from "#tests/support/render.tsx";
+import { adminApi, at } from "#web/admin/admin-client.ts";
 import { useToastStore } from "#web/stores/toast.ts";
 import { CategoriesTab } from "./admin-categories.tsx";
 import { PostEditor, PostsTab } from "./admin-posts.tsx";
@@ -39,13 +40,13 @@ describe("the post editor shows the server's answer at the field", () => {
     const { asAdmin } = await adminApp();
     routeFetchTo(asAdmin);
     const temp = await (
-      await asAdmin("/api/admin/blog/category", { method: "POST", json: { name: "Temporary", slug: "temporary" } })
+      await asAdmin(adminApi.blog.category, { method: "POST", json: { name: "Temporary", slug: "temporary" } })
     ).json();
     renderAt("/admin", <PostEditor post={null} onDone={() => {}} />);
     await screen.findByRole("option", { name: "Temporary" });
     fillPost("A post in a category that goes away");
     fireEvent.change(screen.getByLabelText("Category"), { target: { value: "temporary" } });
-    await asAdmin(`/api/admin/blog/category/${temp.id}`, { method: "DELETE" });
+    await asAdmin(at(adminApi.blog.category, { id: temp.id }), { method: "DELETE" });
     fireEvent.click(screen.getByRole("button", { name: "Create Post" }));
     await messageAt("Category", "Choose an existing category");
     expect(document.activeElement).toBe(screen.getByLabelText("Category"));
@@ -119,7 +120,7 @@ describe("images the site's security policy would block are refused at their fie
       return asAdmin(path, init);
     });
     database.sqlite.run("UPDATE blog_posts SET cover_image = 'https://images.example/cover.jpg'");
-    const post = (await (await asAdmin("/api/admin/blog/posts")).json())[0];
+    const post = (await (await asAdmin(adminApi.blog.posts)).json())[0];
     renderAt("/admin", <PostEditor post={post} onDone={() => {}} />);
     fireEvent.click(screen.getByRole("button", { name: "Update Post" }));
     const message = await screen.findByText(SITE_IMAGE_MESSAGE);
@@ -159,7 +160,7 @@ describe("the posts list", () => {
   test("names each post's category and links only published posts to their page", async () => {
     const { asAdmin } = await adminApp();
     routeFetchTo(asAdmin);
-    await asAdmin("/api/admin/blog/category", {
+    await asAdmin(adminApi.blog.category, {
       method: "POST",
       json: { name: "Going Live Safely", slug: "live-safe" },
     });
@@ -167,7 +168,7 @@ describe("the posts list", () => {
       ["A published post in a named category", "published-in-category", true],
       ["A draft post in a named category", "draft-in-category", false],
     ] as const) {
-      const made = await asAdmin("/api/admin/blog/post", {
+      const made = await asAdmin(adminApi.blog.post, {
         method: "POST",
         json: { title, slug, content: "<p>Body</p>", category: "live-safe", published },
       });

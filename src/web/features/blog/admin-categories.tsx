@@ -1,23 +1,22 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { BlogCategory } from "#shared/features/blog/contract.ts";
 import { CategoryInput } from "#shared/features/blog/contract.ts";
-import { API } from "#shared/paths.ts";
-import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { blogCategoriesRead } from "#shared/features/blog/reads.ts";
+import { adminApi, at } from "#web/admin/admin-client.ts";
+import { useAdminChange, useAdminRefresh } from "#web/admin/admin-queries.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { useRead } from "#web/lib/reads.ts";
 import { slugify } from "#web/lib/slug.ts";
 import { toast } from "#web/stores/toast.ts";
 
 const EMPTY = { name: "", slug: "" };
 
 export function CategoriesTab() {
-  const queryClient = useQueryClient();
-  const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
+  const refresh = useAdminRefresh();
+  const categories = useRead(blogCategoriesRead);
   const editor = useAdminForm({ initial: EMPTY, schema: CategoryInput });
   const { form, setForm, error } = editor;
-  const refresh = [[API.blogCategories], [API.blogPosts], [ADMIN_API.posts]];
-  const create = useAdminMutation<typeof form>("POST", () => ADMIN_API.category(), refresh);
-  const remove = useAdminMutation<number>("DELETE", (id) => ADMIN_API.category(id), refresh, false);
+  const create = useAdminChange((body: CategoryInput) => adminApi.blog.category.post(body));
+  const remove = useAdminChange((id: number) => at(adminApi.blog.category, { id }).delete());
 
   const send = (body: unknown, value: typeof form) =>
     create.mutate(value, {
@@ -71,11 +70,13 @@ export function CategoriesTab() {
                 <button
                   type="button"
                   className="danger outline small-button"
-                  // The outcome is not checked; the list is fetched again either way.
+                  // The outcome is not checked; the lists are fetched again either way.
                   onClick={() =>
                     remove.mutate(c.id, {
-                      onError: (error) => console.warn("Category delete failed", error.message),
-                      onSettled: () => void queryClient.invalidateQueries({ queryKey: [API.blogCategories] }),
+                      onError: (error) => {
+                        console.warn("Category delete failed", error.message);
+                        void refresh(adminApi.blog.category);
+                      },
                     })
                   }
                 >

@@ -1,9 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { AdminBlogPost, BlogCategory } from "#shared/features/blog/contract.ts";
+import type { AdminBlogPost, PostInput } from "#shared/features/blog/contract.ts";
 import { PostFormInput } from "#shared/features/blog/contract.ts";
-import { API } from "#shared/paths.ts";
-import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { blogCategoriesRead } from "#shared/features/blog/reads.ts";
+import { adminApi, at } from "#web/admin/admin-client.ts";
+import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
 import { AutosaveStatus, RestorePrompt, useAutosave } from "#web/admin/autosave.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
@@ -11,25 +12,19 @@ import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
 import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
 import { ApiError, retryQuery } from "#web/lib/query-client.ts";
+import { useRead } from "#web/lib/reads.ts";
 import { slugify } from "#web/lib/slug.ts";
 import { toast } from "#web/stores/toast.ts";
 import { PreviewButton } from "./preview-button.tsx";
 import { isPublicNow, PostStatus, PublishDate } from "./publish-date.tsx";
 import { SocialPreview } from "./social-preview.tsx";
 
-const PUBLIC_LISTS = [[API.blogPosts], [API.blogCategories]];
-
 export function PostsTab({ onEdit, onNew }: { onEdit: (post: AdminBlogPost) => void; onNew: () => void }) {
-  const posts = useQuery<AdminBlogPost[]>({ queryKey: [ADMIN_API.posts], retry: retryQuery(2) });
-  const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
+  const posts = useQuery({ ...adminQuery(adminApi.blog.posts), retry: retryQuery(2) });
+  const categories = useRead(blogCategoriesRead);
   const categoryName = (slug: string) => categories.data?.find((c) => c.slug === slug)?.name ?? slug;
   const [deleting, setDeleting] = useState<AdminBlogPost | null>(null);
-  const remove = useAdminMutation<number>(
-    "DELETE",
-    (id) => ADMIN_API.post(id),
-    [[ADMIN_API.posts], ...PUBLIC_LISTS],
-    false,
-  );
+  const remove = useAdminChange((id: number) => at(adminApi.blog.post, { id }).delete());
 
   if (posts.isPending) return <p aria-busy="true">Loading posts...</p>;
   if (posts.isError) return <p role="alert">Error loading posts: {posts.error.message}</p>;
@@ -87,7 +82,7 @@ type PostForm = {
 const postBody = (form: PostForm) => ({ ...form, category: form.category || null });
 
 export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDone: () => void }) {
-  const categories = useQuery<BlogCategory[]>({ queryKey: [API.blogCategories] });
+  const categories = useRead(blogCategoriesRead);
   const editor = useAdminForm<PostForm>({
     initial: {
       title: post?.title ?? "",
@@ -112,13 +107,12 @@ export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDon
     savedAt: post?.updatedAt ?? null,
     onRestore: (fields) => setForm((f) => ({ ...f, ...fields })),
   });
-  const save = useAdminMutation<PostForm>(post ? "PUT" : "POST", () => ADMIN_API.post(post?.id), [
-    [ADMIN_API.posts],
-    ...PUBLIC_LISTS,
-  ]);
+  const save = useAdminChange((body: PostInput) =>
+    post ? at(adminApi.blog.post, { id: post.id }).put(body) : adminApi.blog.post.post(body),
+  );
 
   const send = (body: unknown, value: PostForm) =>
-    save.mutate(body as PostForm, {
+    save.mutate(body as PostInput, {
       onSuccess: () => {
         editor.accepted(value);
         autosave.saved();

@@ -5,6 +5,7 @@ import { adminApp } from "#tests/support/admin.ts";
 import { createPost } from "#tests/support/factories.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
+import { adminApi, at } from "#web/admin/admin-client.ts";
 import { useToastStore } from "#web/stores/toast.ts";
 import { PostEditor, PostsTab } from "./admin-posts.tsx";
 import { fromLocalInput, toLocalInput } from "./publish-date.tsx";
@@ -113,7 +114,7 @@ describe("the publish date", () => {
     expect(screen.getByText(/Scheduled: visitors see the post from/)).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Update Post" }));
     await waitFor(() => expect(done).toBe(true));
-    const saved = await (await asAdmin("/api/admin/blog/posts")).json();
+    const saved = await (await asAdmin(adminApi.blog.posts)).json();
     expect(saved[0].publishAt).toBe(fromLocalInput("2031-03-01T10:05"));
   });
 });
@@ -130,10 +131,10 @@ describe("autosave in the editor", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     fireEvent.change(screen.getByLabelText("Title"), { target: { value: "Changed Title" } });
     await screen.findByText(/^Saved as a draft copy at \d\d:\d\d/, {}, { timeout: 6000 });
-    const { autosave } = await (await asAdmin(`/api/admin/autosave/post:${row.id}`)).json();
+    const { autosave } = await (await asAdmin(at(adminApi.autosave, { key: `post:${row.id}` }))).json();
     expect(autosave.body.title).toBe("Changed Title");
     expect(JSON.parse(localStorage.getItem(`autosave:post:${row.id}`)!).body.title).toBe("Changed Title");
-    const live = await (await asAdmin("/api/admin/blog/posts")).json();
+    const live = await (await asAdmin(adminApi.blog.posts)).json();
     expect(live[0].title).toBe("Saved Title");
   }, 10000);
 
@@ -144,7 +145,7 @@ describe("autosave in the editor", () => {
       slug: "saved",
       updatedAt: new Date("2020-01-01T00:00:00Z"),
     });
-    await asAdmin(`/api/admin/autosave/post:${row.id}`, {
+    await asAdmin(at(adminApi.autosave, { key: `post:${row.id}` }), {
       method: "PUT",
       json: { body: { title: "Unsaved Title", excerpt: "Unsaved excerpt" } },
     });
@@ -160,7 +161,7 @@ describe("autosave in the editor", () => {
     fireEvent.click(await screen.findByRole("button", { name: "Discard" }));
     expect((screen.getByLabelText("Title") as HTMLInputElement).value).toBe("Saved Title");
     await waitFor(async () =>
-      expect((await (await asAdmin(`/api/admin/autosave/post:${row.id}`)).json()).autosave).toBeNull(),
+      expect((await (await asAdmin(at(adminApi.autosave, { key: `post:${row.id}` }))).json()).autosave).toBeNull(),
     );
   });
 
@@ -172,7 +173,7 @@ describe("autosave in the editor", () => {
       slug: "saved",
       updatedAt: new Date("2020-01-01T00:00:00Z"),
     });
-    await asAdmin(`/api/admin/autosave/post:${row.id}`, { method: "PUT", json: { body: { title } } });
+    await asAdmin(at(adminApi.autosave, { key: `post:${row.id}` }), { method: "PUT", json: { body: { title } } });
     routeFetchTo(asAdmin);
     return { row, asAdmin, key: `autosave:post:${row.id}` };
   }
@@ -226,11 +227,14 @@ describe("autosave in the editor", () => {
       slug: "saved",
       updatedAt: new Date("2099-01-01T00:00:00Z"),
     });
-    await asAdmin(`/api/admin/autosave/post:${row.id}`, { method: "PUT", json: { body: { title: "Old copy" } } });
+    await asAdmin(at(adminApi.autosave, { key: `post:${row.id}` }), {
+      method: "PUT",
+      json: { body: { title: "Old copy" } },
+    });
     routeFetchTo(asAdmin);
     renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => {}} />);
     await waitFor(async () =>
-      expect((await (await asAdmin(`/api/admin/autosave/post:${row.id}`)).json()).autosave).toBeNull(),
+      expect((await (await asAdmin(at(adminApi.autosave, { key: `post:${row.id}` }))).json()).autosave).toBeNull(),
     );
     expect(screen.queryByRole("button", { name: /^Restore/ })).toBeNull();
   });

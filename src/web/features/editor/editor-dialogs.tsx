@@ -1,8 +1,9 @@
 import { type FormEvent, type ReactNode, useId, useLayoutEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
-import { ADMIN_API } from "#web/admin/admin-api.ts";
-import { uploadFile } from "#web/features/media/media-data.ts";
-import { api, serverReason } from "#web/lib/query-client.ts";
+import { adminApi, at } from "#web/admin/admin-client.ts";
+import { useAdminSend } from "#web/admin/admin-queries.ts";
+import { useUpload } from "#web/features/media/media-data.ts";
+import { serverReason } from "#web/lib/query-client.ts";
 
 const MB = 1024 * 1024;
 
@@ -99,6 +100,8 @@ export function ImageDialog({
   const [file, setFile] = useState<File | null>(null);
   const [alt, setAlt] = useState("");
   const [problem, setProblem] = useState<{ field: "file" | "alt"; message: string } | null>(null);
+  const upload = useUpload();
+  const send = useAdminSend();
   const [busy, setBusy] = useState(false);
   const fileId = useId();
   const altId = useId();
@@ -130,9 +133,9 @@ export function ImageDialog({
     setBusy(true);
     setProblem(null);
     try {
-      const stored = await uploadFile(file);
+      const stored = await upload(file);
       // The description is the library's too, offered again whenever the image is chosen.
-      await api("PUT", ADMIN_API.mediaItem(stored.id), { json: { alt: alt.trim() } }).catch(() => {});
+      await send(at(adminApi.media, { id: stored.id }).put({ alt: alt.trim() })).catch(() => {});
       done({ url: stored.url, alt: alt.trim() });
     } catch (error) {
       setProblem({ field: "file", message: serverReason(error, "The upload failed. Please try again.") });

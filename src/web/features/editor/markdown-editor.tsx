@@ -8,9 +8,9 @@ import {
   useState,
 } from "react";
 import { createPortal } from "react-dom";
-import { EDITOR_PREVIEW_PATH, type PreviewAnswer } from "#shared/features/editor/preview.ts";
+import { answer, backgroundApi } from "#web/admin/admin-client.ts";
 import { MediaPicker } from "#web/features/media/media-picker.tsx";
-import { api, serverReason } from "#web/lib/query-client.ts";
+import { serverReason } from "#web/lib/query-client.ts";
 import { type ChosenImage, ImageDialog, type LibraryPickerSlot, VideoDialog } from "./editor-dialogs.tsx";
 
 // The admin's writing editor: Markdown in a textarea, GitHub's <markdown-toolbar> over it,
@@ -120,7 +120,7 @@ function usePreview(markdown: string) {
     const turn = ++asked.current;
     setState((s) => ({ ...s, busy: true }));
     const timer = setTimeout(() => {
-      api<PreviewAnswer>("POST", EDITOR_PREVIEW_PATH, { json: { markdown }, background: true }).then(
+      answer(backgroundApi.editor.preview.post({ markdown })).then(
         ({ html }) => turn === asked.current && setState({ html, error: null, busy: false }),
         (error: unknown) =>
           turn === asked.current &&

@@ -5,11 +5,11 @@ import { adminRecoveryCodes } from "#server/features/auth/table.ts";
 import { backupRuns } from "#server/features/backups/table.ts";
 import { utcDay } from "#server/lib/utc-day.ts";
 import { METRICS } from "#shared/features/analytics/constants.ts";
-import { ADMIN, adminApp } from "#tests/support/admin.ts";
+import { adminApp, enrolTwoFactor } from "#tests/support/admin.ts";
 import { createLink, createPost, createSettings } from "#tests/support/factories.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
-import { codeAt } from "#tests/support/two-factor.ts";
+import { adminApi } from "#web/admin/admin-client.ts";
 import { LinksTab } from "#web/features/links/admin-links.tsx";
 import { HomeTab } from "./admin-home.tsx";
 
@@ -61,7 +61,7 @@ test("a new site: each card says what is missing; first to do: a backup and the 
 
 test("a failed backup and a broken link come first; the cards count posts, links and the week's visits", async () => {
   const t = await home();
-  await t.asAdmin("/api/admin/settings/address", { method: "PUT", json: { origin: "https://site.example" } });
+  await t.asAdmin(adminApi.settings.address, { method: "PUT", json: { origin: "https://site.example" } });
   await createPost(t.db);
   await createPost(t.db, { published: false });
   await createPost(t.db, { publishAt: new Date(Date.now() + 86_400_000) });
@@ -98,7 +98,7 @@ test("a failed backup and a broken link come first; the cards count posts, links
 
 test("all well: no attention list; a good backup shows its size; with ANALYTICS off the week says so", async () => {
   const t = await home({ analytics: false });
-  await t.asAdmin("/api/admin/settings/address", { method: "PUT", json: { origin: "https://site.example" } });
+  await t.asAdmin(adminApi.settings.address, { method: "PUT", json: { origin: "https://site.example" } });
   await t.db.insert(backupRuns).values({
     trigger: "manual",
     status: "ok",
@@ -124,15 +124,9 @@ test("a public address taken from the sign-in asks to be confirmed", async () =>
 
 test("recovery codes used: how many are left and the way to new ones; none left comes first, said strongly", async () => {
   const t = await home();
-  await t.asAdmin("/api/admin/settings/address", { method: "PUT", json: { origin: "https://site.example" } });
+  await t.asAdmin(adminApi.settings.address, { method: "PUT", json: { origin: "https://site.example" } });
   await t.db.insert(backupRuns).values({ trigger: "manual", status: "ok", finishedAt: new Date(), size: 1024 });
-  const { secret } = (await (
-    await t.asAdmin("/api/admin/account/two-factor/start", { method: "POST", json: {} })
-  ).json()) as { secret: string };
-  await t.asAdmin("/api/admin/account/two-factor/confirm", {
-    method: "POST",
-    json: { currentPassword: ADMIN.password, code: codeAt(secret, -1) },
-  });
+  await enrolTwoFactor(t.asAdmin);
   // All ten left: nothing to say.
   const first = renderAt("/admin", <HomeTab />);
   await screen.findByRole("region", { name: "Posts" });

@@ -6,7 +6,8 @@ import type { AdminHome, HomeBackup } from "#shared/features/home/contract.ts";
 import { OFFLINE_HINT } from "#shared/features/links/health.ts";
 import { isLocalOrigin } from "#shared/features/settings/contract.ts";
 import { describeLinkCheckHours } from "#shared/features/settings/link-checks.ts";
-import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { adminApi } from "#web/admin/admin-client.ts";
+import { adminQuery } from "#web/admin/admin-queries.ts";
 import { adminPath, NEW_RECORD } from "#web/admin/admin-sections.ts";
 import { adminDateTime } from "#web/admin/date-time.ts";
 import { Loading } from "#web/ui/error-state.tsx";
@@ -104,7 +105,7 @@ function attentionItems(home: AdminHome): AttentionItem[] {
 /** /admin: how the site is doing and what needs attention. */
 export function HomeTab() {
   // Fetched again on every visit: what was just saved elsewhere in the dashboard counts at once.
-  const home = useQuery<AdminHome>({ queryKey: [ADMIN_API.home], staleTime: 0 });
+  const home = useQuery({ ...adminQuery(adminApi.home), staleTime: 0 });
   return (
     <div className="admin-home">
       <h2>Home</h2>

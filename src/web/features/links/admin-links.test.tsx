@@ -1,10 +1,11 @@
 import { afterEach, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { adminApp } from "#tests/support/admin.ts";
+import { adminApp, requestLine } from "#tests/support/admin.ts";
 import { createLink } from "#tests/support/factories.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { fieldMessage } from "#tests/support/field-message.ts";
 import { renderAt } from "#tests/support/render.tsx";
+import { adminApi } from "#web/admin/admin-client.ts";
 import { useToastStore } from "#web/stores/toast.ts";
 import { LinksTab, NewLinkEditor } from "./admin-links.tsx";
 
@@ -195,7 +196,7 @@ test("New link: a destination on this computer or a private network is refused a
     LONG,
   );
   // The refusal is the answer: said as soon as it arrives, never after sending the same link again.
-  expect(sent.filter((line) => line === "POST /api/admin/link")).toHaveLength(1);
+  expect(sent.filter((line) => line === requestLine("POST", adminApi.link))).toHaveLength(1);
   expect(useToastStore.getState().toasts.map((toast) => toast.description)).toEqual(["Check the highlighted field."]);
   expect(database.sqlite.query("SELECT count(*) AS n FROM links WHERE slug = 'inside'").get()).toEqual({ n: 0 });
 });

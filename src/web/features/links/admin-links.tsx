@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { Link, useSearch } from "wouter";
 import { GO_PREFIX, placementLabel } from "#shared/features/links/constants.ts";
@@ -11,13 +11,13 @@ import {
   LinkUpdate,
 } from "#shared/features/links/contract.ts";
 import { type HealthFilter, needsAttention, readHealthFilter } from "#shared/features/links/health.ts";
-import type { PublicAddress } from "#shared/features/settings/contract.ts";
-import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { adminApi, at } from "#web/admin/admin-client.ts";
+import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminPath, NEW_RECORD } from "#web/admin/admin-sections.ts";
 import { AdminTable } from "#web/admin/admin-table.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
-import { api, retryMutation, serverFieldErrors } from "#web/lib/query-client.ts";
+import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 import { CopyLink } from "./copy-link.tsx";
 import { CheckAllLinks, deactivateLabel, HealthBadge, LinkHealthPanel, OfflineHint } from "./link-health.tsx";
@@ -122,7 +122,7 @@ function LinkFields({
  * address, or none, is known): the copied address may then not be the one visitors use.
  */
 function usePublicOrigin(): { origin: string; confirmed: boolean } {
-  const address = useQuery<PublicAddress>({ queryKey: [ADMIN_API.address], staleTime: 60_000 });
+  const address = useQuery({ ...adminQuery(adminApi.settings.address), staleTime: 60_000 });
   const source = address.data?.source;
   return {
     origin: address.data?.origin ?? (typeof window === "undefined" ? "" : window.location.origin),
@@ -166,7 +166,7 @@ function ClicksCell({ clicks }: { clicks: LinkClicks }) {
 
 /** The Links section (docs/product.md#managed-links): every managed link, its clicks, copy, edit, turn off or on. */
 export function LinksTab() {
-  const links = useQuery<AdminLinkWithClicks[]>({ queryKey: [ADMIN_API.links], staleTime: 10_000 });
+  const links = useQuery({ ...adminQuery(adminApi.links), staleTime: 10_000 });
   const { origin, confirmed } = usePublicOrigin();
   const [editing, setEditing] = useState<AdminLink | null>(null);
   const [query, setQuery] = useState("");
@@ -176,12 +176,7 @@ export function LinksTab() {
     () => readHealthFilter(new URLSearchParams(search).get("health")) ?? "all",
   );
   const searchId = useId();
-  const queryClient = useQueryClient();
-  const toggle = useMutation<unknown, Error, { id: number; body: LinkForm }>({
-    mutationFn: ({ id, body }) => api("PUT", ADMIN_API.link(id), { json: body }),
-    retry: retryMutation("PUT"),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [ADMIN_API.links] }),
-  });
+  const toggle = useAdminChange(({ id, body }: { id: number; body: LinkForm }) => at(adminApi.link, { id }).put(body));
 
   const switchState = (link: AdminLink) => {
     const body = { ...formOf(link), active: !link.active };
@@ -346,10 +341,10 @@ function LinkDialog({ link, onClose }: { link: AdminLink; onClose: () => void })
     body: editorBody,
   });
   const { form, set, error } = editor;
-  const save = useAdminMutation<unknown>("PUT", () => ADMIN_API.link(link.id), [[ADMIN_API.links]]);
+  const save = useAdminChange((body: LinkUpdate) => at(adminApi.link, { id: link.id }).put(body));
 
   const send = (body: unknown, value: EditorForm) =>
-    save.mutate(body, {
+    save.mutate(body as LinkUpdate, {
       onSuccess: () => {
         editor.accepted(value);
         toast({ title: "Link updated" });
@@ -416,14 +411,14 @@ export function NewLinkEditor({ onDone }: { onDone: () => void }) {
     }),
   });
   const { form, set, error } = editor;
-  const save = useAdminMutation<unknown>("POST", () => ADMIN_API.newLink, [[ADMIN_API.links]]);
+  const save = useAdminChange((body: LinkCreate) => adminApi.link.post(body));
   const slugInput = useRef<HTMLInputElement>(null);
   const slugHint = useId();
   // The page is this form: its first field has the focus when it opens.
   useEffect(() => slugInput.current?.focus(), []);
 
   const send = (body: unknown, value: NewLinkForm) =>
-    save.mutate(body, {
+    save.mutate(body as LinkCreate, {
       onSuccess: () => {
         editor.accepted(value);
         toast({ title: "Link created" });

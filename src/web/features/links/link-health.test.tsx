@@ -2,8 +2,10 @@ import { afterEach, expect, test } from "bun:test";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { AdminLink } from "#shared/features/links/contract.ts";
 import { looksOffline, needsAttention, OFFLINE_HINT } from "#shared/features/links/health.ts";
+import { requestLine } from "#tests/support/admin.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
+import { adminApi, at } from "#web/admin/admin-client.ts";
 import { useToastStore } from "#web/stores/toast.ts";
 import { CheckAllLinks, deactivateLabel, HealthBadge, healthDetails, LinkHealthPanel } from "./link-health.tsx";
 
@@ -87,7 +89,7 @@ test("the editor's Health box says when and why clicks go to the fallback, and C
   const sent: string[] = [];
   routeFetchTo(async (path, init) => {
     sent.push(`${init?.method ?? "GET"} ${path}`);
-    if (path === "/api/admin/links/7/check") {
+    if (path === at(adminApi.links, { id: 7 }).check["~path"]) {
       current = { ...current, healthClass: "healthy", lastStatus: 200, consecutiveFailures: 0 };
       return Response.json({ link: current, reason: "Answered 200." });
     }
@@ -100,7 +102,7 @@ test("the editor's Health box says when and why clicks go to the fallback, and C
   expect(note.textContent).toContain("Visitors go to https://b.example/");
   fireEvent.click(screen.getByRole("button", { name: "Check now" }));
   await waitFor(() => expect(screen.getByText("Healthy")).toBeTruthy());
-  expect(sent).toContain("POST /api/admin/links/7/check");
+  expect(sent).toContain(requestLine("POST", at(adminApi.links, { id: 7 }).check));
   expect(screen.queryByRole("status")).toBeNull();
 });
 
@@ -139,7 +141,7 @@ test("Check all links now: a run longer than the server waits is followed until 
   let polls = 0;
   routeFetchTo(async (path, init) => {
     reads.push(`${init?.method ?? "GET"} ${path}`);
-    if (path !== "/api/admin/links/check") return Response.json(done);
+    if (path !== adminApi.links.check["~path"]) return Response.json(done);
     if (init?.method === "POST")
       return Response.json(
         { running: true, checked: 1, total: 3, offline: false, links: [unchecked] },
@@ -160,6 +162,6 @@ test("Check all links now: a run longer than the server waits is followed until 
     timeout: 5000,
   });
   expect(useToastStore.getState().toasts.map((t) => t.description)).toContain("1 broken: see the Health column.");
-  expect(reads.filter((r) => r === "GET /api/admin/links/check")).toHaveLength(2);
+  expect(reads.filter((r) => r === requestLine("GET", adminApi.links.check))).toHaveLength(2);
   expect(screen.getByRole("button", { name: "Check all links now" })).toBeTruthy();
 });

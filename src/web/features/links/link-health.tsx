@@ -1,15 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import {
-  type AdminLink,
-  autoFallbackInEffect,
-  type HealthClass,
-  type LinkCheckRun,
-} from "#shared/features/links/contract.ts";
+import { type AdminLink, autoFallbackInEffect, type HealthClass } from "#shared/features/links/contract.ts";
 import { looksOffline, OFFLINE_HINT } from "#shared/features/links/health.ts";
-import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { adminApi, adminKey, answer, at } from "#web/admin/admin-client.ts";
+import { adminQuery, useAdminRefresh, useAdminSend } from "#web/admin/admin-queries.ts";
 import { adminDateTime } from "#web/admin/date-time.ts";
-import { api } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 
 // Link health (docs/product.md#link-health): what the last check of each link's destination
@@ -88,22 +83,25 @@ const POLL_MS = 1000;
  */
 export function CheckAllLinks() {
   const queryClient = useQueryClient();
+  const refresh = useAdminRefresh();
   const [progress, setProgress] = useState<{ checked: number; total: number } | null>(null);
-  const run = useMutation<LinkCheckRun, Error>({
+  // The list as each answer gives it, while the run goes on.
+  const show = (links: AdminLink[]) => queryClient.setQueryData(adminKey(adminApi.links), links);
+  const run = useMutation({
     mutationFn: async () => {
-      let answer = await api<LinkCheckRun>("POST", ADMIN_API.checkLinks, { json: {} });
-      while (answer.running) {
-        queryClient.setQueryData([ADMIN_API.links], answer.links);
-        setProgress({ checked: answer.checked, total: answer.total });
+      let state = await answer(adminApi.links.check.post({}));
+      while (state.running) {
+        show(state.links);
+        setProgress({ checked: state.checked, total: state.total });
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-        answer = await api<LinkCheckRun>("GET", ADMIN_API.checkLinks);
+        state = await answer(adminApi.links.check.get());
       }
-      return answer;
+      return state;
     },
     onSettled: () => setProgress(null),
     onSuccess: (answer) => {
-      queryClient.setQueryData([ADMIN_API.links], answer.links);
-      void queryClient.invalidateQueries({ queryKey: [ADMIN_API.links] });
+      show(answer.links);
+      void refresh(adminApi.links.check);
       if (answer.offline) {
         toast({ title: `Checked ${answer.checked} links`, description: OFFLINE_HINT, variant: "destructive" });
         return;
@@ -153,13 +151,13 @@ export function deactivateLabel(link: Pick<AdminLink, "active" | "healthClass" |
  * fallback by themselves (and why).
  */
 export function LinkHealthPanel({ id }: { id: number }) {
-  const links = useQuery<AdminLink[]>({ queryKey: [ADMIN_API.links], staleTime: 10_000 });
+  const links = useQuery({ ...adminQuery(adminApi.links), staleTime: 10_000 });
   const link = links.data?.find((l) => l.id === id);
-  const queryClient = useQueryClient();
-  const check = useMutation<{ link: AdminLink; reason: string }, Error>({
-    mutationFn: () => api("POST", ADMIN_API.checkLink(id), { json: {} }),
-    onSuccess: async (answer) => {
-      await queryClient.invalidateQueries({ queryKey: [ADMIN_API.links] });
+  const send = useAdminSend();
+  const check = useMutation({
+    // Answers once the list shows what the check found.
+    mutationFn: () => send(at(adminApi.links, { id }).check.post({})),
+    onSuccess: (answer) => {
       toast({
         title: `${HEALTH_LABELS[answer.link.healthClass ?? "unchecked"]}: ${answer.link.slug}`,
         description: answer.reason,

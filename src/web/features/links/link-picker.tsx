@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { type AdminLink, NEW_LINK } from "#shared/features/links/contract.ts";
-import { ADMIN_API } from "#web/admin/admin-api.ts";
+import { NEW_LINK } from "#shared/features/links/contract.ts";
+import { adminApi } from "#web/admin/admin-client.ts";
+import { adminQuery } from "#web/admin/admin-queries.ts";
 import { Field } from "#web/admin/field.tsx";
 
 /** What a source's form holds for its managed link (docs/product.md#managed-links). */
@@ -64,7 +65,7 @@ export function LinkPicker({
   onChange: (pick: LinkPick, destination: string) => void;
   errors: { linkSlug?: string | undefined; newLinkSlug?: string | undefined; newLinkDestination?: string | undefined };
 }) {
-  const links = useQuery<AdminLink[]>({ queryKey: [ADMIN_API.links], staleTime: 10_000 });
+  const links = useQuery({ ...adminQuery(adminApi.links), staleTime: 10_000 });
   const all = links.data ?? [];
   const destinationOf = (slug: string) => all.find((link) => link.slug === slug)?.destination ?? "";
   const known = value.linkSlug === NEW_LINK || value.linkSlug === "" || all.some((l) => l.slug === value.linkSlug);

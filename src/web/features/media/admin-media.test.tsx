@@ -7,6 +7,7 @@ import { createOffer } from "#tests/support/factories.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { testImage, uploadForm } from "#tests/support/images.ts";
 import { renderAt } from "#tests/support/render.tsx";
+import { adminApi, at, uploadApi } from "#web/admin/admin-client.ts";
 import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
 import { useToastStore } from "#web/stores/toast.ts";
 import { MediaTab } from "./admin-media.tsx";
@@ -22,15 +23,15 @@ async function library() {
   const app = await adminApp({ seed: false });
   const upload = async (width: number) =>
     (await (
-      await app.asAdmin("/api/upload", { method: "POST", body: uploadForm(await testImage(width, 600), "a.jpg") })
+      await app.asAdmin(uploadApi, { method: "POST", body: uploadForm(await testImage(width, 600), "a.jpg") })
     ).json()) as {
       url: string;
       id: number;
     };
   const ring = await upload(1200);
   const desk = await upload(800);
-  await app.asAdmin(`/api/admin/media/${ring.id}`, { method: "PUT", json: { alt: "A ring light on a stand" } });
-  await app.asAdmin(`/api/admin/media/${desk.id}`, { method: "PUT", json: { alt: "A tidy desk" } });
+  await app.asAdmin(at(adminApi.media, { id: ring.id }), { method: "PUT", json: { alt: "A ring light on a stand" } });
+  await app.asAdmin(at(adminApi.media, { id: desk.id }), { method: "PUT", json: { alt: "A tidy desk" } });
   await createOffer(app.db, { title: "Ring light deal", imageUrl: ring.url });
   routeFetchTo(app.asAdmin);
   return { app, ring, desk };

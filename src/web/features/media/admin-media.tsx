@@ -1,12 +1,12 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { Link } from "wouter";
 import type { MediaItem } from "#shared/features/media/contract.ts";
 import { formatSize } from "#shared/format.ts";
-import { ADMIN_API } from "#web/admin/admin-api.ts";
-import { ApiError, api, serverReason } from "#web/lib/query-client.ts";
+import { adminApi, at } from "#web/admin/admin-client.ts";
+import { useAdminRefresh, useAdminSend } from "#web/admin/admin-queries.ts";
+import { ApiError, serverReason } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
-import { formatDay, matchesSearch, type Uploaded, uploadFile, usageLabel, useMediaLibrary } from "./media-data.ts";
+import { formatDay, matchesSearch, type Uploaded, usageLabel, useMediaLibrary, useUpload } from "./media-data.ts";
 import { MediaSearch } from "./media-search.tsx";
 
 /** /admin/media: the media library. Every upload, where it is used, its alt text, upload and delete. */
@@ -66,7 +66,7 @@ export function UploadField({
   accept?: string;
   onUploaded?: (uploaded: Uploaded) => void;
 }) {
-  const queryClient = useQueryClient();
+  const upload = useUpload();
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const id = useId();
@@ -75,8 +75,7 @@ export function UploadField({
     if (!file) return;
     setBusy(true);
     try {
-      const uploaded = await uploadFile(file);
-      await queryClient.invalidateQueries({ queryKey: [ADMIN_API.media] });
+      const uploaded = await upload(file);
       toast({ title: "Uploaded", description: `${file.name} is in the media library.` });
       onUploaded?.(uploaded);
     } catch (error) {
@@ -190,7 +189,7 @@ function UsageLinks({ item, onFollow }: { item: MediaItem; onFollow?: () => void
 
 /** The image's description for screen readers; used as the alt text when it is put in a post. */
 function AltForm({ item }: { item: MediaItem }) {
-  const queryClient = useQueryClient();
+  const send = useAdminSend();
   const [alt, setAlt] = useState(item.alt);
   const [busy, setBusy] = useState(false);
   const id = useId();
@@ -199,8 +198,7 @@ function AltForm({ item }: { item: MediaItem }) {
   async function save() {
     setBusy(true);
     try {
-      await api("PUT", ADMIN_API.mediaItem(item.id), { json: { alt } });
-      await queryClient.invalidateQueries({ queryKey: [ADMIN_API.media] });
+      await send(at(adminApi.media, { id: item.id }).put({ alt }));
       toast({ title: "Alt text saved" });
     } catch (error) {
       toast({
@@ -240,7 +238,8 @@ function AltForm({ item }: { item: MediaItem }) {
  */
 function DeleteMediaDialog({ item, onClose }: { item: MediaItem | null; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const queryClient = useQueryClient();
+  const send = useAdminSend();
+  const refresh = useAdminRefresh();
   const [busy, setBusy] = useState(false);
   // The server's refusal when the upload came into use after the list was loaded.
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -258,14 +257,14 @@ function DeleteMediaDialog({ item, onClose }: { item: MediaItem | null; onClose:
     if (!item) return;
     setBusy(true);
     try {
-      await api("DELETE", ADMIN_API.mediaItem(item.id, used));
-      await queryClient.invalidateQueries({ queryKey: [ADMIN_API.media] });
+      // Confirmed by the admin when they were told where it is used.
+      await send(at(adminApi.media, { id: item.id }).delete(undefined, { query: used ? { force: "1" } : {} }));
       toast({ title: "Upload deleted", description: `${item.name} was deleted.` });
       onClose();
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
         setRefusal(error.error);
-        void queryClient.invalidateQueries({ queryKey: [ADMIN_API.media] });
+        void refresh(adminApi.media);
       } else
         toast({
           title: "Error",

@@ -1,28 +1,29 @@
 import { useQuery } from "@tanstack/react-query";
 import type { MediaItem, MediaUsage } from "#shared/features/media/contract.ts";
-import { ADMIN_API } from "#web/admin/admin-api.ts";
-import { api } from "#web/lib/query-client.ts";
+import { adminApi, uploadApi } from "#web/admin/admin-client.ts";
+import { adminQuery, useAdminSend } from "#web/admin/admin-queries.ts";
 
 /** Every upload in the library, newest first, with where each is used. */
 export function useMediaLibrary() {
-  return useQuery<MediaItem[]>({ queryKey: [ADMIN_API.media], staleTime: 5_000 });
+  return useQuery({ ...adminQuery(adminApi.media), staleTime: 5_000 });
+}
+
+/**
+ * Sends one file to the upload endpoint, which records it in the library: answers the new
+ * upload as the library recorded it, once the library shows it. The body is the browser's
+ * own multipart form of the file (the server streams it to disk).
+ */
+export function useUpload() {
+  const send = useAdminSend();
+  return (file: File) => {
+    const form = new FormData();
+    form.append("file", file);
+    return send(uploadApi.post(undefined, { fetch: { body: form } }));
+  };
 }
 
 /** What the upload endpoint answers: the new upload as the library recorded it. */
-export interface Uploaded {
-  url: string;
-  id: number;
-  width: number | null;
-  height: number | null;
-  alt: string;
-}
-
-/** Sends one file to the upload endpoint; the server records it in the library. */
-export async function uploadFile(file: File): Promise<Uploaded> {
-  const form = new FormData();
-  form.append("file", file);
-  return api<Uploaded>("POST", ADMIN_API.upload, { form });
-}
+export type Uploaded = Awaited<ReturnType<ReturnType<typeof useUpload>>>;
 
 /** "24 Nov 2026". */
 export function formatDay(iso: string): string {

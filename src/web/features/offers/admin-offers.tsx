@@ -2,7 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { MODULE_IDS } from "#shared/features/course/constants.ts";
 import { type AdminOffer, OfferInput } from "#shared/features/offers/contract.ts";
-import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { adminApi, at } from "#web/admin/admin-client.ts";
+import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
@@ -14,9 +15,13 @@ import { toast } from "#web/stores/toast.ts";
 
 export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => void; onNew: () => void }) {
   // Polled every 2 s while this tab is open, up to 3 retries.
-  const offers = useQuery<AdminOffer[]>({ queryKey: [ADMIN_API.offers], refetchInterval: 2000, retry: retryQuery(3) });
+  const offers = useQuery({
+    ...adminQuery(adminApi["affiliate-offers"]),
+    refetchInterval: 2000,
+    retry: retryQuery(3),
+  });
   const [deleting, setDeleting] = useState<AdminOffer | null>(null);
-  const remove = useAdminMutation<number>("DELETE", (id) => ADMIN_API.offer(id), [[ADMIN_API.offers]], false);
+  const remove = useAdminChange((id: number) => at(adminApi["affiliate-offer"], { id }).delete());
 
   return (
     <>
@@ -108,7 +113,7 @@ type OfferForm = LinkPick & {
 };
 
 export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDone: () => void }) {
-  const all = useQuery<AdminOffer[]>({ queryKey: [ADMIN_API.offers] });
+  const all = useQuery(adminQuery(adminApi["affiliate-offers"]));
   const editor = useAdminForm<OfferForm>({
     initial: {
       title: offer?.title ?? "",
@@ -131,9 +136,9 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
   });
   const { form, set, setForm, error } = editor;
   const [mediaKind, setMediaKind] = useState<"image" | "video">(offer?.videoUrl ? "video" : "image");
-  const save = useAdminMutation<OfferForm>(offer ? "PUT" : "POST", () => ADMIN_API.offer(offer?.id), [
-    [ADMIN_API.offers],
-  ]);
+  const save = useAdminChange((body: OfferInput) =>
+    offer ? at(adminApi["affiliate-offer"], { id: offer.id }).put(body) : adminApi["affiliate-offer"].post(body),
+  );
   const othersActive = (all.data ?? []).filter(
     (o) => o.moduleId === form.moduleId && o.isActive && o.id !== offer?.id,
   ).length;
@@ -149,7 +154,7 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
   };
 
   const send = (body: unknown, value: OfferForm) =>
-    save.mutate(body as OfferForm, {
+    save.mutate(body as OfferInput, {
       onSuccess: () => {
         editor.accepted(value);
         toast({

@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { PRODUCT_ARCHETYPES, PRODUCT_BADGES, RecommendedProduct } from "#shared/features/products/contract.ts";
-import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { adminApi, at } from "#web/admin/admin-client.ts";
+import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { DeleteDialog } from "#web/admin/admin-table.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
 import { RowActions } from "#web/admin/row-actions.tsx";
@@ -15,10 +16,10 @@ type Product = RecommendedProduct;
 
 export function ProductsTab() {
   // The product list is stale after 10 s.
-  const products = useQuery<Product[]>({ queryKey: [ADMIN_API.products], staleTime: 10_000 });
+  const products = useQuery({ ...adminQuery(adminApi["recommended-products"]), staleTime: 10_000 });
   const [editing, setEditing] = useState<Product | "new" | null>(null);
   const [deleting, setDeleting] = useState<Product | null>(null);
-  const remove = useAdminMutation<string>("DELETE", (id) => ADMIN_API.product(id), [[ADMIN_API.products]], false);
+  const remove = useAdminChange((id: string) => at(adminApi["recommended-product"], { id }).delete());
 
   const groups = PRODUCT_ARCHETYPES.map((archetype) => ({
     archetype,
@@ -112,9 +113,11 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
     schema: RecommendedProduct,
   });
   const { form, set, setForm, error } = editor;
-  const save = useAdminMutation<Product>(product ? "PUT" : "POST", () => ADMIN_API.product(product?.id), [
-    [ADMIN_API.products],
-  ]);
+  const save = useAdminChange((body: Product) =>
+    product
+      ? at(adminApi["recommended-product"], { id: product.id }).put(body)
+      : adminApi["recommended-product"].post(body),
+  );
 
   const send = (body: unknown, value: Product & LinkPick) =>
     save.mutate(value, {

@@ -1,9 +1,10 @@
 import { afterEach, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
-import { adminApp } from "#tests/support/admin.ts";
+import { adminApp, requestLine } from "#tests/support/admin.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { fieldMessage, messageAt } from "#tests/support/field-message.ts";
 import { renderAt } from "#tests/support/render.tsx";
+import { adminApi } from "#web/admin/admin-client.ts";
 import { useToastStore } from "#web/stores/toast.ts";
 import { SettingsTab } from "./admin-settings.tsx";
 
@@ -97,7 +98,7 @@ test("the site's claims: each explained in plain words, a long one refused at it
   fireEvent.change(income, { target: { value: "" } });
   fireEvent.change(screen.getByLabelText("Testimonial"), { target: { value: "" } });
   fireEvent.click(screen.getByRole("button", { name: "Save Settings" }));
-  await waitFor(() => expect(sent).toContain("PUT /api/admin/settings"));
+  await waitFor(() => expect(sent).toContain(requestLine("PUT", adminApi.settings)));
   await waitFor(() =>
     expect(
       database.sqlite.query("SELECT income_figure, testimonial_quote, banner_claim FROM site_settings").get(),
@@ -135,11 +136,11 @@ test("automatic link checks: a schedule chosen here is saved and runs at once", 
     expect(screen.getByRole("form", { name: "Automatic link checks" }).textContent).toContain("Now: daily."),
   );
   // What the server's timer runs now.
-  expect(await (await asAdmin("/api/admin/settings/link-checks")).json()).toMatchObject({
+  expect(await (await asAdmin(adminApi.settings["link-checks"])).json()).toMatchObject({
     hours: 24,
     source: "settings",
   });
-  await asAdmin("/api/admin/settings/link-checks", { method: "PUT", json: { hours: null } });
+  await asAdmin(adminApi.settings["link-checks"], { method: "PUT", json: { hours: null } });
 });
 
 test("automatic link checks set by LINK_CHECK_INTERVAL: shown, not editable here", async () => {

@@ -13,8 +13,8 @@ import {
   LinkCheckInput,
   type LinkCheckSchedule,
 } from "#shared/features/settings/link-checks.ts";
-import { API } from "#shared/paths.ts";
-import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { adminApi } from "#web/admin/admin-client.ts";
+import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { BackupScheduleForm } from "#web/features/backups/backup-schedule-form.tsx";
@@ -47,7 +47,7 @@ const SOURCE_NOTE: Record<PublicAddress["source"], string> = {
 
 /** The address links in feeds, the sitemap and search-engine tags start with. */
 function PublicAddressForm() {
-  const current = useQuery<PublicAddress>({ queryKey: [ADMIN_API.address] });
+  const current = useQuery(adminQuery(adminApi.settings.address));
   if (!current.data) return <p aria-busy="true">Loading the public address...</p>;
   return <PublicAddressEditor current={current.data} />;
 }
@@ -59,7 +59,7 @@ function PublicAddressEditor({ current: { origin, source } }: { current: PublicA
     body: (form) => ({ origin: form.origin.trim() }),
   });
   const { form, setForm, error } = editor;
-  const save = useAdminMutation<PublicAddressInput>("PUT", () => ADMIN_API.address, [[ADMIN_API.address]]);
+  const save = useAdminChange((body: PublicAddressInput) => adminApi.settings.address.put(body));
 
   const send = (body: unknown, value: PublicAddressInput) =>
     save.mutate(body as PublicAddressInput, {
@@ -117,7 +117,7 @@ function PublicAddressEditor({ current: { origin, source } }: { current: PublicA
 }
 
 function SiteSettingsForm() {
-  const current = useQuery<SiteSettings>({ queryKey: [ADMIN_API.settings] });
+  const current = useQuery(adminQuery(adminApi.settings));
   if (!current.data) return <p aria-busy="true">Loading settings...</p>;
   return <SiteSettingsEditor current={current.data} />;
 }
@@ -133,7 +133,7 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
     schema: SiteSettings,
   });
   const { form, setForm, error } = editor;
-  const save = useAdminMutation<SiteSettings>("PUT", () => ADMIN_API.settings, [[ADMIN_API.settings], [API.settings]]);
+  const save = useAdminChange((body: SiteSettings) => adminApi.settings.put(body));
 
   const platform = (key: "platformA" | "platformB", field: "name", value: string) =>
     setForm({ ...form, [key]: { ...form[key], [field]: value } });
@@ -376,7 +376,7 @@ function hoursLabel(hours: number): string {
 
 /** How often the server checks every link's destination by itself. */
 function LinkCheckForm() {
-  const current = useQuery<LinkCheckSchedule>({ queryKey: [ADMIN_API.linkChecks] });
+  const current = useQuery(adminQuery(adminApi.settings["link-checks"]));
   if (!current.data) return <p aria-busy="true">Loading the link-check schedule...</p>;
   return <LinkCheckEditor key={`${current.data.source}:${current.data.stored}`} current={current.data} />;
 }
@@ -394,10 +394,7 @@ function LinkCheckEditor({ current }: { current: LinkCheckSchedule }) {
     body: (form) => ({ hours: form.choice === "default" ? null : Number(form.choice) }),
   });
   const { form, setForm, error } = editor;
-  const save = useAdminMutation<LinkCheckInput>("PUT", () => ADMIN_API.linkChecks, [
-    [ADMIN_API.linkChecks],
-    [ADMIN_API.home],
-  ]);
+  const save = useAdminChange((body: LinkCheckInput) => adminApi.settings["link-checks"].put(body));
   const send = (body: unknown, value: LinkCheckForm) =>
     save.mutate(body as LinkCheckInput, {
       onSuccess: () => {

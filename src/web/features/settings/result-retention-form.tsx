@@ -6,8 +6,8 @@ import {
   MAX_RESULT_RETENTION_DAYS,
   type ResultRetention,
 } from "#shared/features/settings/result-retention.ts";
-import { API } from "#shared/paths.ts";
-import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { adminApi } from "#web/admin/admin-client.ts";
+import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminDateTime } from "#web/admin/date-time.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
@@ -15,7 +15,7 @@ import { toast } from "#web/stores/toast.ts";
 
 /** Settings' "Saved results" part: how many days anonymous quiz and calculator results are kept. */
 export function ResultRetentionForm() {
-  const current = useQuery<ResultRetention>({ queryKey: [ADMIN_API.resultRetention] });
+  const current = useQuery(adminQuery(adminApi.settings["result-retention"]));
   if (!current.data) return <p aria-busy="true">Loading how long results are kept...</p>;
   return <ResultRetentionEditor current={current.data} />;
 }
@@ -32,11 +32,8 @@ function ResultRetentionEditor({ current }: { current: ResultRetention }) {
     body: (form) => ({ days: form.days }),
   });
   const { form, setForm, error } = editor;
-  // The privacy page and the result pages say the number: their cached copies are replaced too.
-  const save = useAdminMutation<ResultRetentionInput>("PUT", () => ADMIN_API.resultRetention, [
-    [ADMIN_API.resultRetention],
-    [API.settings],
-  ]);
+  // The privacy page and the result pages say the number: the settings read is refreshed too.
+  const save = useAdminChange((body: ResultRetentionInput) => adminApi.settings["result-retention"].put(body));
   const send = (body: unknown, value: RetentionForm) =>
     save.mutate(body as ResultRetentionInput, {
       onSuccess: () => {

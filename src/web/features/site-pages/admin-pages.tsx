@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useLocation } from "wouter";
 import { type AdminSitePage, SitePageInput } from "#shared/features/site-pages/contract.ts";
-import { ADMIN_API, useAdminMutation } from "#web/admin/admin-api.ts";
+import { adminApi, at } from "#web/admin/admin-client.ts";
+import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminPath } from "#web/admin/admin-sections.ts";
 import { AdminTable } from "#web/admin/admin-table.tsx";
 import { Field } from "#web/admin/field.tsx";
@@ -21,7 +22,7 @@ export function PagesTab({ record }: { record?: string }) {
 
 function PagesList() {
   const [, navigate] = useLocation();
-  const pages = useQuery<AdminSitePage[]>({ queryKey: [ADMIN_API.sitePages], retry: retryQuery(2) });
+  const pages = useQuery({ ...adminQuery(adminApi["site-pages"]), retry: retryQuery(2) });
   if (pages.isPending) return <Loading text="Loading the pages..." />;
   if (pages.isError) return <p role="alert">Error loading the pages: {pages.error.message}</p>;
   return (
@@ -43,7 +44,7 @@ function PagesList() {
 }
 
 function PageLoader({ slug }: { slug: string }) {
-  const page = useQuery<AdminSitePage>({ queryKey: [ADMIN_API.sitePage(slug)], retry: retryQuery(1) });
+  const page = useQuery({ ...adminQuery(at(adminApi["site-page"], { slug })), retry: retryQuery(1) });
   if (page.isPending) return <Loading text="Loading the page..." />;
   if (page.isError) {
     return (
@@ -67,15 +68,9 @@ function PageEditor({ page }: { page: AdminSitePage }) {
     schema: SitePageInput,
   });
   const { form, set, error } = editor;
-  const save = useAdminMutation<PageForm>("PUT", () => ADMIN_API.sitePage(page.slug), [
-    [ADMIN_API.sitePages],
-    [ADMIN_API.sitePage(page.slug)],
-    // The public page's read (/api/pages/:slug), named by its address: importing the read itself
-    // would move it out of the public page's code into code the admin shares.
-    [`/api/pages/${page.slug}`],
-  ]);
+  const save = useAdminChange((body: SitePageInput) => at(adminApi["site-page"], { slug: page.slug }).put(body));
   const send = (body: unknown, value: PageForm) =>
-    save.mutate(body as PageForm, {
+    save.mutate(body as SitePageInput, {
       onSuccess: () => {
         editor.accepted(value);
         toast({ title: "Success", description: "Page saved" });

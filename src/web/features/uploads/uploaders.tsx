@@ -1,15 +1,10 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { uploadFile } from "#web/features/media/media-data.ts";
+import { useUpload } from "#web/features/media/media-data.ts";
 import { MediaPicker } from "#web/features/media/media-picker.tsx";
 import { serverReason } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 
 const MB = 1024 * 1024;
-
-/** Sends one file to the upload endpoint; answers its address on this site (/uploads/…). */
-async function upload(file: File): Promise<string> {
-  return (await uploadFile(file)).url;
-}
 
 interface UploaderProps {
   value: string | null;
@@ -19,6 +14,7 @@ interface UploaderProps {
 
 /** The single image uploader (idle, uploading, preview, or choose from the library), with the field's validation message. */
 export function ImageUploader({ value, onChange, label, error }: UploaderProps & { error?: string }) {
+  const upload = useUpload();
   const [busy, setBusy] = useState(false);
   // "Choose from library": an image already uploaded, picked in the media library.
   const [picking, setPicking] = useState(false);
@@ -37,7 +33,7 @@ export function ImageUploader({ value, onChange, label, error }: UploaderProps &
     }
     setBusy(true);
     try {
-      onChange(await upload(file));
+      onChange((await upload(file)).url);
       toast({ title: "Image uploaded", description: "Your image has been uploaded successfully." });
     } catch (error) {
       toast({
@@ -119,6 +115,7 @@ const WRONG_TYPE: Record<Accept, string> = {
 
 /** The media uploader (images and/or videos, configurable limit). */
 export function MediaUploader({ value, onChange, label, accept = "both", maxMb = 100 }: MediaUploaderProps) {
+  const upload = useUpload();
   const [busy, setBusy] = useState(false);
   const [isVideo, setIsVideo] = useState(() => Boolean(value && /\.(mp4|webm|ogg)$/i.test(value)));
   const id = useId();
@@ -138,7 +135,7 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
     }
     setBusy(true);
     try {
-      onChange(await upload(file));
+      onChange((await upload(file)).url);
       setIsVideo(video);
       toast({ title: "Upload successful", description: `${video ? "Video" : "Image"} has been uploaded successfully` });
     } catch (error) {
