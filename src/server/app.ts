@@ -28,6 +28,8 @@ import { homeAdminRoutes } from "./features/home/admin-routes.ts";
 import { linkAdminRoutes } from "./features/links/admin-routes.ts";
 import { linkRoutes } from "./features/links/routes.ts";
 import { mediaAdminRoutes } from "./features/media/admin-routes.ts";
+import { uploadRoutes } from "./features/media/routes.ts";
+import { UPLOAD_PATH, uploadAdminRoutes } from "./features/media/upload-admin-routes.ts";
 import { offerAdminRoutes } from "./features/offers/admin-routes.ts";
 import { offerRoutes } from "./features/offers/routes.ts";
 import { productAdminRoutes } from "./features/products/admin-routes.ts";
@@ -38,8 +40,6 @@ import { linkCheckScheduleRoutes } from "./features/settings/link-check-schedule
 import { publicAddressStore } from "./features/settings/public-address.ts";
 import { resultRetentionRoutes } from "./features/settings/result-retention.ts";
 import { sitePageAdminRoutes } from "./features/site-pages/admin-routes.ts";
-import { UPLOAD_PATH, uploadAdminRoutes } from "./features/uploads/admin-routes.ts";
-import { uploadRoutes } from "./features/uploads/routes.ts";
 import { createReads } from "./lib/reads.ts";
 import { timeLimits } from "./lib/time-limits.ts";
 import { connections } from "./plugins/connections.ts";

@@ -19,7 +19,7 @@ import {
 import { join } from "node:path";
 import { recogniseDatabaseFile } from "./db/identity.ts";
 import { DATABASE_SIDE_FILES } from "./db/snapshot.ts";
-import { UPLOAD_NAME } from "./features/uploads/service.ts";
+import { UPLOAD_NAME } from "./features/media/uploads.ts";
 
 export const LOCK_FILE = "cam-guide.lock";
 /** Held by the process writing an automatic backup for as long as it runs (src/server/db/lock.ts). */

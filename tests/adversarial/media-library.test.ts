@@ -12,7 +12,7 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { UPLOAD_NAME } from "#server/features/uploads/service.ts";
+import { UPLOAD_NAME } from "#server/features/media/uploads.ts";
 import { newFileId } from "#server/lib/ids.ts";
 import type { MediaItem } from "#shared/features/media/contract.ts";
 import { BINARY, ensureBuilt, type Running, startServer } from "#tests/support/binary.ts";

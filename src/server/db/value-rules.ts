@@ -9,17 +9,17 @@ import { earningsResults } from "#server/features/earnings/table.ts";
 import { editorAutosaves } from "#server/features/editor/table.ts";
 import { links } from "#server/features/links/table.ts";
 import { media } from "#server/features/media/table.ts";
-import { affiliateOffers } from "#server/features/offers/table.ts";
-import { recommendedProducts } from "#server/features/products/table.ts";
-import { quizResults } from "#server/features/quiz/table.ts";
-import { siteSettings } from "#server/features/settings/table.ts";
-import { sitePages } from "#server/features/site-pages/table.ts";
 import {
   MAX_UPLOAD_BYTES,
   ORIGINAL_UPLOAD_NAME,
   UPLOAD_COPY_NAME,
   UPLOAD_KINDS,
-} from "#server/features/uploads/service.ts";
+} from "#server/features/media/uploads.ts";
+import { affiliateOffers } from "#server/features/offers/table.ts";
+import { recommendedProducts } from "#server/features/products/table.ts";
+import { quizResults } from "#server/features/quiz/table.ts";
+import { siteSettings } from "#server/features/settings/table.ts";
+import { sitePages } from "#server/features/site-pages/table.ts";
 import { FUNNEL_STEPS, METRICS } from "#shared/features/analytics/constants.ts";
 import { LoginInput } from "#shared/features/auth/contract.ts";
 import { BackupScheduleInput } from "#shared/features/backups/contract.ts";

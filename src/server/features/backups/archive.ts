@@ -27,7 +27,7 @@ import {
   snapshotDatabase,
 } from "#server/db/snapshot.ts";
 import { jwtSecretProblem } from "#server/features/auth/bootstrap.ts";
-import { isFinishedUpload, MAX_UPLOAD_BYTES, UPLOAD_NAME } from "#server/features/uploads/service.ts";
+import { isFinishedUpload, MAX_UPLOAD_BYTES, UPLOAD_NAME } from "#server/features/media/uploads.ts";
 import { isAlive } from "#server/lib/storage-health.ts";
 import { readTar, shownName, TarError, writeAll, writeTar } from "#server/lib/tar.ts";
 

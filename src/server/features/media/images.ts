@@ -1,10 +1,10 @@
 import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { uploadIdOf } from "#server/features/uploads/name-lock.ts";
-import { temporaryName } from "#server/features/uploads/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { MAX_IMAGE_PIXELS, VARIANT_WIDTHS } from "#shared/features/media/constants.ts";
+import { uploadIdOf } from "./name-lock.ts";
 import type { MediaVariant } from "./table.ts";
+import { temporaryName } from "./uploads.ts";
 
 /** The file name of an image's smaller copy `width` pixels wide. */
 const variantName = (name: string, width: number) => `${uploadIdOf(name)}-w${width}.webp`;

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { isFinishedUpload } from "#server/features/uploads/service.ts";
 import type { MediaItem } from "#shared/features/media/contract.ts";
 import { adminApp } from "#tests/support/admin.ts";
 import { createOffer, createPost, createProduct, createSettings, createSitePage } from "#tests/support/factories.ts";
 import { testImage, uploadForm } from "#tests/support/images.ts";
 import { registerExistingUploads } from "./registry.ts";
+import { isFinishedUpload } from "./uploads.ts";
 
 type Admin = Awaited<ReturnType<typeof adminApp>>;
 

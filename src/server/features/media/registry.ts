@@ -2,7 +2,12 @@ import { existsSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
-import { uploadIdOf, withUploadName } from "#server/features/uploads/name-lock.ts";
+import { storageFault } from "#server/lib/storage-health.ts";
+import { HttpError } from "#server/plugins/errors.ts";
+import { VARIANT_WIDTHS } from "#shared/features/media/constants.ts";
+import { type Measured, measureImage } from "./images.ts";
+import { uploadIdOf, withUploadName } from "./name-lock.ts";
+import { type MediaVariant, media } from "./table.ts";
 import {
   CONTENT_TYPES,
   isFinishedUpload,
@@ -10,12 +15,7 @@ import {
   syncDirectory,
   UPLOAD_COPY_NAME,
   UPLOAD_KINDS,
-} from "#server/features/uploads/service.ts";
-import { storageFault } from "#server/lib/storage-health.ts";
-import { HttpError } from "#server/plugins/errors.ts";
-import { VARIANT_WIDTHS } from "#shared/features/media/constants.ts";
-import { type Measured, measureImage } from "./images.ts";
-import { type MediaVariant, media } from "./table.ts";
+} from "./uploads.ts";
 
 // The library's rows and the files in the uploads folder, kept in step. Every step that
 // registers an upload (a new upload, a file found without a row, copies remade) and every

@@ -4,13 +4,13 @@ import { blogPosts } from "#server/features/blog/table.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";
 import { recommendedProducts } from "#server/features/products/table.ts";
 import { sitePages } from "#server/features/site-pages/table.ts";
-import { uploadIdOf, withUploadName } from "#server/features/uploads/name-lock.ts";
-import { isFinishedUpload } from "#server/features/uploads/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { ImageFit } from "#shared/features/media/constants.ts";
 import type { MediaItem, MediaUsage } from "#shared/features/media/contract.ts";
+import { uploadIdOf, withUploadName } from "./name-lock.ts";
 import { isOriginal, type MediaRow, ownCopies, removeUpload } from "./registry.ts";
 import { media } from "./table.ts";
+import { isFinishedUpload } from "./uploads.ts";
 
 /** An editor's address in the admin dashboard (its list's address, then the record). */
 const adminPath = (section: string, record: number | string) => `/admin/${section}/${encodeURIComponent(record)}`;

@@ -10,7 +10,7 @@ import { AutosaveStatus, RestorePrompt, useAutosave } from "#web/admin/autosave.
 import { Check, Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
-import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
+import { ImageUploader } from "#web/features/media/uploaders.tsx";
 import { ApiError, retryQuery } from "#web/lib/query-client.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { slugify } from "#web/lib/slug.ts";

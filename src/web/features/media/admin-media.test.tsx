@@ -8,7 +8,7 @@ import { routeFetchTo } from "#tests/support/fetch.ts";
 import { testImage, uploadForm } from "#tests/support/images.ts";
 import { renderAt } from "#tests/support/render.tsx";
 import { adminApi, at, uploadApi } from "#web/admin/admin-client.ts";
-import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
+import { ImageUploader } from "#web/features/media/uploaders.tsx";
 import { useToastStore } from "#web/stores/toast.ts";
 import { MediaTab } from "./admin-media.tsx";
 import { MediaPicker, type PickedMedia } from "./media-picker.tsx";

@@ -9,7 +9,7 @@ import { Check, Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
 import { type LinkPick, LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
-import { ImageUploader, MediaUploader } from "#web/features/uploads/uploaders.tsx";
+import { ImageUploader, MediaUploader } from "#web/features/media/uploaders.tsx";
 import { retryQuery } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
 

@@ -8,7 +8,7 @@ import { Check, Field } from "#web/admin/field.tsx";
 import { RowActions } from "#web/admin/row-actions.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { type LinkPick, LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
-import { ImageUploader } from "#web/features/uploads/uploaders.tsx";
+import { ImageUploader } from "#web/features/media/uploaders.tsx";
 import { newProductId } from "#web/lib/slug.ts";
 import { toast } from "#web/stores/toast.ts";
 

@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import { fileAnswer } from "#server/lib/file-answer.ts";
 import type { Logger } from "#server/logger.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import { CONTENT_TYPES, isFinishedUpload } from "./service.ts";
+import { CONTENT_TYPES, isFinishedUpload } from "./uploads.ts";
 
 export function uploadRoutes(dir: string, logger: Pick<Logger, "error">) {
   return new Elysia({ name: "uploads" }).get(

@@ -1,9 +1,9 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
-import { registerUpload } from "#server/features/media/registry.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
 import { ADMIN_MOUNTS } from "#shared/features/auth/constants.ts";
-import { receiveUpload } from "./service.ts";
+import { registerUpload } from "./registry.ts";
+import { receiveUpload } from "./uploads.ts";
 
 /** Where uploads are sent; app.ts mounts the admin guard here. */
 export const UPLOAD_PATH = ADMIN_MOUNTS.upload;
