@@ -5,7 +5,14 @@
 import { afterAll } from "bun:test";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { ensureBuilt, type Running, type StartOptions, startServer, stopServer } from "./binary.ts";
+import {
+  ensureBuilt,
+  type Running,
+  SERVER_ADMIN_PASSWORD,
+  type StartOptions,
+  startServer,
+  stopServer,
+} from "./binary.ts";
 import { scratchDir } from "./scratch.ts";
 
 let template: { dir: string; ready: Promise<void> } | undefined;
@@ -98,4 +105,15 @@ export function serverForTable(options: SiteOptions = {}): () => Promise<SiteSer
     started ??= startSite(options);
     return started;
   };
+}
+
+/** Signs the template site's admin in through the real sign-in, from the site's own pages; answers the session cookie. */
+export async function signIn(server: Running): Promise<string> {
+  const res = await fetch(`${server.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url },
+    body: JSON.stringify({ username: "admin", password: SERVER_ADMIN_PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  return res.headers.get("set-cookie")!.split(";")[0]!;
 }
