@@ -68,7 +68,7 @@ export interface SiteServer extends Running {
   dataDir: string;
 }
 
-export interface SiteOptions extends StartOptions {
+interface SiteOptions extends StartOptions {
   /** The server's environment beyond startServer's (DATA_DIR, PORT, HOST, ADMIN_PASSWORD). */
   env?: Record<string, string>;
   /** A DATA_DIR the test prepared itself; default: a fresh copy of the template site. */
