@@ -14,7 +14,7 @@ import { CHALLENGE_ENDED } from "#shared/features/auth/constants.ts";
 import type { AdminHome } from "#shared/features/home/contract.ts";
 import { BINARY, SERVER_ADMIN_PASSWORD } from "#tests/support/binary.ts";
 import { type SiteServer, withServer } from "#tests/support/template-site.ts";
-import { codeAt, cookieOf, twoFactorClient } from "#tests/support/two-factor.ts";
+import { clearOfStepEdge, codeAt, cookieOf, twoFactorClient } from "#tests/support/two-factor.ts";
 
 const SECRET = "two-factor-sessions-adversarial-secret-0123";
 const CREDENTIALS = { username: "admin", password: SERVER_ADMIN_PASSWORD };
@@ -364,6 +364,7 @@ describe("a change to how the admin signs in ends every other session", () => {
         code: "000000",
       });
       expect([wrong.status, cookieOf(wrong, "cg_session"), await statusOf(stolen)]).toEqual([422, null, 200]);
+      await clearOfStepEdge();
       const confirm = await client.asSession(asker, "/api/admin/account/two-factor/confirm", {
         currentPassword: CREDENTIALS.password,
         code: codeAt(secret, -1),
@@ -400,6 +401,7 @@ describe("changes raced from one session", () => {
       const session = await client.signIn(fresh());
       const start = await client.asSession(session, "/api/admin/account/two-factor/start", {});
       const { secret } = (await start.json()) as { secret: string };
+      await clearOfStepEdge();
       const ons = await Promise.all(
         [codeAt(secret, -1), codeAt(secret)].map((code) =>
           client.asSession(session, "/api/admin/account/two-factor/confirm", {
