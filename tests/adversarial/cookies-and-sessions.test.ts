@@ -1,8 +1,8 @@
 // Adversarial: session cookies a client may send, what is never cached, HSTS, the sign-in
 // form without JavaScript, and the session secret file. The app is the real one (app.handle
 // or a real socket); the secret file cases start the compiled executable.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SignJWT } from "jose";
 import { hashPassword } from "#server/features/auth/bootstrap.ts";
@@ -10,11 +10,12 @@ import { sessionTokens } from "#server/features/auth/session.ts";
 import { LoginThrottle } from "#server/features/auth/throttle.ts";
 import { login, SAME_ORIGIN } from "#tests/support/admin.ts";
 import { siteApp, TEST_SECRET, type TestAppOptions } from "#tests/support/app.ts";
-import { BINARY, ensureBuilt, type Running, startServer } from "#tests/support/binary.ts";
+import { BINARY, SERVER_ADMIN_PASSWORD } from "#tests/support/binary.ts";
 import { ADMIN, createAdmin } from "#tests/support/factories.ts";
 import { httpFrom } from "#tests/support/http-from.ts";
 import { listeningApp } from "#tests/support/listening.ts";
-import { scratchDir } from "#tests/support/scratch.ts";
+import { testPort } from "#tests/support/ports.ts";
+import { siteDataDir, withServer } from "#tests/support/template-site.ts";
 
 const HSTS = "max-age=31536000";
 
@@ -120,11 +121,8 @@ describe("a malformed or foreign session cookie is no session, on every route", 
       ["a control character (refused by the HTTP parser)", { cookie: "cg_session=\x01" }, [400]],
       ["a header too large (refused by the HTTP parser)", { cookie: `cg_session=${"a".repeat(40_000)}` }, [431]],
     ];
-    let api: Awaited<ReturnType<typeof listeningApp>>;
-    beforeAll(async () => {
-      api = await listeningApp();
-    });
     test.each(raw)("%s", async (_name, headers, statuses) => {
+      const api = await listeningApp();
       for (const path of ["/", "/api/auth/me", "/api/admin/settings", "/healthz"]) {
         const res = await api.send({ path, headers });
         const expected = path === "/api/admin/settings" && statuses[0] === 200 ? 401 : statuses[0];
@@ -451,34 +449,27 @@ describe("the sign-in form works without JavaScript, and never puts a password i
 });
 
 describe("the session secret file (the compiled executable)", () => {
-  beforeAll(() => ensureBuilt());
-  const started: Running[] = [];
-  afterAll(() => {
-    for (const server of started) server.proc.kill("SIGTERM");
-  });
-
-  /** Runs the executable on a DATA_DIR prepared by `prepare`; a refusal answers its exit code and stderr. */
   /**
-   * A site that exists (its database seeded): a secret file without a database would be
-   * refused for another reason, as a site whose database went missing.
+   * A site that exists (its database seeded) without its secret file: a secret file without
+   * a database would be refused for another reason, as a site whose database went missing.
    */
-  function siteDir(): string {
-    const dir = scratchDir("secret");
-    const seeded = Bun.spawnSync([BINARY, "seed"], { env: { PATH: process.env.PATH ?? "", DATA_DIR: dir } });
-    if (seeded.exitCode !== 0) throw new Error(`seed failed: ${seeded.stderr.toString()}`);
+  async function siteDir(): Promise<string> {
+    const dir = await siteDataDir("secret");
+    rmSync(join(dir, "jwt-secret"));
     return dir;
   }
 
+  /** Runs the executable on a site prepared by `prepare`; a refusal answers its exit code and stderr. */
   async function run(prepare: (dir: string) => void, env: Record<string, string> = {}) {
-    const dir = siteDir();
+    const dir = await siteDir();
     prepare(dir);
     const proc = Bun.spawn([BINARY], {
       env: {
         PATH: process.env.PATH ?? "",
         DATA_DIR: dir,
-        PORT: "4560",
+        PORT: String(testPort()),
         HOST: "127.0.0.1",
-        ADMIN_PASSWORD: "durable-password-123",
+        ADMIN_PASSWORD: SERVER_ADMIN_PASSWORD,
         ...env,
       },
       stdout: "pipe",
@@ -516,28 +507,34 @@ describe("the session secret file (the compiled executable)", () => {
     ["empty", ""],
     ["whitespace only", " \n\t \n"],
   ])("an %s file is replaced by a new secret, and the server starts", async (_n, content) => {
-    const dir = siteDir();
+    const dir = await siteDir();
     writeFileSync(join(dir, "jwt-secret"), content);
-    const server = await startServer(dir);
-    started.push(server);
-    const secret = readFileSync(join(dir, "jwt-secret"), "utf8");
-    expect(secret.trim().length).toBeGreaterThanOrEqual(32);
-    expect(statSync(join(dir, "jwt-secret")).mode & 0o777).toBe(0o600);
+    await withServer(
+      async () => {
+        const secret = readFileSync(join(dir, "jwt-secret"), "utf8");
+        expect(secret.trim().length).toBeGreaterThanOrEqual(32);
+        expect(statSync(join(dir, "jwt-secret")).mode & 0o777).toBe(0o600);
+      },
+      { dataDir: dir },
+    );
   });
 
   test("a secret of exactly 32 characters is used as it is, across restarts", async () => {
-    const dir = siteDir();
+    const dir = await siteDir();
     writeFileSync(join(dir, "jwt-secret"), "s".repeat(32));
-    const server = await startServer(dir);
-    started.push(server);
-    expect(readFileSync(join(dir, "jwt-secret"), "utf8")).toBe("s".repeat(32));
-    const res = await httpFrom(server.port, {
-      method: "POST",
-      path: "/api/auth/login",
-      headers: { "content-type": "application/json", origin: `http://127.0.0.1:${server.port}` },
-      body: JSON.stringify({ username: "admin", password: "durable-password-123" }),
-    });
-    expect(res.status).toBe(200);
+    await withServer(
+      async (server) => {
+        expect(readFileSync(join(dir, "jwt-secret"), "utf8")).toBe("s".repeat(32));
+        const res = await httpFrom(server.port, {
+          method: "POST",
+          path: "/api/auth/login",
+          headers: { "content-type": "application/json", origin: `http://127.0.0.1:${server.port}` },
+          body: JSON.stringify({ username: "admin", password: SERVER_ADMIN_PASSWORD }),
+        });
+        expect(res.status).toBe(200);
+      },
+      { dataDir: dir },
+    );
   });
 
   test("JWT_SECRET shorter than 32 characters stops the start (the file is not consulted)", async () => {

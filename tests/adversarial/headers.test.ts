@@ -1,45 +1,41 @@
 // Request headers never reach another visitor, and a malformed Host is a 400 everywhere.
 // Against the compiled executable in its default configuration (no PUBLIC_URL, NODE_ENV
 // unset): a request with hostile headers goes first, with the page cache empty, and the
-// clean request after it must not see any of it.
+// clean request after it must not see any of it. Each case that changes the site has a
+// server of its own; a table whose cases only read, or whose every write must be refused,
+// shares one.
 
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { createApp } from "#server/app.ts";
 import { openMemoryDatabase } from "#server/db/client.ts";
 import { StorageHealth } from "#server/lib/storage-health.ts";
 import { memoryLogger } from "#server/logger.ts";
 import { loadAssets } from "#server/ssr/assets.ts";
-import { ensureBuilt, type Running, startServer } from "#tests/support/binary.ts";
+import type { Running } from "#tests/support/binary.ts";
 import { parseXml } from "#tests/support/page.ts";
 import { type RawResponse, rawRequest } from "#tests/support/raw-http.ts";
 import { scratchDir } from "#tests/support/scratch.ts";
+import { serverForTable, signIn, withServer } from "#tests/support/template-site.ts";
 
-const PASSWORD = "durable-password-123";
 const MARKER = /evilmarker/i;
 const SITE = "https://guide.example.com";
 
-let server: Running;
-let cookie = "";
-let asset = "";
-let self = "";
+type Admin = (path: string, init?: RequestInit) => Promise<Response>;
 
-const admin = (path: string, init: RequestInit = {}) =>
-  fetch(server.url + path, {
-    ...init,
-    headers: { cookie, origin: server.url, "content-type": "application/json", ...init.headers },
-  });
+/** Signs the admin in to `server`: requests as the admin from the site's own pages. */
+async function signedIn(server: Running): Promise<Admin> {
+  const cookie = await signIn(server);
+  return (path, init = {}) =>
+    fetch(server.url + path, {
+      ...init,
+      headers: { cookie, origin: server.url, "content-type": "application/json", ...init.headers },
+    });
+}
 
-beforeAll(async () => {
-  ensureBuilt();
-  server = await startServer(scratchDir("headers"));
-  self = `127.0.0.1:${server.port}`;
-  asset = /<script type="module" src="([^"]+)"/.exec(await (await fetch(`${server.url}/terms`)).text())![1]!;
-}, 180_000);
-
-afterAll(async () => {
-  server?.proc.kill("SIGTERM");
-  await server?.proc.exited;
-});
+/** The address of the client bundle's script, which every page loads. */
+async function assetOf(server: Running): Promise<string> {
+  return /<script type="module" src="([^"]+)"/.exec(await (await fetch(`${server.url}/terms`)).text())![1]!;
+}
 
 // A stack frame: "at fn (/path/file.ts:1:2)", "at /path/file.js:1:2", "at bun:main:1:2".
 const STACK_FRAME = /\bat (?:\S+ )?\(?(?:\/|[a-z]+:)[^\s()<>"]*:\d+:\d+/;
@@ -98,14 +94,15 @@ const HOSTILE: [string, Record<string, string>][] = [
 ];
 
 /** Empties the page cache the way the site does: any admin write. */
-async function emptyCache(address: string | null) {
+async function emptyCache(admin: Admin, address: string | null) {
   const res = address
     ? await admin("/api/admin/settings/address", { method: "PUT", body: JSON.stringify({ origin: address }) })
     : await admin("/api/admin/settings/address", { method: "DELETE" });
   expect(res.status).toBe(200);
 }
 
-async function poisonThenCheck(headers: Record<string, string>) {
+async function poisonThenCheck(server: Running, headers: Record<string, string>) {
+  const self = `127.0.0.1:${server.port}`;
   for (const path of PATHS) {
     const hostile = await fetch(server.url + path, { headers, redirect: "manual" });
     expectClean(`hostile ${path}`, hostile.status, hostile.headers, await hostile.text());
@@ -131,60 +128,68 @@ async function poisonThenCheck(headers: Record<string, string>) {
 const bootOrigin = (html: string) =>
   JSON.parse(/<script type="application\/json" id="__boot">(.*?)<\/script>/s.exec(html)![1]!).origin;
 
+/**
+ * A site of its own where the address is not known: signing in records the address of the
+ * sign-in; forgetting it again puts the site back where a fresh install is, with a session
+ * to empty the cache between cases.
+ */
+async function freshInstall(server: Running): Promise<Admin> {
+  const admin = await signedIn(server);
+  await emptyCache(admin, null);
+  return admin;
+}
+
 describe("before the public address is known (fresh install, no PUBLIC_URL)", () => {
-  beforeAll(async () => {
-    // Signing in records the address of the sign-in; forgetting it again puts the site
-    // back where a fresh install is, with a session to empty the cache between cases.
-    const res = await fetch(`${server.url}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json", origin: server.url },
-      body: JSON.stringify({ username: "admin", password: PASSWORD }),
-    });
-    expect(res.status).toBe(200);
-    cookie = res.headers.get("set-cookie")!.split(";")[0]!;
-    await emptyCache(null);
-  });
+  test.each(HOSTILE)("%s sent first: the next visitor sees none of it", (_name, headers) =>
+    withServer(async (server) => {
+      await freshInstall(server);
+      const clean = await poisonThenCheck(server, headers);
+      expect(clean["/blog"]!.body).toContain('<link rel="canonical" href="/blog"/>');
+      expect(clean["/blog"]!.body).not.toContain('property="og:url"');
+      expect(bootOrigin(clean["/blog"]!.body)).toBeNull();
+      expect(clean["/sitemap.xml"]!.status).toBe(404);
+      expect(clean["/blog/rss.xml"]!.status).toBe(404);
+      expect(clean["/robots.txt"]!.body).not.toContain("Sitemap:");
+      expect(clean["/blog/no-such-post"]!.location).toBe("/blog");
+    }),
+  );
 
-  test.each(HOSTILE)("%s sent first: the next visitor sees none of it", async (_name, headers) => {
-    await emptyCache(null);
-    const clean = await poisonThenCheck(headers);
-    expect(clean["/blog"]!.body).toContain('<link rel="canonical" href="/blog"/>');
-    expect(clean["/blog"]!.body).not.toContain('property="og:url"');
-    expect(bootOrigin(clean["/blog"]!.body)).toBeNull();
-    expect(clean["/sitemap.xml"]!.status).toBe(404);
-    expect(clean["/blog/rss.xml"]!.status).toBe(404);
-    expect(clean["/robots.txt"]!.body).not.toContain("Sitemap:");
-    expect(clean["/blog/no-such-post"]!.location).toBe("/blog");
-  });
-
-  test("a failed sign-in with a hostile Host and Origin records nothing", async () => {
-    const res = await fetch(`${server.url}/api/auth/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json", host: "evilmarker.example", origin: "http://evilmarker.example" },
-      body: JSON.stringify({ username: "admin", password: "wrong-password-123" }),
-    });
-    expect(res.status).toBe(401);
-    expect(await (await admin("/api/admin/settings/address")).json()).toEqual({ origin: null, source: "none" });
-  });
+  test("a failed sign-in with a hostile Host and Origin records nothing", () =>
+    withServer(async (server) => {
+      const admin = await freshInstall(server);
+      const res = await fetch(`${server.url}/api/auth/login`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          host: "evilmarker.example",
+          origin: "http://evilmarker.example",
+        },
+        body: JSON.stringify({ username: "admin", password: "wrong-password-123" }),
+      });
+      expect(res.status).toBe(401);
+      expect(await (await admin("/api/admin/settings/address")).json()).toEqual({ origin: null, source: "none" });
+    }));
 });
 
 describe("once the admin has confirmed the public address", () => {
-  test.each(HOSTILE)("%s sent first: every link still starts with the confirmed address", async (_name, headers) => {
-    await emptyCache(SITE);
-    const clean = await poisonThenCheck(headers);
-    expect(clean["/blog"]!.body).toContain(`<link rel="canonical" href="${SITE}/blog"/>`);
-    expect(clean["/blog"]!.body).toContain(`<meta property="og:url" content="${SITE}/blog"/>`);
-    expect(bootOrigin(clean["/blog"]!.body)).toBe(SITE);
-    const post = clean["/blog/choosing-a-stage-name"]!.body;
-    const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(post)![1]!);
-    expect(jsonLd[0].mainEntityOfPage).toBe(`${SITE}/blog/choosing-a-stage-name`);
-    const locs = [...parseXml(clean["/sitemap.xml"]!.body).getElementsByTagName("loc")].map((l) => l.textContent);
-    expect(locs.length).toBeGreaterThan(10);
-    expect(locs.every((l) => l?.startsWith(`${SITE}/`))).toBe(true);
-    const links = [...parseXml(clean["/blog/rss.xml"]!.body).getElementsByTagName("link")].map((l) => l.textContent);
-    expect(links.every((l) => l?.startsWith(`${SITE}/`))).toBe(true);
-    expect(clean["/robots.txt"]!.body).toContain(`Sitemap: ${SITE}/sitemap.xml`);
-  });
+  test.each(HOSTILE)("%s sent first: every link still starts with the confirmed address", (_name, headers) =>
+    withServer(async (server) => {
+      await emptyCache(await signedIn(server), SITE);
+      const clean = await poisonThenCheck(server, headers);
+      expect(clean["/blog"]!.body).toContain(`<link rel="canonical" href="${SITE}/blog"/>`);
+      expect(clean["/blog"]!.body).toContain(`<meta property="og:url" content="${SITE}/blog"/>`);
+      expect(bootOrigin(clean["/blog"]!.body)).toBe(SITE);
+      const post = clean["/blog/choosing-a-stage-name"]!.body;
+      const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(post)![1]!);
+      expect(jsonLd[0].mainEntityOfPage).toBe(`${SITE}/blog/choosing-a-stage-name`);
+      const locs = [...parseXml(clean["/sitemap.xml"]!.body).getElementsByTagName("loc")].map((l) => l.textContent);
+      expect(locs.length).toBeGreaterThan(10);
+      expect(locs.every((l) => l?.startsWith(`${SITE}/`))).toBe(true);
+      const links = [...parseXml(clean["/blog/rss.xml"]!.body).getElementsByTagName("link")].map((l) => l.textContent);
+      expect(links.every((l) => l?.startsWith(`${SITE}/`))).toBe(true);
+      expect(clean["/robots.txt"]!.body).toContain(`Sitemap: ${SITE}/sitemap.xml`);
+    }),
+  );
 });
 
 // Each malformed Host, on every kind of route: a 400 with a short plain message, checked
@@ -240,7 +245,10 @@ const BAD_HOSTS: [string, string][] = [
 ];
 
 describe("a missing or malformed Host is a 400 on every route", () => {
+  const badHostServer = serverForTable();
   test.each(BAD_HOSTS)("%s", async (_name, hostLines) => {
+    const server = await badHostServer();
+    const asset = await assetOf(server);
     for (const route of ROUTES) {
       const [method, path] = route.split(" ");
       const target = path === "/assets/" ? asset : path;
@@ -257,24 +265,28 @@ describe("a missing or malformed Host is a 400 on every route", () => {
     }
   });
 
-  test("no Host at all, in HTTP/1.1 and HTTP/1.0", async () => {
-    for (const route of ROUTES) {
-      const [method, path] = route.split(" ");
-      for (const version of ["1.1", "1.0"]) {
-        const res = await rawRequest(server.port, `${method} ${path} HTTP/${version}\r\nConnection: close\r\n\r\n`);
-        expect([route, version, res.status]).toEqual([route, version, 400]);
-        expect(res.body.length).toBeLessThan(200);
+  test("no Host at all, in HTTP/1.1 and HTTP/1.0", () =>
+    withServer(async (server) => {
+      for (const route of ROUTES) {
+        const [method, path] = route.split(" ");
+        for (const version of ["1.1", "1.0"]) {
+          const res = await rawRequest(server.port, `${method} ${path} HTTP/${version}\r\nConnection: close\r\n\r\n`);
+          expect([route, version, res.status]).toEqual([route, version, 400]);
+          expect(res.body.length).toBeLessThan(200);
+        }
       }
-    }
-  });
+    }));
 
-  test("the message is short and plain", async () => {
-    const res = await rawRequest(server.port, "GET /healthz HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n");
-    expect(res.headers["content-type"]).toStartWith("text/plain");
-    expect(res.body).toBe("Bad request: the Host header is missing or malformed.\n");
-    // The server still serves everyone else.
-    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-  });
+  test("the message is short and plain", () =>
+    withServer(async (server) => {
+      const res = await rawRequest(server.port, "GET /healthz HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n");
+      expect(res.headers["content-type"]).toStartWith("text/plain");
+      expect(res.body).toBe("Bad request: the Host header is missing or malformed.\n");
+      // The server still serves everyone else.
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    }));
+
+  const wellFormedServer = serverForTable();
 
   test.each([
     ["localhost", "localhost"],
@@ -285,6 +297,8 @@ describe("a missing or malformed Host is a 400 on every route", () => {
     ["a trailing dot", "guide.example.com."],
     ["an absolute-form target", "ABSOLUTE"],
   ])("a well-formed Host is served: %s", async (_name, host) => {
+    const server = await wellFormedServer();
+    const self = `127.0.0.1:${server.port}`;
     const line =
       host === "ABSOLUTE"
         ? `GET http://guide.example.com/healthz HTTP/1.1\r\nHost: ${self}`
@@ -314,7 +328,11 @@ describe("a Host of under four characters is a 400 on every route, never routed 
     "GET /",
   ];
 
+  // Every write here must be refused, and each case looks for its own link only.
+  const shortHostServer = serverForTable();
   test.each(SHORT)("Host: %s", async (host) => {
+    const server = await shortHostServer();
+    const asset = await assetOf(server);
     for (const route of PATHS) {
       const [method, path] = route.split(" ");
       const target = path === "/assets/" ? asset : path;
@@ -332,13 +350,17 @@ describe("a Host of under four characters is a 400 on every route, never routed 
         "Bad request: this server does not answer a Host of fewer than four characters (its port included); use its full name or its address.\n",
       ]);
     }
+    const admin = await signedIn(server);
     const links = (await (await admin("/api/admin/links")).json()) as { slug: string }[];
     expect(links.map((link) => link.slug)).not.toContain(`short-${host}`);
   });
 
+  const longerHostServer = serverForTable();
   test.each(["abcd", "ab:1", "[::]", "a.bc", "1"])(
     "Host: %s (four characters or more) is routed as written",
     async (host) => {
+      const server = await longerHostServer();
+      const asset = await assetOf(server);
       const ask = (path: string) =>
         rawRequest(server.port, `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
       expect((await ask("/zz/api/admin/links")).status).toBe(404);
@@ -374,12 +396,13 @@ describe("production unless told otherwise", () => {
     }
   });
 
-  test("the executable started without NODE_ENV answers a bad request without a stack", async () => {
-    const res: RawResponse = await rawRequest(
-      server.port,
-      "GET / HTTP/1.1\r\nHost: user@evilmarker.example\r\nConnection: close\r\n\r\n",
-    );
-    expect(res.status).toBe(400);
-    expect(res.body).not.toContain("<!doctype html>");
-  });
+  test("the executable started without NODE_ENV answers a bad request without a stack", () =>
+    withServer(async (server) => {
+      const res: RawResponse = await rawRequest(
+        server.port,
+        "GET / HTTP/1.1\r\nHost: user@evilmarker.example\r\nConnection: close\r\n\r\n",
+      );
+      expect(res.status).toBe(400);
+      expect(res.body).not.toContain("<!doctype html>");
+    }));
 });

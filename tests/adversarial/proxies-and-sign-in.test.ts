@@ -2,13 +2,13 @@
 // schemes the server believes. Every case runs against a real listening server (the app on
 // a real socket, or the compiled executable): the peer's address decides what is trusted,
 // and Linux lets one test connect from many loopback addresses (127.0.0.x, ::1).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { LoginThrottle } from "#server/features/auth/throttle.ts";
-import { ensureBuilt, type Running, startServer } from "#tests/support/binary.ts";
+import { type Running, SERVER_ADMIN_PASSWORD } from "#tests/support/binary.ts";
 import { ADMIN } from "#tests/support/factories.ts";
 import { httpFrom } from "#tests/support/http-from.ts";
 import { listeningApp, originFor } from "#tests/support/listening.ts";
-import { scratchDir } from "#tests/support/scratch.ts";
+import { withServer } from "#tests/support/template-site.ts";
 
 const MINUTE = 60_000;
 const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
@@ -82,44 +82,45 @@ describe("parallel bursts are held to the limit: attempts are reserved before th
 });
 
 describe("the compiled executable, default configuration", () => {
-  let server: Running;
-  beforeAll(async () => {
-    ensureBuilt();
-    server = await startServer(scratchDir("proxies-binary"), { HOST: "::" });
-  });
-  afterAll(() => server?.proc.kill("SIGTERM"));
+  /** Runs `use` with the sign-in of a server of its own, listening on every address (IPv4 and IPv6). */
+  const withBinary = (use: (login: ReturnType<typeof loginTo>) => Promise<void>) =>
+    withServer((server) => use(loginTo(server)), { env: { HOST: "::" } });
 
-  const login = (password: string, headers: Record<string, string> = {}, from = "127.0.0.1") =>
-    httpFrom(server.port, {
-      from,
-      method: "POST",
-      path: "/api/auth/login",
-      headers: { "content-type": "application/json", origin: originFor(server.port, from), ...headers },
-      body: JSON.stringify({ username: "admin", password }),
-    });
+  const loginTo =
+    (server: Running) =>
+    (password: string, headers: Record<string, string> = {}, from = "127.0.0.1") =>
+      httpFrom(server.port, {
+        from,
+        method: "POST",
+        path: "/api/auth/login",
+        headers: { "content-type": "application/json", origin: originFor(server.port, from), ...headers },
+        body: JSON.stringify({ username: "admin", password }),
+      });
 
-  test("50 parallel wrong guesses: 5 checked, 45 refused", async () => {
-    const statuses = (await Promise.all(Array.from({ length: 50 }, (_, i) => login(`wrong-${i}`)))).map(
-      (a) => a.status,
-    );
-    expect([count(statuses, 401), count(statuses, 429)]).toEqual([5, 45]);
-  });
+  test("50 parallel wrong guesses: 5 checked, 45 refused", () =>
+    withBinary(async (login) => {
+      const statuses = (await Promise.all(Array.from({ length: 50 }, (_, i) => login(`wrong-${i}`)))).map(
+        (a) => a.status,
+      );
+      expect([count(statuses, 401), count(statuses, 429)]).toEqual([5, 45]);
+    }));
 
-  test("spoofed forwarded headers are ignored: keyed by the socket, no Secure cookie, no HSTS", async () => {
-    const spoof = {
-      "x-forwarded-for": "203.0.113.1",
-      "x-forwarded-proto": "https",
-      forwarded: "for=203.0.113.1;proto=https",
-    };
-    for (let i = 0; i < 5; i++) expect((await login(`wrong-${i}`, spoof, "127.0.0.4")).status).toBe(401);
-    const held = await login(`wrong-again`, { ...spoof, "x-forwarded-for": "203.0.113.2" }, "127.0.0.4");
-    expect(held.status).toBe(429);
-    expect(held.headers.get("strict-transport-security")).toBeNull();
-    const ok = await login("durable-password-123", spoof, "::1");
-    expect(ok.status).toBe(200);
-    expect(ok.headers.get("set-cookie")).not.toContain("Secure");
-    expect(ok.headers.get("strict-transport-security")).toBeNull();
-  });
+  test("spoofed forwarded headers are ignored: keyed by the socket, no Secure cookie, no HSTS", () =>
+    withBinary(async (login) => {
+      const spoof = {
+        "x-forwarded-for": "203.0.113.1",
+        "x-forwarded-proto": "https",
+        forwarded: "for=203.0.113.1;proto=https",
+      };
+      for (let i = 0; i < 5; i++) expect((await login(`wrong-${i}`, spoof, "127.0.0.4")).status).toBe(401);
+      const held = await login(`wrong-again`, { ...spoof, "x-forwarded-for": "203.0.113.2" }, "127.0.0.4");
+      expect(held.status).toBe(429);
+      expect(held.headers.get("strict-transport-security")).toBeNull();
+      const ok = await login(SERVER_ADMIN_PASSWORD, spoof, "::1");
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("set-cookie")).not.toContain("Secure");
+      expect(ok.headers.get("strict-transport-security")).toBeNull();
+    }));
 });
 
 describe("forwarded headers from a peer that is not a trusted proxy are ignored", () => {

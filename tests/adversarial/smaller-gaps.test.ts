@@ -5,55 +5,56 @@
 // referrer or campaign label a visitor sends; anonymous results expire after the days set
 // in Settings, are deleted in batches while the server answers, and the privacy page says so.
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { computeTier } from "#shared/features/earnings/tiers.ts";
 import { scoringTable } from "#shared/features/quiz/content.ts";
 import { scoreArchetype } from "#shared/features/quiz/scoring.ts";
-import { ensureBuilt, type Running, startServer } from "#tests/support/binary.ts";
+import type { Running } from "#tests/support/binary.ts";
 import { readCsv } from "#tests/support/csv.ts";
 import { parseHtml } from "#tests/support/page.ts";
-import { scratchDir } from "#tests/support/scratch.ts";
+import { type SiteServer, serverForTable, signIn, siteDataDir, withServer } from "#tests/support/template-site.ts";
 
-const PASSWORD = "durable-password-123";
 const FOREIGN = "https://images.example/b.png";
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
 const DAY = 24 * 60 * 60 * 1000;
 
-let server: Running;
-let dataDir: string;
-let cookie: string;
-
-async function signIn(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/auth/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json", origin: url },
-    body: JSON.stringify({ username: "admin", password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  return res.headers.get("set-cookie")!.split(";")[0]!;
+/**
+ * A server with the admin signed in: `admin` sends a request as the admin from the site's
+ * own pages; `raw` sends a body exactly as written.
+ */
+interface Site {
+  server: SiteServer;
+  admin(path: string, init?: { method?: string; json?: unknown; raw?: string }): Promise<Response>;
 }
 
-/** A request as the signed-in admin from the site's own pages; `raw` sends a body exactly as written. */
-function admin(path: string, init: { method?: string; json?: unknown; raw?: string } = {}) {
-  const body = init.raw ?? (init.json === undefined ? undefined : JSON.stringify(init.json));
-  return fetch(`${server.url}${path}`, {
-    method: init.method ?? "GET",
-    headers: { cookie, origin: server.url, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body,
-  });
+async function siteOf(server: SiteServer): Promise<Site> {
+  const cookie = await signIn(server);
+  return {
+    server,
+    admin(path, init = {}) {
+      const body = init.raw ?? (init.json === undefined ? undefined : JSON.stringify(init.json));
+      return fetch(`${server.url}${path}`, {
+        method: init.method ?? "GET",
+        headers: { cookie, origin: server.url, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        body,
+      });
+    },
+  };
 }
 
-beforeAll(async () => {
-  ensureBuilt();
-  dataDir = scratchDir("smaller-gaps");
-  server = await startServer(dataDir);
-  cookie = await signIn(server.url);
-}, 60_000);
+/** Runs `use` with a signed-in server of its own. */
+const withSite = (use: (site: Site) => Promise<void>) => withServer(async (server) => use(await siteOf(server)));
 
-afterAll(() => {
-  server?.proc.kill("SIGKILL");
-});
+/** One signed-in server for a table whose every write must be refused, each case comparing what it left. */
+function siteForTable(): () => Promise<Site> {
+  const server = serverForTable();
+  let site: Promise<Site> | undefined;
+  return () => {
+    site ??= server().then(siteOf);
+    return site;
+  };
+}
 
 // ---------------------------------------------------------------------------------------
 // Images in content
@@ -135,7 +136,7 @@ const ACCEPTED = [
 
 let made = 0;
 /** Saves `html` in every content field; each field's answer and, when saved, the public page's HTML. */
-async function saveEverywhere(html: string) {
+async function saveEverywhere({ server, admin }: Site, html: string) {
   const n = ++made;
   const answers: { field: string; status: number; message?: string; page?: string; pageUrl?: string }[] = [];
   const record = async (field: string, res: Response, pageUrl: string, page: () => Promise<string>) => {
@@ -193,7 +194,10 @@ async function saveEverywhere(html: string) {
 }
 
 describe("images from another website are refused in every attribute that shows one", () => {
+  const refusing = siteForTable();
   test.each(REFUSED.map((html) => [html]))("%p: 422 at the field in posts, site pages and offers", async (html) => {
+    const site = await refusing();
+    const { admin } = site;
     const stored = async () =>
       Promise.all(
         ["/api/admin/blog/posts", "/api/admin/affiliate-offers", "/api/admin/site-page/terms"].map(async (path) =>
@@ -201,7 +205,7 @@ describe("images from another website are refused in every attribute that shows 
         ),
       );
     const before = await stored();
-    for (const answer of await saveEverywhere(html)) {
+    for (const answer of await saveEverywhere(site, html)) {
       expect([answer.field, answer.status]).toEqual([answer.field, 422]);
       expect([answer.field, answer.message]).toEqual([
         answer.field,
@@ -211,14 +215,13 @@ describe("images from another website are refused in every attribute that shows 
     expect(await stored()).toEqual(before);
   });
 
-  test.each(ACCEPTED.map((html) => [html]))(
-    "%p: saved, and the public page loads no image from elsewhere",
-    async (html) => {
-      for (const answer of await saveEverywhere(html)) {
+  test.each(ACCEPTED.map((html) => [html]))("%p: saved, and the public page loads no image from elsewhere", (html) =>
+    withSite(async (site) => {
+      for (const answer of await saveEverywhere(site, html)) {
         expect([answer.field, answer.status < 300]).toEqual([answer.field, true]);
         expect([answer.field, offOrigin(answer.pageUrl!, imageAddressesIn(answer.page!))]).toEqual([answer.field, []]);
       }
-    },
+    }),
   );
 });
 
@@ -240,47 +243,48 @@ describe("the analytics CSV, with what visitors can put in it", () => {
   ];
   const CAMPAIGNS = ["-2+3", "+1", "- 1", "-cmd", "a,b", "x;y"];
 
-  test("no cell starts a formula, every hostile value is there (defused), and the file reads back strictly", async () => {
-    for (const referer of REFERRERS)
-      expect((await fetch(`${server.url}/learn`, { headers: { referer, "user-agent": BROWSER } })).status).toBe(200);
-    for (const label of CAMPAIGNS) {
-      const res = await fetch(`${server.url}/blog?utm_source=${encodeURIComponent(label)}`, {
-        headers: { "user-agent": BROWSER },
-      });
-      expect(res.status).toBe(200);
-    }
-    // Counts are written together about once a second.
-    const deadline = Date.now() + 15_000;
-    let records: string[][] = [];
-    for (;;) {
-      const res = await admin("/api/admin/analytics.csv?days=7");
-      expect(res.status).toBe(200);
-      records = readCsv(await res.text());
-      const keys = new Set(records.map((r) => r[2]));
-      if (keys.has("'=1+1,2;3.example") && keys.has("'-cmd")) break;
-      if (Date.now() > deadline) throw new Error(`counts not in the CSV: ${JSON.stringify(records)}`);
-      await Bun.sleep(100);
-    }
-    expect(records[0]).toEqual(["day", "metric", "key", "count"]);
-    for (const record of records) {
-      expect(record.length).toBe(4);
-      for (const cell of record) expect([cell, STARTS_FORMULA.test(cell)]).toEqual([cell, false]);
-    }
-    const keys = records.map((r) => r[2]);
-    for (const key of [
-      "'=1+1,2;3.example",
-      `'=hyperlink("x").example`,
-      "'-2+3.example",
-      "'+cmd.example",
-      "'=2+2.example",
-      'a"b;c,d.example',
-      "'-2+3",
-      "'+1",
-      "'- 1",
-      "'-cmd",
-    ])
-      expect(keys).toContain(key);
-  });
+  test("no cell starts a formula, every hostile value is there (defused), and the file reads back strictly", () =>
+    withSite(async ({ server, admin }) => {
+      for (const referer of REFERRERS)
+        expect((await fetch(`${server.url}/learn`, { headers: { referer, "user-agent": BROWSER } })).status).toBe(200);
+      for (const label of CAMPAIGNS) {
+        const res = await fetch(`${server.url}/blog?utm_source=${encodeURIComponent(label)}`, {
+          headers: { "user-agent": BROWSER },
+        });
+        expect(res.status).toBe(200);
+      }
+      // Counts are written together about once a second.
+      const deadline = Date.now() + 15_000;
+      let records: string[][] = [];
+      for (;;) {
+        const res = await admin("/api/admin/analytics.csv?days=7");
+        expect(res.status).toBe(200);
+        records = readCsv(await res.text());
+        const keys = new Set(records.map((r) => r[2]));
+        if (keys.has("'=1+1,2;3.example") && keys.has("'-cmd")) break;
+        if (Date.now() > deadline) throw new Error(`counts not in the CSV: ${JSON.stringify(records)}`);
+        await Bun.sleep(100);
+      }
+      expect(records[0]).toEqual(["day", "metric", "key", "count"]);
+      for (const record of records) {
+        expect(record.length).toBe(4);
+        for (const cell of record) expect([cell, STARTS_FORMULA.test(cell)]).toEqual([cell, false]);
+      }
+      const keys = records.map((r) => r[2]);
+      for (const key of [
+        "'=1+1,2;3.example",
+        `'=hyperlink("x").example`,
+        "'-2+3.example",
+        "'+cmd.example",
+        "'=2+2.example",
+        'a"b;c,d.example',
+        "'-2+3",
+        "'+1",
+        "'- 1",
+        "'-cmd",
+      ])
+        expect(keys).toContain(key);
+    }));
 });
 
 // ---------------------------------------------------------------------------------------
@@ -289,7 +293,9 @@ describe("the analytics CSV, with what visitors can put in it", () => {
 const QUIZ_ANSWERS = Array(15).fill("C") as string[];
 const EARNINGS_ANSWERS = Array(15).fill(2) as number[];
 
-async function saveResults(): Promise<{ quiz: string; archetype: string; earnings: string; tier: string }> {
+async function saveResults(
+  server: Running,
+): Promise<{ quiz: string; archetype: string; earnings: string; tier: string }> {
   const { archetype } = scoreArchetype(QUIZ_ANSWERS as never, scoringTable);
   const quizRes = await fetch(`${server.url}/api/quiz/result`, {
     method: "POST",
@@ -315,7 +321,7 @@ async function saveResults(): Promise<{ quiz: string; archetype: string; earning
 }
 
 /** Moves a saved result's date back, as the data of a running site ages (written by another connection). */
-function age(table: "quiz_results" | "earnings_results", id: string, days: number) {
+function age(dataDir: string, table: "quiz_results" | "earnings_results", id: string, days: number) {
   const db = new Database(join(dataDir, "app.db"));
   db.run("PRAGMA wal_autocheckpoint = 0"); // only the server checkpoints (decision 059)
   try {
@@ -325,7 +331,7 @@ function age(table: "quiz_results" | "earnings_results", id: string, days: numbe
   }
 }
 
-function rowExists(table: "quiz_results" | "earnings_results", id: string): boolean {
+function rowExists(dataDir: string, table: "quiz_results" | "earnings_results", id: string): boolean {
   const db = new Database(join(dataDir, "app.db"), { readonly: true });
   try {
     return db.query(`SELECT 1 FROM ${table} WHERE id = ?`).get(id) !== null;
@@ -337,6 +343,7 @@ function rowExists(table: "quiz_results" | "earnings_results", id: string): bool
 const PATH = "/api/admin/settings/result-retention";
 
 describe("the retention setting: bad values are refused, nothing changes", () => {
+  const refusingValues = siteForTable();
   test.each([
     '{"days":0}',
     '{"days":-5}',
@@ -353,6 +360,7 @@ describe("the retention setting: bad values are refused, nothing changes", () =>
     "{}",
     '{"forever":true}',
   ])("%s: 422 with the allowed range at the field", async (raw) => {
+    const { admin } = await refusingValues();
     const before = await (await admin(PATH)).json();
     const res = await admin(PATH, { method: "PUT", raw });
     expect(res.status).toBe(422);
@@ -363,91 +371,96 @@ describe("the retention setting: bad values are refused, nothing changes", () =>
     expect(await (await admin(PATH)).json()).toEqual(before);
   });
 
+  const refusingBodies = siteForTable();
   test.each(["", "{", "null", "[]", '"30"'])("%p: a 4xx with a sentence, never a 5xx", async (raw) => {
+    const { admin } = await refusingBodies();
     const res = await admin(PATH, { method: "PUT", raw });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(typeof (await res.json()).error).toBe("string");
   });
 
-  test("a sign-in is needed, and a page of another site cannot change it", async () => {
-    const body = '{"days":1}';
-    const headers = { "content-type": "application/json" };
-    expect(
-      (await fetch(`${server.url}${PATH}`, { method: "PUT", headers: { ...headers, origin: server.url }, body }))
-        .status,
-    ).toBe(401);
-    expect(
-      (
-        await fetch(`${server.url}${PATH}`, {
-          method: "PUT",
-          headers: { ...headers, cookie, origin: "https://evil.example" },
-          body,
-        })
-      ).status,
-    ).toBe(403);
-    expect((await (await admin(PATH)).json()).stored).toBeNull();
-  });
+  test("a sign-in is needed, and a page of another site cannot change it", () =>
+    withServer(async (server) => {
+      const cookie = await signIn(server);
+      const admin = (path: string) => fetch(server.url + path, { headers: { cookie, origin: server.url } });
+      const body = '{"days":1}';
+      const headers = { "content-type": "application/json" };
+      expect(
+        (await fetch(`${server.url}${PATH}`, { method: "PUT", headers: { ...headers, origin: server.url }, body }))
+          .status,
+      ).toBe(401);
+      expect(
+        (
+          await fetch(`${server.url}${PATH}`, {
+            method: "PUT",
+            headers: { ...headers, cookie, origin: "https://evil.example" },
+            body,
+          })
+        ).status,
+      ).toBe(403);
+      expect((await (await admin(PATH)).json()).stored).toBeNull();
+    }));
 });
 
 describe("an expired result is gone, then deleted; the privacy page says how long results are kept", () => {
-  test("older than the retention: its read and its page are a kind 404 at once; a shorter setting deletes it", async () => {
-    expect((await (await admin(PATH)).json()).days).toBe(180);
-    const fresh = await saveResults();
-    const old = await saveResults();
-    const page = `/quiz/result?archetype=${encodeURIComponent(old.archetype)}&id=${old.quiz}`;
-    expect((await fetch(`${server.url}${page}`)).status).toBe(200);
-    age("quiz_results", old.quiz, 181);
-    age("earnings_results", old.earnings, 181);
-    // The pass has not run yet, but the result is gone for visitors already.
-    expect(rowExists("quiz_results", old.quiz)).toBe(true);
-    const read = await fetch(`${server.url}/api/quiz/result/${old.quiz}`);
-    expect(read.status).toBe(404);
-    expect((await read.json()).error).toBe("No quiz result with that id (results are kept for 180 days).");
-    expect((await fetch(`${server.url}/api/earnings/result/${old.earnings}`)).status).toBe(404);
-    // (The page had been cached: an admin change empties the cache, as the hourly pass does for results.)
-    expect((await admin(PATH, { method: "PUT", json: { days: 180 } })).status).toBe(200);
-    const gone = await fetch(`${server.url}${page}`);
-    expect(gone.status).toBe(404);
-    const text = parseHtml(await gone.text())
-      .querySelector("main")!
-      .textContent!.replace(/\s+/g, " ");
-    expect(text).toContain("This result is no longer here");
-    expect(text).toContain("Saved quiz results are kept for 180 days and then deleted");
-    const tier = await fetch(`${server.url}/quiz/earnings?tier=${encodeURIComponent(old.tier)}&id=${old.earnings}`);
-    expect(tier.status).toBe(404);
-
-    // The pass after the save deleted the expired rows, and nothing newer.
-    const deadline = Date.now() + 10_000;
-    while (rowExists("quiz_results", old.quiz) || rowExists("earnings_results", old.earnings)) {
-      if (Date.now() > deadline) throw new Error("the expired results were not deleted");
-      await Bun.sleep(20);
-    }
-    expect(rowExists("quiz_results", fresh.quiz)).toBe(true);
-    expect((await fetch(`${server.url}/api/quiz/result/${fresh.quiz}`)).status).toBe(200);
-    const state = await (await admin(PATH)).json();
-    expect(state.lastRun.deleted).toBeGreaterThanOrEqual(2);
-  });
-
-  test("the privacy page states the number saved in Settings", async () => {
-    const privacy = async () =>
-      parseHtml(await (await fetch(`${server.url}/privacy`)).text())
+  test("older than the retention: its read and its page are a kind 404 at once; a shorter setting deletes it", () =>
+    withSite(async ({ server, admin }) => {
+      const { dataDir } = server;
+      expect((await (await admin(PATH)).json()).days).toBe(180);
+      const fresh = await saveResults(server);
+      const old = await saveResults(server);
+      const page = `/quiz/result?archetype=${encodeURIComponent(old.archetype)}&id=${old.quiz}`;
+      expect((await fetch(`${server.url}${page}`)).status).toBe(200);
+      age(dataDir, "quiz_results", old.quiz, 181);
+      age(dataDir, "earnings_results", old.earnings, 181);
+      // The pass has not run yet, but the result is gone for visitors already.
+      expect(rowExists(dataDir, "quiz_results", old.quiz)).toBe(true);
+      const read = await fetch(`${server.url}/api/quiz/result/${old.quiz}`);
+      expect(read.status).toBe(404);
+      expect((await read.json()).error).toBe("No quiz result with that id (results are kept for 180 days).");
+      expect((await fetch(`${server.url}/api/earnings/result/${old.earnings}`)).status).toBe(404);
+      // (The page had been cached: an admin change empties the cache, as the hourly pass does for results.)
+      expect((await admin(PATH, { method: "PUT", json: { days: 180 } })).status).toBe(200);
+      const gone = await fetch(`${server.url}${page}`);
+      expect(gone.status).toBe(404);
+      const text = parseHtml(await gone.text())
         .querySelector("main")!
         .textContent!.replace(/\s+/g, " ");
-    expect(await privacy()).toContain("Saved results are deleted automatically 180 days after they were made");
-    expect((await admin(PATH, { method: "PUT", json: { days: 45 } })).status).toBe(200);
-    expect(await privacy()).toContain("Saved results are deleted automatically 45 days after they were made");
-    expect((await admin(PATH, { method: "PUT", json: { days: null } })).status).toBe(200);
-    expect(await privacy()).toContain("deleted automatically 180 days after");
-  });
+      expect(text).toContain("This result is no longer here");
+      expect(text).toContain("Saved quiz results are kept for 180 days and then deleted");
+      const tier = await fetch(`${server.url}/quiz/earnings?tier=${encodeURIComponent(old.tier)}&id=${old.earnings}`);
+      expect(tier.status).toBe(404);
+
+      // The pass after the save deleted the expired rows, and nothing newer.
+      const deadline = Date.now() + 10_000;
+      while (rowExists(dataDir, "quiz_results", old.quiz) || rowExists(dataDir, "earnings_results", old.earnings)) {
+        if (Date.now() > deadline) throw new Error("the expired results were not deleted");
+        await Bun.sleep(20);
+      }
+      expect(rowExists(dataDir, "quiz_results", fresh.quiz)).toBe(true);
+      expect((await fetch(`${server.url}/api/quiz/result/${fresh.quiz}`)).status).toBe(200);
+      const state = await (await admin(PATH)).json();
+      expect(state.lastRun.deleted).toBeGreaterThanOrEqual(2);
+    }));
+
+  test("the privacy page states the number saved in Settings", () =>
+    withSite(async ({ server, admin }) => {
+      const privacy = async () =>
+        parseHtml(await (await fetch(`${server.url}/privacy`)).text())
+          .querySelector("main")!
+          .textContent!.replace(/\s+/g, " ");
+      expect(await privacy()).toContain("Saved results are deleted automatically 180 days after they were made");
+      expect((await admin(PATH, { method: "PUT", json: { days: 45 } })).status).toBe(200);
+      expect(await privacy()).toContain("Saved results are deleted automatically 45 days after they were made");
+      expect((await admin(PATH, { method: "PUT", json: { days: null } })).status).toBe(200);
+      expect(await privacy()).toContain("deleted automatically 180 days after");
+    }));
 });
 
 describe("at start, expired results are deleted in batches while the server answers", () => {
   test("20,000 expired results go; requests meanwhile all succeed", async () => {
-    const dir = scratchDir("retention-start");
-    const first = await startServer(dir);
-    first.proc.kill("SIGTERM");
-    await first.proc.exited;
+    const dir = await siteDataDir("retention-start");
     const db = new Database(join(dir, "app.db"));
     const old = Date.now() - 400 * DAY;
     const insert = db.prepare("INSERT INTO quiz_results (id, archetype, answers, created_at) VALUES (?, ?, ?, ?)");
@@ -457,28 +470,28 @@ describe("at start, expired results are deleted in batches while the server answ
       insert.run("kept-one", "Girl Next Door", answers, Date.now());
     })();
     db.close();
-    const second = await startServer(dir);
-    try {
-      const count = () => {
-        const read = new Database(join(dir, "app.db"), { readonly: true });
-        try {
-          return (read.query("SELECT count(*) AS n FROM quiz_results").get() as { n: number }).n;
-        } finally {
-          read.close();
+    await withServer(
+      async (second) => {
+        const count = () => {
+          const read = new Database(join(dir, "app.db"), { readonly: true });
+          try {
+            return (read.query("SELECT count(*) AS n FROM quiz_results").get() as { n: number }).n;
+          } finally {
+            read.close();
+          }
+        };
+        const deadline = Date.now() + 20_000;
+        let answered = 0;
+        while (count() > 1) {
+          if (Date.now() > deadline) throw new Error(`still ${count()} results after 20 s`);
+          const res = await fetch(`${second.url}/api/quiz/result/kept-one`);
+          expect(res.status).toBe(200);
+          answered++;
         }
-      };
-      const deadline = Date.now() + 20_000;
-      let answered = 0;
-      while (count() > 1) {
-        if (Date.now() > deadline) throw new Error(`still ${count()} results after 20 s`);
-        const res = await fetch(`${second.url}/api/quiz/result/kept-one`);
-        expect(res.status).toBe(200);
-        answered++;
-      }
-      expect(count()).toBe(1);
-      expect(answered).toBeGreaterThan(0);
-    } finally {
-      second.proc.kill("SIGKILL");
-    }
+        expect(count()).toBe(1);
+        expect(answered).toBeGreaterThan(0);
+      },
+      { dataDir: dir },
+    );
   }, 60_000);
 });

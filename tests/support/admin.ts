@@ -1,5 +1,6 @@
 import { Secret, TOTP } from "otpauth";
-import { type TestAppOptions, testApp } from "./app.ts";
+import { databaseImage } from "#server/db/client.ts";
+import { type TestApp, type TestAppOptions, testApp } from "./app.ts";
 import { ADMIN, createAdmin } from "./factories.ts";
 
 export { ADMIN };
@@ -21,7 +22,12 @@ export const SAME_ORIGIN = { origin: "http://localhost" } as const;
 export async function adminApp(options: TestAppOptions = {}) {
   const t = testApp(options);
   await createAdmin(t.db);
-  const cookie = await login(t.request);
+  return signedIn(t, await login(t.request));
+}
+
+type AdminApp = Awaited<ReturnType<typeof adminApp>>;
+
+function signedIn(t: TestApp, cookie: string) {
   let current = cookie;
   /** A request as the signed-in admin from this site, to a path or a route of the admin client. */
   const asAdmin = async (to: string | Route, init: RequestInit & { json?: unknown } = {}) => {
@@ -40,6 +46,23 @@ export async function adminApp(options: TestAppOptions = {}) {
     return res;
   };
   return { ...t, cookie, asAdmin };
+}
+
+/**
+ * For a table of cases that each need the same prepared site: `prepare` runs once on a
+ * signed-in admin app, and each call of the answer is a fresh app on a copy of its database,
+ * signed in with the same session (a copy holds the same admin and token version, and every
+ * test app the same secret), so no case sees another's writes and none pays for a sign-in.
+ * `prepare` must not change how the admin signs in.
+ */
+export async function adminAppCopies(
+  prepare: (t: AdminApp) => Promise<void>,
+  options: TestAppOptions = {},
+): Promise<() => AdminApp> {
+  const template = await adminApp(options);
+  await prepare(template);
+  const image = databaseImage(template.database);
+  return () => signedIn(testApp({ ...options, image }), template.cookie);
 }
 
 /** Signs in through the real login endpoint and answers the session cookie (`name=value`). */

@@ -32,6 +32,8 @@ const seeded = await (async () => {
 export interface TestAppOptions {
   /** Load the bundled content (the seed). Default true; tests that build their own rows pass false. */
   seed?: boolean;
+  /** Start from a copy of this database image (`databaseImage` of a prepared app) instead; `seed` is then ignored. */
+  image?: Uint8Array;
   /** PUBLIC_URL (default: unset). */
   publicUrl?: string | null;
   /** TRUSTED_PROXIES, already split; they matter only on a listening server (app.listen). */
@@ -52,7 +54,11 @@ export interface TestAppOptions {
 
 /** The real app on a fresh in-memory database with the real migrations (and the seed unless `seed: false`). */
 export function testApp(options: TestAppOptions = {}) {
-  const database: DatabaseHandle = options.seed === false ? openMemoryDatabase() : openMemoryCopy(seeded);
+  const database: DatabaseHandle = options.image
+    ? openMemoryCopy(options.image)
+    : options.seed === false
+      ? openMemoryDatabase()
+      : openMemoryCopy(seeded);
   assets ??= loadAssets();
   const logger = memoryLogger();
   // As in DATA_DIR: the uploads in a folder of their own, beside the rest of the data.

@@ -11,6 +11,12 @@ export function ensureBuilt(): void {
   ensureCurrent("executable");
 }
 
+/** The admin password startServer passes (ADMIN_PASSWORD): the one a first start gives the admin. */
+export const SERVER_ADMIN_PASSWORD = "durable-password-123";
+
+/** How long a stopped server may take to finish its requests and close its database before it is killed. */
+const STOP_DEADLINE_MS = 10_000;
+
 export interface Running {
   proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   url: string;
@@ -45,7 +51,7 @@ export async function startServer(
         DATA_DIR: dataDir,
         PORT: String(port),
         HOST: "127.0.0.1",
-        ADMIN_PASSWORD: "durable-password-123",
+        ADMIN_PASSWORD: SERVER_ADMIN_PASSWORD,
         ...env,
       },
       stdin: "ignore",
@@ -61,6 +67,18 @@ export async function startServer(
       if (attempt < 5 && error instanceof Error && PORT_TAKEN.test(error.message)) continue;
       throw error;
     }
+  }
+}
+
+/** SIGTERM, and SIGKILL if the server has not stopped within its deadline; answers once it has exited. */
+export async function stopServer(server: Running): Promise<void> {
+  if (server.proc.exitCode !== null || server.proc.signalCode !== null) return;
+  server.proc.kill("SIGTERM");
+  const timer = setTimeout(() => server.proc.kill("SIGKILL"), STOP_DEADLINE_MS);
+  try {
+    await server.proc.exited;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { adoptLinks } from "#server/db/adopt-links.ts";
 import type { AdminLink } from "#shared/features/links/contract.ts";
 import { readDestination } from "#shared/features/links/destination.ts";
-import { adminApp } from "#tests/support/admin.ts";
+import { adminApp, adminAppCopies } from "#tests/support/admin.ts";
 import { offerInput, productInput } from "#tests/support/admin-inputs.ts";
 import { testApp } from "#tests/support/app.ts";
 import { createLink } from "#tests/support/factories.ts";
@@ -16,18 +16,20 @@ const HEADER_SAFE = /^[\x21-\x7E]+$/;
 const linkRows = (t: App) => t.database.sqlite.query("SELECT * FROM links ORDER BY id").all();
 
 describe("a destination no visitor could follow is refused wherever one is saved, at its field", () => {
-  // One site for every case: each refusal must leave it as it was.
-  let t: App;
+  // Every case on its own copy of one site with a link to edit: each refusal must leave it as it was.
+  let site: () => App;
   let edited: AdminLink;
   let settings: Record<string, unknown> & { platformB: object };
   beforeAll(async () => {
-    t = await adminApp();
-    await createLink(t.db, { slug: "edited", destination: "https://ok.example/" });
-    edited = ((await (await t.asAdmin("/api/admin/links")).json()) as AdminLink[]).find((l) => l.slug === "edited")!;
-    settings = await (await t.asAdmin("/api/admin/settings")).json();
+    site = await adminAppCopies(async (t) => {
+      await createLink(t.db, { slug: "edited", destination: "https://ok.example/" });
+      edited = ((await (await t.asAdmin("/api/admin/links")).json()) as AdminLink[]).find((l) => l.slug === "edited")!;
+      settings = await (await t.asAdmin("/api/admin/settings")).json();
+    });
   });
 
   test.each(NOT_PUBLIC_DESTINATIONS)("%s", async (destination) => {
+    const t = site();
     const before = {
       links: linkRows(t),
       offers: t.database.sqlite.query("SELECT count(*) AS n FROM affiliate_offers").get(),
@@ -101,6 +103,7 @@ describe("a destination no visitor could follow is refused wherever one is saved
   test.each(
     HIDDEN_CHARACTERS.map((char) => [`U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`, char]),
   )("%s in the host, the path or the query: refused at the field, naming the character", async (name, char) => {
+    const t = site();
     for (const destination of [
       `https://exa${char}mple.com/`,
       `https://example.com/pa${char}th`,
