@@ -139,20 +139,23 @@ async function freshInstall(server: Running): Promise<Admin> {
   return admin;
 }
 
+// The two tables of hostile headers share one server each: every row first puts the site back
+// where its table starts (the address, an empty page cache), and a hostile request that
+// changed anything fails its own row.
 describe("before the public address is known (fresh install, no PUBLIC_URL)", () => {
-  test.each(HOSTILE)("%s sent first: the next visitor sees none of it", (_name, headers) =>
-    withServer(async (server) => {
-      await freshInstall(server);
-      const clean = await poisonThenCheck(server, headers);
-      expect(clean["/blog"]!.body).toContain('<link rel="canonical" href="/blog"/>');
-      expect(clean["/blog"]!.body).not.toContain('property="og:url"');
-      expect(bootOrigin(clean["/blog"]!.body)).toBeNull();
-      expect(clean["/sitemap.xml"]!.status).toBe(404);
-      expect(clean["/blog/rss.xml"]!.status).toBe(404);
-      expect(clean["/robots.txt"]!.body).not.toContain("Sitemap:");
-      expect(clean["/blog/no-such-post"]!.location).toBe("/blog");
-    }),
-  );
+  const hostileServer = serverForTable();
+  test.each(HOSTILE)("%s sent first: the next visitor sees none of it", async (_name, headers) => {
+    const server = await hostileServer();
+    await freshInstall(server);
+    const clean = await poisonThenCheck(server, headers);
+    expect(clean["/blog"]!.body).toContain('<link rel="canonical" href="/blog"/>');
+    expect(clean["/blog"]!.body).not.toContain('property="og:url"');
+    expect(bootOrigin(clean["/blog"]!.body)).toBeNull();
+    expect(clean["/sitemap.xml"]!.status).toBe(404);
+    expect(clean["/blog/rss.xml"]!.status).toBe(404);
+    expect(clean["/robots.txt"]!.body).not.toContain("Sitemap:");
+    expect(clean["/blog/no-such-post"]!.location).toBe("/blog");
+  });
 
   test("a failed sign-in with a hostile Host and Origin records nothing", () =>
     withServer(async (server) => {
@@ -172,24 +175,24 @@ describe("before the public address is known (fresh install, no PUBLIC_URL)", ()
 });
 
 describe("once the admin has confirmed the public address", () => {
-  test.each(HOSTILE)("%s sent first: every link still starts with the confirmed address", (_name, headers) =>
-    withServer(async (server) => {
-      await emptyCache(await signedIn(server), SITE);
-      const clean = await poisonThenCheck(server, headers);
-      expect(clean["/blog"]!.body).toContain(`<link rel="canonical" href="${SITE}/blog"/>`);
-      expect(clean["/blog"]!.body).toContain(`<meta property="og:url" content="${SITE}/blog"/>`);
-      expect(bootOrigin(clean["/blog"]!.body)).toBe(SITE);
-      const post = clean["/blog/choosing-a-stage-name"]!.body;
-      const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(post)![1]!);
-      expect(jsonLd[0].mainEntityOfPage).toBe(`${SITE}/blog/choosing-a-stage-name`);
-      const locs = [...parseXml(clean["/sitemap.xml"]!.body).getElementsByTagName("loc")].map((l) => l.textContent);
-      expect(locs.length).toBeGreaterThan(10);
-      expect(locs.every((l) => l?.startsWith(`${SITE}/`))).toBe(true);
-      const links = [...parseXml(clean["/blog/rss.xml"]!.body).getElementsByTagName("link")].map((l) => l.textContent);
-      expect(links.every((l) => l?.startsWith(`${SITE}/`))).toBe(true);
-      expect(clean["/robots.txt"]!.body).toContain(`Sitemap: ${SITE}/sitemap.xml`);
-    }),
-  );
+  const confirmedServer = serverForTable();
+  test.each(HOSTILE)("%s sent first: every link still starts with the confirmed address", async (_name, headers) => {
+    const server = await confirmedServer();
+    await emptyCache(await signedIn(server), SITE);
+    const clean = await poisonThenCheck(server, headers);
+    expect(clean["/blog"]!.body).toContain(`<link rel="canonical" href="${SITE}/blog"/>`);
+    expect(clean["/blog"]!.body).toContain(`<meta property="og:url" content="${SITE}/blog"/>`);
+    expect(bootOrigin(clean["/blog"]!.body)).toBe(SITE);
+    const post = clean["/blog/choosing-a-stage-name"]!.body;
+    const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(post)![1]!);
+    expect(jsonLd[0].mainEntityOfPage).toBe(`${SITE}/blog/choosing-a-stage-name`);
+    const locs = [...parseXml(clean["/sitemap.xml"]!.body).getElementsByTagName("loc")].map((l) => l.textContent);
+    expect(locs.length).toBeGreaterThan(10);
+    expect(locs.every((l) => l?.startsWith(`${SITE}/`))).toBe(true);
+    const links = [...parseXml(clean["/blog/rss.xml"]!.body).getElementsByTagName("link")].map((l) => l.textContent);
+    expect(links.every((l) => l?.startsWith(`${SITE}/`))).toBe(true);
+    expect(clean["/robots.txt"]!.body).toContain(`Sitemap: ${SITE}/sitemap.xml`);
+  });
 });
 
 // Each malformed Host, on every kind of route: a 400 with a short plain message, checked
