@@ -13,6 +13,12 @@ export function literalUnion<const T extends readonly string[]>(values: T, optio
   );
 }
 
+/**
+ * A refinement of a text column (drizzle-typebox): at most `max` characters. The table says the
+ * rest: a column that may be empty takes null too, and may be left out of an insert.
+ */
+export const upTo = (max: number) => () => Type.String({ maxLength: max });
+
 /** Optional text: a string of at most `max` characters, or null / "" for "none". */
 export const OptionalText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
 
