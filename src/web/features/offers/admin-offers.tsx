@@ -114,7 +114,7 @@ type OfferForm = LinkPick & {
 
 export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDone: () => void }) {
   const all = useQuery(adminQuery(adminApi["affiliate-offers"]));
-  const editor = useAdminForm<OfferForm>({
+  const editor = useAdminForm<typeof OfferInput, OfferForm>({
     initial: {
       title: offer?.title ?? "",
       description: offer?.description ?? "",
@@ -153,8 +153,8 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
     setForm((f) => (kind === "video" ? { ...f, imageUrl: null, videoUrl: "https://" } : { ...f, videoUrl: null }));
   };
 
-  const send = (body: unknown, value: OfferForm) =>
-    save.mutate(body as OfferInput, {
+  const send = (body: OfferForm, value: OfferForm) =>
+    save.mutate(body, {
       onSuccess: () => {
         editor.accepted(value);
         toast({
