@@ -54,7 +54,8 @@ function runtimeImports(file: string): string[] {
   const text = readFileSync(join(root, file), "utf8");
   return [...text.matchAll(/^(?:import|export) (?!type )(?:[^;]*? from )?"([^"]+)";/gms)].map((m) => {
     const path = m[1]!;
-    if (path.startsWith("#")) return path.replace(/^#(\w+)\//, (_, zone) => (zone === "content" ? "content/" : `src/${zone}/`));
+    if (path.startsWith("#"))
+      return path.replace(/^#(\w+)\//, (_, zone) => (zone === "content" ? "content/" : `src/${zone}/`));
     if (path.startsWith(".")) return join(file, "..", path);
     return path;
   });
@@ -99,7 +100,8 @@ describe("imports between the zones", () => {
       .filter((file) => !file.includes("/admin"));
     expect(publicPages).toContain("src/web/features/blog/blog-post-page.tsx");
     const reached = new Set<string>();
-    for (const start of ["src/web/entry.client.tsx", ...publicPages]) for (const file of reach(start)) reached.add(file);
+    for (const start of ["src/web/entry.client.tsx", ...publicPages])
+      for (const file of reach(start)) reached.add(file);
     const banned = [...reached].filter((file) =>
       /^(drizzle-orm|drizzle-typebox|@sinclair\/typebox)(\/|$)|\/contract\.ts$|^src\/server\//.test(file),
     );

@@ -5,8 +5,8 @@ import { htmlToMarkdown } from "#server/lib/html-to-markdown.ts";
 import { markdownToHtml } from "#server/lib/markdown.ts";
 import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import { sent } from "#shared/schema/sent.ts";
 import type { AdminSitePage, SitePageInput, SitePageSlug } from "#shared/features/site-pages/contract.ts";
+import { sent } from "#shared/schema/sent.ts";
 import { sitePages } from "./table.ts";
 
 /** Computed from the row: the Markdown the editor opens (an older page's HTML converted), the date sent. */
