@@ -144,23 +144,14 @@ storedValues(blogPosts, {
 });
 
 storedValues(affiliateOffers, {
+  ...savedByForm(OfferInput),
   id: ANY,
-  title: written(OfferInput.properties.title),
-  description: written(OfferInput.properties.description),
-  descriptionHtml: written(OfferInput.properties.descriptionHtml),
-  imageUrl: written(OfferInput.properties.imageUrl),
-  videoUrl: written(OfferInput.properties.videoUrl),
   useEmbed: ANY,
-  embedCode: written(OfferInput.properties.embedCode),
-  linkUrl: written(OfferInput.properties.linkUrl),
   linkSlug: LinkSlug,
-  linkText: written(OfferInput.properties.linkText),
   moduleId: OfferInput.properties.moduleId,
   isActive: ANY,
   archetype: OfferInput.properties.archetype,
   productId: OfferInput.properties.productId,
-  badge: written(OfferInput.properties.badge),
-  price: written(OfferInput.properties.price),
   createdAt: ANY,
   updatedAt: ANY,
 });
