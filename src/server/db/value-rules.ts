@@ -157,14 +157,9 @@ storedValues(affiliateOffers, {
 });
 
 storedValues(recommendedProducts, {
+  ...savedByForm(RecommendedProduct),
   id: RecommendedProduct.properties.id,
-  name: written(RecommendedProduct.properties.name),
-  description: written(RecommendedProduct.properties.description),
-  link: written(RecommendedProduct.properties.link),
   linkSlug: LinkSlug,
-  price: written(RecommendedProduct.properties.price),
-  imageUrl: written(RecommendedProduct.properties.imageUrl),
-  badge: written(RecommendedProduct.properties.badge),
   archetype: RecommendedProduct.properties.archetype,
   isDefault: ANY,
   moduleId: RecommendedProduct.properties.moduleId,
