@@ -26,7 +26,7 @@ import { BackupScheduleInput } from "#shared/features/backups/contract.ts";
 import { CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
 import { EarningsResultInput } from "#shared/features/earnings/contract.ts";
 import { AUTOSAVE_KEY_PATTERN, AutosaveInput } from "#shared/features/editor/contract.ts";
-import { LinkDestination, LinkSlug, LinkUpdate } from "#shared/features/links/contract.ts";
+import { LinkCreate, LinkSlug, LinkUpdate } from "#shared/features/links/contract.ts";
 import { MAX_IMAGE_PIXELS } from "#shared/features/media/constants.ts";
 import { MediaAltInput } from "#shared/features/media/contract.ts";
 import { OfferInput } from "#shared/features/offers/contract.ts";
@@ -167,12 +167,10 @@ storedValues(recommendedProducts, {
 });
 
 storedValues(links, {
+  ...savedByForm(LinkCreate),
   id: ANY,
   slug: LinkSlug,
-  destination: written(LinkDestination),
   active: ANY,
-  fallbackDestination: written(LinkUpdate.properties.fallbackDestination),
-  notes: written(LinkUpdate.properties.notes),
   createdAt: ANY,
   // What the link checker found.
   lastCheckedAt: ANY,

@@ -22,12 +22,8 @@ import { toast } from "#web/stores/toast.ts";
 import { CopyLink } from "./copy-link.tsx";
 import { CheckAllLinks, deactivateLabel, HealthBadge, LinkHealthPanel, OfflineHint } from "./link-health.tsx";
 
-interface LinkForm {
-  destination: string;
-  active: boolean;
-  fallbackDestination: string;
-  notes: string;
-}
+/** A link's editable fields as its form holds them: what it sends, empty text for none. */
+type LinkForm = { [K in Exclude<keyof LinkUpdate, "autoFallbackAfter">]-?: NonNullable<LinkUpdate[K]> };
 
 const formOf = (link: AdminLink): LinkForm => ({
   destination: link.destination,
