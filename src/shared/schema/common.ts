@@ -19,9 +19,6 @@ export function literalUnion<const T extends readonly string[]>(values: T, optio
  */
 export const upTo = (max: number) => () => Type.String({ maxLength: max });
 
-/** Optional text: a string of at most `max` characters, or null / "" for "none". */
-export const OptionalText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
-
 /**
  * A path on this site, such as an upload (/uploads/…): the only images the site's content
  * security policy (img-src 'self') lets a page show. "//host/…" and "/\host/…" name

@@ -30,7 +30,7 @@ const destination = (what: string) =>
     error: `${what} must be a full web address starting with http:// or https://, such as https://example.com/join`,
   });
 
-export const LinkDestination = destination("The destination");
+const LinkDestination = destination("The destination");
 
 /** The most consecutive failed checks the admin may wait for before clicks go to the fallback by themselves. */
 export const AUTO_FALLBACK_MAX = 20;
