@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { type TObject, Type } from "@sinclair/typebox";
 import { cronProblem } from "#server/env.ts";
 import { analyticsDaily, analyticsSalts, analyticsVisitors } from "#server/features/analytics/table.ts";
 import { adminRecoveryCodes, adminUsers } from "#server/features/auth/table.ts";
@@ -26,7 +26,7 @@ import { BackupScheduleInput } from "#shared/features/backups/contract.ts";
 import { CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
 import { EarningsResultInput } from "#shared/features/earnings/contract.ts";
 import { AUTOSAVE_KEY_PATTERN, AutosaveInput } from "#shared/features/editor/contract.ts";
-import { LinkDestination, LinkSlug, LinkUpdate } from "#shared/features/links/contract.ts";
+import { LinkCreate, LinkSlug, LinkUpdate } from "#shared/features/links/contract.ts";
 import { MAX_IMAGE_PIXELS } from "#shared/features/media/constants.ts";
 import { MediaAltInput } from "#shared/features/media/contract.ts";
 import { OfferInput } from "#shared/features/offers/contract.ts";
@@ -36,12 +36,24 @@ import { PublicAddressInput, ResultRetentionInput, SiteSettings } from "#shared/
 import { LinkCheckInput } from "#shared/features/settings/link-checks.ts";
 import { SitePage, SitePageInput } from "#shared/features/site-pages/contract.ts";
 import { literalUnion } from "#shared/schema/common.ts";
-import { ANY, rule, storedValues, written } from "./stored-values.ts";
+import { ANY, type Rule, rule, storedValues, written } from "./stored-values.ts";
 
 // Every column of every table, and the rule its values keep (see stored-values.ts): where the
 // admin saves the value, the admin API's own schema, with its message; where the server writes
 // it, what the server writes. docs/decisions/060-stored-values-keep-the-rules-they-were-saved-by.md
 // gives the reasons column by column.
+
+/**
+ * The columns an admin form saves, each keeping the form's own rule and message as text the admin
+ * writes (`written`): a column added to the table and its form has its rule without a line here.
+ * The entries after it say where a column's rule is another.
+ */
+function savedByForm<S extends TObject>(form: S): Record<keyof S["properties"], Rule> {
+  return Object.fromEntries(Object.entries(form.properties).map(([key, field]) => [key, written(field)])) as Record<
+    keyof S["properties"],
+    Rule
+  >;
+}
 
 const whole = (minimum: number, maximum: number, error: string) => Type.Integer({ minimum, maximum, error });
 const count = (what: string) => whole(0, Number.MAX_SAFE_INTEGER, `${what} is a whole number, 0 or more`);
@@ -114,23 +126,17 @@ storedValues(sitePages, {
 });
 
 storedValues(blogCategories, {
+  ...savedByForm(CategoryInput),
   id: ANY,
-  name: written(CategoryInput.properties.name),
   slug: CategoryInput.properties.slug,
 });
 
 storedValues(blogPosts, {
+  ...savedByForm(PostInput),
   id: ANY,
-  title: written(PostInput.properties.title),
   slug: PostInput.properties.slug,
-  excerpt: written(PostInput.properties.excerpt),
-  category: written(PostInput.properties.category),
-  coverImage: written(PostInput.properties.coverImage),
   // Rendered from the Markdown and cleaned by the server (and cleaned again when shown).
   content: ANY,
-  contentMarkdown: written(PostInput.properties.contentMarkdown),
-  metaDescription: written(PostInput.properties.metaDescription),
-  metaKeywords: written(PostInput.properties.metaKeywords),
   published: ANY,
   publishAt: ANY,
   createdAt: ANY,
@@ -138,36 +144,22 @@ storedValues(blogPosts, {
 });
 
 storedValues(affiliateOffers, {
+  ...savedByForm(OfferInput),
   id: ANY,
-  title: written(OfferInput.properties.title),
-  description: written(OfferInput.properties.description),
-  descriptionHtml: written(OfferInput.properties.descriptionHtml),
-  imageUrl: written(OfferInput.properties.imageUrl),
-  videoUrl: written(OfferInput.properties.videoUrl),
   useEmbed: ANY,
-  embedCode: written(OfferInput.properties.embedCode),
-  linkUrl: written(OfferInput.properties.linkUrl),
   linkSlug: LinkSlug,
-  linkText: written(OfferInput.properties.linkText),
   moduleId: OfferInput.properties.moduleId,
   isActive: ANY,
   archetype: OfferInput.properties.archetype,
   productId: OfferInput.properties.productId,
-  badge: written(OfferInput.properties.badge),
-  price: written(OfferInput.properties.price),
   createdAt: ANY,
   updatedAt: ANY,
 });
 
 storedValues(recommendedProducts, {
+  ...savedByForm(RecommendedProduct),
   id: RecommendedProduct.properties.id,
-  name: written(RecommendedProduct.properties.name),
-  description: written(RecommendedProduct.properties.description),
-  link: written(RecommendedProduct.properties.link),
   linkSlug: LinkSlug,
-  price: written(RecommendedProduct.properties.price),
-  imageUrl: written(RecommendedProduct.properties.imageUrl),
-  badge: written(RecommendedProduct.properties.badge),
   archetype: RecommendedProduct.properties.archetype,
   isDefault: ANY,
   moduleId: RecommendedProduct.properties.moduleId,
@@ -175,12 +167,10 @@ storedValues(recommendedProducts, {
 });
 
 storedValues(links, {
+  ...savedByForm(LinkCreate),
   id: ANY,
   slug: LinkSlug,
-  destination: written(LinkDestination),
   active: ANY,
-  fallbackDestination: written(LinkUpdate.properties.fallbackDestination),
-  notes: written(LinkUpdate.properties.notes),
   createdAt: ANY,
   // What the link checker found.
   lastCheckedAt: ANY,

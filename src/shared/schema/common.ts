@@ -13,8 +13,11 @@ export function literalUnion<const T extends readonly string[]>(values: T, optio
   );
 }
 
-/** Optional text: a string of at most `max` characters, or null / "" for "none". */
-export const OptionalText = (max: number) => Type.Optional(Type.Union([Type.String({ maxLength: max }), Type.Null()]));
+/**
+ * A refinement of a text column (drizzle-typebox): at most `max` characters. The table says the
+ * rest: a column that may be empty takes null too, and may be left out of an insert.
+ */
+export const upTo = (max: number) => () => Type.String({ maxLength: max });
 
 /**
  * A path on this site, such as an upload (/uploads/…): the only images the site's content

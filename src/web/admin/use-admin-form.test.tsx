@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, expect, spyOn, test } from "bun:test";
-import { Type } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { fieldMessage } from "#tests/support/field-message.ts";
 import { Check, Field } from "#web/admin/field.tsx";
 import { LEAVE_QUESTION } from "#web/admin/leave-warning.ts";
-import { useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { type AdminForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { ApiError } from "#web/lib/query-client.ts";
 
 const Schema = Type.Object({
@@ -13,7 +13,8 @@ const Schema = Type.Object({
   agreed: Type.Literal(true, { error: "Tick to agree" }),
   hidden: Type.String({ minLength: 1, error: "Hidden is required" }),
 });
-type Form = { name: string; email: string; agreed: boolean; hidden: string };
+// The box starts unticked: a value the schema refuses until it is ticked.
+type Form = Omit<Static<typeof Schema>, "agreed"> & { agreed: boolean };
 const EMPTY: Form = { name: "", email: "", agreed: false, hidden: "" };
 
 let confirm: ReturnType<typeof spyOn<Window, "confirm">>;
@@ -34,11 +35,11 @@ function Editor({
   showHidden = false,
 }: {
   initial?: Form;
-  send?: (body: unknown, value: Form, editor: ReturnType<typeof useAdminForm<Form>>) => void;
+  send?: (body: Static<typeof Schema>, value: Form, editor: AdminForm<Form, Static<typeof Schema>>) => void;
   onCancel?: () => void;
   showHidden?: boolean;
 }) {
-  const editor = useAdminForm<Form>({ initial, schema: Schema });
+  const editor = useAdminForm({ initial, schema: Schema, body: (form: Form) => form as Static<typeof Schema> });
   const { form, set, error } = editor;
   return (
     <>

@@ -1,5 +1,15 @@
-import type { TSchema } from "@sinclair/typebox";
-import { type FormEvent, type ReactNode, type RefObject, useEffect, useMemo, useRef, useState } from "react";
+import type { Static, TSchema } from "@sinclair/typebox";
+import {
+  type Dispatch,
+  type FormEvent,
+  type ReactNode,
+  type RefObject,
+  type SetStateAction,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
 import { formErrors } from "#web/admin/form-errors.ts";
 import { LEAVE_QUESTION, useLeaveWarning } from "#web/admin/leave-warning.ts";
 import { serverFieldErrors } from "#web/lib/query-client.ts";
@@ -32,23 +42,58 @@ function at(value: unknown, path: string): string {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-interface Options<T> {
+/** An admin form: its value `T` and the body `B` it sends (the schema's type). */
+export interface AdminForm<T, B> {
+  form: T;
+  setForm: Dispatch<SetStateAction<T>>;
+  set: <K extends keyof T>(key: K, value: T[K]) => void;
+  dirty: boolean;
+  error(field: string): string | undefined;
+  formProps(send: (body: B, value: T) => void): {
+    ref: RefObject<HTMLFormElement>;
+    noValidate: true;
+    onSubmit(event: FormEvent): void;
+  };
+  refused(error: unknown, body: B): void;
+  accepted(value: T, next?: T): void;
+  leave(go: () => void): void;
+  elsewhere: ReactNode;
+}
+
+interface Options<S extends TSchema, T> {
+  /** The schema the server checks the body against. */
+  schema: S;
   /** The value the form was loaded with: leaving with any other value asks first. */
   initial: T;
-  /** The schema the server checks the body against. */
-  schema: TSchema;
-  /** The body sent for a form value (the form value itself when absent). */
+  /**
+   * The body sent for a form value whose shape is not the body's (a choice that becomes a number,
+   * typed text that becomes one). The schema checks it before it is sent, so `send` gets a `Static<S>`.
+   */
   body?: (form: T) => unknown;
 }
 
 /**
- * One admin form's value, its problems and its unsaved state. After a submit with problems each
- * message shows at its field (through `error(key)`), focus goes to the first invalid control, and
- * from then on every message follows the value: it goes once the field is fixed and comes back if it
- * is broken again. The server's messages (a 422) stay until their field changes. Problems of fields
- * the form does not show are listed by `<editor.Elsewhere />`, so none is lost.
+ * One admin form's value, its problems and its unsaved state. The form's value is the schema's own
+ * type (`Static<schema>`, or a narrower one: every field present), the body it sends, so the form
+ * and what the server checks cannot drift; a form that holds something else says how it becomes
+ * the body (`body`). After a submit with
+ * problems each message shows at its field (through `error(key)`), focus goes to the first invalid
+ * control, and from then on every message follows the value: it goes once the field is fixed and
+ * comes back if it is broken again. The server's messages (a 422) stay until their field changes.
+ * Problems of fields the form does not show are listed by `<editor.Elsewhere />`, so none is lost.
  */
-export function useAdminForm<T>({ initial, schema, body = (form) => form }: Options<T>) {
+export function useAdminForm<S extends TSchema, T extends Static<S> = Static<S>>(options: {
+  schema: S;
+  initial: T;
+}): AdminForm<T, T>;
+export function useAdminForm<S extends TSchema, T>(
+  options: Options<S, T> & { body: (form: T) => unknown },
+): AdminForm<T, Static<S>>;
+export function useAdminForm<S extends TSchema, T>({
+  initial,
+  schema,
+  body = (form) => form,
+}: Options<S, T>): AdminForm<T, Static<S>> {
   const [form, setForm] = useState<T>(initial);
   const [saved, setSaved] = useState<T>(initial);
   const [checking, setChecking] = useState(false);
@@ -90,7 +135,7 @@ export function useAdminForm<T>({ initial, schema, body = (form) => form }: Opti
       return errors[field];
     },
     /** Props for the <form>: checks the value and calls `send` with the body only when it has no problems. */
-    formProps(send: (body: unknown, value: T) => void) {
+    formProps(send: (body: Static<S>, value: T) => void) {
       return {
         ref: ref as RefObject<HTMLFormElement>,
         noValidate: true,
@@ -102,12 +147,13 @@ export function useAdminForm<T>({ initial, schema, body = (form) => form }: Opti
             setFocusRequest((n) => n + 1);
             return;
           }
-          send(sent, form);
+          // Checked just above: the body is what the schema describes.
+          send(sent as Static<S>, form);
         },
       };
     },
     /** The server refused the body: its field messages show like the form's own. */
-    refused(error: unknown, body: unknown) {
+    refused(error: unknown, body: Static<S>) {
       const fromServer = serverFieldErrors(error);
       setServer({ errors: fromServer, sent: body });
       if (Object.keys(fromServer).length) setFocusRequest((n) => n + 1);

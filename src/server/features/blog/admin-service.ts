@@ -3,13 +3,17 @@ import type { Db } from "#server/db/client.ts";
 import { refuseOffSiteImages } from "#server/lib/content-images.ts";
 import { htmlToMarkdown } from "#server/lib/html-to-markdown.ts";
 import { markdownToHtml } from "#server/lib/markdown.ts";
+import { rowValues } from "#server/lib/row-values.ts";
 import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import type { AdminBlogPost, BlogCategory, CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
+import {
+  type AdminBlogPost,
+  type BlogCategory,
+  type CategoryInput,
+  PostInput,
+} from "#shared/features/blog/contract.ts";
 import { toPost } from "./service.ts";
 import { blogCategories, blogPosts } from "./table.ts";
-
-const blank = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === "" ? null : v.trim());
 
 /** A post with the Markdown the editor opens: the admin's own, or an older post's HTML converted. */
 export function toAdminPost(row: typeof blogPosts.$inferSelect): AdminBlogPost {
@@ -77,24 +81,19 @@ export async function postValues(db: Db, input: PostInput) {
   const { content, contentMarkdown, raw, field } = postContent(input);
   // An image from another website would be accepted and then never shown (the CSP blocks it).
   refuseOffSiteImages(raw, field, "content");
-  const category = blank(input.category);
+  const fields = rowValues(blogPosts, PostInput, input);
+  const { category } = fields;
   if (category && !(await categoryExists(db, category))) {
     throw new HttpError(422, `There is no category "${category}".`, [
       { field: "category", message: "Choose an existing category" },
     ]);
   }
   return {
+    ...fields,
     title: input.title.trim(),
-    slug: input.slug,
     content,
     contentMarkdown,
-    excerpt: blank(input.excerpt),
-    category,
-    coverImage: blank(input.coverImage),
-    published: input.published,
     publishAt: input.publishAt ? new Date(input.publishAt) : null,
-    metaDescription: blank(input.metaDescription),
-    metaKeywords: blank(input.metaKeywords),
   };
 }
 

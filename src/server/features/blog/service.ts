@@ -4,6 +4,7 @@ import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { readingMinutes } from "#shared/features/blog/blog.ts";
 import type { BlogCategory, BlogPost, BlogPostSummary } from "#shared/features/blog/contract.ts";
+import { sent } from "#shared/schema/sent.ts";
 import { blogCategories, blogPosts } from "./table.ts";
 
 type Row = typeof blogPosts.$inferSelect;
@@ -14,30 +15,35 @@ export function listCategories(db: Db): Promise<BlogCategory[]> {
   return db.select().from(blogCategories).orderBy(asc(blogCategories.name));
 }
 
+// Not a copy of the row: each view computes what the row does not hold (the content cleaned again,
+// the reading time, the date shown) and sends the dates as ISO strings.
+
 export function toPost(row: Row): BlogPost {
+  const { contentMarkdown: _markdown, ...shown } = row;
   return {
-    ...toSummary(row),
+    ...sent(shown),
     // Stored clean; cleaned again on the way out so a row written by other means is safe too.
     content: sanitizePostHtml(row.content),
-    metaDescription: row.metaDescription,
-    metaKeywords: row.metaKeywords,
-    published: row.published,
-    publishAt: row.publishAt ? row.publishAt.toISOString() : null,
+    readingMinutes: readingMinutes(row.content),
+    date: (row.publishAt ?? row.createdAt).toISOString(),
   };
 }
 
+/** A post in a list: everything but its text and what only its own page uses. */
 function toSummary(row: Row): BlogPostSummary {
+  const {
+    contentMarkdown: _markdown,
+    content,
+    metaDescription: _description,
+    metaKeywords: _keywords,
+    published: _published,
+    publishAt,
+    ...listed
+  } = row;
   return {
-    id: row.id,
-    title: row.title,
-    slug: row.slug,
-    excerpt: row.excerpt,
-    category: row.category,
-    coverImage: row.coverImage,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-    date: (row.publishAt ?? row.createdAt).toISOString(),
-    readingMinutes: readingMinutes(row.content),
+    ...sent(listed),
+    readingMinutes: readingMinutes(content),
+    date: (publishAt ?? row.createdAt).toISOString(),
   };
 }
 

@@ -17,6 +17,7 @@ import {
   NEW_LINK,
 } from "#shared/features/links/contract.ts";
 import { readDestination, savedDestination } from "#shared/features/links/destination.ts";
+import { sent } from "#shared/schema/sent.ts";
 import { HEALTH_RESET } from "./health.ts";
 import { links } from "./table.ts";
 
@@ -141,24 +142,8 @@ export async function destinationsBySlug(db: Db): Promise<Map<string, string>> {
 
 // ---- Admin ----
 
-function toAdminLink(row: typeof links.$inferSelect): AdminLink {
-  return {
-    id: row.id,
-    slug: row.slug,
-    destination: row.destination,
-    active: row.active,
-    fallbackDestination: row.fallbackDestination,
-    notes: row.notes,
-    createdAt: row.createdAt.toISOString(),
-    lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
-    lastStatus: row.lastStatus,
-    finalUrl: row.finalUrl,
-    hopCount: row.hopCount,
-    healthClass: row.healthClass,
-    consecutiveFailures: row.consecutiveFailures,
-    autoFallbackAfter: row.autoFallbackAfter,
-  };
-}
+/** The admin's view of a link is its row, sent (dates as ISO strings). */
+const toAdminLink = (row: typeof links.$inferSelect): AdminLink => sent(row);
 
 /** One link as the admin sees it; null when there is none with that id. */
 export async function getLink(db: Db, id: number): Promise<AdminLink | null> {

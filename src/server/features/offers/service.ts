@@ -4,32 +4,26 @@ import { inTransaction } from "#server/db/transaction.ts";
 import { chooseLink, destinationsBySlug, goPath } from "#server/features/links/service.ts";
 import { refuseOffSiteImages } from "#server/lib/content-images.ts";
 import { markdownToHtml } from "#server/lib/markdown.ts";
+import { rowValues } from "#server/lib/row-values.ts";
 import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
-import type { AdminOffer, OfferInput, PublicOffer } from "#shared/features/offers/contract.ts";
+import { type AdminOffer, OfferInput, PublicOffer } from "#shared/features/offers/contract.ts";
 import { toVideoSource } from "#shared/features/offers/video-url.ts";
+import { declaredFields } from "#shared/schema/declared-fields.ts";
+import { sent } from "#shared/schema/sent.ts";
 import { affiliateOffers } from "./table.ts";
 
-/** An offer as pages show it: its link is the managed link on this site, never the destination. */
+/**
+ * An offer as pages show it: the public fields, the description's HTML cleaned again on the way
+ * out (like a post's content), and its link the managed link on this site, never the destination.
+ */
 function toPublicOffer(row: typeof affiliateOffers.$inferSelect): PublicOffer {
-  return { ...offerFields(row), linkUrl: goPath(row.linkSlug) };
+  return { ...declaredFields(PublicOffer, cleaned(row)), linkUrl: goPath(row.linkSlug) };
 }
 
-function offerFields(row: typeof affiliateOffers.$inferSelect): PublicOffer {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    // Cleaned again on the way out, like a post's content.
-    descriptionHtml: row.descriptionHtml === null ? null : sanitizePostHtml(row.descriptionHtml),
-    imageUrl: row.imageUrl,
-    videoUrl: row.videoUrl,
-    useEmbed: row.useEmbed,
-    embedCode: row.embedCode,
-    linkUrl: row.linkUrl,
-    linkText: row.linkText,
-  };
+function cleaned(row: typeof affiliateOffers.$inferSelect) {
+  return { ...row, descriptionHtml: row.descriptionHtml === null ? null : sanitizePostHtml(row.descriptionHtml) };
 }
 
 function shuffle<T>(items: T[]): T[] {
@@ -79,19 +73,7 @@ const blankText = (v: string | null | undefined) =>
 
 /** The admin's view: the offer's link URL is its managed link's destination (`destination`, when known). */
 function toAdminOffer(row: typeof affiliateOffers.$inferSelect, destination?: string): AdminOffer {
-  return {
-    ...offerFields(row),
-    linkUrl: destination ?? row.linkUrl,
-    linkSlug: row.linkSlug,
-    moduleId: row.moduleId,
-    isActive: row.isActive,
-    archetype: row.archetype,
-    productId: row.productId,
-    badge: row.badge,
-    price: row.price,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
+  return { ...sent(cleaned(row)), linkUrl: destination ?? row.linkUrl };
 }
 
 export async function listAllOffers(db: Db): Promise<AdminOffer[]> {
@@ -132,22 +114,15 @@ function offerValues(input: OfferInput) {
   // An image from another website would be accepted and then never shown (the CSP blocks it).
   refuseOffSiteImages(descriptionHtml, "description", "description");
   return {
+    ...rowValues(affiliateOffers, OfferInput, input),
     title: input.title.trim(),
     description: input.description.trim(),
     descriptionHtml: sanitizePostHtml(descriptionHtml).trim(),
     // Embed mode has no image or video; media mode has no embed code.
     imageUrl: input.useEmbed ? null : blankText(input.imageUrl),
     videoUrl: input.useEmbed ? null : video,
-    useEmbed: input.useEmbed,
     embedCode: input.useEmbed ? embedCode : null,
     linkUrl: input.linkUrl?.trim() ?? "",
-    linkText: blankText(input.linkText),
-    moduleId: input.moduleId,
-    isActive: input.isActive,
-    archetype: blankText(input.archetype),
-    productId: blankText(input.productId),
-    badge: blankText(input.badge),
-    price: blankText(input.price),
   };
 }
 

@@ -2,29 +2,25 @@ import { and, asc, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
 import { chooseLink, destinationsBySlug, goPath } from "#server/features/links/service.ts";
+import { rowValues } from "#server/lib/row-values.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import { PRODUCT_ARCHETYPES, type RecommendedProduct } from "#shared/features/products/contract.ts";
+import { PRODUCT_ARCHETYPES, RecommendedProduct } from "#shared/features/products/contract.ts";
 import { recommendedProducts } from "./table.ts";
 
+type Row = typeof recommendedProducts.$inferSelect;
+
 /** A product as pages show it: its link is the managed link on this site, never the destination. */
-function toProduct(row: typeof recommendedProducts.$inferSelect): RecommendedProduct {
+function toProduct(row: Row): RecommendedProduct {
   return { ...toAdminProduct(row), link: goPath(row.linkSlug) };
 }
 
-/** A product as the admin edits it: its link is the destination. */
-function toAdminProduct(row: typeof recommendedProducts.$inferSelect): RecommendedProduct {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    link: row.link,
-    price: row.price,
-    imageUrl: row.imageUrl,
-    badge: row.badge,
-    archetype: row.archetype as RecommendedProduct["archetype"],
-    isDefault: row.isDefault,
-    moduleId: row.moduleId,
-  };
+/**
+ * A product as the admin edits it: the row but its managed link (added by the list when it has
+ * one) and when it was added; its link is the destination.
+ */
+function toAdminProduct({ linkSlug: _slug, createdAt: _added, ...fields }: Row): RecommendedProduct {
+  // The column holds one of the archetypes: the form's rule, kept on every read (value-rules.ts).
+  return { ...fields, archetype: fields.archetype as RecommendedProduct["archetype"] };
 }
 
 /** The featured product first, then in the order they were added. */
@@ -66,17 +62,17 @@ export async function listAllProducts(db: Db): Promise<RecommendedProduct[]> {
   });
 }
 
+/** The row values of the form: its text trimmed, its id left to the address (an update never renames a product). */
 function productValues(input: RecommendedProduct) {
+  const { id: _id, ...fields } = rowValues(recommendedProducts, RecommendedProduct, input);
   return {
+    ...fields,
     name: input.name.trim(),
     description: input.description.trim(),
     link: input.link.trim(),
     price: input.price.trim(),
-    imageUrl: input.imageUrl?.trim() ? input.imageUrl.trim() : null,
     badge: input.badge.trim(),
-    archetype: input.archetype,
     isDefault: input.isDefault ?? false,
-    moduleId: input.moduleId ?? null,
   };
 }
 

@@ -1,10 +1,12 @@
+import { Type } from "@sinclair/typebox";
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
 import { chooseLink, destinationsBySlug, goPath } from "#server/features/links/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { DisclosureWording } from "#shared/features/disclosure/constants.ts";
-import type { PublicSettings, SiteSettings } from "#shared/features/settings/contract.ts";
+import { type PublicSettings, SiteSettings } from "#shared/features/settings/contract.ts";
+import { declaredFields } from "#shared/schema/declared-fields.ts";
 import { resultRetentionDays } from "./result-retention.ts";
 import { siteSettings } from "./table.ts";
 
@@ -57,31 +59,27 @@ function storedWording(wording: Partial<DisclosureWording> | null | undefined): 
   return Object.keys(kept).length ? kept : null;
 }
 
+/** The settings' own fields, kept in the row as the API names them (the platforms are nested in the API, flat in the row). */
+const OwnFields = Type.Omit(SiteSettings, ["platformA", "platformB"]);
+
 function toSettings(row: typeof siteSettings.$inferSelect, urls: { a: string; b: string }): SiteSettings {
   return {
-    brandName: row.brandName,
+    ...declaredFields(OwnFields, { ...row, disclosureWording: storedWording(row.disclosureWording) ?? {} }),
     platformA: { name: row.platformAName, url: urls.a },
     platformB: { name: row.platformBName, url: urls.b },
-    bannerPlatform: row.bannerPlatform,
-    incomeFigure: row.incomeFigure,
-    modelsHelpedFigure: row.modelsHelpedFigure,
-    testimonialQuote: row.testimonialQuote,
-    testimonialAttribution: row.testimonialAttribution,
-    bannerClaim: row.bannerClaim,
-    disclosureWording: storedWording(row.disclosureWording) ?? {},
   };
 }
 
 /** Row values for a settings object; used by the seed and the admin's settings update. */
 export function settingsRow(settings: SiteSettings) {
+  const { disclosureWording, ...own } = declaredFields(OwnFields, settings);
   return {
+    ...own,
     id: 1,
-    brandName: settings.brandName,
     platformAName: settings.platformA.name,
     platformAUrl: settings.platformA.url,
     platformBName: settings.platformB.name,
     platformBUrl: settings.platformB.url,
-    bannerPlatform: settings.bannerPlatform,
     // A claim of only spaces is stored empty: it is hidden, and the form shows it as empty.
     incomeFigure: settings.incomeFigure.trim(),
     modelsHelpedFigure: settings.modelsHelpedFigure.trim(),
@@ -89,7 +87,7 @@ export function settingsRow(settings: SiteSettings) {
     testimonialAttribution: settings.testimonialAttribution.trim(),
     bannerClaim: settings.bannerClaim.trim(),
     // Left as it is when the body has none (an older client); blank parts are not stored.
-    ...(settings.disclosureWording ? { disclosureWording: storedWording(settings.disclosureWording) } : {}),
+    ...(disclosureWording ? { disclosureWording: storedWording(disclosureWording) } : {}),
   };
 }
 

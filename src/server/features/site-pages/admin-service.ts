@@ -6,17 +6,16 @@ import { markdownToHtml } from "#server/lib/markdown.ts";
 import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { AdminSitePage, SitePageInput, SitePageSlug } from "#shared/features/site-pages/contract.ts";
+import { sent } from "#shared/schema/sent.ts";
 import { sitePages } from "./table.ts";
 
+/** Computed from the row: the Markdown the editor opens (an older page's HTML converted), the date sent. */
 function toAdminPage(row: typeof sitePages.$inferSelect): AdminSitePage {
   return {
+    ...sent(row),
     slug: row.slug as SitePageSlug,
-    title: row.title,
-    description: row.description,
-    body: row.body,
     bodyMarkdown: row.bodyMarkdown ?? htmlToMarkdown(row.body),
     convertedFromHtml: row.bodyMarkdown === null,
-    updatedAt: row.updatedAt.toISOString(),
   };
 }
 

@@ -1,53 +1,41 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { OptionalSiteImage, OptionalText } from "#shared/schema/common.ts";
+import { createSelectSchema } from "drizzle-typebox";
+import { blogCategories, blogPosts } from "#server/features/blog/table.ts";
+import { OptionalSiteImage, upTo } from "#shared/schema/common.ts";
+import { insertSchema } from "#shared/schema/row-schemas.ts";
+import type { Sent } from "#shared/schema/sent.ts";
 import "#shared/schema/formats.ts";
 
 export { categoryColor, categoryLabel } from "./categories.ts";
 
-export const BlogCategory = Type.Object({
-  id: Type.Integer(),
-  name: Type.String({ minLength: 1, maxLength: 60, error: "Name is required, at most 60 characters" }),
-  slug: Type.String({ minLength: 1, maxLength: 60, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", error: "Slug is required" }),
-});
-export type BlogCategory = Static<typeof BlogCategory>;
+// The tables (src/server/features/blog/table.ts) are the one declaration of a post's and a
+// category's fields. Every shape here is derived from them: the admin's input adds the product's
+// rules and messages where it has one, and the views are the stored row, sent.
 
 const SLUG_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
 
-/** A blog post as the API serves it (docs/product.md#blog-post-page). Dates are ISO strings. */
-export const BlogPost = Type.Object({
-  id: Type.Integer(),
-  title: Type.String(),
-  slug: Type.String(),
-  excerpt: Type.Union([Type.String(), Type.Null()]),
-  category: Type.Union([Type.String(), Type.Null()]),
-  coverImage: Type.Union([Type.String(), Type.Null()]),
-  content: Type.String(),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-  metaDescription: Type.Union([Type.String(), Type.Null()]),
-  metaKeywords: Type.Union([Type.String(), Type.Null()]),
-  published: Type.Boolean(),
-  readingMinutes: Type.Integer(),
-  /** When a published post becomes public (ISO), or null: public as soon as it is published. */
-  publishAt: Type.Union([Type.String(), Type.Null()]),
-  /** The date the site shows for the post: its publish date, else when it was written. */
-  date: Type.String(),
-});
-export type BlogPost = Static<typeof BlogPost>;
+/** A category as stored and served. */
+const CategoryRow = createSelectSchema(blogCategories);
+export type BlogCategory = Static<typeof CategoryRow>;
+
+/** A post as stored. */
+const PostRow = createSelectSchema(blogPosts);
+
+/**
+ * A blog post as the API serves it (docs/product.md#blog-post-page): the stored row without the
+ * Markdown, dates as ISO strings, and what is computed from it: the minutes it takes to read and
+ * `date`, the date the site shows (its publish date, else when it was written). `publishAt` is
+ * when a published post becomes public, or null: public as soon as it is published.
+ */
+export type BlogPost = Sent<Omit<Static<typeof PostRow>, "contentMarkdown">> & {
+  readingMinutes: number;
+  date: string;
+};
 
 /** What the list needs: no content. */
-export type BlogPostSummary = Pick<
+export type BlogPostSummary = Omit<
   BlogPost,
-  | "id"
-  | "title"
-  | "slug"
-  | "excerpt"
-  | "category"
-  | "coverImage"
-  | "createdAt"
-  | "updatedAt"
-  | "readingMinutes"
-  | "date"
+  "content" | "metaDescription" | "metaKeywords" | "published" | "publishAt"
 >;
 
 /** A post in content/blog/posts/*.md: front matter for its fields, the body for its content. */
@@ -80,39 +68,43 @@ const PostMarkdown = Type.String({
   error: "Content is required, at most 200,000 characters",
 });
 
-const postFields = {
-  title: Type.String({ minLength: 1, maxLength: 200, error: "Title is required, at most 200 characters" }),
-  slug: Type.String({
+const Slug = (maxLength: number) =>
+  Type.String({
     minLength: 1,
-    maxLength: 120,
+    maxLength,
     pattern: SLUG_PATTERN,
     error: "Slug is required: lower-case letters, digits and single hyphens",
-  }),
-  excerpt: OptionalText(500),
-  category: Type.Optional(Type.Union([Type.String({ maxLength: 60 }), Type.Null()])),
-  coverImage: OptionalSiteImage(),
-  published: Type.Boolean({ error: "Published must be true or false" }),
-  metaDescription: OptionalText(300),
-  metaKeywords: OptionalText(300),
-  /** When a published post becomes public (ISO date-time, UTC); absent or null: at once. */
-  publishAt: Type.Optional(
-    Type.Union([Type.String({ format: "date-time", error: "Publish date must be a date and time" }), Type.Null()]),
-  ),
-};
+  });
 
 /**
  * What the API accepts: the Markdown (`contentMarkdown`), rendered and cleaned on save; or,
  * from clients written before the editor, the HTML itself (`content`), cleaned. One of the two.
+ * The post's other columns with the product's rules; the ones the server sets are left out.
  */
-export const PostInput = Type.Object({
-  ...postFields,
-  contentMarkdown: Type.Optional(PostMarkdown),
-  content: Type.Optional(Type.String({ minLength: 1, maxLength: 200_000, error: "Content is required" })),
-});
+export const PostInput = Type.Omit(
+  insertSchema(blogPosts, {
+    title: Type.String({ minLength: 1, maxLength: 200, error: "Title is required, at most 200 characters" }),
+    slug: Slug(120),
+    excerpt: upTo(500),
+    category: upTo(60),
+    coverImage: OptionalSiteImage(),
+    content: Type.Optional(Type.String({ minLength: 1, maxLength: 200_000, error: "Content is required" })),
+    contentMarkdown: Type.Optional(PostMarkdown),
+    metaDescription: upTo(300),
+    metaKeywords: upTo(300),
+    published: Type.Boolean({ error: "Published must be true or false" }),
+    /** When a published post becomes public (ISO date-time, UTC); absent or null: at once. */
+    publishAt: () => Type.String({ format: "date-time", error: "Publish date must be a date and time" }),
+  }),
+  ["id", "createdAt", "updatedAt"],
+);
 export type PostInput = Static<typeof PostInput>;
 
 /** What the admin's post form sends: always the Markdown. */
-export const PostFormInput = Type.Object({ ...postFields, contentMarkdown: PostMarkdown });
+export const PostFormInput = Type.Object({
+  ...Type.Omit(PostInput, ["content", "contentMarkdown"]).properties,
+  contentMarkdown: PostMarkdown,
+});
 
 /** A post as the admin API serves it: the public fields and the Markdown the editor opens. */
 export type AdminBlogPost = BlogPost & {
@@ -121,13 +113,11 @@ export type AdminBlogPost = BlogPost & {
   convertedFromHtml: boolean;
 };
 
-export const CategoryInput = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 60, error: "Name is required, at most 60 characters" }),
-  slug: Type.String({
-    minLength: 1,
-    maxLength: 60,
-    pattern: SLUG_PATTERN,
-    error: "Slug is required: lower-case letters, digits and single hyphens",
+export const CategoryInput = Type.Omit(
+  insertSchema(blogCategories, {
+    name: Type.String({ minLength: 1, maxLength: 60, error: "Name is required, at most 60 characters" }),
+    slug: Slug(60),
   }),
-});
+  ["id"],
+);
 export type CategoryInput = Static<typeof CategoryInput>;

@@ -1,4 +1,8 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { createSelectSchema } from "drizzle-typebox";
+import { links } from "#server/features/links/table.ts";
+import { insertSchema } from "#shared/schema/row-schemas.ts";
+import type { Sent } from "#shared/schema/sent.ts";
 
 /** Lower-case letters, digits and single hyphens inside; 1 to 64 characters. */
 export const LINK_SLUG_PATTERN = "^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,63}$";
@@ -26,59 +30,69 @@ const destination = (what: string) =>
     error: `${what} must be a full web address starting with http:// or https://, such as https://example.com/join`,
   });
 
-export const LinkDestination = destination("The destination");
+const LinkDestination = destination("The destination");
 
 /** The most consecutive failed checks the admin may wait for before clicks go to the fallback by themselves. */
 export const AUTO_FALLBACK_MAX = 20;
 
-/** What the admin changes in a managed link (its slug stays: pages and sources refer to it). */
-export const LinkUpdate = Type.Object({
-  destination: LinkDestination,
-  active: Type.Boolean({ error: "Active must be true or false" }),
-  /** Where clicks go when the link is off; "" or null: none; absent: unchanged. */
-  fallbackDestination: Type.Optional(
-    Type.Union([destination("The fallback"), Type.Null(), Type.Literal("")], {
-      error:
-        "The fallback must be a full web address starting with http:// or https://, such as https://example.com/join (or empty for none)",
-    }),
-  ),
-  /** The admin's own notes; "" or null: none; absent: unchanged. */
-  notes: Type.Optional(
-    Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { error: "Notes are at most 500 characters" }),
-  ),
-  /** Clicks go to the fallback after this many failed checks in a row; null: never by itself; absent: unchanged. */
-  autoFallbackAfter: Type.Optional(
-    Type.Union([Type.Integer({ minimum: 1, maximum: AUTO_FALLBACK_MAX }), Type.Null()], {
-      error: `The number of failed checks is a whole number from 1 to ${AUTO_FALLBACK_MAX} (or empty for never)`,
-    }),
-  ),
-});
-export type LinkUpdate = Static<typeof LinkUpdate>;
+/** A managed link as stored (src/server/features/links/table.ts declares its fields once). */
+const LinkRow = createSelectSchema(links);
 
-/** A managed link as the admin's Links section shows it. */
-export interface AdminLink {
-  id: number;
-  slug: string;
-  destination: string;
-  active: boolean;
-  fallbackDestination: string | null;
-  notes: string | null;
-  createdAt: string;
-  /** The last check of the destination (docs/product.md#link-health); null: not checked yet. */
-  lastCheckedAt: string | null;
-  /** The status of the last answer; null when nothing answered (a timeout, no connection). */
-  lastStatus: number | null;
-  /** The address the last check ended at, after the redirects it followed. */
-  finalUrl: string | null;
-  hopCount: number | null;
-  healthClass: HealthClass | null;
-  /** Checks in a row that found the destination broken (a blocked answer neither counts nor resets). */
-  consecutiveFailures: number;
-  autoFallbackAfter: number | null;
-}
+/**
+ * A managed link as the admin's Links section shows it: the row, sent. What the link checker
+ * found (docs/product.md#link-health) is in `lastCheckedAt` (null: not checked yet), `lastStatus`
+ * (null when nothing answered: a timeout, no connection), `finalUrl` (where the last check ended,
+ * after its redirects), `hopCount`, `healthClass` and `consecutiveFailures` (checks in a row that
+ * found the destination broken; a blocked answer neither counts nor resets).
+ */
+export type AdminLink = Sent<Static<typeof LinkRow>>;
 
 /** What a check found: an answer with no redirect, after redirects, a refusal to robots, or no working page. */
-export type HealthClass = "healthy" | "redirected" | "broken" | "blocked";
+export type HealthClass = NonNullable<AdminLink["healthClass"]>;
+
+/** The columns the server and the link checker write; the admin never sends them. */
+const NOT_SENT = [
+  "id",
+  "createdAt",
+  "lastCheckedAt",
+  "lastStatus",
+  "finalUrl",
+  "hopCount",
+  "healthClass",
+  "consecutiveFailures",
+] as const;
+
+/** What the admin types to make a link in the Links section. */
+export const LinkCreate = Type.Omit(
+  insertSchema(links, {
+    slug: LinkSlug,
+    destination: LinkDestination,
+    active: Type.Boolean({ error: "Active must be true or false" }),
+    /** Where clicks go when the link is off; "" or null: none; absent: unchanged. */
+    fallbackDestination: Type.Optional(
+      Type.Union([destination("The fallback"), Type.Null(), Type.Literal("")], {
+        error:
+          "The fallback must be a full web address starting with http:// or https://, such as https://example.com/join (or empty for none)",
+      }),
+    ),
+    /** The admin's own notes; "" or null: none; absent: unchanged. */
+    notes: Type.Optional(
+      Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { error: "Notes are at most 500 characters" }),
+    ),
+    /** Clicks go to the fallback after this many failed checks in a row; null: never by itself; absent: unchanged. */
+    autoFallbackAfter: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 1, maximum: AUTO_FALLBACK_MAX }), Type.Null()], {
+        error: `The number of failed checks is a whole number from 1 to ${AUTO_FALLBACK_MAX} (or empty for never)`,
+      }),
+    ),
+  }),
+  NOT_SENT,
+);
+export type LinkCreate = Static<typeof LinkCreate>;
+
+/** What the admin changes in a managed link (its slug stays: pages and sources refer to it). */
+export const LinkUpdate = Type.Omit(LinkCreate, ["slug"]);
+export type LinkUpdate = Static<typeof LinkUpdate>;
 
 /** True when the link's failed checks have reached the number after which clicks go to its fallback. */
 export function autoFallbackInEffect(link: Pick<AdminLink, "autoFallbackAfter" | "consecutiveFailures">): boolean {
@@ -107,10 +121,6 @@ export interface LinkChoice {
   newLinkSlug?: string;
   newLinkDestination?: string;
 }
-
-/** What the admin types to make a link in the Links section. */
-export const LinkCreate = Type.Composite([Type.Object({ slug: LinkSlug }), LinkUpdate]);
-export type LinkCreate = Static<typeof LinkCreate>;
 
 /** Clicks on a link in a period, in all and per placement ("" for none). */
 export interface LinkClicks {

@@ -1,8 +1,10 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { siteSettings } from "#server/features/settings/table.ts";
 import { LinkChoiceFields } from "#shared/features/links/contract.ts";
 import { firstInvisible } from "#shared/invisible.ts";
 import { hostProblem } from "#shared/public-host.ts";
 import { READABLE_TEXT_FORMAT, SHOWN_TEXT_FORMAT } from "#shared/schema/formats.ts";
+import { insertSchema } from "#shared/schema/row-schemas.ts";
 import { MAX_RESULT_RETENTION_DAYS } from "./result-retention.ts";
 
 const HttpUrl = Type.String({
@@ -58,44 +60,68 @@ const WordingPart = (what: string, maxLength: number) =>
   );
 
 /**
+ * The row's own fields the settings form edits, derived from the table: the brand, the banner's
+ * platform, the claims and the disclosure wording. The columns other parts of Settings save
+ * (the public address, the schedules, the retention) and the platforms' columns (nested below)
+ * are left out.
+ */
+const { brandName, ...ownFields } = Type.Omit(
+  insertSchema(siteSettings, {
+    brandName: Type.String({ minLength: 1, maxLength: 60, error: "Brand name is required, at most 60 characters" }),
+    bannerPlatform: Type.Union([Type.Literal("a"), Type.Literal("b")], {
+      error: "Banner platform must be 'a' or 'b'",
+    }),
+    /** The home page's figure for the potential monthly income of top performers, such as "$10k+". */
+    incomeFigure: Claim("The income figure", 20),
+    /** The home page's figure for how many cam models the site has helped, such as "10,000+". */
+    modelsHelpedFigure: Claim("The models-helped figure", 20),
+    /** The home page's testimonial, without quotation marks: empty hides the whole testimonial. */
+    testimonialQuote: Claim("The testimonial", 600),
+    /** Who the testimonial is from, such as "Jess, Girl Next Door archetype". */
+    testimonialAttribution: Claim("The testimonial's author", 100),
+    /** The banner's second sentence; `{platform}` stands for the banner platform's name. */
+    bannerClaim: Claim("The banner claim", 200),
+    /**
+     * The operator's wording of the affiliate disclosure, part by part (plain text); a blank or
+     * missing part reads as the default, so a label can be reworded but never removed.
+     */
+    disclosureWording: Type.Optional(
+      Type.Object(
+        {
+          sponsored: WordingPart("The Sponsored label", 40),
+          affiliate: WordingPart("The Affiliate link label", 40),
+          note: WordingPart("The disclosure note", 300),
+          linkText: WordingPart("The note's link text", 40),
+          offerNote: WordingPart("The offer card's note", 300),
+          offerLinkText: WordingPart("The offer card's link text", 40),
+        },
+        { additionalProperties: false, error: "The disclosure wording has six text parts" },
+      ),
+    ),
+  }),
+  [
+    "id",
+    "platformAName",
+    "platformAUrl",
+    "platformBName",
+    "platformBUrl",
+    "platformALinkSlug",
+    "platformBLinkSlug",
+    "publicOrigin",
+    "publicOriginConfirmed",
+    "backupCron",
+    "backupKeep",
+    "linkCheckHours",
+    "resultRetentionDays",
+    "updatedAt",
+  ],
+).properties;
+
+/**
  * The brand, the two affiliate platforms and the claims the site makes about itself
  * (docs/product.md#site-settings), as the site renders them. An empty claim is not shown.
  */
-export const SiteSettings = Type.Object({
-  brandName: Type.String({ minLength: 1, maxLength: 60, error: "Brand name is required, at most 60 characters" }),
-  platformA: Platform,
-  platformB: Platform,
-  bannerPlatform: Type.Union([Type.Literal("a"), Type.Literal("b")], {
-    error: "Banner platform must be 'a' or 'b'",
-  }),
-  /** The home page's figure for the potential monthly income of top performers, such as "$10k+". */
-  incomeFigure: Claim("The income figure", 20),
-  /** The home page's figure for how many cam models the site has helped, such as "10,000+". */
-  modelsHelpedFigure: Claim("The models-helped figure", 20),
-  /** The home page's testimonial, without quotation marks: empty hides the whole testimonial. */
-  testimonialQuote: Claim("The testimonial", 600),
-  /** Who the testimonial is from, such as "Jess, Girl Next Door archetype". */
-  testimonialAttribution: Claim("The testimonial's author", 100),
-  /** The banner's second sentence; `{platform}` stands for the banner platform's name. */
-  bannerClaim: Claim("The banner claim", 200),
-  /**
-   * The operator's wording of the affiliate disclosure, part by part (plain text); a blank or
-   * missing part reads as the default, so a label can be reworded but never removed.
-   */
-  disclosureWording: Type.Optional(
-    Type.Object(
-      {
-        sponsored: WordingPart("The Sponsored label", 40),
-        affiliate: WordingPart("The Affiliate link label", 40),
-        note: WordingPart("The disclosure note", 300),
-        linkText: WordingPart("The note's link text", 40),
-        offerNote: WordingPart("The offer card's note", 300),
-        offerLinkText: WordingPart("The offer card's link text", 40),
-      },
-      { additionalProperties: false, error: "The disclosure wording has six text parts" },
-    ),
-  ),
-});
+export const SiteSettings = Type.Object({ brandName, platformA: Platform, platformB: Platform, ...ownFields });
 export type SiteSettings = Static<typeof SiteSettings>;
 
 /** The settings every page reads: the admin's SiteSettings and how long saved results are kept (in days). */

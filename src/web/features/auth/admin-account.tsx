@@ -171,10 +171,10 @@ const EMPTY_PASSWORD = { currentPassword: "", newPassword: "", code: "" };
 
 /** A new password: the current one, 12+ characters, a code while two-factor sign-in is on. */
 function ChangePasswordForm({ twoFactor }: { twoFactor: boolean }) {
-  const editor = useAdminForm<typeof EMPTY_PASSWORD>({
+  const editor = useAdminForm({
     initial: EMPTY_PASSWORD,
     schema: ChangePasswordInput,
-    body: (form) => ({
+    body: (form: typeof EMPTY_PASSWORD) => ({
       currentPassword: form.currentPassword,
       newPassword: form.newPassword,
       ...(twoFactor ? { code: form.code } : {}),
@@ -185,10 +185,10 @@ function ChangePasswordForm({ twoFactor }: { twoFactor: boolean }) {
   const headingId = useId();
   const send = useAdminSend();
 
-  const save = async (body: unknown) => {
+  const save = async (body: ChangePasswordInput) => {
     setBusy(true);
     try {
-      await send(adminApi.account.password.post(body as ChangePasswordInput));
+      await send(adminApi.account.password.post(body));
       editor.accepted(EMPTY_PASSWORD, EMPTY_PASSWORD);
       toast({ title: "Success", description: "Password changed. Every other session has been signed out." });
     } catch (failure) {

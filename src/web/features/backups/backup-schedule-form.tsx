@@ -47,10 +47,10 @@ export function BackupScheduleForm() {
 
 function BackupScheduleEditor({ schedule }: { schedule: BackupSchedule }) {
   const fromServer = schedule.cronSource === "environment";
-  const editor = useAdminForm<BackupScheduleInput>({
+  const editor = useAdminForm({
     initial: { cron: fromServer ? "" : (schedule.cron ?? ""), keep: schedule.keep },
     schema: BackupScheduleInput,
-    body: (form) => ({ cron: form.cron.trim(), keep: form.keep }),
+    body: (form: BackupScheduleInput) => ({ cron: form.cron.trim(), keep: form.keep }),
   });
   const { form, setForm, error } = editor;
   const save = useAdminChange((body: BackupScheduleInput) => adminApi.backups.schedule.put(body));
@@ -59,10 +59,10 @@ function BackupScheduleEditor({ schedule }: { schedule: BackupSchedule }) {
   useRevealWhenNamed(heading);
   const choice = SCHEDULE_CHOICES.some((c) => c.value === form.cron) ? form.cron : CUSTOM;
 
-  const send = (body: unknown, value: BackupScheduleInput) =>
-    save.mutate(body as BackupScheduleInput, {
+  const send = (body: BackupScheduleInput, value: BackupScheduleInput) =>
+    save.mutate(body, {
       onSuccess: () => {
-        editor.accepted(value, body as BackupScheduleInput);
+        editor.accepted(value, body);
         toast({ title: "Success", description: "Backup schedule saved" });
       },
       onError: (failure) => {

@@ -18,8 +18,8 @@ export function CategoriesTab() {
   const create = useAdminChange((body: CategoryInput) => adminApi.blog.category.post(body));
   const remove = useAdminChange((id: number) => at(adminApi.blog.category, { id }).delete());
 
-  const send = (body: unknown, value: typeof form) =>
-    create.mutate(value, {
+  const send = (body: CategoryInput, value: CategoryInput) =>
+    create.mutate(body, {
       onSuccess: () => {
         editor.accepted(value, EMPTY);
         toast({ title: "Success", description: "Category created successfully" });

@@ -1,8 +1,9 @@
+import type { Static } from "@sinclair/typebox";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { AdminBlogPost, PostInput } from "#shared/features/blog/contract.ts";
-import { PostFormInput } from "#shared/features/blog/contract.ts";
+import { type AdminBlogPost, PostFormInput, type PostInput } from "#shared/features/blog/contract.ts";
 import { blogCategoriesRead } from "#shared/features/blog/reads.ts";
+import { declaredFields } from "#shared/schema/declared-fields.ts";
 import { adminApi, at } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
@@ -18,6 +19,9 @@ import { toast } from "#web/stores/toast.ts";
 import { PreviewButton } from "./preview-button.tsx";
 import { isPublicNow, PostStatus, PublishDate } from "./publish-date.tsx";
 import { SocialPreview } from "./social-preview.tsx";
+
+/** The post form's value: what it sends. */
+type PostForm = Static<typeof PostFormInput>;
 
 export function PostsTab({ onEdit, onNew }: { onEdit: (post: AdminBlogPost) => void; onNew: () => void }) {
   const posts = useQuery({ ...adminQuery(adminApi.blog.posts), retry: retryQuery(2) });
@@ -65,39 +69,25 @@ export function PostsTab({ onEdit, onNew }: { onEdit: (post: AdminBlogPost) => v
   );
 }
 
-type PostForm = {
-  title: string;
-  slug: string;
-  contentMarkdown: string;
-  excerpt: string;
-  category: string;
-  coverImage: string | null;
-  metaDescription: string;
-  metaKeywords: string;
-  published: boolean;
-  publishAt: string | null;
+/** A new post's form: empty, a draft without a category or a cover. */
+const NEW_POST: PostForm = {
+  title: "",
+  slug: "",
+  contentMarkdown: "",
+  excerpt: "",
+  category: null,
+  coverImage: null,
+  metaDescription: "",
+  metaKeywords: "",
+  published: false,
+  publishAt: null,
 };
-
-/** What the API takes for the form's value (the preview is sent the same). */
-const postBody = (form: PostForm) => ({ ...form, category: form.category || null });
 
 export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDone: () => void }) {
   const categories = useRead(blogCategoriesRead);
-  const editor = useAdminForm<PostForm>({
-    initial: {
-      title: post?.title ?? "",
-      slug: post?.slug ?? "",
-      contentMarkdown: post?.contentMarkdown ?? "",
-      excerpt: post?.excerpt ?? "",
-      category: post?.category ?? "",
-      coverImage: post?.coverImage ?? null,
-      metaDescription: post?.metaDescription ?? "",
-      metaKeywords: post?.metaKeywords ?? "",
-      published: post?.published ?? false,
-      publishAt: post?.publishAt ?? null,
-    },
+  const editor = useAdminForm({
     schema: PostFormInput,
-    body: postBody,
+    initial: post ? declaredFields(PostFormInput, post) : NEW_POST,
   });
   const { form, set, setForm, error } = editor;
   const autosave = useAutosave({
@@ -111,8 +101,8 @@ export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDon
     post ? at(adminApi.blog.post, { id: post.id }).put(body) : adminApi.blog.post.post(body),
   );
 
-  const send = (body: unknown, value: PostForm) =>
-    save.mutate(body as PostInput, {
+  const send = (body: PostForm, value: PostForm) =>
+    save.mutate(body, {
       onSuccess: () => {
         editor.accepted(value);
         autosave.saved();
@@ -165,12 +155,12 @@ export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDon
       />
       <Field label="Excerpt" error={error("excerpt")}>
         {(props) => (
-          <textarea {...props} rows={3} value={form.excerpt} onChange={(e) => set("excerpt", e.target.value)} />
+          <textarea {...props} rows={3} value={form.excerpt ?? ""} onChange={(e) => set("excerpt", e.target.value)} />
         )}
       </Field>
       <Field label="Category" error={error("category")}>
         {(props) => (
-          <select {...props} value={form.category} onChange={(e) => set("category", e.target.value)}>
+          <select {...props} value={form.category ?? ""} onChange={(e) => set("category", e.target.value || null)}>
             <option value="">Uncategorized</option>
             {(categories.data ?? []).map((c) => (
               <option key={c.slug} value={c.slug}>
@@ -182,26 +172,30 @@ export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDon
       </Field>
       <ImageUploader
         label="Cover image"
-        value={form.coverImage}
+        value={form.coverImage ?? null}
         onChange={(url) => set("coverImage", url)}
         error={error("coverImage")}
       />
       <Field label="Meta description" error={error("metaDescription")}>
         {(props) => (
-          <input {...props} value={form.metaDescription} onChange={(e) => set("metaDescription", e.target.value)} />
+          <input
+            {...props}
+            value={form.metaDescription ?? ""}
+            onChange={(e) => set("metaDescription", e.target.value)}
+          />
         )}
       </Field>
       <Field label="Meta keywords (comma separated)" error={error("metaKeywords")}>
         {(props) => (
-          <input {...props} value={form.metaKeywords} onChange={(e) => set("metaKeywords", e.target.value)} />
+          <input {...props} value={form.metaKeywords ?? ""} onChange={(e) => set("metaKeywords", e.target.value)} />
         )}
       </Field>
       <SocialPreview
         title={form.title}
         slug={form.slug}
-        metaDescription={form.metaDescription}
-        excerpt={form.excerpt}
-        coverImage={form.coverImage}
+        metaDescription={form.metaDescription ?? ""}
+        excerpt={form.excerpt ?? ""}
+        coverImage={form.coverImage ?? null}
       />
       <Check
         label="Publish post"
@@ -210,14 +204,14 @@ export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDon
         error={error("published")}
       />
       <PublishDate
-        value={form.publishAt}
+        value={form.publishAt ?? null}
         published={form.published}
         onChange={(publishAt) => set("publishAt", publishAt)}
         error={error("publishAt")}
       />
       <AutosaveStatus status={autosave.status} />
       <p>
-        <PreviewButton body={() => postBody(form)} id={post?.id ?? null} />
+        <PreviewButton body={() => form} id={post?.id ?? null} />
       </p>
       <FormEnd
         editor={editor}

@@ -22,12 +22,8 @@ import { toast } from "#web/stores/toast.ts";
 import { CopyLink } from "./copy-link.tsx";
 import { CheckAllLinks, deactivateLabel, HealthBadge, LinkHealthPanel, OfflineHint } from "./link-health.tsx";
 
-interface LinkForm {
-  destination: string;
-  active: boolean;
-  fallbackDestination: string;
-  notes: string;
-}
+/** A link's editable fields as its form holds them: what it sends, empty text for none. */
+type LinkForm = { [K in Exclude<keyof LinkUpdate, "autoFallbackAfter">]-?: NonNullable<LinkUpdate[K]> };
 
 const formOf = (link: AdminLink): LinkForm => ({
   destination: link.destination,
@@ -335,7 +331,7 @@ function LinkList({
 function LinkDialog({ link, onClose }: { link: AdminLink; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => ref.current?.showModal?.(), []);
-  const editor = useAdminForm<EditorForm>({
+  const editor = useAdminForm({
     initial: { ...formOf(link), autoFallbackAfter: link.autoFallbackAfter?.toString() ?? "" },
     schema: LinkUpdate,
     body: editorBody,
@@ -343,8 +339,8 @@ function LinkDialog({ link, onClose }: { link: AdminLink; onClose: () => void })
   const { form, set, error } = editor;
   const save = useAdminChange((body: LinkUpdate) => at(adminApi.link, { id: link.id }).put(body));
 
-  const send = (body: unknown, value: EditorForm) =>
-    save.mutate(body as LinkUpdate, {
+  const send = (body: LinkUpdate, value: EditorForm) =>
+    save.mutate(body, {
       onSuccess: () => {
         editor.accepted(value);
         toast({ title: "Link updated" });
@@ -400,10 +396,10 @@ const NEW_LINK_FORM: NewLinkForm = {
 
 /** /admin/links/new: a link made by hand (a slug, a destination, an optional fallback, failed checks and notes). */
 export function NewLinkEditor({ onDone }: { onDone: () => void }) {
-  const editor = useAdminForm<NewLinkForm>({
+  const editor = useAdminForm({
     initial: NEW_LINK_FORM,
     schema: LinkCreate,
-    body: (form) => ({
+    body: (form: NewLinkForm) => ({
       ...form,
       slug: form.slug.trim(),
       destination: form.destination.trim(),
@@ -417,8 +413,8 @@ export function NewLinkEditor({ onDone }: { onDone: () => void }) {
   // The page is this form: its first field has the focus when it opens.
   useEffect(() => slugInput.current?.focus(), []);
 
-  const send = (body: unknown, value: NewLinkForm) =>
-    save.mutate(body as LinkCreate, {
+  const send = (body: LinkCreate, value: NewLinkForm) =>
+    save.mutate(body, {
       onSuccess: () => {
         editor.accepted(value);
         toast({ title: "Link created" });

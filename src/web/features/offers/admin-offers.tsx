@@ -95,44 +95,39 @@ export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => vo
   );
 }
 
-type OfferForm = LinkPick & {
-  title: string;
-  description: string;
-  imageUrl: string | null;
-  videoUrl: string | null;
-  useEmbed: boolean;
-  embedCode: string;
-  linkUrl: string;
-  linkText: string;
-  moduleId: number;
-  isActive: boolean;
-  archetype: string | null;
-  productId: string | null;
-  badge: string | null;
-  price: string | null;
+/** The offer form's value: what it sends, less the HTML the server makes, with the link picker's fields. */
+type OfferForm = Omit<OfferInput, "descriptionHtml" | keyof LinkPick> & LinkPick;
+
+/** A new offer: active in module 1, with an image or a video, and a new link. */
+const NEW_OFFER: OfferForm = {
+  title: "",
+  description: "",
+  imageUrl: null,
+  videoUrl: null,
+  useEmbed: false,
+  embedCode: "",
+  linkUrl: "",
+  ...linkPickOf(null),
+  linkText: "",
+  moduleId: 1,
+  isActive: true,
+  archetype: null,
+  productId: null,
+  badge: null,
+  price: null,
 };
+
+/** An offer as its form holds it: every field the admin edits, and its link as the picker shows it. */
+function formOf(offer: AdminOffer): OfferForm {
+  const { id: _id, createdAt: _created, updatedAt: _updated, descriptionHtml: _html, linkSlug, ...fields } = offer;
+  return { ...fields, ...linkPickOf(linkSlug) };
+}
 
 export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDone: () => void }) {
   const all = useQuery(adminQuery(adminApi["affiliate-offers"]));
-  const editor = useAdminForm<OfferForm>({
-    initial: {
-      title: offer?.title ?? "",
-      description: offer?.description ?? "",
-      imageUrl: offer?.imageUrl ?? null,
-      videoUrl: offer?.videoUrl ?? null,
-      useEmbed: offer?.useEmbed ?? false,
-      embedCode: offer?.embedCode ?? "",
-      linkUrl: offer?.linkUrl ?? "",
-      ...linkPickOf(offer?.linkSlug),
-      linkText: offer?.linkText ?? "",
-      moduleId: offer?.moduleId ?? 1,
-      isActive: offer?.isActive ?? true,
-      archetype: offer?.archetype ?? null,
-      productId: offer?.productId ?? null,
-      badge: offer?.badge ?? null,
-      price: offer?.price ?? null,
-    },
+  const editor = useAdminForm<typeof OfferInput, OfferForm>({
     schema: OfferInput,
+    initial: offer ? formOf(offer) : NEW_OFFER,
   });
   const { form, set, setForm, error } = editor;
   const [mediaKind, setMediaKind] = useState<"image" | "video">(offer?.videoUrl ? "video" : "image");
@@ -153,8 +148,8 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
     setForm((f) => (kind === "video" ? { ...f, imageUrl: null, videoUrl: "https://" } : { ...f, videoUrl: null }));
   };
 
-  const send = (body: unknown, value: OfferForm) =>
-    save.mutate(body as OfferInput, {
+  const send = (body: OfferForm, value: OfferForm) =>
+    save.mutate(body, {
       onSuccess: () => {
         editor.accepted(value);
         toast({
@@ -209,7 +204,12 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
       {form.useEmbed ? (
         <Field label="Embed/HTML Code" error={error("embedCode")}>
           {(props) => (
-            <textarea {...props} rows={6} value={form.embedCode} onChange={(e) => set("embedCode", e.target.value)} />
+            <textarea
+              {...props}
+              rows={6}
+              value={form.embedCode ?? ""}
+              onChange={(e) => set("embedCode", e.target.value)}
+            />
           )}
         </Field>
       ) : (
@@ -238,7 +238,7 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
           {mediaKind === "image" ? (
             <ImageUploader
               label="Image"
-              value={form.imageUrl}
+              value={form.imageUrl ?? null}
               onChange={(url) => set("imageUrl", url)}
               error={error("imageUrl")}
             />
@@ -274,7 +274,7 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
         errors={pickErrors(form, error, "linkUrl")}
       />
       <Field label="Button Text (optional; empty hides the button)" error={error("linkText")}>
-        {(props) => <input {...props} value={form.linkText} onChange={(e) => set("linkText", e.target.value)} />}
+        {(props) => <input {...props} value={form.linkText ?? ""} onChange={(e) => set("linkText", e.target.value)} />}
       </Field>
       <Field label="Module ID" error={error("moduleId")}>
         {(props) => (

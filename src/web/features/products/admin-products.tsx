@@ -94,7 +94,7 @@ export function ProductsTab() {
 function ProductDialog({ product, onClose }: { product: Product | null; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => ref.current?.showModal?.(), []);
-  const editor = useAdminForm<Product & LinkPick>({
+  const editor = useAdminForm<typeof RecommendedProduct, Product & LinkPick>({
     initial: product
       ? { ...product, ...linkPickOf(product.linkSlug) }
       : {
@@ -119,7 +119,7 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
       : adminApi["recommended-product"].post(body),
   );
 
-  const send = (body: unknown, value: Product & LinkPick) =>
+  const send = (body: Product & LinkPick, value: Product & LinkPick) =>
     save.mutate(value, {
       onSuccess: () => {
         editor.accepted(value);

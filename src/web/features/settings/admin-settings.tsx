@@ -53,18 +53,18 @@ function PublicAddressForm() {
 }
 
 function PublicAddressEditor({ current: { origin, source } }: { current: PublicAddress }) {
-  const editor = useAdminForm<PublicAddressInput>({
+  const editor = useAdminForm({
     initial: { origin: origin ?? "" },
     schema: PublicAddressInput,
-    body: (form) => ({ origin: form.origin.trim() }),
+    body: (form: PublicAddressInput) => ({ origin: form.origin.trim() }),
   });
   const { form, setForm, error } = editor;
   const save = useAdminChange((body: PublicAddressInput) => adminApi.settings.address.put(body));
 
-  const send = (body: unknown, value: PublicAddressInput) =>
-    save.mutate(body as PublicAddressInput, {
+  const send = (body: PublicAddressInput, value: PublicAddressInput) =>
+    save.mutate(body, {
       onSuccess: () => {
-        editor.accepted(value, body as PublicAddressInput);
+        editor.accepted(value, body);
         toast({ title: "Success", description: "Public address saved" });
       },
       onError: (failure) => {
@@ -123,7 +123,7 @@ function SiteSettingsForm() {
 }
 
 function SiteSettingsEditor({ current }: { current: SiteSettings }) {
-  const editor = useAdminForm<SiteSettings>({
+  const editor = useAdminForm({
     initial: {
       ...current,
       platformA: { ...current.platformA, ...linkPickOf(current.platformA.linkSlug) },
@@ -138,7 +138,7 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
   const platform = (key: "platformA" | "platformB", field: "name", value: string) =>
     setForm({ ...form, [key]: { ...form[key], [field]: value } });
 
-  const send = (_body: unknown, value: SiteSettings) =>
+  const send = (_body: typeof form, value: typeof form) =>
     save.mutate(value, {
       onSuccess: () => {
         editor.accepted(value);
@@ -181,7 +181,7 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
           <LinkPicker
             label={`Platform ${i + 1} link`}
             newLabel={`Platform ${i + 1} new link's`}
-            value={{ linkSlug: "", newLinkSlug: "", newLinkDestination: "", ...form[key] }}
+            value={form[key]}
             onChange={(pick, url) => setForm({ ...form, [key]: { ...form[key], ...pick, url: url || form[key].url } })}
             errors={pickErrors(
               { linkSlug: form[key].linkSlug ?? "", newLinkSlug: "", newLinkDestination: "" },
@@ -388,15 +388,15 @@ interface LinkCheckForm {
 
 function LinkCheckEditor({ current }: { current: LinkCheckSchedule }) {
   const hintId = useId();
-  const editor = useAdminForm<LinkCheckForm>({
+  const editor = useAdminForm({
     initial: { choice: current.stored === null ? "default" : String(current.stored) },
     schema: LinkCheckInput,
-    body: (form) => ({ hours: form.choice === "default" ? null : Number(form.choice) }),
+    body: (form: LinkCheckForm) => ({ hours: form.choice === "default" ? null : Number(form.choice) }),
   });
   const { form, setForm, error } = editor;
   const save = useAdminChange((body: LinkCheckInput) => adminApi.settings["link-checks"].put(body));
-  const send = (body: unknown, value: LinkCheckForm) =>
-    save.mutate(body as LinkCheckInput, {
+  const send = (body: LinkCheckInput, value: LinkCheckForm) =>
+    save.mutate(body, {
       onSuccess: () => {
         editor.accepted(value);
         toast({ title: "Success", description: "Link-check schedule saved" });

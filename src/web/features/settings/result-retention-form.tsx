@@ -26,16 +26,16 @@ interface RetentionForm {
 
 function ResultRetentionEditor({ current }: { current: ResultRetention }) {
   const hintId = useId();
-  const editor = useAdminForm<RetentionForm>({
+  const editor = useAdminForm({
     initial: { days: current.days },
     schema: ResultRetentionInput,
-    body: (form) => ({ days: form.days }),
+    body: (form: RetentionForm) => ({ days: form.days }),
   });
   const { form, setForm, error } = editor;
   // The privacy page and the result pages say the number: the settings read is refreshed too.
   const save = useAdminChange((body: ResultRetentionInput) => adminApi.settings["result-retention"].put(body));
-  const send = (body: unknown, value: RetentionForm) =>
-    save.mutate(body as ResultRetentionInput, {
+  const send = (body: ResultRetentionInput, value: RetentionForm) =>
+    save.mutate(body, {
       onSuccess: () => {
         editor.accepted(value);
         toast({ title: "Success", description: `Results are now kept for ${describeRetention(value.days)}` });

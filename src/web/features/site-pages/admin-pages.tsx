@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useLocation } from "wouter";
 import { type AdminSitePage, SitePageInput } from "#shared/features/site-pages/contract.ts";
+import { declaredFields } from "#shared/schema/declared-fields.ts";
 import { adminApi, at } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminPath } from "#web/admin/admin-sections.ts";
@@ -58,19 +59,14 @@ function PageLoader({ slug }: { slug: string }) {
   return <PageEditor key={page.data.slug} page={page.data} />;
 }
 
-type PageForm = { title: string; description: string; bodyMarkdown: string };
-
 function PageEditor({ page }: { page: AdminSitePage }) {
   const [, navigate] = useLocation();
   const done = () => navigate(adminPath("pages"));
-  const editor = useAdminForm<PageForm>({
-    initial: { title: page.title, description: page.description, bodyMarkdown: page.bodyMarkdown },
-    schema: SitePageInput,
-  });
+  const editor = useAdminForm({ schema: SitePageInput, initial: declaredFields(SitePageInput, page) });
   const { form, set, error } = editor;
   const save = useAdminChange((body: SitePageInput) => at(adminApi["site-page"], { slug: page.slug }).put(body));
-  const send = (body: unknown, value: PageForm) =>
-    save.mutate(body as SitePageInput, {
+  const send = (body: SitePageInput, value: SitePageInput) =>
+    save.mutate(body, {
       onSuccess: () => {
         editor.accepted(value);
         toast({ title: "Success", description: "Page saved" });
