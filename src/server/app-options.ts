@@ -8,6 +8,7 @@ import type { LoginThrottle } from "./features/auth/throttle.ts";
 import type { Backups } from "./features/backups/service.ts";
 import type { CheckerNetwork } from "./features/links/network.ts";
 import type { ResultRetentionPolicy } from "./features/settings/result-retention.ts";
+import type { ClientSlots } from "./lib/connection-limits.ts";
 import type { StorageHealth } from "./lib/storage-health.ts";
 import type { Logger } from "./logger.ts";
 import type { WriteLimiter } from "./plugins/write-limit.ts";
@@ -59,6 +60,12 @@ export interface AppServices {
    * partition. Default: a new one. Tests pass theirs to look at what it holds.
    */
   pageCache?: PageCache;
+  /**
+   * The requests open now, by client (each holds its slot until its answer has left). The
+   * server waits for them at shutdown, before the database closes: a page still being
+   * answered counts its visit. Default: a new one.
+   */
+  openRequests?: ClientSlots;
 }
 
 /**

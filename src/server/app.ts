@@ -132,7 +132,15 @@ export function createApp(options: AppOptions) {
   return (
     app
       // Around everything: each client's share of the server, body and answer deadlines.
-      .use(connections({ client, server: (): Server | null => app.server, limits, logger }))
+      .use(
+        connections({
+          client,
+          server: (): Server | null => app.server,
+          limits,
+          logger,
+          slots: options.services?.openRequests,
+        }),
+      )
       .use(hostCheck())
       .use(
         securityHeaders({

@@ -16,6 +16,7 @@ import { reconcileMedia, registerMediaInBackground } from "#server/features/medi
 import { removeUnfinishedUploads } from "#server/features/media/uploads.ts";
 import { ResultRetentionPolicy } from "#server/features/settings/result-retention.ts";
 import { clientResolver } from "#server/lib/client.ts";
+import { ClientSlots } from "#server/lib/connection-limits.ts";
 import { DESCRIPTOR_ADVICE, descriptorLimit, reserveDescriptor } from "#server/lib/descriptors.ts";
 import { removeStaleProbes, StorageHealth } from "#server/lib/storage-health.ts";
 import { consoleLogger as logger } from "#server/logger.ts";
@@ -158,6 +159,7 @@ export async function serve(config: Config) {
   await backups.start();
   // Saved results older than the retention in Settings go, in small batches: at start, then hourly.
   const pageCache = new PageCache();
+  const openRequests = new ClientSlots();
   const resultRetention = new ResultRetentionPolicy({
     db: database.db,
     logger,
@@ -172,7 +174,7 @@ export async function serve(config: Config) {
     config,
     assets: loadAssets(),
     logger,
-    services: { analytics, backups, resultRetention, pageCache },
+    services: { analytics, backups, resultRetention, pageCache, openRequests },
     testHooks: { linkNetwork: testLinkNetwork(config) },
   });
   // Yesterday's raw visitor rows become daily counts, and old salts go: at start, then hourly.
@@ -203,6 +205,10 @@ export async function serve(config: Config) {
     logger.info(`${signal} received: finishing in-flight requests`);
     // stop(false) stops accepting connections and resolves once open requests are done.
     await app.server?.stop(false);
+    // Bun's stop can resolve while a handler still runs (a page counting its visit after its
+    // render): those finish before the database closes, within the idle timeout.
+    const deadline = Date.now() + 30_000;
+    while (openRequests.size > 0 && Date.now() < deadline) await Bun.sleep(10);
     await backups.stop();
     await resultRetention.stop();
     await analytics.flush();
