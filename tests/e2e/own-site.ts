@@ -5,14 +5,14 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type Running, startServer } from "#tests/support/binary.ts";
 import { ensureCurrent } from "#tests/support/built.ts";
-import { PORT_TAKEN, testPort } from "#tests/support/ports.ts";
+import { testPort } from "#tests/support/ports.ts";
 
 /** The admin's password on every journey's server (and on scripts/e2e-server.ts's). */
 export const ADMIN_PASSWORD = "e2e-admin-password-123";
 
 const root = join(import.meta.dirname, "..", "..");
-const binary = join(root, "dist", "cam-guide");
 
 export interface OwnSite {
   url: string;
@@ -23,51 +23,30 @@ export interface OwnSite {
 }
 
 interface Started {
-  proc: Bun.Subprocess<"ignore", "ignore", "pipe">;
+  proc: Running["proc"];
   url: string;
   loopbackLinkPort: number;
 }
 
 async function start(dataDir: string): Promise<Started> {
-  // Another process may take the port between its draw and the server's bind: draw again.
-  for (let attempt = 1; ; attempt++) {
-    const port = testPort();
-    const loopbackLinkPort = testPort();
-    const proc = Bun.spawn(process.env.E2E_SOURCE === "1" ? ["bun", join(root, "src/server/main.ts")] : [binary], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DATA_DIR: dataDir,
-        ADMIN_USERNAME: "admin",
-        ADMIN_PASSWORD,
-        NODE_ENV: "production",
-        // As on the shared server (scripts/e2e-server.ts): no scheduled checks, and one
-        // loopback port the checker may reach, for the journeys that start a server there.
-        LINK_CHECK_INTERVAL: "off",
-        CAM_GUIDE_TEST_LOOPBACK_LINK_PORT: String(loopbackLinkPort),
-      },
-      stdin: "ignore",
-      stdout: "ignore",
-      stderr: "pipe",
-    });
-    const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      if (proc.exitCode !== null) break;
-      const status = await fetch(`${url}/healthz`).then(
-        (res) => res.status,
-        () => 0,
-      );
-      if (status === 200) return { proc, url, loopbackLinkPort };
-      await Bun.sleep(25);
-    }
-    proc.kill("SIGKILL");
-    await proc.exited;
-    const said = await new Response(proc.stderr).text();
-    if (attempt < 5 && PORT_TAKEN.test(said)) continue;
-    throw new Error(`the journey's own server did not start within 30 s: ${said}`);
-  }
+  const loopbackLinkPort = testPort();
+  const server = await startServer(
+    dataDir,
+    {
+      ADMIN_USERNAME: "admin",
+      ADMIN_PASSWORD,
+      NODE_ENV: "production",
+      // As on the shared server (scripts/e2e-server.ts): no scheduled checks, and one
+      // loopback port the checker may reach, for the journeys that start a server there.
+      LINK_CHECK_INTERVAL: "off",
+      CAM_GUIDE_TEST_LOOPBACK_LINK_PORT: String(loopbackLinkPort),
+    },
+    process.env.E2E_SOURCE === "1" ? { command: ["bun", join(root, "src/server/main.ts")] } : {},
+  );
+  // Read what the server says, so a long journey never fills its pipes and blocks it.
+  void new Response(server.proc.stdout).text();
+  void new Response(server.proc.stderr).text();
+  return { proc: server.proc, url: server.url, loopbackLinkPort };
 }
 
 async function stopped(proc: Started["proc"]): Promise<void> {

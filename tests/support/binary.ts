@@ -30,18 +30,20 @@ export interface StartOptions {
   fileSizeLimit?: number;
   /** Start under a limit on open files and connections (RLIMIT_NOFILE, the shell's `ulimit -n`, soft and hard). */
   openFileLimit?: number;
+  /** What to run instead of the executable (the journeys' E2E_SOURCE=1 runs the source). */
+  command?: string[];
 }
 
 export async function startServer(
   dataDir: string,
   env: Record<string, string> = {},
-  { healthy = true, fileSizeLimit, openFileLimit }: StartOptions = {},
+  { healthy = true, fileSizeLimit, openFileLimit, command: program = [BINARY] }: StartOptions = {},
 ): Promise<Running> {
   const limits = [
     ...(fileSizeLimit === undefined ? [] : [`ulimit -f ${Math.floor(fileSizeLimit / 512)}`]),
     ...(openFileLimit === undefined ? [] : [`ulimit -n ${openFileLimit}`]),
   ];
-  const command = limits.length === 0 ? [BINARY] : ["sh", "-c", `${limits.join(" && ")} && exec "$0"`, BINARY];
+  const command = limits.length === 0 ? program : ["sh", "-c", `${limits.join(" && ")} && exec "$0" "$@"`, ...program];
   // Another test process may take the port between its draw and the server's bind: draw again.
   for (let attempt = 1; ; attempt++) {
     const port = testPort();
