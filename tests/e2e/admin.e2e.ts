@@ -573,11 +573,21 @@ test("an empty Create on a phone: focus on Title, in view below the header; typi
 test("Back from a form with unsaved changes asks first: declined, the form and its text stay; accepted, Back goes", async ({
   page,
 }) => {
+  // What the address reads just after each Back or Forward, once the page's own listeners have
+  // run: the router reads it whenever it renders, so a declined Back must never leave it on the
+  // page the owner chose to stay away from, not even for a moment.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(window, { addressesAfterMoves: seen });
+    window.addEventListener("popstate", () => setTimeout(() => seen.push(window.location.pathname)));
+  });
   await signIn(page);
   await openSection(page, "Blog Posts", "/admin/posts");
   await page.getByRole("button", { name: "New Post" }).click();
   await expect(page).toHaveURL(/\/admin\/posts\/new$/);
   await page.getByLabel("Title").fill("Half a post");
+  const addresses = () =>
+    page.evaluate(() => (window as unknown as { addressesAfterMoves: string[] }).addressesAfterMoves);
 
   const asked: string[] = [];
   page.once("dialog", (dialog) => {
@@ -588,6 +598,7 @@ test("Back from a form with unsaved changes asks first: declined, the form and i
   await expect.poll(() => asked).toEqual(["You have unsaved changes. Leave without saving?"]);
   await expect(page).toHaveURL(/\/admin\/posts\/new$/);
   await expect(page.getByLabel("Title")).toHaveValue("Half a post");
+  await expect.poll(addresses).toEqual(["/admin/posts/new"]);
 
   page.once("dialog", (dialog) => void dialog.accept());
   await page.goBack();

@@ -505,6 +505,45 @@ test.describe("on a 375 × 812 phone", () => {
       .toBe(true);
   }
 
+  test("an offer that arrives or goes while the next lesson scrolls into view leaves that lesson in view", async ({
+    page,
+    visit,
+  }) => {
+    for (const offers of ["none", "some"] as const) {
+      // The module's offers are held back until the visitor has pressed Next.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(/\/affiliate-offers/, async (route) => {
+        await held;
+        if (offers === "none") await route.fulfill({ status: 200, contentType: "application/json", body: "[]" });
+        else await route.continue();
+      });
+      await visit("/learn/1");
+      await expect(page.locator(".offer-card.loading")).toBeVisible();
+      await page.getByRole("button", { name: "Next" }).click();
+      release();
+      const heading = page.getByRole("heading", { level: 2, name: /./ }).and(page.locator("#topic-title"));
+      await expectRevealed(page, heading);
+      await expect(page.locator(".offer-card.loading")).toHaveCount(0);
+      // Where it was meant to be: the lesson's count just below the sticky header.
+      await expect
+        .poll(
+          () =>
+            page.evaluate(() => {
+              const header = document.querySelector(".site-header")!.getBoundingClientRect().bottom;
+              return Math.round(
+                document.querySelector(".topic-viewer .wizard-progress")!.getBoundingClientRect().top - header,
+              );
+            }),
+          { message: `with ${offers} offers` },
+        )
+        .toBe(12);
+      await page.unrouteAll();
+    }
+  });
+
   test("Next, Previous, the module quiz's questions and its score come into view with the focus", async ({
     page,
     visit,

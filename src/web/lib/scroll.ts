@@ -33,11 +33,54 @@ export function takeRouteScroll(): boolean {
   return taken;
 }
 
+/** Where the window must scroll for `element` to sit just below the sticky header. */
+function topFor(element: HTMLElement): number {
+  const top = element.getBoundingClientRect().top + window.scrollY - headerCover() - HEADING_GAP;
+  const bottom = document.documentElement.scrollHeight - window.innerHeight;
+  return Math.max(0, Math.min(top, bottom));
+}
+
+/** What a visitor does to scroll on their own: a reveal never undoes it. */
+const OWN_SCROLL = ["wheel", "touchstart", "pointerdown", "keydown"] as const;
+
+/** Stops the watch of the reveal still under way, if any. */
+let stopWatch: () => void = () => {};
+
+/**
+ * Calls `settled` once the window has stopped scrolling (`scrollend`, or a quiet moment where
+ * a browser lacks it), unless the visitor scrolls on their own first or a newer reveal starts.
+ */
+function whenSettled(settled: () => void): void {
+  stopWatch();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hasScrollEnd = "onscrollend" in window;
+  const finish = () => {
+    stop();
+    settled();
+  };
+  const quiet = () => {
+    clearTimeout(timer);
+    timer = setTimeout(finish, 150);
+  };
+  const stop = () => {
+    clearTimeout(timer);
+    window.removeEventListener(hasScrollEnd ? "scrollend" : "scroll", hasScrollEnd ? finish : quiet);
+    for (const type of OWN_SCROLL) window.removeEventListener(type, stop, true);
+    stopWatch = () => {};
+  };
+  window.addEventListener(hasScrollEnd ? "scrollend" : "scroll", hasScrollEnd ? finish : quiet, { passive: true });
+  for (const type of OWN_SCROLL) window.addEventListener(type, stop, { capture: true, passive: true });
+  if (!hasScrollEnd) quiet();
+  stopWatch = stop;
+}
+
 /**
  * Brings what the visitor asked for into view: focus on the heading (which needs
  * tabIndex={-1}) and the window scrolled so it sits just below the sticky header. `from`,
  * when given, is what must show from its top instead (a form field's label above its
- * input, a question's count above its text).
+ * input, a question's count above its text). Something above that grows or goes while the
+ * window scrolls (an offer that arrives late) would leave it elsewhere: once the scroll has
+ * settled it is put back, unless the visitor has scrolled on their own since.
  */
 export function revealHeading(heading: HTMLElement | null, from: HTMLElement | null = heading): void {
   if (!heading) return;
@@ -46,8 +89,15 @@ export function revealHeading(heading: HTMLElement | null, from: HTMLElement | n
     routeScrollTaken = false;
   });
   heading.focus({ preventScroll: true });
-  const top = (from ?? heading).getBoundingClientRect().top + window.scrollY - headerCover() - HEADING_GAP;
-  window.scrollTo({ top: Math.max(0, top), left: 0, behavior: scrollBehavior() });
+  const shown = from ?? heading;
+  const top = topFor(shown);
+  if (Math.abs(window.scrollY - top) < 1) return;
+  whenSettled(() => {
+    if (!shown.isConnected) return;
+    const now = topFor(shown);
+    if (Math.abs(window.scrollY - now) >= 1) window.scrollTo({ top: now, left: 0, behavior: "instant" });
+  });
+  window.scrollTo({ top, left: 0, behavior: scrollBehavior() });
 }
 
 /** True once the first render in the browser has committed: later mounts follow a visitor's action. */
