@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { postInput } from "#tests/support/admin-inputs.ts";
 import { createCategory, createPost } from "#tests/support/factories.ts";
 import {
-  type AdminEndpoint,
-  refusedAdminScenarios,
+  recordEndpoints,
+  runAdminRefusals,
   runScenarios,
   type Scenario,
   scenarioApp,
@@ -22,21 +22,20 @@ const rows: Scenario["setup"] = async ({ db }) => {
   return { post: existing.id, category: category.id };
 };
 
-const endpoints: AdminEndpoint[] = [
-  { name: "list posts", method: "GET", path: "/api/admin/blog/posts" },
-  { name: "create post", method: "POST", path: "/api/admin/blog/post", body: post },
-  { name: "update post", method: "PUT", path: "/api/admin/blog/post/{post}", body: post },
-  { name: "delete post", method: "DELETE", path: "/api/admin/blog/post/{post}" },
-  {
-    name: "create category",
-    method: "POST",
-    path: "/api/admin/blog/category",
-    body: { name: "Safety", slug: "safety" },
-  },
-  { name: "delete category", method: "DELETE", path: "/api/admin/blog/category/{category}" },
-];
-
-runScenarios("blog admin API without the session or from another site", refusedAdminScenarios(endpoints, rows));
+runAdminRefusals(
+  "blog",
+  [
+    ...recordEndpoints("post", "/api/admin/blog/post", post),
+    {
+      name: "create category",
+      method: "POST",
+      path: "/api/admin/blog/category",
+      body: { name: "Safety", slug: "safety" },
+    },
+    { name: "delete category", method: "DELETE", path: "/api/admin/blog/category/{category}" },
+  ],
+  rows,
+);
 
 runScenarios(
   "a post with a bad field: 422 naming it, nothing stored",

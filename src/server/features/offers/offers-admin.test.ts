@@ -3,8 +3,8 @@ import { adminApp } from "#tests/support/admin.ts";
 import { offerInput } from "#tests/support/admin-inputs.ts";
 import { createOffer } from "#tests/support/factories.ts";
 import {
-  type AdminEndpoint,
-  refusedAdminScenarios,
+  recordEndpoints,
+  runAdminRefusals,
   runScenarios,
   type Scenario,
   scenarioApp,
@@ -14,14 +14,7 @@ const offer = offerInput({ videoUrl: "https://youtu.be/dQw4w9WgXcQ" });
 
 const rows: Scenario["setup"] = async ({ db }) => ({ offer: (await createOffer(db, { moduleId: 2 })).id });
 
-const endpoints: AdminEndpoint[] = [
-  { name: "list offers", method: "GET", path: "/api/admin/affiliate-offers" },
-  { name: "create offer", method: "POST", path: "/api/admin/affiliate-offer", body: offer },
-  { name: "update offer", method: "PUT", path: "/api/admin/affiliate-offer/{offer}", body: offer },
-  { name: "delete offer", method: "DELETE", path: "/api/admin/affiliate-offer/{offer}" },
-];
-
-runScenarios("offers admin API without the session or from another site", refusedAdminScenarios(endpoints, rows));
+runAdminRefusals("offers", recordEndpoints("offer", "/api/admin/affiliate-offer", offer), rows);
 
 runScenarios("an offer with a bad field: 422, nothing stored", [
   ...[0, 11, 1.5, "2"].map(
