@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { adminApp } from "#tests/support/admin.ts";
-import { postInput } from "#tests/support/admin-inputs.ts";
+import { postInput, settingsInput } from "#tests/support/admin-inputs.ts";
 
 const post = postInput({ category: "tips-and-tricks" });
 
@@ -62,17 +62,11 @@ describe("blog admin errors name their field", () => {
     ]);
     const settings = await asAdmin("/api/admin/settings", {
       method: "PUT",
-      json: {
+      json: settingsInput({
         brandName: "B",
         platformA: { name: "A", url: "nope" },
         platformB: { name: "", url: "https://b.example" },
-        bannerPlatform: "a",
-        incomeFigure: "",
-        modelsHelpedFigure: "",
-        testimonialQuote: "",
-        testimonialAttribution: "",
-        bannerClaim: "",
-      },
+      }),
     });
     expect((await settings.json()).details).toEqual([
       { field: "platformA.url", message: "Must be a valid URL" },
