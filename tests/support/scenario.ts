@@ -290,16 +290,15 @@ async function checkStep(ctx: ScenarioApp, step: Step, made: Made, name = "step"
 type AdminEndpoint = Pick<Scenario, "name" | "method" | "path" | "body">;
 
 /**
- * The four endpoints of a record the admin edits: the list at `<path>s`, create at `<path>`,
- * update and delete at `<path>/{<record>}` (the id the scenario's setup returns as `record`).
+ * A record the admin edits, by its four endpoints: the list at `<path>s`, create at `<path>`,
+ * update and delete at `<path>/{<record>}` (the id the scenario's setup returns as `record`);
+ * `others` are the feature's further endpoints.
  */
-export function recordEndpoints(record: string, path: string, body: Scenario["body"]): AdminEndpoint[] {
-  return [
-    { name: `list ${record}s`, method: "GET", path: `${path}s` },
-    { name: `create ${record}`, method: "POST", path, body },
-    { name: `update ${record}`, method: "PUT", path: `${path}/{${record}}`, body },
-    { name: `delete ${record}`, method: "DELETE", path: `${path}/{${record}}` },
-  ];
+interface AdminRecord {
+  record: string;
+  path: string;
+  body: Scenario["body"];
+  others?: AdminEndpoint[];
 }
 
 /**
@@ -307,7 +306,15 @@ export function recordEndpoints(record: string, path: string, body: Scenario["bo
  * guard's message, and for a write from another site (a foreign Origin, or marked
  * cross-site by the browser) a 403 even with the session; nothing changes in any case.
  */
-export function runAdminRefusals(feature: string, endpoints: AdminEndpoint[], setup?: Scenario["setup"]): void {
+export function runAdminRefusals(feature: string, admin: AdminRecord, setup?: Scenario["setup"]): void {
+  const { record, path, body, others = [] } = admin;
+  const endpoints: AdminEndpoint[] = [
+    { name: `list ${record}s`, method: "GET", path: `${path}s` },
+    { name: `create ${record}`, method: "POST", path, body },
+    { name: `update ${record}`, method: "PUT", path: `${path}/{${record}}`, body },
+    { name: `delete ${record}`, method: "DELETE", path: `${path}/{${record}}` },
+    ...others,
+  ];
   runScenarios(
     `${feature} admin API without the session or from another site`,
     refusedAdminScenarios(endpoints, setup),

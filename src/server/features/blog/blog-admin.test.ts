@@ -1,13 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { postInput } from "#tests/support/admin-inputs.ts";
 import { createCategory, createPost } from "#tests/support/factories.ts";
-import {
-  recordEndpoints,
-  runAdminRefusals,
-  runScenarios,
-  type Scenario,
-  scenarioApp,
-} from "#tests/support/scenario.ts";
+import { runAdminRefusals, runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 const post = postInput({
   content: "<p>Hello <script>x()</script></p>",
@@ -24,16 +18,20 @@ const rows: Scenario["setup"] = async ({ db }) => {
 
 runAdminRefusals(
   "blog",
-  [
-    ...recordEndpoints("post", "/api/admin/blog/post", post),
-    {
-      name: "create category",
-      method: "POST",
-      path: "/api/admin/blog/category",
-      body: { name: "Safety", slug: "safety" },
-    },
-    { name: "delete category", method: "DELETE", path: "/api/admin/blog/category/{category}" },
-  ],
+  {
+    record: "post",
+    path: "/api/admin/blog/post",
+    body: post,
+    others: [
+      {
+        name: "create category",
+        method: "POST",
+        path: "/api/admin/blog/category",
+        body: { name: "Safety", slug: "safety" },
+      },
+      { name: "delete category", method: "DELETE", path: "/api/admin/blog/category/{category}" },
+    ],
+  },
   rows,
 );
 

@@ -2,19 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { adminApp } from "#tests/support/admin.ts";
 import { offerInput } from "#tests/support/admin-inputs.ts";
 import { createOffer } from "#tests/support/factories.ts";
-import {
-  recordEndpoints,
-  runAdminRefusals,
-  runScenarios,
-  type Scenario,
-  scenarioApp,
-} from "#tests/support/scenario.ts";
+import { runAdminRefusals, runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 const offer = offerInput({ videoUrl: "https://youtu.be/dQw4w9WgXcQ" });
 
 const rows: Scenario["setup"] = async ({ db }) => ({ offer: (await createOffer(db, { moduleId: 2 })).id });
 
-runAdminRefusals("offers", recordEndpoints("offer", "/api/admin/affiliate-offer", offer), rows);
+runAdminRefusals("offers", { record: "offer", path: "/api/admin/affiliate-offer", body: offer }, rows);
 
 runScenarios("an offer with a bad field: 422, nothing stored", [
   ...[0, 11, 1.5, "2"].map(

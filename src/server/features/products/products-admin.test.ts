@@ -1,13 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { productInput } from "#tests/support/admin-inputs.ts";
 import { createProduct } from "#tests/support/factories.ts";
-import {
-  recordEndpoints,
-  runAdminRefusals,
-  runScenarios,
-  type Scenario,
-  scenarioApp,
-} from "#tests/support/scenario.ts";
+import { runAdminRefusals, runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 const product = productInput();
 
@@ -15,7 +9,7 @@ const rows: Scenario["setup"] = async ({ db }) => ({
   product: (await createProduct(db, { id: "essential-key-light", archetype: "All Archetypes" })).id,
 });
 
-runAdminRefusals("products", recordEndpoints("product", "/api/admin/recommended-product", product), rows);
+runAdminRefusals("products", { record: "product", path: "/api/admin/recommended-product", body: product }, rows);
 
 runScenarios("a product with a bad field: 422 with the form's message, nothing stored", [
   {
