@@ -1,31 +1,19 @@
-import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
-import { adminJson, NumericId } from "#server/plugins/admin-route.ts";
+import { adminRecordRoutes, numericId } from "#server/plugins/record-routes.ts";
 import { OfferInput } from "#shared/features/offers/contract.ts";
 import { createOffer, deleteOffer, listAllOffers, updateOffer } from "./service.ts";
 
 /** Affiliate offers, mounted under /api/admin behind the admin guard (see app.ts). */
 export function offerAdminRoutes(db: Db) {
-  return new Elysia({ name: "offers-admin" })
-    .get("/affiliate-offers", () => listAllOffers(db))
-    .post(
-      "/affiliate-offer",
-      async ({ body, set }) => {
-        set.status = 201;
-        return await createOffer(db, body);
-      },
-      adminJson(OfferInput),
-    )
-    .put("/affiliate-offer/:id", ({ params, body }) => updateOffer(db, Number(params.id), body), {
-      ...adminJson(OfferInput),
-      params: NumericId,
-    })
-    .delete(
-      "/affiliate-offer/:id",
-      async ({ params }) => {
-        await deleteOffer(db, Number(params.id));
-        return { message: "Offer deleted" };
-      },
-      { params: NumericId },
-    );
+  return adminRecordRoutes({
+    name: "offers-admin",
+    path: "affiliate-offer",
+    schema: OfferInput,
+    id: numericId,
+    list: () => listAllOffers(db),
+    create: (input) => createOffer(db, input),
+    update: (id, input) => updateOffer(db, id, input),
+    remove: (id) => deleteOffer(db, id),
+    deleted: "Offer deleted",
+  });
 }
