@@ -8,25 +8,24 @@ import { createCategory, createPost, deleteCategory, deletePost, listAllPosts, u
 /** Posts and categories, mounted under /api/admin behind the admin guard (see app.ts). */
 export function blogAdminRoutes(db: Db) {
   return (
-    adminRecordRoutes({
-      name: "blog-admin",
-      path: "blog/post",
-      schema: PostInput,
+    adminRecordRoutes(db, "blog/post", PostInput, {
       id: numericId,
-      list: () => listAllPosts(db),
-      // Saved: the editor's unsaved copy is no longer needed.
-      create: async (input) => {
-        const post = await createPost(db, input);
-        await deleteAutosave(db, "post:new");
-        return post;
-      },
-      update: async (id, input) => {
-        const post = await updatePost(db, id, input);
-        await deleteAutosave(db, `post:${post.id}`);
-        return post;
-      },
-      remove: (id) => deletePost(db, id),
       deleted: "Post deleted",
+      service: {
+        list: listAllPosts,
+        // Saved: the editor's unsaved copy is no longer needed.
+        create: async (db, input) => {
+          const post = await createPost(db, input);
+          await deleteAutosave(db, "post:new");
+          return post;
+        },
+        update: async (db, id, input) => {
+          const post = await updatePost(db, id, input);
+          await deleteAutosave(db, `post:${post.id}`);
+          return post;
+        },
+        remove: deletePost,
+      },
     })
       // The category list is public: GET /api/blog/categories.
       .post(

@@ -5,15 +5,9 @@ import { createOffer, deleteOffer, listAllOffers, updateOffer } from "./service.
 
 /** Affiliate offers, mounted under /api/admin behind the admin guard (see app.ts). */
 export function offerAdminRoutes(db: Db) {
-  return adminRecordRoutes({
-    name: "offers-admin",
-    path: "affiliate-offer",
-    schema: OfferInput,
+  return adminRecordRoutes(db, "affiliate-offer", OfferInput, {
     id: numericId,
-    list: () => listAllOffers(db),
-    create: (input) => createOffer(db, input),
-    update: (id, input) => updateOffer(db, id, input),
-    remove: (id) => deleteOffer(db, id),
     deleted: "Offer deleted",
+    service: { list: listAllOffers, create: createOffer, update: updateOffer, remove: deleteOffer },
   });
 }

@@ -5,15 +5,9 @@ import { createProduct, deleteProduct, listAllProducts, updateProduct } from "./
 
 /** Recommended products, mounted under /api/admin behind the admin guard (see app.ts). */
 export function productAdminRoutes(db: Db) {
-  return adminRecordRoutes({
-    name: "products-admin",
-    path: "recommended-product",
-    schema: RecommendedProduct,
+  return adminRecordRoutes(db, "recommended-product", RecommendedProduct, {
     id: textId,
-    list: () => listAllProducts(db),
-    create: (input) => createProduct(db, input),
-    update: (id, input) => updateProduct(db, id, input),
-    remove: (id) => deleteProduct(db, id),
     deleted: "Product deleted",
+    service: { list: listAllProducts, create: createProduct, update: updateProduct, remove: deleteProduct },
   });
 }
