@@ -31,26 +31,23 @@ runScenarios("POST /api/upload without the session or from another site", [
     unchanged: true,
     check: nothingStored,
   },
-  {
-    name: "a foreign Origin with the session: 403",
-    who: "admin",
-    method: "POST",
-    path: "/api/upload",
-    body: () => form(PNG, "a.png", "image/png"),
-    headers: { origin: "https://evil.example" },
-    status: 403,
-    check: nothingStored,
-  },
-  {
-    name: "marked cross-site with the session: 403",
-    who: "admin",
-    method: "POST",
-    path: "/api/upload",
-    body: () => form(PNG, "a.png", "image/png"),
-    headers: { origin: null, "sec-fetch-site": "cross-site" },
-    status: 403,
-    check: nothingStored,
-  },
+  ...(
+    [
+      ["a foreign Origin", { origin: "https://evil.example" }],
+      ["marked cross-site", { origin: null, "sec-fetch-site": "cross-site" }],
+    ] as const
+  ).map(
+    ([label, headers]): Scenario => ({
+      name: `${label} with the session: 403`,
+      who: "admin",
+      method: "POST",
+      path: "/api/upload",
+      body: () => form(PNG, "a.png", "image/png"),
+      headers,
+      status: 403,
+      check: nothingStored,
+    }),
+  ),
 ]);
 
 /** A new site with the file uploaded by its admin (201), and the address it is served at. */

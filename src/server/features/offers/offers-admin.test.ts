@@ -10,37 +10,26 @@ const rows: Scenario["setup"] = async ({ db }) => ({ offer: (await createOffer(d
 
 runAdminRefusals("offers", { record: "offer", path: "/api/admin/affiliate-offer", body: offer }, rows);
 
-runScenarios("an offer with a bad field: 422, nothing stored", [
-  ...[0, 11, 1.5, "2"].map(
-    (moduleId): Scenario => ({
-      name: `moduleId ${JSON.stringify(moduleId)}`,
+runScenarios(
+  "an offer with a bad field: 422, nothing stored",
+  (
+    [
+      ...[0, 11, 1.5, "2"].map((moduleId) => [`moduleId ${JSON.stringify(moduleId)}`, { moduleId }] as const),
+      ["a link that is not a URL", { linkUrl: "not a url" }],
+      ["a video URL of no known player", { videoUrl: "https://example.com/page" }],
+    ] as const
+  ).map(
+    ([name, fields]): Scenario => ({
+      name,
       who: "admin",
       method: "POST",
       path: "/api/admin/affiliate-offer",
-      body: { ...offer, moduleId },
+      body: { ...offer, ...fields },
       status: 422,
       rows: { affiliate_offers: 0 },
     }),
   ),
-  {
-    name: "a link that is not a URL",
-    who: "admin",
-    method: "POST",
-    path: "/api/admin/affiliate-offer",
-    body: { ...offer, linkUrl: "not a url" },
-    status: 422,
-    rows: { affiliate_offers: 0 },
-  },
-  {
-    name: "a video URL of no known player",
-    who: "admin",
-    method: "POST",
-    path: "/api/admin/affiliate-offer",
-    body: { ...offer, videoUrl: "https://example.com/page" },
-    status: 422,
-    rows: { affiliate_offers: 0 },
-  },
-]);
+);
 
 describe("offers admin API as the admin", () => {
   test("an offer as the admin list gives it can be sent back unchanged (the server's own fields are ignored)", async () => {
