@@ -287,14 +287,41 @@ async function checkStep(ctx: ScenarioApp, step: Step, made: Made, name = "step"
 }
 
 /** One admin endpoint, as the refusal scenarios below name and call it. */
-export type AdminEndpoint = Pick<Scenario, "name" | "method" | "path" | "body">;
+type AdminEndpoint = Pick<Scenario, "name" | "method" | "path" | "body">;
+
+/**
+ * A record the admin edits, by its four endpoints: the list at `<path>s`, create at `<path>`,
+ * update and delete at `<path>/{<record>}` (the id the scenario's setup returns as `record`);
+ * `others` are the feature's further endpoints.
+ */
+interface AdminRecord {
+  record: string;
+  path: string;
+  body: Scenario["body"];
+  others?: AdminEndpoint[];
+}
 
 /**
  * What the admin guard owes every admin endpoint: without the session a 401 with the
  * guard's message, and for a write from another site (a foreign Origin, or marked
  * cross-site by the browser) a 403 even with the session; nothing changes in any case.
  */
-export function refusedAdminScenarios(endpoints: AdminEndpoint[], setup?: Scenario["setup"]): Scenario[] {
+export function runAdminRefusals(feature: string, admin: AdminRecord, setup?: Scenario["setup"]): void {
+  const { record, path, body, others = [] } = admin;
+  const endpoints: AdminEndpoint[] = [
+    { name: `list ${record}s`, method: "GET", path: `${path}s` },
+    { name: `create ${record}`, method: "POST", path, body },
+    { name: `update ${record}`, method: "PUT", path: `${path}/{${record}}`, body },
+    { name: `delete ${record}`, method: "DELETE", path: `${path}/{${record}}` },
+    ...others,
+  ];
+  runScenarios(
+    `${feature} admin API without the session or from another site`,
+    refusedAdminScenarios(endpoints, setup),
+  );
+}
+
+function refusedAdminScenarios(endpoints: AdminEndpoint[], setup?: Scenario["setup"]): Scenario[] {
   const foreign: { label: string; headers: Record<string, string | null> }[] = [
     { label: "from a foreign Origin", headers: { origin: "https://evil.example" } },
     { label: "marked cross-site", headers: { origin: null, "sec-fetch-site": "cross-site" } },
@@ -327,4 +354,26 @@ export function refusedAdminScenarios(endpoints: AdminEndpoint[], setup?: Scenar
         ),
       ),
   ];
+}
+
+/**
+ * A wizard's last step posted as a form without JavaScript and refused: a 4xx page (never a
+ * 5xx, never JSON to a browser without scripts) leading back to the form, and nothing saved.
+ */
+export function refusedFormScenarios(
+  post: { path: string; headers: Record<string, string> },
+  table: string,
+  refused: [name: string, body: Body, status: number, headers?: Record<string, string>][],
+): Scenario[] {
+  return refused.map(([name, body, status, headers]) => ({
+    method: "POST",
+    path: post.path,
+    name: `${name}: a ${status} page, nothing saved`,
+    body,
+    headers: { ...post.headers, ...headers },
+    status,
+    responseHeaders: { "content-type": /text\/html/ },
+    contains: ["Your answers could not be used", `href="${post.path}"`],
+    rows: { [table]: 0 },
+  }));
 }

@@ -38,23 +38,19 @@ export async function adoptLinksIn(tx: Db, skipped: AdoptionSkipped = () => {}):
   const [settings] = await tx.select().from(siteSettings).where(eq(siteSettings.id, 1)).limit(1);
   if (settings) {
     const update: Partial<typeof siteSettings.$inferInsert> = {};
-    const a =
-      !settings.platformALinkSlug &&
-      (await adopt({
-        destination: settings.platformAUrl,
-        name: settings.platformAName,
-        notes: "Platform 1 in the settings",
-      }));
-    if (a) update.platformALinkSlug = a;
-    const b =
-      !settings.platformBLinkSlug &&
-      (await adopt({
-        destination: settings.platformBUrl,
-        name: settings.platformBName,
-        notes: "Platform 2 in the settings",
-      }));
-    if (b) update.platformBLinkSlug = b;
-    if (a || b) await tx.update(siteSettings).set(update).where(eq(siteSettings.id, 1));
+    for (const [n, p] of [
+      [1, "A"],
+      [2, "B"],
+    ] as const) {
+      if (settings[`platform${p}LinkSlug`]) continue;
+      const slug = await adopt({
+        destination: settings[`platform${p}Url`],
+        name: settings[`platform${p}Name`],
+        notes: `Platform ${n} in the settings`,
+      });
+      if (slug) update[`platform${p}LinkSlug`] = slug;
+    }
+    if (Object.keys(update).length > 0) await tx.update(siteSettings).set(update).where(eq(siteSettings.id, 1));
   }
   const offers = await tx.select().from(affiliateOffers).where(isNull(affiliateOffers.linkSlug));
   for (const offer of offers) {

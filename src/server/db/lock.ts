@@ -30,6 +30,48 @@ const held = new Set<Database>();
 const isBusy = (error: unknown) =>
   /SQLITE_BUSY|database is locked/i.test(`${(error as { code?: string }).code} ${(error as Error).message}`);
 
+function createLockFile(dir: string, file: string): void {
+  try {
+    makePrivateFile(file);
+    giveToOwnerOf(dir, [file]);
+  } catch (error) {
+    throw new DataDirError(`Cannot create the lock file ${file}: ${(error as Error).message}`);
+  }
+}
+
+function openLockFile(file: string, options: { readwrite: true } | { readonly: true }): Database {
+  try {
+    return new Database(file, options);
+  } catch (error) {
+    throw new DataDirError(`Cannot open the lock file ${file}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * A lock statement failed: false when another connection holds the lock; any other failure
+ * means the lock file is damaged, and `user` says who must not be running when it is removed.
+ */
+function lockRefused(db: Database, file: string, error: unknown, user: string): false {
+  if (db.inTransaction) db.run("ROLLBACK");
+  if (isBusy(error)) return false;
+  db.close();
+  throw new DataDirError(
+    `The lock file ${file} is damaged (${(error as Error).message}); remove it when no ${user} is running.`,
+  );
+}
+
+/** Keeps the connection (and so its lock) until released. */
+function hold(db: Database): DataDirLock {
+  held.add(db);
+  return {
+    release() {
+      if (!held.delete(db)) return;
+      if (db.inTransaction) db.run("ROLLBACK");
+      db.close();
+    },
+  };
+}
+
 /**
  * Takes the lock on `dir`, or throws a DataDirError saying who holds it. With `create:
  * false` a missing lock file is not created and no lock is taken (nothing can hold it then).
@@ -38,16 +80,10 @@ export function lockDataDir(dir: string, kind: LockKind, { create = true } = {})
   const file = join(dir, LOCK_FILE);
   if (!existsSync(file)) {
     if (!create) return { release() {} };
-    try {
-      makePrivateFile(file);
-      giveToOwnerOf(dir, [file]);
-    } catch (error) {
-      throw new DataDirError(`Cannot create the lock file ${file}: ${(error as Error).message}`);
-    }
+    createLockFile(dir, file);
   }
-  let db: Database;
+  const db = openLockFile(file, create ? { readwrite: true } : { readonly: true });
   try {
-    db = create ? new Database(file, { readwrite: true }) : new Database(file, { readonly: true });
     db.run("PRAGMA busy_timeout = 0");
   } catch (error) {
     throw new DataDirError(`Cannot open the lock file ${file}: ${(error as Error).message}`);
@@ -58,12 +94,7 @@ export function lockDataDir(dir: string, kind: LockKind, { create = true } = {})
       if (sql === "BEGIN") db.query("SELECT count(*) FROM sqlite_master").get();
       return true;
     } catch (error) {
-      if (db.inTransaction) db.run("ROLLBACK");
-      if (isBusy(error)) return false;
-      db.close();
-      throw new DataDirError(
-        `The lock file ${file} is damaged (${(error as Error).message}); remove it when no cam-guide is running.`,
-      );
+      return lockRefused(db, file, error, "cam-guide");
     }
   };
   const refuse = (message: string): never => {
@@ -94,14 +125,7 @@ export function lockDataDir(dir: string, kind: LockKind, { create = true } = {})
         `Another cam-guide command (a backup, seed or password reset) is using DATA_DIR (${dir}); try again once it has finished.`,
       );
   }
-  held.add(db);
-  return {
-    release() {
-      if (!held.delete(db)) return;
-      if (db.inTransaction) db.run("ROLLBACK");
-      db.close();
-    },
-  };
+  return hold(db);
 }
 
 // A backup run is owned by the process doing it: `cam-guide backup-auto` holds a RESERVED
@@ -113,18 +137,9 @@ function openRunLock(dir: string, create: boolean): { db: Database; file: string
   const file = join(dir, BACKUP_LOCK_FILE);
   if (!existsSync(file)) {
     if (!create) return null;
-    try {
-      makePrivateFile(file);
-      giveToOwnerOf(dir, [file]);
-    } catch (error) {
-      throw new DataDirError(`Cannot create the lock file ${file}: ${(error as Error).message}`);
-    }
+    createLockFile(dir, file);
   }
-  try {
-    return { db: new Database(file, { readwrite: true }), file };
-  } catch (error) {
-    throw new DataDirError(`Cannot open the lock file ${file}: ${(error as Error).message}`);
-  }
+  return { db: openLockFile(file, { readwrite: true }), file };
 }
 
 /** RESERVED on the open lock file: true when taken, false when another connection holds it. */
@@ -135,12 +150,7 @@ function reserve(db: Database, file: string, waitMs: number): boolean {
     db.run("BEGIN IMMEDIATE");
     return true;
   } catch (error) {
-    if (db.inTransaction) db.run("ROLLBACK");
-    if (isBusy(error)) return false;
-    db.close();
-    throw new DataDirError(
-      `The lock file ${file} is damaged (${(error as Error).message}); remove it when no backup is running.`,
-    );
+    return lockRefused(db, file, error, "backup");
   }
 }
 
@@ -155,14 +165,7 @@ export function lockBackupRun(dir: string): DataDirLock | null {
     db.close();
     return null;
   }
-  held.add(db);
-  return {
-    release() {
-      if (!held.delete(db)) return;
-      if (db.inTransaction) db.run("ROLLBACK");
-      db.close();
-    },
-  };
+  return hold(db);
 }
 
 /**

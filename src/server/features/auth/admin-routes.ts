@@ -100,6 +100,14 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
       throw fieldError("code", WRONG_CODE);
   }
 
+  /** The signed-in admin, for a change to two-factor sign-in that needs it on (409 `whenOff` if not) and a code. */
+  async function adminWithTwoFactor(request: Request, server: Server | null, code: string, whenOff: string) {
+    const admin = await me(request);
+    if (!(await twoFactorEnabled(db, admin.id))) throw new HttpError(409, whenOff);
+    await requireCode(admin.id, code, request, server);
+    return admin;
+  }
+
   /**
    * The current password, then `code` (a check of the code that answers whether it was right),
    * as one throttled attempt: a right password never clears the count of wrong codes, and a
@@ -153,9 +161,7 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
     .post(
       "/account/two-factor/recovery-codes",
       async ({ body, request, server, set }) => {
-        const admin = await me(request);
-        if (!(await twoFactorEnabled(db, admin.id))) throw new HttpError(409, "Two-factor sign-in is off.");
-        await requireCode(admin.id, body.code, request, server);
+        const admin = await adminWithTwoFactor(request, server, body.code, "Two-factor sign-in is off.");
         const { recoveryCodes, tokenVersion } = await regenerateRecoveryCodes(db, admin.id);
         await keepThisSession(request, server, set, admin.id, { tokenVersion });
         return { recoveryCodes };
@@ -165,9 +171,7 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
     .post(
       "/account/two-factor/disable",
       async ({ body, request, server, set }) => {
-        const admin = await me(request);
-        if (!(await twoFactorEnabled(db, admin.id))) throw new HttpError(409, "Two-factor sign-in is already off.");
-        await requireCode(admin.id, body.code, request, server);
+        const admin = await adminWithTwoFactor(request, server, body.code, "Two-factor sign-in is already off.");
         await keepThisSession(request, server, set, admin.id, await disableTwoFactor(db, admin.id));
         return { message: "Two-factor sign-in is off. Every other session has been signed out." };
       },

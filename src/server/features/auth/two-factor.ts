@@ -185,19 +185,22 @@ export async function regenerateRecoveryCodes(
   }));
 }
 
+/** The admin's columns with two-factor sign-in off: no secret, pending or in use, and no challenge open. */
+const TWO_FACTOR_OFF = {
+  totpSecret: null,
+  totpPendingSecret: null,
+  totpLastStep: null,
+  totpEnabledAt: null,
+  signInChallenge: null,
+  signInChallengeFailures: 0,
+} as const;
+
 /** Two-factor sign-in off: the secret and the recovery codes are forgotten, every session ends. */
 export async function disableTwoFactor(db: Db, adminId: number): Promise<SignInChanged> {
   return inTransaction(db, async (tx) => {
     const turnedOff = await tx
       .update(adminUsers)
-      .set({
-        totpSecret: null,
-        totpPendingSecret: null,
-        totpLastStep: null,
-        totpEnabledAt: null,
-        signInChallenge: null,
-        signInChallengeFailures: 0,
-      })
+      .set(TWO_FACTOR_OFF)
       .where(and(eq(adminUsers.id, adminId), isNotNull(adminUsers.totpSecret)))
       .returning({ id: adminUsers.id });
     if (turnedOff.length === 0) throw new HttpError(409, "Two-factor sign-in is already off.");
@@ -232,12 +235,7 @@ export async function resetTwoFactor(db: Db): Promise<{ username: string; wasOn:
       .from(adminUsers)
       .orderBy(adminUsers.id);
     await tx.update(adminUsers).set({
-      totpSecret: null,
-      totpPendingSecret: null,
-      totpLastStep: null,
-      totpEnabledAt: null,
-      signInChallenge: null,
-      signInChallengeFailures: 0,
+      ...TWO_FACTOR_OFF,
       tokenVersion: sql`${adminUsers.tokenVersion} + 1`,
       updatedAt: new Date(),
     });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { adminApp } from "#tests/support/admin.ts";
-import { postInput } from "#tests/support/admin-inputs.ts";
+import { postInput, settingsInput } from "#tests/support/admin-inputs.ts";
 
 const post = postInput({ category: "tips-and-tricks" });
 
@@ -23,30 +23,32 @@ describe("blog admin errors name their field", () => {
     expect(await updated.json()).toEqual({ error: 'A post with the slug "another-post" already exists.', details });
   });
 
-  test("a category that does not exist: 422 naming category", async () => {
-    const { asAdmin } = await adminApp();
-    const res = await asAdmin("/api/admin/blog/post", {
-      method: "POST",
+  test.each([
+    {
+      name: "a category that does not exist: 422 naming category",
+      path: "/api/admin/blog/post",
       json: { ...post, category: "no-such-category" },
-    });
-    expect(res.status).toBe(422);
-    expect(await res.json()).toEqual({
-      error: 'There is no category "no-such-category".',
-      details: [{ field: "category", message: "Choose an existing category" }],
-    });
-  });
-
-  test("a category slug already used: 409 naming slug", async () => {
-    const { asAdmin } = await adminApp();
-    const res = await asAdmin("/api/admin/blog/category", {
-      method: "POST",
+      status: 422,
+      answer: {
+        error: 'There is no category "no-such-category".',
+        details: [{ field: "category", message: "Choose an existing category" }],
+      },
+    },
+    {
+      name: "a category slug already used: 409 naming slug",
+      path: "/api/admin/blog/category",
       json: { name: "Tips", slug: "tips-and-tricks" },
-    });
-    expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({
-      error: 'A category with the slug "tips-and-tricks" already exists.',
-      details: [{ field: "slug", message: "Another category already uses this slug" }],
-    });
+      status: 409,
+      answer: {
+        error: 'A category with the slug "tips-and-tricks" already exists.',
+        details: [{ field: "slug", message: "Another category already uses this slug" }],
+      },
+    },
+  ])("$name", async ({ path, json, status, answer }) => {
+    const { asAdmin } = await adminApp();
+    const res = await asAdmin(path, { method: "POST", json });
+    expect(res.status).toBe(status);
+    expect(await res.json()).toEqual(answer);
   });
 
   test("schema problems name each field once, nested paths with dots", async () => {
@@ -62,17 +64,11 @@ describe("blog admin errors name their field", () => {
     ]);
     const settings = await asAdmin("/api/admin/settings", {
       method: "PUT",
-      json: {
+      json: settingsInput({
         brandName: "B",
         platformA: { name: "A", url: "nope" },
         platformB: { name: "", url: "https://b.example" },
-        bannerPlatform: "a",
-        incomeFigure: "",
-        modelsHelpedFigure: "",
-        testimonialQuote: "",
-        testimonialAttribution: "",
-        bannerClaim: "",
-      },
+      }),
     });
     expect((await settings.json()).details).toEqual([
       { field: "platformA.url", message: "Must be a valid URL" },

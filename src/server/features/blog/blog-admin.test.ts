@@ -1,13 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { postInput } from "#tests/support/admin-inputs.ts";
 import { createCategory, createPost } from "#tests/support/factories.ts";
-import {
-  type AdminEndpoint,
-  refusedAdminScenarios,
-  runScenarios,
-  type Scenario,
-  scenarioApp,
-} from "#tests/support/scenario.ts";
+import { runAdminRefusals, runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 const post = postInput({
   content: "<p>Hello <script>x()</script></p>",
@@ -22,21 +16,24 @@ const rows: Scenario["setup"] = async ({ db }) => {
   return { post: existing.id, category: category.id };
 };
 
-const endpoints: AdminEndpoint[] = [
-  { name: "list posts", method: "GET", path: "/api/admin/blog/posts" },
-  { name: "create post", method: "POST", path: "/api/admin/blog/post", body: post },
-  { name: "update post", method: "PUT", path: "/api/admin/blog/post/{post}", body: post },
-  { name: "delete post", method: "DELETE", path: "/api/admin/blog/post/{post}" },
+runAdminRefusals(
+  "blog",
   {
-    name: "create category",
-    method: "POST",
-    path: "/api/admin/blog/category",
-    body: { name: "Safety", slug: "safety" },
+    record: "post",
+    path: "/api/admin/blog/post",
+    body: post,
+    others: [
+      {
+        name: "create category",
+        method: "POST",
+        path: "/api/admin/blog/category",
+        body: { name: "Safety", slug: "safety" },
+      },
+      { name: "delete category", method: "DELETE", path: "/api/admin/blog/category/{category}" },
+    ],
   },
-  { name: "delete category", method: "DELETE", path: "/api/admin/blog/category/{category}" },
-];
-
-runScenarios("blog admin API without the session or from another site", refusedAdminScenarios(endpoints, rows));
+  rows,
+);
 
 runScenarios(
   "a post with a bad field: 422 naming it, nothing stored",
@@ -135,30 +132,15 @@ describe("blog admin API as the admin", () => {
     const income = await createCategory(api.db, { name: "Income Strategies", slug: "income-strategies" });
     await createPost(api.db, { category: income.slug });
     await createPost(api.db, { category: income.slug, published: false });
-    await api.check({
-      who: "admin",
-      method: "POST",
-      path: "/api/admin/blog/category",
-      body: { name: "Safety", slug: "safety" },
-      status: 201,
-      rows: { blog_categories: 1 },
-    });
-    await api.check({
-      who: "admin",
-      method: "POST",
-      path: "/api/admin/blog/category",
-      body: { name: "Again", slug: "safety" },
-      status: 409,
-      rows: { blog_categories: 0 },
-    });
-    await api.check({
-      who: "admin",
-      method: "POST",
-      path: "/api/admin/blog/category",
-      body: { name: "", slug: "" },
-      status: 422,
-      rows: { blog_categories: 0 },
-    });
+    // In this order: made, then its slug taken, then refused empty.
+    for (const [body, status, made] of [
+      [{ name: "Safety", slug: "safety" }, 201, 1],
+      [{ name: "Again", slug: "safety" }, 409, 0],
+      [{ name: "", slug: "" }, 422, 0],
+    ] as const) {
+      const category = { who: "admin", method: "POST", path: "/api/admin/blog/category" } as const;
+      await api.check({ ...category, body, status, rows: { blog_categories: made } });
+    }
     await api.check({
       who: "admin",
       method: "DELETE",

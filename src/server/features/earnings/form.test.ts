@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createQuizResult } from "#tests/support/factories.ts";
-import { type Body, runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
+import { refusedFormScenarios, runScenarios, scenarioApp } from "#tests/support/scenario.ts";
 
 // The calculator's last step without JavaScript: a urlencoded form posted to /quiz/earnings.
 const form = { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost" };
@@ -44,26 +44,19 @@ describe("POST /quiz/earnings (the form's last step)", () => {
   });
 });
 
-const refused: [string, Body, number, Record<string, string>?][] = [
-  ["no answers", "quizId=x", 422],
-  ["14 answers", `answers=${"2".repeat(14)}`, 422],
-  ["16 answers", `answers=${"2".repeat(16)}`, 422],
-  ["a 4", `answers=${"2".repeat(14)}4`, 422],
-  ["letters", `answers=${"A".repeat(15)}`, 422],
-  ["JSON instead of a form", JSON.stringify({ answers: "2".repeat(15) }), 415, { "content-type": "application/json" }],
-];
-
-runScenarios("POST /quiz/earnings refuses", [
-  ...refused.map(
-    ([name, body, status, headers]): Scenario => ({
-      ...post,
-      name: `${name}: a ${status} page, nothing saved`,
-      body,
-      headers: { ...form, ...headers },
-      status,
-      responseHeaders: { "content-type": /text\/html/ },
-      contains: ["Your answers could not be used", 'href="/quiz/earnings"'],
-      rows: { earnings_results: 0 },
-    }),
-  ),
-]);
+runScenarios(
+  "POST /quiz/earnings refuses",
+  refusedFormScenarios(post, "earnings_results", [
+    ["no answers", "quizId=x", 422],
+    ["14 answers", `answers=${"2".repeat(14)}`, 422],
+    ["16 answers", `answers=${"2".repeat(16)}`, 422],
+    ["a 4", `answers=${"2".repeat(14)}4`, 422],
+    ["letters", `answers=${"A".repeat(15)}`, 422],
+    [
+      "JSON instead of a form",
+      JSON.stringify({ answers: "2".repeat(15) }),
+      415,
+      { "content-type": "application/json" },
+    ],
+  ]),
+);

@@ -31,40 +31,35 @@ runScenarios("POST /api/upload without the session or from another site", [
     unchanged: true,
     check: nothingStored,
   },
-  {
-    name: "a foreign Origin with the session: 403",
-    who: "admin",
-    method: "POST",
-    path: "/api/upload",
-    body: () => form(PNG, "a.png", "image/png"),
-    headers: { origin: "https://evil.example" },
-    status: 403,
-    check: nothingStored,
-  },
-  {
-    name: "marked cross-site with the session: 403",
-    who: "admin",
-    method: "POST",
-    path: "/api/upload",
-    body: () => form(PNG, "a.png", "image/png"),
-    headers: { origin: null, "sec-fetch-site": "cross-site" },
-    status: 403,
-    check: nothingStored,
-  },
+  ...(
+    [
+      ["a foreign Origin", { origin: "https://evil.example" }],
+      ["marked cross-site", { origin: null, "sec-fetch-site": "cross-site" }],
+    ] as const
+  ).map(
+    ([label, headers]): Scenario => ({
+      name: `${label} with the session: 403`,
+      who: "admin",
+      method: "POST",
+      path: "/api/upload",
+      body: () => form(PNG, "a.png", "image/png"),
+      headers,
+      status: 403,
+      check: nothingStored,
+    }),
+  ),
 ]);
+
+/** A new site with the file uploaded by its admin (201), and the address it is served at. */
+async function uploaded(body: FormData) {
+  const api = await scenarioApp({ admin: true });
+  const res = await api.check({ who: "admin", method: "POST", path: "/api/upload", body, status: 201 });
+  return { api, url: res.json<{ url: string }>().url };
+}
 
 describe("POST /api/upload", () => {
   test("a real PNG is stored under a server-made name and served with its type", async () => {
-    const api = await scenarioApp({ admin: true });
-    const { url } = (
-      await api.check({
-        who: "admin",
-        method: "POST",
-        path: "/api/upload",
-        body: form(PNG, "my photo.png", "image/png"),
-        status: 201,
-      })
-    ).json<{ url: string }>();
+    const { api, url } = await uploaded(form(PNG, "my photo.png", "image/png"));
     expect(url).toMatch(/^\/uploads\/[A-Za-z0-9_-]{22}\.png$/);
     expect(readdirSync(api.uploadsDir)).toEqual([url.split("/").pop()!]);
     const served = await api.request(url);
@@ -76,16 +71,7 @@ describe("POST /api/upload", () => {
   });
 
   test("a small MP4 is accepted and served in byte ranges", async () => {
-    const api = await scenarioApp({ admin: true });
-    const { url } = (
-      await api.check({
-        who: "admin",
-        method: "POST",
-        path: "/api/upload",
-        body: form(MP4, "clip.mp4", "video/mp4"),
-        status: 201,
-      })
-    ).json<{ url: string }>();
+    const { api, url } = await uploaded(form(MP4, "clip.mp4", "video/mp4"));
     expect(url).toEndWith(".mp4");
     const part = await api.request(url, { headers: { range: "bytes=0-99" } });
     expect(part.status).toBe(206);

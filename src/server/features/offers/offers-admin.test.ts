@@ -2,58 +2,34 @@ import { describe, expect, test } from "bun:test";
 import { adminApp } from "#tests/support/admin.ts";
 import { offerInput } from "#tests/support/admin-inputs.ts";
 import { createOffer } from "#tests/support/factories.ts";
-import {
-  type AdminEndpoint,
-  refusedAdminScenarios,
-  runScenarios,
-  type Scenario,
-  scenarioApp,
-} from "#tests/support/scenario.ts";
+import { runAdminRefusals, runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 const offer = offerInput({ videoUrl: "https://youtu.be/dQw4w9WgXcQ" });
 
 const rows: Scenario["setup"] = async ({ db }) => ({ offer: (await createOffer(db, { moduleId: 2 })).id });
 
-const endpoints: AdminEndpoint[] = [
-  { name: "list offers", method: "GET", path: "/api/admin/affiliate-offers" },
-  { name: "create offer", method: "POST", path: "/api/admin/affiliate-offer", body: offer },
-  { name: "update offer", method: "PUT", path: "/api/admin/affiliate-offer/{offer}", body: offer },
-  { name: "delete offer", method: "DELETE", path: "/api/admin/affiliate-offer/{offer}" },
-];
+runAdminRefusals("offers", { record: "offer", path: "/api/admin/affiliate-offer", body: offer }, rows);
 
-runScenarios("offers admin API without the session or from another site", refusedAdminScenarios(endpoints, rows));
-
-runScenarios("an offer with a bad field: 422, nothing stored", [
-  ...[0, 11, 1.5, "2"].map(
-    (moduleId): Scenario => ({
-      name: `moduleId ${JSON.stringify(moduleId)}`,
+runScenarios(
+  "an offer with a bad field: 422, nothing stored",
+  (
+    [
+      ...[0, 11, 1.5, "2"].map((moduleId) => [`moduleId ${JSON.stringify(moduleId)}`, { moduleId }] as const),
+      ["a link that is not a URL", { linkUrl: "not a url" }],
+      ["a video URL of no known player", { videoUrl: "https://example.com/page" }],
+    ] as const
+  ).map(
+    ([name, fields]): Scenario => ({
+      name,
       who: "admin",
       method: "POST",
       path: "/api/admin/affiliate-offer",
-      body: { ...offer, moduleId },
+      body: { ...offer, ...fields },
       status: 422,
       rows: { affiliate_offers: 0 },
     }),
   ),
-  {
-    name: "a link that is not a URL",
-    who: "admin",
-    method: "POST",
-    path: "/api/admin/affiliate-offer",
-    body: { ...offer, linkUrl: "not a url" },
-    status: 422,
-    rows: { affiliate_offers: 0 },
-  },
-  {
-    name: "a video URL of no known player",
-    who: "admin",
-    method: "POST",
-    path: "/api/admin/affiliate-offer",
-    body: { ...offer, videoUrl: "https://example.com/page" },
-    status: 422,
-    rows: { affiliate_offers: 0 },
-  },
-]);
+);
 
 describe("offers admin API as the admin", () => {
   test("an offer as the admin list gives it can be sent back unchanged (the server's own fields are ignored)", async () => {

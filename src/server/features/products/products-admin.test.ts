@@ -1,13 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { productInput } from "#tests/support/admin-inputs.ts";
 import { createProduct } from "#tests/support/factories.ts";
-import {
-  type AdminEndpoint,
-  refusedAdminScenarios,
-  runScenarios,
-  type Scenario,
-  scenarioApp,
-} from "#tests/support/scenario.ts";
+import { runAdminRefusals, runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 const product = productInput();
 
@@ -15,14 +9,7 @@ const rows: Scenario["setup"] = async ({ db }) => ({
   product: (await createProduct(db, { id: "essential-key-light", archetype: "All Archetypes" })).id,
 });
 
-const endpoints: AdminEndpoint[] = [
-  { name: "list products", method: "GET", path: "/api/admin/recommended-products" },
-  { name: "create product", method: "POST", path: "/api/admin/recommended-product", body: product },
-  { name: "update product", method: "PUT", path: "/api/admin/recommended-product/{product}", body: product },
-  { name: "delete product", method: "DELETE", path: "/api/admin/recommended-product/{product}" },
-];
-
-runScenarios("products admin API without the session or from another site", refusedAdminScenarios(endpoints, rows));
+runAdminRefusals("products", { record: "product", path: "/api/admin/recommended-product", body: product }, rows);
 
 runScenarios("a product with a bad field: 422 with the form's message, nothing stored", [
   {

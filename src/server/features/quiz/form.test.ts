@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { WriteLimiter } from "#server/plugins/write-limit.ts";
 import { testApp } from "#tests/support/app.ts";
-import { type Body, runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
+import { refusedFormScenarios, runScenarios, scenarioApp } from "#tests/support/scenario.ts";
 
 // The quiz's last step without JavaScript: a urlencoded form posted to /quiz.
 const form = { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost" };
@@ -30,31 +30,23 @@ describe("POST /quiz (the form's last step)", () => {
   });
 });
 
-// Every bad form answers a 4xx page (never a 5xx, never JSON to a browser without scripts) and saves nothing.
-const refused: [string, Body, number, Record<string, string>?][] = [
-  ["no answers", "", 422],
-  ["14 answers", `answers=${"A".repeat(14)}`, 422],
-  ["16 answers", `answers=${"A".repeat(16)}`, 422],
-  ["a letter outside A–D", `answers=${"A".repeat(14)}E`, 422],
-  ["lower-case letters", `answers=${"a".repeat(15)}`, 422],
-  ["numbers", `answers=${"1".repeat(15)}`, 422],
-  ["JSON instead of a form", JSON.stringify({ answers: "A".repeat(15) }), 415, { "content-type": "application/json" }],
-  ["a form larger than 16 KB", `answers=${"A".repeat(15)}&pad=${"x".repeat(20_000)}`, 413],
-];
-
+// Every bad form answers a 4xx page and saves nothing.
 runScenarios("POST /quiz refuses", [
-  ...refused.map(
-    ([name, body, status, headers]): Scenario => ({
-      ...post,
-      name: `${name}: a ${status} page, nothing saved`,
-      body,
-      headers: { ...form, ...headers },
-      status,
-      responseHeaders: { "content-type": /text\/html/ },
-      contains: ["Your answers could not be used", 'href="/quiz"'],
-      rows: { quiz_results: 0 },
-    }),
-  ),
+  ...refusedFormScenarios(post, "quiz_results", [
+    ["no answers", "", 422],
+    ["14 answers", `answers=${"A".repeat(14)}`, 422],
+    ["16 answers", `answers=${"A".repeat(16)}`, 422],
+    ["a letter outside A–D", `answers=${"A".repeat(14)}E`, 422],
+    ["lower-case letters", `answers=${"a".repeat(15)}`, 422],
+    ["numbers", `answers=${"1".repeat(15)}`, 422],
+    [
+      "JSON instead of a form",
+      JSON.stringify({ answers: "A".repeat(15) }),
+      415,
+      { "content-type": "application/json" },
+    ],
+    ["a form larger than 16 KB", `answers=${"A".repeat(15)}&pad=${"x".repeat(20_000)}`, 413],
+  ]),
   {
     ...post,
     name: "a form posted from another site: 403, nothing saved",

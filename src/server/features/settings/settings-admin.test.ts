@@ -6,6 +6,7 @@ import { within } from "@testing-library/dom";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { applyMigrations, openDatabase } from "#server/db/client.ts";
 import { content } from "#server/db/content.ts";
+import { CLAIM_DEFAULTS } from "#server/features/settings/table.ts";
 import { resourcePath } from "#server/resources.ts";
 import { ADMIN, adminApp } from "#tests/support/admin.ts";
 import { settingsInput } from "#tests/support/admin-inputs.ts";
@@ -205,14 +206,6 @@ describe("settings admin API as the admin", () => {
 });
 
 describe("the claims the site makes about itself", () => {
-  const SEEDED = {
-    incomeFigure: "$10k+",
-    modelsHelpedFigure: "10,000+",
-    testimonialQuote:
-      "I was nervous and had no idea where to begin. The quiz said I'm a Girl Next Door, so I stopped copying other models and leaned into being relaxed and chatty. I kept a steady schedule, and on my best days I now make $500+.",
-    testimonialAttribution: "Jess, Girl Next Door archetype",
-    bannerClaim: "Over 100,000 webcam models trust {platform} for steady income.",
-  };
   const BANNER = "Join Platform One today and start earning!";
   /** The home page's figures, each its value then its label. */
   const figures = (page: Awaited<ReturnType<typeof renderPage>>) =>
@@ -222,14 +215,14 @@ describe("the claims the site makes about itself", () => {
 
   test("a new install shows today's figures, testimonial and banner claim", async () => {
     const { asAdmin, request } = await adminApp();
-    expect(await (await asAdmin("/api/admin/settings")).json()).toMatchObject(SEEDED);
+    expect(await (await asAdmin("/api/admin/settings")).json()).toMatchObject(CLAIM_DEFAULTS);
     const home = await renderPage(request, "/");
     expect(figures(home)).toEqual([
       "$10k+Potential monthly income for top performers",
       "5 minTo find your cam model persona",
       "10,000+Cam models helped",
     ]);
-    expect(home.text).toContain(`“${SEEDED.testimonialQuote}”`);
+    expect(home.text).toContain(`“${CLAIM_DEFAULTS.testimonialQuote}”`);
     expect(home.text).toContain("— Jess, Girl Next Door archetype. One member's experience; results vary.");
     const banner = (await renderPage(request, "/quiz/earnings")).screen.getByRole("complementary", {
       name: "Sponsored",
@@ -302,7 +295,7 @@ describe("the claims the site makes about itself", () => {
     // Without an author the words still show, with their note; without words, nothing does.
     await put({ testimonialAttribution: "" });
     const anonymous = await home();
-    expect(anonymous.document.querySelector("blockquote")?.textContent).toBe(`“${SEEDED.testimonialQuote}”`);
+    expect(anonymous.document.querySelector("blockquote")?.textContent).toBe(`“${CLAIM_DEFAULTS.testimonialQuote}”`);
     expect(anonymous.document.querySelector("figcaption")?.textContent).toBe("One member's experience; results vary.");
     await put({ testimonialQuote: "", testimonialAttribution: "Jess, Girl Next Door archetype" });
     const without = await home();
@@ -314,7 +307,7 @@ describe("the claims the site makes about itself", () => {
   });
 
   test("the seed file and the columns' defaults hold the same texts", () => {
-    expect(content.siteSettings).toMatchObject(SEEDED);
+    expect(content.siteSettings).toMatchObject(CLAIM_DEFAULTS);
   });
 
   test("a database from before the claims were settings gets the same texts when it is upgraded", () => {
@@ -341,11 +334,11 @@ describe("the claims the site makes about itself", () => {
       handle.close();
       expect(row).toEqual({
         brand_name: "Old Brand",
-        income_figure: SEEDED.incomeFigure,
-        models_helped_figure: SEEDED.modelsHelpedFigure,
-        testimonial_quote: SEEDED.testimonialQuote,
-        testimonial_attribution: SEEDED.testimonialAttribution,
-        banner_claim: SEEDED.bannerClaim,
+        income_figure: CLAIM_DEFAULTS.incomeFigure,
+        models_helped_figure: CLAIM_DEFAULTS.modelsHelpedFigure,
+        testimonial_quote: CLAIM_DEFAULTS.testimonialQuote,
+        testimonial_attribution: CLAIM_DEFAULTS.testimonialAttribution,
+        banner_claim: CLAIM_DEFAULTS.bannerClaim,
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });
