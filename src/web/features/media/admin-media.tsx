@@ -6,6 +6,7 @@ import { adminApi, at } from "#web/admin/admin-client.ts";
 import { useAdminRefresh, useAdminSend } from "#web/admin/admin-queries.ts";
 import { ApiError, serverReason } from "#web/lib/query-client.ts";
 import { toast } from "#web/stores/toast.ts";
+import { useModalDialog } from "#web/ui/modal-dialog.ts";
 import { formatDay, matchesSearch, type Uploaded, usageLabel, useMediaLibrary, useUpload } from "./media-data.ts";
 import { MediaSearch } from "./media-search.tsx";
 
@@ -237,19 +238,14 @@ function AltForm({ item }: { item: MediaItem }) {
  * those editors); only "Delete anyway" sends the confirmed delete the server otherwise refuses.
  */
 function DeleteMediaDialog({ item, onClose }: { item: MediaItem | null; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(item !== null);
   const send = useAdminSend();
   const refresh = useAdminRefresh();
   const [busy, setBusy] = useState(false);
   // The server's refusal when the upload came into use after the list was loaded.
   const [refusal, setRefusal] = useState<string | null>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (item && !dialog.open) dialog.showModal?.();
-    if (!item && dialog.open) dialog.close();
-    setRefusal(null);
-  }, [item]);
+  // A refusal belongs to the upload it was about.
+  useEffect(() => setRefusal(null), [item]);
 
   const used = item !== null && (item.usage.length > 0 || refusal !== null);
 
