@@ -13,7 +13,7 @@ import { adminDateTime } from "#web/admin/date-time.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { revealHeading } from "#web/lib/scroll.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 
 const CUSTOM = "custom";
 
@@ -67,7 +67,7 @@ function BackupScheduleEditor({ schedule }: { schedule: BackupSchedule }) {
       },
       onError: (failure) => {
         editor.refused(failure, body);
-        toast({ title: "Error", description: failure.message, variant: "destructive" });
+        toastError(failure.message);
       },
     });
 

@@ -6,7 +6,7 @@ import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { useRead } from "#web/lib/reads.ts";
 import { slugify } from "#web/lib/slug.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 
 const EMPTY = { name: "", slug: "" };
 
@@ -26,7 +26,7 @@ export function CategoriesTab() {
       },
       onError: (failure) => {
         editor.refused(failure, body);
-        toast({ title: "Error", description: "Failed to create category.", variant: "destructive" });
+        toastError("Failed to create category.");
       },
     });
 

@@ -5,7 +5,7 @@ import { formatSize } from "#shared/format.ts";
 import { adminApi, at } from "#web/admin/admin-client.ts";
 import { useAdminRefresh, useAdminSend } from "#web/admin/admin-queries.ts";
 import { ApiError, serverReason } from "#web/lib/query-client.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 import { useModalDialog } from "#web/ui/modal-dialog.ts";
 import { formatDay, matchesSearch, type Uploaded, usageLabel, useMediaLibrary, useUpload } from "./media-data.ts";
 import { MediaSearch } from "./media-search.tsx";
@@ -80,11 +80,7 @@ export function UploadField({
       toast({ title: "Uploaded", description: `${file.name} is in the media library.` });
       onUploaded?.(uploaded);
     } catch (error) {
-      toast({
-        title: "Upload failed",
-        description: serverReason(error, "There was a problem uploading the file. Please try again."),
-        variant: "destructive",
-      });
+      toastError(serverReason(error, "There was a problem uploading the file. Please try again."), "Upload failed");
     } finally {
       setBusy(false);
       if (input.current) input.current.value = "";
@@ -202,11 +198,7 @@ function AltForm({ item }: { item: MediaItem }) {
       await send(at(adminApi.media, { id: item.id }).put({ alt }));
       toast({ title: "Alt text saved" });
     } catch (error) {
-      toast({
-        title: "Error",
-        description: serverReason(error, "The alt text was not saved."),
-        variant: "destructive",
-      });
+      toastError(serverReason(error, "The alt text was not saved."));
     } finally {
       setBusy(false);
     }
@@ -261,12 +253,7 @@ function DeleteMediaDialog({ item, onClose }: { item: MediaItem | null; onClose:
       if (error instanceof ApiError && error.status === 409) {
         setRefusal(error.error);
         void refresh(adminApi.media);
-      } else
-        toast({
-          title: "Error",
-          description: serverReason(error, "The upload was not deleted."),
-          variant: "destructive",
-        });
+      } else toastError(serverReason(error, "The upload was not deleted."));
     } finally {
       setBusy(false);
     }

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useUpload } from "#web/features/media/media-data.ts";
 import { MediaPicker } from "#web/features/media/media-picker.tsx";
 import { serverReason } from "#web/lib/query-client.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 
 const MB = 1024 * 1024;
 
@@ -24,11 +24,11 @@ export function ImageUploader({ value, onChange, label, error }: UploaderProps &
   async function pick(file: File | undefined) {
     if (!file) return;
     if (!file.type.startsWith("image/")) {
-      toast({ title: "Invalid file type", description: "Please select an image file.", variant: "destructive" });
+      toastError("Please select an image file.", "Invalid file type");
       return;
     }
     if (file.size > 5 * MB) {
-      toast({ title: "File too large", description: "Image must be less than 5MB.", variant: "destructive" });
+      toastError("Image must be less than 5MB.", "File too large");
       return;
     }
     setBusy(true);
@@ -36,11 +36,7 @@ export function ImageUploader({ value, onChange, label, error }: UploaderProps &
       onChange((await upload(file)).url);
       toast({ title: "Image uploaded", description: "Your image has been uploaded successfully." });
     } catch (error) {
-      toast({
-        title: "Upload failed",
-        description: serverReason(error, "There was a problem uploading your image. Please try again."),
-        variant: "destructive",
-      });
+      toastError(serverReason(error, "There was a problem uploading your image. Please try again."), "Upload failed");
     } finally {
       setBusy(false);
       if (input.current) input.current.value = "";
@@ -126,11 +122,11 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
     const video = file.type.startsWith("video/");
     const ok = (accept !== "video" && file.type.startsWith("image/")) || (accept !== "image" && video);
     if (!ok) {
-      toast({ title: "Invalid file type", description: WRONG_TYPE[accept], variant: "destructive" });
+      toastError(WRONG_TYPE[accept], "Invalid file type");
       return;
     }
     if (file.size > maxMb * MB) {
-      toast({ title: "File too large", description: `File must be less than ${maxMb}MB`, variant: "destructive" });
+      toastError(`File must be less than ${maxMb}MB`, "File too large");
       return;
     }
     setBusy(true);
@@ -139,11 +135,7 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
       setIsVideo(video);
       toast({ title: "Upload successful", description: `${video ? "Video" : "Image"} has been uploaded successfully` });
     } catch (error) {
-      toast({
-        title: "Upload failed",
-        description: serverReason(error, "Failed to upload file. Please try again."),
-        variant: "destructive",
-      });
+      toastError(serverReason(error, "Failed to upload file. Please try again."), "Upload failed");
     } finally {
       setBusy(false);
       if (input.current) input.current.value = "";

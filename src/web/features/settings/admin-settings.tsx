@@ -19,7 +19,7 @@ import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { BackupScheduleForm } from "#web/features/backups/backup-schedule-form.tsx";
 import { LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 import { ResultRetentionForm } from "./result-retention-form.tsx";
 
 /**
@@ -69,7 +69,7 @@ function PublicAddressEditor({ current: { origin, source } }: { current: PublicA
       },
       onError: (failure) => {
         editor.refused(failure, body);
-        toast({ title: "Error", description: failure.message, variant: "destructive" });
+        toastError(failure.message);
       },
     });
 
@@ -146,7 +146,7 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
       },
       onError: (failure) => {
         editor.refused(failure, value);
-        toast({ title: "Error", description: "Failed to save settings. Please try again.", variant: "destructive" });
+        toastError("Failed to save settings. Please try again.");
       },
     });
 
@@ -403,7 +403,7 @@ function LinkCheckEditor({ current }: { current: LinkCheckSchedule }) {
       },
       onError: (failure) => {
         editor.refused(failure, body);
-        toast({ title: "Error", description: failure.message, variant: "destructive" });
+        toastError(failure.message);
       },
     });
   // A value saved by other means that is not one of the choices stays choosable.

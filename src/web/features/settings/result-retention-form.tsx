@@ -11,7 +11,7 @@ import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminDateTime } from "#web/admin/date-time.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 
 /** Settings' "Saved results" part: how many days anonymous quiz and calculator results are kept. */
 export function ResultRetentionForm() {
@@ -42,7 +42,7 @@ function ResultRetentionEditor({ current }: { current: ResultRetention }) {
       },
       onError: (failure) => {
         editor.refused(failure, body);
-        toast({ title: "Error", description: failure.message, variant: "destructive" });
+        toastError(failure.message);
       },
     });
   const { lastRun } = current;
