@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { Link } from "wouter";
 import type { MediaItem } from "#shared/features/media/contract.ts";
 import { formatSize } from "#shared/format.ts";
@@ -7,7 +7,7 @@ import { useAdminRefresh, useAdminSend } from "#web/admin/admin-queries.ts";
 import { ApiError, serverReason } from "#web/lib/query-client.ts";
 import { toast, toastError } from "#web/stores/toast.ts";
 import { useModalDialog } from "#web/ui/modal-dialog.ts";
-import { formatDay, matchesSearch, type Uploaded, usageLabel, useMediaLibrary, useUpload } from "./media-data.ts";
+import { formatDay, matchesSearch, type Uploaded, usageLabel, useMediaLibrary, useUploadInput } from "./media-data.ts";
 import { MediaSearch } from "./media-search.tsx";
 
 /** /admin/media: the media library. Every upload, where it is used, its alt text, upload and delete. */
@@ -67,24 +67,15 @@ export function UploadField({
   accept?: string;
   onUploaded?: (uploaded: Uploaded) => void;
 }) {
-  const upload = useUpload();
-  const [busy, setBusy] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
+  const { busy, input, send } = useUploadInput("There was a problem uploading the file. Please try again.");
   const id = useId();
 
   async function pick(file: File | undefined) {
     if (!file) return;
-    setBusy(true);
-    try {
-      const uploaded = await upload(file);
-      toast({ title: "Uploaded", description: `${file.name} is in the media library.` });
-      onUploaded?.(uploaded);
-    } catch (error) {
-      toastError(serverReason(error, "There was a problem uploading the file. Please try again."), "Upload failed");
-    } finally {
-      setBusy(false);
-      if (input.current) input.current.value = "";
-    }
+    const uploaded = await send(file);
+    if (!uploaded) return;
+    toast({ title: "Uploaded", description: `${file.name} is in the media library.` });
+    onUploaded?.(uploaded);
   }
 
   return (

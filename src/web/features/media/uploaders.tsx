@@ -1,7 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
-import { useUpload } from "#web/features/media/media-data.ts";
+import { useUploadInput } from "#web/features/media/media-data.ts";
 import { MediaPicker } from "#web/features/media/media-picker.tsx";
-import { serverReason } from "#web/lib/query-client.ts";
 import { toast, toastError } from "#web/stores/toast.ts";
 
 const MB = 1024 * 1024;
@@ -14,11 +13,9 @@ interface UploaderProps {
 
 /** The single image uploader (idle, uploading, preview, or choose from the library), with the field's validation message. */
 export function ImageUploader({ value, onChange, label, error }: UploaderProps & { error?: string }) {
-  const upload = useUpload();
-  const [busy, setBusy] = useState(false);
+  const { busy, input, send } = useUploadInput("There was a problem uploading your image. Please try again.");
   // "Choose from library": an image already uploaded, picked in the media library.
   const [picking, setPicking] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
   const id = useId();
 
   async function pick(file: File | undefined) {
@@ -31,16 +28,10 @@ export function ImageUploader({ value, onChange, label, error }: UploaderProps &
       toastError("Image must be less than 5MB.", "File too large");
       return;
     }
-    setBusy(true);
-    try {
-      onChange((await upload(file)).url);
-      toast({ title: "Image uploaded", description: "Your image has been uploaded successfully." });
-    } catch (error) {
-      toastError(serverReason(error, "There was a problem uploading your image. Please try again."), "Upload failed");
-    } finally {
-      setBusy(false);
-      if (input.current) input.current.value = "";
-    }
+    const uploaded = await send(file);
+    if (!uploaded) return;
+    onChange(uploaded.url);
+    toast({ title: "Image uploaded", description: "Your image has been uploaded successfully." });
   }
 
   const described = error ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {};
@@ -111,11 +102,9 @@ const WRONG_TYPE: Record<Accept, string> = {
 
 /** The media uploader (images and/or videos, configurable limit). */
 export function MediaUploader({ value, onChange, label, accept = "both", maxMb = 100 }: MediaUploaderProps) {
-  const upload = useUpload();
-  const [busy, setBusy] = useState(false);
+  const { busy, input, send } = useUploadInput("Failed to upload file. Please try again.");
   const [isVideo, setIsVideo] = useState(() => Boolean(value && /\.(mp4|webm|ogg)$/i.test(value)));
   const id = useId();
-  const input = useRef<HTMLInputElement>(null);
 
   async function pick(file: File | undefined) {
     if (!file) return;
@@ -129,17 +118,11 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
       toastError(`File must be less than ${maxMb}MB`, "File too large");
       return;
     }
-    setBusy(true);
-    try {
-      onChange((await upload(file)).url);
-      setIsVideo(video);
-      toast({ title: "Upload successful", description: `${video ? "Video" : "Image"} has been uploaded successfully` });
-    } catch (error) {
-      toastError(serverReason(error, "Failed to upload file. Please try again."), "Upload failed");
-    } finally {
-      setBusy(false);
-      if (input.current) input.current.value = "";
-    }
+    const uploaded = await send(file);
+    if (!uploaded) return;
+    onChange(uploaded.url);
+    setIsVideo(video);
+    toast({ title: "Upload successful", description: `${video ? "Video" : "Image"} has been uploaded successfully` });
   }
 
   const acceptAttr =
