@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { MODULE_COUNT, MODULE_IDS } from "#shared/features/course/constants.ts";
 import { modulesRead } from "#shared/features/course/reads.ts";
@@ -80,19 +81,13 @@ function CourseProgress({ completed }: { completed: number[] | null }) {
         <ul>{left.map(item)}</ul>
       </section>
 
-      <div className="button-row next-step">
-        <Link href="/learn" role="button" className="secondary outline">
-          Back to Courses
-        </Link>
+      <NextStep>
         {completed !== null && left[0] !== undefined && (
           <Link href={`/learn/${left[0]}`} role="button">
             {done.length === 0 ? "Start Module 1" : `Continue with Module ${left[0]}`}
           </Link>
         )}
-      </div>
-      <p className="muted">
-        On another phone or computer? <Link href="/resume">Carry your progress there with a resume code</Link>.
-      </p>
+      </NextStep>
     </section>
   );
 }
@@ -185,17 +180,28 @@ function Graduation() {
         </Link>
       </section>
 
+      <NextStep>
+        <Link href="/resources" role="button">
+          Start Your Career
+        </Link>
+      </NextStep>
+    </section>
+  );
+}
+
+/** The foot of both states: back to the courses, the step after this page, and the resume code. */
+function NextStep({ children }: { children: ReactNode }) {
+  return (
+    <>
       <div className="button-row next-step">
         <Link href="/learn" role="button" className="secondary outline">
           Back to Courses
         </Link>
-        <Link href="/resources" role="button">
-          Start Your Career
-        </Link>
+        {children}
       </div>
       <p className="muted">
         On another phone or computer? <Link href="/resume">Carry your progress there with a resume code</Link>.
       </p>
-    </section>
+    </>
   );
 }
