@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { type AriaAttributes, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useUploadInput } from "#web/features/media/media-data.ts";
 import { MediaPicker } from "#web/features/media/media-picker.tsx";
 import { toast, toastError } from "#web/stores/toast.ts";
@@ -39,20 +39,9 @@ export function ImageUploader({ value, onChange, label, error }: UploaderProps &
     <div className="uploader">
       <label htmlFor={id}>{label}</label>
       {value ? (
-        <div className="upload-preview">
+        <UploadPreview removed="Image removed" onRemove={() => onChange(null)} described={described}>
           <img src={value} alt="Preview of the upload" />
-          <button
-            type="button"
-            className="secondary outline"
-            {...described}
-            onClick={() => {
-              onChange(null);
-              toast({ title: "Image removed" });
-            }}
-          >
-            Remove
-          </button>
-        </div>
+        </UploadPreview>
       ) : (
         <>
           <input
@@ -135,19 +124,9 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
     <div className="uploader">
       <label htmlFor={id}>{label}</label>
       {value ? (
-        <div className="upload-preview">
+        <UploadPreview removed={isVideo ? "Video removed" : "Image removed"} onRemove={() => onChange(null)}>
           {isVideo ? <PreviewVideo src={value} /> : <img src={value} alt="Preview of the upload" />}
-          <button
-            type="button"
-            className="secondary outline"
-            onClick={() => {
-              onChange(null);
-              toast({ title: isVideo ? "Video removed" : "Image removed" });
-            }}
-          >
-            Remove
-          </button>
-        </div>
+        </UploadPreview>
       ) : (
         <>
           <input
@@ -162,6 +141,37 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
           {busy && <p aria-live="polite">Uploading...</p>}
         </>
       )}
+    </div>
+  );
+}
+
+/** What an uploader holds, with the button that takes it out (and says so in a toast). */
+function UploadPreview({
+  removed,
+  onRemove,
+  described,
+  children,
+}: {
+  removed: string;
+  onRemove: () => void;
+  /** The field's validation message, when there is one, told with the button. */
+  described?: AriaAttributes;
+  children: ReactNode;
+}) {
+  return (
+    <div className="upload-preview">
+      {children}
+      <button
+        type="button"
+        className="secondary outline"
+        {...described}
+        onClick={() => {
+          onRemove();
+          toast({ title: removed });
+        }}
+      >
+        Remove
+      </button>
     </div>
   );
 }
