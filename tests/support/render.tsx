@@ -1,6 +1,7 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { render } from "@testing-library/react";
 import type { ReactNode } from "react";
+import { renderToString } from "react-dom/server";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { content } from "#server/db/content.ts";
@@ -33,4 +34,24 @@ export function renderAt(path: string, ui: ReactNode) {
     </QueryClientProvider>,
   );
   return { ...result, location, queryClient };
+}
+
+/**
+ * The HTML the server renders for `ui` at `path` (and `search`), with the answers a page's
+ * loader would have put in the cache: what a browser without scripts is given.
+ */
+export function renderServerHtml(
+  path: string,
+  ui: ReactNode,
+  { search, data = [] }: { search?: string; data?: [key: readonly unknown[], answer: unknown][] } = {},
+): string {
+  const queryClient = createQueryClient();
+  for (const [key, answer] of data) queryClient.setQueryData(key, answer);
+  return renderToString(
+    <QueryClientProvider client={queryClient}>
+      <Router ssrPath={path} ssrSearch={search}>
+        {ui}
+      </Router>
+    </QueryClientProvider>,
+  );
 }

@@ -14,6 +14,7 @@ import { formErrors } from "#web/admin/form-errors.ts";
 import { LEAVE_QUESTION, useLeaveWarning } from "#web/admin/leave-warning.ts";
 import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { revealHeading } from "#web/lib/scroll.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 
 type Errors = Record<string, string>;
 
@@ -172,6 +173,30 @@ export function useAdminForm<S extends TSchema, T>({
     /** Problems of fields this form does not show (none in a well-made form): listed, never lost. Place it last. */
     elsewhere: <Elsewhere errors={errors} shown={shown} />,
   };
+}
+
+/**
+ * Sends a form's body with `save` and tells the admin how it went. Saved: the value becomes the
+ * form's loaded one (or `next`, which the form then shows) and a toast says `saved`. Refused: the
+ * server's field messages show at their fields and a toast says `failed`, or the server's reason.
+ */
+export function saveForm<T, B>(
+  editor: Pick<AdminForm<T, B>, "accepted" | "refused">,
+  save: { mutate(body: B, on: { onSuccess(): void; onError(failure: Error): void }): void },
+  body: B,
+  value: T,
+  { saved, failed, next }: { saved: string; failed?: string; next?: T },
+) {
+  save.mutate(body, {
+    onSuccess: () => {
+      editor.accepted(value, next);
+      toast({ title: "Success", description: saved });
+    },
+    onError: (failure) => {
+      editor.refused(failure, body);
+      toastError(failed ?? failure.message);
+    },
+  });
 }
 
 /** The end of an admin form: problems it shows nowhere else, Cancel (asking first when there are changes) and its submit button. */

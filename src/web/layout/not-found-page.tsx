@@ -1,6 +1,4 @@
 import { Link, useLocation } from "wouter";
-import { pageTitle } from "#shared/features/settings/brand.ts";
-import { useSettings } from "#web/features/settings/queries.ts";
 import type { PageRoute } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 
@@ -14,11 +12,10 @@ const DESTINATIONS = [
 ];
 
 export default function NotFoundPage() {
-  const { brandName } = useSettings();
   const [, navigate] = useLocation();
   return (
     <section className="status-page">
-      <PageMeta title={pageTitle("Page Not Found", brandName)} description="This page does not exist." noindex />
+      <PageMeta page="Page Not Found" description="This page does not exist." noindex />
       <h1>404 Page Not Found</h1>
       <p>Did you forget to add the page to the router? If you followed a link here, the page may have moved.</p>
       <nav aria-label="Where to go from here">

@@ -25,9 +25,7 @@ const UNREAD = {} as SiteSettings;
  * them are lost on the way (no answer at all, as when the network fails).
  */
 function counted(send: (path: string, init?: RequestInit) => Promise<Response>, drop = 0) {
-  const sent: string[] = [];
-  routeFetchTo(async (path, init) => {
-    sent.push(`${init?.method ?? "GET"} ${path}`);
+  const sent = routeFetchTo(async (path, init) => {
     if (sent.length <= drop) throw new TypeError("Failed to fetch");
     return send(path, init);
   });

@@ -1,4 +1,4 @@
-import { toast } from "#web/stores/toast.ts";
+import { toastError } from "#web/stores/toast.ts";
 import { ApiError, api } from "./query-client.ts";
 
 // Refusals whose own sentence says what happened and when to try again: too many from this
@@ -15,14 +15,11 @@ export async function saveResult(url: string, body: unknown, failure: string): P
   try {
     return await api<{ id: string }>("POST", url, { json: body });
   } catch (error) {
-    toast({
-      title: "Error",
-      description:
-        error instanceof ApiError
-          ? (TOLD.has(error.status) && error.error) || failure
-          : "An unexpected error occurred. Please try again.",
-      variant: "destructive",
-    });
+    toastError(
+      error instanceof ApiError
+        ? (TOLD.has(error.status) && error.error) || failure
+        : "An unexpected error occurred. Please try again.",
+    );
     return null;
   }
 }

@@ -79,3 +79,8 @@ export const useToastStore = create<ToastState>((set, get) => ({
 export function toast(input: ToastInput): string {
   return useToastStore.getState().show(input);
 }
+
+/** Tells the admin or visitor that something failed: the toast in its warning colours. */
+export function toastError(description: string, title = "Error"): string {
+  return toast({ title, description, variant: "destructive" });
+}

@@ -1,9 +1,21 @@
 import { useLocation } from "wouter";
+import { pageTitle } from "#shared/features/settings/brand.ts";
 import { useTabTitle } from "#web/features/privacy/discreet-mode.ts";
+import { useSettings } from "#web/features/settings/queries.ts";
 import { useOrigin } from "#web/lib/origin.ts";
 
-interface PageMetaProps {
-  title: string;
+type PageMetaProps = (
+  | {
+      /** A page of the site, named by itself: its title becomes "{page} | {brand}" (product.md's page titles). */
+      page: string;
+      title?: never;
+    }
+  | {
+      /** The whole title, for a page titled otherwise (the admin's, a post's own). */
+      title: string;
+      page?: never;
+    }
+) & {
   description: string;
   /** Admin and error pages ask search engines to stay away. */
   noindex?: boolean;
@@ -13,7 +25,7 @@ interface PageMetaProps {
   /** A site-relative or absolute image for social cards. */
   image?: string | null;
   type?: "website" | "article";
-}
+};
 
 /** The social card image of a page that names none. */
 export const DEFAULT_IMAGE = "/seed/social-card.jpg";
@@ -29,7 +41,8 @@ export function absoluteUrl(origin: string | null, pathOrUrl: string): string | 
  * <head>, in the first HTML and on client navigation alike.
  */
 export function PageMeta({
-  title,
+  page,
+  title: wholeTitle,
   description,
   noindex,
   canonicalPath,
@@ -37,6 +50,8 @@ export function PageMeta({
   image,
   type = "website",
 }: PageMetaProps) {
+  const { brandName } = useSettings();
+  const title = wholeTitle ?? pageTitle(page, brandName);
   const origin = useOrigin();
   const [path] = useLocation();
   // Without a known public address the canonical link is relative (valid HTML, resolved by

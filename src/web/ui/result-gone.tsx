@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import { Link } from "wouter";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { describeRetention } from "#shared/features/settings/result-retention.ts";
 import { ApiError } from "#web/lib/query-client.ts";
 import { PageMeta } from "./page-meta.tsx";
@@ -13,7 +12,6 @@ export function resultMissing(query: { data: unknown; error: Error | null }): bo
 interface ResultGoneProps {
   /** What the page showed, for its tab title: "Earnings Result" becomes "Earnings Result No Longer Here". */
   page: string;
-  brandName: string;
   /** What was saved, in the plural: "quiz results". */
   what: string;
   /** Days saved results are kept (Settings). */
@@ -29,11 +27,11 @@ interface ResultGoneProps {
  * and how to get one again. An expired result and a mistyped address look the same here:
  * nothing of a deleted result is left to tell them apart. Its tab title says so too.
  */
-export function ResultGone({ page, brandName, what, days, action, href, children }: ResultGoneProps) {
+export function ResultGone({ page, what, days, action, href, children }: ResultGoneProps) {
   return (
     <section className="status-page">
       <PageMeta
-        title={pageTitle(`${page} No Longer Here`, brandName)}
+        page={`${page} No Longer Here`}
         description={`This saved result is no longer kept: saved ${what} are deleted after a while.`}
         noindex
       />

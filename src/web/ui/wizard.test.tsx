@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { renderToString } from "react-dom/server";
 import { Router, useSearch } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { parseAnswers, spellAnswers } from "#shared/answers.ts";
 import { badgeTone } from "#shared/features/products/contract.ts";
+import { renderServerHtml } from "#tests/support/render.tsx";
 import { AUTO_ADVANCE_LAST_MS, AUTO_ADVANCE_MS, Wizard } from "./wizard.tsx";
 
 const LETTERS = ["A", "B", "C", "D"] as const;
@@ -169,11 +169,7 @@ describe("wizard steps in the address", () => {
 
   test("without JavaScript each step is a form: GET to the next step, the last one POSTs all the answers", () => {
     const middle = document.createElement("div");
-    middle.innerHTML = renderToString(
-      <Router ssrPath="/quiz" ssrSearch="answers=B">
-        <QuizAt onFinish={() => {}} />
-      </Router>,
-    );
+    middle.innerHTML = renderServerHtml("/quiz", <QuizAt onFinish={() => {}} />, { search: "answers=B" });
     const form = middle.querySelector("form")!;
     expect([form.getAttribute("method"), form.getAttribute("action")]).toEqual(["get", "/quiz"]);
     const values = [...form.querySelectorAll<HTMLInputElement>('input[type="radio"]')].map((r) => [r.name, r.value]);
@@ -184,11 +180,7 @@ describe("wizard steps in the address", () => {
     expect(form.querySelector('a[role="button"]')!.getAttribute("href")).toBe("/quiz");
 
     const last = document.createElement("div");
-    last.innerHTML = renderToString(
-      <Router ssrPath="/quiz" ssrSearch="answers=BC">
-        <QuizAt onFinish={() => {}} />
-      </Router>,
-    );
+    last.innerHTML = renderServerHtml("/quiz", <QuizAt onFinish={() => {}} />, { search: "answers=BC" });
     expect(last.querySelector("form")!.getAttribute("method")).toBe("post");
     expect(last.querySelector<HTMLInputElement>('input[type="radio"]')!.value).toBe("BCA");
     expect(last.querySelector('a[role="button"]')!.getAttribute("href")).toBe("/quiz?answers=B");

@@ -7,7 +7,7 @@ import { adminQuery, useAdminSend } from "#web/admin/admin-queries.ts";
 import { Field } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 import { CodeField, SOMETHING_WRONG } from "./code-field.tsx";
 import { Enrol } from "./two-factor-enrol.tsx";
 
@@ -52,11 +52,7 @@ function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone: () => 
       await navigator.clipboard.writeText(text);
       toast({ title: "Copied", description: "The recovery codes are on the clipboard" });
     } catch {
-      toast({
-        title: "Error",
-        description: "Copying was refused: select the codes and copy them",
-        variant: "destructive",
-      });
+      toastError("Copying was refused: select the codes and copy them");
     }
   }
   return (
@@ -193,11 +189,7 @@ function ChangePasswordForm({ twoFactor }: { twoFactor: boolean }) {
       toast({ title: "Success", description: "Password changed. Every other session has been signed out." });
     } catch (failure) {
       editor.refused(failure, body);
-      toast({
-        title: "Error",
-        description: serverReason(failure, SOMETHING_WRONG),
-        variant: "destructive",
-      });
+      toastError(serverReason(failure, SOMETHING_WRONG));
     } finally {
       setBusy(false);
     }

@@ -40,11 +40,7 @@ async function signedInBrowser() {
   const t = testApp();
   await createAdmin(t.db);
   const browser = cookieJar(t.request);
-  const sent: string[] = [];
-  routeFetchTo((path, init) => {
-    sent.push(`${init?.method ?? "GET"} ${path}`);
-    return browser.send(path, init);
-  });
+  const sent = routeFetchTo((path, init) => browser.send(path, init));
   const signIn = await browser.send(authApi.login["~path"], {
     method: "POST",
     headers: { "content-type": "application/json" },

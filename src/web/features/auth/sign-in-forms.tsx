@@ -8,7 +8,7 @@ import {
 import type { SignedIn } from "#shared/features/auth/contract.ts";
 import { answer, authApi } from "#web/admin/admin-client.ts";
 import { ApiError, serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toastError } from "#web/stores/toast.ts";
 
 // The two steps of signing in, used by the sign-in page and by the dashboard's "sign in
 // again" dialog. Each is a form that also posts itself without JavaScript (the page's case).
@@ -73,7 +73,7 @@ export function PasswordForm({ initialFailure, username = "", onCodeRequired, on
         error instanceof ApiError && error.status === 429 && error.error ? error.error : "Invalid username or password";
       setErrors(serverFieldErrors(error));
       setFailure(message);
-      toast({ title: "Login failed", description: message, variant: "destructive" });
+      toastError(message, "Login failed");
     } finally {
       setBusy(false);
     }

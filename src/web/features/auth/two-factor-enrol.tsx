@@ -5,7 +5,7 @@ import { adminApi } from "#web/admin/admin-client.ts";
 import { useAdminSend } from "#web/admin/admin-queries.ts";
 import { Field } from "#web/admin/field.tsx";
 import { serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 import { CodeField, SOMETHING_WRONG } from "./code-field.tsx";
 
 /** The QR code of the otpauth:// address, drawn here: nothing leaves the page. */
@@ -81,11 +81,7 @@ export function Enrol({ onCodes }: { onCodes: (codes: string[]) => void }) {
     try {
       setEnrolment(await send(adminApi.account["two-factor"].start.post({})));
     } catch (failure) {
-      toast({
-        title: "Error",
-        description: serverReason(failure, SOMETHING_WRONG),
-        variant: "destructive",
-      });
+      toastError(serverReason(failure, SOMETHING_WRONG));
     } finally {
       setBusy(false);
     }

@@ -6,7 +6,7 @@ import { adminApi, adminHref, at } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminPath } from "#web/admin/admin-sections.ts";
 import { adminDateTime } from "#web/admin/date-time.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 import { BACKUP_SCHEDULE_ID } from "./backup-schedule-form.tsx";
 
 /** While a run is going, the page asks again this often. */
@@ -42,7 +42,7 @@ export function BackupsTab() {
   const backUpNow = () =>
     start.mutate(undefined, {
       onSuccess: () => toast({ title: "Backup started", description: "It shows below when it is done." }),
-      onError: (failure) => toast({ title: "Error", description: failure.message, variant: "destructive" }),
+      onError: (failure) => toastError(failure.message),
     });
 
   return (

@@ -11,9 +11,8 @@ import { adminApi } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminDateTime } from "#web/admin/date-time.ts";
 import { Field } from "#web/admin/field.tsx";
-import { useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { revealHeading } from "#web/lib/scroll.ts";
-import { toast } from "#web/stores/toast.ts";
 
 const CUSTOM = "custom";
 
@@ -60,16 +59,7 @@ function BackupScheduleEditor({ schedule }: { schedule: BackupSchedule }) {
   const choice = SCHEDULE_CHOICES.some((c) => c.value === form.cron) ? form.cron : CUSTOM;
 
   const send = (body: BackupScheduleInput, value: BackupScheduleInput) =>
-    save.mutate(body, {
-      onSuccess: () => {
-        editor.accepted(value, body);
-        toast({ title: "Success", description: "Backup schedule saved" });
-      },
-      onError: (failure) => {
-        editor.refused(failure, body);
-        toast({ title: "Error", description: failure.message, variant: "destructive" });
-      },
-    });
+    saveForm(editor, save, body, value, { saved: "Backup schedule saved", next: body });
 
   return (
     <form

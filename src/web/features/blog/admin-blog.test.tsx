@@ -58,11 +58,7 @@ describe("the post editor shows the server's answer at the field", () => {
 
 describe("the post editor's own checks and unsaved changes", () => {
   test("an empty Create: the messages at their fields, focus on Title, each message goes once its field is fixed", () => {
-    const sent: string[] = [];
-    routeFetchTo(async (path, init) => {
-      sent.push(`${init?.method ?? "GET"} ${path}`);
-      return Response.json([]);
-    });
+    const sent = routeFetchTo(async () => Response.json([]));
     renderAt("/admin", <PostEditor post={null} onDone={() => {}} />);
     fireEvent.click(screen.getByRole("button", { name: "Create Post" }));
     expect(fieldMessage("Title")).toBe("Title is required, at most 200 characters");
@@ -114,11 +110,7 @@ describe("the post editor's own checks and unsaved changes", () => {
 describe("images the site's security policy would block are refused at their field", () => {
   test("a cover image on another website (a post saved before the rule): the message at Cover image, nothing sent", async () => {
     const { asAdmin, database } = await adminApp();
-    const sent: string[] = [];
-    routeFetchTo((path, init) => {
-      sent.push(`${init?.method ?? "GET"} ${path}`);
-      return asAdmin(path, init);
-    });
+    const sent = routeFetchTo(asAdmin);
     database.sqlite.run("UPDATE blog_posts SET cover_image = 'https://images.example/cover.jpg'");
     const post = (await (await asAdmin(adminApi.blog.posts)).json())[0];
     renderAt("/admin", <PostEditor post={post} onDone={() => {}} />);

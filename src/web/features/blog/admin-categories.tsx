@@ -3,10 +3,9 @@ import { blogCategoriesRead } from "#shared/features/blog/reads.ts";
 import { adminApi, at } from "#web/admin/admin-client.ts";
 import { useAdminChange, useAdminRefresh } from "#web/admin/admin-queries.ts";
 import { Field } from "#web/admin/field.tsx";
-import { useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { useRead } from "#web/lib/reads.ts";
 import { slugify } from "#web/lib/slug.ts";
-import { toast } from "#web/stores/toast.ts";
 
 const EMPTY = { name: "", slug: "" };
 
@@ -19,15 +18,10 @@ export function CategoriesTab() {
   const remove = useAdminChange((id: number) => at(adminApi.blog.category, { id }).delete());
 
   const send = (body: CategoryInput, value: CategoryInput) =>
-    create.mutate(body, {
-      onSuccess: () => {
-        editor.accepted(value, EMPTY);
-        toast({ title: "Success", description: "Category created successfully" });
-      },
-      onError: (failure) => {
-        editor.refused(failure, body);
-        toast({ title: "Error", description: "Failed to create category.", variant: "destructive" });
-      },
+    saveForm(editor, create, body, value, {
+      saved: "Category created successfully",
+      failed: "Failed to create category.",
+      next: EMPTY,
     });
 
   return (

@@ -15,7 +15,7 @@ import { ImageUploader } from "#web/features/media/uploaders.tsx";
 import { ApiError, retryQuery } from "#web/lib/query-client.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { slugify } from "#web/lib/slug.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 import { PreviewButton } from "./preview-button.tsx";
 import { isPublicNow, PostStatus, PublishDate } from "./publish-date.tsx";
 import { SocialPreview } from "./social-preview.tsx";
@@ -112,13 +112,7 @@ export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDon
       onError: (failure) => {
         editor.refused(failure, body);
         const conflict = failure instanceof ApiError && failure.status === 409;
-        toast({
-          title: "Error",
-          description: conflict
-            ? "That slug is already used by another post."
-            : "Failed to save post. Please try again.",
-          variant: "destructive",
-        });
+        toastError(conflict ? "That slug is already used by another post." : "Failed to save post. Please try again.");
       },
     });
 

@@ -2,7 +2,6 @@ import { Link, useLocation, useSearch } from "wouter";
 import { filterPosts } from "#shared/features/blog/blog.ts";
 import { categoryLabel } from "#shared/features/blog/categories.ts";
 import { blogCategoriesRead, blogPostsRead } from "#shared/features/blog/reads.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { type PageRoute, required } from "#web/page-route.ts";
@@ -41,7 +40,7 @@ export default function BlogPage() {
   return (
     <>
       <PageMeta
-        title={pageTitle("Webcam Model Blog", brandName)}
+        page="Webcam Model Blog"
         description="Expert advice, platform reviews, and income strategies to help you succeed as a webcam model."
         canonicalPath={category ? `/blog?category=${encodeURIComponent(category)}` : "/blog"}
       />

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import type { ComponentProps } from "react";
 import { toAdminPost } from "#server/features/blog/admin-service.ts";
 import { adminApp } from "#tests/support/admin.ts";
 import { createPost } from "#tests/support/factories.ts";
@@ -18,10 +19,19 @@ afterEach(() => {
 });
 
 describe("the search and social preview", () => {
-  const blank = { title: "", slug: "", metaDescription: "", excerpt: "", coverImage: null };
+  const blank: ComponentProps<typeof SocialPreview> = {
+    title: "",
+    slug: "",
+    metaDescription: "",
+    excerpt: "",
+    coverImage: null,
+  };
+
+  const showPreview = (fields: Partial<typeof blank>) =>
+    renderAt("/admin/posts/new", <SocialPreview {...blank} title="Lighting Tips" slug="lighting" {...fields} />);
 
   test("uses the post page's fallbacks: the excerpt, then the blog's description; the site's card image", () => {
-    renderAt("/admin/posts/new", <SocialPreview {...blank} title="Lighting Tips" slug="lighting" />);
+    showPreview({});
     const result = within(screen.getByTestId("search-result"));
     expect(result.getByText("Lighting Tips | Cam Guide")).toBeTruthy();
     expect(result.getByText(/\/blog\/lighting$/)).toBeTruthy();
@@ -30,30 +40,12 @@ describe("the search and social preview", () => {
     expect(card.querySelector("img")!.getAttribute("src")).toBe("/seed/social-card.jpg");
 
     cleanup();
-    renderAt(
-      "/admin/posts/new",
-      <SocialPreview
-        {...blank}
-        title="Lighting Tips"
-        slug="lighting"
-        excerpt="Window light is free."
-        coverImage="/uploads/a.jpg"
-      />,
-    );
+    showPreview({ excerpt: "Window light is free.", coverImage: "/uploads/a.jpg" });
     expect(within(screen.getByTestId("search-result")).getByText("Window light is free.")).toBeTruthy();
     expect(screen.getByTestId("share-card").querySelector("img")!.getAttribute("src")).toBe("/uploads/a.jpg");
 
     cleanup();
-    renderAt(
-      "/admin/posts/new",
-      <SocialPreview
-        {...blank}
-        title="Lighting Tips"
-        slug="lighting"
-        excerpt="Window light is free."
-        metaDescription="The meta one."
-      />,
-    );
+    showPreview({ excerpt: "Window light is free.", metaDescription: "The meta one." });
     expect(within(screen.getByTestId("search-result")).getByText("The meta one.")).toBeTruthy();
   });
 
@@ -138,18 +130,17 @@ describe("autosave in the editor", () => {
     expect(live[0].title).toBe("Saved Title");
   }, 10000);
 
-  test("offers back a copy newer than the saved post: Restore fills the form, Discard forgets it", async () => {
+  /** A post saved at `updatedAt`, a copy of it on the server (kept now), and its editor's key. */
+  async function postWithServerCopy(body: Record<string, string>, updatedAt = new Date("2020-01-01T00:00:00Z")) {
     const { asAdmin, db } = await adminApp({ seed: false });
-    const row = await createPost(db, {
-      title: "Saved Title",
-      slug: "saved",
-      updatedAt: new Date("2020-01-01T00:00:00Z"),
-    });
-    await asAdmin(at(adminApi.autosave, { key: `post:${row.id}` }), {
-      method: "PUT",
-      json: { body: { title: "Unsaved Title", excerpt: "Unsaved excerpt" } },
-    });
+    const row = await createPost(db, { title: "Saved Title", slug: "saved", updatedAt });
+    await asAdmin(at(adminApi.autosave, { key: `post:${row.id}` }), { method: "PUT", json: { body } });
     routeFetchTo(asAdmin);
+    return { row, asAdmin, key: `autosave:post:${row.id}` };
+  }
+
+  test("offers back a copy newer than the saved post: Restore fills the form, Discard forgets it", async () => {
+    const { row, asAdmin } = await postWithServerCopy({ title: "Unsaved Title", excerpt: "Unsaved excerpt" });
     renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => {}} />);
     fireEvent.click(await screen.findByRole("button", { name: /^Restore unsaved changes from / }));
     expect((screen.getByLabelText("Title") as HTMLInputElement).value).toBe("Unsaved Title");
@@ -165,18 +156,6 @@ describe("autosave in the editor", () => {
     );
   });
 
-  /** A post saved long ago, a copy of it on the server (kept now), and its editor's key. */
-  async function postWithServerCopy(title: string) {
-    const { asAdmin, db } = await adminApp({ seed: false });
-    const row = await createPost(db, {
-      title: "Saved Title",
-      slug: "saved",
-      updatedAt: new Date("2020-01-01T00:00:00Z"),
-    });
-    await asAdmin(at(adminApi.autosave, { key: `post:${row.id}` }), { method: "PUT", json: { body: { title } } });
-    routeFetchTo(asAdmin);
-    return { row, asAdmin, key: `autosave:post:${row.id}` };
-  }
   const keepInBrowser = (key: string, title: string, savedAt: Date) =>
     localStorage.setItem(
       key,
@@ -187,7 +166,7 @@ describe("autosave in the editor", () => {
     fireEvent.click(await screen.findByRole("button", { name: /^Restore unsaved changes from / }));
 
   test("offers the newest copy: this browser's when it was kept after the server's", async () => {
-    const { row, key } = await postWithServerCopy("The server's copy");
+    const { row, key } = await postWithServerCopy({ title: "The server's copy" });
     keepInBrowser(key, "This browser's copy", new Date(Date.now() + 60_000));
     renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => {}} />);
     await restore();
@@ -195,7 +174,7 @@ describe("autosave in the editor", () => {
   });
 
   test("offers the newest copy: the server's when it was kept after this browser's", async () => {
-    const { row, key } = await postWithServerCopy("The server's copy");
+    const { row, key } = await postWithServerCopy({ title: "The server's copy" });
     keepInBrowser(key, "This browser's copy", new Date("2021-01-01T00:00:00Z"));
     renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => {}} />);
     await restore();
@@ -203,7 +182,7 @@ describe("autosave in the editor", () => {
   });
 
   test("a copy on offer goes once the admin types; what is typed is kept in this browser at once and offered next time, never the older copy", async () => {
-    const { row, key } = await postWithServerCopy("An older copy");
+    const { row, key } = await postWithServerCopy({ title: "An older copy" });
     renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => {}} />);
     await screen.findByRole("button", { name: /^Restore unsaved changes from / });
     fireEvent.change(screen.getByLabelText("Title"), { target: { value: "Typed just now" } });
@@ -221,17 +200,7 @@ describe("autosave in the editor", () => {
   });
 
   test("offers nothing when the copy is older than the saved post", async () => {
-    const { asAdmin, db } = await adminApp({ seed: false });
-    const row = await createPost(db, {
-      title: "Saved Title",
-      slug: "saved",
-      updatedAt: new Date("2099-01-01T00:00:00Z"),
-    });
-    await asAdmin(at(adminApi.autosave, { key: `post:${row.id}` }), {
-      method: "PUT",
-      json: { body: { title: "Old copy" } },
-    });
-    routeFetchTo(asAdmin);
+    const { row, asAdmin } = await postWithServerCopy({ title: "Old copy" }, new Date("2099-01-01T00:00:00Z"));
     renderAt("/admin/posts/1", <PostEditor post={toAdminPost(row)} onDone={() => {}} />);
     await waitFor(async () =>
       expect((await (await asAdmin(at(adminApi.autosave, { key: `post:${row.id}` }))).json()).autosave).toBeNull(),

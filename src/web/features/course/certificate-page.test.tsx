@@ -1,12 +1,8 @@
 import { afterEach, describe, expect, mock, test } from "bun:test";
-import { QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, screen } from "@testing-library/react";
-import { renderToString } from "react-dom/server";
-import { Router } from "wouter";
 import { content } from "#server/db/content.ts";
 import { MODULE_IDS } from "#shared/features/course/constants.ts";
-import { renderAt } from "#tests/support/render.tsx";
-import { createQueryClient } from "#web/lib/query-client.ts";
+import { renderAt, renderServerHtml } from "#tests/support/render.tsx";
 import CertificatePage from "./certificate-page.tsx";
 
 afterEach(() => {
@@ -22,15 +18,9 @@ function renderWith(completed: number[], read: Record<number, number[]> = {}) {
 describe("/learn/certificate", () => {
   test("the server render shows no certificate, and says why without JavaScript", () => {
     localStorage.setItem("progress", JSON.stringify({ completed: MODULE_IDS }));
-    const queryClient = createQueryClient();
-    queryClient.setQueryData(["/api/settings"], content.siteSettings);
-    const html = renderToString(
-      <QueryClientProvider client={queryClient}>
-        <Router ssrPath="/learn/certificate">
-          <CertificatePage />
-        </Router>
-      </QueryClientProvider>,
-    );
+    const html = renderServerHtml("/learn/certificate", <CertificatePage />, {
+      data: [[["/api/settings"], content.siteSettings]],
+    });
     expect(html).toContain("Your course certificate");
     expect(html).toContain("so this page needs JavaScript");
     expect(html).not.toContain("Certificate of completion");

@@ -1,7 +1,6 @@
 import { useId, useState } from "react";
 import { Link } from "wouter";
 import { MODULE_COUNT, MODULE_IDS } from "#shared/features/course/constants.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { nextStep } from "#web/features/progress/progress.ts";
 import { useProgress } from "#web/features/progress/store.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
@@ -26,7 +25,7 @@ export default function CertificatePage() {
   return (
     <section className="certificate-page">
       <PageMeta
-        title={pageTitle("Your Course Certificate", brandName)}
+        page="Your Course Certificate"
         description="A printable certificate for completing the free ten-module cam model course."
         noindex
       />

@@ -1,12 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, screen, within } from "@testing-library/react";
-import { renderToString } from "react-dom/server";
-import { Router } from "wouter";
 import { MODULE_IDS } from "#shared/features/course/constants.ts";
 import { moduleSummaries } from "#tests/support/course-modules.ts";
-import { renderAt } from "#tests/support/render.tsx";
-import { createQueryClient } from "#web/lib/query-client.ts";
+import { renderAt, renderServerHtml } from "#tests/support/render.tsx";
 import CompletePage from "./course-complete-page.tsx";
 
 afterEach(() => {
@@ -34,15 +30,7 @@ describe("/learn/complete", () => {
   test("the server render claims nothing: the module list, no congratulations", () => {
     // Even when this browser holds every module, the server cannot know it.
     localStorage.setItem("completedModules", JSON.stringify(MODULE_IDS));
-    const queryClient = createQueryClient();
-    queryClient.setQueryData(["/api/course/modules"], modules);
-    const html = renderToString(
-      <QueryClientProvider client={queryClient}>
-        <Router ssrPath="/learn/complete">
-          <CompletePage />
-        </Router>
-      </QueryClientProvider>,
-    );
+    const html = renderServerHtml("/learn/complete", <CompletePage />, { data: [[["/api/course/modules"], modules]] });
     expect(html).toContain("Your course progress");
     expect(html).not.toContain("Congratulations");
     expect(html).not.toContain("graduation gifts");

@@ -1,9 +1,8 @@
+import type { ReactNode } from "react";
 import { Link } from "wouter";
 import { MODULE_COUNT, MODULE_IDS } from "#shared/features/course/constants.ts";
 import { modulesRead } from "#shared/features/course/reads.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { useProgress } from "#web/features/progress/store.ts";
-import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { type PageRoute, required } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
@@ -36,7 +35,6 @@ export default function CompletePage() {
 }
 
 function CourseProgress({ completed }: { completed: number[] | null }) {
-  const { brandName } = useSettings();
   const modules = useRead(modulesRead);
   const titles = new Map(modules.data?.map((m) => [m.id, m.title]));
   const item = (id: number) => (
@@ -53,7 +51,7 @@ function CourseProgress({ completed }: { completed: number[] | null }) {
   return (
     <section className="course-progress">
       <PageMeta
-        title={pageTitle("Your Course Progress", brandName)}
+        page="Your Course Progress"
         description="Your progress in the free ten-module cam model course, and the modules still to take."
       />
       <header className="hero">
@@ -83,26 +81,19 @@ function CourseProgress({ completed }: { completed: number[] | null }) {
         <ul>{left.map(item)}</ul>
       </section>
 
-      <div className="button-row next-step">
-        <Link href="/learn" role="button" className="secondary outline">
-          Back to Courses
-        </Link>
+      <NextStep>
         {completed !== null && left[0] !== undefined && (
           <Link href={`/learn/${left[0]}`} role="button">
             {done.length === 0 ? "Start Module 1" : `Continue with Module ${left[0]}`}
           </Link>
         )}
-      </div>
-      <p className="muted">
-        On another phone or computer? <Link href="/resume">Carry your progress there with a resume code</Link>.
-      </p>
+      </NextStep>
     </section>
   );
 }
 
 /** The graduation itself, for a visitor who completed every module. */
 function Graduation() {
-  const { brandName } = useSettings();
   // The starter kit of the visitor's last quiz, known only in the browser.
   const quizId = useProgress().progress.quiz?.id;
   const kitHref = quizId ? `/quiz/starter-kit?quizId=${encodeURIComponent(quizId)}` : "/quiz";
@@ -133,10 +124,7 @@ function Graduation() {
 
   return (
     <section className="graduation">
-      <PageMeta
-        title={pageTitle("Congratulations, Graduate!", brandName)}
-        description="You completed the free ten-module cam model course."
-      />
+      <PageMeta page="Congratulations, Graduate!" description="You completed the free ten-module cam model course." />
       <header className="hero">
         <p className="result-emoji" aria-hidden="true">
           🎓
@@ -192,17 +180,28 @@ function Graduation() {
         </Link>
       </section>
 
+      <NextStep>
+        <Link href="/resources" role="button">
+          Start Your Career
+        </Link>
+      </NextStep>
+    </section>
+  );
+}
+
+/** The foot of both states: back to the courses, the step after this page, and the resume code. */
+function NextStep({ children }: { children: ReactNode }) {
+  return (
+    <>
       <div className="button-row next-step">
         <Link href="/learn" role="button" className="secondary outline">
           Back to Courses
         </Link>
-        <Link href="/resources" role="button">
-          Start Your Career
-        </Link>
+        {children}
       </div>
       <p className="muted">
         On another phone or computer? <Link href="/resume">Carry your progress there with a resume code</Link>.
       </p>
-    </section>
+    </>
   );
 }

@@ -1,10 +1,8 @@
 import { afterEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, screen, within } from "@testing-library/react";
-import { renderToString } from "react-dom/server";
-import { Router } from "wouter";
 import type { CourseModule, ModuleSummary } from "#shared/features/course/contract.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
-import { renderAt } from "#tests/support/render.tsx";
+import { renderAt, renderServerHtml } from "#tests/support/render.tsx";
 import { useProgressStore } from "#web/features/progress/store.ts";
 import { ContinueCourse } from "./continue-course.tsx";
 import { Curriculum } from "./curriculum.tsx";
@@ -53,11 +51,7 @@ describe("curriculum", () => {
 
   test("the server's HTML has every lesson but nothing this visitor read", () => {
     remember({ read: { 1: [1, 2, 3] } });
-    const html = renderToString(
-      <Router ssrPath="/learn/1">
-        <Curriculum modules={modules} module={1} lesson={1} />
-      </Router>,
-    );
+    const html = renderServerHtml("/learn/1", <Curriculum modules={modules} module={1} lesson={1} />);
     expect(html).toContain("Lesson 2.5");
     expect(html).not.toContain("(read)");
     expect(html).not.toContain("of 5 read");

@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, screen } from "@testing-library/react";
-import { renderToString } from "react-dom/server";
-import { Router } from "wouter";
 import type { CourseModule } from "#shared/features/course/contract.ts";
-import { renderAt } from "#tests/support/render.tsx";
+import { renderAt, renderServerHtml } from "#tests/support/render.tsx";
 import { ModuleQuiz } from "./module-quiz.tsx";
 import { TopicViewer } from "./topic-viewer.tsx";
 
@@ -103,11 +101,9 @@ describe("topic viewer: each lesson has its address", () => {
 
 describe("module quiz without scripts", () => {
   test("the server renders every question as one form sent to the module's address", () => {
-    const html = renderToString(
-      <Router ssrPath="/learn/3" ssrSearch="quiz=true">
-        <ModuleQuiz module={module} onReview={() => {}} />
-      </Router>,
-    );
+    const html = renderServerHtml("/learn/3", <ModuleQuiz module={module} onReview={() => {}} />, {
+      search: "quiz=true",
+    });
     document.body.innerHTML = html;
     const form = document.querySelector("form")!;
     expect(form.getAttribute("method")).toBe("get");
@@ -140,11 +136,9 @@ describe("module quiz without scripts", () => {
   });
 
   test("a form sent with a question unanswered is shown again, with the answers given", () => {
-    const html = renderToString(
-      <Router ssrPath="/learn/3" ssrSearch="quiz=true&a1=C">
-        <ModuleQuiz module={module} onReview={() => {}} />
-      </Router>,
-    );
+    const html = renderServerHtml("/learn/3", <ModuleQuiz module={module} onReview={() => {}} />, {
+      search: "quiz=true&a1=C",
+    });
     document.body.innerHTML = html;
     expect(document.querySelector<HTMLInputElement>('input[name="a1"][value="C"]')?.checked).toBe(true);
     expect(document.querySelector("input[name='a2']:checked")).toBeNull();

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { Link } from "wouter";
 import type { ModuleSummary } from "#shared/features/course/contract.ts";
 import { lessonHref } from "#shared/features/course/course.ts";
 import { isLessonRead } from "#web/features/progress/progress.ts";
 import { useProgress } from "#web/features/progress/store.ts";
+import { useModalDialog } from "#web/ui/modal-dialog.ts";
 
 interface CurriculumProps {
   modules: ModuleSummary[];
@@ -75,15 +76,8 @@ export function Curriculum({ modules, module, lesson, onFollow }: CurriculumProp
  */
 export function CurriculumSheet(props: Omit<CurriculumProps, "onFollow">) {
   const [open, setOpen] = useState(false);
-  const dialog = useRef<HTMLDialogElement>(null);
+  const dialog = useModalDialog(open);
   const button = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) element.showModal?.();
-    if (!open && element.open) element.close();
-  }, [open]);
 
   function close() {
     setOpen(false);

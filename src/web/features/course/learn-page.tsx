@@ -1,10 +1,8 @@
 import { Link } from "wouter";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import { modulesRead } from "#shared/features/course/reads.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { useProgress } from "#web/features/progress/store.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
-import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { type PageRoute, required } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
@@ -15,7 +13,6 @@ export const route: PageRoute = { cache: true, loader: () => [required(modulesRe
 
 /** /learn: the course overview (docs/product.md#course-overview). */
 export default function LearnPage() {
-  const { brandName } = useSettings();
   const modules = useRead(modulesRead);
   // Progress lives in this browser only, so it is read after hydration.
   const { progress } = useProgress();
@@ -24,7 +21,7 @@ export default function LearnPage() {
   return (
     <>
       <PageMeta
-        title={pageTitle(`Free Cam Model Course: ${MODULE_COUNT} Modules`, brandName)}
+        page={`Free Cam Model Course: ${MODULE_COUNT} Modules`}
         description="A free ten-module course for new cam models: safety and privacy, persona, equipment, engagement, money and taxes, tools, fan clubs, burnout and long-term goals."
       />
       <section className="hero">

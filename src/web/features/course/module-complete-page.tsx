@@ -1,8 +1,6 @@
 import { Link, useSearch } from "wouter";
 import { moduleCompleteSkip, parseModuleId } from "#shared/features/course/course.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { OfferCard } from "#web/features/offers/offer-card.tsx";
-import { useSettings } from "#web/features/settings/queries.ts";
 import type { PageRoute } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 
@@ -10,15 +8,10 @@ export const route: PageRoute = { cache: true };
 
 /** /learn/module-complete?moduleId={n}: the default module is 1 (docs/product.md#completion-pages). */
 export default function ModuleCompletePage() {
-  const { brandName } = useSettings();
   const n = parseModuleId(new URLSearchParams(useSearch()).get("moduleId")) || 1;
   return (
     <section className="completion-page">
-      <PageMeta
-        title={pageTitle(`Module ${n} Complete`, brandName)}
-        description={`You finished the lessons of module ${n}.`}
-        noindex
-      />
+      <PageMeta page={`Module ${n} Complete`} description={`You finished the lessons of module ${n}.`} noindex />
       <h1>
         <span aria-hidden="true">🎉</span> Module {n} Complete!
       </h1>

@@ -2,9 +2,7 @@ import { Link, useLocation, useSearch } from "wouter";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import { parseModuleId } from "#shared/features/course/course.ts";
 import { moduleRead, modulesRead } from "#shared/features/course/reads.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { OfferCard } from "#web/features/offers/offer-card.tsx";
-import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { optional, type PageProps, type PageRoute, required } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
@@ -29,7 +27,6 @@ export const route: PageRoute = {
 
 /** /learn/{id}, with ?quiz=true opening the module quiz (docs/product.md#module-page). */
 export default function ModulePage({ params }: PageProps) {
-  const { brandName } = useSettings();
   const id = parseModuleId(params.id);
   const rawSearch = useSearch();
   const search = new URLSearchParams(rawSearch);
@@ -44,11 +41,7 @@ export default function ModulePage({ params }: PageProps) {
   if (!module.data || id === null) {
     return (
       <section className="status-page">
-        <PageMeta
-          title={pageTitle("Module Not Found", brandName)}
-          description="This course module does not exist."
-          noindex
-        />
+        <PageMeta page="Module Not Found" description="This course module does not exist." noindex />
         <h1>Module Not Found</h1>
         <p>The requested module doesn't exist. Please return to the course page.</p>
         <Link href="/learn" role="button">
@@ -62,7 +55,7 @@ export default function ModulePage({ params }: PageProps) {
   return (
     <article className="module-page course-player">
       <div className="course-main">
-        <PageMeta title={pageTitle(`Module ${data.id}: ${data.title}`, brandName)} description={data.description} />
+        <PageMeta page={`Module ${data.id}: ${data.title}`} description={data.description} />
         <OfferCard moduleId={data.id} page="module" />
         <header className="module-header">
           <div className="module-eyebrow">

@@ -1,8 +1,6 @@
 import { Link, useSearch } from "wouter";
 import { afterModule, parseModuleId } from "#shared/features/course/course.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { OfferCard } from "#web/features/offers/offer-card.tsx";
-import { useSettings } from "#web/features/settings/queries.ts";
 import type { PageRoute } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 
@@ -10,11 +8,10 @@ export const route: PageRoute = { cache: true };
 
 /** /learn/quiz-complete?moduleId={n} (docs/product.md#completion-pages). */
 export default function QuizCompletePage() {
-  const { brandName } = useSettings();
   const n = parseModuleId(new URLSearchParams(useSearch()).get("moduleId")) || 1;
   return (
     <section className="completion-page">
-      <PageMeta title={pageTitle(`Module ${n} Quiz`, brandName)} description={`The quiz of module ${n}.`} noindex />
+      <PageMeta page={`Module ${n} Quiz`} description={`The quiz of module ${n}.`} noindex />
       <h1>Ready for the Module {n} quiz?</h1>
       <p className="lead">
         Five questions, each with an explanation. There is no pass mark to unlock anything: it is for you.

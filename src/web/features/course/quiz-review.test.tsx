@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, screen, within } from "@testing-library/react";
-import { renderToString } from "react-dom/server";
-import { Router } from "wouter";
 import type { CourseModule } from "#shared/features/course/contract.ts";
-import { renderAt } from "#tests/support/render.tsx";
+import { renderAt, renderServerHtml } from "#tests/support/render.tsx";
 import { ModuleQuiz } from "./module-quiz.tsx";
 
 afterEach(() => {
@@ -139,11 +137,9 @@ describe("review and retry without scripts", () => {
   });
 
   test("the retry address is a form of the missed questions only, the other answers sent along", () => {
-    const html = renderToString(
-      <Router ssrPath="/learn/4" ssrSearch="quiz=true&a1=B&a3=D&a5=B&retry=24">
-        <ModuleQuiz module={module} onReview={() => {}} />
-      </Router>,
-    );
+    const html = renderServerHtml("/learn/4", <ModuleQuiz module={module} onReview={() => {}} />, {
+      search: "quiz=true&a1=B&a3=D&a5=B&retry=24",
+    });
     document.body.innerHTML = html;
     expect(screen.getByRole("heading", { name: "Module 4 Quiz: the ones you missed" })).toBeTruthy();
     expect(screen.getAllByRole("group")).toHaveLength(2);
@@ -177,11 +173,9 @@ describe("review and retry without scripts", () => {
   });
 
   test("a retry whose other answers are missing asks the whole quiz", () => {
-    const html = renderToString(
-      <Router ssrPath="/learn/4" ssrSearch="quiz=true&a1=B&retry=24">
-        <ModuleQuiz module={module} onReview={() => {}} />
-      </Router>,
-    );
+    const html = renderServerHtml("/learn/4", <ModuleQuiz module={module} onReview={() => {}} />, {
+      search: "quiz=true&a1=B&retry=24",
+    });
     document.body.innerHTML = html;
     expect(screen.getByRole("heading", { name: "Module 4 Quiz" })).toBeTruthy();
     expect(screen.getAllByRole("group")).toHaveLength(5);

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import { renderToString } from "react-dom/server";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
+import { renderServerHtml } from "#tests/support/render.tsx";
 import { EarningsEstimate, ESTIMATE_DISCLAIMER } from "./earnings-estimate.tsx";
 
 const middle = Array.from({ length: 15 }, () => 2);
@@ -77,10 +77,10 @@ describe("the earnings estimate", () => {
   });
 
   test("without scripts the controls are a GET form with the result's tier and id and an Update button", () => {
-    const html = renderToString(
-      <Router ssrPath="/quiz/earnings" ssrSearch="tier=Hustler+Mode&id=abc&hours=12">
-        <EarningsEstimate tier="Hustler Mode" answers={middle} id="abc" />
-      </Router>,
+    const html = renderServerHtml(
+      "/quiz/earnings",
+      <EarningsEstimate tier="Hustler Mode" answers={middle} id="abc" />,
+      { search: "tier=Hustler+Mode&id=abc&hours=12" },
     );
     expect(html).toContain('<form class="estimate-what-if" action="/quiz/earnings" method="get">');
     expect(html).toContain('name="tier" value="Hustler Mode"');

@@ -5,10 +5,8 @@ import { type EarningsAnswer, earningsAnswersSoFar } from "#shared/features/earn
 import { earningsQuestions } from "#shared/features/earnings/content.ts";
 import { computeTier } from "#shared/features/earnings/tiers.ts";
 import { quizResultRead } from "#shared/features/quiz/reads.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { API } from "#shared/paths.ts";
 import { updateProgress } from "#web/features/progress/store.ts";
-import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { saveResult } from "#web/lib/save-result.ts";
 import { optional, type PageRoute } from "#web/page-route.ts";
@@ -33,7 +31,6 @@ export default function EarningsPage() {
   const search = new URLSearchParams(useSearch());
   const quizId = search.get("quizId");
   const answered = earningsAnswersSoFar(search.get("answers") ?? "") ?? [];
-  const { brandName } = useSettings();
   const [saving, setSaving] = useState(false);
   // A stale quiz id in the address must not block saving: it is sent only if it exists.
   const quiz = useRead(quizResultRead, quizId ? { id: quizId } : null);
@@ -70,7 +67,7 @@ export default function EarningsPage() {
   return (
     <>
       <PageMeta
-        title={pageTitle("Cam Model Earnings Calculator", brandName)}
+        page="Cam Model Earnings Calculator"
         description="Estimate what you could earn as a cam model: 15 quick questions about your hours, schedule, setup, promotion and goals give an honest monthly range."
       />
       <header className="page-intro">

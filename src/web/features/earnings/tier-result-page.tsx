@@ -1,6 +1,5 @@
 import { Link, useSearch } from "wouter";
 import { earningsResultRead, tierProfileRead } from "#shared/features/earnings/reads.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
@@ -33,7 +32,7 @@ const CALCULATOR_PATH = "/quiz/earnings";
  * ?hours=, ?days= and ?share= hold the what-if values of its band. */
 export default function TierResultPage() {
   const id = new URLSearchParams(useSearch()).get("id") ?? "";
-  const { brandName, resultRetentionDays } = useSettings();
+  const { resultRetentionDays } = useSettings();
   const result = useRead(earningsResultRead, { id });
   const tier = useRead(tierProfileRead, result.data ? { name: result.data.tier } : null);
   if (result.isPending || (tier.isPending && tier.fetchStatus !== "idle"))
@@ -43,7 +42,6 @@ export default function TierResultPage() {
     return (
       <ResultGone
         page="Earnings Result"
-        brandName={brandName}
         what="earnings estimates"
         days={resultRetentionDays}
         action="Calculate Again"
@@ -54,11 +52,7 @@ export default function TierResultPage() {
   if (!result.data || !profile) {
     return (
       <>
-        <PageMeta
-          title={pageTitle("Earnings Results", brandName)}
-          description="Your cam model earnings estimate."
-          noindex
-        />
+        <PageMeta page="Earnings Results" description="Your cam model earnings estimate." noindex />
         <ErrorState
           message="We couldn't load your earnings calculation. Please try again."
           action="Calculate Again"
@@ -71,7 +65,7 @@ export default function TierResultPage() {
   return (
     <article className="result">
       <PageMeta
-        title={pageTitle(`${profile.tier}: Your Earnings Potential`, brandName)}
+        page={`${profile.tier}: Your Earnings Potential`}
         description={`${profile.tier}: ${estimatedEarnings}. ${profile.tagline}`}
       />
       <header className="result-hero">

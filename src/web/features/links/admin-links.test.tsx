@@ -42,11 +42,7 @@ const row = (slug: string) => screen.getByText(`/go/${slug}`).closest("tr") as H
 
 test("lists the links; a bad fallback is refused at its field before anything is sent", async () => {
   const { asAdmin, database } = await linksApp();
-  const sent: string[] = [];
-  routeFetchTo((path, init) => {
-    sent.push(`${init?.method ?? "GET"} ${path}`);
-    return asAdmin(path, init);
-  });
+  const sent = routeFetchTo(asAdmin);
   renderAt("/admin/links", <LinksTab />);
   await screen.findByText("/go/platform-one");
   expect(within(row("platform-one")).getByText("https://example.com/platform-one")).toBeTruthy();
@@ -179,11 +175,7 @@ test("New link: the slug has the focus, the failed-checks number is sent, a take
 
 test("New link: a destination on this computer or a private network is refused at its field, saying why", async () => {
   const { asAdmin, database } = await linksApp();
-  const sent: string[] = [];
-  routeFetchTo((path, init) => {
-    sent.push(`${init?.method ?? "GET"} ${path}`);
-    return asAdmin(path, init);
-  });
+  const sent = routeFetchTo(asAdmin);
   renderAt("/admin/links/new", <NewLinkEditor onDone={() => {}} />);
   fireEvent.change(screen.getByLabelText("Slug"), { target: { value: "inside" } });
   fireEvent.change(screen.getByLabelText("Destination"), { target: { value: "http://2130706433:8080/admin" } });

@@ -18,7 +18,7 @@ import { AdminTable } from "#web/admin/admin-table.tsx";
 import { Check, Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { serverFieldErrors } from "#web/lib/query-client.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 import { CopyLink } from "./copy-link.tsx";
 import { CheckAllLinks, deactivateLabel, HealthBadge, LinkHealthPanel, OfflineHint } from "./link-health.tsx";
 
@@ -180,12 +180,7 @@ export function LinksTab() {
       { id: link.id, body },
       {
         onSuccess: () => toast({ title: body.active ? `${link.slug} is on` : `${link.slug} is off` }),
-        onError: () =>
-          toast({
-            title: "Error",
-            description: "Failed to change the link. Please try again.",
-            variant: "destructive",
-          }),
+        onError: () => toastError("Failed to change the link. Please try again."),
       },
     );
   };
@@ -348,7 +343,7 @@ function LinkDialog({ link, onClose }: { link: AdminLink; onClose: () => void })
       },
       onError: (failure) => {
         editor.refused(failure, body);
-        toast({ title: "Error", description: "Failed to update the link. Please try again.", variant: "destructive" });
+        toastError("Failed to update the link. Please try again.");
       },
     });
 

@@ -86,9 +86,7 @@ test("the editor's Health box says when and why clicks go to the fallback, and C
     autoFallbackAfter: 3,
     fallbackDestination: "https://b.example/",
   });
-  const sent: string[] = [];
-  routeFetchTo(async (path, init) => {
-    sent.push(`${init?.method ?? "GET"} ${path}`);
+  const sent = routeFetchTo(async (path) => {
     if (path === at(adminApi.links, { id: 7 }).check["~path"]) {
       current = { ...current, healthClass: "healthy", lastStatus: 200, consecutiveFailures: 0 };
       return Response.json({ link: current, reason: "Answered 200." });

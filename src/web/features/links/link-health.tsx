@@ -5,7 +5,7 @@ import { looksOffline, OFFLINE_HINT } from "#shared/features/links/health.ts";
 import { adminApi, adminKey, answer, at } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminRefresh, useAdminSend } from "#web/admin/admin-queries.ts";
 import { adminDateTime } from "#web/admin/date-time.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 
 // Link health (docs/product.md#link-health): what the last check of each link's destination
 // found and the buttons that check now (the admin home sums them up).
@@ -103,7 +103,7 @@ export function CheckAllLinks() {
       show(answer.links);
       void refresh(adminApi.links.check);
       if (answer.offline) {
-        toast({ title: `Checked ${answer.checked} links`, description: OFFLINE_HINT, variant: "destructive" });
+        toastError(OFFLINE_HINT, `Checked ${answer.checked} links`);
         return;
       }
       const broken = answer.links.filter((link) => link.healthClass === "broken").length;
@@ -136,7 +136,7 @@ export function CheckAllLinks() {
 
 /** A check that could not run (the request failed, not the link). */
 function checkFailed(error: Error) {
-  toast({ title: "Error", description: `The check failed: ${error.message}`, variant: "destructive" });
+  toastError(`The check failed: ${error.message}`);
 }
 
 /** The label of the row's button that turns a link off: for a broken link it says where clicks will go. */

@@ -1,12 +1,13 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { Link } from "wouter";
 import type { MediaItem } from "#shared/features/media/contract.ts";
 import { formatSize } from "#shared/format.ts";
 import { adminApi, at } from "#web/admin/admin-client.ts";
 import { useAdminRefresh, useAdminSend } from "#web/admin/admin-queries.ts";
 import { ApiError, serverReason } from "#web/lib/query-client.ts";
-import { toast } from "#web/stores/toast.ts";
-import { formatDay, matchesSearch, type Uploaded, usageLabel, useMediaLibrary, useUpload } from "./media-data.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
+import { useModalDialog } from "#web/ui/modal-dialog.ts";
+import { formatDay, matchesSearch, type Uploaded, usageLabel, useMediaLibrary, useUploadInput } from "./media-data.ts";
 import { MediaSearch } from "./media-search.tsx";
 
 /** /admin/media: the media library. Every upload, where it is used, its alt text, upload and delete. */
@@ -66,28 +67,15 @@ export function UploadField({
   accept?: string;
   onUploaded?: (uploaded: Uploaded) => void;
 }) {
-  const upload = useUpload();
-  const [busy, setBusy] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
+  const { busy, input, send } = useUploadInput("There was a problem uploading the file. Please try again.");
   const id = useId();
 
   async function pick(file: File | undefined) {
     if (!file) return;
-    setBusy(true);
-    try {
-      const uploaded = await upload(file);
-      toast({ title: "Uploaded", description: `${file.name} is in the media library.` });
-      onUploaded?.(uploaded);
-    } catch (error) {
-      toast({
-        title: "Upload failed",
-        description: serverReason(error, "There was a problem uploading the file. Please try again."),
-        variant: "destructive",
-      });
-    } finally {
-      setBusy(false);
-      if (input.current) input.current.value = "";
-    }
+    const uploaded = await send(file);
+    if (!uploaded) return;
+    toast({ title: "Uploaded", description: `${file.name} is in the media library.` });
+    onUploaded?.(uploaded);
   }
 
   return (
@@ -201,11 +189,7 @@ function AltForm({ item }: { item: MediaItem }) {
       await send(at(adminApi.media, { id: item.id }).put({ alt }));
       toast({ title: "Alt text saved" });
     } catch (error) {
-      toast({
-        title: "Error",
-        description: serverReason(error, "The alt text was not saved."),
-        variant: "destructive",
-      });
+      toastError(serverReason(error, "The alt text was not saved."));
     } finally {
       setBusy(false);
     }
@@ -237,19 +221,14 @@ function AltForm({ item }: { item: MediaItem }) {
  * those editors); only "Delete anyway" sends the confirmed delete the server otherwise refuses.
  */
 function DeleteMediaDialog({ item, onClose }: { item: MediaItem | null; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(item !== null);
   const send = useAdminSend();
   const refresh = useAdminRefresh();
   const [busy, setBusy] = useState(false);
   // The server's refusal when the upload came into use after the list was loaded.
   const [refusal, setRefusal] = useState<string | null>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (item && !dialog.open) dialog.showModal?.();
-    if (!item && dialog.open) dialog.close();
-    setRefusal(null);
-  }, [item]);
+  // A refusal belongs to the upload it was about.
+  useEffect(() => setRefusal(null), [item]);
 
   const used = item !== null && (item.usage.length > 0 || refusal !== null);
 
@@ -265,12 +244,7 @@ function DeleteMediaDialog({ item, onClose }: { item: MediaItem | null; onClose:
       if (error instanceof ApiError && error.status === 409) {
         setRefusal(error.error);
         void refresh(adminApi.media);
-      } else
-        toast({
-          title: "Error",
-          description: serverReason(error, "The upload was not deleted."),
-          variant: "destructive",
-        });
+      } else toastError(serverReason(error, "The upload was not deleted."));
     } finally {
       setBusy(false);
     }

@@ -1,7 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
+import { useRef, useState } from "react";
 import type { MediaItem, MediaUsage } from "#shared/features/media/contract.ts";
 import { adminApi, uploadApi } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminSend } from "#web/admin/admin-queries.ts";
+import { serverReason } from "#web/lib/query-client.ts";
+import { toastError } from "#web/stores/toast.ts";
 
 /** Every upload in the library, newest first, with where each is used. */
 export function useMediaLibrary() {
@@ -24,6 +27,30 @@ export function useUpload() {
 
 /** What the upload endpoint answers: the new upload as the library recorded it. */
 export type Uploaded = Awaited<ReturnType<ReturnType<typeof useUpload>>>;
+
+/**
+ * A file input that uploads the file chosen in it: `busy` while it goes, a toast with the
+ * server's reason (or `failure`) when it fails, and the input emptied after either, so the
+ * same file can be chosen again. `send` answers the upload, or null when it failed.
+ */
+export function useUploadInput(failure: string) {
+  const upload = useUpload();
+  const [busy, setBusy] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  async function send(file: File): Promise<Uploaded | null> {
+    setBusy(true);
+    try {
+      return await upload(file);
+    } catch (error) {
+      toastError(serverReason(error, failure), "Upload failed");
+      return null;
+    } finally {
+      setBusy(false);
+      if (input.current) input.current.value = "";
+    }
+  }
+  return { busy, input, send };
+}
 
 /** "24 Nov 2026". */
 export function formatDay(iso: string): string {

@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useState } from "react";
 import type { MediaItem } from "#shared/features/media/contract.ts";
+import { useModalDialog } from "#web/ui/modal-dialog.ts";
 import { MediaThumb, UploadField } from "./admin-media.tsx";
 import { matchesSearch, useMediaLibrary } from "./media-data.ts";
 import { MediaSearch } from "./media-search.tsx";
@@ -22,15 +23,9 @@ interface MediaPickerProps {
 
 /** A dialog to choose an upload from the media library (search, grid, or upload a new one). */
 export function MediaPicker({ open, kind = "image", onPick, onClose }: MediaPickerProps) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const [query, setQuery] = useState("");
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal?.();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   return (
     <dialog

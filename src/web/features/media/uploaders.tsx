@@ -1,8 +1,7 @@
-import { useEffect, useId, useRef, useState } from "react";
-import { useUpload } from "#web/features/media/media-data.ts";
+import { type AriaAttributes, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { useUploadInput } from "#web/features/media/media-data.ts";
 import { MediaPicker } from "#web/features/media/media-picker.tsx";
-import { serverReason } from "#web/lib/query-client.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 
 const MB = 1024 * 1024;
 
@@ -14,37 +13,25 @@ interface UploaderProps {
 
 /** The single image uploader (idle, uploading, preview, or choose from the library), with the field's validation message. */
 export function ImageUploader({ value, onChange, label, error }: UploaderProps & { error?: string }) {
-  const upload = useUpload();
-  const [busy, setBusy] = useState(false);
+  const { busy, input, send } = useUploadInput("There was a problem uploading your image. Please try again.");
   // "Choose from library": an image already uploaded, picked in the media library.
   const [picking, setPicking] = useState(false);
-  const input = useRef<HTMLInputElement>(null);
   const id = useId();
 
   async function pick(file: File | undefined) {
     if (!file) return;
     if (!file.type.startsWith("image/")) {
-      toast({ title: "Invalid file type", description: "Please select an image file.", variant: "destructive" });
+      toastError("Please select an image file.", "Invalid file type");
       return;
     }
     if (file.size > 5 * MB) {
-      toast({ title: "File too large", description: "Image must be less than 5MB.", variant: "destructive" });
+      toastError("Image must be less than 5MB.", "File too large");
       return;
     }
-    setBusy(true);
-    try {
-      onChange((await upload(file)).url);
-      toast({ title: "Image uploaded", description: "Your image has been uploaded successfully." });
-    } catch (error) {
-      toast({
-        title: "Upload failed",
-        description: serverReason(error, "There was a problem uploading your image. Please try again."),
-        variant: "destructive",
-      });
-    } finally {
-      setBusy(false);
-      if (input.current) input.current.value = "";
-    }
+    const uploaded = await send(file);
+    if (!uploaded) return;
+    onChange(uploaded.url);
+    toast({ title: "Image uploaded", description: "Your image has been uploaded successfully." });
   }
 
   const described = error ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {};
@@ -52,20 +39,9 @@ export function ImageUploader({ value, onChange, label, error }: UploaderProps &
     <div className="uploader">
       <label htmlFor={id}>{label}</label>
       {value ? (
-        <div className="upload-preview">
+        <UploadPreview removed="Image removed" onRemove={() => onChange(null)} described={described}>
           <img src={value} alt="Preview of the upload" />
-          <button
-            type="button"
-            className="secondary outline"
-            {...described}
-            onClick={() => {
-              onChange(null);
-              toast({ title: "Image removed" });
-            }}
-          >
-            Remove
-          </button>
-        </div>
+        </UploadPreview>
       ) : (
         <>
           <input
@@ -115,39 +91,27 @@ const WRONG_TYPE: Record<Accept, string> = {
 
 /** The media uploader (images and/or videos, configurable limit). */
 export function MediaUploader({ value, onChange, label, accept = "both", maxMb = 100 }: MediaUploaderProps) {
-  const upload = useUpload();
-  const [busy, setBusy] = useState(false);
+  const { busy, input, send } = useUploadInput("Failed to upload file. Please try again.");
   const [isVideo, setIsVideo] = useState(() => Boolean(value && /\.(mp4|webm|ogg)$/i.test(value)));
   const id = useId();
-  const input = useRef<HTMLInputElement>(null);
 
   async function pick(file: File | undefined) {
     if (!file) return;
     const video = file.type.startsWith("video/");
     const ok = (accept !== "video" && file.type.startsWith("image/")) || (accept !== "image" && video);
     if (!ok) {
-      toast({ title: "Invalid file type", description: WRONG_TYPE[accept], variant: "destructive" });
+      toastError(WRONG_TYPE[accept], "Invalid file type");
       return;
     }
     if (file.size > maxMb * MB) {
-      toast({ title: "File too large", description: `File must be less than ${maxMb}MB`, variant: "destructive" });
+      toastError(`File must be less than ${maxMb}MB`, "File too large");
       return;
     }
-    setBusy(true);
-    try {
-      onChange((await upload(file)).url);
-      setIsVideo(video);
-      toast({ title: "Upload successful", description: `${video ? "Video" : "Image"} has been uploaded successfully` });
-    } catch (error) {
-      toast({
-        title: "Upload failed",
-        description: serverReason(error, "Failed to upload file. Please try again."),
-        variant: "destructive",
-      });
-    } finally {
-      setBusy(false);
-      if (input.current) input.current.value = "";
-    }
+    const uploaded = await send(file);
+    if (!uploaded) return;
+    onChange(uploaded.url);
+    setIsVideo(video);
+    toast({ title: "Upload successful", description: `${video ? "Video" : "Image"} has been uploaded successfully` });
   }
 
   const acceptAttr =
@@ -160,19 +124,9 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
     <div className="uploader">
       <label htmlFor={id}>{label}</label>
       {value ? (
-        <div className="upload-preview">
+        <UploadPreview removed={isVideo ? "Video removed" : "Image removed"} onRemove={() => onChange(null)}>
           {isVideo ? <PreviewVideo src={value} /> : <img src={value} alt="Preview of the upload" />}
-          <button
-            type="button"
-            className="secondary outline"
-            onClick={() => {
-              onChange(null);
-              toast({ title: isVideo ? "Video removed" : "Image removed" });
-            }}
-          >
-            Remove
-          </button>
-        </div>
+        </UploadPreview>
       ) : (
         <>
           <input
@@ -187,6 +141,37 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
           {busy && <p aria-live="polite">Uploading...</p>}
         </>
       )}
+    </div>
+  );
+}
+
+/** What an uploader holds, with the button that takes it out (and says so in a toast). */
+function UploadPreview({
+  removed,
+  onRemove,
+  described,
+  children,
+}: {
+  removed: string;
+  onRemove: () => void;
+  /** The field's validation message, when there is one, told with the button. */
+  described?: AriaAttributes;
+  children: ReactNode;
+}) {
+  return (
+    <div className="upload-preview">
+      {children}
+      <button
+        type="button"
+        className="secondary outline"
+        {...described}
+        onClick={() => {
+          onRemove();
+          toast({ title: removed });
+        }}
+      >
+        Remove
+      </button>
     </div>
   );
 }

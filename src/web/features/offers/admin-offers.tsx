@@ -11,7 +11,7 @@ import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
 import { type LinkPick, LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
 import { ImageUploader, MediaUploader } from "#web/features/media/uploaders.tsx";
 import { retryQuery } from "#web/lib/query-client.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 
 export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => void; onNew: () => void }) {
   // Polled every 2 s while this tab is open, up to 3 retries.
@@ -160,11 +160,7 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
       },
       onError: (failure) => {
         editor.refused(failure, body);
-        toast({
-          title: "Error",
-          description: "Failed to save affiliate offer. Please try again.",
-          variant: "destructive",
-        });
+        toastError("Failed to save affiliate offer. Please try again.");
       },
     });
 

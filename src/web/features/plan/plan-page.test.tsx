@@ -1,17 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, screen, within } from "@testing-library/react";
-import { renderToString } from "react-dom/server";
-import { Router } from "wouter";
 import { content } from "#server/db/content.ts";
 import { modulesRead } from "#shared/features/course/reads.ts";
 import { ALL_ARCHETYPES } from "#shared/features/products/constants.ts";
 import { productsRead } from "#shared/features/products/reads.ts";
 import { moduleSummaries } from "#tests/support/course-modules.ts";
-import { renderAt } from "#tests/support/render.tsx";
+import { renderAt, renderServerHtml } from "#tests/support/render.tsx";
 import { EMPTY_PROGRESS, type Progress, withLessonRead, withModuleQuiz } from "#web/features/progress/progress.ts";
 import { updateProgress } from "#web/features/progress/store.ts";
-import { createQueryClient } from "#web/lib/query-client.ts";
 import PlanPage from "./plan-page.tsx";
 
 afterEach(() => {
@@ -52,15 +48,7 @@ const moduleLinks = () =>
 describe("/plan", () => {
   test("the server render is the same for everyone: how the plan is made, the quiz and the course", () => {
     localStorage.setItem("progress", JSON.stringify({ ...EMPTY_PROGRESS, quiz, earnings }));
-    const queryClient = createQueryClient();
-    queryClient.setQueryData([modulesRead.key()], modules);
-    const html = renderToString(
-      <QueryClientProvider client={queryClient}>
-        <Router ssrPath="/plan">
-          <PlanPage />
-        </Router>
-      </QueryClientProvider>,
-    );
+    const html = renderServerHtml("/plan", <PlanPage />, { data: [[[modulesRead.key()], modules]] });
     expect(html).toContain("How your plan is made");
     expect(html).toContain('href="/quiz"');
     expect(html).toContain('href="/learn"');

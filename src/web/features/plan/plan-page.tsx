@@ -6,10 +6,8 @@ import { ALL_ARCHETYPES } from "#shared/features/products/constants.ts";
 import { starterKit } from "#shared/features/products/kit.ts";
 import { productsRead } from "#shared/features/products/reads.ts";
 import { quizResultRead } from "#shared/features/quiz/reads.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { type NextStep, nextStep, type Progress } from "#web/features/progress/progress.ts";
 import { useProgress } from "#web/features/progress/store.ts";
-import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { type PageRoute, required } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
@@ -25,14 +23,13 @@ const KIT_ITEMS = 3;
 
 /** /plan: the modules to take first, the first starter-kit items and the next step (docs/product.md#your-plan). */
 export default function PlanPage() {
-  const { brandName } = useSettings();
   const { progress, loaded } = useProgress();
   const modules = useRead(modulesRead);
 
   return (
     <article className="plan">
       <PageMeta
-        title={pageTitle("Your Plan", brandName)}
+        page="Your Plan"
         description="Your plan for the free cam model course: the modules to take first, the first items of your starter kit and your next lesson, put together in your browser."
         // A page about one visitor's progress: nothing in it is for a search engine.
         noindex

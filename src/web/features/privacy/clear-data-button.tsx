@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useState } from "react";
+import { useModalDialog } from "#web/ui/modal-dialog.ts";
 import { clearSiteData, listSiteData, type StoredItem } from "./site-data.ts";
 
 type Step = { at: "closed" } | { at: "confirm"; items: StoredItem[] } | { at: "done"; removed: StoredItem[] };
@@ -24,15 +25,8 @@ function ItemList({ items }: { items: StoredItem[] }) {
 export function ClearDataButton() {
   const [step, setStep] = useState<Step>({ at: "closed" });
   const [busy, setBusy] = useState(false);
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(step.at !== "closed");
   const titleId = useId();
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (step.at !== "closed" && !dialog.open) dialog.showModal?.();
-    if (step.at === "closed" && dialog.open) dialog.close();
-  }, [step.at]);
 
   async function open() {
     setStep({ at: "confirm", items: await listSiteData() });

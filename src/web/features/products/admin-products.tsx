@@ -10,7 +10,7 @@ import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { type LinkPick, LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
 import { ImageUploader } from "#web/features/media/uploaders.tsx";
 import { newProductId } from "#web/lib/slug.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 
 type Product = RecommendedProduct;
 
@@ -128,13 +128,9 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
       },
       onError: (failure) => {
         editor.refused(failure, body);
-        toast({
-          title: "Error",
-          description: product
-            ? "Failed to update product. Please try again."
-            : "Failed to add product. Please try again.",
-          variant: "destructive",
-        });
+        toastError(
+          product ? "Failed to update product. Please try again." : "Failed to add product. Please try again.",
+        );
       },
     });
 

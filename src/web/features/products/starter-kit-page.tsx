@@ -7,7 +7,6 @@ import type { RecommendedProduct } from "#shared/features/products/contract.ts";
 import { starterKit } from "#shared/features/products/kit.ts";
 import { productsRead } from "#shared/features/products/reads.ts";
 import { archetypeProfileRead, quizResultRead } from "#shared/features/quiz/reads.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { AffiliateLabel } from "#web/features/disclosure/disclosure.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
@@ -36,7 +35,7 @@ export const route: PageRoute = {
 
 /** /quiz/starter-kit?quizId={id} (docs/product.md#starter-kit). */
 export default function StarterKitPage() {
-  const { brandName, resultRetentionDays } = useSettings();
+  const { resultRetentionDays } = useSettings();
   const quizId = new URLSearchParams(useSearch()).get("quizId");
   const quiz = useRead(quizResultRead, quizId ? { id: quizId } : null);
   const archetype = quiz.data?.archetype ?? null;
@@ -54,7 +53,6 @@ export default function StarterKitPage() {
     return (
       <ResultGone
         page="Starter Kit"
-        brandName={brandName}
         what="quiz results"
         days={resultRetentionDays}
         action="Retake the Quiz"
@@ -65,11 +63,7 @@ export default function StarterKitPage() {
   if (!profile || products.isError || essentials.isError) {
     return (
       <>
-        <PageMeta
-          title={pageTitle("Your Starter Kit", brandName)}
-          description="Your personalized cam model starter kit."
-          noindex
-        />
+        <PageMeta page="Your Starter Kit" description="Your personalized cam model starter kit." noindex />
         <ErrorState
           message="We couldn't load your personalized starter kit. Please try again."
           action="Restart the Quiz"
@@ -82,7 +76,7 @@ export default function StarterKitPage() {
   return (
     <article className="starter-kit">
       <PageMeta
-        title={pageTitle(`Your ${profile.name} Starter Kit`, brandName)}
+        page={`Your ${profile.name} Starter Kit`}
         description={`Lighting, camera, audio and privacy tools picked for the ${profile.name} cam model archetype, plus the essentials every new model needs.`}
       />
       <header className="page-intro">

@@ -1,11 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, screen, within } from "@testing-library/react";
-import { renderToString } from "react-dom/server";
-import { Router } from "wouter";
 import { content } from "#server/db/content.ts";
-import { renderAt } from "#tests/support/render.tsx";
-import { createQueryClient } from "#web/lib/query-client.ts";
+import { renderAt, renderServerHtml } from "#tests/support/render.tsx";
 import { normalise, type Progress } from "./progress.ts";
 import { decodeResumeCode, encodeResumeCode } from "./resume-code.ts";
 import ResumePage from "./resume-page.tsx";
@@ -60,15 +56,7 @@ function previewRows() {
 describe("/resume", () => {
   test("the server render holds no code and says the page needs JavaScript", () => {
     localStorage.setItem("progress", JSON.stringify(THERE));
-    const queryClient = createQueryClient();
-    queryClient.setQueryData(["/api/settings"], content.siteSettings);
-    const html = renderToString(
-      <QueryClientProvider client={queryClient}>
-        <Router ssrPath="/resume">
-          <ResumePage />
-        </Router>
-      </QueryClientProvider>,
-    );
+    const html = renderServerHtml("/resume", <ResumePage />, { data: [[["/api/settings"], content.siteSettings]] });
     expect(html).toContain("Continue on another device");
     expect(html).toContain("This needs JavaScript, because your progress lives in your browser");
     expect(html).not.toContain("CG1.");

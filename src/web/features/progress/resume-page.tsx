@@ -1,8 +1,6 @@
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
 import { MODULE_COUNT, TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
-import { useSettings } from "#web/features/settings/queries.ts";
 import type { PageRoute } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { isEmpty, lessonsReadCount, nextStep, type Progress } from "./progress.ts";
@@ -18,13 +16,12 @@ export const route: PageRoute = { cache: true };
  * (docs/product.md#resume-code). Nothing is sent to the server.
  */
 export default function ResumePage() {
-  const { brandName } = useSettings();
   const { progress, loaded } = useProgress();
 
   return (
     <article className="resume-page">
       <PageMeta
-        title={pageTitle("Continue on Another Device", brandName)}
+        page="Continue on Another Device"
         description="Carry your quiz result, estimate and course progress to another device with a resume code. The code is never sent to our server."
         noindex
       />

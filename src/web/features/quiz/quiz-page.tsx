@@ -8,11 +8,9 @@ import { archetypeQuestions, scoringTable } from "#shared/features/quiz/content.
 import type { Letter } from "#shared/features/quiz/contract.ts";
 import { archetypeProfileRead } from "#shared/features/quiz/reads.ts";
 import { scoreArchetype } from "#shared/features/quiz/scoring.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { API } from "#shared/paths.ts";
 import { report } from "#web/features/analytics/beacon.ts";
 import { updateProgress } from "#web/features/progress/store.ts";
-import { useSettings } from "#web/features/settings/queries.ts";
 import { readQuery } from "#web/lib/reads.ts";
 import { saveResult } from "#web/lib/save-result.ts";
 import type { PageRoute } from "#web/page-route.ts";
@@ -29,7 +27,6 @@ function quizStep(answers: readonly Letter[]): string {
 /** /quiz, ?answers= the answers so far (docs/product.md#the-archetype-quiz). */
 export default function QuizPage() {
   const answered = quizAnswersSoFar(new URLSearchParams(useSearch()).get("answers") ?? "") ?? [];
-  const { brandName } = useSettings();
   const [, navigate] = useLocation();
   const [saving, setSaving] = useState(false);
   const queryClient = useQueryClient();
@@ -58,7 +55,7 @@ export default function QuizPage() {
   return (
     <>
       <PageMeta
-        title={pageTitle("Discover Your Cam Girl Archetype", brandName)}
+        page="Discover Your Cam Girl Archetype"
         description="A 5-minute, 15-question quiz that matches you with one of 10 cam model archetypes, with the strengths, safety tips and pitfalls of each."
       />
       <header className="page-intro">

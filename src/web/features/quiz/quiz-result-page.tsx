@@ -2,7 +2,6 @@ import { Link, useSearch } from "wouter";
 import { isArchetype } from "#shared/features/quiz/constants.ts";
 import { archetypeProfileRead, quizResultRead } from "#shared/features/quiz/reads.ts";
 import { shareAddress, shareImagePath } from "#shared/features/quiz/share.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
@@ -43,7 +42,7 @@ export const route: PageRoute = {
 
 /** /quiz/result?archetype={name}&id={resultId} (docs/product.md#quiz-result-page). */
 export default function QuizResultPage() {
-  const { brandName, resultRetentionDays } = useSettings();
+  const { resultRetentionDays } = useSettings();
   const search = new URLSearchParams(useSearch());
   const id = search.get("id");
   const fromQuery = archetypeIn(search);
@@ -60,7 +59,6 @@ export default function QuizResultPage() {
     return (
       <ResultGone
         page="Quiz Result"
-        brandName={brandName}
         what="quiz results"
         days={resultRetentionDays}
         action="Retake the Quiz"
@@ -83,11 +81,7 @@ export default function QuizResultPage() {
   if (!profile) {
     return (
       <>
-        <PageMeta
-          title={pageTitle("Quiz Results", brandName)}
-          description="Your cam model archetype quiz results."
-          noindex
-        />
+        <PageMeta page="Quiz Results" description="Your cam model archetype quiz results." noindex />
         <ErrorState
           message="We couldn't load your quiz results. Please try taking the quiz again."
           action="Retake the Quiz"
@@ -100,7 +94,7 @@ export default function QuizResultPage() {
   return (
     <article className="result">
       <PageMeta
-        title={pageTitle(`${profile.name}: Your Cam Model Archetype`, brandName)}
+        page={`${profile.name}: Your Cam Model Archetype`}
         description={`${profile.name}: ${profile.tagline}`}
         // Shared and indexed by the archetype's own address: never the saved result's id.
         canonicalPath={shareAddress(profile.name)}

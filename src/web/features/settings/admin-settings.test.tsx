@@ -15,11 +15,7 @@ afterEach(() => {
 
 test("each platform's problems show at its own name and URL fields, before anything is sent", async () => {
   const { asAdmin, database } = await adminApp();
-  const sent: string[] = [];
-  routeFetchTo((path, init) => {
-    sent.push(`${init?.method ?? "GET"} ${path}`);
-    return asAdmin(path, init);
-  });
+  const sent = routeFetchTo(asAdmin);
   const before = database.sqlite.query("SELECT * FROM site_settings").get();
   renderAt("/admin", <SettingsTab />);
   fireEvent.change(await screen.findByLabelText("Platform 1 link"), { target: { value: "+new" } });
@@ -72,11 +68,7 @@ test("the public address: shown with where it came from, a local one warned abou
 
 test("the site's claims: each explained in plain words, a long one refused at its field, an empty one saved", async () => {
   const { asAdmin, database } = await adminApp();
-  const sent: string[] = [];
-  routeFetchTo((path, init) => {
-    sent.push(`${init?.method ?? "GET"} ${path}`);
-    return asAdmin(path, init);
-  });
+  const sent = routeFetchTo(asAdmin);
   renderAt("/admin", <SettingsTab />);
   const income = await screen.findByLabelText("Income figure");
   expect((income as HTMLInputElement).value).toBe("$10k+");

@@ -16,10 +16,9 @@ import {
 import { adminApi } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { Field } from "#web/admin/field.tsx";
-import { useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { BackupScheduleForm } from "#web/features/backups/backup-schedule-form.tsx";
 import { LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
-import { toast } from "#web/stores/toast.ts";
 import { ResultRetentionForm } from "./result-retention-form.tsx";
 
 /**
@@ -62,16 +61,7 @@ function PublicAddressEditor({ current: { origin, source } }: { current: PublicA
   const save = useAdminChange((body: PublicAddressInput) => adminApi.settings.address.put(body));
 
   const send = (body: PublicAddressInput, value: PublicAddressInput) =>
-    save.mutate(body, {
-      onSuccess: () => {
-        editor.accepted(value, body);
-        toast({ title: "Success", description: "Public address saved" });
-      },
-      onError: (failure) => {
-        editor.refused(failure, body);
-        toast({ title: "Error", description: failure.message, variant: "destructive" });
-      },
-    });
+    saveForm(editor, save, body, value, { saved: "Public address saved", next: body });
 
   return (
     <form {...editor.formProps(send)} className="admin-form" aria-labelledby="public-address-heading">
@@ -139,15 +129,9 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
     setForm({ ...form, [key]: { ...form[key], [field]: value } });
 
   const send = (_body: typeof form, value: typeof form) =>
-    save.mutate(value, {
-      onSuccess: () => {
-        editor.accepted(value);
-        toast({ title: "Success", description: "Settings saved" });
-      },
-      onError: (failure) => {
-        editor.refused(failure, value);
-        toast({ title: "Error", description: "Failed to save settings. Please try again.", variant: "destructive" });
-      },
+    saveForm(editor, save, value, value, {
+      saved: "Settings saved",
+      failed: "Failed to save settings. Please try again.",
     });
 
   return (
@@ -396,16 +380,7 @@ function LinkCheckEditor({ current }: { current: LinkCheckSchedule }) {
   const { form, setForm, error } = editor;
   const save = useAdminChange((body: LinkCheckInput) => adminApi.settings["link-checks"].put(body));
   const send = (body: LinkCheckInput, value: LinkCheckForm) =>
-    save.mutate(body, {
-      onSuccess: () => {
-        editor.accepted(value);
-        toast({ title: "Success", description: "Link-check schedule saved" });
-      },
-      onError: (failure) => {
-        editor.refused(failure, body);
-        toast({ title: "Error", description: failure.message, variant: "destructive" });
-      },
-    });
+    saveForm(editor, save, body, value, { saved: "Link-check schedule saved" });
   // A value saved by other means that is not one of the choices stays choosable.
   const choices: number[] = [...LINK_CHECK_CHOICES];
   if (current.stored !== null && !choices.includes(current.stored)) choices.push(current.stored);

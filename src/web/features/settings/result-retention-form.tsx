@@ -10,8 +10,7 @@ import { adminApi } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminDateTime } from "#web/admin/date-time.ts";
 import { Field } from "#web/admin/field.tsx";
-import { useAdminForm } from "#web/admin/use-admin-form.tsx";
-import { toast } from "#web/stores/toast.ts";
+import { saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 
 /** Settings' "Saved results" part: how many days anonymous quiz and calculator results are kept. */
 export function ResultRetentionForm() {
@@ -35,16 +34,7 @@ function ResultRetentionEditor({ current }: { current: ResultRetention }) {
   // The privacy page and the result pages say the number: the settings read is refreshed too.
   const save = useAdminChange((body: ResultRetentionInput) => adminApi.settings["result-retention"].put(body));
   const send = (body: ResultRetentionInput, value: RetentionForm) =>
-    save.mutate(body, {
-      onSuccess: () => {
-        editor.accepted(value);
-        toast({ title: "Success", description: `Results are now kept for ${describeRetention(value.days)}` });
-      },
-      onError: (failure) => {
-        editor.refused(failure, body);
-        toast({ title: "Error", description: failure.message, variant: "destructive" });
-      },
-    });
+    saveForm(editor, save, body, value, { saved: `Results are now kept for ${describeRetention(value.days)}` });
   const { lastRun } = current;
 
   return (

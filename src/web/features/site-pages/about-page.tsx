@@ -1,7 +1,5 @@
 import { Link } from "wouter";
 import outline from "#content/course/outline.json" with { type: "json" };
-import { pageTitle } from "#shared/features/settings/brand.ts";
-import { useSettings } from "#web/features/settings/queries.ts";
 import { prefersReducedMotion } from "#web/lib/scroll.ts";
 import type { PageRoute } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
@@ -9,8 +7,6 @@ import { PageMeta } from "#web/ui/page-meta.tsx";
 export const route: PageRoute = { cache: true };
 
 export default function AboutPage() {
-  const { brandName } = useSettings();
-
   function scrollToDetails() {
     const target = document.getElementById("course-details");
     target?.scrollIntoView({ behavior: prefersReducedMotion() ? "auto" : "smooth" });
@@ -20,7 +16,7 @@ export default function AboutPage() {
   return (
     <>
       <PageMeta
-        title={pageTitle("About the Free Cam Model Course", brandName)}
+        page="About the Free Cam Model Course"
         description="A free ten-module course for new webcam models: safety and privacy, persona, equipment, engagement, money and taxes, tools, fan clubs, burnout and long-term goals."
       />
       <section className="hero">

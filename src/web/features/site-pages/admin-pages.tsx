@@ -10,7 +10,7 @@ import { Field } from "#web/admin/field.tsx";
 import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
 import { retryQuery } from "#web/lib/query-client.ts";
-import { toast } from "#web/stores/toast.ts";
+import { toast, toastError } from "#web/stores/toast.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 
 const lastUpdate = (iso: string) =>
@@ -74,7 +74,7 @@ function PageEditor({ page }: { page: AdminSitePage }) {
       },
       onError: (failure) => {
         editor.refused(failure, body);
-        toast({ title: "Error", description: "Failed to save the page. Please try again.", variant: "destructive" });
+        toastError("Failed to save the page. Please try again.");
       },
     });
 

@@ -1,5 +1,4 @@
 import { Link } from "wouter";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { ContinueCourse } from "#web/features/course/continue-course.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import type { PageRoute } from "#web/page-route.ts";
@@ -35,7 +34,7 @@ const FEATURES = [
 ];
 
 export default function HomePage() {
-  const { brandName, incomeFigure, modelsHelpedFigure, testimonialQuote, testimonialAttribution } = useSettings();
+  const { incomeFigure, modelsHelpedFigure, testimonialQuote, testimonialAttribution } = useSettings();
   // The figures are the operator's claims (site settings, stored trimmed): an empty one is not
   // shown. The quiz's length is a fact about this site, so it always is.
   const stats = [
@@ -46,7 +45,7 @@ export default function HomePage() {
   return (
     <>
       <PageMeta
-        title={pageTitle("Discover Your Webcam Alter Ego", brandName)}
+        page="Discover Your Webcam Alter Ego"
         description="Find your cam model alter ego: take the 5-minute quiz to meet your archetype, estimate your income and start the free course on how to begin safely and succeed."
       />
       <section className="hero">

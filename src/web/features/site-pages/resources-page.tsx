@@ -1,10 +1,8 @@
 import { Link } from "wouter";
 import { blogCategoriesRead } from "#shared/features/blog/reads.ts";
 import { modulesRead } from "#shared/features/course/reads.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { useProgress } from "#web/features/progress/store.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
-import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { type PageRoute, required } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
@@ -13,7 +11,6 @@ export const route: PageRoute = { cache: true, loader: () => [required(modulesRe
 
 /** /resources: the resource library (docs/product.md#resource-library). */
 export default function ResourcesPage() {
-  const { brandName } = useSettings();
   const modules = useRead(modulesRead);
   const categories = useRead(blogCategoriesRead);
   // The starter kit of the visitor's last quiz, known only in this browser.
@@ -23,7 +20,7 @@ export default function ResourcesPage() {
   return (
     <>
       <PageMeta
-        title={pageTitle("Resource Library for New Cam Models", brandName)}
+        page="Resource Library for New Cam Models"
         description="Platform sign-up links, your personal starter kit, guides by topic and a practical checklist for every module of the free cam model course."
       />
       <header className="page-intro">

@@ -1,6 +1,5 @@
 import { Link, useLocation } from "wouter";
 import { DISCLOSURE_ANCHOR } from "#shared/features/disclosure/constants.ts";
-import { pageTitle } from "#shared/features/settings/brand.ts";
 import { withHeadingIds } from "#shared/features/site-pages/heading-ids.ts";
 import { sitePageRead } from "#shared/features/site-pages/reads.ts";
 import { ClearDataButton } from "#web/features/privacy/clear-data-button.tsx";
@@ -19,7 +18,6 @@ export const route: PageRoute = {
 /** /terms and /privacy: operator-editable text pages (docs/product.md#terms-and-privacy-pages). */
 export default function SitePageView() {
   const [location] = useLocation();
-  const { brandName } = useSettings();
   const { data, isError } = useRead(sitePageRead, { slug: slugOf(location) });
 
   if (!data) {
@@ -29,7 +27,7 @@ export default function SitePageView() {
   const body = withHeadingIds(data.body);
   return (
     <article className="prose">
-      <PageMeta title={pageTitle(data.title, brandName)} description={data.description} />
+      <PageMeta page={data.title} description={data.description} />
       <h1>{data.title}</h1>
       <p className="muted">Last updated {data.updatedAt.slice(0, 10)}</p>
       {/* biome-ignore lint/security/noDangerouslySetInnerHtml: trusted HTML, written in content/ or by the site's admin, never by visitors. */}
