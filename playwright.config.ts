@@ -1,7 +1,16 @@
+import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 import type { Options } from "./tests/e2e/fixtures.ts";
 
 const port = Number(process.env.E2E_PORT ?? 4310);
+
+/**
+ * Debian's Chromium: Playwright cannot download its own browser here. Its headless shell
+ * (package chromium-headless-shell, what Playwright itself runs headless) when installed: the
+ * same engine without the desktop browser around it, a sixth less time for the journeys.
+ */
+const HEADLESS_SHELL = "/usr/bin/chromium-headless-shell";
+const chromium = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
 
 function server(p: number) {
   return {
@@ -41,8 +50,7 @@ export default defineConfig<Options>({
         ? "retain-on-failure"
         : { mode: "retain-on-failure", screenshots: false, snapshots: true, sources: true },
     launchOptions: {
-      // Debian's Chromium: Playwright cannot download its own browser here.
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      executablePath: chromium,
       args: [
         "--headless",
         "--no-sandbox",
