@@ -25,7 +25,13 @@ function database() {
     for (let i = 0; i < rows; i++) handle.sqlite.run("INSERT INTO t VALUES (?)", ["x".repeat(3000)]);
   };
   const logSize = () => statSync(`${file}-wal`).size;
-  return { file, handle, write, logSize };
+  /** Starts the server's checkpoints on this file; the answer counts how often the monitor was told. */
+  const schedule = (options: { everyMs: number; logBytes?: number; mayWrite: () => boolean }) => {
+    let told = 0;
+    open!.checkpoints = scheduleCheckpoints({ database: handle, file, ...options, written: () => told++ });
+    return () => told;
+  };
+  return { file, handle, write, logSize, schedule };
 }
 
 async function until(condition: () => boolean, ms = 5000): Promise<void> {
@@ -38,65 +44,43 @@ async function until(condition: () => boolean, ms = 5000): Promise<void> {
 
 describe("the server's checkpoints", () => {
   test("the log is folded in and emptied once the interval has passed, and the monitor is told each time", async () => {
-    const { file, handle, write, logSize } = database();
-    let told = 0;
-    open!.checkpoints = scheduleCheckpoints({
-      database: handle,
-      file,
-      everyMs: 100,
-      mayWrite: () => true,
-      written: () => told++,
-    });
+    const { write, logSize, schedule } = database();
+    const told = schedule({ everyMs: 100, mayWrite: () => true });
     write(10);
     expect(logSize()).toBeGreaterThan(0);
     await until(() => logSize() === 0);
-    expect(told).toBe(1);
+    expect(told()).toBe(1);
     // Nothing new in the log: nothing to do, however long it waits.
     await Bun.sleep(300);
-    expect(told).toBe(1);
+    expect(told()).toBe(1);
     write();
-    await until(() => told === 2);
+    await until(() => told() === 2);
   });
 
   test("a log that grows past the size is folded in at once, before the interval", async () => {
-    const { file, handle, write, logSize } = database();
-    let told = 0;
-    open!.checkpoints = scheduleCheckpoints({
-      database: handle,
-      file,
-      everyMs: 60_000,
-      logBytes: 256 * 1024,
-      mayWrite: () => true,
-      written: () => told++,
-    });
+    const { write, logSize, schedule } = database();
+    const told = schedule({ everyMs: 60_000, logBytes: 256 * 1024, mayWrite: () => true });
     write(5);
     await Bun.sleep(1200);
-    expect(told).toBe(0);
+    expect(told()).toBe(0);
     write(100);
-    await until(() => told === 1, 3000);
+    await until(() => told() === 1, 3000);
     expect(logSize()).toBe(0);
   });
 
   test("never while the file is not ours: nothing written, the monitor not told", async () => {
-    const { file, handle, write, logSize } = database();
+    const { file, write, logSize, schedule } = database();
     const before = statSync(file, { bigint: true }).mtimeNs;
-    let told = 0;
-    open!.checkpoints = scheduleCheckpoints({
-      database: handle,
-      file,
-      everyMs: 50,
-      mayWrite: () => false,
-      written: () => told++,
-    });
+    const told = schedule({ everyMs: 50, mayWrite: () => false });
     write(10);
     const size = logSize();
     await Bun.sleep(1200);
-    expect({ told, log: logSize(), file: statSync(file, { bigint: true }).mtimeNs }).toEqual({
+    expect({ told: told(), log: logSize(), file: statSync(file, { bigint: true }).mtimeNs }).toEqual({
       told: 0,
       log: size,
       file: before,
     });
-    expect(open!.checkpoints.run()).toBeNull();
+    expect(open!.checkpoints!.run()).toBeNull();
   });
 
   test("a reader in another connection: folded as far as it can without waiting, emptied once it is gone", () => {

@@ -128,23 +128,14 @@ describe("what a flood needs to deny a new visitor its first result (the default
     expect(v6).toEqual(v4);
   });
 
-  test("/56s, each in a /48 of its own: 1 before, 1,419 now", () => {
-    const attack = flood(
-      new MemoryDailyQuota(results),
-      range(ENOUGH, (i) => slash56(i)),
-    );
-    expect(attack).toMatchObject({ used: 1_419, denied: true });
-    // Whatever the order, the last quarter at 4 networks' floor per /56.
-    expect(attack.used).toBeGreaterThanOrEqual(Math.ceil(12_500 / (4 * 3)));
-  });
-
-  test("/48s: 1 before, 356 now", () => {
-    const attack = flood(
-      new MemoryDailyQuota(results),
-      range(ENOUGH, (i) => slash48(i)),
-    );
-    expect(attack).toMatchObject({ used: 356, denied: true });
-    expect(attack.used).toBeGreaterThanOrEqual(Math.ceil(12_500 / (16 * 3)));
+  test.each([
+    ["/56s, each in a /48 of its own: 1 before, 1,419 now", (i: number): Tree => slash56(i), 1_419, 4],
+    ["/48s: 1 before, 356 now", (i: number): Tree => slash48(i), 356, 16],
+  ])("%s", (_name, network, used, floorNetworks) => {
+    const attack = flood(new MemoryDailyQuota(results), range(ENOUGH, network));
+    expect(attack).toMatchObject({ used, denied: true });
+    // Whatever the order, the last quarter at the floor of `floorNetworks` networks per block.
+    expect(attack.used).toBeGreaterThanOrEqual(Math.ceil(12_500 / (floorNetworks * 3)));
   });
 
   test("after 256 /64s of one /56, or a whole /48, a visitor on a new network saves a result", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { HttpError } from "#server/plugins/errors.ts";
+import { refusal } from "#tests/support/refusal.ts";
 import { arrivalRecord, bodyChunks, noteArrival, readBody } from "./request-body.ts";
 import { SMALL_BODY_BYTES, timeLimits } from "./time-limits.ts";
 
@@ -23,15 +23,7 @@ function trickled(pieces: [delay: number, bytes: number][]): Request {
   return request;
 }
 
-async function refusal(work: Promise<unknown>): Promise<HttpError> {
-  try {
-    await work;
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error("the body was taken");
-}
+const refused = (work: Promise<unknown>) => refusal(work, "the body was taken");
 
 const small = { limit: SMALL_BODY_BYTES, tooLarge: "too large" };
 const large = { limit: 1024 * 1024, tooLarge: "too large" };
@@ -54,7 +46,7 @@ describe("a small body (what a visitor may send) arrives whole within its deadli
   test("trickled past the deadline: 408 with a sentence, the rest not read", async () => {
     const request = trickled(Array.from({ length: 20 }, () => [40, 1] as [number, number]));
     const started = performance.now();
-    const error = await refusal(readBody(request, small));
+    const error = await refused(readBody(request, small));
     expect(error.status).toBe(408);
     expect(error.message).toMatch(/took more than \d+ seconds to arrive.*nothing was saved/);
     expect(performance.now() - started).toBeLessThan(400);
@@ -62,11 +54,11 @@ describe("a small body (what a visitor may send) arrives whole within its deadli
   });
 
   test("never started: 408 at the deadline", async () => {
-    expect((await refusal(readBody(trickled([[5_000, 1]]), small))).status).toBe(408);
+    expect((await refused(readBody(trickled([[5_000, 1]]), small))).status).toBe(408);
   });
 
   test("too large: 413 as soon as the count passes the limit", async () => {
-    const error = await refusal(
+    const error = await refused(
       readBody(
         trickled([
           [0, SMALL_BODY_BYTES],
@@ -94,7 +86,7 @@ describe("a larger body (the admin's saves and uploads) must keep moving, howeve
       [100, 10],
       [400, 10],
     ]);
-    const error = await refusal(readBody(request, large));
+    const error = await refused(readBody(request, large));
     expect(error.status).toBe(408);
     expect(error.message).toMatch(/stalled: less than 1 KB arrived in \d+ seconds/);
   });

@@ -7,12 +7,13 @@ import { errorHandler, HttpError } from "./errors.ts";
 
 // The plugin on a minimal app with one route of each kind the feature modules use.
 const logger = memoryLogger();
+const renderErrorPage = async (_request: Request, status: number) =>
+  new Response(`<h1>page ${status}</h1>`, { status, headers: { "content-type": "text/html" } });
 const app = new Elysia()
   .use(
     errorHandler({
       logger,
-      renderErrorPage: async (_r, status) =>
-        new Response(`<h1>page ${status}</h1>`, { status, headers: { "content-type": "text/html" } }),
+      renderErrorPage,
     }),
   )
   .post("/api/login", () => ({ ok: true }), {
@@ -96,8 +97,7 @@ const storageApp = new Elysia()
   .use(
     errorHandler({
       logger,
-      renderErrorPage: async (_r, status) =>
-        new Response(`<h1>page ${status}</h1>`, { status, headers: { "content-type": "text/html" } }),
+      renderErrorPage,
       storage: { recheck: () => diskState },
     }),
   )

@@ -109,6 +109,26 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
   }
 
   /**
+   * A change confirmed by a current code while two-factor sign-in is on (refused with `whenOff`
+   * while it is off); this session goes on at the account's new token version.
+   */
+  async function changeWithCode<T extends SignInChanged>(
+    {
+      body,
+      request,
+      server,
+      set,
+    }: { body: { code: string }; request: Request; server: Server | null; set: SetHeaders },
+    whenOff: string,
+    change: (adminId: number) => Promise<T>,
+  ): Promise<T> {
+    const admin = await adminWithTwoFactor(request, server, body.code, whenOff);
+    const changed = await change(admin.id);
+    await keepThisSession(request, server, set, admin.id, changed);
+    return changed;
+  }
+
+  /**
    * The current password, then `code` (a check of the code that answers whether it was right),
    * as one throttled attempt: a right password never clears the count of wrong codes, and a
    * wrong password leaves the code unchecked. Refuses at the field that was wrong.
@@ -160,19 +180,18 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
     )
     .post(
       "/account/two-factor/recovery-codes",
-      async ({ body, request, server, set }) => {
-        const admin = await adminWithTwoFactor(request, server, body.code, "Two-factor sign-in is off.");
-        const { recoveryCodes, tokenVersion } = await regenerateRecoveryCodes(db, admin.id);
-        await keepThisSession(request, server, set, admin.id, { tokenVersion });
+      async (context) => {
+        const { recoveryCodes } = await changeWithCode(context, "Two-factor sign-in is off.", (adminId) =>
+          regenerateRecoveryCodes(db, adminId),
+        );
         return { recoveryCodes };
       },
       adminJson(CodeInput),
     )
     .post(
       "/account/two-factor/disable",
-      async ({ body, request, server, set }) => {
-        const admin = await adminWithTwoFactor(request, server, body.code, "Two-factor sign-in is already off.");
-        await keepThisSession(request, server, set, admin.id, await disableTwoFactor(db, admin.id));
+      async (context) => {
+        await changeWithCode(context, "Two-factor sign-in is already off.", (adminId) => disableTwoFactor(db, adminId));
         return { message: "Two-factor sign-in is off. Every other session has been signed out." };
       },
       adminJson(CodeInput),

@@ -106,15 +106,7 @@ export function cookieTokens(request: Request, name = SESSION_COOKIE): string[] 
  * when the site is reached over HTTPS. An empty value with maxAge 0 ends it.
  */
 export function sessionCookie(value: string, { maxAge, secure }: { maxAge: number; secure: boolean }): string {
-  return [
-    `${SESSION_COOKIE}=${value}`,
-    `Max-Age=${maxAge}`,
-    ...(maxAge === 0 ? ["Expires=Thu, 01 Jan 1970 00:00:00 GMT"] : []),
-    "Path=/",
-    "HttpOnly",
-    "SameSite=Lax",
-    ...(secure ? ["Secure"] : []),
-  ].join("; ");
+  return httpOnlyCookie(SESSION_COOKIE, value, { maxAge, secure, path: "/", sameSite: "Lax" });
 }
 
 /**
@@ -123,13 +115,22 @@ export function sessionCookie(value: string, { maxAge, secure }: { maxAge: numbe
  */
 export function challengeCookie(value: string, { secure }: { secure: boolean }): string {
   const maxAge = value ? CHALLENGE_MINUTES * 60 : 0;
+  return httpOnlyCookie(CHALLENGE_COOKIE, value, { maxAge, secure, path: "/api/auth", sameSite: "Strict" });
+}
+
+/** An HttpOnly Set-Cookie value; maxAge 0 also dates it in the past, for browsers that ignore Max-Age. */
+function httpOnlyCookie(
+  name: string,
+  value: string,
+  { maxAge, secure, path, sameSite }: { maxAge: number; secure: boolean; path: string; sameSite: "Lax" | "Strict" },
+): string {
   return [
-    `${CHALLENGE_COOKIE}=${value}`,
+    `${name}=${value}`,
     `Max-Age=${maxAge}`,
     ...(maxAge === 0 ? ["Expires=Thu, 01 Jan 1970 00:00:00 GMT"] : []),
-    "Path=/api/auth",
+    `Path=${path}`,
     "HttpOnly",
-    "SameSite=Strict",
+    `SameSite=${sameSite}`,
     ...(secure ? ["Secure"] : []),
   ].join("; ");
 }

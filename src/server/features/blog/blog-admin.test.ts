@@ -73,11 +73,10 @@ describe("blog admin API as the admin", () => {
   test("posts: create (sanitised), duplicate slug 409, update, list with drafts, delete, unknown 404", async () => {
     const api = await scenarioApp({ admin: true });
     await createCategory(api.db, { name: "Tips and Tricks", slug: "tips-and-tricks" });
+    // The same post twice: made (sanitised), then its slug taken.
+    const send = { who: "admin", method: "POST", path: "/api/admin/blog/post", body: post } as const;
     const created = await api.check({
-      who: "admin",
-      method: "POST",
-      path: "/api/admin/blog/post",
-      body: post,
+      ...send,
       status: 201,
       contains: { content: "<p>Hello </p>" },
       rows: { blog_posts: 1 },
@@ -85,15 +84,8 @@ describe("blog admin API as the admin", () => {
     const { id } = created.json<{ id: number }>();
     await api.check({ path: "/api/blog/post/a-new-post", status: 200 });
 
-    await api.check({
-      who: "admin",
-      method: "POST",
-      path: "/api/admin/blog/post",
-      body: post,
-      status: 409,
-      contains: { error: 'A post with the slug "a-new-post" already exists.' },
-      rows: { blog_posts: 0 },
-    });
+    const taken = { error: 'A post with the slug "a-new-post" already exists.' };
+    await api.check({ ...send, status: 409, contains: taken, rows: { blog_posts: 0 } });
 
     await api.check({
       who: "admin",

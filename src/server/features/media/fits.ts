@@ -11,11 +11,8 @@ export async function withCoverFits<T extends { coverImage: string | null }>(
   db: Db,
   posts: T[],
 ): Promise<(T & CoverFit)[]> {
-  const fits = await imageFits(
-    db,
-    posts.map((p) => p.coverImage),
-  );
-  return posts.map((p) => ({ ...p, coverFit: (p.coverImage && fits.get(p.coverImage)) || null }));
+  const fits = await fitsOf(db, posts, (p) => p.coverImage);
+  return posts.map((p, i) => ({ ...p, coverFit: fits[i] }));
 }
 
 /** Offers or products with their picture's size and copies. */
@@ -23,11 +20,19 @@ export async function withImageFits<T extends { imageUrl?: string | null }>(
   db: Db,
   items: T[],
 ): Promise<(T & ImageUrlFit)[]> {
-  const fits = await imageFits(
-    db,
-    items.map((i) => i.imageUrl),
-  );
-  return items.map((i) => ({ ...i, imageFit: (i.imageUrl && fits.get(i.imageUrl)) || null }));
+  const fits = await fitsOf(db, items, (i) => i.imageUrl);
+  return items.map((item, i) => ({ ...item, imageFit: fits[i] }));
+}
+
+/** The size and copies of each item's image, in the items' order (null where it is no known upload), in one query. */
+async function fitsOf<T>(
+  db: Db,
+  items: T[],
+  image: (item: T) => string | null | undefined,
+): Promise<(ImageFit | null)[]> {
+  const sources = items.map(image);
+  const fits = await imageFits(db, sources);
+  return sources.map((source) => (source && fits.get(source)) || null);
 }
 
 /** A post with its cover's size and copies, and each uploaded image in its content given width, height and srcset. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { HttpError } from "#server/plugins/errors.ts";
+import { refusal } from "#tests/support/refusal.ts";
 import { multipartBoundary, type PartStart, readMultipartFile } from "./multipart.ts";
 
 const encoder = new TextEncoder();
@@ -39,15 +40,7 @@ async function read(chunks: AsyncIterable<Uint8Array>, boundary = BOUNDARY) {
   return { found, bytes: new Uint8Array(Buffer.concat(received)), started, writes: received.length };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<HttpError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof HttpError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
+const refused = (work: Promise<unknown>) => refusal(work, "expected a refusal");
 
 // Bytes that look like parts of a boundary without being one.
 const tricky = new Uint8Array(
@@ -141,14 +134,14 @@ describe("refused bodies", () => {
       "multipart",
     ],
   ])("a body that %s is a 400", async (_, raw, message) => {
-    const error = await refusal(read(pieces(raw, 100)));
+    const error = await refused(read(pieces(raw, 100)));
     expect(error.status).toBe(400);
     expect(error.message).toContain(message);
   });
 
   test("a refusal from start() stops the reading before any byte is written", async () => {
     let written = 0;
-    const error = await refusal(
+    const error = await refused(
       readMultipartFile(pieces(complete, 50), BOUNDARY, "file", {
         start: () => {
           throw new HttpError(422, "no");

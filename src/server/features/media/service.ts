@@ -24,6 +24,10 @@ interface Usable {
   fields: [field: string, value: string | null][];
 }
 
+function usable(kind: Usable["kind"], title: string, href: string, fields: Usable["fields"]): Usable {
+  return { kind, title, href, fields };
+}
+
 /** Every place an upload may be used: posts, offers, products and the site's pages. */
 async function usableRecords(db: Db): Promise<Usable[]> {
   const [posts, offers, products, pages] = await Promise.all([
@@ -53,45 +57,23 @@ async function usableRecords(db: Db): Promise<Usable[]> {
       .from(sitePages),
   ]);
   return [
-    ...posts.map(
-      (p): Usable => ({
-        kind: "post",
-        title: p.title,
-        href: adminPath("posts", p.id),
-        fields: [
-          ["cover", p.cover],
-          ["content", `${p.content}\n${p.markdown ?? ""}`],
-        ],
-      }),
+    ...posts.map((p) =>
+      usable("post", p.title, adminPath("posts", p.id), [
+        ["cover", p.cover],
+        ["content", `${p.content}\n${p.markdown ?? ""}`],
+      ]),
     ),
-    ...offers.map(
-      (o): Usable => ({
-        kind: "offer",
-        title: o.title,
-        href: adminPath("offers", o.id),
-        fields: [
-          ["image", o.image],
-          ["video", o.video],
-          ["description", o.description],
-        ],
-      }),
+    ...offers.map((o) =>
+      usable("offer", o.title, adminPath("offers", o.id), [
+        ["image", o.image],
+        ["video", o.video],
+        ["description", o.description],
+      ]),
     ),
-    ...products.map(
-      (p): Usable => ({
-        kind: "product",
-        title: p.name,
-        // Products are edited in a dialog over their list.
-        href: "/admin/products",
-        fields: [["image", p.image]],
-      }),
-    ),
-    ...pages.map(
-      (p): Usable => ({
-        kind: "page",
-        title: p.title,
-        href: adminPath("pages", p.slug),
-        fields: [["body", `${p.body}\n${p.markdown ?? ""}`]],
-      }),
+    // Products are edited in a dialog over their list.
+    ...products.map((p) => usable("product", p.name, "/admin/products", [["image", p.image]])),
+    ...pages.map((p) =>
+      usable("page", p.title, adminPath("pages", p.slug), [["body", `${p.body}\n${p.markdown ?? ""}`]]),
     ),
   ];
 }

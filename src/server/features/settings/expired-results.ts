@@ -34,6 +34,12 @@ export interface DeletedResults {
   earnings: number;
 }
 
+/** One statement: deletes up to `limit` of the results in `table` saved before `cutoff`; the ids deleted. */
+function deleteSavedBefore(db: Db, table: typeof quizResults | typeof earningsResults, cutoff: Date, limit: number) {
+  const expired = db.select({ id: table.id }).from(table).where(lt(table.createdAt, cutoff)).limit(limit);
+  return db.delete(table).where(inArray(table.id, expired)).returning({ id: table.id });
+}
+
 /** Runs `batch` until it deletes fewer rows than a full batch; the rows deleted. */
 async function inBatches(
   batch: () => Promise<unknown[]>,
@@ -64,34 +70,12 @@ export async function deleteExpiredResults(
 ): Promise<DeletedResults> {
   const cutoff = retentionCutoff(now, days);
   const earnings = await inBatches(
-    () => {
-      const expired = db
-        .select({ id: earningsResults.id })
-        .from(earningsResults)
-        .where(lt(earningsResults.createdAt, cutoff))
-        .limit(batchSize);
-      return db
-        .delete(earningsResults)
-        .where(inArray(earningsResults.id, expired))
-        .returning({ id: earningsResults.id });
-    },
+    () => deleteSavedBefore(db, earningsResults, cutoff, batchSize),
     batchSize,
     pause,
     stopped,
   );
   if (earnings > 0 && !stopped()) await pause(0);
-  const quiz = await inBatches(
-    () => {
-      const expired = db
-        .select({ id: quizResults.id })
-        .from(quizResults)
-        .where(lt(quizResults.createdAt, cutoff))
-        .limit(batchSize);
-      return db.delete(quizResults).where(inArray(quizResults.id, expired)).returning({ id: quizResults.id });
-    },
-    batchSize,
-    pause,
-    stopped,
-  );
+  const quiz = await inBatches(() => deleteSavedBefore(db, quizResults, cutoff, batchSize), batchSize, pause, stopped);
   return { quiz, earnings };
 }

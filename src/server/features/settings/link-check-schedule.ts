@@ -4,6 +4,7 @@ import type { Db } from "#server/db/client.ts";
 import { adminJson } from "#server/plugins/admin-route.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { LinkCheckInput, type LinkCheckSchedule } from "#shared/features/settings/link-checks.ts";
+import { updateSettingsRow } from "./settings-row.ts";
 import { siteSettings } from "./table.ts";
 
 /** What runs the checks on a timer (LinkChecks). */
@@ -62,12 +63,7 @@ export class LinkCheckSchedules {
         "The link-check schedule is set by LINK_CHECK_INTERVAL on the server; change it there (or unset it to choose here).",
       );
     }
-    const saved = await this.options.db
-      .update(siteSettings)
-      .set({ linkCheckHours: hours })
-      .where(eq(siteSettings.id, 1))
-      .returning({ id: siteSettings.id });
-    if (saved.length === 0) throw new HttpError(503, "Site settings are missing: run the seed.");
+    await updateSettingsRow(this.options.db, { linkCheckHours: hours });
     this.stored = hours;
     this.apply();
     return this.describe();

@@ -37,18 +37,22 @@ async function resultsOfEveryAge() {
   return db;
 }
 
+/** A pause between statements that returns at once and counts how often it was awaited. */
+function countedPauses() {
+  const counted = {
+    times: 0,
+    pause: async () => {
+      counted.times++;
+    },
+  };
+  return counted;
+}
+
 describe("deleting expired results in batches", () => {
   test("every result older than the retention goes, nothing newer; a statement per batch, a pause between", async () => {
     const db = await resultsOfEveryAge();
-    let pauses = 0;
-    const deleted = await deleteExpiredResults(db, {
-      now: NOW,
-      days: 30,
-      batchSize: 7,
-      pause: async () => {
-        pauses++;
-      },
-    });
+    const pauses = countedPauses();
+    const deleted = await deleteExpiredResults(db, { now: NOW, days: 30, batchSize: 7, pause: pauses.pause });
     // Ages 30.5 to 59.5 days: 30 of each kind.
     expect(deleted).toEqual({ quiz: 30, earnings: 30 });
     const quizLeft = await db.select({ id: quizResults.id, at: quizResults.createdAt }).from(quizResults);
@@ -57,7 +61,7 @@ describe("deleting expired results in batches", () => {
     const recent = await db.select().from(earningsResults).where(eq(earningsResults.id, "recent"));
     expect(recent[0]?.quizResultId).toBeNull();
     // 30 rows in batches of 7: 5 statements each (the last one short), a pause after each full one and between the tables.
-    expect(pauses).toBe(4 + 1 + 4);
+    expect(pauses.times).toBe(4 + 1 + 4);
     // Nothing more to do.
     expect(await deleteExpiredResults(db, { now: NOW, days: 30 })).toEqual({ quiz: 0, earnings: 0 });
   });
@@ -71,15 +75,13 @@ describe("deleting expired results in batches", () => {
 
   test("a pass asked to stop stops before its next statement", async () => {
     const db = await resultsOfEveryAge();
-    let statements = 0;
+    const statements = countedPauses();
     const deleted = await deleteExpiredResults(db, {
       now: NOW,
       days: 1,
       batchSize: 5,
-      pause: async () => {
-        statements++;
-      },
-      stopped: () => statements >= 2,
+      pause: statements.pause,
+      stopped: () => statements.times >= 2,
     });
     expect(deleted).toEqual({ quiz: 0, earnings: 10 });
   });

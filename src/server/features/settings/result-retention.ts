@@ -3,7 +3,6 @@ import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
 import type { Logger } from "#server/logger.ts";
 import { adminJson } from "#server/plugins/admin-route.ts";
-import { HttpError } from "#server/plugins/errors.ts";
 import { ResultRetentionInput } from "#shared/features/settings/contract.ts";
 import {
   DEFAULT_RESULT_RETENTION_DAYS,
@@ -12,6 +11,7 @@ import {
   type RetentionRun,
 } from "#shared/features/settings/result-retention.ts";
 import { deleteExpiredResults } from "./expired-results.ts";
+import { updateSettingsRow } from "./settings-row.ts";
 import { siteSettings } from "./table.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -69,12 +69,7 @@ export class ResultRetentionPolicy {
 
   /** Saves the owner's choice; expired results are deleted in the background, the answer does not wait. */
   async save(days: number | null): Promise<ResultRetention> {
-    const saved = await this.options.db
-      .update(siteSettings)
-      .set({ resultRetentionDays: days })
-      .where(eq(siteSettings.id, 1))
-      .returning({ id: siteSettings.id });
-    if (saved.length === 0) throw new HttpError(503, "Site settings are missing: run the seed.");
+    await updateSettingsRow(this.options.db, { resultRetentionDays: days });
     this.stored = days;
     void this.deleteExpired();
     return this.describe();

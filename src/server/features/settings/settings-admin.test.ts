@@ -12,29 +12,29 @@ import { ADMIN, adminApp } from "#tests/support/admin.ts";
 import { settingsInput } from "#tests/support/admin-inputs.ts";
 import { HIDDEN_CHARACTERS } from "#tests/support/hostile-destinations.ts";
 import { renderPage } from "#tests/support/page.ts";
-import { runScenarios, scenarioApp } from "#tests/support/scenario.ts";
+import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
 
 const settings = settingsInput();
+/** A request from this site without the session: refused, and nothing changes. */
+const signedOut = {
+  headers: { origin: "http://localhost" },
+  status: 401,
+  json: { error: "Sign in as the admin to continue." },
+  unchanged: true,
+} satisfies Partial<Scenario>;
 
 runScenarios("settings admin API without the session or from another site", [
   {
     name: "read settings: 401",
     path: "/api/admin/settings",
-    headers: { origin: "http://localhost" },
-    status: 401,
-    json: { error: "Sign in as the admin to continue." },
-    unchanged: true,
+    ...signedOut,
   },
   {
     name: "update settings: 401, nothing changes",
     method: "PUT",
     path: "/api/admin/settings",
     body: settings,
-
-    headers: { origin: "http://localhost" },
-    status: 401,
-    json: { error: "Sign in as the admin to continue." },
-    unchanged: true,
+    ...signedOut,
   },
   {
     name: "update settings from a foreign Origin with the session: 403, nothing changes",
