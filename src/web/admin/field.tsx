@@ -45,14 +45,16 @@ export function TextField({
   onChange,
   error,
   rows,
-  type,
+  ...input
 }: {
   label: string;
   value: string | null | undefined;
   onChange: (value: string) => void;
   error?: string;
   rows?: number;
-  type?: "url";
+  type?: "url" | "password";
+  autoComplete?: string;
+  placeholder?: string;
 }) {
   return (
     <Field label={label} error={error}>
@@ -60,7 +62,7 @@ export function TextField({
         rows ? (
           <textarea {...props} rows={rows} value={value ?? ""} onChange={(e) => onChange(e.target.value)} />
         ) : (
-          <input {...props} type={type} value={value ?? ""} onChange={(e) => onChange(e.target.value)} />
+          <input {...props} {...input} value={value ?? ""} onChange={(e) => onChange(e.target.value)} />
         )
       }
     </Field>
