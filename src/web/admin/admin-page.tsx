@@ -192,14 +192,20 @@ export default function AdminPage() {
   );
 }
 
+/** A ref to focus once `key` is set, when the last click inside the dashboard asked for `place`. */
+function useFocusAfter<E extends HTMLElement>(place: "nav" | "panel", key: string) {
+  const ref = useRef<E>(null);
+  useEffect(() => {
+    if (focusNext !== place || !key) return;
+    focusNext = null;
+    ref.current?.focus();
+  }, [place, key]);
+  return ref;
+}
+
 /** The sections as links, the current one marked; it wraps on a narrow screen. */
 function AdminNav({ current }: { current: AdminSection }) {
-  const currentLink = useRef<HTMLAnchorElement>(null);
-  useEffect(() => {
-    if (focusNext !== "nav" || !current) return;
-    focusNext = null;
-    currentLink.current?.focus();
-  }, [current]);
+  const currentLink = useFocusAfter<HTMLAnchorElement>("nav", current);
   return (
     <nav aria-label="Admin sections" className="admin-nav">
       <ul>
@@ -224,12 +230,7 @@ function AdminNav({ current }: { current: AdminSection }) {
 
 /** The section's content; focused when an editor or a list was opened from inside the dashboard. */
 function Panel({ at, children }: { at: string; children: ReactNode }) {
-  const panel = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (focusNext !== "panel" || !at) return;
-    focusNext = null;
-    panel.current?.focus();
-  }, [at]);
+  const panel = useFocusAfter<HTMLDivElement>("panel", at);
   return (
     <div ref={panel} className="admin-panel" tabIndex={-1}>
       {children}

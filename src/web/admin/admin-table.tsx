@@ -128,3 +128,40 @@ export function DeleteDialog<T extends { id: Id }, Id>({
     />
   );
 }
+
+/**
+ * The delete confirmation in the standard wording, for a record named by its title: "Delete
+ * <Noun>", asked by the title, then "<Noun> deleted successfully" or "Failed to delete <noun>.".
+ */
+export function DeleteRecordDialog<T extends { id: Id; title: string }, Id>({
+  noun,
+  ...props
+}: {
+  noun: string;
+  item: T | null;
+  remove: Remover<Id>;
+  onClose: () => void;
+}) {
+  const capital = noun.charAt(0).toUpperCase() + noun.slice(1);
+  return (
+    <DeleteDialog
+      {...props}
+      title={`Delete ${noun.replace(/\b\w/g, (letter) => letter.toUpperCase())}`}
+      message={(item) => `Are you sure you want to delete "${item.title}"? This action cannot be undone.`}
+      success={{ title: "Success", description: `${capital} deleted successfully` }}
+      failure={{ title: "Error", description: `Failed to delete ${noun}.` }}
+    />
+  );
+}
+
+/** An empty list: what is missing, and the button that makes the first record. */
+export function EmptyList({ text, action, onAction }: { text: string; action: string; onAction: () => void }) {
+  return (
+    <div className="empty-state">
+      <p>{text}</p>
+      <button type="button" onClick={onAction}>
+        {action}
+      </button>
+    </div>
+  );
+}

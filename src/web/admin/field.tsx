@@ -35,15 +35,49 @@ export function Field({
   );
 }
 
+/**
+ * A labelled text input (a textarea when it has `rows`): an absent value shows as empty and
+ * every change sets the text.
+ */
+export function TextField({
+  label,
+  value,
+  onChange,
+  error,
+  rows,
+  ...input
+}: {
+  label: string;
+  value: string | null | undefined;
+  onChange: (value: string) => void;
+  error?: string;
+  rows?: number;
+  type?: "url" | "password";
+  autoComplete?: string;
+  placeholder?: string;
+}) {
+  return (
+    <Field label={label} error={error}>
+      {(props) =>
+        rows ? (
+          <textarea {...props} rows={rows} value={value ?? ""} onChange={(e) => onChange(e.target.value)} />
+        ) : (
+          <input {...props} {...input} value={value ?? ""} onChange={(e) => onChange(e.target.value)} />
+        )
+      }
+    </Field>
+  );
+}
+
 /** A labelled checkbox with its validation message announced and linked. */
 export function Check({
   label,
-  checked,
+  value: checked,
   onChange,
   error,
 }: {
   label: string;
-  checked: boolean;
+  value: boolean;
   onChange: (checked: boolean) => void;
   error?: string;
 }) {

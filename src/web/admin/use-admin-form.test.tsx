@@ -51,7 +51,7 @@ function Editor({
         <Field label="Email" error={error("email")}>
           {(props) => <input {...props} value={form.email} onChange={(e) => set("email", e.target.value)} />}
         </Field>
-        <Check label="I agree" checked={form.agreed} onChange={(v) => set("agreed", v)} error={error("agreed")} />
+        <Check label="I agree" value={form.agreed} onChange={(v) => set("agreed", v)} error={error("agreed")} />
         {showHidden && (
           <Field label="Hidden" error={error("hidden")}>
             {(props) => <input {...props} value={form.hidden} onChange={(e) => set("hidden", e.target.value)} />}

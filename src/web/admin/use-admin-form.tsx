@@ -14,7 +14,7 @@ import { formErrors } from "#web/admin/form-errors.ts";
 import { LEAVE_QUESTION, useLeaveWarning } from "#web/admin/leave-warning.ts";
 import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { revealHeading } from "#web/lib/scroll.ts";
-import { toast, toastError } from "#web/stores/toast.ts";
+import { type ToastInput, toast, toastError } from "#web/stores/toast.ts";
 
 type Errors = Record<string, string>;
 
@@ -50,6 +50,7 @@ export interface AdminForm<T, B> {
   set: <K extends keyof T>(key: K, value: T[K]) => void;
   dirty: boolean;
   error(field: string): string | undefined;
+  bind<K extends keyof T & string>(key: K): { value: T[K]; onChange: (value: T[K]) => void; error?: string };
   formProps(send: (body: B, value: T) => void): {
     ref: RefObject<HTMLFormElement>;
     noValidate: true;
@@ -135,6 +136,15 @@ export function useAdminForm<S extends TSchema, T>({
       shown.current.add(field);
       return errors[field];
     },
+    /** A field's value, its setter and its message, for a control that takes `value`, `onChange` and `error`. */
+    bind<K extends keyof T & string>(key: K) {
+      shown.current.add(key);
+      return {
+        value: form[key],
+        onChange: (value: T[K]) => setForm((f) => ({ ...f, [key]: value })),
+        error: errors[key],
+      };
+    },
     /** Props for the <form>: checks the value and calls `send` with the body only when it has no problems. */
     formProps(send: (body: Static<S>, value: T) => void) {
       return {
@@ -177,24 +187,31 @@ export function useAdminForm<S extends TSchema, T>({
 
 /**
  * Sends a form's body with `save` and tells the admin how it went. Saved: the value becomes the
- * form's loaded one (or `next`, which the form then shows) and a toast says `saved`. Refused: the
- * server's field messages show at their fields and a toast says `failed`, or the server's reason.
+ * form's loaded one (or `next`, which the form then shows), a toast says `saved` (a text is the
+ * description under "Success") and `done` runs. Refused: the server's field messages show at their
+ * fields and a toast says `failed` (a function reads the failure), or the server's reason.
  */
 export function saveForm<T, B>(
   editor: Pick<AdminForm<T, B>, "accepted" | "refused">,
   save: { mutate(body: B, on: { onSuccess(): void; onError(failure: Error): void }): void },
   body: B,
   value: T,
-  { saved, failed, next }: { saved: string; failed?: string; next?: T },
+  {
+    saved,
+    failed,
+    next,
+    done,
+  }: { saved: string | ToastInput; failed?: string | ((failure: Error) => string); next?: T; done?: () => void },
 ) {
   save.mutate(body, {
     onSuccess: () => {
       editor.accepted(value, next);
-      toast({ title: "Success", description: saved });
+      toast(typeof saved === "string" ? { title: "Success", description: saved } : saved);
+      done?.();
     },
     onError: (failure) => {
       editor.refused(failure, body);
-      toastError(failed ?? failure.message);
+      toastError(typeof failed === "function" ? failed(failure) : (failed ?? failure.message));
     },
   });
 }
@@ -202,16 +219,18 @@ export function saveForm<T, B>(
 /** The end of an admin form: problems it shows nowhere else, Cancel (asking first when there are changes) and its submit button. */
 export function FormEnd({
   editor,
+  save,
   onCancel,
-  pending,
   submit,
 }: {
   editor: { elsewhere: ReactNode; leave: (go: () => void) => void };
+  /** The change that saves the form: its button is busy while it runs. */
+  save: { isPending: boolean };
   onCancel: () => void;
-  pending: boolean;
   /** The submit button's label while nothing is being saved. */
   submit: string;
 }) {
+  const pending = save.isPending;
   return (
     <>
       {editor.elsewhere}

@@ -4,7 +4,7 @@ import { RECOVERY_CODE_COUNT } from "#shared/features/auth/constants.ts";
 import { type AccountStatus, ChangePasswordInput, MIN_PASSWORD_LENGTH } from "#shared/features/auth/contract.ts";
 import { adminApi } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminSend } from "#web/admin/admin-queries.ts";
-import { Field } from "#web/admin/field.tsx";
+import { TextField } from "#web/admin/field.tsx";
 import { useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { serverFieldErrors, serverReason } from "#web/lib/query-client.ts";
 import { toast, toastError } from "#web/stores/toast.ts";
@@ -198,28 +198,18 @@ function ChangePasswordForm({ twoFactor }: { twoFactor: boolean }) {
   return (
     <form {...editor.formProps((body) => void save(body))} className="admin-form" aria-labelledby={headingId}>
       <h2 id={headingId}>Password</h2>
-      <Field label="Current password" error={error("currentPassword")}>
-        {(props) => (
-          <input
-            {...props}
-            type="password"
-            autoComplete="current-password"
-            value={form.currentPassword}
-            onChange={(e) => set("currentPassword", e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label={`New password (${MIN_PASSWORD_LENGTH}+ characters)`} error={error("newPassword")}>
-        {(props) => (
-          <input
-            {...props}
-            type="password"
-            autoComplete="new-password"
-            value={form.newPassword}
-            onChange={(e) => set("newPassword", e.target.value)}
-          />
-        )}
-      </Field>
+      <TextField
+        label="Current password"
+        type="password"
+        autoComplete="current-password"
+        {...editor.bind("currentPassword")}
+      />
+      <TextField
+        label={`New password (${MIN_PASSWORD_LENGTH}+ characters)`}
+        type="password"
+        autoComplete="new-password"
+        {...editor.bind("newPassword")}
+      />
       {twoFactor && (
         <CodeField
           label="Code from your app (or a recovery code)"

@@ -2,7 +2,7 @@ import { CategoryInput } from "#shared/features/blog/contract.ts";
 import { blogCategoriesRead } from "#shared/features/blog/reads.ts";
 import { adminApi, at } from "#web/admin/admin-client.ts";
 import { useAdminChange, useAdminRefresh } from "#web/admin/admin-queries.ts";
-import { Field } from "#web/admin/field.tsx";
+import { TextField } from "#web/admin/field.tsx";
 import { saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { useRead } from "#web/lib/reads.ts";
 import { slugify } from "#web/lib/slug.ts";
@@ -28,21 +28,14 @@ export function CategoriesTab() {
     <div className="grid-2">
       <form {...editor.formProps(send)} className="admin-form">
         <h2>Add Category</h2>
-        <Field label="Name" error={error("name")}>
-          {(props) => (
-            <input
-              {...props}
-              value={form.name}
-              // Typing a category name also fills its slug.
-              onChange={(e) => setForm({ name: e.target.value, slug: slugify(e.target.value) })}
-            />
-          )}
-        </Field>
-        <Field label="Slug" error={error("slug")}>
-          {(props) => (
-            <input {...props} value={form.slug} onChange={(e) => setForm({ ...form, slug: e.target.value })} />
-          )}
-        </Field>
+        <TextField
+          label="Name"
+          value={form.name}
+          // Typing a category name also fills its slug.
+          onChange={(name) => setForm({ name, slug: slugify(name) })}
+          error={error("name")}
+        />
+        <TextField label="Slug" {...editor.bind("slug")} />
         {editor.elsewhere}
         <button type="submit" disabled={create.isPending} aria-busy={create.isPending}>
           Add Category

@@ -6,16 +6,15 @@ import { blogCategoriesRead } from "#shared/features/blog/reads.ts";
 import { declaredFields } from "#shared/schema/declared-fields.ts";
 import { adminApi, at } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
-import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
+import { AdminTable, DeleteRecordDialog, EmptyList } from "#web/admin/admin-table.tsx";
 import { AutosaveStatus, RestorePrompt, useAutosave } from "#web/admin/autosave.tsx";
-import { Check, Field } from "#web/admin/field.tsx";
-import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { Check, Field, TextField } from "#web/admin/field.tsx";
+import { FormEnd, saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
 import { ImageUploader } from "#web/features/media/uploaders.tsx";
 import { ApiError, retryQuery } from "#web/lib/query-client.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { slugify } from "#web/lib/slug.ts";
-import { toast, toastError } from "#web/stores/toast.ts";
 import { PreviewButton } from "./preview-button.tsx";
 import { isPublicNow, PostStatus, PublishDate } from "./publish-date.tsx";
 import { SocialPreview } from "./social-preview.tsx";
@@ -33,14 +32,7 @@ export function PostsTab({ onEdit, onNew }: { onEdit: (post: AdminBlogPost) => v
   if (posts.isPending) return <p aria-busy="true">Loading posts...</p>;
   if (posts.isError) return <p role="alert">Error loading posts: {posts.error.message}</p>;
   if (posts.data.length === 0) {
-    return (
-      <div className="empty-state">
-        <p>No blog posts found</p>
-        <button type="button" onClick={onNew}>
-          Create Your First Post
-        </button>
-      </div>
-    );
+    return <EmptyList text="No blog posts found" action="Create Your First Post" onAction={onNew} />;
   }
   return (
     <>
@@ -56,15 +48,7 @@ export function PostsTab({ onEdit, onNew }: { onEdit: (post: AdminBlogPost) => v
           { header: "Status", cell: (post) => <PostStatus post={post} /> },
         ]}
       />
-      <DeleteDialog
-        item={deleting}
-        title="Delete Post"
-        message={(post) => `Are you sure you want to delete "${post.title}"? This action cannot be undone.`}
-        remove={remove}
-        success={{ title: "Success", description: "Post deleted successfully" }}
-        failure={{ title: "Error", description: "Failed to delete post." }}
-        onClose={() => setDeleting(null)}
-      />
+      <DeleteRecordDialog item={deleting} noun="post" remove={remove} onClose={() => setDeleting(null)} />
     </>
   );
 }
@@ -89,7 +73,7 @@ export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDon
     schema: PostFormInput,
     initial: post ? declaredFields(PostFormInput, post) : NEW_POST,
   });
-  const { form, set, setForm, error } = editor;
+  const { form, set, setForm, error, bind } = editor;
   const autosave = useAutosave({
     key: `post:${post?.id ?? "new"}`,
     form,
@@ -102,17 +86,15 @@ export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDon
   );
 
   const send = (body: PostForm, value: PostForm) =>
-    save.mutate(body, {
-      onSuccess: () => {
-        editor.accepted(value);
+    saveForm(editor, save, body, value, {
+      saved: post ? "Post updated successfully" : "Post created successfully",
+      failed: (failure) =>
+        failure instanceof ApiError && failure.status === 409
+          ? "That slug is already used by another post."
+          : "Failed to save post. Please try again.",
+      done: () => {
         autosave.saved();
-        toast({ title: "Success", description: post ? "Post updated successfully" : "Post created successfully" });
         onDone();
-      },
-      onError: (failure) => {
-        editor.refused(failure, body);
-        const conflict = failure instanceof ApiError && failure.status === 409;
-        toastError(conflict ? "That slug is already used by another post." : "Failed to save post. Please try again.");
       },
     });
 
@@ -133,25 +115,17 @@ export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDon
           />
         )}
       </Field>
-      <Field label="Slug" error={error("slug")}>
-        {(props) => <input {...props} value={form.slug} onChange={(e) => set("slug", e.target.value)} />}
-      </Field>
+      <TextField label="Slug" {...bind("slug")} />
       <MarkdownEditor
         label="Content"
-        value={form.contentMarkdown}
-        onChange={(contentMarkdown) => set("contentMarkdown", contentMarkdown)}
-        error={error("contentMarkdown")}
+        {...bind("contentMarkdown")}
         hint={
           post?.convertedFromHtml
             ? "This post was written before the editor: its HTML is shown as Markdown. Check the preview before you save."
             : undefined
         }
       />
-      <Field label="Excerpt" error={error("excerpt")}>
-        {(props) => (
-          <textarea {...props} rows={3} value={form.excerpt ?? ""} onChange={(e) => set("excerpt", e.target.value)} />
-        )}
-      </Field>
+      <TextField label="Excerpt" rows={3} {...bind("excerpt")} />
       <Field label="Category" error={error("category")}>
         {(props) => (
           <select {...props} value={form.category ?? ""} onChange={(e) => set("category", e.target.value || null)}>
@@ -164,26 +138,9 @@ export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDon
           </select>
         )}
       </Field>
-      <ImageUploader
-        label="Cover image"
-        value={form.coverImage ?? null}
-        onChange={(url) => set("coverImage", url)}
-        error={error("coverImage")}
-      />
-      <Field label="Meta description" error={error("metaDescription")}>
-        {(props) => (
-          <input
-            {...props}
-            value={form.metaDescription ?? ""}
-            onChange={(e) => set("metaDescription", e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="Meta keywords (comma separated)" error={error("metaKeywords")}>
-        {(props) => (
-          <input {...props} value={form.metaKeywords ?? ""} onChange={(e) => set("metaKeywords", e.target.value)} />
-        )}
-      </Field>
+      <ImageUploader label="Cover image" {...bind("coverImage")} />
+      <TextField label="Meta description" {...bind("metaDescription")} />
+      <TextField label="Meta keywords (comma separated)" {...bind("metaKeywords")} />
       <SocialPreview
         title={form.title}
         slug={form.slug}
@@ -191,28 +148,13 @@ export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDon
         excerpt={form.excerpt ?? ""}
         coverImage={form.coverImage ?? null}
       />
-      <Check
-        label="Publish post"
-        checked={form.published}
-        onChange={(published) => set("published", published)}
-        error={error("published")}
-      />
-      <PublishDate
-        value={form.publishAt ?? null}
-        published={form.published}
-        onChange={(publishAt) => set("publishAt", publishAt)}
-        error={error("publishAt")}
-      />
+      <Check label="Publish post" {...bind("published")} />
+      <PublishDate published={form.published} {...bind("publishAt")} />
       <AutosaveStatus status={autosave.status} />
       <p>
         <PreviewButton body={() => form} id={post?.id ?? null} />
       </p>
-      <FormEnd
-        editor={editor}
-        onCancel={onDone}
-        pending={save.isPending}
-        submit={post ? "Update Post" : "Create Post"}
-      />
+      <FormEnd editor={editor} save={save} onCancel={onDone} submit={post ? "Update Post" : "Create Post"} />
     </form>
   );
 }

@@ -27,14 +27,15 @@ export function PublishDate({
   onChange,
   error,
 }: {
-  value: string | null;
+  /** Absent (a form that never set it) is no date. */
+  value?: string | null;
   published: boolean;
   onChange: (iso: string | null) => void;
   error?: string;
 }) {
   const id = useId();
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const future = value !== null && new Date(value).getTime() > Date.now();
+  const future = value != null && new Date(value).getTime() > Date.now();
   return (
     <div className="field publish-date">
       <label htmlFor={id}>Publish date</label>
@@ -42,7 +43,7 @@ export function PublishDate({
         id={id}
         name="Publish date"
         type="datetime-local"
-        value={toLocalInput(value)}
+        value={toLocalInput(value ?? null)}
         onChange={(e) => onChange(fromLocalInput(e.target.value))}
         aria-describedby={`${id}-help${error ? ` ${id}-error` : ""}`}
         {...(error ? { "aria-invalid": true as const } : {})}

@@ -15,8 +15,9 @@ import { adminApi, at } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminPath, NEW_RECORD } from "#web/admin/admin-sections.ts";
 import { AdminTable } from "#web/admin/admin-table.tsx";
-import { Check, Field } from "#web/admin/field.tsx";
-import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { EditorDialog } from "#web/admin/editor-dialog.tsx";
+import { Check, Field, TextField } from "#web/admin/field.tsx";
+import { type AdminForm, FormEnd, saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { toast, toastError } from "#web/stores/toast.ts";
 import { CopyLink } from "./copy-link.tsx";
@@ -53,14 +54,13 @@ function LinkFields({
   form,
   set,
   error,
+  bind,
   destinationPlaceholder,
 }: {
   form: EditorForm;
-  set: {
-    (key: "destination" | "fallbackDestination" | "autoFallbackAfter" | "notes", value: string): void;
-    (key: "active", value: boolean): void;
-  };
+  set: (key: "destination" | "autoFallbackAfter", value: string) => void;
   error: (key: keyof EditorForm) => string | undefined;
+  bind: AdminForm<EditorForm, unknown>["bind"];
   destinationPlaceholder?: string;
 }) {
   return (
@@ -76,22 +76,8 @@ function LinkFields({
           />
         )}
       </Field>
-      <Check
-        label="Active (clicks go to the destination)"
-        checked={form.active}
-        onChange={(active) => set("active", active)}
-        error={error("active")}
-      />
-      <Field label="Fallback destination (optional)" error={error("fallbackDestination")}>
-        {(props) => (
-          <input
-            {...props}
-            type="url"
-            value={form.fallbackDestination}
-            onChange={(e) => set("fallbackDestination", e.target.value)}
-          />
-        )}
-      </Field>
+      <Check label="Active (clicks go to the destination)" {...bind("active")} />
+      <TextField label="Fallback destination (optional)" type="url" {...bind("fallbackDestination")} />
       <Field label={FAILURES_LABEL} error={error("autoFallbackAfter")}>
         {(props) => (
           <input
@@ -105,9 +91,7 @@ function LinkFields({
           />
         )}
       </Field>
-      <Field label="Notes (optional)" error={error("notes")}>
-        {(props) => <textarea {...props} rows={2} value={form.notes} onChange={(e) => set("notes", e.target.value)} />}
-      </Field>
+      <TextField label="Notes (optional)" rows={2} {...bind("notes")} />
     </>
   );
 }
@@ -324,8 +308,6 @@ function LinkList({
 }
 
 function LinkDialog({ link, onClose }: { link: AdminLink; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => ref.current?.showModal?.(), []);
   const editor = useAdminForm({
     initial: { ...formOf(link), autoFallbackAfter: link.autoFallbackAfter?.toString() ?? "" },
     schema: LinkUpdate,
@@ -335,45 +317,29 @@ function LinkDialog({ link, onClose }: { link: AdminLink; onClose: () => void })
   const save = useAdminChange((body: LinkUpdate) => at(adminApi.link, { id: link.id }).put(body));
 
   const send = (body: LinkUpdate, value: EditorForm) =>
-    save.mutate(body, {
-      onSuccess: () => {
-        editor.accepted(value);
-        toast({ title: "Link updated" });
-        onClose();
-      },
-      onError: (failure) => {
-        editor.refused(failure, body);
-        toastError("Failed to update the link. Please try again.");
-      },
+    saveForm(editor, save, body, value, {
+      saved: { title: "Link updated" },
+      failed: "Failed to update the link. Please try again.",
+      done: onClose,
     });
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby="link-dialog-title"
-      aria-describedby="link-dialog-description"
-      onCancel={(event) => {
-        event.preventDefault();
-        editor.leave(onClose);
-      }}
-    >
-      <article>
-        <h2 id="link-dialog-title">Edit Link</h2>
-        <p id="link-dialog-description">
-          Visitors follow{" "}
-          <code>
-            {GO_PREFIX}
-            {link.slug}
-          </code>
-          ; its address stays, only where it leads changes.
-        </p>
-        <LinkHealthPanel id={link.id} />
-        <form {...editor.formProps(send)} className="admin-form">
-          <LinkFields form={form} set={set} error={error} />
-          <FormEnd editor={editor} onCancel={onClose} pending={save.isPending} submit="Update Link" />
-        </form>
-      </article>
-    </dialog>
+    <EditorDialog name="link" editor={editor} onClose={onClose}>
+      <h2 id="link-dialog-title">Edit Link</h2>
+      <p id="link-dialog-description">
+        Visitors follow{" "}
+        <code>
+          {GO_PREFIX}
+          {link.slug}
+        </code>
+        ; its address stays, only where it leads changes.
+      </p>
+      <LinkHealthPanel id={link.id} />
+      <form {...editor.formProps(send)} className="admin-form">
+        <LinkFields form={form} set={set} error={error} bind={editor.bind} />
+        <FormEnd editor={editor} save={save} onCancel={onClose} submit="Update Link" />
+      </form>
+    </EditorDialog>
   );
 }
 
@@ -448,8 +414,8 @@ export function NewLinkEditor({ onDone }: { onDone: () => void }) {
         The short name in the address <code>{GO_PREFIX}&lt;slug&gt;</code>: lower-case letters, digits and hyphens (such
         as join-platform). It cannot change later.
       </small>
-      <LinkFields form={form} set={set} error={error} destinationPlaceholder="https://" />
-      <FormEnd editor={editor} onCancel={onDone} pending={save.isPending} submit="Create Link" />
+      <LinkFields form={form} set={set} error={error} bind={editor.bind} destinationPlaceholder="https://" />
+      <FormEnd editor={editor} save={save} onCancel={onDone} submit="Create Link" />
     </form>
   );
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { type AdminLink, autoFallbackInEffect, type HealthClass } from "#shared/features/links/contract.ts";
 import { looksOffline, OFFLINE_HINT } from "#shared/features/links/health.ts";
 import { adminApi, adminKey, answer, at } from "#web/admin/admin-client.ts";
@@ -117,19 +117,13 @@ export function CheckAllLinks() {
   });
   return (
     <div className="toolbar">
-      <button
-        type="button"
-        className="secondary"
-        onClick={() => run.mutate()}
-        disabled={run.isPending}
-        aria-busy={run.isPending}
-      >
+      <RunButton className="secondary" change={run}>
         {run.isPending
           ? progress
             ? `Checking links (${progress.checked} of ${progress.total})...`
             : "Checking links..."
           : "Check all links now"}
-      </button>
+      </RunButton>
     </div>
   );
 }
@@ -191,15 +185,32 @@ export function LinkHealthPanel({ id }: { id: number }) {
           the fallback, or back to the page), or set a number of failed checks after which the fallback is used.
         </p>
       )}
-      <button
-        type="button"
-        className="secondary outline small-button"
-        onClick={() => check.mutate()}
-        disabled={check.isPending}
-        aria-busy={check.isPending}
-      >
+      <RunButton className="secondary outline small-button" change={check}>
         {check.isPending ? "Checking..." : "Check now"}
-      </button>
+      </RunButton>
     </section>
+  );
+}
+
+/** A button that runs a check, disabled and marked busy while it runs. */
+function RunButton({
+  className,
+  change,
+  children,
+}: {
+  className: string;
+  change: { mutate(): void; isPending: boolean };
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={className}
+      onClick={() => change.mutate()}
+      disabled={change.isPending}
+      aria-busy={change.isPending}
+    >
+      {children}
+    </button>
   );
 }

@@ -6,7 +6,8 @@ import { toast, toastError } from "#web/stores/toast.ts";
 const MB = 1024 * 1024;
 
 interface UploaderProps {
-  value: string | null;
+  /** Absent (a form that never set it) is no file. */
+  value?: string | null;
   onChange: (url: string | null) => void;
   label: string;
 }

@@ -4,14 +4,13 @@ import { MODULE_IDS } from "#shared/features/course/constants.ts";
 import { type AdminOffer, OfferInput } from "#shared/features/offers/contract.ts";
 import { adminApi, at } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
-import { AdminTable, DeleteDialog } from "#web/admin/admin-table.tsx";
-import { Check, Field } from "#web/admin/field.tsx";
-import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { AdminTable, DeleteRecordDialog, EmptyList } from "#web/admin/admin-table.tsx";
+import { Check, Field, TextField } from "#web/admin/field.tsx";
+import { FormEnd, saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
 import { type LinkPick, LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
 import { ImageUploader, MediaUploader } from "#web/features/media/uploaders.tsx";
 import { retryQuery } from "#web/lib/query-client.ts";
-import { toast, toastError } from "#web/stores/toast.ts";
 
 export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => void; onNew: () => void }) {
   // Polled every 2 s while this tab is open, up to 3 retries.
@@ -48,12 +47,7 @@ export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => vo
           </button>
         </div>
       ) : offers.data.length === 0 ? (
-        <div className="empty-state">
-          <p>No affiliate offers found</p>
-          <button type="button" onClick={onNew}>
-            Create Your First Offer
-          </button>
-        </div>
+        <EmptyList text="No affiliate offers found" action="Create Your First Offer" onAction={onNew} />
       ) : (
         <AdminTable
           rows={offers.data}
@@ -82,15 +76,7 @@ export function OffersTab({ onEdit, onNew }: { onEdit: (offer: AdminOffer) => vo
           ]}
         />
       )}
-      <DeleteDialog
-        item={deleting}
-        title="Delete Affiliate Offer"
-        message={(offer) => `Are you sure you want to delete "${offer.title}"? This action cannot be undone.`}
-        remove={remove}
-        success={{ title: "Success", description: "Affiliate offer deleted successfully" }}
-        failure={{ title: "Error", description: "Failed to delete affiliate offer." }}
-        onClose={() => setDeleting(null)}
-      />
+      <DeleteRecordDialog item={deleting} noun="affiliate offer" remove={remove} onClose={() => setDeleting(null)} />
     </>
   );
 }
@@ -129,7 +115,7 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
     schema: OfferInput,
     initial: offer ? formOf(offer) : NEW_OFFER,
   });
-  const { form, set, setForm, error } = editor;
+  const { form, set, setForm, error, bind } = editor;
   const [mediaKind, setMediaKind] = useState<"image" | "video">(offer?.videoUrl ? "video" : "image");
   const save = useAdminChange((body: OfferInput) =>
     offer ? at(adminApi["affiliate-offer"], { id: offer.id }).put(body) : adminApi["affiliate-offer"].post(body),
@@ -149,35 +135,17 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
   };
 
   const send = (body: OfferForm, value: OfferForm) =>
-    save.mutate(body, {
-      onSuccess: () => {
-        editor.accepted(value);
-        toast({
-          title: "Success",
-          description: offer ? "Affiliate offer updated successfully" : "Affiliate offer created successfully",
-        });
-        onDone();
-      },
-      onError: (failure) => {
-        editor.refused(failure, body);
-        toastError("Failed to save affiliate offer. Please try again.");
-      },
+    saveForm(editor, save, body, value, {
+      saved: offer ? "Affiliate offer updated successfully" : "Affiliate offer created successfully",
+      failed: "Failed to save affiliate offer. Please try again.",
+      done: onDone,
     });
 
   return (
     <form {...editor.formProps(send)} className="admin-form">
       <h2>{offer ? "Edit Offer" : "New Offer"}</h2>
-      <Field label="Title" error={error("title")}>
-        {(props) => <input {...props} value={form.title} onChange={(e) => set("title", e.target.value)} />}
-      </Field>
-      <MarkdownEditor
-        label="Description"
-        tools="basic"
-        rows={5}
-        value={form.description}
-        onChange={(description) => set("description", description)}
-        error={error("description")}
-      />
+      <TextField label="Title" {...bind("title")} />
+      <MarkdownEditor label="Description" tools="basic" rows={5} {...bind("description")} />
       <fieldset className="switch-row">
         <legend>Content type</legend>
         <label>
@@ -198,58 +166,23 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
         )}
       </fieldset>
       {form.useEmbed ? (
-        <Field label="Embed/HTML Code" error={error("embedCode")}>
-          {(props) => (
-            <textarea
-              {...props}
-              rows={6}
-              value={form.embedCode ?? ""}
-              onChange={(e) => set("embedCode", e.target.value)}
-            />
-          )}
-        </Field>
+        <TextField label="Embed/HTML Code" rows={6} {...bind("embedCode")} />
       ) : (
         <>
           <fieldset>
             <legend>Media</legend>
-            <label>
-              <input
-                type="radio"
-                name="media-kind"
-                checked={mediaKind === "image"}
-                onChange={() => chooseKind("image")}
-              />{" "}
-              Image
-            </label>
-            <label>
-              <input
-                type="radio"
-                name="media-kind"
-                checked={mediaKind === "video"}
-                onChange={() => chooseKind("video")}
-              />{" "}
-              Video
-            </label>
+            {(["image", "video"] as const).map((kind) => (
+              <label key={kind}>
+                <input type="radio" name="media-kind" checked={mediaKind === kind} onChange={() => chooseKind(kind)} />{" "}
+                {kind === "image" ? "Image" : "Video"}
+              </label>
+            ))}
           </fieldset>
           {mediaKind === "image" ? (
-            <ImageUploader
-              label="Image"
-              value={form.imageUrl ?? null}
-              onChange={(url) => set("imageUrl", url)}
-              error={error("imageUrl")}
-            />
+            <ImageUploader label="Image" {...bind("imageUrl")} />
           ) : (
             <>
-              <Field label="Video URL" error={error("videoUrl")}>
-                {(props) => (
-                  <input
-                    {...props}
-                    type="url"
-                    value={form.videoUrl ?? ""}
-                    onChange={(e) => set("videoUrl", e.target.value)}
-                  />
-                )}
-              </Field>
+              <TextField label="Video URL" type="url" {...bind("videoUrl")} />
               <small className="hint">
                 A YouTube regular or embed link, a YouTube Shorts short link, any Vimeo link (converted automatically),
                 or a direct MP4 link.
@@ -269,9 +202,7 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
         onChange={(pick, linkUrl) => setForm((f) => ({ ...f, ...pick, linkUrl }))}
         errors={pickErrors(form, error, "linkUrl")}
       />
-      <Field label="Button Text (optional; empty hides the button)" error={error("linkText")}>
-        {(props) => <input {...props} value={form.linkText ?? ""} onChange={(e) => set("linkText", e.target.value)} />}
-      </Field>
+      <TextField label="Button Text (optional; empty hides the button)" {...bind("linkText")} />
       <Field label="Module ID" error={error("moduleId")}>
         {(props) => (
           <select {...props} value={form.moduleId} onChange={(e) => set("moduleId", Number(e.target.value))}>
@@ -291,18 +222,8 @@ export function OfferEditor({ offer, onDone }: { offer: AdminOffer | null; onDon
           {!form.isActive && " This offer is inactive, so it is not among them until Active is ticked."}
         </p>
       )}
-      <Check
-        label="Active (visible to users)"
-        checked={form.isActive}
-        onChange={(isActive) => set("isActive", isActive)}
-        error={error("isActive")}
-      />
-      <FormEnd
-        editor={editor}
-        onCancel={onDone}
-        pending={save.isPending}
-        submit={offer ? "Update Offer" : "Create Offer"}
-      />
+      <Check label="Active (visible to users)" {...bind("isActive")} />
+      <FormEnd editor={editor} save={save} onCancel={onDone} submit={offer ? "Update Offer" : "Create Offer"} />
     </form>
   );
 }

@@ -1,16 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { PRODUCT_ARCHETYPES, PRODUCT_BADGES, RecommendedProduct } from "#shared/features/products/contract.ts";
 import { adminApi, at } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { DeleteDialog } from "#web/admin/admin-table.tsx";
-import { Check, Field } from "#web/admin/field.tsx";
+import { EditorDialog } from "#web/admin/editor-dialog.tsx";
+import { Check, Field, TextField } from "#web/admin/field.tsx";
 import { RowActions } from "#web/admin/row-actions.tsx";
-import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { FormEnd, saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { type LinkPick, LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
 import { ImageUploader } from "#web/features/media/uploaders.tsx";
 import { newProductId } from "#web/lib/slug.ts";
-import { toast, toastError } from "#web/stores/toast.ts";
 
 type Product = RecommendedProduct;
 
@@ -92,8 +92,6 @@ export function ProductsTab() {
 }
 
 function ProductDialog({ product, onClose }: { product: Product | null; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => ref.current?.showModal?.(), []);
   const editor = useAdminForm<typeof RecommendedProduct, Product & LinkPick>({
     initial: product
       ? { ...product, ...linkPickOf(product.linkSlug) }
@@ -112,7 +110,7 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
         },
     schema: RecommendedProduct,
   });
-  const { form, set, setForm, error } = editor;
+  const { form, set, setForm, error, bind } = editor;
   const save = useAdminChange((body: Product) =>
     product
       ? at(adminApi["recommended-product"], { id: product.id }).put(body)
@@ -120,98 +118,51 @@ function ProductDialog({ product, onClose }: { product: Product | null; onClose:
   );
 
   const send = (body: Product & LinkPick, value: Product & LinkPick) =>
-    save.mutate(value, {
-      onSuccess: () => {
-        editor.accepted(value);
-        toast({ title: product ? "Product updated" : "Product added" });
-        onClose();
-      },
-      onError: (failure) => {
-        editor.refused(failure, body);
-        toastError(
-          product ? "Failed to update product. Please try again." : "Failed to add product. Please try again.",
-        );
-      },
+    saveForm(editor, save, body, value, {
+      saved: { title: product ? "Product updated" : "Product added" },
+      failed: product ? "Failed to update product. Please try again." : "Failed to add product. Please try again.",
+      done: onClose,
     });
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby="product-dialog-title"
-      aria-describedby="product-dialog-description"
-      onCancel={(event) => {
-        // Escape closes the dialog: after asking when it holds unsaved changes.
-        event.preventDefault();
-        editor.leave(onClose);
-      }}
-    >
-      <article>
-        <h2 id="product-dialog-title">{product ? "Edit Product" : "Add New Product"}</h2>
-        <p id="product-dialog-description">Fill in the details for the recommended product.</p>
-        <form {...editor.formProps(send)} className="admin-form">
-          <Field label="Name" error={error("name")}>
-            {(props) => <input {...props} value={form.name} onChange={(e) => set("name", e.target.value)} />}
-          </Field>
-          <Field label="Description" error={error("description")}>
-            {(props) => (
-              <textarea
-                {...props}
-                rows={3}
-                value={form.description}
-                onChange={(e) => set("description", e.target.value)}
-              />
-            )}
-          </Field>
-          <LinkPicker
-            value={form}
-            onChange={(pick, link) => setForm((f) => ({ ...f, ...pick, link }))}
-            errors={pickErrors(form, error, "link")}
-          />
-          <Field label="Price" error={error("price")}>
-            {(props) => <input {...props} value={form.price} onChange={(e) => set("price", e.target.value)} />}
-          </Field>
-          <ImageUploader
-            label="Image (optional)"
-            value={form.imageUrl ?? null}
-            onChange={(url) => set("imageUrl", url)}
-            error={error("imageUrl")}
-          />
-          <Field label="Badge" error={error("badge")}>
-            {(props) => (
-              <select {...props} value={form.badge} onChange={(e) => set("badge", e.target.value)}>
-                {PRODUCT_BADGES.map((b) => (
-                  <option key={b}>{b}</option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Archetype" error={error("archetype")}>
-            {(props) => (
-              <select
-                {...props}
-                value={form.archetype}
-                onChange={(e) => set("archetype", e.target.value as Product["archetype"])}
-              >
-                {PRODUCT_ARCHETYPES.map((a) => (
-                  <option key={a}>{a}</option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Check
-            label="Featured (default) for this archetype"
-            checked={form.isDefault}
-            onChange={(isDefault) => set("isDefault", isDefault)}
-            error={error("isDefault")}
-          />
-          <FormEnd
-            editor={editor}
-            onCancel={onClose}
-            pending={save.isPending}
-            submit={product ? "Update Product" : "Add Product"}
-          />
-        </form>
-      </article>
-    </dialog>
+    <EditorDialog name="product" editor={editor} onClose={onClose}>
+      <h2 id="product-dialog-title">{product ? "Edit Product" : "Add New Product"}</h2>
+      <p id="product-dialog-description">Fill in the details for the recommended product.</p>
+      <form {...editor.formProps(send)} className="admin-form">
+        <TextField label="Name" {...bind("name")} />
+        <TextField label="Description" rows={3} {...bind("description")} />
+        <LinkPicker
+          value={form}
+          onChange={(pick, link) => setForm((f) => ({ ...f, ...pick, link }))}
+          errors={pickErrors(form, error, "link")}
+        />
+        <TextField label="Price" {...bind("price")} />
+        <ImageUploader label="Image (optional)" {...bind("imageUrl")} />
+        <Field label="Badge" error={error("badge")}>
+          {(props) => (
+            <select {...props} value={form.badge} onChange={(e) => set("badge", e.target.value)}>
+              {PRODUCT_BADGES.map((b) => (
+                <option key={b}>{b}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Archetype" error={error("archetype")}>
+          {(props) => (
+            <select
+              {...props}
+              value={form.archetype}
+              onChange={(e) => set("archetype", e.target.value as Product["archetype"])}
+            >
+              {PRODUCT_ARCHETYPES.map((a) => (
+                <option key={a}>{a}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Check label="Featured (default) for this archetype" {...bind("isDefault")} />
+        <FormEnd editor={editor} save={save} onCancel={onClose} submit={product ? "Update Product" : "Add Product"} />
+      </form>
+    </EditorDialog>
   );
 }

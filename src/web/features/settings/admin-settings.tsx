@@ -15,7 +15,7 @@ import {
 } from "#shared/features/settings/link-checks.ts";
 import { adminApi } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
-import { Field } from "#web/admin/field.tsx";
+import { Field, TextField } from "#web/admin/field.tsx";
 import { saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { BackupScheduleForm } from "#web/features/backups/backup-schedule-form.tsx";
 import { LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
@@ -57,7 +57,6 @@ function PublicAddressEditor({ current: { origin, source } }: { current: PublicA
     schema: PublicAddressInput,
     body: (form: PublicAddressInput) => ({ origin: form.origin.trim() }),
   });
-  const { form, setForm, error } = editor;
   const save = useAdminChange((body: PublicAddressInput) => adminApi.settings.address.put(body));
 
   const send = (body: PublicAddressInput, value: PublicAddressInput) =>
@@ -85,17 +84,12 @@ function PublicAddressEditor({ current: { origin, source } }: { current: PublicA
       )}
       {source !== "environment" && (
         <>
-          <Field label="Address visitors use" error={error("origin")}>
-            {(props) => (
-              <input
-                {...props}
-                type="url"
-                placeholder="https://example.com"
-                value={form.origin}
-                onChange={(e) => setForm({ origin: e.target.value })}
-              />
-            )}
-          </Field>
+          <TextField
+            label="Address visitors use"
+            type="url"
+            placeholder="https://example.com"
+            {...editor.bind("origin")}
+          />
           {editor.elsewhere}
           <button type="submit" disabled={save.isPending} aria-busy={save.isPending}>
             {source === "sign-in" && !editor.dirty ? "Confirm Address" : "Save Address"}

@@ -6,11 +6,10 @@ import { adminApi, at } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminPath } from "#web/admin/admin-sections.ts";
 import { AdminTable } from "#web/admin/admin-table.tsx";
-import { Field } from "#web/admin/field.tsx";
-import { FormEnd, useAdminForm } from "#web/admin/use-admin-form.tsx";
+import { TextField } from "#web/admin/field.tsx";
+import { FormEnd, saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
 import { retryQuery } from "#web/lib/query-client.ts";
-import { toast, toastError } from "#web/stores/toast.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 
 const lastUpdate = (iso: string) =>
@@ -63,41 +62,27 @@ function PageEditor({ page }: { page: AdminSitePage }) {
   const [, navigate] = useLocation();
   const done = () => navigate(adminPath("pages"));
   const editor = useAdminForm({ schema: SitePageInput, initial: declaredFields(SitePageInput, page) });
-  const { form, set, error } = editor;
+  const { bind } = editor;
   const save = useAdminChange((body: SitePageInput) => at(adminApi["site-page"], { slug: page.slug }).put(body));
   const send = (body: SitePageInput, value: SitePageInput) =>
-    save.mutate(body, {
-      onSuccess: () => {
-        editor.accepted(value);
-        toast({ title: "Success", description: "Page saved" });
-        done();
-      },
-      onError: (failure) => {
-        editor.refused(failure, body);
-        toastError("Failed to save the page. Please try again.");
-      },
+    saveForm(editor, save, body, value, {
+      saved: "Page saved",
+      failed: "Failed to save the page. Please try again.",
+      done,
     });
 
   return (
     <form {...editor.formProps(send)} className="admin-form">
       <h2>Edit Page: /{page.slug}</h2>
       <p className="muted">Last updated {lastUpdate(page.updatedAt)}.</p>
-      <Field label="Title" error={error("title")}>
-        {(props) => <input {...props} value={form.title} onChange={(e) => set("title", e.target.value)} />}
-      </Field>
-      <Field label="Description (shown in search results)" error={error("description")}>
-        {(props) => (
-          <textarea {...props} rows={2} value={form.description} onChange={(e) => set("description", e.target.value)} />
-        )}
-      </Field>
+      <TextField label="Title" {...bind("title")} />
+      <TextField label="Description (shown in search results)" rows={2} {...bind("description")} />
       <MarkdownEditor
         label="Text"
-        value={form.bodyMarkdown}
-        onChange={(bodyMarkdown) => set("bodyMarkdown", bodyMarkdown)}
-        error={error("bodyMarkdown")}
+        {...bind("bodyMarkdown")}
         hint="{{brand}} shows as the site's brand name, {{contact}} as its address and {{resultRetention}} as how long saved results are kept (such as 180 days, from Settings)."
       />
-      <FormEnd editor={editor} onCancel={done} pending={save.isPending} submit="Save Page" />
+      <FormEnd editor={editor} save={save} onCancel={done} submit="Save Page" />
     </form>
   );
 }
