@@ -82,7 +82,13 @@ describe("admin guard", () => {
     expect((await send({ origin: "http://localhost" })).status).toBe(401);
     expect((await send({ cookie, origin: "https://evil.example" })).status).toBe(403);
     expect((await send({ cookie, "sec-fetch-site": "cross-site" })).status).toBe(403);
+    // Without an Origin, a Referer from another site (or one that is not an address) says enough.
+    expect((await send({ cookie, referer: "https://evil.example/page" })).status).toBe(403);
+    expect((await send({ cookie, referer: "not an address" })).status).toBe(403);
     expect(calls).toEqual([]);
+    // Our own Referer without an Origin is let through to the route.
+    expect((await send({ cookie, referer: "http://localhost/admin/posts" }, '{"name":"r"}')).status).toBe(200);
+    calls.length = 0;
 
     // The admin's invalid body is read and refused by the route's own schema.
     const invalid = await send({ cookie, origin: "http://localhost" });

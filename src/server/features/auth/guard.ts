@@ -9,13 +9,27 @@ import { type SessionTokens, sessionAdmin } from "./session.ts";
 /** Where the admin API lives; uploads keep their own mount, POST /api/upload. */
 export const ADMIN_PREFIX = ADMIN_MOUNTS.api;
 
-/** A state-changing request from a foreign Origin, or marked cross-site by the browser, is refused. */
+/** The origin a Referer names, or "" when it is not an address. */
+function refererOrigin(referer: string): string {
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * A state-changing request from a foreign Origin, or marked cross-site by the browser, is
+ * refused; without an Origin, so is one whose Referer names another site.
+ */
 export function refuseForeign(request: Request, allowedOrigins: string[]): void {
   if (!changesState(request)) return;
   const origin = request.headers.get("origin");
+  const referer = request.headers.get("referer");
   const site = request.headers.get("sec-fetch-site")?.trim().toLowerCase();
   // An Origin that is present must be ours, even empty (no browser sends that).
-  if ((origin !== null && !allowedOrigins.includes(origin)) || site === "cross-site" || site === "same-site") {
+  const claimed = origin ?? (referer === null ? null : refererOrigin(referer));
+  if ((claimed !== null && !allowedOrigins.includes(claimed)) || site === "cross-site" || site === "same-site") {
     throw new HttpError(403, "This request came from another site and was refused.");
   }
 }
