@@ -206,9 +206,9 @@ export async function serve(config: Config) {
     // stop(false) stops accepting connections and resolves once open requests are done.
     await app.server?.stop(false);
     // Bun's stop can resolve while a handler still runs (a page counting its visit after its
-    // render): those finish before the database closes, within the idle timeout.
-    const deadline = Date.now() + 30_000;
-    while (openRequests.size > 0 && Date.now() < deadline) await Bun.sleep(10);
+    // render), or before a request it had already taken reaches the app: the first finish,
+    // the others are refused with 503, all before the database closes.
+    await openRequests.closeAndDrain(30_000);
     await backups.stop();
     await resultRetention.stop();
     await analytics.flush();

@@ -22,6 +22,21 @@ describe("open requests per client", () => {
     slots.release("10.0.0.1");
     expect(slots.count("10.0.0.1")).toBe(0);
   });
+
+  test("closing waits for the requests already open, and marks the ledger closed at once", async () => {
+    const slots = new ClientSlots(3);
+    slots.take("198.51.100.7");
+    let drained = false;
+    const closing = slots.closeAndDrain(30_000).then(() => {
+      drained = true;
+    });
+    expect(slots.closed).toBe(true);
+    await Bun.sleep(30);
+    expect(drained).toBe(false);
+    slots.release("198.51.100.7");
+    await closing;
+    expect(drained).toBe(true);
+  });
 });
 
 describe("connections kept open per peer", () => {

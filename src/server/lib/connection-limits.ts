@@ -11,6 +11,8 @@ const MAX_PEERS = 10_000;
 /** Open requests per client. A client at its limit is refused until one of them is answered. */
 export class ClientSlots {
   private readonly open = new Map<string, number>();
+  /** Set once the server is stopping: no request starts any more (see `closeAndDrain`). */
+  closed = false;
 
   constructor(private readonly max = MAX_OPEN_PER_CLIENT) {}
 
@@ -35,6 +37,17 @@ export class ClientSlots {
   /** Clients with an open request (bounded by the open requests themselves). */
   get size(): number {
     return this.open.size;
+  }
+
+  /**
+   * No request starts from now on, and those already started are waited for (at most
+   * `withinMs`): the database may close once this resolves. A request still queued behind
+   * the others is refused at the door, never left to find the database closed.
+   */
+  async closeAndDrain(withinMs: number): Promise<void> {
+    this.closed = true;
+    const deadline = Date.now() + withinMs;
+    while (this.open.size > 0 && Date.now() < deadline) await Bun.sleep(10);
   }
 }
 

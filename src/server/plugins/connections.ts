@@ -25,6 +25,9 @@ export interface ConnectionsOptions {
   kept?: KeptConnections;
 }
 
+/** The share of the requests whose client had left before they reached the app. */
+const GONE = "(connection closed)";
+
 function answer(request: Request, status: number, message: string, headers: Record<string, string>): Response {
   const api = isApiPath(new URL(request.url).pathname);
   return new Response(api ? JSON.stringify({ error: message }) : `${message}\n`, {
@@ -115,8 +118,16 @@ export function connections({ client, server: serverOf, limits, logger, slots, k
     const arrival = noteArrival(request, server, limits);
     const socket = server?.requestIP(request) ?? null;
     const seen = socket ? client(request, server) : null;
-    // An IPv4 address as it is, an IPv6 one by its /64.
-    const key = seen ? clientKey(seen.address) : null;
+    // An IPv4 address as it is, an IPv6 one by its /64. A request whose connection is already
+    // gone has no address: those share one key, so they are bounded and waited for at
+    // shutdown like any other (in process, without a server, nothing is counted).
+    const key = seen ? clientKey(seen.address) : server ? GONE : null;
+    if (open.closed) {
+      return answer(request, 503, "The server is restarting. Please try again in a few seconds.", {
+        "retry-after": "5",
+        connection: "close",
+      });
+    }
     if (key !== null && !open.take(key)) {
       const now = performance.now();
       if (now - warnedAt > 60_000) {

@@ -173,12 +173,18 @@ export function createAnalytics({
     await recordMany(db, visits, at);
   }
 
-  async function flush(): Promise<void> {
+  // Flushes run one after another: the one at shutdown ends after any the timer started, so
+  // the database never closes under a write still on its way.
+  let flushed: Promise<void> = Promise.resolve();
+  function flush(): Promise<void> {
     if (timer) clearTimeout(timer);
     timer = null;
     const batches = pending;
     pending = new Map();
-    for (const [, { at, visits }] of batches) await write(visits, at).catch(failed);
+    flushed = flushed.then(async () => {
+      for (const [, { at, visits }] of batches) await write(visits, at).catch(failed);
+    });
+    return flushed;
   }
 
   async function save(visit: Visit, at: Date): Promise<void> {
