@@ -7,7 +7,11 @@ import { PageMeta } from "#web/ui/page-meta.tsx";
 import { DiscreetToggle } from "./discreet-toggle.tsx";
 
 afterEach(() => {
+  // The head script watches the page for its title until the page has loaded: end that here,
+  // or it renames every later file's page "Notes".
+  document.dispatchEvent(new Event("DOMContentLoaded"));
   cleanup();
+  for (const icon of document.head.querySelectorAll('link[rel="icon"]')) icon.remove();
   localStorage.clear();
   document.documentElement.removeAttribute("data-discreet");
 });
