@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, axe, expect, expectOnFirstScreen, settleTransitions, signIn, test } from "./fixtures.ts";
+import { ADMIN_PASSWORD, axeRun, expect, expectOnFirstScreen, settleTransitions, signIn, test } from "./fixtures.ts";
 
 // Each journey runs on a site of its own (the admin project's `ownSite`), in any order.
 test.describe.configure({ timeout: 90_000 });
@@ -142,10 +142,7 @@ test("the admin navigation is readable in both themes and fits a 375 px phone", 
       await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
       await scan();
       // Each link's text against its own background, the current one included: all checked, all pass.
-      const contrast = await axe(page)
-        .include('nav[aria-label="Admin sections"]')
-        .withRules(["color-contrast"])
-        .analyze();
+      const contrast = await axeRun(page, ["color-contrast"], 'nav[aria-label="Admin sections"]');
       expect(contrast.violations, `contrast in the ${theme} theme`).toEqual([]);
       expect(contrast.incomplete, `contrast axe could not decide in the ${theme} theme`).toEqual([]);
       expect(contrast.passes.flatMap((rule) => rule.nodes)).toHaveLength(NAV.length);

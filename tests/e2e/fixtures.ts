@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import type Axe from "axe-core";
 import { loopbackLinkPort } from "./loopback-link-port.ts";
 import { ADMIN_PASSWORD, startOwnSite } from "./own-site.ts";
 
@@ -40,28 +41,42 @@ interface Fixtures {
 
 /** The rules a theme can change the outcome of: the other theme is scanned for these. */
 const THEME_RULES = ["color-contrast", "link-in-text-block"];
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"];
+
+/** axe-core's browser build, read once per worker and put into a page only when it lacks it. */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 /**
- * An axe run in the page itself ("legacy mode"): the same rules and results for the page, in
- * a third of the time. The default mode opens a second page for every scan to merge the
- * results of frames; the site's only frames are video embeds of other sites, which the
- * journeys cannot load (no network), and whose own element is still checked (frame-title).
+ * Puts axe-core into the page's document unless it is there already: a journey that moves
+ * between pages without loading a new document (the site's own links) keeps it, and a scan
+ * costs no second copy. axe runs in the page itself: the site's only frames are video embeds
+ * of other sites, which the journeys cannot load (no network), and whose own element is still
+ * checked (frame-title).
  */
-export function axe(page: Page): AxeBuilder {
-  return new AxeBuilder({ page }).setLegacyMode(true);
+async function withAxe(page: Page): Promise<void> {
+  if (await page.evaluate(() => "axe" in window)) return;
+  await page.evaluate(AXE_SOURCE);
+  await page.evaluate(() =>
+    (window as unknown as { axe: typeof Axe }).axe.configure({ allowedOrigins: ["<same_origin>"] }),
+  );
 }
 
-async function axeScanTheme(page: Page, theme: string, rules?: string[]): Promise<void> {
-  const builder = axe(page);
-  const results = await (rules
-    ? builder.withRules(rules)
-    : builder.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-  ).analyze();
-  const summary = results.violations.map(
+/** An axe run of the page as it is now, of the given rules, within `include` when given. */
+export async function axeRun(page: Page, rules: string[], include?: string): Promise<Axe.AxeResults> {
+  await withAxe(page);
+  return page.evaluate(
+    ({ rules, include }) =>
+      (window as unknown as { axe: typeof Axe }).axe.run(include ? { include: [include] } : document, {
+        runOnly: { type: "rule", values: rules },
+      }),
+    { rules, include },
+  );
+}
+
+const summary = (violations: Axe.Result[]) =>
+  violations.map(
     (v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => n.target.join(" ")).join("\n    ")}`,
   );
-  expect(summary, `axe violations on ${page.url()} in the ${theme} theme`).toEqual([]);
-}
 
 /** Colour changes animate: contrast is measured once no transition is running. */
 export async function settleTransitions(page: Page): Promise<void> {
@@ -73,24 +88,45 @@ export async function settleTransitions(page: Page): Promise<void> {
 /**
  * An axe scan of the page as it is now, in the theme it shows, then of what a theme
  * changes (contrast) in the other one (the `data-theme` attribute the theme toggle sets),
- * so every journey checks both. The page is left in the theme it had.
+ * so every journey checks both. The page is left in the theme it had. Both runs, the theme
+ * switches and the waits for colours to settle happen in one call into the page.
  */
 export async function axeScan(page: Page): Promise<void> {
   const state = await scanState(page);
   if (passedBefore(state)) return;
-  const shown = await page.evaluate(() => document.documentElement.getAttribute("data-theme") ?? "light");
-  const other = shown === "dark" ? "light" : "dark";
-  await axeScanTheme(page, shown);
-  const setTheme = (theme: string) =>
-    page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
-  await setTheme(other);
-  try {
-    await settleTransitions(page);
-    await axeScanTheme(page, other, THEME_RULES);
-  } finally {
-    await setTheme(shown);
-    await settleTransitions(page);
-  }
+  await withAxe(page);
+  const { shown, other, inShown, inOther } = await page.evaluate(
+    async ({ tags, themeRules }) => {
+      const { axe } = window as unknown as { axe: typeof Axe };
+      const root = document.documentElement;
+      const settled = () =>
+        new Promise<void>((resolve) => {
+          const check = () =>
+            document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== "running")
+              ? resolve()
+              : requestAnimationFrame(check);
+          // A frame first: transitions a theme change starts exist from the next style update.
+          requestAnimationFrame(check);
+        });
+      const shown = root.getAttribute("data-theme") ?? "light";
+      const other = shown === "dark" ? "light" : "dark";
+      // A theme the journey has just switched may still be fading in.
+      await settled();
+      const inShown = (await axe.run(document, { runOnly: { type: "tag", values: tags } })).violations;
+      root.setAttribute("data-theme", other);
+      try {
+        await settled();
+        const inOther = (await axe.run(document, { runOnly: { type: "rule", values: themeRules } })).violations;
+        return { shown, other, inShown, inOther };
+      } finally {
+        root.setAttribute("data-theme", shown);
+        await settled();
+      }
+    },
+    { tags: TAGS, themeRules: THEME_RULES },
+  );
+  expect(summary(inShown), `axe violations on ${page.url()} in the ${shown} theme`).toEqual([]);
+  expect(summary(inOther), `axe violations on ${page.url()} in the ${other} theme`).toEqual([]);
   passed(state);
 }
 
