@@ -63,6 +63,18 @@ function checkPort(config: Config): void {
   }
 }
 
+/**
+ * Where the server listens, as the operator reads it at start: a wildcard address means every
+ * address of the machine (reachable from elsewhere unless a firewall says otherwise), not only
+ * this machine's own "localhost".
+ */
+export function listeningLine(host: string, port: number): string {
+  if (host === "0.0.0.0" || host === "::")
+    return `cam-guide listening on port ${port} of every ${host === "::" ? "IPv4 and IPv6 " : "IPv4 "}address of this machine (HOST=${host}); from this machine: http://localhost:${port}`;
+  const shown = host.includes(":") ? `[${host}]` : host;
+  return `cam-guide listening on http://${shown}:${port}`;
+}
+
 export async function serve(config: Config) {
   const dir = resolve(config.dataDir);
   orFail(() => makePrivateDir(dir));
@@ -193,7 +205,7 @@ export async function serve(config: Config) {
     failToListen(config, error);
   }
   resultRetention.start();
-  logger.info(`cam-guide listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${config.port}`);
+  logger.info(listeningLine(config.host, config.port));
   // Files without a row (uploads from before the library, or cut short by a crash) are recorded,
   // and missing smaller copies made again, in the background, while the server already serves.
   registerMediaInBackground(database.db, uploadsDir, logger);
