@@ -52,8 +52,8 @@ async function blog(db: Db) {
 const SITE = "https://guide.example.com";
 
 /** The blog, on a site whose public address is known (PUBLIC_URL). */
-async function blogApp() {
-  const app = await siteApp({ publicUrl: SITE });
+async function blogApp(publicUrl: string | null = SITE) {
+  const app = await siteApp({ publicUrl });
   await blog(app.db);
   return app;
 }
@@ -142,6 +142,34 @@ describe("/blog", () => {
     const main = (await renderPage(request, "/blog")).main();
     expect(main.getByRole("heading", { name: "No articles found" })).toBeTruthy();
     expect(main.getByText("Check back soon for new content!")).toBeTruthy();
+  });
+});
+
+describe("the RSS feed is offered only when it can answer", () => {
+  test("with the public address known: in the head of the list and of an article, and linked on the list", async () => {
+    const { request } = await blogApp();
+    expect((await request("/blog/rss.xml")).status).toBe(200);
+    for (const path of ["/blog", "/blog/taxes-for-cam-models"]) {
+      const page = await renderPage(request, path);
+      expect([path, page.document.querySelector('link[rel="alternate"]')?.getAttribute("href")]).toEqual([
+        path,
+        "/blog/rss.xml",
+      ]);
+    }
+    const list = await renderPage(request, "/blog");
+    expect(list.main().getByRole("link", { name: "RSS feed" }).getAttribute("href")).toBe("/blog/rss.xml");
+  });
+
+  test("without it the feed answers 404, and no page announces or links it", async () => {
+    const { request } = await blogApp(null);
+    expect((await request("/blog/rss.xml")).status).toBe(404);
+    for (const path of ["/blog", "/blog/taxes-for-cam-models"]) {
+      const page = await renderPage(request, path);
+      expect([path, page.html.includes("rss")]).toEqual([path, false]);
+    }
+    const list = await renderPage(request, "/blog");
+    expect(list.main().getByRole("link", { name: "Take the free quiz" }).getAttribute("href")).toBe("/quiz");
+    expect(list.text).not.toContain("RSS feed");
   });
 });
 

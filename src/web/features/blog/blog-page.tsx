@@ -7,6 +7,7 @@ import { useRead } from "#web/lib/reads.ts";
 import { type PageRoute, required } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
+import { FeedAlternate, FeedLink } from "./feed.tsx";
 import { PostCard } from "./post-card.tsx";
 
 export const route: PageRoute = { cache: true, loader: () => [required(blogPostsRead), required(blogCategoriesRead)] };
@@ -44,7 +45,7 @@ export default function BlogPage() {
         description="Expert advice, platform reviews, and income strategies to help you succeed as a webcam model."
         canonicalPath={category ? `/blog?category=${encodeURIComponent(category)}` : "/blog"}
       />
-      <link rel="alternate" type="application/rss+xml" title={`${brandName} Blog`} href="/blog/rss.xml" />
+      <FeedAlternate brandName={brandName} />
       <header className="page-intro">
         <h1>Cam Model Resources &amp; Guides</h1>
         <p>Expert advice, platform reviews, and income strategies to help you succeed as a webcam model.</p>
@@ -119,7 +120,8 @@ export default function BlogPage() {
         </>
       )}
       <p className="feed-link">
-        <a href="/blog/rss.xml">RSS feed</a> · <Link href="/quiz">Take the free quiz</Link>
+        <FeedLink />
+        <Link href="/quiz">Take the free quiz</Link>
       </p>
     </>
   );

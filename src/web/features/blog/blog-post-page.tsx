@@ -11,6 +11,7 @@ import { Loading } from "#web/ui/error-state.tsx";
 import { FitImage } from "#web/ui/fit-image.tsx";
 import { absoluteUrl, PageMeta } from "#web/ui/page-meta.tsx";
 import { CategoryBadge } from "./category-badge.tsx";
+import { FeedAlternate } from "./feed.tsx";
 import { PostCard } from "./post-card.tsx";
 import { postMeta } from "./post-meta.ts";
 import { RelativeTime } from "./relative-time.tsx";
@@ -89,7 +90,7 @@ export default function BlogPostPage({ params }: PageProps) {
         image={p.coverImage}
         type="article"
       />
-      <link rel="alternate" type="application/rss+xml" title={`${brandName} Blog`} href="/blog/rss.xml" />
+      <FeedAlternate brandName={brandName} />
       <script
         type="application/ld+json"
         // biome-ignore lint/security/noDangerouslySetInnerHtml: a data block, not a script: the CSP does not apply, and < is escaped.
