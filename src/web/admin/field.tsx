@@ -53,6 +53,8 @@ export function TextField({
   error?: string;
   rows?: number;
   type?: "url" | "password";
+  /** The keyboard a phone shows, for a field that takes more than its `type` allows ("url" without a scheme). */
+  inputMode?: "url";
   autoComplete?: string;
   placeholder?: string;
 }) {

@@ -144,6 +144,15 @@ export const PublicAddressInput = Type.Object({
 });
 export type PublicAddressInput = Static<typeof PublicAddressInput>;
 
+/**
+ * What the admin typed as the public address, with https:// in front when it names no scheme:
+ * most owners type their domain as they would tell it to someone ("example.com").
+ */
+export function assumeHttps(raw: string): string {
+  const input = raw.trim();
+  return input === "" || /^[a-z][a-z0-9+.-]*:\/\//i.test(input) ? input : `https://${input}`;
+}
+
 /** Where the public address in use comes from. */
 type PublicAddressSource = "environment" | "confirmed" | "sign-in" | "none";
 

@@ -64,6 +64,17 @@ test("the public address: shown with where it came from, a local one warned abou
   expect(form.textContent).toContain("Confirmed by you.");
   expect(form.textContent).not.toContain("local network");
   expect(stored()).toEqual({ public_origin: "https://guide.example.com", public_origin_confirmed: 1 });
+
+  // A domain typed as one says it: https is assumed.
+  save("  cam-guide.example.org ");
+  await waitFor(() => expect(form.textContent).toContain("use: https://cam-guide.example.org"));
+  expect(stored()).toEqual({ public_origin: "https://cam-guide.example.org", public_origin_confirmed: 1 });
+  save("cam-guide.example.org/blog");
+  await messageAt(
+    "Address visitors use",
+    "Enter the address visitors use, such as https://example.com (http or https, no path)",
+  );
+  expect(stored()).toEqual({ public_origin: "https://cam-guide.example.org", public_origin_confirmed: 1 });
 });
 
 test("the site's claims: each explained in plain words, a long one refused at its field, an empty one saved", async () => {

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 import { DEFAULT_DISCLOSURE_WORDING, type DisclosureWording } from "#shared/features/disclosure/constants.ts";
 import {
+  assumeHttps,
   isLocalOrigin,
   type PublicAddress,
   PublicAddressInput,
@@ -55,7 +56,7 @@ function PublicAddressEditor({ current: { origin, source } }: { current: PublicA
   const editor = useAdminForm({
     initial: { origin: origin ?? "" },
     schema: PublicAddressInput,
-    body: (form: PublicAddressInput) => ({ origin: form.origin.trim() }),
+    body: (form: PublicAddressInput) => ({ origin: assumeHttps(form.origin) }),
   });
   const save = useAdminChange((body: PublicAddressInput) => adminApi.settings.address.put(body));
 
@@ -67,8 +68,8 @@ function PublicAddressEditor({ current: { origin, source } }: { current: PublicA
       <h2 id="public-address-heading">Public address</h2>
       <p>
         <small>
-          The address visitors type to reach your site, such as https://example.com. Search engines, the RSS feed, the
-          sitemap and links shared on social media are given this address.
+          The address visitors type to reach your site, such as example.com (https:// is assumed) or http://example.com.
+          Search engines, the RSS feed, the sitemap and links shared on social media are given this address.
         </small>
       </p>
       <p>
@@ -86,8 +87,9 @@ function PublicAddressEditor({ current: { origin, source } }: { current: PublicA
         <>
           <TextField
             label="Address visitors use"
-            type="url"
-            placeholder="https://example.com"
+            inputMode="url"
+            autoComplete="url"
+            placeholder="example.com"
             {...editor.bind("origin")}
           />
           {editor.elsewhere}
