@@ -68,7 +68,7 @@ function writeResults(): string {
     for (let n = 0; n < half; n++) quiz.run(id(n, "q"), "Girl Next Door", letters, old + n);
     for (let n = 0; n < RESULTS - half; n++) {
       const linked = n % 3 === 0 && n < half ? id(n, "q") : null;
-      earnings.run(id(n, "e"), linked, "Casual Starter", "$500 - $1,500 / month", 15, numbers, old + n);
+      earnings.run(id(n, "e"), linked, "Casual Starter", "$30 – $470 a month", 15, numbers, old + n);
     }
     for (let n = 0; n < 1000; n++) quiz.run(id(n, "fresh"), "Girl Next Door", letters, Date.now());
   })();

@@ -496,7 +496,7 @@ describe("what cannot be inflated", () => {
     // The calculator has a limit of its own.
     const EARNINGS = {
       tier: "Casual Starter",
-      estimatedEarnings: "$500 - $1,500 / month",
+      estimatedEarnings: "$30 – $470 a month",
       score: 15,
       answers: Array(15).fill(1),
     };

@@ -103,7 +103,7 @@ const wrongTypes: [string, string, Record<string, unknown>][] = [
   [
     "POST",
     "/api/earnings/result",
-    { tier: "Casual Starter", estimatedEarnings: "$500 - $1,500 / month", score: 15, answers: Array(15).fill(1.5) },
+    { tier: "Casual Starter", estimatedEarnings: "$30 – $470 a month", score: 15, answers: Array(15).fill(1.5) },
   ],
   ["POST", "/api/auth/login", { username: 1, password: true }],
   ["POST", "/api/admin/blog/post", { title: 1, slug: {}, content: [], published: "true" }],

@@ -27,7 +27,7 @@ async function setup() {
       postJson({
         quizResultId: quiz.id,
         tier: "Hustler Mode",
-        estimatedEarnings: "$2,000 - $5,000 / month",
+        estimatedEarnings: "$160 – $3,120 a month",
         score: 30,
         answers: Array(15).fill(2),
       }),

@@ -27,7 +27,7 @@ const UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Geck
 const QUIZ = { archetype: "Girl Next Door", answers: Array(15).fill("A") };
 const EARNINGS = {
   tier: "Casual Starter",
-  estimatedEarnings: "$500 - $1,500 / month",
+  estimatedEarnings: "$30 – $470 a month",
   score: 15,
   answers: Array(15).fill(1),
 };

@@ -71,7 +71,7 @@ const WRONG = JSON.stringify({ username: "admin", password: "not-the-password" }
 const QUIZ = JSON.stringify({ archetype: "Girl Next Door", answers: Array(15).fill("A") });
 const EARNINGS = JSON.stringify({
   tier: "Casual Starter",
-  estimatedEarnings: "$500 - $1,500 / month",
+  estimatedEarnings: "$30 – $470 a month",
   score: 15,
   answers: Array(15).fill(1),
 });

@@ -32,7 +32,7 @@ const QUIZ = { archetype: "Girl Next Door", answers: Array(15).fill("A") };
 const EARNINGS = {
   quizResultId: null,
   tier: "Casual Starter",
-  estimatedEarnings: "$500 - $1,500 / month",
+  estimatedEarnings: "$30 – $470 a month",
   score: 15,
   answers: Array(15).fill(1),
 };

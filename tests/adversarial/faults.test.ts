@@ -120,7 +120,7 @@ function asAdmin(server: Server, cookie: string) {
 const QUIZ = { archetype: "Girl Next Door", answers: Array(15).fill("A") };
 const EARNINGS = {
   tier: "Casual Starter",
-  estimatedEarnings: "$500 - $1,500 / month",
+  estimatedEarnings: "$30 – $470 a month",
   score: 15,
   answers: Array(15).fill(1),
 };

@@ -21,7 +21,7 @@ const STACK_TRACE = /\n\s+at |^error: |Bun v\d|SyntaxError|TypeError|RangeError/
 const QUIZ = { archetype: "Girl Next Door", answers: Array(15).fill("A") };
 const EARNINGS = {
   tier: "Casual Starter",
-  estimatedEarnings: "$500 - $1,500 / month",
+  estimatedEarnings: "$30 – $470 a month",
   score: 15,
   answers: Array(15).fill(1),
 };

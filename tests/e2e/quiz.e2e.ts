@@ -61,11 +61,12 @@ test.describe("on a phone", () => {
     await expect(page).toHaveURL(/\/quiz\/earnings\?tier=Power(%20|\+)Earner&id=/);
     await expect(page.getByRole("heading", { level: 1, name: "Power Earner" })).toBeVisible();
     await expectOnFirstScreen(page.getByRole("heading", { level: 1, name: "Power Earner" }), "the tier");
-    await expect(page.getByText("$5,000 - $15,000+ / month")).toBeVisible();
-    // The tier's range says what it is, beside a worked example that can be much lower.
-    await expect(
-      page.getByText(/The tier's range is a broad target for this level once it is running, not a forecast/),
-    ).toBeVisible();
+    // One model for every figure: the headline is the worked example's own low and high, and
+    // the tier's general range is labelled as such.
+    const own = page.getByTestId("own-range");
+    await expect(own).toHaveText("Your own estimate: $2,340 – $7,010 a month");
+    await expect(page.getByTestId("tier-range")).toHaveText("$940 – $11,220 a month");
+    await expect(page.getByText(/Power Earner in general: \$940 – \$11,220 a month/)).toBeVisible();
     await expect(page.getByText("4–6 days a week at 3–6 hours a show")).toBeVisible();
     // The worked example: 30 hours × 60 × 30% paid × 4.33 weeks × 50% × $2 / $3 / $6.
     const band = page.getByTestId("estimate-band");
@@ -81,6 +82,7 @@ test.describe("on a phone", () => {
     await page.keyboard.press("ArrowRight");
     await expect(hours).toHaveValue("31");
     await expect(band).toHaveText("Low $2,420Typical $3,620High $7,250a month");
+    await expect(own).toHaveText("Your own estimate: $2,420 – $7,250 a month");
     await expect(page).toHaveURL(/&hours=31&days=5&share=30$/);
     await page.reload();
     await expect(band).toHaveText("Low $2,420Typical $3,620High $7,250a month");
@@ -159,7 +161,9 @@ test("all-lowest earnings answers give Casual Starter and, without a quiz, the f
   await visit("/quiz/earnings");
   await answerAll(page, () => 0);
   await expect(page.getByRole("heading", { level: 1, name: "Casual Starter" })).toBeVisible();
-  await expect(page.getByText("$500 - $1,500 / month")).toBeVisible();
+  await expect(page.getByTestId("tier-range")).toHaveText("$30 – $470 a month");
+  // 8 hours × 60 × 10% paid × 4.33 weeks × 50% × $0.50 / $2.
+  await expect(page.getByTestId("own-range")).toHaveText("Your own estimate: $50 – $210 a month");
   await expect(page.getByText("2–3 short shows a week")).toBeVisible();
   await expect(page.getByRole("button", { name: "START FREE COURSE" })).toHaveAttribute("href", "/learn");
 });

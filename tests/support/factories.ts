@@ -176,7 +176,7 @@ export async function createEarningsResult(db: Db, overrides: Partial<typeof ear
       id: resultId(),
       quizResultId: null,
       tier: "Casual Starter",
-      estimatedEarnings: "$500 - $1,500 / month",
+      estimatedEarnings: "$30 – $470 a month",
       score: 15,
       answers: Array(15).fill(1),
       ...overrides,

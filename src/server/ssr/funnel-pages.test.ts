@@ -173,7 +173,7 @@ describe("/quiz/earnings", () => {
       const result = await createEarningsResult(db, {
         quizResultId: null,
         tier: "Hustler Mode",
-        estimatedEarnings: "$2,000 - $5,000 / month",
+        estimatedEarnings: "$160 – $3,120 a month",
         score: 30,
         answers: Array(15).fill(2),
       });
@@ -189,13 +189,17 @@ describe("/quiz/earnings", () => {
     const result = await createEarningsResult(db, {
       quizResultId: quiz.id,
       tier: "Hustler Mode",
-      estimatedEarnings: "$2,000 - $5,000 / month",
+      estimatedEarnings: "$160 – $3,120 a month",
       score: 30,
       answers: Array(15).fill(2),
     });
     const page = await renderPage(request, `/quiz/earnings?tier=Hustler%20Mode&id=${result.id}`);
     expect(page.status).toBe(200);
-    expect(page.text).toContain("$2,000 - $5,000 / month");
+    // The headline is the worked example's own range (18 h × 60 × 20 % × 4.33 × 50 % × $1 / $4),
+    // the tier's general range is labelled as the tier's, and the saved text is not shown.
+    expect(page.text).toContain("Your own estimate: $470 – $1,870 a month");
+    expect(page.text).toContain("Hustler Mode in general: $160 – $3,120 a month");
+    expect(page.main().getByTestId("estimate-band").textContent).toContain("High $1,870");
     expect(page.text).toContain(tierProfile("Hustler Mode")!.tip);
     expect(page.text).toContain("3–5 days a week at 2–4 hours a show");
     expect(page.main().getByRole("button", { name: "GET MY STARTER KIT" }).getAttribute("href")).toBe(

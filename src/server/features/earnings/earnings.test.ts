@@ -4,7 +4,7 @@ import { runScenarios, type Scenario } from "#tests/support/scenario.ts";
 
 const lowest = Array.from({ length: 15 }, () => 1);
 const highest = Array.from({ length: 15 }, () => 3);
-const valid = { tier: "Casual Starter", estimatedEarnings: "$500 - $1,500 / month", score: 15, answers: lowest };
+const valid = { tier: "Casual Starter", estimatedEarnings: "$30 – $470 a month", score: 15, answers: lowest };
 const post = { method: "POST", path: "/api/earnings/result" } as const;
 
 runScenarios("POST /api/earnings/result", [
@@ -24,7 +24,7 @@ runScenarios("POST /api/earnings/result", [
           id,
           quizResultId: null,
           tier: "Casual Starter",
-          estimatedEarnings: "$500 - $1,500 / month",
+          estimatedEarnings: "$30 – $470 a month",
           score: 15,
         },
       });
@@ -39,7 +39,7 @@ runScenarios("POST /api/earnings/result", [
     body: ({ quiz }) => ({
       quizResultId: quiz,
       tier: "Power Earner",
-      estimatedEarnings: "$5,000 - $15,000+ / month",
+      estimatedEarnings: "$940 – $11,220 a month",
       score: 45,
       answers: highest,
     }),

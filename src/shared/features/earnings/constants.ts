@@ -2,13 +2,22 @@ import { parseAnswers } from "#shared/answers.ts";
 
 export const EARNINGS_QUESTION_COUNT = 15;
 
-/** The three tiers, lowest first; the rule that picks one is in tiers.ts. */
-export const TIERS = [
-  { name: "Casual Starter", range: "$500 - $1,500 / month" },
-  { name: "Hustler Mode", range: "$2,000 - $5,000 / month" },
-  { name: "Power Earner", range: "$5,000 - $15,000+ / month" },
-] as const;
+/**
+ * The three tiers, lowest first; the rule that picks one is in tiers.ts, and what each earns
+ * in general comes from the same model as a visitor's own estimate (estimate.ts).
+ */
+export const TIERS = [{ name: "Casual Starter" }, { name: "Hustler Mode" }, { name: "Power Earner" }] as const;
 export type TierName = (typeof TIERS)[number]["name"];
+
+/** The questions whose lowest answer bounds earnings most, by id (content/earnings/questions.json). */
+export const CAPPING_QUESTIONS = {
+  /** "How many hours a week can you realistically spend live on camera?" */
+  hours: 1,
+  /** "What does your camera, lighting and audio setup look like?" */
+  equipment: 5,
+  /** "What internet upload speed do you have?" */
+  upload: 6,
+} as const;
 
 /** Each calculator answer is 1, 2 or 3 (the higher, the more earning habits). */
 const EARNINGS_ANSWERS = [1, 2, 3] as const;

@@ -1,5 +1,16 @@
 import { describe, expect, test } from "bun:test";
-import { defaultInputs, dollars, estimateBand, readWhatIf } from "./estimate.ts";
+import { TIERS } from "./constants.ts";
+import {
+  defaultInputs,
+  dollars,
+  estimateBand,
+  inputsFor,
+  monthRange,
+  readWhatIf,
+  tierBand,
+  tierRangeText,
+} from "./estimate.ts";
+import { computeTier } from "./tiers.ts";
 
 describe("earnings estimate", () => {
   test("the arithmetic: hours × 60 × paid share × per minute × payout × weeks, to the nearest $10", () => {
@@ -70,5 +81,40 @@ describe("earnings estimate", () => {
   test("dollars", () => {
     expect(dollars(1870)).toBe("$1,870");
     expect(dollars(0.5)).toBe("$0.50");
+  });
+
+  test("a tier's general range is the same model over its usual schedule, and what a result records", () => {
+    // Casual Starter: 4 h × 60 × 10 % × 4.33 × 50 % × $0.50 = $26, up to 9 h × 20 % × $2 = $468.
+    expect(tierBand("Casual Starter")).toEqual({ low: 30, high: 470 });
+    expect(TIERS.map((t) => tierRangeText(t.name))).toEqual([
+      "$30 – $470 a month",
+      "$160 – $3,120 a month",
+      "$940 – $11,220 a month",
+    ]);
+    for (const answer of [1, 2, 3]) {
+      const result = computeTier(Array(15).fill(answer));
+      expect(result.estimatedEarnings).toBe(tierRangeText(result.tier));
+    }
+  });
+
+  test("a visitor's own band, as the answers give it, lies within the tier's general range", () => {
+    for (const answer of [1, 2, 3]) {
+      const answers = Array(15).fill(answer);
+      const { tier } = computeTier(answers);
+      const own = estimateBand(defaultInputs(tier, answers));
+      const general = tierBand(tier);
+      expect([tier, own.low >= general.low, own.high <= general.high]).toEqual([tier, true, true]);
+    }
+  });
+
+  test("the what-if values of an address change the inputs; others keep the defaults", () => {
+    const answers = Array(15).fill(3);
+    const search = new URLSearchParams("hours=31&days=x&share=500");
+    expect(inputsFor("Power Earner", answers, search)).toMatchObject({
+      hoursPerWeek: 31,
+      daysPerWeek: defaultInputs("Power Earner", answers).daysPerWeek,
+      paidSharePercent: 100,
+    });
+    expect(monthRange(2340, 7010)).toBe("$2,340 – $7,010 a month");
   });
 });

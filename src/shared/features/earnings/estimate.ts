@@ -1,5 +1,4 @@
-import type { TierName } from "./constants.ts";
-import { CAPPING_QUESTIONS } from "./tiers.ts";
+import { CAPPING_QUESTIONS, type TierName } from "./constants.ts";
 
 /**
  * A small, visible model of a month's earnings. Every value is an assumption the visitor
@@ -83,6 +82,52 @@ export function defaultInputs(tier: TierName, answers: readonly number[]): Estim
     payoutPercent: DEFAULT_PAYOUT_PERCENT,
     weeksPerMonth: WEEKS_PER_MONTH,
   };
+}
+
+/** The model's inputs for a saved result: its defaults, with the what-if values an address holds. */
+export function inputsFor(tier: TierName, answers: readonly number[], search: URLSearchParams): EstimateInputs {
+  const inputs = defaultInputs(tier, answers);
+  for (const [name, param] of Object.entries(WHAT_IF_PARAMS) as [WhatIf, string][])
+    inputs[name] = readWhatIf(name, search.get(param)) ?? inputs[name];
+  return inputs;
+}
+
+/**
+ * What each tier spans once it runs, read from its suggested schedule (content/earnings/tiers.json):
+ * Casual Starter 2–3 short shows a week of 2–3 hours, Hustler Mode 3–5 days at 2–4 hours,
+ * Power Earner 4–6 days at 3–6 hours; the paid share rises with the tier.
+ */
+const TIER_SPAN: Record<TierName, { hours: [number, number]; paidSharePercent: [number, number] }> = {
+  "Casual Starter": { hours: [4, 9], paidSharePercent: [10, 20] },
+  "Hustler Mode": { hours: [6, 20], paidSharePercent: [20, 30] },
+  "Power Earner": { hours: [12, 36], paidSharePercent: [30, 40] },
+};
+
+/**
+ * A tier in general, by the same model as a visitor's own band: its fewest hours and lowest
+ * paid share at the low rate, up to its most hours and highest paid share at the high rate.
+ */
+export function tierBand(tier: TierName): { low: number; high: number } {
+  const { hours, paidSharePercent } = TIER_SPAN[tier];
+  const at = (i: 0 | 1) =>
+    estimateBand({
+      hoursPerWeek: hours[i],
+      daysPerWeek: DAYS[tier],
+      paidSharePercent: paidSharePercent[i],
+      perPaidMinute: PER_PAID_MINUTE[tier],
+      payoutPercent: DEFAULT_PAYOUT_PERCENT,
+      weeksPerMonth: WEEKS_PER_MONTH,
+    });
+  return { low: at(0).low, high: at(1).high };
+}
+
+/** "$40 – $170 a month". */
+export const monthRange = (low: number, high: number) => `${dollars(low)} – ${dollars(high)} a month`;
+
+/** A tier's general band as text: what a saved result records as the tier's earnings. */
+export function tierRangeText(tier: TierName): string {
+  const { low, high } = tierBand(tier);
+  return monthRange(low, high);
 }
 
 /** Rounds to the nearest ten dollars: the model is not precise to the dollar. */

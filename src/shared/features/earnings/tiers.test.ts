@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { CAPPING_QUESTIONS } from "./constants.ts";
 import { earningsQuestions } from "./content.ts";
-import { CAPPING_QUESTIONS, computeTier } from "./tiers.ts";
+import { computeTier } from "./tiers.ts";
 
 const fifteen = (value: number) => Array.from({ length: 15 }, () => value);
 /** Fifteen answers with the given ones replaced (question id → value). */
@@ -31,7 +32,7 @@ describe("earnings tiers", () => {
   test("all-lowest answers: Casual Starter, position 0", () => {
     expect(computeTier(fifteen(1))).toEqual({
       tier: "Casual Starter",
-      estimatedEarnings: "$500 - $1,500 / month",
+      estimatedEarnings: "$30 – $470 a month",
       score: 15,
       position: 0,
       cappedBy: [],
@@ -41,7 +42,7 @@ describe("earnings tiers", () => {
   test("all-highest answers: Power Earner, position 1", () => {
     expect(computeTier(fifteen(3))).toMatchObject({
       tier: "Power Earner",
-      estimatedEarnings: "$5,000 - $15,000+ / month",
+      estimatedEarnings: "$940 – $11,220 a month",
       score: 45,
       position: 1,
     });

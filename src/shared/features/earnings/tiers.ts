@@ -1,14 +1,6 @@
-import { TIERS, type TierName } from "./constants.ts";
+import { CAPPING_QUESTIONS, TIERS, type TierName } from "./constants.ts";
+import { tierRangeText } from "./estimate.ts";
 
-/** The questions whose lowest answer bounds earnings most, by id (content/earnings/questions.json). */
-export const CAPPING_QUESTIONS = {
-  /** "How many hours a week can you realistically spend live on camera?" */
-  hours: 1,
-  /** "What does your camera, lighting and audio setup look like?" */
-  equipment: 5,
-  /** "What internet upload speed do you have?" */
-  upload: 6,
-} as const;
 type CappingQuestion = keyof typeof CAPPING_QUESTIONS;
 
 /**
@@ -35,6 +27,7 @@ const TIER_THRESHOLDS: Record<TierName, { num: number; den: number }> = {
 
 export interface TierResult {
   tier: TierName;
+  /** What the tier earns in general, as text ("$30 – $470 a month"): the model's band for the tier. */
   estimatedEarnings: string;
   /** The raw sum of the answers. */
   score: number;
@@ -70,7 +63,7 @@ export function computeTier(answers: readonly number[]): TierResult {
   const tier = TIERS[chosen] ?? TIERS[0];
   return {
     tier: tier.name,
-    estimatedEarnings: tier.range,
+    estimatedEarnings: tierRangeText(tier.name),
     score,
     position: span > 0 ? (score - min) / span : 0,
     cappedBy,

@@ -1,13 +1,11 @@
 import { useLocation, useSearch } from "wouter";
 import type { TierName } from "#shared/features/earnings/constants.ts";
 import {
-  defaultInputs,
   dollars,
-  type EstimateInputs,
   estimateBand,
+  inputsFor,
   LIMITS,
   MAX_HOURS_A_DAY,
-  readWhatIf,
   WHAT_IF_PARAMS,
   type WhatIf,
 } from "#shared/features/earnings/estimate.ts";
@@ -30,13 +28,6 @@ function unitText(value: number, unit: string): string {
   return `${value} ${value === 1 ? unit.replace(/s$/, "") : unit}`;
 }
 
-/** The model's inputs: the defaults for this result, with the what-if values the address holds. */
-function inputsFrom(tier: TierName, answers: readonly number[], search: URLSearchParams): EstimateInputs {
-  const inputs = defaultInputs(tier, answers);
-  for (const { name, param } of CONTROLS) inputs[name] = readWhatIf(name, search.get(param)) ?? inputs[name];
-  return inputs;
-}
-
 interface Props {
   tier: TierName;
   answers: readonly number[];
@@ -50,7 +41,7 @@ const LONG_SHOW_HOURS = 6;
 export function EarningsEstimate({ tier, answers, id }: Props) {
   const [, navigate] = useLocation();
   const search = new URLSearchParams(useSearch());
-  const inputs = inputsFrom(tier, answers, search);
+  const inputs = inputsFor(tier, answers, search);
   const band = estimateBand(inputs);
   const { perPaidMinute: rate } = inputs;
 
@@ -126,8 +117,9 @@ export function EarningsEstimate({ tier, answers, id }: Props) {
           nearest $10.
         </p>
         <p>
-          Days per week do not change the total: they show how long each show would be. The tier's range above describes
-          the tier; this band is what your own hours give with these assumptions.
+          Days per week do not change the total: they show how long each show would be. The range at the top of the page
+          is this band's low and high; the tier's general range is the same sums from the tier's fewest hours and lowest
+          paid share to its most hours and highest paid share.
         </p>
       </details>
 

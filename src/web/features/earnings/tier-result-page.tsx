@@ -1,4 +1,5 @@
 import { Link, useSearch } from "wouter";
+import { estimateBand, inputsFor, monthRange, tierRangeText } from "#shared/features/earnings/estimate.ts";
 import { earningsResultRead, tierProfileRead } from "#shared/features/earnings/reads.ts";
 import { PlatformButtons } from "#web/features/settings/platform-buttons.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
@@ -31,7 +32,8 @@ const CALCULATOR_PATH = "/quiz/earnings";
 /** /quiz/earnings?tier={name}&id={resultId}: the saved estimate with its tier's profile;
  * ?hours=, ?days= and ?share= hold the what-if values of its band. */
 export default function TierResultPage() {
-  const id = new URLSearchParams(useSearch()).get("id") ?? "";
+  const search = new URLSearchParams(useSearch());
+  const id = search.get("id") ?? "";
   const { resultRetentionDays } = useSettings();
   const result = useRead(earningsResultRead, { id });
   const tier = useRead(tierProfileRead, result.data ? { name: result.data.tier } : null);
@@ -61,23 +63,30 @@ export default function TierResultPage() {
       </>
     );
   }
-  const { quizResultId, estimatedEarnings, answers } = result.data;
+  const { quizResultId, answers } = result.data;
+  // One model for every figure: the headline is the worked example's own band (with the
+  // what-if values in the address), and the tier's general band is the same sums over the
+  // tier's usual schedule. The range the result was saved with is not shown: results saved
+  // before the model gave the tiers their bands hold another text.
+  const band = estimateBand(inputsFor(profile.tier, answers, search));
+  const own = monthRange(band.low, band.high);
   return (
     <article className="result">
-      <PageMeta
-        page={`${profile.tier}: Your Earnings Potential`}
-        description={`${profile.tier}: ${estimatedEarnings}. ${profile.tagline}`}
-      />
+      <PageMeta page={`${profile.tier}: Your Earnings Potential`} description={`${profile.tier}. ${profile.tagline}`} />
       <header className="result-hero">
         <p className="eyebrow">Your earnings potential</p>
         <p className="result-emoji" aria-hidden="true">
           {profile.emoji}
         </p>
         <h1>{profile.tier}</h1>
-        <p className="earnings-range">{estimatedEarnings}</p>
+        <p className="earnings-range" data-testid="own-range">
+          <span className="visually-hidden">Your own estimate: </span>
+          {own}
+        </p>
         <p className="earnings-range-note">
-          The tier's range is a broad target for this level once it is running, not a forecast. The worked example below
-          starts from your own answers and is often lower, especially in the first months.
+          Your own estimate, from your answers and the assumptions worked through below. {profile.tier} in general:{" "}
+          <strong data-testid="tier-range">{tierRangeText(profile.tier)}</strong>, from this tier's fewest to its most
+          hours, by the same sums. Illustrative, not a prediction: the first months are often lower.
         </p>
         <p className="lead">{profile.tagline}</p>
       </header>

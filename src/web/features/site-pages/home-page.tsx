@@ -51,7 +51,7 @@ export default function HomePage() {
       <section className="hero">
         <h1>Find your cam model alter ego</h1>
         <p className="lead">
-          Which of 10 cam model archetypes are you? Find out in five minutes, get an income prediction based on your
+          Which of 10 cam model archetypes are you? Find out in five minutes, get an honest earnings estimate from your
           goals and availability, then learn how to start and succeed with our free course.
         </p>
         <div className="button-row">
