@@ -405,6 +405,43 @@ test("the brand name from settings is in the page title, emptied claims leave th
   expect(await (await page.request.get("/api/auth/me")).json()).toEqual({ isAdmin: false });
 });
 
+test("graduation gifts are offered only once set: a code without its percentage is refused at the field; set, they show to a graduate", async ({
+  page,
+  visit,
+  scan,
+  allowProblem,
+}) => {
+  // The half-set discount's refusal.
+  allowProblem(/status of 422|HTTP 422 for/);
+  await page.addInitScript(() => localStorage.setItem("completedModules", "[1,2,3,4,5,6,7,8,9,10]"));
+  await visit("/learn/complete");
+  const gifts = page.getByRole("region", { name: "Your graduation gifts" }).getByRole("heading", { level: 3 });
+  await expect(gifts).toHaveText(["Resource Library"]);
+
+  await signIn(page);
+  await openSection(page, "Settings", "/admin/settings");
+  await page.getByLabel("Discount code").fill("GRAD15");
+  await page.getByLabel("Where the code works").fill("Example Lights");
+  await page.getByRole("button", { name: "Save Settings" }).click();
+  const percent = page.getByLabel("Discount in percent");
+  await expect(page.getByText("Enter the percentage the code takes off, or clear the code")).toBeVisible();
+  await expect(percent).toBeFocused();
+  await percent.fill("15");
+  await page.getByLabel("Community address").fill("https://community.example/");
+  await scan();
+  await page.getByRole("button", { name: "Save Settings" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Settings saved");
+
+  await visit("/learn/complete");
+  await expect(gifts).toHaveText(["Starter Kit Discount", "Resource Library", "Community Access"]);
+  await expect(page.getByText("15% off at Example Lights with the code GRAD15.")).toBeVisible();
+  await expect(page.getByRole("button", { name: /Join the Community/ })).toHaveAttribute(
+    "href",
+    "https://community.example/",
+  );
+  await scan();
+});
+
 test("saved results: a day count outside 1 to 3,650 is refused at its field; a saved one is on the privacy page", async ({
   page,
   visit,

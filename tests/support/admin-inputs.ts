@@ -62,6 +62,10 @@ export function settingsInput(overrides: Partial<SiteSettings> = {}) {
     testimonialQuote: "The course helped me plan my first month.",
     testimonialAttribution: "Dana, Cosplay Babe archetype",
     bannerClaim: "{platform} pays out every week.",
+    giftDiscountCode: "GRAD15",
+    giftDiscountPartner: "Example Lights",
+    giftDiscountPercent: 15,
+    communityUrl: "https://community.example/",
     ...overrides,
   };
 }

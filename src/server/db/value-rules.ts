@@ -103,6 +103,11 @@ storedValues(siteSettings, {
   testimonialQuote: written(SiteSettings.properties.testimonialQuote),
   testimonialAttribution: written(SiteSettings.properties.testimonialAttribution),
   bannerClaim: written(SiteSettings.properties.bannerClaim),
+  giftDiscountCode: written(SiteSettings.properties.giftDiscountCode),
+  giftDiscountPartner: written(SiteSettings.properties.giftDiscountPartner),
+  giftDiscountPercent: SiteSettings.properties.giftDiscountPercent,
+  // Graduates follow it.
+  communityUrl: rule(SiteSettings.properties.communityUrl, { whenRead: true }),
   // Links in feeds, the sitemap and search tags are built from it.
   publicOrigin: rule(PublicAddressInput.properties.origin, { whenRead: true }),
   publicOriginConfirmed: ANY,

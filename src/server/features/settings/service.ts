@@ -86,13 +86,30 @@ export function settingsRow(settings: SiteSettings) {
     testimonialQuote: settings.testimonialQuote.trim(),
     testimonialAttribution: settings.testimonialAttribution.trim(),
     bannerClaim: settings.bannerClaim.trim(),
+    giftDiscountCode: settings.giftDiscountCode.trim(),
+    giftDiscountPartner: settings.giftDiscountPartner.trim(),
+    communityUrl: settings.communityUrl.trim(),
     // Left as it is when the body has none (an older client); blank parts are not stored.
     ...(disclosureWording ? { disclosureWording: storedWording(disclosureWording) } : {}),
   };
 }
 
+/** A problem at one field of the settings form. */
+const fieldError = (field: string, message: string) => new HttpError(422, message, [{ field, message }]);
+
+/** A discount gift shows only whole: its code, where it works and how much it takes off. */
+function checkDiscount(settings: SiteSettings) {
+  const code = settings.giftDiscountCode.trim();
+  if (!code) return;
+  if (!settings.giftDiscountPartner.trim())
+    throw fieldError("giftDiscountPartner", "Say where the discount code works, or clear the code");
+  if (settings.giftDiscountPercent === null)
+    throw fieldError("giftDiscountPercent", "Enter the percentage the code takes off, or clear the code");
+}
+
 /** Saves the settings; each platform's managed link follows the destination typed for it. */
 export async function updateSettings(db: Db, settings: SiteSettings): Promise<SiteSettings> {
+  checkDiscount(settings);
   const values = settingsRow(settings);
   await inTransaction(db, async (tx) => {
     const row = await settingsRowOf(tx);

@@ -150,6 +150,38 @@ runScenarios("settings admin API without the session or from another site", [
     status: 422,
     unchanged: true,
   },
+  // A graduation gift is offered whole or not at all, and its address is a web address.
+  ...(
+    [
+      [{ giftDiscountPartner: "" }, "giftDiscountPartner", "Say where the discount code works, or clear the code"],
+      [
+        { giftDiscountPercent: null },
+        "giftDiscountPercent",
+        "Enter the percentage the code takes off, or clear the code",
+      ],
+      [{ giftDiscountPercent: 95 }, "giftDiscountPercent", "The discount is a whole percentage from 1 to 90"],
+      [
+        { giftDiscountCode: "GRAD 15" },
+        "giftDiscountCode",
+        "The discount code takes letters, digits, - and _ (at most 40), or leave it empty to hide the gift",
+      ],
+      [
+        { communityUrl: "javascript:alert(1)" },
+        "communityUrl",
+        "The community's address starts with https:// (or leave it empty to hide the gift)",
+      ],
+    ] as const
+  ).map(([change, field, message]) => ({
+    name: `a graduation gift with ${JSON.stringify(change)}: 422 at ${field}, nothing changes`,
+    who: "admin" as const,
+    method: "PUT" as const,
+    path: "/api/admin/settings",
+    body: { ...settings, ...change },
+    status: 422,
+    check: (res: { json: <T>() => T }) =>
+      expect(res.json<{ details: unknown[] }>().details).toEqual([{ field, message }]),
+    unchanged: true as const,
+  })),
   {
     name: "a platform without a name: 422",
     who: "admin",

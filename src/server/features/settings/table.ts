@@ -36,6 +36,13 @@ export const siteSettings = table(
     testimonialQuote: text("testimonial_quote").notNull().default(CLAIM_DEFAULTS.testimonialQuote),
     testimonialAttribution: text("testimonial_attribution").notNull().default(CLAIM_DEFAULTS.testimonialAttribution),
     bannerClaim: text("banner_claim").notNull().default(CLAIM_DEFAULTS.bannerClaim),
+    // The graduation gifts the owner can really give: a discount (code, where it works and its
+    // percentage; the gift is hidden while no code is set) and a community's address (hidden
+    // while empty).
+    giftDiscountCode: text("gift_discount_code").notNull().default(""),
+    giftDiscountPartner: text("gift_discount_partner").notNull().default(""),
+    giftDiscountPercent: integer("gift_discount_percent"),
+    communityUrl: text("community_url").notNull().default(""),
     // The site's public address (an http(s) origin) when PUBLIC_URL is not set: recorded
     // from the admin's sign-in until the admin confirms or changes it in Settings.
     publicOrigin: text("public_origin"),

@@ -81,6 +81,24 @@ const { brandName, ...ownFields } = Type.Omit(
     testimonialAttribution: Claim("The testimonial's author", 100),
     /** The banner's second sentence; `{platform}` stands for the banner platform's name. */
     bannerClaim: Claim("The banner claim", 200),
+    /** The graduation page's discount code (letters, digits, - and _); empty hides the discount gift. */
+    giftDiscountCode: Type.String({
+      maxLength: 40,
+      pattern: "^[A-Za-z0-9_-]*$",
+      error: "The discount code takes letters, digits, - and _ (at most 40), or leave it empty to hide the gift",
+    }),
+    /** Where the code works, such as a shop's name. */
+    giftDiscountPartner: Claim("Where the code works", 60),
+    /** What the code takes off, in percent. */
+    giftDiscountPercent: Type.Union([Type.Null(), Type.Integer({ minimum: 1, maximum: 90 })], {
+      error: "The discount is a whole percentage from 1 to 90",
+    }),
+    /** The address of the community graduates are invited to; empty hides the community gift. */
+    communityUrl: Type.String({
+      maxLength: 2048,
+      pattern: "^(https?://[^\\s]+)?$",
+      error: "The community's address starts with https:// (or leave it empty to hide the gift)",
+    }),
     /**
      * The operator's wording of the affiliate disclosure, part by part (plain text); a blank or
      * missing part reads as the default, so a label can be reworded but never removed.

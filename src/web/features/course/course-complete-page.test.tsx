@@ -67,4 +67,39 @@ describe("/learn/complete", () => {
     expect(screen.getByRole("heading", { name: "Your graduation gifts" })).toBeTruthy();
     expect(screen.queryByRole("heading", { name: "Still to do" })).toBeNull();
   });
+
+  /** The gift cards' titles and their buttons' addresses. */
+  const gifts = () =>
+    within(screen.getByRole("heading", { name: "Your graduation gifts" }).closest("section") as HTMLElement)
+      .getAllByRole("heading", { level: 3 })
+      .map((h) => [h.textContent, h.closest("article")?.querySelector("a")?.getAttribute("href")]);
+
+  test("as shipped, only the gift that exists: the resource library, no discount and no community", async () => {
+    renderWithProgress([...MODULE_IDS]);
+    await screen.findByRole("heading", { name: "Your graduation gifts" });
+    expect(gifts()).toEqual([["Resource Library", "/resources"]]);
+    expect(screen.queryByText(/% off/)).toBeNull();
+  });
+
+  test("the discount and the community the owner set: the code, where it works, the community's address", async () => {
+    localStorage.setItem("completedModules", JSON.stringify(MODULE_IDS));
+    const { queryClient } = renderAt("/learn/complete", <CompletePage />);
+    queryClient.setQueryData(["/api/course/modules"], modules);
+    queryClient.setQueryData(["/api/settings"], (settings: object) => ({
+      ...settings,
+      giftDiscountCode: "GRAD15",
+      giftDiscountPartner: "Example Lights",
+      giftDiscountPercent: 15,
+      communityUrl: "https://community.example.com/",
+    }));
+    const discount = (await screen.findByRole("heading", { name: "Starter Kit Discount" })).closest("article")!;
+    expect(discount.textContent).toContain("15% off at Example Lights with the code GRAD15.");
+    expect(gifts()).toEqual([
+      ["Starter Kit Discount", "/quiz"],
+      ["Resource Library", "/resources"],
+      ["Community Access", "https://community.example.com/"],
+    ]);
+    const join = screen.getByRole("button", { name: /Join the Community/ });
+    expect([join.getAttribute("target"), join.getAttribute("rel")]).toEqual(["_blank", "noopener noreferrer"]);
+  });
 });

@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import { MODULE_COUNT, MODULE_IDS } from "#shared/features/course/constants.ts";
 import { modulesRead } from "#shared/features/course/reads.ts";
 import { useProgress } from "#web/features/progress/store.ts";
+import { useSettings } from "#web/features/settings/queries.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { type PageRoute, required } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
@@ -92,20 +93,41 @@ function CourseProgress({ completed }: { completed: number[] | null }) {
   );
 }
 
+interface Gift {
+  emoji: string;
+  title: string;
+  text: ReactNode;
+  action: string;
+  href: string;
+  /** Another site: opened in a new tab. */
+  external?: boolean;
+}
+
 /** The graduation itself, for a visitor who completed every module. */
 function Graduation() {
   // The starter kit of the visitor's last quiz, known only in the browser.
   const quizId = useProgress().progress.quiz?.id;
   const kitHref = quizId ? `/quiz/starter-kit?quizId=${encodeURIComponent(quizId)}` : "/quiz";
 
-  const gifts = [
-    {
-      emoji: "🎁",
-      title: "Starter Kit Discount",
-      text: "20% off selected starter-kit picks where our retail partners offer it. Your kit is one click away.",
-      action: "Get My Starter Kit",
-      href: kitHref,
-    },
+  const { giftDiscountCode, giftDiscountPartner, giftDiscountPercent, communityUrl } = useSettings();
+  // Only gifts that exist: the discount and the community are shown once the owner set them.
+  const gifts: Gift[] = [
+    ...(giftDiscountCode && giftDiscountPercent
+      ? [
+          {
+            emoji: "🎁",
+            title: "Starter Kit Discount",
+            text: (
+              <>
+                {giftDiscountPercent}% off at {giftDiscountPartner} with the code <code>{giftDiscountCode}</code>. Your
+                starter kit lists what to buy first.
+              </>
+            ),
+            action: "Get My Starter Kit",
+            href: kitHref,
+          },
+        ]
+      : []),
     {
       emoji: "📚",
       title: "Resource Library",
@@ -113,13 +135,18 @@ function Graduation() {
       action: "Open the Library",
       href: "/resources",
     },
-    {
-      emoji: "💬",
-      title: "Community Access",
-      text: "Guides, platform reviews and income strategies from the blog, written for models like you.",
-      action: "Visit the Blog",
-      href: "/blog",
-    },
+    ...(communityUrl
+      ? [
+          {
+            emoji: "💬",
+            title: "Community Access",
+            text: "Meet other performers and ask questions in the community this site recommends. It is another site, with its own rules.",
+            action: "Join the Community",
+            href: communityUrl,
+            external: true,
+          },
+        ]
+      : []),
   ];
 
   return (
@@ -164,9 +191,16 @@ function Graduation() {
               </p>
               <h3>{g.title}</h3>
               <p>{g.text}</p>
-              <Link href={g.href} role="button" className="outline">
-                {g.action}
-              </Link>
+              {g.external ? (
+                <a href={g.href} role="button" className="outline" target="_blank" rel="noopener noreferrer">
+                  {g.action}
+                  <span className="visually-hidden"> (opens another site in a new tab)</span>
+                </a>
+              ) : (
+                <Link href={g.href} role="button" className="outline">
+                  {g.action}
+                </Link>
+              )}
             </article>
           ))}
         </div>

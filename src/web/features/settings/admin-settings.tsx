@@ -215,6 +215,51 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
         ))}
       </fieldset>
       <fieldset>
+        <legend>Graduation gifts</legend>
+        <p>
+          <small>
+            Visitors who complete the course are offered these on the graduation page, beside the resource library. A
+            gift is shown only once it is set: leave the code or the address empty to leave it out.
+          </small>
+        </p>
+        <ClaimField
+          label="Discount code"
+          hint="A code your partner gave you for your visitors, such as GRAD20 (letters, digits, - and _)."
+          error={error("giftDiscountCode")}
+          value={form.giftDiscountCode}
+          onChange={(value) => setForm({ ...form, giftDiscountCode: value })}
+        />
+        <ClaimField
+          label="Where the code works"
+          hint="The shop or platform that honours the code, such as the shop your starter kit links to."
+          error={error("giftDiscountPartner")}
+          value={form.giftDiscountPartner}
+          onChange={(value) => setForm({ ...form, giftDiscountPartner: value })}
+        />
+        <Field label="Discount in percent" error={error("giftDiscountPercent")}>
+          {(props) => (
+            <input
+              {...props}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={90}
+              value={form.giftDiscountPercent ?? ""}
+              onChange={(e) =>
+                setForm({ ...form, giftDiscountPercent: e.target.value === "" ? null : Number(e.target.value) })
+              }
+            />
+          )}
+        </Field>
+        <ClaimField
+          label="Community address"
+          hint="A forum, server or group for performers you recommend, such as https://example.com/community."
+          error={error("communityUrl")}
+          value={form.communityUrl}
+          onChange={(value) => setForm({ ...form, communityUrl: value })}
+        />
+      </fieldset>
+      <fieldset>
         <legend>Disclosure wording</legend>
         <p>
           <small>

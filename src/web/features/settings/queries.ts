@@ -15,6 +15,11 @@ const FALLBACK: PublicSettings = {
   testimonialQuote: "",
   testimonialAttribution: "",
   bannerClaim: "",
+  // No gifts: only the ones the operator set can be offered.
+  giftDiscountCode: "",
+  giftDiscountPartner: "",
+  giftDiscountPercent: null,
+  communityUrl: "",
   resultRetentionDays: DEFAULT_RESULT_RETENTION_DAYS,
 };
 
