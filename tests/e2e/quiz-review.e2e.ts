@@ -20,11 +20,17 @@ async function questionsOf(page: Page, module: number): Promise<QuizQuestion[]> 
 
 const wrongOf = (q: QuizQuestion) => LETTERS.find((l) => l !== q.correctAnswer)!;
 
-/** Picks `letter` and submits it by keyboard: Space on the first option, arrows to the letter, Tab, Enter. */
+/**
+ * Picks `letter` and submits it by keyboard: Space on the first option shown, arrows down to
+ * the letter's option (the options are shown in a new order each attempt), Tab, Enter.
+ */
 async function answerByKeyboard(page: Page, letter: string) {
-  await page.locator('.module-quiz input[type="radio"][value="A"]').focus();
+  const radios = page.locator('.module-quiz input[type="radio"]');
+  const shown = await radios.evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value));
+  expect([...shown].sort()).toEqual(LETTERS);
+  await radios.first().focus();
   await page.keyboard.press("Space");
-  for (let i = 0; i < LETTERS.indexOf(letter); i++) await page.keyboard.press("ArrowDown");
+  for (let i = 0; i < shown.indexOf(letter); i++) await page.keyboard.press("ArrowDown");
   await expect(page.locator(`.module-quiz input[type="radio"][value="${letter}"]`)).toBeChecked();
   await page.keyboard.press("Tab");
   await expect(page.getByRole("button", { name: "Submit Answer" })).toBeFocused();
@@ -103,6 +109,9 @@ for (const [device, viewport] of [
       await expect(page.getByRole("heading", { name: "Your score: 100%" })).toBeFocused();
       await expect(page.getByText(/^This retry: 2 of 2 right\./)).toBeVisible();
       await expect(page.getByText("5 of 5 correct.")).toBeVisible();
+      // Answered after the answers were revealed: not called mastery.
+      await expect(page.getByText(/^Well remembered\. You had seen the answers before this try/)).toBeVisible();
+      await expect(page.getByText(/mastered/)).toHaveCount(0);
       await expect(
         page.getByRole("region", { name: "Review your answers" }).getByText("Correct! You chose", { exact: false }),
       ).toHaveCount(5);

@@ -183,7 +183,8 @@ test("certificate: reached from the graduation, the name typed by keyboard, prin
   await page.keyboard.type("Alex Rivera");
   const certificate = page.getByRole("article", { name: "Certificate" });
   await expect(certificate).toContainText("Alex Rivera");
-  await expect(certificate).toContainText("has completed all 10 modules");
+  await expect(certificate).toContainText("completed all 10 modules");
+  await expect(certificate).toContainText("Self-reported: recorded on the learner's own device.");
   // The name went nowhere: not in the address, not in storage.
   expect(page.url()).not.toContain("Alex");
   expect(await page.evaluate(() => JSON.stringify({ ...localStorage, ...sessionStorage }))).not.toContain("Alex");

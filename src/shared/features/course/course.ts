@@ -15,8 +15,16 @@ export function quizScore(correct: number, total: number): number {
 
 const PASS_SCORE = 60;
 
-/** The four score messages (docs/product.md#module-quiz). */
-export function scoreMessage(score: number): string {
+/**
+ * The four score messages (docs/product.md#module-quiz). An attempt made after the answers were
+ * revealed (a retry, or the quiz taken again on a device that has its result) shows what the
+ * visitor remembers, so it is never called mastery.
+ */
+export function scoreMessage(score: number, { afterReveal = false }: { afterReveal?: boolean } = {}): string {
+  if (afterReveal)
+    return score >= 60
+      ? "Well remembered. You had seen the answers before this try, so this score shows what you recall, not a first attempt."
+      : "You had seen the answers before this try. Review the module, then come back to the quiz another day.";
   if (score >= 90) return "Amazing! You've mastered this module!";
   if (score >= 75) return "Great job! You've got a solid understanding!";
   if (score >= 60) return "Good effort! You're on the right track.";

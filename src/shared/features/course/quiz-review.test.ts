@@ -1,6 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import type { ModuleQuizQuestion } from "./contract.ts";
-import { canonicalRetry, missedQuestions, retryAddress, retryFromAddress, rightCount } from "./quiz-review.ts";
+import {
+  canonicalRetry,
+  missedQuestions,
+  retryAddress,
+  retryFromAddress,
+  rightCount,
+  shuffledOptions,
+} from "./quiz-review.ts";
 
 const questions: ModuleQuizQuestion[] = (["B", "A", "D", "C", "B"] as const).map((correctAnswer, i) => ({
   id: i + 1,
@@ -45,5 +52,19 @@ describe("the retry in the address", () => {
       "/learn/3?quiz=true&a1=B&a3=D&a5=B&retry=24",
     );
     expect(retryAddress(3, questions, ["B", "A", "D", "C", "B"], names)).toBeNull();
+  });
+});
+
+describe("the options' order for an attempt", () => {
+  test("a permutation of the options, never the previous attempt's order, whatever the draw", () => {
+    const ids = ["A", "B", "C", "D"];
+    // A draw that would keep the order as it is (each swap with itself) is drawn again.
+    const draws = [0.99, 0.99, 0.99, 0.99, 0.99, 0.99, 0, 0, 0];
+    const random = () => draws.shift() ?? 0.5;
+    const order = shuffledOptions(ids, ids, random);
+    expect(order).not.toEqual(ids);
+    expect([...order].sort()).toEqual(ids);
+    for (let i = 0; i < 200; i++) expect(shuffledOptions(ids, ["B", "A", "D", "C"])).not.toEqual(["B", "A", "D", "C"]);
+    expect(shuffledOptions(["A"], ["A"])).toEqual(["A"]);
   });
 });

@@ -74,3 +74,20 @@ export function retryAddress(
   search.append("retry", missed.map((i) => i + 1).join(""));
   return `/learn/${moduleId}?${search}`;
 }
+
+/**
+ * The options of one question in a new order for an attempt: a random order, never the one
+ * the previous attempt showed (when there was one and more than one option), so that a
+ * retry right after the answers were revealed cannot be passed by position alone.
+ */
+export function shuffledOptions<T>(ids: readonly T[], previous: readonly T[] | null, random = Math.random): T[] {
+  for (;;) {
+    const order = [...ids];
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    const same = previous !== null && order.every((id, i) => id === previous[i]);
+    if (!same || ids.length < 2) return order;
+  }
+}

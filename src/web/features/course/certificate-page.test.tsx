@@ -2,6 +2,7 @@ import { afterEach, describe, expect, mock, test } from "bun:test";
 import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { content } from "#server/db/content.ts";
 import { MODULE_IDS } from "#shared/features/course/constants.ts";
+import { moduleSummaries } from "#tests/support/course-modules.ts";
 import { renderAt, renderServerHtml } from "#tests/support/render.tsx";
 import CertificatePage from "./certificate-page.tsx";
 
@@ -10,9 +11,11 @@ afterEach(() => {
   localStorage.clear();
 });
 
-function renderWith(completed: number[], read: Record<number, number[]> = {}) {
-  localStorage.setItem("progress", JSON.stringify({ completed, read }));
-  return renderAt("/learn/certificate", <CertificatePage />);
+function renderWith(completed: number[], read: Record<number, number[]> = {}, quizzes: object = {}) {
+  localStorage.setItem("progress", JSON.stringify({ completed, read, quizzes }));
+  const result = renderAt("/learn/certificate", <CertificatePage />);
+  result.queryClient.setQueryData(["/api/course/modules"], moduleSummaries());
+  return result;
 }
 
 describe("/learn/certificate", () => {
@@ -23,7 +26,7 @@ describe("/learn/certificate", () => {
     });
     expect(html).toContain("Your course certificate");
     expect(html).toContain("so this page needs JavaScript");
-    expect(html).not.toContain("Certificate of completion");
+    expect(html).not.toContain("Course completion record");
     expect(html).not.toContain("<input");
   });
 
@@ -47,7 +50,10 @@ describe("/learn/certificate", () => {
     renderWith([...MODULE_IDS].reverse());
     const before = JSON.stringify({ ...localStorage });
     const certificate = screen.getByRole("article", { name: "Certificate" });
-    expect(certificate.textContent).toContain("has completed all 10 modules of the");
+    expect(certificate.textContent).toContain("completed all 10 modules of the");
+    // It certifies nothing it did not see: no "certifies", and it says where its record comes from.
+    expect(certificate.textContent).not.toMatch(/certif/i);
+    expect(certificate.textContent).toContain("Self-reported: recorded on the learner's own device.");
     expect(certificate.textContent).toContain(`${content.siteSettings.brandName} Free Cam Model Course`);
     expect(certificate.textContent).toContain(String(new Date().getFullYear()));
 
@@ -64,5 +70,20 @@ describe("/learn/certificate", () => {
 
     fireEvent.click(screen.getByRole("button", { name: "Print or save as PDF" }));
     expect(print).toHaveBeenCalledTimes(1);
+  });
+
+  test("the record states each module's kept score, a low one too, and a module without one", async () => {
+    const quizzes = Object.fromEntries(
+      MODULE_IDS.map((id) => [id, { correct: id === 2 ? 1 : 5, total: 5, answers: Array(5).fill("A") }]),
+    );
+    delete quizzes[7];
+    renderWith([...MODULE_IDS], {}, quizzes);
+    await screen.findByText(/^Module 1: /);
+    const lines = screen.getAllByRole("listitem").map((li) => li.textContent);
+    const title = (id: number) => moduleSummaries().find((m) => m.id === id)!.title;
+    expect(lines).toHaveLength(10);
+    expect(lines[0]).toBe(`Module 1: ${title(1)} – quiz 100% (5 of 5)`);
+    expect(lines[1]).toBe(`Module 2: ${title(2)} – quiz 20% (1 of 5)`);
+    expect(lines[6]).toBe(`Module 7: ${title(7)} – no quiz score kept`);
   });
 });

@@ -1,14 +1,18 @@
 import { useId, useState } from "react";
 import { Link } from "wouter";
 import { MODULE_COUNT, MODULE_IDS } from "#shared/features/course/constants.ts";
-import { nextStep } from "#web/features/progress/progress.ts";
+import { quizScore } from "#shared/features/course/course.ts";
+import { modulesRead } from "#shared/features/course/reads.ts";
+import { nextStep, type Progress } from "#web/features/progress/progress.ts";
 import { useProgress } from "#web/features/progress/store.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
-import type { PageRoute } from "#web/page-route.ts";
+import { useRead } from "#web/lib/reads.ts";
+import { type PageRoute, required } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 
 // The same for every visitor on the server: whether the course is complete is known in the browser only.
-export const route: PageRoute = { cache: true };
+// The modules' titles name each line of the record.
+export const route: PageRoute = { cache: true, loader: () => [required(modulesRead)] };
 
 const COURSE_NAME = "Free Cam Model Course";
 
@@ -55,13 +59,19 @@ export default function CertificatePage() {
           </div>
         </>
       ) : (
-        <Certificate brandName={brandName} />
+        <Certificate brandName={brandName} progress={progress} />
       )}
     </section>
   );
 }
 
-function Certificate({ brandName }: { brandName: string }) {
+/**
+ * What this device records, and nothing more: every module completed, with the score of its
+ * quiz's latest answers (retries included). The quizzes are practice the learner scores for
+ * themselves, so the record says so rather than certifying an assessment.
+ */
+function Certificate({ brandName, progress }: { brandName: string; progress: Progress }) {
+  const titles = new Map(useRead(modulesRead).data?.map((m) => [m.id, m.title]));
   const [name, setName] = useState("");
   const nameId = useId();
   // Rendered only in the browser (after progress is read), so the date is the visitor's own day.
@@ -94,15 +104,33 @@ function Certificate({ brandName }: { brandName: string }) {
         </div>
       </div>
       <article className="certificate" aria-label="Certificate">
-        <p className="certificate-kicker">Certificate of completion</p>
-        <p className="certificate-presented">This certifies that</p>
+        <p className="certificate-kicker">Course completion record</p>
         <p className="certificate-name">{name.trim() || "\u00a0"}</p>
         <p>
-          has completed all {MODULE_COUNT} modules of the
+          completed all {MODULE_COUNT} modules of the
           <br />
           <strong className="certificate-course">
             {brandName} {COURSE_NAME}
           </strong>
+        </p>
+        <ul className="certificate-modules">
+          {MODULE_IDS.map((id) => {
+            const quiz = progress.quizzes[id];
+            return (
+              <li key={id}>
+                Module {id}
+                {titles.has(id) ? `: ${titles.get(id)}` : ""}
+                {" – "}
+                {quiz
+                  ? `quiz ${quizScore(quiz.correct, quiz.total)}% (${quiz.correct} of ${quiz.total})`
+                  : "no quiz score kept"}
+              </li>
+            );
+          })}
+        </ul>
+        <p className="certificate-note">
+          Self-reported: recorded on the learner's own device. Each score counts the latest answer to every question,
+          retries included. The quizzes are practice, not an exam, and this record is not a qualification.
         </p>
         <p className="certificate-date">{date}</p>
       </article>

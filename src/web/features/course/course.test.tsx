@@ -158,16 +158,16 @@ describe("module quiz and result panel", () => {
     renderAt("/learn/3?quiz=true", <ModuleQuiz module={module} onReview={() => reviewed++} />);
     expect((screen.getByRole("button", { name: "Submit Answer" }) as HTMLButtonElement).disabled).toBe(true);
     answer("A");
-    expect(screen.getByText("Not quite. You chose A: “Answer A1”")).toBeTruthy();
+    expect(screen.getByText("Not quite. You chose “Answer A1”")).toBeTruthy();
     expect(screen.getByText(/^Why A1: wrong/)).toBeTruthy();
-    expect(screen.getByText("The right answer is B: “Answer B1”")).toBeTruthy();
+    expect(screen.getByText("The right answer is “Answer B1”")).toBeTruthy();
     expect(screen.getByText(/^Why B1: right/)).toBeTruthy();
     for (const radio of screen.getAllByRole("radio")) expect((radio as HTMLInputElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole("button", { name: "Next Question" }));
     // The focus moves to the new question, not to the body behind a disabled button.
     expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Question number 2?" }));
     answer("B");
-    expect(screen.getByText("Correct! You chose B: “Answer B2”")).toBeTruthy();
+    expect(screen.getByText("Correct! You chose “Answer B2”")).toBeTruthy();
     expect(screen.getByText(/^Why B2: right/)).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Next Question" }));
     answer("B");

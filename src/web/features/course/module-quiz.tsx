@@ -9,6 +9,7 @@ import {
   retryAddress,
   retryFromAddress,
   rightCount,
+  shuffledOptions,
 } from "#shared/features/course/quiz-review.ts";
 import { report } from "#web/features/analytics/beacon.ts";
 import { withModuleQuiz } from "#web/features/progress/progress.ts";
@@ -35,8 +36,22 @@ interface Run {
   asked: number[];
   given: (Answer | null)[];
   retry: boolean;
+  /** Each question's options in the order this run shows them (by question index). */
+  order: Answer[][];
+  /** The whole quiz taken again on a device that holds its result: its answers were revealed before. */
+  again?: boolean;
   /** A review of the record this device already keeps: nothing new to store. */
   review?: boolean;
+}
+
+/** A new order of every question's options for a run, none the same as the previous run's. */
+function newOrder(questions: Question[], previous: Answer[][] | null): Answer[][] {
+  return questions.map((q, i) =>
+    shuffledOptions(
+      q.options.map((o) => o.id),
+      previous?.[i] ?? null,
+    ),
+  );
 }
 
 /**
@@ -54,10 +69,12 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
   const { progress, loaded } = useProgress();
   // One run of the quiz: the questions it asks (all, or the missed ones of a retry) and
   // the latest answer to every question.
+  // The options are shuffled in the browser only: this state is shown once scripts run.
   const [run, setRun] = useState<Run>(() => ({
     asked: retried ?? questions.map((_, i) => i),
     given: retried ? questions.map((_, i) => answers[i] ?? null) : questions.map(() => null),
     retry: retried !== null,
+    order: newOrder(questions, null),
   }));
   // Set once a retry starts in the page: the answers in the address are left behind.
   const [inPage, setInPage] = useState(false);
@@ -105,7 +122,7 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
   /** Asks again, in this page, the questions `given` got wrong. */
   function retry(given: (Answer | null)[]) {
     moved.current = false;
-    setRun({ asked: missedQuestions(questions, given), given, retry: true });
+    setRun({ asked: missedQuestions(questions, given), given, retry: true, order: newOrder(questions, run.order) });
     setInPage(true);
     setStep(0);
     setSelected(null);
@@ -121,6 +138,7 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
         questions={questions}
         given={run.given}
         retried={run.retry ? run.asked : null}
+        afterReveal={run.retry || run.again === true}
         keep={run.review ? "kept" : "now"}
         onReview={onReview}
         onRetry={() => retry(run.given)}
@@ -134,6 +152,7 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
         questions={questions}
         given={answers}
         retried={retried}
+        afterReveal={retried !== null}
         // Answers from the address (a form sent without scripts, or a link someone sent) are
         // kept only when the visitor asks: a link alone never replaces a record.
         keep="ask"
@@ -159,7 +178,12 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
   function submit() {
     if (!selected || submitted) return;
     setSubmitted(true);
-    setRun((r) => ({ ...r, given: r.given.map((a, i) => (i === index ? selected : a)) }));
+    setRun((r) => ({
+      ...r,
+      given: r.given.map((a, i) => (i === index ? selected : a)),
+      // The device holds this quiz's result, answers revealed: this run is taken again.
+      again: r.again ?? (!r.retry && progress.quizzes[module.id] !== undefined),
+    }));
   }
 
   function next() {
@@ -187,7 +211,13 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
             type="button"
             className="secondary outline"
             onClick={() => {
-              setRun({ asked: questions.map((_, i) => i), given: last.answers, retry: false, review: true });
+              setRun({
+                asked: questions.map((_, i) => i),
+                given: last.answers,
+                retry: false,
+                order: run.order,
+                review: true,
+              });
               setFinished(true);
             }}
           >
@@ -207,7 +237,9 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
           {question.question}
         </h3>
         <div className="wizard-options">
-          {question.options.map((option) => {
+          {(run.order[index] ?? []).map((id) => {
+            const option = question.options.find((o) => o.id === id);
+            if (!option) return null;
             const state = submitted
               ? option.id === question.correctAnswer
                 ? "correct"
@@ -225,7 +257,8 @@ export function ModuleQuiz({ module, onReview }: { module: CourseModule; onRevie
                   onChange={() => setSelected(option.id)}
                   disabled={submitted}
                 />
-                <OptionText option={option} />
+                {/* No letter: the order changes with every attempt, so a letter would name nothing. */}
+                <span>{option.text}</span>
               </label>
             );
           })}
@@ -274,7 +307,7 @@ function AnswerFeedback({ question, chosen }: { question: Question; chosen: stri
     return (
       <>
         <p>
-          <strong>{`Correct! You chose ${answer.id}: “${answer.text}”`}</strong>
+          <strong>{`Correct! You chose “${answer.text}”`}</strong>
         </p>
         <p>{answer.explanation}</p>
       </>
@@ -282,11 +315,11 @@ function AnswerFeedback({ question, chosen }: { question: Question; chosen: stri
   return (
     <>
       <p>
-        <strong>{mine ? `Not quite. You chose ${mine.id}: “${mine.text}”` : "Not answered."}</strong>
+        <strong>{mine ? `Not quite. You chose “${mine.text}”` : "Not answered."}</strong>
       </p>
       {mine && <p>{mine.explanation}</p>}
       <p>
-        <strong>{`The right answer is ${answer.id}: “${answer.text}”`}</strong>
+        <strong>{`The right answer is “${answer.text}”`}</strong>
       </p>
       <p>{answer.explanation}</p>
     </>
@@ -364,6 +397,7 @@ function QuizResult({
   questions,
   given,
   retried,
+  afterReveal,
   keep,
   onReview,
   onRetry,
@@ -372,6 +406,8 @@ function QuizResult({
   questions: Question[];
   given: (Answer | null)[];
   retried: number[] | null;
+  /** Taken after its answers were revealed: a retry, or the quiz taken again. */
+  afterReveal: boolean;
   keep: Keep;
   onReview: () => void;
   onRetry: () => void;
@@ -386,6 +422,7 @@ function QuizResult({
         outcome={outcome}
         answers={given.slice(0, questions.length).filter((a): a is Answer => a !== null)}
         retry={retried ? { asked: retried.length, right: rightCount(questions, given, retried) } : null}
+        afterReveal={afterReveal}
         keep={keep}
         onReview={onReview}
       />
@@ -506,12 +543,14 @@ function ResultPanel({
   outcome,
   answers,
   retry,
+  afterReveal,
   keep,
   onReview,
 }: {
   outcome: QuizOutcome;
   answers: Answer[];
   retry: { asked: number; right: number } | null;
+  afterReveal: boolean;
   keep: Keep;
   onReview: () => void;
 }) {
@@ -557,7 +596,7 @@ function ResultPanel({
         {outcome.correctAnswers} of {outcome.totalQuestions} correct.
       </p>
       <p className="score-message">
-        <strong>{scoreMessage(outcome.score)}</strong>
+        <strong>{scoreMessage(outcome.score, { afterReveal })}</strong>
       </p>
       <p>
         {ok

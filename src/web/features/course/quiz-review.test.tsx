@@ -34,7 +34,8 @@ const module: CourseModule = {
 const stored = () => JSON.parse(localStorage.getItem("progress") ?? "{}").quizzes?.[4];
 
 function answer(letter: string, last: boolean) {
-  fireEvent.click(screen.getByRole("radio", { name: new RegExp(`^${letter}\\. Answer`) }));
+  // The options show no letter (their order changes with every attempt): found by their text.
+  fireEvent.click(screen.getByRole("radio", { name: new RegExp(`^Answer ${letter}\\d$`) }));
   fireEvent.click(screen.getByRole("button", { name: "Submit Answer" }));
   fireEvent.click(screen.getByRole("button", { name: last ? "Complete Quiz" : "Next Question" }));
 }
@@ -104,6 +105,9 @@ describe("after a module quiz: review and retry", () => {
     expect(screen.getByText("Retry 1 of 1 (question 4 of 5)")).toBeTruthy();
     answer("C", true);
     expect(screen.getByRole("heading", { name: "Your score: 100%" })).toBeTruthy();
+    // Answered after the answers were revealed: what the visitor remembers, not mastery.
+    expect(screen.getByText(/^Well remembered\. You had seen the answers before this try/)).toBeTruthy();
+    expect(screen.queryByText(/mastered/)).toBeNull();
     expect(screen.queryByRole("button", { name: "Retry the ones I missed" })).toBeNull();
     expect(stored()).toEqual({ correct: 5, total: 5, answers: ["B", "A", "D", "C", "B"] });
   });
@@ -114,6 +118,42 @@ describe("after a module quiz: review and retry", () => {
     expect(screen.getAllByText(/^Correct! You chose/)).toHaveLength(5);
     expect(screen.queryByRole("button", { name: "Retry the ones I missed" })).toBeNull();
     expect(screen.queryByText(/This retry/)).toBeNull();
+  });
+});
+
+describe("every attempt shows the options in a new order", () => {
+  /** The texts of the options shown for the question on screen, in order. */
+  const shownOrder = () => screen.getAllByRole("radio").map((r) => r.closest("label")!.textContent ?? "");
+
+  test("a retry never shows a question's options in the order of the attempt before", () => {
+    renderAt("/learn/4?quiz=true", <ModuleQuiz module={module} onReview={() => {}} />);
+    const first: string[][] = [];
+    for (const [i, letter] of ["A", "A", "A", "A", "A"].entries()) {
+      first.push(shownOrder());
+      answer(letter, i === 4);
+    }
+    fireEvent.click(screen.getByRole("button", { name: "Retry the ones I missed" }));
+    // Every question but the second was missed: each comes back in another order.
+    for (const n of [1, 3, 4, 5]) {
+      expect(screen.getByRole("heading", { name: `Question number ${n}?` })).toBeTruthy();
+      const again = shownOrder();
+      expect(again).not.toEqual(first[n - 1]!);
+      expect([...again].sort()).toEqual([...first[n - 1]!].sort());
+      answer(RIGHT[n - 1]!, n === 5);
+    }
+    expect(screen.getByRole("heading", { name: "Your score: 100%" })).toBeTruthy();
+  });
+
+  test("the whole quiz taken again on a device that holds its result is not called mastery", () => {
+    renderAt("/learn/4?quiz=true", <ModuleQuiz module={module} onReview={() => {}} />);
+    for (const [i, letter] of RIGHT.entries()) answer(letter, i === 4);
+    expect(screen.getByText("Amazing! You've mastered this module!")).toBeTruthy();
+    cleanup();
+    renderAt("/learn/4?quiz=true", <ModuleQuiz module={module} onReview={() => {}} />);
+    for (const [i, letter] of RIGHT.entries()) answer(letter, i === 4);
+    expect(screen.getByRole("heading", { name: "Your score: 100%" })).toBeTruthy();
+    expect(screen.getByText(/^Well remembered\. You had seen the answers before this try/)).toBeTruthy();
+    expect(screen.queryByText(/mastered/)).toBeNull();
   });
 });
 
