@@ -106,6 +106,47 @@ test.describe("on a phone", () => {
   });
 });
 
+test("leaving the quiz or the calculator through the site's links and coming back offers to continue, or to start again", async ({
+  page,
+  visit,
+  scan,
+}) => {
+  test.setTimeout(90_000);
+  await visit("/quiz");
+  for (let q = 1; q <= 10; q++) {
+    await page.getByRole("radio").nth(2).click();
+    await expect(page.getByText(`Question ${q + 1}/15`)).toBeVisible();
+  }
+  const nav = page.getByRole("navigation", { name: "Main" });
+  await nav.getByRole("link", { name: "Blog", exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page).toHaveURL(/\/blog$/);
+  await nav.getByRole("link", { name: "Quiz", exact: true }).click();
+  await expect(page.getByText("Question 1/15")).toBeVisible();
+  const offer = page.getByRole("region", { name: /questions earlier in this tab/ });
+  await expect(offer).toContainText("You answered 10 of 15 questions earlier in this tab.");
+  await scan();
+  await offer.getByRole("button", { name: "Continue (question 11 of 15)" }).click();
+  await expect(page.getByText("Question 11/15")).toBeVisible();
+  await expect(page).toHaveURL(/\/quiz\?answers=C{10}$/);
+  await expect(offer).toHaveCount(0);
+
+  // The calculator keeps its own; "Start again" forgets them.
+  await visit("/quiz/earnings");
+  for (let q = 1; q <= 3; q++) {
+    await page.getByRole("radio").nth(0).click();
+    await expect(page.getByText(`Question ${q + 1}/15`)).toBeVisible();
+  }
+  await visit("/quiz/earnings");
+  await expect(offer).toContainText("You answered 3 of 15 questions earlier in this tab.");
+  await offer.getByRole("button", { name: "Start again" }).click();
+  await expect(offer).toHaveCount(0);
+  await expect(page.getByRole("heading", { level: 2, name: /hours a week/ })).toBeFocused();
+  await visit("/quiz/earnings");
+  await expect(page.getByText("Question 1/15")).toBeVisible();
+  await expect(offer).toHaveCount(0);
+});
+
 test("the quiz works with the keyboard alone", async ({ page, visit }) => {
   // A controllable clock: proving that nothing advances on its own needs no real waiting.
   await page.clock.install();

@@ -37,3 +37,5 @@ afterEach(restoreFetch);
 const { useProgressStore } = await import("#web/features/progress/store.ts");
 const { EMPTY_PROGRESS } = await import("#web/features/progress/progress.ts");
 afterEach(() => useProgressStore.setState({ progress: EMPTY_PROGRESS, loaded: false }));
+// Nor what a page kept for its tab (a wizard's unfinished answers).
+afterEach(() => sessionStorage.clear());

@@ -6,6 +6,7 @@ import { parseAnswers, spellAnswers } from "#shared/answers.ts";
 import { badgeTone } from "#shared/features/products/contract.ts";
 import { renderServerHtml } from "#tests/support/render.tsx";
 import { AUTO_ADVANCE_LAST_MS, AUTO_ADVANCE_MS, Wizard } from "./wizard.tsx";
+import { UNFINISHED_KEYS } from "./wizard-resume.tsx";
 
 const LETTERS = ["A", "B", "C", "D"] as const;
 type Letter = (typeof LETTERS)[number];
@@ -15,6 +16,7 @@ const questions = [1, 2, 3].map((id) => ({
   options: LETTERS.map((value) => ({ value, label: `Option ${value}${id}`, emoji: "⭐" })),
 }));
 
+const soFar = (value: string) => parseAnswers(value, LETTERS, { min: 1, max: questions.length - 1 });
 const step = (answers: readonly Letter[]) => (answers.length > 0 ? `/quiz?answers=${spellAnswers(answers)}` : "/quiz");
 
 /** The wizard as the quiz page uses it: its answers read from the address. */
@@ -22,7 +24,15 @@ function QuizAt({ onFinish, busy }: { onFinish: (answers: Letter[]) => void; bus
   const value = new URLSearchParams(useSearch()).get("answers") ?? "";
   const answered = parseAnswers(value, LETTERS, { min: 1, max: questions.length - 1 }) ?? [];
   return (
-    <Wizard questions={questions} answered={answered} href={step} action="/quiz" onFinish={onFinish} busy={busy} />
+    <Wizard
+      questions={questions}
+      answered={answered}
+      href={step}
+      action="/quiz"
+      onFinish={onFinish}
+      busy={busy}
+      resume={{ storageKey: UNFINISHED_KEYS.quiz, parse: soFar }}
+    />
   );
 }
 
@@ -124,6 +134,58 @@ describe("wizard", () => {
     expect(previous.getAttribute("aria-disabled")).toBe("true");
     fireEvent.click(previous);
     expect(location.history).toEqual(["/quiz?answers=AB"]);
+  });
+});
+
+describe("leaving part-way and coming back in the same tab", () => {
+  const bar = () => screen.queryByRole("region", { name: /questions earlier in this tab/ });
+
+  test("the first question offers to continue after the answers given, or to start again", () => {
+    show();
+    expect(bar()).toBeNull();
+    fireEvent.click(radio(/Option B1/));
+    act(() => jest.advanceTimersByTime(AUTO_ADVANCE_MS));
+    fireEvent.click(radio(/Option C2/));
+    act(() => jest.advanceTimersByTime(AUTO_ADVANCE_MS));
+    expect(screen.getByText("Question 3/3")).toBeTruthy();
+    cleanup();
+
+    // Elsewhere on the site, then the quiz's own link: its first question.
+    show("/quiz");
+    expect(bar()?.textContent).toContain("You answered 2 of 3 questions earlier in this tab.");
+    const go = screen.getByRole("button", { name: "Continue (question 3 of 3)" });
+    expect(go.getAttribute("href")).toBe("/quiz?answers=BC");
+    fireEvent.click(go);
+    expect(screen.getByText("Question 3/3")).toBeTruthy();
+    expect(location.history.at(-1)).toBe("/quiz?answers=BC");
+    cleanup();
+
+    show("/quiz");
+    fireEvent.click(screen.getByRole("button", { name: "Start again" }));
+    expect(bar()).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole("heading", { name: "Question text 1" }));
+    cleanup();
+    show("/quiz");
+    expect(bar()).toBeNull();
+  });
+
+  test("choosing a first answer puts the offer away; a finished wizard offers nothing", () => {
+    show("/quiz?answers=A");
+    cleanup();
+    show("/quiz");
+    expect(bar()).toBeTruthy();
+    fireEvent.click(radio(/Option D1/));
+    expect(bar()).toBeNull();
+    cleanup();
+
+    const finished: Letter[][] = [];
+    show("/quiz?answers=AB", (answers) => finished.push(answers));
+    fireEvent.click(radio(/Option C3/));
+    act(() => jest.advanceTimersByTime(AUTO_ADVANCE_LAST_MS));
+    expect(finished).toEqual([["A", "B", "C"]]);
+    cleanup();
+    show("/quiz");
+    expect(bar()).toBeNull();
   });
 });
 

@@ -4,6 +4,7 @@ import { spellAnswers } from "#shared/answers.ts";
 import { useScripted } from "#web/lib/scripted.ts";
 import { revealHeading } from "#web/lib/scroll.ts";
 import { StepProgress } from "./step-progress.tsx";
+import { forgetUnfinished, keepUnfinished, type UNFINISHED_KEYS, WizardResume } from "./wizard-resume.tsx";
 
 interface WizardOption<V extends string | number> {
   value: V;
@@ -33,6 +34,11 @@ interface WizardProps<V extends string | number> {
   /** Called with the answers by position once the last question is answered. */
   onFinish: (answers: V[]) => Promise<void> | void;
   busy?: boolean;
+  /** Where this tab keeps the answers so far, and how to read them back (the address's rule). */
+  resume: {
+    storageKey: (typeof UNFINISHED_KEYS)[keyof typeof UNFINISHED_KEYS];
+    parse: (spelled: string) => V[] | null;
+  };
 }
 
 // Choosing an option moves on by itself after 500 ms, 800 ms on the last step.
@@ -54,6 +60,7 @@ export function Wizard<V extends string | number>({
   fields = {},
   onFinish,
   busy = false,
+  resume,
 }: WizardProps<V>) {
   const [, navigate] = useLocation();
   // Answers beyond the address (after Previous or Back) are remembered while the page stays.
@@ -81,6 +88,13 @@ export function Wizard<V extends string | number>({
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
   };
+  // The answers so far are kept for this tab, so leaving through the site's links and coming
+  // back to the first question offers to continue.
+  const spelled = spellAnswers(answered);
+  useEffect(() => {
+    if (spelled) keepUnfinished(resume.storageKey, spelled);
+  }, [spelled, resume.storageKey]);
+
   useEffect(() => {
     // Unmounting cancels a pending auto-advance.
     return () => clearTimeout(timer.current ?? undefined);
@@ -105,6 +119,7 @@ export function Wizard<V extends string | number>({
     cancelTimer();
     if (current[step] === undefined || busy) return;
     if (last) {
+      forgetUnfinished(resume.storageKey);
       void onFinish(current as V[]);
       return;
     }
@@ -213,6 +228,15 @@ export function Wizard<V extends string | number>({
           {last ? "SEE RESULTS" : "CONTINUE"}
         </button>
       </div>
+      {step === 0 && chosen === undefined && (
+        <WizardResume
+          storageKey={resume.storageKey}
+          parse={resume.parse}
+          href={href}
+          total={total}
+          onStartAgain={() => revealHeading(heading.current)}
+        />
+      )}
     </form>
   );
 }

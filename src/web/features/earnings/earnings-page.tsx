@@ -12,6 +12,7 @@ import { saveResult } from "#web/lib/save-result.ts";
 import { optional, type PageRoute } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { Wizard } from "#web/ui/wizard.tsx";
+import { UNFINISHED_KEYS } from "#web/ui/wizard-resume.tsx";
 
 export const route: PageRoute = {
   // The calculator is the same for everyone.
@@ -85,6 +86,7 @@ export default function EarningsPage() {
         fields={quizId ? { quizId } : {}}
         onFinish={finish}
         busy={saving}
+        resume={{ storageKey: UNFINISHED_KEYS.earnings, parse: earningsAnswersSoFar }}
       />
     </>
   );

@@ -1,6 +1,7 @@
 import { FLAG as ADMIN_FLAG_KEY, USER as ADMIN_USER_KEY } from "#web/features/auth/admin-session.ts";
 import { forgetProgress, OLD_COMPLETED_KEY, OLD_QUIZ_KEY, PROGRESS_KEY } from "#web/features/progress/store.ts";
 import { DISCREET_STORAGE_KEY, THEME_STORAGE_KEY } from "#web/theme-script.ts";
+import { UNFINISHED_KEYS } from "#web/ui/wizard-resume.tsx";
 import { applyDiscreet } from "./discreet-mode.ts";
 
 // Everything this site may keep in a visitor's browser, and how to remove it all
@@ -21,6 +22,8 @@ const LABELS: Record<string, string> = {
   [PROGRESS_KEY]: "Your results and course progress (quiz result, estimate, lessons read, module quizzes)",
   [OLD_COMPLETED_KEY]: "Your course progress (the modules you completed)",
   [OLD_QUIZ_KEY]: "The address of your last quiz result",
+  [UNFINISHED_KEYS.quiz]: "Your answers to the archetype quiz so far, until this tab is closed",
+  [UNFINISHED_KEYS.earnings]: "Your answers to the earnings calculator so far, until this tab is closed",
   [ADMIN_FLAG_KEY]: "The site administrator's sign-in hint",
   [ADMIN_USER_KEY]: "The site administrator's name",
 };

@@ -16,6 +16,7 @@ import { saveResult } from "#web/lib/save-result.ts";
 import type { PageRoute } from "#web/page-route.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { Wizard } from "#web/ui/wizard.tsx";
+import { UNFINISHED_KEYS } from "#web/ui/wizard-resume.tsx";
 
 export const route: PageRoute = { cache: true };
 
@@ -72,6 +73,7 @@ export default function QuizPage() {
         action="/quiz"
         onFinish={finish}
         busy={saving}
+        resume={{ storageKey: UNFINISHED_KEYS.quiz, parse: quizAnswersSoFar }}
       />
     </>
   );
