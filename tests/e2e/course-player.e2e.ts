@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures.ts";
+import { expect, expectOnFirstScreen, test } from "./fixtures.ts";
 
 // The course player remembers: the curriculum beside the lesson (a sheet on a phone) ticks the
 // lessons read through, and "Continue where you left off" goes back to the exact lesson.
@@ -16,6 +16,56 @@ const stored = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getIt
 
 test.describe("on a 375 × 812 phone", () => {
   test.use({ viewport: { width: 375, height: 812 } });
+
+  test("every module's first lesson: its heading and first paragraph on the first screen, the compact offer above, the lesson first by keyboard", async ({
+    page,
+    visit,
+    scan,
+  }) => {
+    // The offers answer only when the test lets them: the card's size before and after.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/api\/module\/\d+\/affiliate-offers/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await visit("/learn/1");
+    const card = page.getByRole("complementary", { name: "Sponsored offer" });
+    await expect(card).toHaveAttribute("aria-busy", "true");
+    const loading = await card.boundingBox();
+    release();
+    await expect(card.locator(".offer-title")).toBeVisible();
+    expect((await card.boundingBox())?.height).toBe(loading?.height);
+    await page.unroute(/\/api\/module\/\d+\/affiliate-offers/);
+    await scan();
+
+    for (let module = 1; module <= 10; module++) {
+      if (module > 1) await visit(`/learn/${module}`);
+      await expect(card.locator(".offer-title")).toBeVisible();
+      // One offer in one row on a phone: no "Show different offer" under it.
+      await expect(card.getByRole("button", { name: "Show different offer" })).toHaveCount(0);
+      // Shown above the module's title, as a card without its picture.
+      const header = page.locator(".module-header");
+      expect((await card.boundingBox())!.y).toBeLessThan((await header.boundingBox())!.y);
+      await expect(card.locator(".offer-media")).toHaveCount(0);
+      await expectOnFirstScreen(page.locator("#topic-title"), `module ${module}'s lesson heading`);
+      await expectOnFirstScreen(page.locator(".lesson p").first(), `module ${module}'s first paragraph`);
+    }
+
+    // By keyboard, from the skip link: the lesson's links come before the offer's.
+    await visit("/learn/2");
+    await expect(card.locator(".offer-title")).toBeVisible();
+    const order = await page.evaluate(() => {
+      const focusable = [...document.querySelectorAll("main a[href], main button:not([disabled])")];
+      const next = focusable.findIndex((e) => e.textContent?.trim() === "Next");
+      const offer = focusable.findIndex((e) => e.closest(".offer-card"));
+      return { next, offer };
+    });
+    expect(order.next).toBeGreaterThanOrEqual(0);
+    expect(order.next).toBeLessThan(order.offer);
+  });
 
   test("a lesson read through gets its tick, kept after reload; continue goes to the exact lesson", async ({
     page,

@@ -114,66 +114,83 @@ function recordRequests(page: Page): string[] {
   return seen;
 }
 
-test("a fresh lesson page asks no other site for anything before the visitor loads the offer's embed", async ({
+test("on a phone a lesson's compact offer fetches none of its medium: no embed, no video, no picture", async ({
   page,
   visit,
-  baseURL,
 }) => {
   const seen = recordRequests(page);
-  // Module 8's seeded offer is an embed.
-  await visit("/learn/8");
-  const offer = page.getByRole("complementary", { name: "Sponsored offer" });
-  const load = offer.getByRole("button", { name: "Load content" });
-  await expect(load).toBeVisible();
-  const own = new URL(baseURL!).origin;
-  expect(seen.filter((url) => !url.startsWith(own) && !url.startsWith("data:"))).toEqual([]);
-  expect(seen.some((url) => url.includes("/embed/offer/"))).toBe(false);
-  await expect(offer.locator("iframe")).toHaveCount(0);
-
-  await load.click();
-  await expect(page.frameLocator("iframe.offer-embed").getByText("Fan club starter pack")).toBeVisible();
+  // Module 8's seeded offer is an embed, module 2's a video on this site.
+  for (const path of ["/learn/8", "/learn/2"]) {
+    await visit(path);
+    await expect(page.getByRole("complementary", { name: "Sponsored offer" }).locator(".offer-title")).toBeVisible();
+  }
+  expect(seen.filter((url) => /\/embed\/offer\/|\.(mp4|webm|ogg)(\?|$)|\/seed\/offers\//.test(url))).toEqual([]);
 });
 
-test("a Vimeo offer says who receives the request, and plays from there only after 'Load video'", async ({
-  page,
-  visit,
-  baseURL,
-}) => {
-  await page.route("**/api/module/8/affiliate-offers?**", (route) =>
-    route.fulfill({
-      contentType: "application/json",
-      body: JSON.stringify([
-        {
-          id: 9001,
-          title: "A sponsor's video",
-          description: "A video hosted on Vimeo.",
-          imageUrl: null,
-          videoUrl: "https://vimeo.com/76979871",
-          useEmbed: false,
-          embedCode: null,
-          linkUrl: "https://example.com/",
-          linkText: "Visit the sponsor",
-        },
-      ]),
-    }),
-  );
-  // The made-up offer is not in the database: the server would refuse its view's count.
-  await page.route("**/api/analytics", (route) => route.fulfill({ status: 204 }));
-  await page.route("https://player.vimeo.com/**", (route) =>
-    route.fulfill({ contentType: "text/html", body: "<!DOCTYPE html><title>Player</title><p>Vimeo player</p>" }),
-  );
-  const seen = recordRequests(page);
-  await visit("/learn/8");
-  const offer = page.getByRole("complementary", { name: "Sponsored offer" });
-  await expect(
-    offer.getByText("Plays from player.vimeo.com: loading it sends your address to that site."),
-  ).toBeVisible();
-  const own = new URL(baseURL!).origin;
-  expect(seen.filter((url) => !url.startsWith(own) && !url.startsWith("data:"))).toEqual([]);
+test.describe("on a desktop, where an offer shows its medium", () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
 
-  await offer.getByRole("button", { name: "Load video" }).click();
-  await expect(page.frameLocator("iframe.offer-video").getByText("Vimeo player")).toBeVisible();
-  expect(seen.some((url) => url.startsWith("https://player.vimeo.com/video/76979871"))).toBe(true);
+  test("a fresh lesson page asks no other site for anything before the visitor loads the offer's embed", async ({
+    page,
+    visit,
+    baseURL,
+  }) => {
+    const seen = recordRequests(page);
+    // Module 8's seeded offer is an embed.
+    await visit("/learn/8");
+    const offer = page.getByRole("complementary", { name: "Sponsored offer" });
+    const load = offer.getByRole("button", { name: "Load content" });
+    await expect(load).toBeVisible();
+    const own = new URL(baseURL!).origin;
+    expect(seen.filter((url) => !url.startsWith(own) && !url.startsWith("data:"))).toEqual([]);
+    expect(seen.some((url) => url.includes("/embed/offer/"))).toBe(false);
+    await expect(offer.locator("iframe")).toHaveCount(0);
+
+    await load.click();
+    await expect(page.frameLocator("iframe.offer-embed").getByText("Fan club starter pack")).toBeVisible();
+  });
+
+  test("a Vimeo offer says who receives the request, and plays from there only after 'Load video'", async ({
+    page,
+    visit,
+    baseURL,
+  }) => {
+    await page.route("**/api/module/8/affiliate-offers?**", (route) =>
+      route.fulfill({
+        contentType: "application/json",
+        body: JSON.stringify([
+          {
+            id: 9001,
+            title: "A sponsor's video",
+            description: "A video hosted on Vimeo.",
+            imageUrl: null,
+            videoUrl: "https://vimeo.com/76979871",
+            useEmbed: false,
+            embedCode: null,
+            linkUrl: "https://example.com/",
+            linkText: "Visit the sponsor",
+          },
+        ]),
+      }),
+    );
+    // The made-up offer is not in the database: the server would refuse its view's count.
+    await page.route("**/api/analytics", (route) => route.fulfill({ status: 204 }));
+    await page.route("https://player.vimeo.com/**", (route) =>
+      route.fulfill({ contentType: "text/html", body: "<!DOCTYPE html><title>Player</title><p>Vimeo player</p>" }),
+    );
+    const seen = recordRequests(page);
+    await visit("/learn/8");
+    const offer = page.getByRole("complementary", { name: "Sponsored offer" });
+    await expect(
+      offer.getByText("Plays from player.vimeo.com: loading it sends your address to that site."),
+    ).toBeVisible();
+    const own = new URL(baseURL!).origin;
+    expect(seen.filter((url) => !url.startsWith(own) && !url.startsWith("data:"))).toEqual([]);
+
+    await offer.getByRole("button", { name: "Load video" }).click();
+    await expect(page.frameLocator("iframe.offer-video").getByText("Vimeo player")).toBeVisible();
+    expect(seen.some((url) => url.startsWith("https://player.vimeo.com/video/76979871"))).toBe(true);
+  });
 });
 
 test("Discreet mode: on from the phone menu, a plain title and icon and no banner, kept on reload, off after Clear my data", async ({

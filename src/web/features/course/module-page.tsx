@@ -56,7 +56,6 @@ export default function ModulePage({ params }: PageProps) {
     <article className="module-page course-player">
       <div className="course-main">
         <PageMeta page={`Module ${data.id}: ${data.title}`} description={data.description} />
-        <OfferCard moduleId={data.id} page="module" />
         <header className="module-header">
           <div className="module-eyebrow">
             <p className="eyebrow">
@@ -73,6 +72,9 @@ export default function ModulePage({ params }: PageProps) {
         ) : (
           <TopicViewer key={`topics-${data.id}`} module={data} />
         )}
+        {/* Shown at the top of the module as a compact card, but after the lesson in the page's
+            order: the keyboard and screen readers reach the lesson before the advert. */}
+        <OfferCard moduleId={data.id} page="module" compact />
       </div>
       {modules.length > 0 && (
         // A sidebar on wide screens; on a phone without scripts, the list after the lesson.

@@ -33,7 +33,19 @@ async function fetchOffers(moduleId: number, page: OfferPage): Promise<PublicOff
 }
 
 /** The offer card (docs/product.md#offer-card): loading, then shown; hidden on error or when there are none. */
-export function OfferCard({ moduleId, page, heading }: { moduleId: number; page: OfferPage; heading?: string }) {
+export function OfferCard({
+  moduleId,
+  page,
+  heading,
+  compact = false,
+}: {
+  moduleId: number;
+  page: OfferPage;
+  heading?: string;
+  /** On a phone, a card of one size without its picture, video or description, so the lesson below starts on the first screen. */
+  compact?: boolean;
+}) {
+  const kind = compact ? "offer-card compact" : "offer-card";
   const [shownId, setShownId] = useState<number | null>(null);
   const labelId = useId();
   const query = useQuery({
@@ -59,28 +71,31 @@ export function OfferCard({ moduleId, page, heading }: { moduleId: number; page:
     return (
       <>
         {title}
-        <aside className="offer-card loading" aria-label="Sponsored offer" aria-busy="true">
+        <aside className={`${kind} loading`} aria-label="Sponsored offer" aria-busy="true">
           <p>Loading offer…</p>
         </aside>
       </>
     );
   }
   if (query.isError || !offer) return null;
+  // Decided in the browser only (a loaded card is never server-rendered): nothing of the
+  // medium is fetched on a phone that would not show it.
+  const small = compact && isPhone();
 
   return (
     <>
       {title}
-      <aside className="offer-card" aria-label="Sponsored offer" ref={seenRef}>
+      <aside className={kind} aria-label="Sponsored offer" ref={seenRef}>
         <p className="eyebrow">
           <AffiliateLabel id={labelId} kind="sponsored" /> <AffiliateDisclosure at="offer" />
         </p>
-        {hasMedia(offer) && (
+        {!small && hasMedia(offer) && (
           <div className="offer-media">
             <OfferMedia offer={offer} />
           </div>
         )}
         <h2 className="offer-title">{offer.title}</h2>
-        {offer.descriptionHtml ? (
+        {small ? null : offer.descriptionHtml ? (
           // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server with the posts' allow-list when it is stored and when it is served.
           <div className="offer-description" dangerouslySetInnerHTML={{ __html: offer.descriptionHtml }} />
         ) : (
@@ -99,21 +114,29 @@ export function OfferCard({ moduleId, page, heading }: { moduleId: number; page:
               <span className="visually-hidden"> (opens in a new tab)</span>
             </a>
           ) : null}
-          <button
-            type="button"
-            className="secondary outline"
-            onClick={() => {
-              setShownId(offer.id);
-              void query.refetch();
-            }}
-            disabled={query.isFetching}
-          >
-            Show different offer
-          </button>
+          {/* On a phone above a lesson, one offer: the compact card keeps one row of one button. */}
+          {!small && (
+            <button
+              type="button"
+              className="secondary outline"
+              onClick={() => {
+                setShownId(offer.id);
+                void query.refetch();
+              }}
+              disabled={query.isFetching}
+            >
+              Show different offer
+            </button>
+          )}
         </div>
       </aside>
     </>
   );
+}
+
+/** A phone-sized screen: the width the compact card's styles apply to. */
+function isPhone(): boolean {
+  return typeof window !== "undefined" && window.matchMedia?.("(max-width: 600px)").matches === true;
 }
 
 /** Whether the offer shows an embed, a video or an image (the box kept for it has a height of its own). */
