@@ -253,7 +253,8 @@ function LinksCard({ links }: { links: AdminHome["links"] }) {
         <Figures
           items={(
             [
-              [links.broken, "broken"],
+              // A check that reached nothing says nothing about the links: not "broken".
+              [links.broken, links.offline ? "not reached by the last check (this server may be offline)" : "broken"],
               [links.blocked, "blocked (the site refuses automated checks)"],
               [links.redirected, "redirected"],
               [healthy, "healthy"],
