@@ -13,12 +13,16 @@ export function proxyAdvice({ peer, seenAt }: UntrustedProxy): string {
   return `Visitors reach this site through a reverse proxy at ${peer} (first seen ${adminDateTime(seenAt)}), but the server was not told to trust it: every visitor looks like ${peer}, so they all share one sign-in limit and one limit on saved results, and are counted as one visitor. Whoever runs the server should set TRUSTED_PROXIES=${peer} in its settings (for systemd, the Environment lines of cam-guide.service) and restart it; docs/deploy.md shows where.`;
 }
 
-/** The notice itself; nothing while no such request arrived since the server started. */
-export function ProxyNotice({ proxy }: { proxy: UntrustedProxy | null }) {
+/**
+ * The notice itself; nothing while no such request arrived since the server started. Its
+ * heading is one level below the section's (`level`: 3 on the home, 2 in Settings).
+ */
+export function ProxyNotice({ proxy, level = 3 }: { proxy: UntrustedProxy | null; level?: 2 | 3 }) {
   if (!proxy) return null;
+  const Heading = level === 2 ? "h2" : "h3";
   return (
     <section className="home-attention" aria-labelledby="proxy-notice-heading">
-      <h3 id="proxy-notice-heading">Every visitor looks like the same address</h3>
+      <Heading id="proxy-notice-heading">Every visitor looks like the same address</Heading>
       <p>{proxyAdvice(proxy)}</p>
     </section>
   );
@@ -27,5 +31,5 @@ export function ProxyNotice({ proxy }: { proxy: UntrustedProxy | null }) {
 /** The notice where the home's answer is not loaded already (Settings). */
 export function ProxyNoticeFromHome() {
   const home = useQuery({ ...adminQuery(adminApi.home), staleTime: 0 });
-  return <ProxyNotice proxy={home.data?.proxy ?? null} />;
+  return <ProxyNotice proxy={home.data?.proxy ?? null} level={2} />;
 }
