@@ -9,7 +9,7 @@ import { adminDateTime } from "#web/admin/date-time.ts";
 // and a restart), so the notice says exactly what to set, on the home and in Settings.
 
 /** What is wrong and what to set, in one paragraph. */
-export function proxyAdvice({ peer, seenAt }: UntrustedProxy): string {
+function proxyAdvice({ peer, seenAt }: UntrustedProxy): string {
   return `Visitors reach this site through a reverse proxy at ${peer} (first seen ${adminDateTime(seenAt)}), but the server was not told to trust it: every visitor looks like ${peer}, so they all share one sign-in limit and one limit on saved results, and are counted as one visitor. Whoever runs the server should set TRUSTED_PROXIES=${peer} in its settings (for systemd, the Environment lines of cam-guide.service) and restart it; docs/deploy.md shows where.`;
 }
 
