@@ -442,7 +442,23 @@ describe("a run that reaches no destination at all (this server is offline)", ()
     expect(go.headers.get("location")).toBe(`${dead}/x0`);
   });
 
-  test("the schedule too; one link alone, or one destination that answers, counts failures as usual", async () => {
+  test("Check now on one link that cannot be reached: recorded, not counted, and the answer says why", async () => {
+    const t = await adminApp({ seed: false, testHooks: { linkNetwork: network() } });
+    const dead = `http://shop.example.com:${await closedPort()}`;
+    const link = await createLink(t.db, { slug: "alone", destination: `${dead}/x`, autoFallbackAfter: 1 });
+    for (let i = 0; i < 2; i++) {
+      const res = await t.asAdmin(`/api/admin/links/${link.id}/check`, { method: "POST" });
+      expect(res.status).toBe(200);
+      const answer = (await res.json()) as { link: AdminLink; reason: string };
+      expect(answer.link).toMatchObject({ healthClass: "broken", lastStatus: null, consecutiveFailures: 0 });
+      expect(answer.reason).toContain("does not count towards the fallback");
+    }
+    // A broken link never switches itself because this server could not reach anything.
+    const go = await t.request("/go/alone", { redirect: "manual" });
+    expect(go.headers.get("location")).toBe(`${dead}/x`);
+  });
+
+  test("the schedule too; one link alone counts nothing, one destination that answers makes failures count", async () => {
     const { db } = testApp({ seed: false });
     const dead = `http://shop.example.com:${await closedPort()}`;
     const a = await createLink(db, { destination: `${dead}/a` });
@@ -461,7 +477,7 @@ describe("a run that reaches no destination at all (this server is offline)", ()
     const alone = await createLink(single, { destination: `${dead}/alone` });
     const one = linkChecks({ db: single });
     expect(await one.checkAll()).toEqual({ checked: 1, offline: false });
-    expect((await row(single, alone.id)).consecutiveFailures).toBe(1);
+    expect((await row(single, alone.id)).consecutiveFailures).toBe(0);
   });
 });
 

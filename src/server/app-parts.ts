@@ -11,7 +11,7 @@ import { checkerUserAgent, LinkChecks } from "./features/links/health.ts";
 import { LinkCheckSchedules } from "./features/settings/link-check-schedule.ts";
 import type { publicAddressStore } from "./features/settings/public-address.ts";
 import { ResultRetentionPolicy } from "./features/settings/result-retention.ts";
-import { type ClientOf, clientResolver } from "./lib/client.ts";
+import { type ClientOf, clientResolver, untrustedProxyWatch } from "./lib/client.ts";
 import { DAILY_LIMITS, MemoryDailyQuota, sharesOf } from "./lib/daily-quota.ts";
 import { resultLimit } from "./lib/result-limit.ts";
 import { WriteLimiter } from "./plugins/write-limit.ts";
@@ -22,10 +22,14 @@ const BEACON_LIMIT: WriteLimit = { count: 120, windowSeconds: 60 };
 
 type PublicAddress = ReturnType<typeof publicAddressStore>;
 
-/** Which address a request comes from, whether over HTTPS, and which origins may change anything. */
+/**
+ * Which address a request comes from, whether over HTTPS, which origins may change anything,
+ * and the proxy TRUSTED_PROXIES should name when requests came through one it does not.
+ */
 export function requestOrigins({ config, logger }: AppOptions, address: PublicAddress) {
   // Which address a request comes from, and whether over HTTPS (trusted proxies only).
-  const client = clientResolver(config.trustedProxies ?? [], { warn: (message) => logger.warn(message) });
+  const proxyWatch = untrustedProxyWatch((message) => logger.warn(message));
+  const client = clientResolver(config.trustedProxies ?? [], { warn: proxyWatch.warn });
   // Served over HTTPS: said by a trusted proxy, or else by PUBLIC_URL (or the connection).
   const secure = (request: Request, server: Server | null) => {
     const seen = client(request, server);
@@ -44,7 +48,7 @@ export function requestOrigins({ config, logger }: AppOptions, address: PublicAd
       ]),
     ];
   };
-  return { client, secure, allowedOrigins };
+  return { client, secure, allowedOrigins, untrustedProxy: proxyWatch.seen };
 }
 
 interface ServiceInputs {

@@ -105,7 +105,7 @@ export function createApp(options: AppOptions) {
       logger.error("could not record the public address", { error });
     }
   };
-  const { client, secure, allowedOrigins } = requestOrigins(options, address);
+  const { client, secure, allowedOrigins, untrustedProxy } = requestOrigins(options, address);
   const { linkChecks, linkCheckSchedules, backups, backupDir, resultRetention, analytics } = siteServices(options, {
     address,
     pageCache,
@@ -194,6 +194,7 @@ export function createApp(options: AppOptions) {
                 const admin = await sessionAdmin(database.db, tokens, request);
                 return admin && recoveryCodeState(database.db, admin.id);
               },
+              proxy: untrustedProxy,
               clock: hooks.analyticsClock,
             }),
           )

@@ -19,6 +19,11 @@ import { clearOfStepEdge, codeAt, cookieOf, twoFactorClient } from "#tests/suppo
 const SECRET = "two-factor-sessions-adversarial-secret-0123";
 const CREDENTIALS = { username: "admin", password: SERVER_ADMIN_PASSWORD };
 const WRONG = { error: "That code is not right. Try again." };
+/** A wrong code with a recovery code's shape: the same answer whether such a code was used or never existed. */
+const WRONG_RECOVERY = {
+  error:
+    "That recovery code is not right, or it was used already (each one works once). Try another of your saved recovery codes, or the 6-digit code from your app.",
+};
 
 let clients = 0;
 /** A client address no other request group has used (seen through the trusted proxy). */
@@ -183,9 +188,13 @@ describe("wrong codes and newer password steps", () => {
     withSite(async ({ enrolled, codeStep, passwordStep, opens }) => {
       const { secret } = await enrolled();
       const challenge = await passwordStep();
-      for (const code of ["000000", "12345", "abcd-efgh-jkmn"]) {
+      for (const [code, answer] of [
+        ["000000", WRONG],
+        ["12345", WRONG],
+        ["abcd-efgh-jkmn", WRONG_RECOVERY],
+      ] as const) {
         const res = await codeStep(challenge, code);
-        expect([res.status, await res.json()]).toEqual([401, WRONG]);
+        expect([res.status, await res.json()]).toEqual([401, answer]);
       }
       await opens(await codeStep(challenge, codeAt(secret)));
       await ended(await codeStep(challenge, codeAt(secret, 1)));
@@ -452,7 +461,7 @@ describe("recovery codes left", () => {
       expect(await left(session)).toBe(0);
       // Every code is used up; a code from the app still signs in, and says nothing of recovery codes.
       const refused = await codeStep(await passwordStep(), recoveryCodes[9]!);
-      expect([refused.status, await refused.json()]).toEqual([401, WRONG]);
+      expect([refused.status, await refused.json()]).toEqual([401, WRONG_RECOVERY]);
       const byApp = await codeStep(await passwordStep(), codeAt(secret));
       expect(await byApp.json()).toEqual({ user: { id: 1, username: "admin" } });
     }));

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { Server } from "elysia/universal";
-import { clientKey, clientResolver, formatIp, parseIp, parseRange } from "./client.ts";
+import { clientKey, clientResolver, formatIp, parseIp, parseRange, untrustedProxyWatch } from "./client.ts";
 
 /** A stand-in for Bun's server that only answers requestIP: the socket's peer address. */
 const peer = (address: string) => ({ requestIP: () => ({ address, family: "", port: 1 }) }) as unknown as Server;
@@ -148,6 +148,27 @@ describe("the client resolver", () => {
     resolve(request({ "x-forwarded-for": "1.2.3.4" }), peer("192.168.1.2"));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain("TRUSTED_PROXIES=127.0.0.1");
+  });
+
+  test("the first proxy TRUSTED_PROXIES does not name is kept for the admin, with when it was seen", () => {
+    const logged: string[] = [];
+    const watch = untrustedProxyWatch(
+      (message) => logged.push(message),
+      () => new Date("2026-05-01T10:00:00Z"),
+    );
+    const resolve = clientResolver([], { warn: watch.warn });
+    resolve(request(), peer("127.0.0.1"));
+    resolve(request({ "x-forwarded-for": "1.2.3.4" }), peer("203.0.113.5"));
+    expect(watch.seen()).toBeNull();
+    expect(resolve(request({ "x-forwarded-for": "1.2.3.4" }), peer("::1")).address).toBe("::1");
+    resolve(request({ "x-forwarded-for": "1.2.3.4" }), peer("10.0.0.2"));
+    expect(watch.seen()).toEqual({ peer: "::1", seenAt: "2026-05-01T10:00:00.000Z" });
+    expect(logged).toHaveLength(1);
+    // A named proxy is believed and never reported.
+    const trusted = untrustedProxyWatch(() => {});
+    const named = clientResolver(["127.0.0.1"], { warn: trusted.warn });
+    expect(named(request({ "x-forwarded-for": "1.2.3.4" }), peer("127.0.0.1")).address).toBe("1.2.3.4");
+    expect(trusted.seen()).toBeNull();
   });
 
   test("an invalid range is a programming error (the configuration is validated first)", () => {

@@ -1,4 +1,5 @@
 import type { Server } from "elysia/universal";
+import type { UntrustedProxy } from "#shared/features/home/contract.ts";
 
 /** Who sent a request, as far as this server can tell. */
 interface ClientInfo {
@@ -190,7 +191,23 @@ export interface ClientResolverOptions {
    * Told once, the first time a request from an untrusted peer carries X-Forwarded-For:
    * the sign that the server runs behind a proxy nobody named in TRUSTED_PROXIES.
    */
-  warn?: (message: string) => void;
+  warn?: (message: string, peer: string) => void;
+}
+
+/**
+ * Remembers the first request that came through a proxy TRUSTED_PROXIES does not name (see
+ * `warn` above): the log says so once, and the admin reads `seen()` for as long as the server
+ * runs, since setting TRUSTED_PROXIES means a restart anyway.
+ */
+export function untrustedProxyWatch(log: (message: string) => void, now: () => Date = () => new Date()) {
+  let seen: UntrustedProxy | null = null;
+  return {
+    warn(message: string, peer: string) {
+      log(message);
+      seen ??= { peer, seenAt: now().toISOString() };
+    },
+    seen: (): UntrustedProxy | null => seen,
+  };
 }
 
 /**
@@ -223,6 +240,7 @@ export function clientResolver(trustedProxies: readonly string[] = [], { warn }:
     warned = true;
     warn?.(
       `Requests from ${peer} carry X-Forwarded-For, but ${peer} is not in TRUSTED_PROXIES: the header is ignored, so every visitor behind that proxy counts as ${peer} for sign-in throttling and HTTPS is not detected. If ${peer} is your reverse proxy, set TRUSTED_PROXIES=${peer}.`,
+      peer,
     );
   };
 

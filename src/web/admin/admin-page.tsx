@@ -17,6 +17,7 @@ import { OfferEditor, OffersTab } from "#web/features/offers/admin-offers.tsx";
 import { ProductsTab } from "#web/features/products/admin-products.tsx";
 import { SettingsTab } from "#web/features/settings/admin-settings.tsx";
 import { PagesTab } from "#web/features/site-pages/admin-pages.tsx";
+import { AdminHeader } from "#web/layout/admin-header.tsx";
 import { retryQuery } from "#web/lib/query-client.ts";
 import { sessionEnded, sessionResumed, useSessionStore } from "#web/stores/session.ts";
 import { toast } from "#web/stores/toast.ts";
@@ -98,13 +99,16 @@ export default function AdminPage() {
     return (
       <>
         {meta}
-        <div className="when-script">
-          <Loading text="Checking your session..." />
-        </div>
-        <section className="status-page when-no-script">
-          <h1>The dashboard needs JavaScript</h1>
-          <p>Turn it on for this site in your browser's settings, then reload this page.</p>
-        </section>
+        <AdminHeader />
+        <main id="main" className="container" tabIndex={-1}>
+          <div className="when-script">
+            <Loading text="Checking your session..." />
+          </div>
+          <section className="status-page when-no-script">
+            <h1>The dashboard needs JavaScript</h1>
+            <p>Turn it on for this site in your browser's settings, then reload this page.</p>
+          </section>
+        </main>
       </>
     );
   }
@@ -116,79 +120,84 @@ export default function AdminPage() {
   const list = adminPath(section);
 
   return (
-    <section className="admin">
+    <>
       {meta}
-      <header className="admin-header">
-        <h1>Admin Dashboard</h1>
-        <button type="button" className="secondary outline" onClick={() => void signOut()}>
-          Sign Out
-        </button>
-      </header>
-      <SignInAgain />
-      <AdminNav current={section} />
-      <Panel at={location}>
-        {section === "home" && <HomeTab />}
-        {section === "posts" &&
-          (record === undefined ? (
-            <>
-              <div className="toolbar">
-                <Link
-                  href={adminPath("posts", NEW_RECORD)}
-                  role="button"
-                  onClick={() => {
-                    focusNext = "panel";
-                  }}
-                >
-                  New Post
-                </Link>
-              </div>
-              <PostsTab
-                onEdit={(post) => open(adminPath("posts", post.id))}
-                onNew={() => open(adminPath("posts", NEW_RECORD))}
+      <AdminHeader
+        actions={
+          <button type="button" className="secondary outline" onClick={() => void signOut()}>
+            Sign Out
+          </button>
+        }
+      >
+        <AdminNav current={section} />
+      </AdminHeader>
+      <main id="main" className="container admin" tabIndex={-1}>
+        <h1 className="admin-title">Admin Dashboard</h1>
+        <SignInAgain />
+        <Panel at={location}>
+          {section === "home" && <HomeTab />}
+          {section === "posts" &&
+            (record === undefined ? (
+              <>
+                <div className="toolbar">
+                  <Link
+                    href={adminPath("posts", NEW_RECORD)}
+                    role="button"
+                    onClick={() => {
+                      focusNext = "panel";
+                    }}
+                  >
+                    New Post
+                  </Link>
+                </div>
+                <PostsTab
+                  onEdit={(post) => open(adminPath("posts", post.id))}
+                  onNew={() => open(adminPath("posts", NEW_RECORD))}
+                />
+              </>
+            ) : (
+              <ByIdEditor
+                record={record}
+                list={adminQuery(adminApi.blog.posts)}
+                noun="post"
+                section={section}
+                edit={(post) => <PostEditor key={post?.id ?? NEW_RECORD} post={post} onDone={() => open(list)} />}
               />
-            </>
-          ) : (
-            <ByIdEditor
-              record={record}
-              list={adminQuery(adminApi.blog.posts)}
-              noun="post"
-              section={section}
-              edit={(post) => <PostEditor key={post?.id ?? NEW_RECORD} post={post} onDone={() => open(list)} />}
-            />
-          ))}
-        {section === "offers" &&
-          (record === undefined ? (
-            <OffersTab
-              onEdit={(offer) => open(adminPath("offers", offer.id))}
-              onNew={() => open(adminPath("offers", NEW_RECORD))}
-            />
-          ) : (
-            <ByIdEditor
-              record={record}
-              list={adminQuery(adminApi["affiliate-offers"])}
-              noun="offer"
-              section={section}
-              edit={(offer) => <OfferEditor key={offer?.id ?? NEW_RECORD} offer={offer} onDone={() => open(list)} />}
-            />
-          ))}
-        {section === "categories" && <CategoriesTab />}
-        {section === "products" && <ProductsTab />}
-        {section === "links" &&
-          (record === undefined ? (
-            <LinksTab />
-          ) : record === NEW_RECORD ? (
-            <NewLinkEditor onDone={() => open(list)} />
-          ) : (
-            <RecordMissing noun="link" section={section} />
-          ))}
-        {section === "analytics" && <AnalyticsTab />}
-        {section === "settings" && <SettingsTab />}
-        {section === "pages" && <PagesTab record={record} />}
-        {section === "media" && <MediaTab />}
-        {section === "backups" && <BackupsTab />}
-        {section === "account" && <AccountTab />}
-      </Panel>
-    </section>
+            ))}
+          {section === "offers" &&
+            (record === undefined ? (
+              <OffersTab
+                onEdit={(offer) => open(adminPath("offers", offer.id))}
+                onNew={() => open(adminPath("offers", NEW_RECORD))}
+              />
+            ) : (
+              <ByIdEditor
+                record={record}
+                list={adminQuery(adminApi["affiliate-offers"])}
+                noun="offer"
+                section={section}
+                edit={(offer) => <OfferEditor key={offer?.id ?? NEW_RECORD} offer={offer} onDone={() => open(list)} />}
+              />
+            ))}
+          {section === "categories" && <CategoriesTab />}
+          {section === "products" && <ProductsTab />}
+          {section === "links" &&
+            (record === undefined ? (
+              <LinksTab />
+            ) : record === NEW_RECORD ? (
+              <NewLinkEditor onDone={() => open(list)} />
+            ) : (
+              <RecordMissing noun="link" section={section} />
+            ))}
+          {section === "analytics" && <AnalyticsTab />}
+          {section === "settings" && <SettingsTab />}
+          {section === "pages" && <PagesTab record={record} />}
+          {section === "media" && <MediaTab />}
+          {section === "backups" && <BackupsTab />}
+          {section === "account" && <AccountTab />}
+        </Panel>
+      </main>
+    </>
   );
 }
 
@@ -203,9 +212,16 @@ function useFocusAfter<E extends HTMLElement>(place: "nav" | "panel", key: strin
   return ref;
 }
 
-/** The sections as links, the current one marked; it wraps on a narrow screen. */
+/**
+ * The sections as links, the current one marked. On a phone they are one row that scrolls
+ * sideways (all of them wrapped would fill the first screen), with the current one in view.
+ */
 function AdminNav({ current }: { current: AdminSection }) {
   const currentLink = useFocusAfter<HTMLAnchorElement>("nav", current);
+  useEffect(() => {
+    // Only the row scrolls: "nearest" leaves the page where it is when the link is on screen.
+    currentLink.current?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+  }, [currentLink]);
   return (
     <nav aria-label="Admin sections" className="admin-nav">
       <ul>

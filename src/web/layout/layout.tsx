@@ -3,6 +3,7 @@ import { useLocation } from "wouter";
 import { AffiliateDisclosure, DisclosureSpotContext, disclosureSpot } from "#web/features/disclosure/disclosure.tsx";
 import { scrollToTop, takeRouteScroll } from "#web/lib/scroll.ts";
 import { Toaster } from "#web/ui/toaster.tsx";
+import { isAdminAddress } from "./admin-header.tsx";
 import { Footer } from "./footer.tsx";
 import { Header } from "./header.tsx";
 import { PromoBanner } from "./promo-banner.tsx";
@@ -22,6 +23,18 @@ export function Layout({ children }: { children: ReactNode }) {
     scrollToTop();
   }, [location]);
 
+  // The admin's pages bring their own plain header and main (admin-header.tsx): no public
+  // header, banner or footer.
+  if (isAdminAddress(location))
+    return (
+      <>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        {children}
+        <Toaster />
+      </>
+    );
   // Where this page's affiliate disclosure note goes (docs/product.md#affiliate-disclosure).
   const spot = disclosureSpot(location);
   return (

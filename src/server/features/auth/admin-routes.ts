@@ -4,7 +4,7 @@ import type { Db } from "#server/db/client.ts";
 import type { ClientOf } from "#server/lib/client.ts";
 import { adminJson } from "#server/plugins/admin-route.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import { waitText } from "#shared/features/auth/constants.ts";
+import { looksLikeRecoveryCode, RECOVERY_CODE_AT_SET_UP, waitText } from "#shared/features/auth/constants.ts";
 import { type AdminUser, ChangePasswordInput, CodeInput, EnrolInput } from "#shared/features/auth/contract.ts";
 import { verifyLogin } from "./service.ts";
 import { SESSION_DAYS, type SessionTokens, sessionAdmin, sessionCookie } from "./session.ts";
@@ -21,6 +21,7 @@ import {
   twoFactorEnabled,
   WRONG_CODE,
   waitingSecret,
+  wrongCodeMessage,
 } from "./two-factor.ts";
 
 export interface AccountOptions {
@@ -97,7 +98,7 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
     if (!(await twoFactorEnabled(db, adminId))) return;
     if (!code?.trim()) throw fieldError("code", "Enter a current code from your authenticator app or a recovery code.");
     if (!(await throttled(request, server, async () => (await spendSecondFactor(db, adminId, code)) !== null)))
-      throw fieldError("code", WRONG_CODE);
+      throw fieldError("code", wrongCodeMessage(code));
   }
 
   /** The signed-in admin, for a change to two-factor sign-in that needs it on (409 `whenOff` if not) and a code. */
@@ -157,8 +158,10 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
       "/account/two-factor/confirm",
       async ({ body, request, server, set }) => {
         const admin = await me(request);
-        // Nothing to confirm answers 409 at once, without spending an attempt.
+        // Nothing to confirm answers 409 at once, without spending an attempt; nor does a
+        // recovery code typed where the app's first code goes (it can never confirm a set-up).
         await waitingSecret(db, admin.id);
+        if (looksLikeRecoveryCode(body.code)) throw fieldError("code", RECOVERY_CODE_AT_SET_UP);
         // Assigned in the check below (declared with `as` so the compiler does not take it for null).
         let enrolled = null as Awaited<ReturnType<typeof confirmEnrolment>> | null;
         await requirePasswordAndCode(request, server, admin, body.currentPassword, async () => {

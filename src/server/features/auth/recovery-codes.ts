@@ -1,13 +1,9 @@
 import { createHash, randomInt } from "node:crypto";
 import { and, count, desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
-import { RECOVERY_CODE_COUNT } from "#shared/features/auth/constants.ts";
+import { RECOVERY_ALPHABET, RECOVERY_CODE_COUNT, RECOVERY_LENGTH } from "#shared/features/auth/constants.ts";
 import type { RecoveryCodeState } from "#shared/features/auth/contract.ts";
 import { adminRecoveryCodes, adminUsers } from "./table.ts";
-
-// Lower-case letters and digits without the look-alikes (0/o, 1/l/i): 31 symbols.
-const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
-const RECOVERY_LENGTH = 12;
 
 /** What the admin typed, as compared: spaces and dashes dropped, recovery codes lower-cased. */
 export function normaliseCode(code: string): string {

@@ -13,7 +13,7 @@ import { recoveryCodeState } from "./recovery-codes.ts";
 import { endSessions, verifyLogin } from "./service.ts";
 import { challengeCookie, SESSION_DAYS, type SessionTokens, sessionAdmin, sessionCookie } from "./session.ts";
 import { LoginThrottle, type Refusal } from "./throttle.ts";
-import { type SecondFactor, spendSecondFactor, twoFactorEnabled, WRONG_CODE } from "./two-factor.ts";
+import { type SecondFactor, spendSecondFactor, twoFactorEnabled, wrongCodeMessage } from "./two-factor.ts";
 
 export interface AuthOptions {
   tokens: SessionTokens;
@@ -221,7 +221,7 @@ export function authRoutes(
           }
           if (!factor) {
             if (form) return back(LOGIN_FAILURE.code);
-            throw new HttpError(401, WRONG_CODE);
+            throw new HttpError(401, wrongCodeMessage(code));
           }
           return signedIn(request, server, set, challenge, form, factor);
         },

@@ -3,6 +3,7 @@ import { Secret, TOTP } from "otpauth";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
 import { HttpError } from "#server/plugins/errors.ts";
+import { looksLikeRecoveryCode } from "#shared/features/auth/constants.ts";
 import type { AccountStatus, Enrolment } from "#shared/features/auth/contract.ts";
 import { hashPassword } from "./bootstrap.ts";
 import { normaliseCode, recoveryCodeState, replaceRecoveryCodes, spendRecoveryCode } from "./recovery-codes.ts";
@@ -13,6 +14,15 @@ const PERIOD = 30;
 const ISSUER = "cam-guide";
 
 export const WRONG_CODE = "That code is not right. Try again.";
+
+/** A wrong code that has a recovery code's shape: the hint says why such a code can fail. */
+const WRONG_RECOVERY_CODE =
+  "That recovery code is not right, or it was used already (each one works once). Try another of your saved recovery codes, or the 6-digit code from your app.";
+
+/** Why a code was refused, with the hint its shape calls for. */
+export function wrongCodeMessage(code: string): string {
+  return looksLikeRecoveryCode(code) ? WRONG_RECOVERY_CODE : WRONG_CODE;
+}
 
 function totp(secret: string, username = "admin"): TOTP {
   return new TOTP({

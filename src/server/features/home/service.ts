@@ -62,6 +62,8 @@ export interface HomeOptions {
   address: () => Promise<AdminHome["address"]>;
   /** The recovery codes of the admin signed in with this request (null while two-factor sign-in is off). */
   recoveryCodes: (request: Request) => Promise<RecoveryCodeState | null>;
+  /** The proxy TRUSTED_PROXIES should name, when requests came through one it does not. */
+  proxy: () => AdminHome["proxy"];
   /** Tests pass their own. */
   clock?: () => Date;
 }
@@ -77,5 +79,13 @@ export async function adminHome(db: Db, options: HomeOptions, request: Request):
     options.address(),
     options.recoveryCodes(request),
   ]);
-  return { posts, links: { ...linkHealth, schedule: options.schedule() }, backup, analytics, address, recoveryCodes };
+  return {
+    posts,
+    links: { ...linkHealth, schedule: options.schedule() },
+    backup,
+    analytics,
+    address,
+    recoveryCodes,
+    proxy: options.proxy(),
+  };
 }

@@ -38,8 +38,9 @@ export interface RunSummary {
   checked: number;
   /**
    * True when two or more links were checked and none of them could be reached: this server
-   * most likely has no internet connection (or no working DNS). Such a run records what it
-   * found but counts no failure, so no link switches to its fallback because of it.
+   * most likely has no internet connection (or no working DNS). A run that reached no
+   * destination (this one, or a run over one link) records what it found but counts no
+   * failure, so no link switches to its fallback because of it.
    */
   offline: boolean;
 }
@@ -215,6 +216,10 @@ export async function checkDestination(
   }
 }
 
+/** Said after a check that reached nothing: why it did not count. */
+const NOT_COUNTED =
+  "Nothing else was checked, so this server may be the one offline: this check does not count towards the fallback.";
+
 /** The health columns of a link whose destination was never checked (or has just changed). */
 export const HEALTH_RESET = {
   lastCheckedAt: null,
@@ -308,10 +313,16 @@ export class LinkChecks {
     });
   }
 
+  /**
+   * One link's check. A destination that could not be reached at all is no evidence against
+   * the link when nothing else was asked: this server may be the one offline. Such a check is
+   * recorded, but counts no failure towards the fallback.
+   */
   private async checkRow(link: { id: number; destination: string }): Promise<CheckResult> {
     const result = await this.fetchRow(link);
-    await recordCheck(this.options.db, link, result, this.now());
-    return result;
+    await recordCheck(this.options.db, link, result, this.now(), result.unreachable !== true);
+    if (result.unreachable !== true) return result;
+    return { ...result, reason: `${result.reason} ${NOT_COUNTED}` };
   }
 
   /** Checks one link now; null when there is no link with that id. */
@@ -364,9 +375,9 @@ export class LinkChecks {
   }
 
   /**
-   * Checks the rows a few at a time, then stores what was found. When two or more were checked
-   * and not one destination could be reached, this server itself is most likely offline: each
-   * link still records the check (broken, no answer) but no failure is counted.
+   * Checks the rows a few at a time, then stores what was found. When not one destination
+   * could be reached, this server itself may be offline: each link still records the check
+   * (broken, no answer) but no failure is counted (and with two or more, the run says offline).
    */
   private runOver(pick: () => Promise<{ id: number; destination: string }[]>): Promise<RunSummary> {
     if (this.run) return this.run;
@@ -389,10 +400,12 @@ export class LinkChecks {
       await Promise.all(Array.from({ length: Math.min(AT_ONCE, rows.length) }, worker));
       const offline = found.length >= 2 && found.every(({ result }) => result.unreachable === true);
       if (offline) this.options.logger.warn("no link destination could be reached: is this server offline?");
+      // Failures count only when this server reached at least one destination in the run.
+      const reachedAny = found.some(({ result }) => result.unreachable !== true);
       const now = this.now();
       for (const { row, result } of found) {
         try {
-          await recordCheck(this.options.db, row, result, now, !offline);
+          await recordCheck(this.options.db, row, result, now, reachedAny);
         } catch (error) {
           this.options.logger.error("could not record a link check", { error, id: row.id });
         }

@@ -9,6 +9,24 @@ export type LoginField = keyof typeof LOGIN_REQUIRED;
 /** How many recovery codes two-factor sign-in gives at a time. */
 export const RECOVERY_CODE_COUNT = 10;
 
+/** A recovery code's symbols: lower-case letters and digits without the look-alikes (0/o, 1/l/i), 31 of them. */
+export const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
+/** A recovery code's length, without the dashes it is shown with (abcd-efgh-jkmn). */
+export const RECOVERY_LENGTH = 12;
+
+/**
+ * Whether `code` has a recovery code's shape (12 of its symbols, any case, spaces and dashes
+ * aside), used or not: where only the app's code can go, the admin is told what it is.
+ */
+export function looksLikeRecoveryCode(code: string): boolean {
+  const typed = code.replace(/[\s-]+/g, "").toLowerCase();
+  return typed.length === RECOVERY_LENGTH && [...typed].every((symbol) => RECOVERY_ALPHABET.includes(symbol));
+}
+
+/** Where the first code of a new set-up must come from: a recovery code cannot confirm it. */
+export const RECOVERY_CODE_AT_SET_UP =
+  "That is a recovery code. Setting up needs the 6-digit code your authenticator app shows now for cam-guide: recovery codes only stand in for the app once two-factor sign-in is on.";
+
 /**
  * The code step's answer when its challenge is no longer open: it expired, a newer password
  * step replaced it, it was used, or too many wrong codes ended it.

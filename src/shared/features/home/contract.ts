@@ -14,6 +14,17 @@ export interface HomeBackup {
   error: string | null;
 }
 
+/**
+ * Requests arrived through a reverse proxy (they carry X-Forwarded-For from a loopback or
+ * private address) that TRUSTED_PROXIES does not name: every visitor looks like the proxy.
+ */
+export interface UntrustedProxy {
+  /** The proxy's address, as TRUSTED_PROXIES would take it. */
+  peer: string;
+  /** When the first such request arrived (ISO time). */
+  seenAt: string;
+}
+
 /** Everything the admin home shows, in one answer (GET /api/admin/home). */
 export interface AdminHome {
   posts: {
@@ -45,4 +56,6 @@ export interface AdminHome {
   address: PublicAddress;
   /** The signed-in admin's recovery codes; null while two-factor sign-in is off. */
   recoveryCodes: RecoveryCodeState | null;
+  /** A proxy TRUSTED_PROXIES should name, seen since the server started; null when none was. */
+  proxy: UntrustedProxy | null;
 }

@@ -88,6 +88,15 @@ test("enrolment: a QR code drawn on the page and the typed secret, the code and 
   expect(enrolMessage("Current password")).toBeNull();
   expect(twoFactorRow(sqlite)).toEqual({ on_: null, pending: secret });
 
+  // A recovery code (kept from an earlier set-up) where the app's code goes: said what it is and what goes here.
+  fireEvent.change(field, { target: { value: "abcd-efgh-jkmn" } });
+  turnOn();
+  await enrolMessageIs(
+    "Code from the app",
+    "That is a recovery code. Setting up needs the 6-digit code your authenticator app shows now for cam-guide: recovery codes only stand in for the app once two-factor sign-in is on.",
+  );
+  expect(twoFactorRow(sqlite)).toEqual({ on_: null, pending: secret });
+
   fireEvent.change(field, { target: { value: codeAt(secret, -1) } });
   turnOn();
   const list = await screen.findByRole("list", { name: "Recovery codes" });
@@ -169,7 +178,12 @@ test("with two-factor on: new recovery codes and turning it off ask for a curren
   const confirm = spyOn(window, "confirm").mockReturnValue(true);
   fireEvent.change(await screen.findByLabelText(label), { target: { value: recoveryCodes[1] } });
   fireEvent.click(screen.getByRole("button", { name: "Turn Off" }));
-  await messageAt(label, "That code is not right. Try again.");
+  await messageAt(
+    label,
+    "That recovery code is not right, or it was used already (each one works once). Try another of your saved recovery codes, or the 6-digit code from your app.",
+  );
+  // The field takes either kind: a phone shows the keyboard with letters.
+  expect(screen.getByLabelText(label).getAttribute("inputmode")).toBe("text");
   fireEvent.change(screen.getByLabelText(label), { target: { value: codeAt(secret) } });
   fireEvent.click(screen.getByRole("button", { name: "Turn Off" }));
   await screen.findByRole("button", { name: "Set Up Two-Factor Sign-In" });

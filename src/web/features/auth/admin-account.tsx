@@ -143,6 +143,7 @@ function TwoFactorOn({ status, onCodes }: { status: AccountStatus; onCodes: (cod
         </p>
       )}
       <CodeField
+        recoveryAccepted
         label="Current code (from the app, or a recovery code)"
         value={code}
         onChange={(value) => {
@@ -212,6 +213,7 @@ function ChangePasswordForm({ twoFactor }: { twoFactor: boolean }) {
       />
       {twoFactor && (
         <CodeField
+          recoveryAccepted
           label="Code from your app (or a recovery code)"
           value={form.code}
           onChange={(value) => set("code", value)}

@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Link, useLocation, useSearch } from "wouter";
 import { LOGIN_FAILURE, loginFailureMessage, SESSION_ENDED_NOTICE } from "#shared/features/auth/constants.ts";
 import type { SignedIn } from "#shared/features/auth/contract.ts";
+import { AdminHeader } from "#web/layout/admin-header.tsx";
 import { sessionResumed } from "#web/stores/session.ts";
 import { toast } from "#web/stores/toast.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
@@ -24,23 +25,28 @@ export default function AdminLoginPage() {
   const failure = loginFailureMessage(search.get("error"), search.get("wait"));
   const recovery = search.get("use") === "recovery";
   return (
-    <section className="login-page">
-      <PageMeta title="Admin Login" description="Sign in to manage the site." noindex />
-      <article>
-        <h1>Admin Login</h1>
-        {search.get("session") === "ended" && !failure && (
-          <p className="login-notice" role="status">
-            {SESSION_ENDED_NOTICE}
-          </p>
-        )}
-        {search.get("step") === "code" ? (
-          // A new form for each kind of code and each failure the address names.
-          <CodeStep key={search.toString()} recovery={recovery} initialFailure={failure} />
-        ) : (
-          <PasswordStep key={search.toString()} initialFailure={failure} />
-        )}
-      </article>
-    </section>
+    <>
+      <AdminHeader />
+      <main id="main" className="container" tabIndex={-1}>
+        <section className="login-page">
+          <PageMeta title="Admin Login" description="Sign in to manage the site." noindex />
+          <article>
+            <h1>Admin Login</h1>
+            {search.get("session") === "ended" && !failure && (
+              <p className="login-notice" role="status">
+                {SESSION_ENDED_NOTICE}
+              </p>
+            )}
+            {search.get("step") === "code" ? (
+              // A new form for each kind of code and each failure the address names.
+              <CodeStep key={search.toString()} recovery={recovery} initialFailure={failure} />
+            ) : (
+              <PasswordStep key={search.toString()} initialFailure={failure} />
+            )}
+          </article>
+        </section>
+      </main>
+    </>
   );
 }
 

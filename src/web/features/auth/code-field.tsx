@@ -3,19 +3,24 @@ import { Field } from "#web/admin/field.tsx";
 
 export const SOMETHING_WRONG = "Something went wrong. Please try again.";
 
-/** A code input: one field, six digits from the app or a recovery code. */
+/**
+ * A code input: six digits from the app, or (`recoveryAccepted`) a recovery code too, whose
+ * letters a phone's number pad cannot type.
+ */
 export function CodeField({
   label,
   value,
   onChange,
   error,
   inputRef,
+  recoveryAccepted = false,
 }: {
   label: string;
   value: string;
   onChange: (value: string) => void;
   error?: string;
   inputRef?: Ref<HTMLInputElement>;
+  recoveryAccepted?: boolean;
 }) {
   return (
     <Field label={label} error={error}>
@@ -25,7 +30,7 @@ export function CodeField({
           ref={inputRef}
           name="code"
           autoComplete="one-time-code"
-          inputMode="numeric"
+          inputMode={recoveryAccepted ? "text" : "numeric"}
           value={value}
           onChange={(e) => onChange(e.target.value)}
         />

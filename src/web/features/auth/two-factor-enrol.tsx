@@ -1,5 +1,6 @@
 import { type FormEvent, useRef, useState } from "react";
 import { encode } from "uqr";
+import { looksLikeRecoveryCode, RECOVERY_CODE_AT_SET_UP } from "#shared/features/auth/constants.ts";
 import type { Enrolment } from "#shared/features/auth/contract.ts";
 import { adminApi } from "#web/admin/admin-client.ts";
 import { useAdminSend } from "#web/admin/admin-queries.ts";
@@ -44,7 +45,8 @@ type Problems = Partial<Record<EnrolField, string>>;
 /** What the form checks before sending: the server says the same, or whether the values are right. */
 function problemsOf(code: string, currentPassword: string): Problems {
   const problems: Problems = {};
-  if (!/^\s*\d{3}\s?\d{3}\s*$/.test(code)) problems.code = "Enter the 6-digit code your app shows.";
+  if (looksLikeRecoveryCode(code)) problems.code = RECOVERY_CODE_AT_SET_UP;
+  else if (!/^\s*\d{3}\s?\d{3}\s*$/.test(code)) problems.code = "Enter the 6-digit code your app shows.";
   if (!currentPassword) problems.currentPassword = "Enter your current password.";
   return problems;
 }

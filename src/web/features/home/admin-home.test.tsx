@@ -167,3 +167,15 @@ test("the Links list opens with the filter its address names", async () => {
   expect(((await screen.findByRole("combobox", { name: "Health" })) as HTMLSelectElement).value).toBe("attention");
   expect(await screen.findByText("1 of 3 links")).toBeTruthy();
 });
+
+test("links a check could not reach while the server was offline are not called broken", async () => {
+  const t = await home();
+  for (const slug of ["shop-a", "shop-b", "shop-c"])
+    await createLink(t.db, { slug, healthClass: "broken", lastStatus: null, lastCheckedAt: new Date() });
+  renderAt("/admin", <HomeTab />);
+  const attention = await screen.findByRole("region", { name: "Needs your attention" });
+  expect(attention.textContent).toContain("This server may have no internet connection");
+  const links = card("Links").textContent ?? "";
+  expect(links).not.toContain("broken");
+  expect(links).toContain("3 not reached by the last check (this server may be offline)");
+});

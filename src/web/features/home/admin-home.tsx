@@ -11,6 +11,7 @@ import { adminQuery } from "#web/admin/admin-queries.ts";
 import { adminPath, NEW_RECORD } from "#web/admin/admin-sections.ts";
 import { adminDateTime } from "#web/admin/date-time.ts";
 import { Loading } from "#web/ui/error-state.tsx";
+import { ProxyNotice } from "./proxy-notice.tsx";
 
 // The admin home (docs/product.md#admin-home): what needs attention first, shortcuts, then how
 // the site is doing (posts, links, the last backup, the last 7 days), all from one request.
@@ -167,6 +168,7 @@ function Overview({ home }: { home: AdminHome }) {
   const attention = attentionItems(home);
   return (
     <>
+      <ProxyNotice proxy={home.proxy} />
       {attention.length > 0 && (
         <section className="home-attention" aria-labelledby="home-attention-heading">
           <h3 id="home-attention-heading">Needs your attention</h3>
@@ -251,7 +253,8 @@ function LinksCard({ links }: { links: AdminHome["links"] }) {
         <Figures
           items={(
             [
-              [links.broken, "broken"],
+              // A check that reached nothing says nothing about the links: not "broken".
+              [links.broken, links.offline ? "not reached by the last check (this server may be offline)" : "broken"],
               [links.blocked, "blocked (the site refuses automated checks)"],
               [links.redirected, "redirected"],
               [healthy, "healthy"],

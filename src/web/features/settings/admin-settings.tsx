@@ -19,6 +19,7 @@ import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { Field, TextField } from "#web/admin/field.tsx";
 import { saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { BackupScheduleForm } from "#web/features/backups/backup-schedule-form.tsx";
+import { ProxyNoticeFromHome } from "#web/features/home/proxy-notice.tsx";
 import { LinkPicker, linkPickOf, pickErrors } from "#web/features/links/link-picker.tsx";
 import { ResultRetentionForm } from "./result-retention-form.tsx";
 
@@ -29,6 +30,7 @@ import { ResultRetentionForm } from "./result-retention-form.tsx";
 export function SettingsTab() {
   return (
     <>
+      <ProxyNoticeFromHome />
       <SiteSettingsForm />
       <PublicAddressForm />
       <LinkCheckForm />
