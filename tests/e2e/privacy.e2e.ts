@@ -215,6 +215,9 @@ test("Discreet mode: on from the phone menu, a plain title and icon and no banne
   await toggle.press("Enter");
   await expect(toggle).toHaveAttribute("aria-pressed", "true");
   await expect(page).toHaveTitle("Notes");
+  // Said on the screen: a phone rarely shows the tab's title.
+  await expect(page.getByTestId("toast")).toContainText("Discreet mode is on");
+  await expect(page.getByTestId("toast")).toContainText("titled “Notes” with a plain icon");
   await expect(banner).toHaveCount(0);
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon-plain.svg");
   await scan();

@@ -81,6 +81,11 @@ export function Footer() {
           <DiscreetToggle />
           <ClearDataButton />
         </div>
+        {/* What the controls above and Quick exit cannot do, said where they are offered. */}
+        <p className="footer-privacy-note">
+          Quick exit, discreet mode and clearing your data cannot erase your browser's history.{" "}
+          <Link href="/privacy#using-this-site-on-a-shared-device">What stays on this device</Link>
+        </p>
       </div>
     </footer>
   );

@@ -22,6 +22,10 @@ function ItemList({ items }: { items: StoredItem[] }) {
  * visitor. Needs scripts (without them the site keeps nothing in the browser), so it is hidden
  * when they are off.
  */
+/** What no site can erase, said wherever the site offers to erase what it can. */
+export const BROWSER_KEEPS =
+  "Your browser's own history (the pages you opened here, which Back and the address bar can show) and its cached copies of pages stay: clear them in the browser's settings, or use a private window.";
+
 export function ClearDataButton() {
   const [step, setStep] = useState<Step>({ at: "closed" });
   const [busy, setBusy] = useState(false);
@@ -68,13 +72,13 @@ export function ClearDataButton() {
               <h2 id={titleId}>Your data is cleared</h2>
               {step.removed.length ? (
                 <>
-                  <p>Removed from this browser:</p>
+                  <p>Removed from this browser's storage:</p>
                   <ItemList items={step.removed} />
                 </>
               ) : (
-                <p>There was nothing to remove: this site kept nothing in this browser.</p>
+                <p>There was nothing to remove: this site had saved nothing in this browser's storage.</p>
               )}
-              <p>The site now treats this device as a new visitor's.</p>
+              <p>The site now treats this device as a new visitor's. {BROWSER_KEEPS}</p>
               <footer className="dialog-actions">
                 <button type="button" onClick={close}>
                   Done
@@ -86,7 +90,7 @@ export function ClearDataButton() {
               <h2 id={titleId}>Clear my data on this device?</h2>
               {step.at === "confirm" && step.items.length ? (
                 <>
-                  <p>This removes everything this site keeps in this browser:</p>
+                  <p>This removes what this site saved in this browser's storage:</p>
                   <ItemList items={step.items} />
                   <p>
                     Saved results stay on the server under their random address; anyone without the address cannot find
@@ -94,8 +98,9 @@ export function ClearDataButton() {
                   </p>
                 </>
               ) : (
-                <p>This site keeps nothing in this browser right now. Clearing removes anything it may have saved.</p>
+                <p>This site has saved nothing in this browser's storage right now.</p>
               )}
+              <p>{BROWSER_KEEPS}</p>
               <footer className="dialog-actions">
                 <button type="button" className="secondary outline" onClick={close}>
                   Cancel

@@ -2,9 +2,10 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, screen } from "@testing-library/react";
 import { renderAt } from "#tests/support/render.tsx";
 import { PromoBanner } from "#web/layout/promo-banner.tsx";
+import { useToastStore } from "#web/stores/toast.ts";
 import { THEME_SCRIPT } from "#web/theme-script.ts";
 import { PageMeta } from "#web/ui/page-meta.tsx";
-import { DiscreetToggle } from "./discreet-toggle.tsx";
+import { DISCREET_SAID, DiscreetToggle } from "./discreet-toggle.tsx";
 
 afterEach(() => {
   // The head script watches the page for its title until the page has loaded: end that here,
@@ -38,11 +39,14 @@ describe("discreet mode", () => {
     fireEvent.click(toggle);
     expect(toggle.getAttribute("aria-pressed")).toBe("true");
     expect(document.title).toBe("Notes");
+    // Said on screen too: on a phone the tab's title is rarely in view.
+    expect(useToastStore.getState().toasts.at(-1)).toMatchObject(DISCREET_SAID.on);
     expect(screen.queryByRole("complementary", { name: "Sponsored" })).toBeNull();
     expect(localStorage.getItem("discreet")).toBe("on");
 
     fireEvent.click(toggle);
     expect(toggle.getAttribute("aria-pressed")).toBe("false");
+    expect(useToastStore.getState().toasts.at(-1)).toMatchObject(DISCREET_SAID.off);
     expect(document.title).toBe("The Showstopper: Quiz Results");
     expect(screen.getByRole("complementary", { name: "Sponsored" })).toBeTruthy();
     expect(localStorage.getItem("discreet")).toBeNull();
