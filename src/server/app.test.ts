@@ -191,6 +191,8 @@ describe("pages", () => {
     const main = page.main();
     expect(main.getByRole("heading", { level: 1, name: "404 Page Not Found" })).toBeTruthy();
     expect(main.getByText(/the page may have moved/)).toBeTruthy();
+    // Nothing meant for the site's developers.
+    expect(page.text).not.toMatch(/router/i);
     const places = within(main.getByRole("navigation", { name: "Where to go from here" }));
     expect(places.getAllByRole("link").map((a) => [a.textContent, a.getAttribute("href")])).toEqual([
       ["Take the free quiz", "/quiz"],

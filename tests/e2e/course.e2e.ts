@@ -73,7 +73,7 @@ test("walk a module, take its quiz with one wrong answer, continue to the next m
   await page.getByRole("button", { name: "Continue" }).click();
   await navigation;
   await expect(page).toHaveURL(/\/learn\/module-complete\?moduleId=1$/);
-  await expect(page.getByRole("heading", { level: 1, name: /Module 1 Complete/ })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: /Module 1 lessons done/ })).toBeVisible();
   await expect(page.getByRole("complementary", { name: "Sponsored offer" }).getByRole("heading")).toBeVisible();
   await scan();
 
@@ -383,7 +383,7 @@ test("without JavaScript a lesson shows no offer placeholder that would never lo
   await expect(page.getByRole("complementary", { name: "Sponsored offer" })).toHaveCount(0);
   // Nor a heading over an offer that never comes, nor a theme button that cannot work.
   await page.goto("/learn/module-complete?moduleId=1");
-  await expect(page.getByRole("heading", { name: "Module 1 Complete!" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Module 1 lessons done!" })).toBeVisible();
   await expect(page.getByRole("heading", { name: "A special offer for you" })).toBeHidden();
   await expect(page.getByRole("button", { name: /theme/ })).toBeHidden();
   await context.close();

@@ -96,6 +96,11 @@ describe("/blog", () => {
     expect(main.queryByRole("heading", { name: LIGHTING })).toBeNull();
     expect(main.getByRole("button", { name: "Income Strategies", pressed: true })).toBeTruthy();
     expect(main.getByRole("link", { name: "Clear filters" }).getAttribute("href")).toBe("/blog");
+    // Each category is a link, so the filter works without scripts: the active one unfilters.
+    expect(main.getByRole("button", { name: "Income Strategies" }).getAttribute("href")).toBe("/blog");
+    expect(main.getByRole("button", { name: "Platform Reviews", pressed: false }).getAttribute("href")).toBe(
+      "/blog?category=platform-reviews",
+    );
   });
 
   test("a first request with ?q= is rendered already searched: every word, in any order", async () => {

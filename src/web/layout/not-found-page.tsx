@@ -17,7 +17,8 @@ export default function NotFoundPage() {
     <section className="status-page">
       <PageMeta page="Page Not Found" description="This page does not exist." noindex />
       <h1>404 Page Not Found</h1>
-      <p>Did you forget to add the page to the router? If you followed a link here, the page may have moved.</p>
+      {/* A visitor's page: no hint meant for the site's developers. */}
+      <p>If you followed a link here, the page may have moved or been removed.</p>
       <nav aria-label="Where to go from here">
         <ul className="not-found-links">
           {DESTINATIONS.map((d) => (

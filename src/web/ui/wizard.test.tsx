@@ -137,6 +137,19 @@ describe("wizard", () => {
   });
 });
 
+describe("the answer already chosen", () => {
+  test("tapped again after PREVIOUS, it moves on as a new choice does", () => {
+    show("/quiz?answers=BC");
+    fireEvent.click(screen.getByRole("button", { name: "PREVIOUS" }));
+    expect(screen.getByText("Question 2/3")).toBeTruthy();
+    expect(radio(/Option C2/).checked).toBe(true);
+    fireEvent.click(radio(/Option C2/));
+    act(() => jest.advanceTimersByTime(AUTO_ADVANCE_MS));
+    expect(screen.getByText("Question 3/3")).toBeTruthy();
+    expect(location.history.at(-1)).toBe("/quiz?answers=BC");
+  });
+});
+
 describe("leaving part-way and coming back in the same tab", () => {
   const bar = () => screen.queryByRole("region", { name: /questions earlier in this tab/ });
 

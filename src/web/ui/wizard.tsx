@@ -194,6 +194,11 @@ export function Wizard<V extends string | number>({
                 value={spellAnswers([...before, option.value])}
                 checked={chosen === option.value}
                 onChange={() => choose(option.value)}
+                // The answer already chosen (after PREVIOUS or Back), tapped again: no change
+                // event, but the visitor means to go on with it.
+                onClick={() => {
+                  if (chosen === option.value) choose(option.value);
+                }}
                 disabled={busy}
                 required
               />

@@ -3,6 +3,7 @@ import { filterPosts } from "#shared/features/blog/blog.ts";
 import { categoryLabel } from "#shared/features/blog/categories.ts";
 import { blogCategoriesRead, blogPostsRead } from "#shared/features/blog/reads.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
+import { isPlainClick } from "#web/lib/clicks.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { type PageRoute, required } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
@@ -66,17 +67,26 @@ export default function BlogPage() {
         </form>
         <div className="category-filter" role="group" aria-labelledby="filter-label">
           <span id="filter-label">Filter by:</span>
-          {(categories.data ?? []).map((c) => (
-            <button
-              key={c.slug}
-              type="button"
-              className={category === c.slug ? "chip active" : "chip outline secondary"}
-              aria-pressed={category === c.slug}
-              onClick={() => setCategory(category === c.slug ? null : c.slug)}
-            >
-              {c.name}
-            </button>
-          ))}
+          {(categories.data ?? []).map((c) => {
+            const next = category === c.slug ? null : c.slug;
+            // A link to the list filtered (or unfiltered again), so it works without scripts too.
+            return (
+              <a
+                key={c.slug}
+                href={blogAddress(next, search)}
+                role="button"
+                className={category === c.slug ? "chip active" : "chip outline secondary"}
+                aria-pressed={category === c.slug}
+                onClick={(event) => {
+                  if (!isPlainClick(event)) return;
+                  event.preventDefault();
+                  setCategory(next);
+                }}
+              >
+                {c.name}
+              </a>
+            );
+          })}
           {filtersActive && (
             <a
               href="/blog"

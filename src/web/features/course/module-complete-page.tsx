@@ -11,11 +11,15 @@ export default function ModuleCompletePage() {
   const n = parseModuleId(new URLSearchParams(useSearch()).get("moduleId")) || 1;
   return (
     <section className="completion-page">
-      <PageMeta page={`Module ${n} Complete`} description={`You finished the lessons of module ${n}.`} noindex />
+      <PageMeta page={`Module ${n} Lessons Done`} description={`You finished the lessons of module ${n}.`} noindex />
+      {/* Not "complete": the module counts as completed once its quiz is done. */}
       <h1>
-        <span aria-hidden="true">🎉</span> Module {n} Complete!
+        <span aria-hidden="true">🎉</span> Module {n} lessons done!
       </h1>
-      <p className="lead">Nice work. Check what stuck with a five-question quiz, or move straight on.</p>
+      <p className="lead">
+        Nice work. Its five-question quiz completes the module in your progress: take it now, or move on and come back
+        to it.
+      </p>
       <OfferCard moduleId={n} page="module-complete" heading="A special offer for you" />
       <div className="button-row">
         <Link href={`/learn/${n}?quiz=true`} role="button">

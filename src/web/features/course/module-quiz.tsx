@@ -425,6 +425,7 @@ function QuizResult({
         afterReveal={afterReveal}
         keep={keep}
         onReview={onReview}
+        retryNow={href ? { href, missed: missed.length, onRetry } : null}
       />
       <section className="quiz-review" aria-labelledby="review-heading">
         <h2 id="review-heading">Review your answers</h2>
@@ -546,6 +547,7 @@ function ResultPanel({
   afterReveal,
   keep,
   onReview,
+  retryNow,
 }: {
   outcome: QuizOutcome;
   answers: Answer[];
@@ -553,6 +555,8 @@ function ResultPanel({
   afterReveal: boolean;
   keep: Keep;
   onReview: () => void;
+  /** The retry of the missed questions, offered here too: after a long review its own button is far below. */
+  retryNow: { href: string; missed: number; onRetry: () => void } | null;
 }) {
   const scripted = useScripted();
   const kept = useProgress().progress.quizzes[outcome.moduleId];
@@ -634,6 +638,20 @@ function ResultPanel({
         <Link href={afterModule(outcome.moduleId)} role="button">
           Continue
         </Link>
+        {retryNow && (
+          <a
+            href={retryNow.href}
+            role="button"
+            className="secondary"
+            onClick={(event) => {
+              if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+              event.preventDefault();
+              retryNow.onRetry();
+            }}
+          >
+            {retryNow.missed === 1 ? "Retry the one I missed" : `Retry the ${retryNow.missed} I missed`}
+          </a>
+        )}
         <a
           href={`/learn/${outcome.moduleId}`}
           role="button"

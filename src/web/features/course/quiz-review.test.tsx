@@ -81,6 +81,9 @@ describe("after a module quiz: review and retry", () => {
     const retry = screen.getByRole("button", { name: "Retry the ones I missed" });
     // Without scripts it is an address asking the missed questions, the right answers standing.
     expect(retry.getAttribute("href")).toBe("/learn/4?quiz=true&a1=B&a3=D&a5=B&retry=24");
+    // Offered in the result panel too, above the review: the same retry.
+    const early = within(screen.getByRole("status")).getByRole("button", { name: "Retry the 2 I missed" });
+    expect(early.getAttribute("href")).toBe(retry.getAttribute("href"));
     fireEvent.click(retry);
 
     expect(screen.getByRole("heading", { name: "Module 4 Quiz: the ones you missed" })).toBeTruthy();
