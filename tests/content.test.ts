@@ -337,6 +337,11 @@ describe("content/blog/posts", () => {
     expect(files).toEqual(seedPosts.map((p) => `${p.slug}.md`).sort());
   });
 
+  test("a cover is the post's own picture: named after its slug, never another post's (covers show their post's title)", () => {
+    for (const post of seedPosts)
+      if (post.coverImage) expect([post.slug, post.coverImage]).toEqual([post.slug, `/seed/blog/${post.slug}.jpg`]);
+  });
+
   test("most posts have a cover image", () => {
     expect(seedPosts.filter((p) => p.coverImage).length).toBeGreaterThan(seedPosts.length / 2);
   });
