@@ -1,5 +1,5 @@
-import { lstatSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, lstatSync, readdirSync, realpathSync, rmSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import type { BackupFile } from "#shared/features/backups/contract.ts";
 
 /**
@@ -64,4 +64,40 @@ export function backupFilePath(folder: string, name: string): string | null {
   if (!BACKUP_FILE.test(name)) return null;
   const path = join(folder, name);
   return lstatSync(path, { throwIfNoEntry: false })?.isFile() ? path : null;
+}
+
+/**
+ * Deletes backup `name` from `folder` when the owner made it ("Back up now"): "automatic" for
+ * a scheduled one, which the rotation deletes by count, and "missing" for any other name.
+ */
+export function deleteManualBackup(folder: string, name: string): "deleted" | "automatic" | "missing" {
+  const path = backupFilePath(folder, name);
+  if (!path) return "missing";
+  if (BACKUP_FILE.exec(name)?.[1] === "auto") return "automatic";
+  rmSync(path, { force: true });
+  return "deleted";
+}
+
+/** `path` or, while it does not exist yet, the nearest folder above it that does: where it will be made. */
+function nearestExisting(path: string): string {
+  let at = resolve(path);
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  return realpathSync(at);
+}
+
+/**
+ * True while backups in `backupDir` would be lost with the disk holding the site's data: the
+ * folder is inside DATA_DIR, or on the same file system (the same device number).
+ */
+export function backupsBesideData(dataDir: string, backupDir: string): boolean {
+  try {
+    const data = realpathSync(dataDir);
+    const backups = nearestExisting(backupDir);
+    const inside = relative(data, backups);
+    if (inside === "" || (!inside.startsWith("..") && !inside.startsWith("/"))) return true;
+    return statSync(data).dev === statSync(backups).dev;
+  } catch {
+    // DATA_DIR cannot be read: its own error is shown elsewhere, not a warning about backups.
+    return false;
+  }
 }

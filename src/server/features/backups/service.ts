@@ -17,7 +17,7 @@ import {
 } from "#shared/features/backups/contract.ts";
 import type { AutoBackupResult } from "./auto-backup.ts";
 import { type BackupChild, startBackupChild } from "./child.ts";
-import { listBackupFiles } from "./files.ts";
+import { backupsBesideData, listBackupFiles } from "./files.ts";
 import {
   BackupBusy,
   backupBusy,
@@ -269,6 +269,7 @@ export class Backups {
       running: runs.find((run) => run.status === "running") ?? null,
       runs,
       files: listBackupFiles(this.options.backupDir),
+      besideData: backupsBesideData(this.options.dataDir, this.options.backupDir),
     };
   }
 

@@ -59,6 +59,11 @@ export interface BackupOverview {
   running: BackupRun | null;
   runs: BackupRun[];
   files: BackupFile[];
+  /**
+   * True while BACKUP_DIR is inside DATA_DIR or on the same disk (file system): a backup
+   * there is lost with the disk it was meant to replace.
+   */
+  besideData: boolean;
 }
 
 /** The last finished backup run, for the admin home and /healthz. */
