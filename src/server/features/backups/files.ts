@@ -4,15 +4,26 @@ import type { BackupFile } from "#shared/features/backups/contract.ts";
 
 /**
  * The backups the server writes in BACKUP_DIR: cam-guide-<UTC time>.auto.tar (scheduled, kept
- * by count) and cam-guide-<UTC time>.manual.tar ("Back up now", always kept). Only names of
- * this shape are listed, downloaded or deleted; nothing else in the folder is touched.
+ * by count), cam-guide-<UTC time>.manual.tar ("Back up now", always kept) and
+ * cam-guide-<UTC time>.pre-migration-<from>-to-<to>.tar (taken at a start before the database
+ * goes from <from> to <to> migrations, always kept). Only names of this shape are listed,
+ * downloaded or deleted; nothing else in the folder is touched.
  */
-export const BACKUP_FILE = /^cam-guide-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z(?:-\d{1,3})?\.(auto|manual)\.tar$/;
+export const BACKUP_FILE =
+  /^cam-guide-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z(?:-\d{1,3})?\.(auto|manual|pre-migration-\d{1,4}-to-\d{1,4})\.tar$/;
 
+/** The kind of a run: scheduled or "Back up now". */
 export type BackupKind = "auto" | "manual";
 
+/** The kind a file's name says: a run's, or the backup taken before migrating. */
+export type BackupFileKind = BackupKind | `pre-migration-${number}-to-${number}`;
+
+function fileKind(kind: string): BackupFile["kind"] {
+  return kind === "auto" ? "automatic" : kind === "manual" ? "manual" : "pre-migration";
+}
+
 /** cam-guide-2026-11-24T03-30-00Z.auto.tar: the UTC time to the second, with dashes (safe on every file system). */
-export function backupFileName(at: Date, kind: BackupKind, taken: (name: string) => boolean = () => false): string {
+export function backupFileName(at: Date, kind: BackupFileKind, taken: (name: string) => boolean = () => false): string {
   const stamp = at
     .toISOString()
     .replace(/\.\d{3}Z$/, "Z")
@@ -39,7 +50,7 @@ export function listBackupFiles(folder: string): BackupFile[] {
     if (!stat?.isFile()) continue;
     files.push({
       name,
-      kind: match[1] === "auto" ? "automatic" : "manual",
+      kind: fileKind(match[1]!),
       size: stat.size,
       writtenAt: stat.mtime.toISOString(),
     });
@@ -67,10 +78,11 @@ export function backupFilePath(folder: string, name: string): string | null {
 }
 
 /**
- * Deletes backup `name` from `folder` when the owner made it ("Back up now"): "automatic" for
- * a scheduled one, which the rotation deletes by count, and "missing" for any other name.
+ * Deletes backup `name` from `folder` when it is one that is always kept ("Back up now", or
+ * taken before migrating): "automatic" for a scheduled one, which the rotation deletes by
+ * count, and "missing" for any other name.
  */
-export function deleteManualBackup(folder: string, name: string): "deleted" | "automatic" | "missing" {
+export function deleteKeptBackup(folder: string, name: string): "deleted" | "automatic" | "missing" {
   const path = backupFilePath(folder, name);
   if (!path) return "missing";
   if (BACKUP_FILE.exec(name)?.[1] === "auto") return "automatic";

@@ -1,4 +1,5 @@
 import { and, count, eq, gt, isNull, lte, or } from "drizzle-orm";
+import { VERSION_LINE } from "#server/build-info.ts";
 import type { Db } from "#server/db/client.ts";
 import { dailyCounts } from "#server/features/analytics/reads.ts";
 import { latestBackupRun } from "#server/features/backups/runs.ts";
@@ -77,5 +78,13 @@ export async function adminHome(db: Db, options: HomeOptions, request: Request):
     options.address(),
     options.recoveryCodes(request),
   ]);
-  return { posts, links: { ...linkHealth, schedule: options.schedule() }, backup, analytics, address, recoveryCodes };
+  return {
+    posts,
+    links: { ...linkHealth, schedule: options.schedule() },
+    backup,
+    analytics,
+    address,
+    recoveryCodes,
+    version: VERSION_LINE,
+  };
 }

@@ -46,8 +46,11 @@ export interface BackupRun {
 
 export interface BackupFile {
   name: string;
-  /** "automatic": kept by count; "manual": made with "Back up now", always kept. */
-  kind: "automatic" | "manual";
+  /**
+   * "automatic": kept by count; "manual": made with "Back up now", always kept;
+   * "pre-migration": taken at a start before an upgrade changed the database, always kept.
+   */
+  kind: "automatic" | "manual" | "pre-migration";
   size: number;
   /** When it was written (ISO time). */
   writtenAt: string;

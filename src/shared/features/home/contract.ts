@@ -45,4 +45,6 @@ export interface AdminHome {
   address: PublicAddress;
   /** The signed-in admin's recovery codes; null while two-factor sign-in is off. */
   recoveryCodes: RecoveryCodeState | null;
+  /** What `cam-guide --version` says: "cam-guide 0.1.0 (commit 1a2b3c4d5e6f)". */
+  version: string;
 }

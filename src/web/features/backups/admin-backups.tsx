@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "wouter";
-import { type BackupRun, describeSchedule } from "#shared/features/backups/contract.ts";
+import { type BackupFile, type BackupRun, describeSchedule } from "#shared/features/backups/contract.ts";
 import { formatSize } from "#shared/format.ts";
 import { adminApi, adminHref, at } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
@@ -18,6 +18,12 @@ export const BACKUP_PRIVACY =
   "A backup holds the whole site: the database (with your sign-in data), the session secret and the uploads. Anyone who has a backup file could sign in as you: keep downloaded backups private.";
 
 const TRIGGER: Record<BackupRun["trigger"], string> = { schedule: "Scheduled", manual: "Back up now" };
+
+const FILE_KIND: Record<BackupFile["kind"], string> = {
+  automatic: "Automatic",
+  manual: "Back up now (kept)",
+  "pre-migration": "Before an upgrade (kept)",
+};
 
 function Result({ run }: { run: BackupRun }) {
   if (run.status === "running") return <span aria-busy="true">Running...</span>;
@@ -165,13 +171,13 @@ export function BackupsTab() {
                   <td data-label="Written">
                     <time dateTime={file.writtenAt}>{adminDateTime(file.writtenAt)}</time>
                   </td>
-                  <td data-label="Kind">{file.kind === "automatic" ? "Automatic" : "Back up now (kept)"}</td>
+                  <td data-label="Kind">{FILE_KIND[file.kind]}</td>
                   <td data-label="Size">{formatSize(file.size)}</td>
                   <td data-label="File">
                     <a href={adminHref(at(adminApi.backups.files, { name: file.name }))} download={file.name}>
                       Download <span className="visually-hidden">{file.name}</span>
                     </a>
-                    {file.kind === "manual" && (
+                    {file.kind !== "automatic" && (
                       <>
                         {" "}
                         <button
