@@ -4,12 +4,14 @@ import { expect, signIn, test } from "./fixtures.ts";
 // written to the default BACKUP_DIR: a folder inside DATA_DIR.
 test.describe.configure({ timeout: 90_000 });
 
-test("Backups: warned that they share the site's disk; a backup made now is followed to its end, then deleted after a confirmation", async ({
+test("the admin home names the release; Backups: warned that they share the site's disk; a backup made now is followed to its end, then deleted after a confirmation", async ({
   page,
   visit,
   scan,
 }) => {
   await signIn(page);
+  // The release the site runs, as `cam-guide --version` says it, at the foot of the admin home.
+  await expect(page.getByText(/^This site runs cam-guide 0\.1\.0 \(commit [0-9a-f]{12}/)).toBeVisible();
   await visit("/admin/backups");
   await expect(
     page.getByRole("note").filter({ hasText: "These backups are on the same disk as the site." }),
