@@ -4,10 +4,11 @@
 // with the backup taken before the migration restored.
 import { Database } from "bun:sqlite";
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, ensureBuilt, type Running, SERVER_ADMIN_PASSWORD, startServer, stopServer } from "./support/binary.ts";
 import { earlierExecutable } from "./support/earlier-build.ts";
+import { testPort } from "./support/ports.ts";
 import { scratchDir } from "./support/scratch.ts";
 
 setDefaultTimeout(180_000);
@@ -122,4 +123,32 @@ test("an earlier build's site is upgraded (backed up first, then migrated) and r
   // Upgraded again: another backup beside the first; a start with nothing pending takes none.
   for (let i = 0; i < 2; i++) await stopServer(await start(BINARY, dataDir, backupDir));
   expect(readdirSync(backupDir).filter((name) => name.includes(".pre-migration-"))).toHaveLength(2);
+});
+
+test("without the backup it takes first, a start of this release stops and leaves the earlier release's database as it was", async () => {
+  ensureBuilt();
+  const earlier = earlierExecutable();
+  const dataDir = join(scratchDir("upgrade-refused"), "data");
+  const blocker = join(scratchDir("upgrade-refused-backups"), "a-file");
+  writeFileSync(blocker, "not a folder");
+  await stopServer(await start(earlier, dataDir, join(dataDir, "backups")));
+  const migrated = migrationsApplied(dataDir);
+
+  const refused = Bun.spawnSync([BINARY], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      DATA_DIR: dataDir,
+      BACKUP_DIR: join(blocker, "backups"),
+      HOST: "127.0.0.1",
+      PORT: String(testPort()),
+    },
+    timeout: 30_000,
+  });
+  expect(refused.exitCode).toBe(1);
+  expect(refused.stderr.toString()).toMatch(
+    /^This release changes the database, and the backup it takes first could not be written: Cannot create the backup folder.* Nothing was changed;/,
+  );
+  expect(migrationsApplied(dataDir)).toBe(migrated);
+  // The earlier release still runs the site.
+  await stopServer(await start(earlier, dataDir, join(dataDir, "backups")));
 });
