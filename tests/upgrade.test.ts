@@ -1,7 +1,7 @@
 // An upgrade and its rollback as docs/upgrade.md tells an owner to do them: a site made by an
-// executable built from an earlier commit (behind this one by a database migration or more), the executable
-// replaced by this one (the start backs up, then migrates), then the old executable put back
-// with the backup taken before the migration restored.
+// executable built from an earlier commit (a database migration or more behind this one),
+// the executable replaced by this one (the start backs up, then migrates), then the old
+// executable put back with the backup taken before the migration restored.
 import { Database } from "bun:sqlite";
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, writeFileSync } from "node:fs";
