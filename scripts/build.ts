@@ -5,6 +5,16 @@ import { join } from "node:path";
 import { buildInputs, builtFromCurrentSources, STAMPS, stampBuild } from "./build-stamp.ts";
 
 const root = join(import.meta.dir, "..");
+
+/** The commit being built, for `cam-guide --version`; "" outside a git checkout. */
+function commit(): string {
+  const git = (args: string[]) => Bun.spawnSync(["git", ...args], { cwd: root, stdout: "pipe", stderr: "ignore" });
+  const head = git(["rev-parse", "--short=12", "HEAD"]);
+  if (head.exitCode !== 0) return "";
+  // Tracked files that differ from the commit make a build the commit alone does not describe.
+  const changed = git(["status", "--porcelain", "--untracked-files=no"]).stdout.toString().trim() !== "";
+  return `${head.stdout.toString().trim()}${changed ? " with uncommitted changes" : ""}`;
+}
 const inputs = buildInputs();
 rmSync(STAMPS.executable, { force: true });
 const run = (cmd: string[]) => {
@@ -32,6 +42,8 @@ run([
   'process.env.NODE_ENV="production"',
   "--define",
   `CAM_GUIDE_BUILD_DATE=${JSON.stringify(new Date().toISOString())}`,
+  "--define",
+  `CAM_GUIDE_COMMIT=${JSON.stringify(commit())}`,
   "--asset",
   "./dist/client",
   "--asset",

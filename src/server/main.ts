@@ -2,6 +2,7 @@
 // src/server/commands/; the site itself is serve.ts). First, before anything reads it:
 import "./production-default.ts";
 import { resolve } from "node:path";
+import { VERSION_LINE } from "./build-info.ts";
 import { resetPassword, resetSecondFactor } from "./commands/admin.ts";
 import { runAutoBackup, runBackup } from "./commands/backup.ts";
 import { fail } from "./commands/common.ts";
@@ -38,6 +39,7 @@ Commands:
                         deleted beyond <keep>, recorded in Admin > Backups; it says {"busy":true} while
                         another run goes (the server starts it in a child process).
   healthcheck           Exit 0 if the server on PORT answers /healthz (for Docker's HEALTHCHECK).
+  --version             Show the version and the commit the executable was built from.
   --help                Show this help.
 
 Configuration (environment variables):
@@ -62,7 +64,8 @@ Configuration (environment variables):
   BACKUP_KEEP     Automatic backups kept, 1 to 365 (default 7, or the admin's count in Settings); older
                   automatic ones are deleted, backups made with "Back up now" are always kept
   BACKUP_DIR      Where those backups are written (default DATA_DIR/backups, which no backup copies);
-                  point it at another disk so a backup survives losing the disk DATA_DIR is on
+                  point it at another disk so a backup survives losing the disk DATA_DIR is on; a start that
+                  upgrades the database first writes a backup there (see docs/upgrade.md)
 `;
 
 /** DATA_DIR once the configuration is read, for the message of a start that fails on the disk. */
@@ -89,6 +92,10 @@ async function main(argv: string[]) {
   const [command = "serve", sub, ...rest] = argv;
   if (command === "--help" || command === "-h" || command === "help") {
     console.log(HELP);
+    return;
+  }
+  if (command === "--version" || command === "-v" || command === "version") {
+    console.log(VERSION_LINE);
     return;
   }
   let config: Config;

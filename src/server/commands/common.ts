@@ -10,6 +10,7 @@ import { inspectDatabaseFile } from "#server/db/file-view.ts";
 import { settleIdentity } from "#server/db/identity.ts";
 import { lockDataDir } from "#server/db/lock.ts";
 import type { Config } from "#server/env.ts";
+import { backUpBeforeMigrating } from "#server/features/backups/pre-migration.ts";
 import { refreshShippedPages } from "#server/features/site-pages/shipped.ts";
 import { consoleLogger as logger } from "#server/logger.ts";
 
@@ -78,6 +79,23 @@ export function openData(dir: string, { server = false } = {}): { database: Data
 }
 
 /**
+ * Takes the backup a new release takes before it migrates DATA_DIR's database (see
+ * pre-migration.ts), saying where it is; stops the process, nothing changed, when it cannot.
+ * Called with DATA_DIR locked, before openData.
+ */
+export async function backUpBeforeUpgrade(dir: string, backupDir: string): Promise<void> {
+  const result = await backUpBeforeMigrating(dir, backupDir);
+  if (!result) return;
+  if (!result.ok)
+    fail(
+      `This release changes the database, and the backup it takes first could not be written: ${result.error} Nothing was changed; make BACKUP_DIR writable (or point it elsewhere) and start again.`,
+    );
+  logger.info(
+    `the database is about to be upgraded: a backup of the site as it was is at ${join(resolve(backupDir), result.file)} (see docs/upgrade.md to roll back)`,
+  );
+}
+
+/**
  * The data steps that follow the migrations: an affiliate destination from before managed
  * links gets a link of its own (once; a later start finds nothing to do).
  */
@@ -101,6 +119,7 @@ export async function onExistingSite(config: Config, work: (database: DatabaseHa
   refuseUnusable(dir);
   if (!existsSync(file)) fail(`No database at ${file}: is DATA_DIR right? Nothing was changed.`);
   const lock = orFail(() => lockDataDir(dir, "shared"));
+  await backUpBeforeUpgrade(dir, config.backupDir);
   const { database } = openData(dir);
   try {
     await work(database);

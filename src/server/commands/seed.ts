@@ -4,13 +4,14 @@ import { makePrivateDir } from "#server/data-dir.ts";
 import { lockDataDir } from "#server/db/lock.ts";
 import { describeSeed, seedDatabase } from "#server/db/seed.ts";
 import type { Config } from "#server/env.ts";
-import { openData, orFail, refuseUnusable, upgradeData } from "./common.ts";
+import { backUpBeforeUpgrade, openData, orFail, refuseUnusable, upgradeData } from "./common.ts";
 
 export async function seed(config: Config) {
   const dir = resolve(config.dataDir);
   orFail(() => makePrivateDir(dir));
   refuseUnusable(dir);
   const lock = orFail(() => lockDataDir(dir, "shared"));
+  await backUpBeforeUpgrade(dir, config.backupDir);
   const { database } = openData(dir);
   await upgradeData(database);
   console.log(describeSeed(await seedDatabase(database)));

@@ -23,7 +23,15 @@ import { consoleLogger as logger } from "#server/logger.ts";
 import { storageRefusal } from "#server/plugins/errors.ts";
 import { loadAssets } from "#server/ssr/assets.ts";
 import { PageCache } from "#server/ssr/page-cache.ts";
-import { fail, openData, orFail, refuseUnknownMigrations, refuseUnusable, upgradeData } from "./common.ts";
+import {
+  backUpBeforeUpgrade,
+  fail,
+  openData,
+  orFail,
+  refuseUnknownMigrations,
+  refuseUnusable,
+  upgradeData,
+} from "./common.ts";
 
 /** Below this many file descriptors a few busy networks can take every connection the server may hold. */
 const LOW_DESCRIPTOR_LIMIT = 4096;
@@ -98,6 +106,7 @@ export async function serve(config: Config) {
   } catch (error) {
     fail((error as Error).message);
   }
+  await backUpBeforeUpgrade(dir, config.backupDir);
   const { database } = openData(dir, { server: true });
   await upgradeData(database);
   const report = await seedDatabase(database);

@@ -27,11 +27,11 @@ const snapshot = (dir: string) =>
 describe("a database read through the view", () => {
   test("the file alone, and the file with its log laid over it, read the same; nothing is made or changed", () => {
     const file = migrated();
-    expect(inspectDatabaseFile(file)).toEqual({ history: true, damage: null, migrations: null });
+    expect(inspectDatabaseFile(file)).toEqual({ history: true, damage: null, migrations: null, pending: null });
     const copy = join(scratchDir("view"), "app.db");
     writeLogOnlyCopy(file, copy);
     const before = snapshot(join(copy, ".."));
-    expect(inspectDatabaseFile(copy)).toEqual({ history: true, damage: null, migrations: null });
+    expect(inspectDatabaseFile(copy)).toEqual({ history: true, damage: null, migrations: null, pending: null });
     expect(snapshot(join(copy, ".."))).toEqual(before);
   });
 
@@ -73,7 +73,9 @@ describe("a database read through the view", () => {
     }
     expect(seen.length).toBeGreaterThan(10);
     expect(
-      seen.filter((s) => JSON.stringify(s) !== JSON.stringify({ history: true, damage: null, migrations: null })),
+      seen.filter(
+        (s) => JSON.stringify(s) !== JSON.stringify({ history: true, damage: null, migrations: null, pending: null }),
+      ),
     ).toEqual([]);
   }, 20_000);
 });

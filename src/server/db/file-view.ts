@@ -2,7 +2,12 @@ import { constants, Database } from "bun:sqlite";
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { resolve } from "node:path";
 import { committedLogPages, HEADER_BYTES, parseHeader, readAt } from "./file-header.ts";
-import { hasMigrationHistory, migrationProblem } from "./migration-history.ts";
+import {
+  hasMigrationHistory,
+  migrationProblem,
+  type PendingMigrations,
+  pendingMigrations,
+} from "./migration-history.ts";
 
 // The database in a file as SQLite would see it (the main file with the committed frames of
 // its write-ahead log laid over it), read without SQLite opening either file: every check a
@@ -19,6 +24,8 @@ export interface Inspection {
   damage: string | null;
   /** Migrations this build does not know (see migrationProblem), or null. */
   migrations: string | null;
+  /** Migrations this build would apply (see pendingMigrations), or null. */
+  pending: PendingMigrations | null;
 }
 
 /** `rows` of PRAGMA integrity_check or quick_check as the end of a sentence, or null when it says ok. */
@@ -119,10 +126,15 @@ function inspectOnce(file: string): Inspection {
     // refused here, not by a failure half-way through a start that has begun to write.
     const rows = view.whole ? (sqlite.query("PRAGMA quick_check(3)").all() as Record<string, string>[]) : [];
     const damage = view.whole ? integrityProblem(rows) : null;
-    if (damage) return { history: false, damage, migrations: null };
-    return { history: hasMigrationHistory(sqlite), damage: null, migrations: migrationProblem(sqlite) };
+    if (damage) return { history: false, damage, migrations: null, pending: null };
+    return {
+      history: hasMigrationHistory(sqlite),
+      damage: null,
+      migrations: migrationProblem(sqlite),
+      pending: pendingMigrations(sqlite),
+    };
   } catch (error) {
-    return { history: false, damage: `cannot be read (${(error as Error).message})`, migrations: null };
+    return { history: false, damage: `cannot be read (${(error as Error).message})`, migrations: null, pending: null };
   } finally {
     sqlite?.close();
   }

@@ -35,3 +35,22 @@ export function migrationProblem(sqlite: Database): string | null {
   if (unknown.length > 0) return "records database migrations that no cam-guide release made";
   return null;
 }
+
+/** Migrations this build would apply to a database: from how many are applied to how many it ships. */
+export interface PendingMigrations {
+  from: number;
+  to: number;
+}
+
+/**
+ * The migrations this build ships that the database has not had yet (drizzle applies those
+ * newer than the last it records), or null when none are pending or the database has no
+ * history at all (a new site: nothing to keep).
+ */
+export function pendingMigrations(sqlite: Database): PendingMigrations | null {
+  if (!hasMigrationHistory(sqlite)) return null;
+  const { last } = sqlite.query(`SELECT max(created_at) AS last FROM ${MIGRATIONS_TABLE}`).get() as { last: unknown };
+  const known = readMigrationFiles({ migrationsFolder: resourcePath("drizzle") });
+  const from = known.filter((m) => m.folderMillis <= Number(last)).length;
+  return from < known.length ? { from, to: known.length } : null;
+}

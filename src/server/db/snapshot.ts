@@ -49,6 +49,23 @@ export function removeSalts(copy: string): void {
 }
 
 /**
+ * Takes out of a database copy the backup runs recorded as still going. Such a run belongs
+ * to the site the copy was taken from (most often it is the very run writing the copy), and
+ * how it ends is recorded there; in a site restored from the copy no process owns it, so it
+ * would read as a run that died: "the last backup failed". Done when a backup is taken, and
+ * again when one is restored, for the backups taken before.
+ */
+export function removeRunsInProgress(copy: string): void {
+  const sqlite = new Database(copy);
+  try {
+    const has = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'backup_runs'").get();
+    if (has) sqlite.run("DELETE FROM backup_runs WHERE status = 'running'");
+  } finally {
+    sqlite.close();
+  }
+}
+
+/**
  * In a backup copy, each number, yes/no, time, enum or JSON value that breaks its rule becomes
  * what the server reads in its place (stored-values.ts): the backup holds what the site runs on.
  */

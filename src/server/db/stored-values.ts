@@ -312,7 +312,12 @@ export function settleStoredValues(sqlite: Database): string[] {
   const changed = new Set<string>();
   for (const name of declaredTables()) {
     const table = declared.get(name)!;
-    const checked = table.columns.filter((d) => d.onRead);
+    // A copy of an older release's database (the backup a start takes before migrating) lacks
+    // the tables and columns later migrations add: only what it has is checked.
+    const present = new Set(
+      (sqlite.query(`PRAGMA table_info("${name}")`).all() as { name: string }[]).map((column) => column.name),
+    );
+    const checked = table.columns.filter((d) => d.onRead && present.has(d.column.name));
     if (checked.length === 0) continue;
     const fixes: [column: Declared, rowid: number][] = [];
     // Named, or SQLite would call it after an INTEGER PRIMARY KEY column (id) that stands for it.

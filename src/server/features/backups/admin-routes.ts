@@ -4,7 +4,7 @@ import type { Logger } from "#server/logger.ts";
 import { adminJson } from "#server/plugins/admin-route.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { BackupScheduleInput } from "#shared/features/backups/contract.ts";
-import { backupFilePath } from "./files.ts";
+import { backupFilePath, deleteKeptBackup } from "./files.ts";
 import type { Backups } from "./service.ts";
 
 const FileName = t.Object({ name: t.String({ minLength: 1, maxLength: 100 }) });
@@ -44,6 +44,21 @@ export function backupAdminRoutes(backups: Backups, backupDir: string, logger: P
             ));
           if (!answer) throw new HttpError(404, "No backup file with that name.");
           return answer;
+        },
+        { params: FileName },
+      )
+      // Deletes a backup that is always kept; the scheduled ones are the rotation's to delete.
+      .delete(
+        "/backups/files/:name",
+        ({ params }) => {
+          const done = deleteKeptBackup(backupDir, params.name);
+          if (done === "missing") throw new HttpError(404, "No backup file with that name.");
+          if (done === "automatic")
+            throw new HttpError(
+              409,
+              'Automatic backups are deleted by the schedule, which keeps the newest ones (the number is in Settings); only backups made with "Back up now" can be deleted here.',
+            );
+          return { message: "Backup deleted" };
         },
         { params: FileName },
       )

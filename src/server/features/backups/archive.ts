@@ -21,6 +21,7 @@ import {
   databaseIdInFile,
   moveDatabase,
   removeDatabaseSideFiles,
+  removeRunsInProgress,
   removeSalts,
   replacementDatabaseProblem,
   settleValues,
@@ -225,6 +226,7 @@ export async function backup(
     const snapshot = join(temp, "app.db");
     try {
       await snapshotDatabase(db, snapshot);
+      removeRunsInProgress(snapshot);
       removeSalts(snapshot);
       settleValues(snapshot);
     } catch (error) {
@@ -366,6 +368,8 @@ export async function restore(
   const staging = mkdtempSync(join(dataDir, RESTORE_TEMP));
   try {
     const seen = await checkArchive(source, staging, { signal, keepUploads: true });
+    // A backup taken by an older version may still hold its own run as going.
+    removeRunsInProgress(join(staging, "app.db"));
 
     const uploads = join(dataDir, "uploads");
     const uploadsStat = lstatSync(uploads, { throwIfNoEntry: false });

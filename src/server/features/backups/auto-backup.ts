@@ -9,7 +9,7 @@ import {
   OperatorError,
   verifyBackup,
 } from "#server/features/backups/archive.ts";
-import { type BackupKind, backupFileName, rotateBackups } from "./files.ts";
+import { type BackupFileKind, backupFileName, rotateBackups } from "./files.ts";
 
 /** What one run did, as the child process reports it to the server (one JSON line). */
 export type AutoBackupResult =
@@ -39,8 +39,9 @@ function removeLeftovers(folder: string): void {
 export async function autoBackup(options: {
   dataDir: string;
   backupDir: string;
-  kind: BackupKind;
-  keep: number;
+  kind: BackupFileKind;
+  /** Automatic backups kept after this one; null deletes none (a backup taken before migrating). */
+  keep: number | null;
   now?: Date;
   signal?: AbortSignal;
   /**
@@ -74,7 +75,7 @@ export async function autoBackup(options: {
     const final = join(folder, name);
     renameSync(pending, final);
     pending = null;
-    const deleted = rotateBackups(folder, keep);
+    const deleted = keep === null ? [] : rotateBackups(folder, keep);
     return { ok: true, file: name, size: statSync(final).size, deleted };
   } catch (error) {
     if (pending) rmSync(pending, { force: true });

@@ -3,6 +3,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSyn
 import { join } from "node:path";
 import { snapshotDatabase } from "#server/db/snapshot.ts";
 import { verifyBackup } from "#server/features/backups/archive.ts";
+import { siteSettings } from "#server/features/settings/table.ts";
 import { readTar, writeTar } from "#server/lib/tar.ts";
 import type { BackupRun, BackupSummary } from "#shared/features/backups/contract.ts";
 import { scratchDir } from "#tests/support/scratch.ts";
@@ -239,5 +240,16 @@ describe("the schedule in Settings", () => {
       cronSource: "environment",
       keepSource: "environment",
     });
+  });
+  test("without a settings row (before the seed) a schedule is not said to be saved: 503, nothing applied", async () => {
+    const site = await siteOnDisk();
+    await site.database.db.delete(siteSettings);
+    const saved = await site.asAdmin("/api/admin/backups/schedule", {
+      method: "PUT",
+      json: { cron: "30 3 * * *", keep: 3 },
+    });
+    expect(saved.status).toBe(503);
+    expect(((await saved.json()) as { error: string }).error).toMatch(/run the seed/);
+    expect((await site.overview()).schedule).toMatchObject({ cron: null, nextRun: null });
   });
 });

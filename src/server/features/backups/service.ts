@@ -3,6 +3,7 @@ import { desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { backupRunLocked } from "#server/db/lock.ts";
 import { cronProblem } from "#server/env.ts";
+import { updateSettingsRow } from "#server/features/settings/settings-row.ts";
 import { siteSettings } from "#server/features/settings/table.ts";
 import type { Logger } from "#server/logger.ts";
 import { HttpError } from "#server/plugins/errors.ts";
@@ -16,7 +17,7 @@ import {
 } from "#shared/features/backups/contract.ts";
 import type { AutoBackupResult } from "./auto-backup.ts";
 import { type BackupChild, startBackupChild } from "./child.ts";
-import { listBackupFiles } from "./files.ts";
+import { backupsBesideData, listBackupFiles } from "./files.ts";
 import {
   BackupBusy,
   backupBusy,
@@ -168,14 +169,11 @@ export class Backups {
     const cron = input.cron.trim().replace(/\s+/g, " ");
     const problem = cron && cron.toLowerCase() !== "off" ? cronProblem(cron) : null;
     if (problem) throw new HttpError(422, `${problem}.`, [{ field: "cron", message: `${problem}.` }]);
-    await this.options.db
-      .update(siteSettings)
-      .set({
-        backupCron: cron && cron.toLowerCase() !== "off" ? cron : null,
-        backupKeep: input.keep,
-        updatedAt: new Date(),
-      })
-      .where(eq(siteSettings.id, 1));
+    await updateSettingsRow(this.options.db, {
+      backupCron: cron && cron.toLowerCase() !== "off" ? cron : null,
+      backupKeep: input.keep,
+      updatedAt: new Date(),
+    });
     await this.reschedule();
     return this.schedule();
   }
@@ -271,6 +269,7 @@ export class Backups {
       running: runs.find((run) => run.status === "running") ?? null,
       runs,
       files: listBackupFiles(this.options.backupDir),
+      besideData: backupsBesideData(this.options.dataDir, this.options.backupDir),
     };
   }
 

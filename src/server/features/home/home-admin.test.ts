@@ -103,6 +103,8 @@ describe("GET /api/admin/home", () => {
       links: { total: 2, broken: 0, unchecked: 2, offline: false },
       backup: null,
       analytics: { visitors: 0, clicks: 0 },
+      // What `cam-guide --version` says; from source, no commit is known.
+      version: "cam-guide 0.1.0 (run from source)",
     });
     const off = await homeApp({ analytics: false });
     expect((await off.home()).analytics).toBeNull();

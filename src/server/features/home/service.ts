@@ -1,4 +1,5 @@
 import { and, count, eq, gt, isNull, lte, or } from "drizzle-orm";
+import { VERSION_LINE } from "#server/build-info.ts";
 import type { Db } from "#server/db/client.ts";
 import { dailyCounts } from "#server/features/analytics/reads.ts";
 import { latestBackupRun } from "#server/features/backups/runs.ts";
@@ -87,5 +88,6 @@ export async function adminHome(db: Db, options: HomeOptions, request: Request):
     address,
     recoveryCodes,
     proxy: options.proxy(),
+    version: VERSION_LINE,
   };
 }

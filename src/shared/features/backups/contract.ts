@@ -46,8 +46,11 @@ export interface BackupRun {
 
 export interface BackupFile {
   name: string;
-  /** "automatic": kept by count; "manual": made with "Back up now", always kept. */
-  kind: "automatic" | "manual";
+  /**
+   * "automatic": kept by count; "manual": made with "Back up now", always kept;
+   * "pre-migration": taken at a start before an upgrade changed the database, always kept.
+   */
+  kind: "automatic" | "manual" | "pre-migration";
   size: number;
   /** When it was written (ISO time). */
   writtenAt: string;
@@ -59,6 +62,11 @@ export interface BackupOverview {
   running: BackupRun | null;
   runs: BackupRun[];
   files: BackupFile[];
+  /**
+   * True while BACKUP_DIR is inside DATA_DIR or on the same disk (file system): a backup
+   * there is lost with the disk it was meant to replace.
+   */
+  besideData: boolean;
 }
 
 /** The last finished backup run, for the admin home and /healthz. */

@@ -58,4 +58,6 @@ export interface AdminHome {
   recoveryCodes: RecoveryCodeState | null;
   /** A proxy TRUSTED_PROXIES should name, seen since the server started; null when none was. */
   proxy: UntrustedProxy | null;
+  /** What `cam-guide --version` says: "cam-guide 0.1.0 (commit 1a2b3c4d5e6f)". */
+  version: string;
 }

@@ -1,10 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { Link } from "wouter";
-import { type BackupRun, describeSchedule } from "#shared/features/backups/contract.ts";
+import { type BackupFile, type BackupRun, describeSchedule } from "#shared/features/backups/contract.ts";
 import { formatSize } from "#shared/format.ts";
 import { adminApi, adminHref, at } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminPath } from "#web/admin/admin-sections.ts";
+import { ConfirmDialog } from "#web/admin/confirm-dialog.tsx";
 import { adminDateTime } from "#web/admin/date-time.ts";
 import { toast, toastError } from "#web/stores/toast.ts";
 import { BACKUP_SCHEDULE_ID } from "./backup-schedule-form.tsx";
@@ -16,6 +18,12 @@ export const BACKUP_PRIVACY =
   "A backup holds the whole site: the database (with your sign-in data), the session secret and the uploads. Anyone who has a backup file could sign in as you: keep downloaded backups private.";
 
 const TRIGGER: Record<BackupRun["trigger"], string> = { schedule: "Scheduled", manual: "Back up now" };
+
+const FILE_KIND: Record<BackupFile["kind"], string> = {
+  automatic: "Automatic",
+  manual: "Back up now (kept)",
+  "pre-migration": "Before an upgrade (kept)",
+};
 
 function Result({ run }: { run: BackupRun }) {
   if (run.status === "running") return <span aria-busy="true">Running...</span>;
@@ -35,20 +43,46 @@ export function BackupsTab() {
     refetchInterval: (query) => (query.state.data?.running ? POLL_MS : false),
   });
   const start = useAdminChange(() => adminApi.backups.run.post());
+  const remove = useAdminChange((name: string) => at(adminApi.backups.files, { name }).delete());
+  // The run started from this page: the status line follows it to its end, then says how it ended.
+  const [startedId, setStartedId] = useState<number | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
   if (!overview.data) return <p aria-busy="true">Loading backups...</p>;
-  const { schedule, running, runs, files } = overview.data;
+  const { schedule, running, runs, files, besideData } = overview.data;
   const busy = running !== null || start.isPending;
+  const started = runs.find((run) => run.id === startedId);
 
   const backUpNow = () =>
     start.mutate(undefined, {
-      onSuccess: () => toast({ title: "Backup started", description: "It shows below when it is done." }),
+      onSuccess: (run) => setStartedId(run.id),
       onError: (failure) => toastError(failure.message),
     });
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    remove.mutate(deleting, {
+      onSuccess: () => {
+        toast({ title: "Backup deleted", description: `${deleting} was deleted.` });
+        setDeleting(null);
+      },
+      onError: (failure) => {
+        toastError(failure.message, "The backup was not deleted");
+        setDeleting(null);
+      },
+    });
+  };
 
   return (
     <section aria-labelledby="backups-heading">
       <h2 id="backups-heading">Backups</h2>
       <p role="note">{BACKUP_PRIVACY}</p>
+      {besideData && (
+        <p role="note" className="backup-warning" id="backups-beside-data">
+          <strong>These backups are on the same disk as the site.</strong> If that disk fails or is wiped, the site and
+          its backups are lost together. Set BACKUP_DIR on the server to a folder on another disk (a second drive or a
+          mounted network share), or download each backup and keep it somewhere else.
+        </p>
+      )}
       <h3>Schedule</h3>
       <p>
         {describeSchedule(schedule.cron)}
@@ -78,7 +112,11 @@ export function BackupsTab() {
       <p role="status">
         {running
           ? `Backing up (started ${adminDateTime(running.startedAt)})... this page updates when it is done.`
-          : ""}
+          : started?.status === "ok"
+            ? `The backup is done (${formatSize(started.size ?? 0)}); its file is listed below.`
+            : started?.status === "failed"
+              ? "The backup failed; the reason is in the list below."
+              : ""}
       </p>
 
       <h3 id="backup-runs-heading">Last runs</h3>
@@ -133,12 +171,24 @@ export function BackupsTab() {
                   <td data-label="Written">
                     <time dateTime={file.writtenAt}>{adminDateTime(file.writtenAt)}</time>
                   </td>
-                  <td data-label="Kind">{file.kind === "automatic" ? "Automatic" : "Back up now (kept)"}</td>
+                  <td data-label="Kind">{FILE_KIND[file.kind]}</td>
                   <td data-label="Size">{formatSize(file.size)}</td>
                   <td data-label="File">
                     <a href={adminHref(at(adminApi.backups.files, { name: file.name }))} download={file.name}>
                       Download <span className="visually-hidden">{file.name}</span>
                     </a>
+                    {file.kind !== "automatic" && (
+                      <>
+                        {" "}
+                        <button
+                          type="button"
+                          className="danger outline small-button"
+                          onClick={() => setDeleting(file.name)}
+                        >
+                          Delete <span className="visually-hidden">{file.name}</span>
+                        </button>
+                      </>
+                    )}
                   </td>
                 </tr>
               ))}
@@ -146,6 +196,14 @@ export function BackupsTab() {
           </table>
         </div>
       )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this backup?"
+        message={`${deleting ?? ""} is deleted from the server for good. A copy you downloaded is not affected.`}
+        busy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      />
     </section>
   );
 }

@@ -187,6 +187,7 @@ function Overview({ home }: { home: AdminHome }) {
         <BackupCard backup={home.backup} />
         <VisitsCard analytics={home.analytics} />
       </div>
+      <p className="muted home-version">This site runs {home.version}.</p>
     </>
   );
 }
