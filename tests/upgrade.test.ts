@@ -7,9 +7,12 @@ import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, ensureBuilt, type Running, SERVER_ADMIN_PASSWORD, startServer, stopServer } from "./support/binary.ts";
-import { earlierExecutable } from "./support/earlier-build.ts";
+import { earlierCommitAvailable, earlierExecutable } from "./support/earlier-build.ts";
 import { testPort } from "./support/ports.ts";
 import { scratchDir } from "./support/scratch.ts";
+
+// A shallow clone cannot build the earlier release (tests/support/earlier-build.ts says so when it skips).
+const withHistory = test.skipIf(!earlierCommitAvailable());
 
 setDefaultTimeout(180_000);
 
@@ -69,93 +72,99 @@ function migrationsApplied(dataDir: string): number {
 /** The blog's list as a visitor gets it. */
 const blog = async (url: string) => (await fetch(`${url}/blog`)).text();
 
-test("an earlier build's site is upgraded (backed up first, then migrated) and rolled back with that backup", async () => {
-  ensureBuilt();
-  const earlier = earlierExecutable();
-  const dataDir = join(scratchDir("upgrade"), "data");
-  const backupDir = join(scratchDir("upgrade-backups"), "backups");
-  const current = Bun.spawnSync([BINARY, "--version"]).stdout.toString().trim();
-  expect(current).toMatch(/^cam-guide 0\.1\.0 \(commit [0-9a-f]{12}( with uncommitted changes)?\)$/);
+withHistory(
+  "an earlier build's site is upgraded (backed up first, then migrated) and rolled back with that backup",
+  async () => {
+    ensureBuilt();
+    const earlier = earlierExecutable();
+    const dataDir = join(scratchDir("upgrade"), "data");
+    const backupDir = join(scratchDir("upgrade-backups"), "backups");
+    const current = Bun.spawnSync([BINARY, "--version"]).stdout.toString().trim();
+    expect(current).toMatch(/^cam-guide 0\.1\.0 \(commit [0-9a-f]{12}( with uncommitted changes)?\)$/);
 
-  // The earlier release: a site with a post of the owner's.
-  const old = await start(earlier, dataDir, backupDir);
-  const oldAdmin = await signIn(old.url);
-  expect(
-    (await oldAdmin("/api/admin/blog/post", post("before-the-upgrade", "Written before the upgrade"))).status,
-  ).toBe(201);
-  expect(await blog(old.url)).toContain("Written before the upgrade");
-  await stopServer(old);
-  const migrated = migrationsApplied(dataDir);
+    // The earlier release: a site with a post of the owner's.
+    const old = await start(earlier, dataDir, backupDir);
+    const oldAdmin = await signIn(old.url);
+    expect(
+      (await oldAdmin("/api/admin/blog/post", post("before-the-upgrade", "Written before the upgrade"))).status,
+    ).toBe(201);
+    expect(await blog(old.url)).toContain("Written before the upgrade");
+    await stopServer(old);
+    const migrated = migrationsApplied(dataDir);
 
-  // This release in its place: the backup first, then the migration; the post is still there.
-  const upgraded = await start(BINARY, dataDir, backupDir);
-  // However many migrations this release has added since the earlier commit.
-  const shipped = (
-    (await Bun.file(join(import.meta.dir, "..", "drizzle", "meta", "_journal.json")).json()) as {
-      entries: unknown[];
-    }
-  ).entries.length;
-  expect(shipped).toBeGreaterThan(migrated);
-  expect(migrationsApplied(dataDir)).toBe(shipped);
-  const [backup, ...others] = readdirSync(backupDir).filter((name) => !name.startsWith("."));
-  expect(others).toEqual([]);
-  expect(backup).toMatch(
-    new RegExp(
-      `^cam-guide-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\dZ\\.pre-migration-${migrated}-to-${shipped}\\.tar$`,
-    ),
-  );
-  expect(await blog(upgraded.url)).toContain("Written before the upgrade");
-  const newAdmin = await signIn(upgraded.url);
-  expect((await newAdmin("/api/admin/blog/post", post("after-the-upgrade", "Written after the upgrade"))).status).toBe(
-    201,
-  );
-  expect(await blog(upgraded.url)).toContain("Written after the upgrade");
-  await stopServer(upgraded);
-  expect(await output(upgraded)).toContain(`a backup of the site as it was is at ${join(backupDir, backup!)}`);
+    // This release in its place: the backup first, then the migration; the post is still there.
+    const upgraded = await start(BINARY, dataDir, backupDir);
+    // However many migrations this release has added since the earlier commit.
+    const shipped = (
+      (await Bun.file(join(import.meta.dir, "..", "drizzle", "meta", "_journal.json")).json()) as {
+        entries: unknown[];
+      }
+    ).entries.length;
+    expect(shipped).toBeGreaterThan(migrated);
+    expect(migrationsApplied(dataDir)).toBe(shipped);
+    const [backup, ...others] = readdirSync(backupDir).filter((name) => !name.startsWith("."));
+    expect(others).toEqual([]);
+    expect(backup).toMatch(
+      new RegExp(
+        `^cam-guide-\\d{4}-\\d\\d-\\d\\dT\\d\\d-\\d\\d-\\d\\dZ\\.pre-migration-${migrated}-to-${shipped}\\.tar$`,
+      ),
+    );
+    expect(await blog(upgraded.url)).toContain("Written before the upgrade");
+    const newAdmin = await signIn(upgraded.url);
+    expect(
+      (await newAdmin("/api/admin/blog/post", post("after-the-upgrade", "Written after the upgrade"))).status,
+    ).toBe(201);
+    expect(await blog(upgraded.url)).toContain("Written after the upgrade");
+    await stopServer(upgraded);
+    expect(await output(upgraded)).toContain(`a backup of the site as it was is at ${join(backupDir, backup!)}`);
 
-  // Rolled back: the old executable restores the backup taken before the migration, and serves the old data.
-  const restored = Bun.spawnSync([earlier, "restore", join(backupDir, backup!)], {
-    env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir },
-  });
-  expect(restored.stderr.toString()).toBe("");
-  expect(restored.exitCode).toBe(0);
-  expect(migrationsApplied(dataDir)).toBe(migrated);
-  const rolledBack = await start(earlier, dataDir, backupDir);
-  const page = await blog(rolledBack.url);
-  expect(page).toContain("Written before the upgrade");
-  // What was written after the upgrade is not in the backup taken before it.
-  expect(page).not.toContain("Written after the upgrade");
-  await stopServer(rolledBack);
+    // Rolled back: the old executable restores the backup taken before the migration, and serves the old data.
+    const restored = Bun.spawnSync([earlier, "restore", join(backupDir, backup!)], {
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: dataDir },
+    });
+    expect(restored.stderr.toString()).toBe("");
+    expect(restored.exitCode).toBe(0);
+    expect(migrationsApplied(dataDir)).toBe(migrated);
+    const rolledBack = await start(earlier, dataDir, backupDir);
+    const page = await blog(rolledBack.url);
+    expect(page).toContain("Written before the upgrade");
+    // What was written after the upgrade is not in the backup taken before it.
+    expect(page).not.toContain("Written after the upgrade");
+    await stopServer(rolledBack);
 
-  // Upgraded again: another backup beside the first; a start with nothing pending takes none.
-  for (let i = 0; i < 2; i++) await stopServer(await start(BINARY, dataDir, backupDir));
-  expect(readdirSync(backupDir).filter((name) => name.includes(".pre-migration-"))).toHaveLength(2);
-});
+    // Upgraded again: another backup beside the first; a start with nothing pending takes none.
+    for (let i = 0; i < 2; i++) await stopServer(await start(BINARY, dataDir, backupDir));
+    expect(readdirSync(backupDir).filter((name) => name.includes(".pre-migration-"))).toHaveLength(2);
+  },
+);
 
-test("without the backup it takes first, a start of this release stops and leaves the earlier release's database as it was", async () => {
-  ensureBuilt();
-  const earlier = earlierExecutable();
-  const dataDir = join(scratchDir("upgrade-refused"), "data");
-  const blocker = join(scratchDir("upgrade-refused-backups"), "a-file");
-  writeFileSync(blocker, "not a folder");
-  await stopServer(await start(earlier, dataDir, join(dataDir, "backups")));
-  const migrated = migrationsApplied(dataDir);
+withHistory(
+  "without the backup it takes first, a start of this release stops and leaves the earlier release's database as it was",
+  async () => {
+    ensureBuilt();
+    const earlier = earlierExecutable();
+    const dataDir = join(scratchDir("upgrade-refused"), "data");
+    const blocker = join(scratchDir("upgrade-refused-backups"), "a-file");
+    writeFileSync(blocker, "not a folder");
+    await stopServer(await start(earlier, dataDir, join(dataDir, "backups")));
+    const migrated = migrationsApplied(dataDir);
 
-  const refused = Bun.spawnSync([BINARY], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      DATA_DIR: dataDir,
-      BACKUP_DIR: join(blocker, "backups"),
-      HOST: "127.0.0.1",
-      PORT: String(testPort()),
-    },
-    timeout: 30_000,
-  });
-  expect(refused.exitCode).toBe(1);
-  expect(refused.stderr.toString()).toMatch(
-    /^This release changes the database, and the backup it takes first could not be written: Cannot create the backup folder.* Nothing was changed;/,
-  );
-  expect(migrationsApplied(dataDir)).toBe(migrated);
-  // The earlier release still runs the site.
-  await stopServer(await start(earlier, dataDir, join(dataDir, "backups")));
-});
+    const refused = Bun.spawnSync([BINARY], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        DATA_DIR: dataDir,
+        BACKUP_DIR: join(blocker, "backups"),
+        HOST: "127.0.0.1",
+        PORT: String(testPort()),
+      },
+      timeout: 30_000,
+    });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.stderr.toString()).toMatch(
+      /^This release changes the database, and the backup it takes first could not be written: Cannot create the backup folder.* Nothing was changed;/,
+    );
+    expect(migrationsApplied(dataDir)).toBe(migrated);
+    // The earlier release still runs the site.
+    await stopServer(await start(earlier, dataDir, join(dataDir, "backups")));
+  },
+);

@@ -23,6 +23,23 @@ function removeTests(dir: string): void {
   }
 }
 
+/**
+ * Whether this checkout holds the earlier commit: a shallow clone or an exported tree does not,
+ * and cannot build the earlier release. Said once, so a run without it shows what it left out.
+ */
+export function earlierCommitAvailable(): boolean {
+  const found = Bun.spawnSync(["git", "cat-file", "-e", `${EARLIER_COMMIT}^{commit}`], {
+    cwd: ROOT,
+    stdout: "ignore",
+    stderr: "ignore",
+  });
+  if (found.exitCode === 0) return true;
+  console.warn(
+    `The upgrade tests need commit ${EARLIER_COMMIT.slice(0, 12)} (git history): this checkout has none, so they do not run. Clone without --depth to run them.`,
+  );
+  return false;
+}
+
 /** The path of the earlier executable, built on first use (a few seconds; needs this checkout's git history). */
 export function earlierExecutable(): string {
   const home = join(ROOT, "dist", "earlier", EARLIER_COMMIT);
