@@ -75,11 +75,11 @@ export function ClearDataButton() {
                 <p>There was nothing to remove: this site kept nothing in this browser.</p>
               )}
               <p>The site now treats this device as a new visitor's.</p>
-              <footer className="dialog-actions">
+              <div className="dialog-actions">
                 <button type="button" onClick={close}>
                   Done
                 </button>
-              </footer>
+              </div>
             </>
           ) : (
             <>
@@ -96,14 +96,14 @@ export function ClearDataButton() {
               ) : (
                 <p>This site keeps nothing in this browser right now. Clearing removes anything it may have saved.</p>
               )}
-              <footer className="dialog-actions">
+              <div className="dialog-actions">
                 <button type="button" className="secondary outline" onClick={close}>
                   Cancel
                 </button>
                 <button type="button" onClick={() => void clear()} disabled={busy} aria-busy={busy}>
                   Clear my data
                 </button>
-              </footer>
+              </div>
             </>
           )}
         </article>
