@@ -1,14 +1,14 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FullConfig } from "@playwright/test";
+import vnuJar from "vnu-jar";
 import { htmlPagesDir } from "./html-pages.ts";
 
 /** The machine's Java (Debian's default-jre-headless); JAVA overrides it. */
 const JAVA = process.env.JAVA ?? "/usr/bin/java";
-const VNU_JAR = join(createRequire(import.meta.url).resolve("vnu-jar/package.json"), "../build/dist/vnu.jar");
+const VNU_JAR = String(vnuJar);
 
 interface VnuMessage {
   type: string;
