@@ -256,11 +256,24 @@ export const test = base.extend<Fixtures & Options>({
   baseURL: async ({ site }, use) => {
     await use(site.url);
   },
-  context: async ({ context, site }, use, testInfo) => {
-    const served = keepServedDocuments(context, new URL(site.url).origin, testInfo.project.outputDir);
+  context: async ({ context }, use, testInfo) => {
+    const served = keepServedDocuments(context, testInfo.project.outputDir);
     await use(context);
     await served();
   },
+  // The contexts a journey opens itself (a second visitor, a fresh browser) are followed too.
+  browser: [
+    async ({ browser }, use, workerInfo) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (options) => {
+        const context = await newContext(options);
+        keepServedDocuments(context, workerInfo.project.outputDir);
+        return context;
+      };
+      await use(browser);
+    },
+    { scope: "worker" },
+  ],
   allowProblem: async ({}, use) => {
     const allowed: RegExp[] = [];
     allowedByTest.set(test.info().testId, allowed);

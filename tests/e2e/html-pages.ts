@@ -25,15 +25,21 @@ function keep(outputDir: string, html: string, source: string): void {
   writeFileSync(join(dir, `${name}.html`), html);
 }
 
+/** The contexts already followed, with what waits for their bodies still being read. */
+const followed = new WeakMap<BrowserContext, () => Promise<void>>();
+
 /**
- * Keeps each document the site itself serves to a context's pages (other sites' documents are
- * the journeys' own stand-ins). Returns a function that waits for bodies still being read.
+ * Keeps each document the site itself serves to a context's pages: every server of the
+ * journeys listens on 127.0.0.1 (other hosts' documents are the journeys' own stand-ins).
+ * Returns a function that waits for bodies still being read.
  */
-export function keepServedDocuments(context: BrowserContext, origin: string, outputDir: string): () => Promise<void> {
+export function keepServedDocuments(context: BrowserContext, outputDir: string): () => Promise<void> {
+  const already = followed.get(context);
+  if (already) return already;
   const reading = new Set<Promise<void>>();
   context.on("response", (response: Response) => {
     const request = response.request();
-    if (request.resourceType() !== "document" || new URL(response.url()).origin !== origin) return;
+    if (request.resourceType() !== "document" || new URL(response.url()).hostname !== "127.0.0.1") return;
     if (!(response.headers()["content-type"] ?? "").startsWith("text/html")) return;
     if (response.status() >= 300 && response.status() < 400) return;
     const read = response
@@ -44,9 +50,11 @@ export function keepServedDocuments(context: BrowserContext, origin: string, out
       .finally(() => reading.delete(read));
     reading.add(read);
   });
-  return async () => {
+  const settled = async () => {
     await Promise.all(reading);
   };
+  followed.set(context, settled);
+  return settled;
 }
 
 /** Keeps the page as the browser holds it now. */
