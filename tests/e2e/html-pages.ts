@@ -61,7 +61,12 @@ export function keepServedDocuments(context: BrowserContext, outputDir: string):
 export async function keepRenderedPage(page: Page, outputDir: string): Promise<void> {
   const html = await page.evaluate(() => {
     const doctype = document.doctype ? `<!DOCTYPE ${document.doctype.name}>` : "";
-    return `${doctype}\n${document.documentElement.outerHTML}`;
+    // A field's value in the browser is what the visitor typed (React mirrors it into the value
+    // attribute), not markup of the site's: a journey typing "not a url" into an address field
+    // is not invalid HTML. The served document keeps its own values, and they are checked.
+    const root = document.documentElement.cloneNode(true) as HTMLElement;
+    for (const field of root.querySelectorAll("input:not([type=hidden])")) field.removeAttribute("value");
+    return `${doctype}\n${root.outerHTML}`;
   });
   keep(outputDir, html, `in the browser ${page.url()}`);
 }
