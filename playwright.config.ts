@@ -52,6 +52,9 @@ export default defineConfig<Options>({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   reporter: [["list"]],
+  // The Nu HTML Checker over every page the journeys visited, once at the end (its Java start
+  // is the cost: about a second and a half).
+  globalTeardown: "./tests/e2e/validate-html.ts",
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     // A failed journey keeps its trace (each action, its network and the test's source) and a

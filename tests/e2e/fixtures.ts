@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import type Axe from "axe-core";
+import { keepRenderedPage, keepServedDocuments } from "./html-pages.ts";
 import { loopbackLinkPort } from "./loopback-link-port.ts";
 import { ADMIN_PASSWORD, startOwnSite } from "./own-site.ts";
 
@@ -100,6 +101,7 @@ export async function settleTransitions(page: Page): Promise<void> {
 export async function axeScan(page: Page): Promise<void> {
   const state = await scanState(page);
   if (passedBefore(state)) return;
+  await keepRenderedPage(page, test.info().project.outputDir);
   await withAxe(page);
   const { shown, other, inShown, inOther } = await page.evaluate(
     async ({ tags, themeRules }) => {
@@ -254,6 +256,24 @@ export const test = base.extend<Fixtures & Options>({
   baseURL: async ({ site }, use) => {
     await use(site.url);
   },
+  context: async ({ context }, use, testInfo) => {
+    const served = keepServedDocuments(context, testInfo.project.outputDir);
+    await use(context);
+    await served();
+  },
+  // The contexts a journey opens itself (a second visitor, a fresh browser) are followed too.
+  browser: [
+    async ({ browser }, use, workerInfo) => {
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (options) => {
+        const context = await newContext(options);
+        keepServedDocuments(context, workerInfo.project.outputDir);
+        return context;
+      };
+      await use(browser);
+    },
+    { scope: "worker" },
+  ],
   allowProblem: async ({}, use) => {
     const allowed: RegExp[] = [];
     allowedByTest.set(test.info().testId, allowed);

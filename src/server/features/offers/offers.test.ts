@@ -103,7 +103,8 @@ runScenarios("GET /embed/offer/:id", [
     path: "/embed/offer/{id}",
     setup: async ({ db }) => ({ id: (await createOffer(db, { useEmbed: true, embedCode: EMBED })).id }),
     status: 200,
-    contains: ["<script>"],
+    // A valid document of its own: a language and a title.
+    contains: ["<script>", '<html lang="en">', "<title>Sponsored offer</title>"],
     responseHeaders: { "x-content-type-options": /^nosniff$/ },
     check: (res) => {
       const csp = res.headers.get("content-security-policy")!;

@@ -30,7 +30,7 @@ export function offerRoutes(db: Db) {
     "/embed/offer/:id",
     async ({ params }) => {
       const code = await embedCodeFor(db, Number(params.id));
-      const html = `<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><style>html,body{margin:0;padding:0;background:transparent;font-family:system-ui,sans-serif}</style></head><body>${code}</body></html>`;
+      const html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Sponsored offer</title><style>html,body{margin:0;padding:0;background:transparent;font-family:system-ui,sans-serif}</style></head><body>${code}</body></html>`;
       return new Response(html, {
         headers: {
           "content-type": "text/html; charset=utf-8",

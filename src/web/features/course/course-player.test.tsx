@@ -4,6 +4,7 @@ import type { CourseModule, ModuleSummary } from "#shared/features/course/contra
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt, renderServerHtml } from "#tests/support/render.tsx";
 import { useProgressStore } from "#web/features/progress/store.ts";
+import { RETURNING_ATTRIBUTE, THEME_SCRIPT } from "#web/theme-script.ts";
 import { ContinueCourse } from "./continue-course.tsx";
 import { Curriculum } from "./curriculum.tsx";
 import { READ_THROUGH_MS } from "./read-through.ts";
@@ -12,6 +13,9 @@ import { TopicViewer } from "./topic-viewer.tsx";
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  // What the head script adds when a test runs it.
+  document.documentElement.removeAttribute(RETURNING_ATTRIBUTE);
+  for (const icon of document.head.querySelectorAll('link[rel="icon"]')) icon.remove();
 });
 
 const modules: ModuleSummary[] = [1, 2].map((id) => ({
@@ -184,5 +188,32 @@ describe("continue where you left off", () => {
       name: "Continue where you left off Module 1, lesson 3: Lesson 1.3",
     });
     expect(link.getAttribute("href")).toBe("/learn/1?topic=3");
+  });
+
+  test("the head script marks a returning visitor before the page renders; the page keeps the mark true", () => {
+    const root = document.documentElement;
+    const headScript = () => {
+      root.removeAttribute(RETURNING_ATTRIBUTE);
+      new Function(THEME_SCRIPT)();
+      // It also watches for the title in discreet mode until the page has loaded.
+      document.dispatchEvent(new Event("DOMContentLoaded"));
+      return root.getAttribute(RETURNING_ATTRIBUTE);
+    };
+    expect(headScript()).toBeNull();
+    remember({ quiz: { id: "abc", archetype: null } });
+    expect(headScript()).toBeNull();
+    remember({ read: { 1: [1] }, last: { module: 1, lesson: 2 } });
+    expect(headScript()).toBe("course");
+    remember({ completed: [1] });
+    expect(headScript()).toBe("completed");
+    localStorage.setItem("progress", "not json");
+    expect(headScript()).toBeNull();
+
+    // Progress gone since (cleared in another tab): the slot's reserved space goes with the mark.
+    remember({ read: { 1: [1] } });
+    expect(headScript()).toBe("course");
+    localStorage.clear();
+    renderAt("/learn", <ContinueCourse />);
+    expect(root.hasAttribute(RETURNING_ATTRIBUTE)).toBe(false);
   });
 });

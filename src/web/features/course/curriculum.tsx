@@ -106,12 +106,13 @@ export function CurriculumSheet(props: Omit<CurriculumProps, "onFollow">) {
       >
         {open && (
           <article>
-            <header>
+            {/* Not a header: the sheet opens from inside the module's header, which holds no header. */}
+            <div className="curriculum-sheet-head">
               <h2 id="curriculum-sheet-title">Course contents</h2>
               <button type="button" className="secondary outline" onClick={close}>
                 Close
               </button>
-            </header>
+            </div>
             <Curriculum {...props} onFollow={() => setOpen(false)} />
           </article>
         )}

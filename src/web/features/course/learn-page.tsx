@@ -35,12 +35,13 @@ export default function LearnPage() {
             Start the Course
           </Link>
         </div>
-        <ContinueCourse />
-        {completed.length > 0 && (
-          <p className="muted">
-            You have completed {completed.length} of {modules.data?.length ?? MODULE_COUNT} modules.
-          </p>
-        )}
+        <ContinueCourse>
+          {completed.length > 0 && (
+            <p className="muted">
+              You have completed {completed.length} of {modules.data?.length ?? MODULE_COUNT} modules.
+            </p>
+          )}
+        </ContinueCourse>
       </section>
 
       <section aria-labelledby="modules-heading">

@@ -58,7 +58,8 @@ describe("the earnings estimate", () => {
     const assumptions = screen.getByRole("list").textContent ?? "";
     expect(assumptions).toContain("Only 12 of them are counted: at most 12 hours on each day live.");
     expect(assumptions).toContain("1 day a week, about 12 hours a show. Shows that long are hard to keep up");
-    expect(screen.getByText("Days live per week:").textContent).toBe("Days live per week: 1 day");
+    expect(slider(/Days live per week/).getAttribute("aria-valuetext")).toBe("1 day");
+    expect(screen.getByText("1 day", { selector: "output" })).toBeTruthy();
     cleanup();
     show("tier=Hustler+Mode&id=abc&hours=12&days=4");
     expect(screen.getByRole("list").textContent).not.toContain("hard to keep up");
@@ -69,6 +70,8 @@ describe("the earnings estimate", () => {
     fireEvent.change(slider(/Hours live per week/), { target: { value: "30" } });
     expect(slider(/Hours live per week/).value).toBe("30");
     expect(band()).toBe("Low $780Typical $1,560High $3,120a month");
+    // The same figures beside the sliders.
+    expect(screen.getByTestId("what-if-result").textContent).toBe("Typical $1,560 a month (low $780, high $3,120)");
     expect(location.history.at(-1)).toBe("/quiz/earnings?tier=Hustler+Mode&id=abc&hours=30&days=4&share=20");
     // Replaced, not pushed: Back leaves the result instead of stepping through every value.
     expect(location.history).toHaveLength(1);

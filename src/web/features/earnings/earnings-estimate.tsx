@@ -131,26 +131,37 @@ export function EarningsEstimate({ tier, answers, id }: Props) {
         onSubmit={(event) => event.preventDefault()}
       >
         <h3>What if?</h3>
+        {/* The figures the sliders change, beside them: on a phone the band above is a screen
+            away, so this line stays in view (sticky) while a slider moves. The band above is the
+            one announced; this one is not, so a change is not read twice. */}
+        <p className="what-if-result" data-testid="what-if-result">
+          Typical <strong>{dollars(band.typical)}</strong> a month{" "}
+          <span>
+            (low {dollars(band.low)}, high {dollars(band.high)})
+          </span>
+        </p>
         <input type="hidden" name="tier" value={tier} />
         <input type="hidden" name="id" value={id} />
         {CONTROLS.map(({ name, param, label, unit }) => {
           const value = inputs[name];
+          const controlId = `what-if-${param}`;
+          // A label holds one control: the label names the slider, the output beside it shows
+          // its value, which the slider also announces (aria-valuetext).
           return (
-            <label key={param} htmlFor={`what-if-${param}`}>
-              <span>
-                {label}: <output htmlFor={`what-if-${param}`}>{unitText(value, unit)}</output>
-              </span>
+            <div key={param} className="what-if-control">
+              <label htmlFor={controlId}>{label}</label>: <output htmlFor={controlId}>{unitText(value, unit)}</output>
               <input
-                id={`what-if-${param}`}
+                id={controlId}
                 type="range"
                 name={param}
                 min={LIMITS[name].min}
                 max={LIMITS[name].max}
                 step={name === "paidSharePercent" ? 5 : 1}
                 value={value}
+                aria-valuetext={unitText(value, unit)}
                 onChange={(event) => change(param, event.target.value)}
               />
-            </label>
+            </div>
           );
         })}
         <button type="submit" className="when-no-script">

@@ -38,7 +38,8 @@ export function ImageUploader({ value, onChange, label, error }: UploaderProps &
   const described = error ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {};
   return (
     <div className="uploader">
-      <label htmlFor={id}>{label}</label>
+      {/* A label names a control that is there: with a preview shown the file field is not. */}
+      {value ? <p className="uploader-label">{label}</p> : <label htmlFor={id}>{label}</label>}
       {value ? (
         <UploadPreview removed="Image removed" onRemove={() => onChange(null)} described={described}>
           <img src={value} alt="Preview of the upload" />
@@ -123,7 +124,8 @@ export function MediaUploader({ value, onChange, label, accept = "both", maxMb =
         : "video/mp4,video/webm,video/ogg";
   return (
     <div className="uploader">
-      <label htmlFor={id}>{label}</label>
+      {/* A label names a control that is there: with a preview shown the file field is not. */}
+      {value ? <p className="uploader-label">{label}</p> : <label htmlFor={id}>{label}</label>}
       {value ? (
         <UploadPreview removed={isVideo ? "Video removed" : "Image removed"} onRemove={() => onChange(null)}>
           {isVideo ? <PreviewVideo src={value} /> : <img src={value} alt="Preview of the upload" />}

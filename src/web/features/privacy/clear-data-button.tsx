@@ -79,11 +79,11 @@ export function ClearDataButton() {
                 <p>There was nothing to remove: this site had saved nothing in this browser's storage.</p>
               )}
               <p>The site now treats this device as a new visitor's. {BROWSER_KEEPS}</p>
-              <footer className="dialog-actions">
+              <div className="dialog-actions">
                 <button type="button" onClick={close}>
                   Done
                 </button>
-              </footer>
+              </div>
             </>
           ) : (
             <>
@@ -101,14 +101,14 @@ export function ClearDataButton() {
                 <p>This site has saved nothing in this browser's storage right now.</p>
               )}
               <p>{BROWSER_KEEPS}</p>
-              <footer className="dialog-actions">
+              <div className="dialog-actions">
                 <button type="button" className="secondary outline" onClick={close}>
                   Cancel
                 </button>
                 <button type="button" onClick={() => void clear()} disabled={busy} aria-busy={busy}>
                   Clear my data
                 </button>
-              </footer>
+              </div>
             </>
           )}
         </article>

@@ -14,6 +14,11 @@ import { newProductId } from "#web/lib/slug.ts";
 
 type Product = RecommendedProduct;
 
+/** An id holds no spaces: "Girl Next Door" is group-girl-next-door. */
+function groupId(archetype: string): string {
+  return `group-${archetype.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+}
+
 export function ProductsTab() {
   // The product list is stale after 10 s.
   const products = useQuery({ ...adminQuery(adminApi["recommended-products"]), staleTime: 10_000 });
@@ -41,8 +46,8 @@ export function ProductsTab() {
         <p className="empty-state">No products found. Add your first product to get started.</p>
       ) : (
         groups.map(({ archetype, items }) => (
-          <section key={archetype} className="product-group" aria-labelledby={`group-${archetype}`}>
-            <h2 id={`group-${archetype}`}>
+          <section key={archetype} className="product-group" aria-labelledby={groupId(archetype)}>
+            <h2 id={groupId(archetype)}>
               {archetype} <span className="count-badge">{items.length}</span>
             </h2>
             <p className="muted">Products recommended for the {archetype} archetype</p>
