@@ -103,6 +103,9 @@ storedValues(siteSettings, {
   testimonialQuote: written(SiteSettings.properties.testimonialQuote),
   testimonialAttribution: written(SiteSettings.properties.testimonialAttribution),
   bannerClaim: written(SiteSettings.properties.bannerClaim),
+  operatorName: written(SiteSettings.properties.operatorName),
+  // The legal pages link to it: a restored value that is not an email or web address reads as none.
+  operatorContact: rule(SiteSettings.properties.operatorContact, { whenRead: true }),
   // Links in feeds, the sitemap and search tags are built from it.
   publicOrigin: rule(PublicAddressInput.properties.origin, { whenRead: true }),
   publicOriginConfirmed: ANY,

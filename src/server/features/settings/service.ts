@@ -86,6 +86,9 @@ export function settingsRow(settings: SiteSettings) {
     testimonialQuote: settings.testimonialQuote.trim(),
     testimonialAttribution: settings.testimonialAttribution.trim(),
     bannerClaim: settings.bannerClaim.trim(),
+    // Left as they are when the body has none (an older client).
+    operatorName: settings.operatorName?.trim(),
+    operatorContact: settings.operatorContact?.trim(),
     // Left as it is when the body has none (an older client); blank parts are not stored.
     ...(disclosureWording ? { disclosureWording: storedWording(disclosureWording) } : {}),
   };

@@ -36,6 +36,10 @@ export const siteSettings = table(
     testimonialQuote: text("testimonial_quote").notNull().default(CLAIM_DEFAULTS.testimonialQuote),
     testimonialAttribution: text("testimonial_attribution").notNull().default(CLAIM_DEFAULTS.testimonialAttribution),
     bannerClaim: text("banner_claim").notNull().default(CLAIM_DEFAULTS.bannerClaim),
+    // Who runs the site and how to reach them, as the legal pages name them; empty until the
+    // operator publishes them (the pages then say so instead of pointing nowhere).
+    operatorName: text("operator_name").notNull().default(""),
+    operatorContact: text("operator_contact").notNull().default(""),
     // The site's public address (an http(s) origin) when PUBLIC_URL is not set: recorded
     // from the admin's sign-in until the admin confirms or changes it in Settings.
     publicOrigin: text("public_origin"),

@@ -18,6 +18,23 @@ function htmlText(value: string): string {
     .replace(/'/g, "&#39;");
 }
 
+/**
+ * The legal pages' sentence naming who runs the site and how to reach them ({{operatorContact}}),
+ * as HTML. While the operator has published neither, it says so rather than pointing visitors to
+ * details that do not exist.
+ */
+export function operatorContactHtml(name: string, contact: string): string {
+  const who = htmlText(name);
+  if (!contact) {
+    return who
+      ? `That is ${who}, who has not published contact details here yet.`
+      : "The operator has not published their name or contact details here yet.";
+  }
+  const href = /^https?:\/\//i.test(contact) ? contact : `mailto:${contact}`;
+  const link = `<a href="${htmlText(href)}">${htmlText(contact)}</a>`;
+  return who ? `That is ${who}, reachable at ${link}.` : `They can be reached at ${link}.`;
+}
+
 export async function getSitePage(db: Db, slug: string, contact: string): Promise<SitePage> {
   const [row] = await db.select().from(sitePages).where(eq(sitePages.slug, slug)).limit(1);
   if (!row) throw new HttpError(404, "No such page.");
@@ -27,6 +44,7 @@ export async function getSitePage(db: Db, slug: string, contact: string): Promis
     contact,
     resultRetention: describeRetention(settings.resultRetentionDays),
   };
+  const operatorContact = operatorContactHtml(settings.operatorName ?? "", settings.operatorContact ?? "");
   return {
     slug: row.slug as SitePageSlug,
     // Title and description are plain text (the page escapes them); the body is HTML, so
@@ -39,6 +57,7 @@ export async function getSitePage(db: Db, slug: string, contact: string): Promis
         brand: htmlText(tokens.brand),
         contact: htmlText(tokens.contact),
         resultRetention: htmlText(tokens.resultRetention),
+        operatorContact,
       }),
     ),
     updatedAt: row.updatedAt.toISOString(),

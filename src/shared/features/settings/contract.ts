@@ -20,6 +20,9 @@ const Platform = Type.Object({
   ...LinkChoiceFields,
 });
 
+/** An email address, an http(s) address, or nothing. */
+const OPERATOR_CONTACT_PATTERN = '^(|[^\\s@<>"]+@[^\\s@<>"]+\\.[^\\s@<>"]+|https?://[^\\s<>"]+)$';
+
 /**
  * The message at a text field of the settings: the invisible character named when there is one
  * (one pasted right-to-left override would reverse the text shown after it, the "results vary"
@@ -81,6 +84,17 @@ const { brandName, ...ownFields } = Type.Omit(
     testimonialAttribution: Claim("The testimonial's author", 100),
     /** The banner's second sentence; `{platform}` stands for the banner platform's name. */
     bannerClaim: Claim("The banner claim", 200),
+    /** The operator's legal name (a person or a business) as the Terms and Privacy pages name them. */
+    operatorName: Type.Optional(Claim("The operator's name", 120)),
+    /** How visitors reach the operator: an email address or an http(s) address; empty while unpublished. */
+    operatorContact: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        pattern: OPERATOR_CONTACT_PATTERN,
+        error:
+          "The contact must be an email address (such as owner@example.com) or a web address starting with https:// (leave it empty while you have none)",
+      }),
+    ),
     /**
      * The operator's wording of the affiliate disclosure, part by part (plain text); a blank or
      * missing part reads as the default, so a label can be reworded but never removed.

@@ -80,7 +80,7 @@ function PageEditor({ page }: { page: AdminSitePage }) {
       <MarkdownEditor
         label="Text"
         {...bind("bodyMarkdown")}
-        hint="{{brand}} shows as the site's brand name, {{contact}} as its address and {{resultRetention}} as how long saved results are kept (such as 180 days, from Settings)."
+        hint="{{brand}} shows as the site's brand name, {{contact}} as its address, {{operatorContact}} as a sentence naming you and your contact address (both from Settings) and {{resultRetention}} as how long saved results are kept (such as 180 days, from Settings)."
       />
       <FormEnd editor={editor} save={save} onCancel={done} submit="Save Page" />
     </form>

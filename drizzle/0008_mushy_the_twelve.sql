@@ -1,0 +1,2 @@
+ALTER TABLE `site_settings` ADD `operator_name` text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE `site_settings` ADD `operator_contact` text DEFAULT '' NOT NULL;
