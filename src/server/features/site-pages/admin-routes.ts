@@ -2,7 +2,7 @@ import { Elysia, t } from "elysia";
 import type { Db } from "#server/db/client.ts";
 import { adminJson } from "#server/plugins/admin-route.ts";
 import { SitePageInput } from "#shared/features/site-pages/contract.ts";
-import { getAdminSitePage, listSitePages, saveSitePage } from "./admin-service.ts";
+import { getAdminSitePage, listSitePages, resetSitePage, saveSitePage } from "./admin-service.ts";
 
 const Slug = t.Object({ slug: t.String({ minLength: 1, maxLength: 60, error: "No such page." }) });
 
@@ -14,5 +14,6 @@ export function sitePageAdminRoutes(db: Db) {
     .put("/site-page/:slug", ({ params, body }) => saveSitePage(db, params.slug, body), {
       ...adminJson(SitePageInput),
       params: Slug,
-    });
+    })
+    .post("/site-page/:slug/reset", ({ params }) => resetSitePage(db, params.slug), { params: Slug });
 }

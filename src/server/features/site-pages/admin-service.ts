@@ -1,5 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { content } from "#server/db/content.ts";
 import { refuseOffSiteImages } from "#server/lib/content-images.ts";
 import { htmlToMarkdown } from "#server/lib/html-to-markdown.ts";
 import { markdownToHtml } from "#server/lib/markdown.ts";
@@ -45,6 +46,29 @@ export async function saveSitePage(db: Db, slug: string, input: SitePageInput): 
       description: input.description.trim(),
       body: sanitizePostHtml(raw).trim(),
       bodyMarkdown: input.bodyMarkdown,
+      updatedAt: new Date(),
+    })
+    .where(eq(sitePages.slug, slug))
+    .returning();
+  if (!row) throw new HttpError(404, "No such page.");
+  return toAdminPage(row);
+}
+
+/**
+ * Puts a built-in page back to this release's shipped text (the operator's edits are gone);
+ * from then on an upgrade brings it up to date again. Built-in pages are never deleted: every
+ * page links to them.
+ */
+export async function resetSitePage(db: Db, slug: string): Promise<AdminSitePage> {
+  const shipped = content.sitePages.find((page) => page.slug === slug);
+  if (!shipped) throw new HttpError(404, "Only the built-in pages (terms, privacy) have a shipped text to go back to.");
+  const [row] = await db
+    .update(sitePages)
+    .set({
+      title: shipped.title,
+      description: shipped.description,
+      body: shipped.body,
+      bodyMarkdown: shipped.bodyMarkdown,
       updatedAt: new Date(),
     })
     .where(eq(sitePages.slug, slug))

@@ -15,6 +15,8 @@ describe("the legal pages name the operator from Settings", () => {
 
   test("a saved name and email show on both pages, the email as a mail link", async () => {
     const { request, asAdmin } = await adminApp();
+    // Rendered once, so the cached page must make way for the new details.
+    expect((await renderPage(request, "/terms")).text).toContain("has not published");
     const saved = await asAdmin("/api/admin/settings", {
       method: "PUT",
       json: settingsInput({ operatorName: "  Jane Doe Media Ltd ", operatorContact: "owner@guide.example" }),

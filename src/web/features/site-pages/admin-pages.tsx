@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { Link, useLocation } from "wouter";
 import { type AdminSitePage, SitePageInput } from "#shared/features/site-pages/contract.ts";
 import { declaredFields } from "#shared/schema/declared-fields.ts";
@@ -6,10 +7,13 @@ import { adminApi, at } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminPath } from "#web/admin/admin-sections.ts";
 import { AdminTable } from "#web/admin/admin-table.tsx";
+import { ConfirmDialog } from "#web/admin/confirm-dialog.tsx";
 import { TextField } from "#web/admin/field.tsx";
+import { RowActions } from "#web/admin/row-actions.tsx";
 import { FormEnd, saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { MarkdownEditor } from "#web/features/editor/markdown-editor.tsx";
 import { retryQuery } from "#web/lib/query-client.ts";
+import { toast } from "#web/stores/toast.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 
 const lastUpdate = (iso: string) =>
@@ -23,21 +27,61 @@ export function PagesTab({ record }: { record?: string }) {
 function PagesList() {
   const [, navigate] = useLocation();
   const pages = useQuery({ ...adminQuery(adminApi["site-pages"]), retry: retryQuery(2) });
+  const [resetting, setResetting] = useState<AdminSitePage | null>(null);
+  const reset = useAdminChange((slug: string) => at(adminApi["site-page"], { slug }).reset.post());
   if (pages.isPending) return <Loading text="Loading the pages..." />;
   if (pages.isError) return <p role="alert">Error loading the pages: {pages.error.message}</p>;
   return (
     <>
-      <p className="muted">The site's legal pages. Each one's text is yours once you save it.</p>
+      <p className="muted">
+        The site's legal pages, linked from every page's footer. Each one's text is yours once you save it; they cannot
+        be deleted, but each can go back to the text the site shipped with.
+      </p>
       <AdminTable
         rows={pages.data.map((page) => ({ ...page, id: page.slug }))}
         name={(page) => page.title}
-        view={(page) => `/${page.slug}`}
         onEdit={(page) => navigate(adminPath("pages", page.slug))}
+        actions={(page) => (
+          <>
+            <RowActions
+              name={page.title}
+              view={`/${page.slug}`}
+              onEdit={() => navigate(adminPath("pages", page.slug))}
+            />
+            <button type="button" className="secondary outline small-button" onClick={() => setResetting(page)}>
+              Reset to shipped text<span className="visually-hidden"> of {page.title}</span>
+            </button>
+          </>
+        )}
         columns={[
           { header: "Title", cell: (page) => page.title },
           { header: "Address", cell: (page) => `/${page.slug}` },
           { header: "Last updated", cell: (page) => lastUpdate(page.updatedAt) },
         ]}
+      />
+      <ConfirmDialog
+        open={resetting !== null}
+        title="Reset to the shipped text"
+        message={
+          resetting
+            ? `"${resetting.title}" goes back to the text the site shipped with; your changes to it are lost. Later releases then keep it up to date.`
+            : ""
+        }
+        confirmLabel="Reset"
+        busy={reset.isPending}
+        onCancel={() => setResetting(null)}
+        onConfirm={() =>
+          reset.mutate(resetting!.slug, {
+            onSuccess: () => toast({ title: "Success", description: "Page reset to the shipped text" }),
+            onError: () =>
+              toast({
+                title: "Error",
+                description: "Failed to reset the page. Please try again.",
+                variant: "destructive",
+              }),
+            onSettled: () => setResetting(null),
+          })
+        }
       />
     </>
   );
