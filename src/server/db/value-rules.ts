@@ -125,6 +125,7 @@ storedValues(sitePages, {
   // The page as served: rendered from the Markdown and cleaned by the server (and again when shown).
   body: ANY,
   bodyMarkdown: written(SitePageInput.properties.bodyMarkdown),
+  inFooter: ANY,
   updatedAt: ANY,
 });
 

@@ -188,6 +188,7 @@ describe("settings admin API as the admin", () => {
     // Pages get each platform's managed link on this site, which leads to the URL just saved.
     const pub = (await (await api.request("/api/settings")).json()) as typeof settings & {
       resultRetentionDays: number;
+      footerPages: unknown[];
     };
     expect(pub).toEqual({
       ...settings,
@@ -196,8 +197,9 @@ describe("settings admin API as the admin", () => {
       operatorContact: "",
       platformA: { name: "Alpha", url: expect.stringMatching(/^\/go\/[a-z0-9-]+$/) },
       platformB: { name: "Beta", url: expect.stringMatching(/^\/go\/[a-z0-9-]+$/) },
-      // Pages also say how long saved results are kept (the default here).
+      // Pages also say how long saved results are kept (the default here), and which added pages the footer links.
       resultRetentionDays: 180,
+      footerPages: [],
     });
     for (const [platform, saved] of [
       [pub.platformA, settings.platformA],

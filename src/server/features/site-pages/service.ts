@@ -5,7 +5,7 @@ import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { fillTokens } from "#shared/features/settings/brand.ts";
 import { describeRetention } from "#shared/features/settings/result-retention.ts";
-import type { SitePage, SitePageSlug } from "#shared/features/site-pages/contract.ts";
+import type { SitePage } from "#shared/features/site-pages/contract.ts";
 import { sitePages } from "./table.ts";
 
 /** Text for HTML: markup characters escaped. */
@@ -23,7 +23,7 @@ function htmlText(value: string): string {
  * as HTML. While the operator has published neither, it says so rather than pointing visitors to
  * details that do not exist.
  */
-export function operatorContactHtml(name: string, contact: string): string {
+function operatorContactHtml(name: string, contact: string): string {
   const who = htmlText(name);
   if (!contact) {
     return who
@@ -46,7 +46,8 @@ export async function getSitePage(db: Db, slug: string, contact: string): Promis
   };
   const operatorContact = operatorContactHtml(settings.operatorName ?? "", settings.operatorContact ?? "");
   return {
-    slug: row.slug as SitePageSlug,
+    slug: row.slug,
+    inFooter: row.inFooter,
     // Title and description are plain text (the page escapes them); the body is HTML, so
     // the values filled into it are escaped first, and the result goes through the same
     // allow-list as a post's content.
@@ -62,4 +63,10 @@ export async function getSitePage(db: Db, slug: string, contact: string): Promis
     ),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** Whether a page (built-in or added) is at this address. */
+export async function sitePageExists(db: Db, slug: string): Promise<boolean> {
+  const [row] = await db.select({ slug: sitePages.slug }).from(sitePages).where(eq(sitePages.slug, slug)).limit(1);
+  return row !== undefined;
 }

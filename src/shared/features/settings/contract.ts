@@ -138,8 +138,14 @@ const { brandName, ...ownFields } = Type.Omit(
 export const SiteSettings = Type.Object({ brandName, platformA: Platform, platformB: Platform, ...ownFields });
 export type SiteSettings = Static<typeof SiteSettings>;
 
-/** The settings every page reads: the admin's SiteSettings and how long saved results are kept (in days). */
-export type PublicSettings = SiteSettings & { resultRetentionDays: number };
+/**
+ * The settings every page reads: the admin's SiteSettings, how long saved results are kept (in
+ * days) and the added pages the footer links to.
+ */
+export type PublicSettings = SiteSettings & {
+  resultRetentionDays: number;
+  footerPages: { slug: string; title: string }[];
+};
 
 /**
  * An http(s) origin: scheme, host and an optional port, nothing else (a trailing slash is

@@ -16,6 +16,7 @@ const FALLBACK: PublicSettings = {
   testimonialAttribution: "",
   bannerClaim: "",
   resultRetentionDays: DEFAULT_RESULT_RETENTION_DAYS,
+  footerPages: [],
 };
 
 export function useSettings(): PublicSettings {
