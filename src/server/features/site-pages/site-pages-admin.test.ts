@@ -86,6 +86,14 @@ describe("added pages", () => {
     expect((await request("/about-us")).status).toBe(404);
   });
 
+  test("an added page is in the sitemap, once", async () => {
+    const { request, asAdmin } = await adminApp({ publicUrl: "https://guide.example" });
+    expect((await asAdmin("/api/admin/site-pages", { method: "POST", json: about })).status).toBe(201);
+    const sitemap = await (await request("/sitemap.xml")).text();
+    expect(sitemap.match(/<loc>https:\/\/guide\.example\/about-us<\/loc>/g)).toHaveLength(1);
+    expect(sitemap.match(/<loc>https:\/\/guide\.example\/terms<\/loc>/g)).toHaveLength(1);
+  });
+
   test("an address the site uses, or another page holds, is refused at the field with a 409", async () => {
     const { asAdmin } = await adminApp();
     for (const slug of ["quiz", "blog", "admin", "api", "go", "learn-more", "terms", "new"]) {
