@@ -340,6 +340,7 @@ describe("POST /api/analytics, what only the browser sees", () => {
     ["a lesson that does not exist", [{ metric: "lesson_read", key: "11/1" }]],
     ["a module quiz with free text", [{ metric: "module_quiz", key: "3/great" }]],
     ["a page that does not exist", [{ metric: "pageview", key: "/blog/no-such-post" }]],
+    ["an added page that does not exist", [{ metric: "pageview", key: "/no-such-page" }]],
     ["an admin page", [{ metric: "pageview", key: "/admin/posts" }]],
     ["another site's address", [{ metric: "pageview", key: "//evil.example/" }]],
     ["a quiz start with a key", [{ metric: "quiz_start", key: "hello" }]],

@@ -258,6 +258,8 @@ export const pages: PathEntry[] = [
   { id: "admin-account", path: "/admin/account", load: adminPage },
   // The course's old completion address.
   { id: "course-complete-redirect", path: "/course-complete", movedTo: "/learn/complete" },
+  // A page the admin added (About, Contact…): any other one-part address, answered 404 when there is none.
+  { id: "added-page", path: "/:slug", load: () => import("./features/site-pages/site-page.tsx") },
   { id: "not-found", path: "*", load: () => import("./layout/not-found-page.tsx") },
 ];
 

@@ -24,6 +24,7 @@ export function renderAt(path: string, ui: ReactNode) {
   queryClient.setQueryData(["/api/settings"], {
     ...content.siteSettings,
     resultRetentionDays: DEFAULT_RESULT_RETENTION_DAYS,
+    footerPages: [],
     platformA: { name: platformA.name, url: `/go/${slugFrom(platformA.name)}` },
     platformB: { name: platformB.name, url: `/go/${slugFrom(platformB.name)}` },
   });

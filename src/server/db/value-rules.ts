@@ -108,6 +108,9 @@ storedValues(siteSettings, {
   giftDiscountPercent: SiteSettings.properties.giftDiscountPercent,
   // Graduates follow it.
   communityUrl: rule(SiteSettings.properties.communityUrl, { whenRead: true }),
+  operatorName: written(SiteSettings.properties.operatorName),
+  // The legal pages link to it: a restored value that is not an email or web address reads as none.
+  operatorContact: rule(SiteSettings.properties.operatorContact, { whenRead: true }),
   // Links in feeds, the sitemap and search tags are built from it.
   publicOrigin: rule(PublicAddressInput.properties.origin, { whenRead: true }),
   publicOriginConfirmed: ANY,
@@ -127,6 +130,7 @@ storedValues(sitePages, {
   // The page as served: rendered from the Markdown and cleaned by the server (and again when shown).
   body: ANY,
   bodyMarkdown: written(SitePageInput.properties.bodyMarkdown),
+  inFooter: ANY,
   updatedAt: ANY,
 });
 

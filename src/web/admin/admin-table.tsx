@@ -30,7 +30,7 @@ export function AdminTable<T extends { id: number | string }>({
   /** The record's public address, or null when visitors cannot see it. */
   view?: (row: T) => string | null;
   onEdit: (row: T) => void;
-  /** Absent for records that are never deleted (their row shows `actions` instead). */
+  /** Absent for records that are never deleted (their row has no Delete button). */
   onDelete?: (row: T) => void;
   /** The row's buttons in place of Edit and Delete. */
   actions?: (row: T) => ReactNode;
@@ -75,7 +75,7 @@ export function AdminTable<T extends { id: number | string }>({
                       name={name(row)}
                       view={view?.(row) ?? null}
                       onEdit={() => onEdit(row)}
-                      onDelete={() => onDelete?.(row)}
+                      onDelete={onDelete && (() => onDelete(row))}
                     />
                   )}
                 </div>

@@ -1,6 +1,7 @@
 /**
  * Edit and Delete buttons for one row of an admin list, named for screen readers; "View on site"
- * (in a new tab) when the record has a public page.
+ * (in a new tab) when the record has a public page. Delete only where the record can be deleted:
+ * a button that does nothing tells the admin something false.
  */
 export function RowActions({
   name,
@@ -11,7 +12,7 @@ export function RowActions({
   name: string;
   view?: string | null;
   onEdit: () => void;
-  onDelete: () => void;
+  onDelete?: () => void;
 }) {
   return (
     <>
@@ -23,9 +24,11 @@ export function RowActions({
       <button type="button" className="secondary outline small-button" onClick={onEdit}>
         Edit<span className="visually-hidden"> {name}</span>
       </button>
-      <button type="button" className="danger outline small-button" onClick={onDelete}>
-        Delete<span className="visually-hidden"> {name}</span>
-      </button>
+      {onDelete && (
+        <button type="button" className="danger outline small-button" onClick={onDelete}>
+          Delete<span className="visually-hidden"> {name}</span>
+        </button>
+      )}
     </>
   );
 }

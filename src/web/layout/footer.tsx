@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { Fragment, useId } from "react";
 import { Link } from "wouter";
 import { placedHref } from "#shared/features/links/constants.ts";
 import { AffiliateDisclosure, AffiliateLabel } from "#web/features/disclosure/disclosure.tsx";
@@ -8,7 +8,7 @@ import { useSettings } from "#web/features/settings/queries.ts";
 import { scrollToTop } from "#web/lib/scroll.ts";
 
 export function Footer() {
-  const { brandName, platformA, platformB } = useSettings();
+  const { brandName, platformA, platformB, footerPages } = useSettings();
   const year = new Date().getFullYear();
   const labelId = useId();
 
@@ -76,6 +76,12 @@ export function Footer() {
         </p>
         <p>
           <Link href="/terms">Terms of Service</Link> · <Link href="/privacy">Privacy Policy</Link>
+          {footerPages.map((page) => (
+            <Fragment key={page.slug}>
+              {" · "}
+              <Link href={`/${page.slug}`}>{page.title}</Link>
+            </Fragment>
+          ))}
         </p>
         <div className="footer-privacy">
           <DiscreetToggle />

@@ -36,6 +36,8 @@ export function pageCounts(pathname: string, search: URLSearchParams): (Counted 
     counted.events.push({ metric: METRICS.postView, key: params.slug });
     counted.check = { post: params.slug };
   }
+  // Any one-part address matches an added page: only one that exists is counted.
+  if (page.id === "added-page" && params.slug) counted.check = { sitePage: params.slug };
   if (page.id === "module") {
     if (!params.id || !isModuleNumber(params.id)) return null;
     counted.events.push({ metric: METRICS.moduleView, key: String(Number(params.id)) });
@@ -54,7 +56,7 @@ export function pageCounts(pathname: string, search: URLSearchParams): (Counted 
 }
 
 /** A record a beacon's page view names, which must exist before it is counted. */
-type Check = { post: string } | { quizResult: string };
+type Check = { post: string } | { quizResult: string } | { sitePage: string };
 
 /**
  * The counts of a click on /go/<slug>?p=<placement> for a link the site has: key

@@ -4,6 +4,7 @@ import type { Db } from "#server/db/client.ts";
 import { getPublishedPost } from "#server/features/blog/service.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";
+import { sitePageExists } from "#server/features/site-pages/service.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
 import { BEACON_PATH, METRICS } from "#shared/features/analytics/constants.ts";
@@ -33,6 +34,8 @@ async function beaconCounts(
       const check = counted.check;
       if (check && "post" in check && !(await getPublishedPost(db, check.post, now).then(Boolean, () => false)))
         return "No published post at this address.";
+      if (check && "sitePage" in check && !(await sitePageExists(db, check.sitePage.slice(0, 64))))
+        return "No page at this address.";
       if (check && "quizResult" in check && !(await quizResultExists(db, check.quizResult.slice(0, 64))))
         return "No saved quiz result with this id.";
       return { events: counted.events, steps: counted.steps };

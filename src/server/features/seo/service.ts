@@ -2,6 +2,7 @@ import type { Db } from "#server/db/client.ts";
 import { listPublishedPosts } from "#server/features/blog/service.ts";
 import { listModules } from "#server/features/course/service.ts";
 import { getSettings } from "#server/features/settings/service.ts";
+import { sitePages } from "#server/features/site-pages/table.ts";
 import { xmlText } from "#server/lib/xml.ts";
 import type { BlogPostSummary } from "#shared/features/blog/contract.ts";
 
@@ -18,9 +19,12 @@ const STATIC_PAGES = [
   "/privacy",
 ];
 
-/** Every public page, module and public post, with last-modified dates. */
+/** Every public page (the pages the admin added too), module and public post, with last-modified dates. */
 export async function sitemapXml(db: Db, origin: string, contentDate: Date, now: Date): Promise<string> {
   const posts = await listPublishedPosts(db, now);
+  const added = (await db.select({ slug: sitePages.slug, updatedAt: sitePages.updatedAt }).from(sitePages)).filter(
+    (p) => !STATIC_PAGES.includes(`/${p.slug}`),
+  );
   const day = (d: Date | string) => new Date(d).toISOString().slice(0, 10);
   // biome-ignore lint/complexity/useMathMinMax: ISO date strings, compared as text (Math.max would give NaN).
   const newestPost = posts.reduce((max, p) => (p.updatedAt > max ? p.updatedAt : max), contentDate.toISOString());
@@ -28,6 +32,7 @@ export async function sitemapXml(db: Db, origin: string, contentDate: Date, now:
     ...STATIC_PAGES.map((path) => ({ loc: origin + path, lastmod: day(path === "/blog" ? newestPost : contentDate) })),
     ...listModules().map((m) => ({ loc: `${origin}/learn/${m.id}`, lastmod: day(contentDate) })),
     ...posts.map((p) => ({ loc: `${origin}/blog/${encodeURIComponent(p.slug)}`, lastmod: day(p.updatedAt) })),
+    ...added.map((p) => ({ loc: `${origin}/${p.slug}`, lastmod: day(p.updatedAt) })),
   ];
   const urls = entries
     .map((e) => `  <url><loc>${xmlText(e.loc)}</loc><lastmod>${e.lastmod}</lastmod></url>`)

@@ -1,8 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
 import { chooseLink, destinationsBySlug, goPath } from "#server/features/links/service.ts";
+import { sitePages } from "#server/features/site-pages/table.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { DisclosureWording } from "#shared/features/disclosure/constants.ts";
 import { type PublicSettings, SiteSettings } from "#shared/features/settings/contract.ts";
@@ -27,6 +28,12 @@ export async function getSettings(db: Db): Promise<PublicSettings> {
     ...toSettings(row, { a: goPath(row.platformALinkSlug), b: goPath(row.platformBLinkSlug) }),
     // The result pages and the privacy page say how long a saved result is kept.
     resultRetentionDays: await resultRetentionDays(db),
+    // Every page's footer links the pages the admin added with a footer link.
+    footerPages: await db
+      .select({ slug: sitePages.slug, title: sitePages.title })
+      .from(sitePages)
+      .where(eq(sitePages.inFooter, true))
+      .orderBy(asc(sitePages.title)),
   };
 }
 
@@ -89,6 +96,9 @@ export function settingsRow(settings: SiteSettings) {
     giftDiscountCode: settings.giftDiscountCode.trim(),
     giftDiscountPartner: settings.giftDiscountPartner.trim(),
     communityUrl: settings.communityUrl.trim(),
+    // Left as they are when the body has none (an older client).
+    operatorName: settings.operatorName?.trim(),
+    operatorContact: settings.operatorContact?.trim(),
     // Left as it is when the body has none (an older client); blank parts are not stored.
     ...(disclosureWording ? { disclosureWording: storedWording(disclosureWording) } : {}),
   };

@@ -43,6 +43,10 @@ export const siteSettings = table(
     giftDiscountPartner: text("gift_discount_partner").notNull().default(""),
     giftDiscountPercent: integer("gift_discount_percent"),
     communityUrl: text("community_url").notNull().default(""),
+    // Who runs the site and how to reach them, as the legal pages name them; empty until the
+    // operator publishes them (the pages then say so instead of pointing nowhere).
+    operatorName: text("operator_name").notNull().default(""),
+    operatorContact: text("operator_contact").notNull().default(""),
     // The site's public address (an http(s) origin) when PUBLIC_URL is not set: recorded
     // from the admin's sign-in until the admin confirms or changes it in Settings.
     publicOrigin: text("public_origin"),

@@ -17,8 +17,14 @@ const SHIPPED_BEFORE: Record<string, readonly string[]> = {
     "4f5cbe66fa5ad46c9028dd1d5d6b4daa8f30f9202683d7c287a5012cf22fe7f0",
     // Before it said how long saved results are kept.
     "158d277a42dd9dbfcf518021e37f79b96528725c89f9a78e8594032df332743c",
+    // Before it named the operator and their contact from Settings.
+    "cb92b79a500d83d254b3115d9075ecbbd70bfea5d32547bf3ddefea2326e77cf",
   ],
-  terms: ["97a005c8b567971dd6cd7c9f396fa8c61ca4e8601859616ab4aa1b845c3ac185"],
+  terms: [
+    "97a005c8b567971dd6cd7c9f396fa8c61ca4e8601859616ab4aa1b845c3ac185",
+    // Before it named the operator and their contact from Settings.
+    "414f4e646e753892d196f65d5278c3250b0087b7f0205002d710977cf1b609a7",
+  ],
 };
 
 /**
@@ -29,7 +35,12 @@ const SHIPPED_BEFORE: Record<string, readonly string[]> = {
  */
 const SHIPPED_MARKDOWN_BEFORE: Record<string, readonly string[]> = {
   // Before it said how long saved results are kept.
-  privacy: ["feebc5dcc66cd614cdddbe360177585a2f7cc52ed88bfa9a8bc2eb9f7ae0d389"],
+  privacy: [
+    "feebc5dcc66cd614cdddbe360177585a2f7cc52ed88bfa9a8bc2eb9f7ae0d389",
+    // Before it named the operator and their contact from Settings.
+    "8d36e0afdedd5ae3d58f726186f00b23db72f08d150759a3f83aad7af409dd90",
+  ],
+  terms: ["ddc55b42fa873badda66f01d30ab99cde3c84ea8e0105fda2ebd6e5225ce1f99"],
 };
 
 const sha256 = (text: string) => new Bun.CryptoHasher("sha256").update(text).digest("hex");

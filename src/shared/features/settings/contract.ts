@@ -20,6 +20,9 @@ const Platform = Type.Object({
   ...LinkChoiceFields,
 });
 
+/** An email address, an http(s) address, or nothing. */
+const OPERATOR_CONTACT_PATTERN = '^(|[^\\s@<>"]+@[^\\s@<>"]+\\.[^\\s@<>"]+|https?://[^\\s<>"]+)$';
+
 /**
  * The message at a text field of the settings: the invisible character named when there is one
  * (one pasted right-to-left override would reverse the text shown after it, the "results vary"
@@ -99,6 +102,17 @@ const { brandName, ...ownFields } = Type.Omit(
       pattern: "^(https?://[^\\s]+)?$",
       error: "The community's address starts with https:// (or leave it empty to hide the gift)",
     }),
+    /** The operator's legal name (a person or a business) as the Terms and Privacy pages name them. */
+    operatorName: Type.Optional(Claim("The operator's name", 120)),
+    /** How visitors reach the operator: an email address or an http(s) address; empty while unpublished. */
+    operatorContact: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        pattern: OPERATOR_CONTACT_PATTERN,
+        error:
+          "The contact must be an email address (such as owner@example.com) or a web address starting with https:// (leave it empty while you have none)",
+      }),
+    ),
     /**
      * The operator's wording of the affiliate disclosure, part by part (plain text); a blank or
      * missing part reads as the default, so a label can be reworded but never removed.
@@ -142,8 +156,14 @@ const { brandName, ...ownFields } = Type.Omit(
 export const SiteSettings = Type.Object({ brandName, platformA: Platform, platformB: Platform, ...ownFields });
 export type SiteSettings = Static<typeof SiteSettings>;
 
-/** The settings every page reads: the admin's SiteSettings and how long saved results are kept (in days). */
-export type PublicSettings = SiteSettings & { resultRetentionDays: number };
+/**
+ * The settings every page reads: the admin's SiteSettings, how long saved results are kept (in
+ * days) and the added pages the footer links to.
+ */
+export type PublicSettings = SiteSettings & {
+  resultRetentionDays: number;
+  footerPages: { slug: string; title: string }[];
+};
 
 /**
  * An http(s) origin: scheme, host and an optional port, nothing else (a trailing slash is

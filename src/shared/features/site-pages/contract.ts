@@ -2,11 +2,19 @@ import { type Static, Type } from "@sinclair/typebox";
 import { createSelectSchema } from "drizzle-typebox";
 import "#shared/schema/formats.ts";
 import { sitePages } from "#server/features/site-pages/table.ts";
-import { literalUnion } from "#shared/schema/common.ts";
 import { insertSchema } from "#shared/schema/row-schemas.ts";
 
+/** The built-in pages: shipped with the site, linked from every page, never deleted. */
 export const SITE_PAGE_SLUGS = ["terms", "privacy"] as const;
-export type SitePageSlug = (typeof SITE_PAGE_SLUGS)[number];
+
+/** A page's address after the leading slash: lowercase words of letters and digits joined by hyphens. */
+const PageSlug = Type.String({
+  minLength: 1,
+  maxLength: 60,
+  pattern: "^[a-z0-9]+(-[a-z0-9]+)*$",
+  error:
+    "The address is required: lowercase letters, digits and single hyphens between them, at most 60 characters (such as about-us)",
+});
 
 // The table (src/server/features/site-pages/table.ts) declares a page's fields once; the shapes
 // here are derived from it, with the product's rules and messages.
@@ -14,7 +22,7 @@ export type SitePageSlug = (typeof SITE_PAGE_SLUGS)[number];
 /** An operator-editable text page (docs/product.md#terms-and-privacy-pages). body is trusted HTML from content/ or the admin. */
 export const SitePage = Type.Omit(
   createSelectSchema(sitePages, {
-    slug: literalUnion(SITE_PAGE_SLUGS),
+    slug: PageSlug,
     title: Type.String({ minLength: 1, maxLength: 120 }),
     description: Type.String({ minLength: 20, maxLength: 300 }),
     body: Type.String({ minLength: 1 }),
@@ -44,8 +52,14 @@ export const SitePageInput = Type.Omit(
 );
 export type SitePageInput = Static<typeof SitePageInput>;
 
+/** A page the admin adds: its address as well (fixed once made). */
+export const NewSitePageInput = Type.Composite([Type.Object({ slug: PageSlug }), SitePageInput]);
+export type NewSitePageInput = Static<typeof NewSitePageInput>;
+
 /** A page as the admin API serves it: as stored ({{brand}} not filled in), with the Markdown the editor opens. */
 export type AdminSitePage = SitePage & {
+  /** A built-in page (terms, privacy): reset to its shipped text, never deleted. */
+  builtIn: boolean;
   bodyMarkdown: string;
   /** True when the page had only HTML and the Markdown is its conversion. */
   convertedFromHtml: boolean;

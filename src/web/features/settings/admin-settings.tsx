@@ -262,6 +262,29 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
         />
       </fieldset>
       <fieldset>
+        <legend>Who runs the site</legend>
+        <p>
+          <small>
+            The Terms and Privacy pages tell visitors who is responsible for the site and how to reach them. Until both
+            are set, those pages say that you have not published them yet.
+          </small>
+        </p>
+        <ClaimField
+          label="Operator's legal name"
+          hint="Your name or your business's registered name, as it would appear on an invoice."
+          error={error("operatorName")}
+          value={form.operatorName ?? ""}
+          onChange={(value) => setForm({ ...form, operatorName: value })}
+        />
+        <ClaimField
+          label="Contact address"
+          hint="An email address (such as owner@example.com) or a web page with a contact form (starting with https://)."
+          error={error("operatorContact")}
+          value={form.operatorContact ?? ""}
+          onChange={(value) => setForm({ ...form, operatorContact: value })}
+        />
+      </fieldset>
+      <fieldset>
         <legend>Disclosure wording</legend>
         <p>
           <small>

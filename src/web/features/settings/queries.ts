@@ -21,6 +21,7 @@ const FALLBACK: PublicSettings = {
   giftDiscountPercent: null,
   communityUrl: "",
   resultRetentionDays: DEFAULT_RESULT_RETENTION_DAYS,
+  footerPages: [],
 };
 
 export function useSettings(): PublicSettings {

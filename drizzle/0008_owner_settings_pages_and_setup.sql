@@ -1,0 +1,7 @@
+ALTER TABLE `site_pages` ADD `in_footer` integer DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE `site_settings` ADD `gift_discount_code` text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE `site_settings` ADD `gift_discount_partner` text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE `site_settings` ADD `gift_discount_percent` integer;--> statement-breakpoint
+ALTER TABLE `site_settings` ADD `community_url` text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE `site_settings` ADD `operator_name` text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE `site_settings` ADD `operator_contact` text DEFAULT '' NOT NULL;
