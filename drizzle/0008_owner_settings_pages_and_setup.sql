@@ -1,3 +1,8 @@
+CREATE TABLE `setup_confirmations` (
+	`item` text PRIMARY KEY NOT NULL,
+	`confirmed_at` integer DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)) NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE `site_pages` ADD `in_footer` integer DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE `site_settings` ADD `gift_discount_code` text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE `site_settings` ADD `gift_discount_partner` text DEFAULT '' NOT NULL;--> statement-breakpoint

@@ -195,6 +195,7 @@ export function createApp(options: AppOptions) {
                 return admin && recoveryCodeState(database.db, admin.id);
               },
               proxy: untrustedProxy,
+              backupsBesideData: () => backups.besideData(),
               clock: hooks.analyticsClock,
             }),
           )

@@ -365,6 +365,37 @@ test("a product with invalid then valid fields shows in the starter kit", async 
   await expect(page.getByRole("heading", { name: "Soft-box lighting kit for two" })).toBeVisible();
 });
 
+test("a new site's home lists what is left to set up; fixed items go by themselves, a confirmed one stays gone", async ({
+  page,
+  scan,
+}) => {
+  await signIn(page);
+  const checklist = page.getByRole("region", { name: "Finish setting up your site" });
+  await expect(checklist.getByRole("listitem")).toHaveCount(7);
+  await expect(checklist).toContainText("“Platform One” and “Platform Two” are placeholders");
+  await expect(checklist).toContainText("42 product links are a plain shop search with no affiliate tag");
+  await scan();
+
+  // Confirmed as right: gone, and still gone after a reload.
+  await checklist.getByRole("button", { name: /^This is right for my site\W+Check the claims the site makes$/ }).click();
+  await expect(checklist.getByText("Check the claims the site makes")).toHaveCount(0);
+  await page.reload();
+  await expect(checklist.getByRole("listitem")).toHaveCount(6);
+  await expect(checklist.getByText("Check the claims the site makes")).toHaveCount(0);
+
+  // Fixed where the item leads: the operator published in Settings.
+  const operator = checklist.getByRole("listitem").filter({ hasText: "Publish who runs the site" });
+  await operator.getByRole("button", { name: "Open Settings" }).click();
+  await expect(page).toHaveURL(/\/admin\/settings$/);
+  await page.getByLabel("Operator's legal name").fill("Jane Doe Media Ltd");
+  await page.getByLabel("Contact address").fill("owner@guide.test");
+  await page.getByRole("button", { name: "Save Settings" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Settings saved");
+  await openSection(page, "Home", "/admin");
+  await expect(checklist.getByRole("listitem")).toHaveCount(5);
+  await expect(checklist.getByText("Publish who runs the site")).toHaveCount(0);
+});
+
 test("the brand name from settings is in the page title, emptied claims leave the pages; sign out goes to the login page", async ({
   page,
   visit,

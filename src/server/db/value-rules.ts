@@ -7,6 +7,7 @@ import { backupRuns } from "#server/features/backups/table.ts";
 import { blogCategories, blogPosts } from "#server/features/blog/table.ts";
 import { earningsResults } from "#server/features/earnings/table.ts";
 import { editorAutosaves } from "#server/features/editor/table.ts";
+import { setupConfirmations } from "#server/features/home/table.ts";
 import { links } from "#server/features/links/table.ts";
 import { media } from "#server/features/media/table.ts";
 import {
@@ -26,6 +27,7 @@ import { BackupScheduleInput } from "#shared/features/backups/contract.ts";
 import { CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
 import { EarningsResultInput } from "#shared/features/earnings/contract.ts";
 import { AUTOSAVE_KEY_PATTERN, AutosaveInput } from "#shared/features/editor/contract.ts";
+import { SetupItemParam } from "#shared/features/home/setup.ts";
 import { LinkCreate, LinkSlug, LinkUpdate } from "#shared/features/links/contract.ts";
 import { MAX_IMAGE_PIXELS } from "#shared/features/media/constants.ts";
 import { MediaAltInput } from "#shared/features/media/contract.ts";
@@ -121,6 +123,11 @@ storedValues(siteSettings, {
   linkCheckHours: LinkCheckInput.properties.hours,
   resultRetentionDays: ResultRetentionInput.properties.days,
   updatedAt: ANY,
+});
+
+storedValues(setupConfirmations, {
+  item: SetupItemParam.properties.item,
+  confirmedAt: ANY,
 });
 
 storedValues(sitePages, {

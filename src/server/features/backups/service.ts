@@ -259,6 +259,11 @@ export class Backups {
     while (this.current) await this.current;
   }
 
+  /** Whether BACKUP_DIR is inside DATA_DIR or on its disk (one failing disk would take both). */
+  besideData(): boolean {
+    return backupsBesideData(this.options.dataDir, this.options.backupDir);
+  }
+
   /** Everything the Backups section shows. */
   async overview(): Promise<BackupOverview> {
     await this.settle();
@@ -269,7 +274,7 @@ export class Backups {
       running: runs.find((run) => run.status === "running") ?? null,
       runs,
       files: listBackupFiles(this.options.backupDir),
-      besideData: backupsBesideData(this.options.dataDir, this.options.backupDir),
+      besideData: this.besideData(),
     };
   }
 

@@ -10,6 +10,7 @@ import { METRICS } from "#shared/features/analytics/constants.ts";
 import type { RecoveryCodeState } from "#shared/features/auth/contract.ts";
 import type { AdminHome } from "#shared/features/home/contract.ts";
 import { looksOffline } from "#shared/features/links/health.ts";
+import { setupChecklist } from "./setup.ts";
 
 // The admin home (docs/product.md#admin-home): a few small reads of what other features keep,
 // gathered into one answer so the first screen needs one request.
@@ -65,6 +66,8 @@ export interface HomeOptions {
   recoveryCodes: (request: Request) => Promise<RecoveryCodeState | null>;
   /** The proxy TRUSTED_PROXIES should name, when requests came through one it does not. */
   proxy: () => AdminHome["proxy"];
+  /** Whether BACKUP_DIR is inside DATA_DIR or on its disk. */
+  backupsBesideData: () => boolean;
   /** Tests pass their own. */
   clock?: () => Date;
 }
@@ -80,14 +83,17 @@ export async function adminHome(db: Db, options: HomeOptions, request: Request):
     options.address(),
     options.recoveryCodes(request),
   ]);
+  const proxy = options.proxy();
+  const setup = await setupChecklist(db, { address, proxy, backupsBesideData: options.backupsBesideData });
   return {
+    setup,
     posts,
     links: { ...linkHealth, schedule: options.schedule() },
     backup,
     analytics,
     address,
     recoveryCodes,
-    proxy: options.proxy(),
+    proxy,
     version: VERSION_LINE,
   };
 }

@@ -1,6 +1,7 @@
 import type { RecoveryCodeState } from "#shared/features/auth/contract.ts";
 import type { PublicAddress } from "#shared/features/settings/contract.ts";
 import type { LinkCheckSchedule } from "#shared/features/settings/link-checks.ts";
+import type { SetupItem } from "./setup.ts";
 
 /** The last backup run, as the admin home shows it. */
 export interface HomeBackup {
@@ -27,6 +28,8 @@ export interface UntrustedProxy {
 
 /** Everything the admin home shows, in one answer (GET /api/admin/home). */
 export interface AdminHome {
+  /** The setup checklist's open items the owner has not confirmed (empty once all are done). */
+  setup: SetupItem[];
   posts: {
     /** Published and visible now. */
     published: number;

@@ -12,6 +12,7 @@ import { adminPath, NEW_RECORD } from "#web/admin/admin-sections.ts";
 import { adminDateTime } from "#web/admin/date-time.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { ProxyNotice } from "./proxy-notice.tsx";
+import { SetupChecklist } from "./setup-checklist.tsx";
 
 // The admin home (docs/product.md#admin-home): what needs attention first, shortcuts, then how
 // the site is doing (posts, links, the last backup, the last 7 days), all from one request.
@@ -169,6 +170,7 @@ function Overview({ home }: { home: AdminHome }) {
   return (
     <>
       <ProxyNotice proxy={home.proxy} />
+      <SetupChecklist items={home.setup} />
       {attention.length > 0 && (
         <section className="home-attention" aria-labelledby="home-attention-heading">
           <h3 id="home-attention-heading">Needs your attention</h3>
