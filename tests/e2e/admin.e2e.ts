@@ -377,7 +377,9 @@ test("a new site's home lists what is left to set up; fixed items go by themselv
   await scan();
 
   // Confirmed as right: gone, and still gone after a reload.
-  await checklist.getByRole("button", { name: /^This is right for my site\W+Check the claims the site makes$/ }).click();
+  await checklist
+    .getByRole("button", { name: /^This is right for my site\W+Check the claims the site makes$/ })
+    .click();
   await expect(checklist.getByText("Check the claims the site makes")).toHaveCount(0);
   await page.reload();
   await expect(checklist.getByRole("listitem")).toHaveCount(6);
