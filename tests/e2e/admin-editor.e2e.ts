@@ -140,3 +140,61 @@ test("on a phone the editor fits, its toolbar works from the keyboard, and Write
   await page.getByRole("button", { name: "Write", exact: true }).click();
   await expect(box).toBeVisible();
 });
+
+test("a managed link chosen in the editor is an affiliate link in the post: a new tab, the label, counted with the post", async ({
+  page,
+  scan,
+  baseURL,
+}) => {
+  const own = new URL(baseURL!).origin;
+  // The link's destination is another site: the test answers for it, as the partner would.
+  await page.context().route(
+    (url) => url.origin !== own,
+    (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Partner</title>" }),
+  );
+  const box = await newPost(page);
+  await page.getByLabel("Title").fill("Where I signed up");
+  await box.fill("I signed up on Platform Two last spring.");
+  await select(box, "Platform Two");
+  await page
+    .getByRole("toolbar", { name: "Content: formatting" })
+    .getByRole("button", { name: "Managed link" })
+    .click();
+  const dialog = page.getByRole("dialog", { name: "Insert a managed link" });
+  await expect(dialog.getByLabel("Link text")).toHaveValue("Platform Two");
+  await dialog.getByLabel("Managed link").selectOption("platform-two");
+  await scan();
+  await dialog.getByRole("button", { name: "Insert link" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(box).toHaveValue("I signed up on [Platform Two](/go/platform-two) last spring.");
+  await page.getByLabel("Publish post").check();
+  await page.getByRole("button", { name: "Create Post" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Post created successfully");
+
+  const clicksIn = async (placement: string) => {
+    const links = (await (await page.request.get("/api/admin/links")).json()) as {
+      slug: string;
+      clicks: { placements: { placement: string; days7: number }[] };
+    }[];
+    const link = links.find((l) => l.slug === "platform-two");
+    return link?.clicks.placements.find((p) => p.placement === placement)?.days7 ?? 0;
+  };
+  const before = await clicksIn("post:where-i-signed-up");
+
+  await page.goto("/blog/where-i-signed-up");
+  const link = page.locator(".post-content").getByRole("link", { name: /Platform Two/ });
+  await expect(link).toHaveAttribute("href", "/go/platform-two?p=post:where-i-signed-up");
+  await expect(link).toHaveAttribute("rel", "sponsored noopener");
+  await expect(link).toHaveAttribute("target", "_blank");
+  await expect(link).toHaveAccessibleName("Platform Two (opens in a new tab)");
+  // The label the footer's note promises, right after the link, which names it.
+  const label = page.locator(".post-content .affiliate-label");
+  await expect(label).toHaveText("Affiliate link");
+  await expect(label).toBeVisible();
+  await expect(link).toHaveAccessibleDescription("Affiliate link");
+  await scan();
+  const [tab] = await Promise.all([page.waitForEvent("popup"), link.click()]);
+  await tab.waitForLoadState();
+  await tab.close();
+  await expect.poll(() => clicksIn("post:where-i-signed-up")).toBe(before + 1);
+});

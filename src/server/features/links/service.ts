@@ -1,10 +1,11 @@
 import { and, asc, eq, gte, like } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { analyticsDaily } from "#server/features/analytics/table.ts";
+import { blogPosts } from "#server/features/blog/table.ts";
 import { utcDay } from "#server/lib/utc-day.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { METRICS } from "#shared/features/analytics/constants.ts";
-import { GO_PREFIX, placementPage } from "#shared/features/links/constants.ts";
+import { GO_PREFIX, placementPage, placementPost } from "#shared/features/links/constants.ts";
 import {
   type AdminLink,
   type AdminLinkWithClicks,
@@ -39,6 +40,14 @@ export function goPath(slug: string | null): string {
  */
 export async function resolveGo(db: Db, slug: string, placement: string | null): Promise<string> {
   return (await followGo(db, slug, placement)).location;
+}
+
+/** Whether a placement names a post the site has ("post:<slug>"), so a click in it is counted under that post. */
+export async function placedInPost(db: Db, placement: string | null): Promise<boolean> {
+  const post = placementPost(placement);
+  if (!post) return false;
+  const [row] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, post)).limit(1);
+  return row !== undefined;
 }
 
 /** Where /go/<slug> sends a visitor, and the link's slug when the site has it (null: unknown, sent home). */

@@ -3,6 +3,7 @@ import { Link, useLocation } from "wouter";
 import { longDate } from "#shared/features/blog/blog.ts";
 import { blogPostRead, blogRelatedRead } from "#shared/features/blog/reads.ts";
 import { IMAGE_SIZES } from "#shared/features/media/constants.ts";
+import { useDisclosureWording } from "#web/features/disclosure/disclosure.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useOrigin } from "#web/lib/origin.ts";
 import { useRead } from "#web/lib/reads.ts";
@@ -13,6 +14,7 @@ import { absoluteUrl, PageMeta } from "#web/ui/page-meta.tsx";
 import { CategoryBadge } from "./category-badge.tsx";
 import { FeedAlternate } from "./feed.tsx";
 import { PostCard } from "./post-card.tsx";
+import { labelManagedLinks } from "./post-links.ts";
 import { postMeta } from "./post-meta.ts";
 import { RelativeTime } from "./relative-time.tsx";
 
@@ -40,6 +42,7 @@ export default function BlogPostPage({ params }: PageProps) {
   const [, navigate] = useLocation();
   const post = useRead(blogPostRead, { slug });
   const related = useRead(blogRelatedRead, { slug });
+  const { affiliate } = useDisclosureWording();
 
   // A failed fetch or a missing post goes back to the blog, with no message.
   useEffect(() => {
@@ -120,8 +123,11 @@ export default function BlogPostPage({ params }: PageProps) {
           height={630}
         />
       )}
-      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server with an allow-list before it is stored and when it is served. */}
-      <div className="post-content" dangerouslySetInnerHTML={{ __html: p.content }} />
+      <div
+        className="post-content"
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server with an allow-list before it is stored and when it is served; the managed links' labels added here are escaped text.
+        dangerouslySetInnerHTML={{ __html: labelManagedLinks(p.content, p.slug, affiliate) }}
+      />
 
       <aside className="closing-banner" aria-labelledby="closing-heading">
         <h2 id="closing-heading">Ready to Start Your Cam Journey?</h2>
