@@ -101,6 +101,7 @@ describe("the toolbar formats the selection as Markdown", () => {
       "Numbered list",
       "Quote",
       "Link",
+      "Managed link",
       "Image",
       "Video",
     ]);
