@@ -198,3 +198,64 @@ test("a managed link chosen in the editor is an affiliate link in the post: a ne
   await tab.close();
   await expect.poll(() => clicksIn("post:where-i-signed-up")).toBe(before + 1);
 });
+
+test("a video in a post loads nothing from another site until the reader asks; without JavaScript it is a link to the video", async ({
+  page,
+  browser,
+  scan,
+  baseURL,
+}) => {
+  const own = new URL(baseURL!).origin;
+  await signIn(page);
+  const created = await page.request.post("/api/admin/blog/post", {
+    data: {
+      title: "A lighting walkthrough on video",
+      slug: "lighting-walkthrough-video",
+      contentMarkdown: "Watch the set-up first.\n\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ\n\nThen try it.",
+      excerpt: "A short video on lighting a small room.",
+      category: null,
+      coverImage: null,
+      published: true,
+      metaDescription: "",
+      metaKeywords: "",
+    },
+  });
+  expect(created.status()).toBe(201);
+
+  const elsewhere: string[] = [];
+  page.context().on("request", (request) => {
+    if (new URL(request.url()).origin !== own) elsewhere.push(request.url());
+  });
+  // The player's site is answered by the test (the machine may have no internet).
+  await page.context().route(
+    (url) => url.origin !== own,
+    (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Player</title>" }),
+  );
+  await page.goto("/blog/lighting-walkthrough-video");
+  const placeholder = page.locator(".post-content .video-placeholder");
+  await expect(placeholder).toContainText("plays from youtube-nocookie.com");
+  await expect(placeholder.getByRole("link", { name: "Watch it on youtube.com" })).toHaveAttribute(
+    "href",
+    "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+  );
+  await scan();
+  await page.mouse.wheel(0, 2000);
+  await page.waitForTimeout(500);
+  expect(elsewhere).toEqual([]);
+
+  await placeholder.getByRole("button", { name: "Load video" }).click();
+  const player = page.locator(".post-content iframe");
+  await expect(player).toHaveAttribute("src", "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0");
+  await expect(player).toBeFocused();
+  await expect.poll(() => elsewhere.length).toBeGreaterThan(0);
+  expect(elsewhere[0]).toMatch(/^https:\/\/www\.youtube-nocookie\.com\/embed\/dQw4w9WgXcQ/);
+
+  // Without JavaScript: no button that could not work, the link to the video, no frame.
+  const noJs = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  const plain = await noJs.newPage();
+  await plain.goto("/blog/lighting-walkthrough-video");
+  await expect(plain.getByRole("button", { name: "Load video" })).toBeHidden();
+  await expect(plain.getByRole("link", { name: "Watch it on youtube.com" })).toBeVisible();
+  await expect(plain.locator("iframe")).toHaveCount(0);
+  await noJs.close();
+});

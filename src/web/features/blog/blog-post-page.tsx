@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { Link, useLocation } from "wouter";
 import { longDate } from "#shared/features/blog/blog.ts";
 import { blogPostRead, blogRelatedRead } from "#shared/features/blog/reads.ts";
@@ -16,6 +16,7 @@ import { FeedAlternate } from "./feed.tsx";
 import { PostCard } from "./post-card.tsx";
 import { labelManagedLinks } from "./post-links.ts";
 import { postMeta } from "./post-meta.ts";
+import { loadVideo, videoPlaceholders } from "./post-videos.ts";
 import { RelativeTime } from "./relative-time.tsx";
 
 /** Where a missing post sends the visitor: the footer's Platform Reviews link falls back to that category. */
@@ -43,6 +44,13 @@ export default function BlogPostPage({ params }: PageProps) {
   const post = useRead(blogPostRead, { slug });
   const related = useRead(blogRelatedRead, { slug });
   const { affiliate } = useDisclosureWording();
+  const content = useRef<HTMLDivElement>(null);
+  // The post's HTML is the server's: its 'Load video' buttons are handled here, by delegation.
+  useEffect(() => {
+    const box = content.current;
+    box?.addEventListener("click", loadVideo);
+    return () => box?.removeEventListener("click", loadVideo);
+  });
 
   // A failed fetch or a missing post goes back to the blog, with no message.
   useEffect(() => {
@@ -124,9 +132,10 @@ export default function BlogPostPage({ params }: PageProps) {
         />
       )}
       <div
+        ref={content}
         className="post-content"
         // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server with an allow-list before it is stored and when it is served; the managed links' labels added here are escaped text.
-        dangerouslySetInnerHTML={{ __html: labelManagedLinks(p.content, p.slug, affiliate) }}
+        dangerouslySetInnerHTML={{ __html: videoPlaceholders(labelManagedLinks(p.content, p.slug, affiliate)) }}
       />
 
       <aside className="closing-banner" aria-labelledby="closing-heading">
