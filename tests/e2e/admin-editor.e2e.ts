@@ -259,3 +259,25 @@ test("a video in a post loads nothing from another site until the reader asks; w
   await expect(plain.locator("iframe")).toHaveCount(0);
   await noJs.close();
 });
+
+test("Enter on an empty list item ends the list: the next sentence typed is a paragraph, bulleted or numbered", async ({
+  page,
+}) => {
+  const box = await newPost(page);
+  const preview = page.getByRole("region", { name: "Content: preview" }).locator(".post-content");
+  for (const [first, list] of [
+    ["- ", "ul"],
+    ["1. ", "ol"],
+  ] as const) {
+    await box.fill("");
+    await box.focus();
+    await page.keyboard.type(`${first}Buy a lamp`);
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Aim it at your face");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Then test the light.");
+    await expect(preview.locator(`${list} > li`)).toHaveText(["Buy a lamp", "Aim it at your face"]);
+    await expect(preview.locator("p")).toHaveText("Then test the light.");
+  }
+});

@@ -342,7 +342,7 @@ const LIST_ITEM = /^(\s*)(?:(\d{1,9})([.)])|([-*+]))(\s+)(.*)$/;
 
 /**
  * Enter in a list item starts the next item ("2. " after "1. ", "- " after "- "), as a word
- * processor does; Enter in an empty item ends the list. Shift+Enter is a plain new line.
+ * processor does; Enter in an empty item ends the list (what is typed next is a paragraph). Shift+Enter is a plain new line.
  */
 function continueList(event: KeyboardEvent<HTMLTextAreaElement>) {
   if (event.key !== "Enter" || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -357,8 +357,9 @@ function continueList(event: KeyboardEvent<HTMLTextAreaElement>) {
   const [, indent = "", number, delimiter, bullet, space = " ", text = ""] = match;
   event.preventDefault();
   if (text.trim() === "" && value.slice(start, lineEnd).trim() === "") {
-    // An empty item: the list ends here, the marker goes.
-    area.setRangeText("", lineStart, start, "end");
+    // An empty item: the list ends here. The marker goes and a blank line follows the list,
+    // since Markdown reads a line right under an item as more of that item.
+    area.setRangeText("\n", lineStart, start, "end");
   } else {
     const marker = bullet ?? `${Number(number) + 1}${delimiter}`;
     area.setRangeText(`\n${indent}${marker}${space}`, start, end, "end");
