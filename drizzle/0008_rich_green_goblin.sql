@@ -1,0 +1,2 @@
+ALTER TABLE `media` ADD `original_name` text;--> statement-breakpoint
+ALTER TABLE `media` ADD `sha256` text;
