@@ -44,6 +44,19 @@ const beacon = (t: App, events: unknown, headers: Record<string, string> = {}) =
   });
 
 describe("what the server counts", () => {
+  test("a click on a managed link inside a post counts under that post; a post the site lacks counts as none", async () => {
+    const t = testApp({ seed: false });
+    const link = await createLink(t.db, { slug: "in-post" });
+    const post = await createPost(t.db, { slug: "my-setup" });
+    expect((await get(t, `/go/${link.slug}?p=post:${post.slug}`)).status).toBe(302);
+    await get(t, `/go/${link.slug}?p=post:no-such-post`);
+    await get(t, `/go/${link.slug}?p=post:../../evil`);
+    const c = await counts(t);
+    expect(c[`click:in-post/post:${post.slug}`]).toBe(1);
+    expect(c["click:in-post/"]).toBe(2);
+    expect(Object.keys(c).filter((k) => k.startsWith("click:"))).toHaveLength(2);
+  });
+
   test("a scripted visit: pages, the quiz, a click, with the right keys and funnel steps", async () => {
     const t = testApp();
     const link = await createLink(t.db, { slug: "platform-a" });

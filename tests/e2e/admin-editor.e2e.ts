@@ -140,3 +140,144 @@ test("on a phone the editor fits, its toolbar works from the keyboard, and Write
   await page.getByRole("button", { name: "Write", exact: true }).click();
   await expect(box).toBeVisible();
 });
+
+test("a managed link chosen in the editor is an affiliate link in the post: a new tab, the label, counted with the post", async ({
+  page,
+  scan,
+  baseURL,
+}) => {
+  const own = new URL(baseURL!).origin;
+  // The link's destination is another site: the test answers for it, as the partner would.
+  await page.context().route(
+    (url) => url.origin !== own,
+    (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Partner</title>" }),
+  );
+  const box = await newPost(page);
+  await page.getByLabel("Title").fill("Where I signed up");
+  await box.fill("I signed up on Platform Two last spring.");
+  await select(box, "Platform Two");
+  await page
+    .getByRole("toolbar", { name: "Content: formatting" })
+    .getByRole("button", { name: "Managed link" })
+    .click();
+  const dialog = page.getByRole("dialog", { name: "Insert a managed link" });
+  await expect(dialog.getByLabel("Link text")).toHaveValue("Platform Two");
+  await dialog.getByLabel("Managed link").selectOption("platform-two");
+  await scan();
+  await dialog.getByRole("button", { name: "Insert link" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(box).toHaveValue("I signed up on [Platform Two](/go/platform-two) last spring.");
+  await page.getByLabel("Publish post").check();
+  await page.getByRole("button", { name: "Create Post" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Post created successfully");
+
+  const clicksIn = async (placement: string) => {
+    const links = (await (await page.request.get("/api/admin/links")).json()) as {
+      slug: string;
+      clicks: { placements: { placement: string; days7: number }[] };
+    }[];
+    const link = links.find((l) => l.slug === "platform-two");
+    return link?.clicks.placements.find((p) => p.placement === placement)?.days7 ?? 0;
+  };
+  const before = await clicksIn("post:where-i-signed-up");
+
+  await page.goto("/blog/where-i-signed-up");
+  const link = page.locator(".post-content").getByRole("link", { name: /Platform Two/ });
+  await expect(link).toHaveAttribute("href", "/go/platform-two?p=post:where-i-signed-up");
+  await expect(link).toHaveAttribute("rel", "sponsored noopener");
+  await expect(link).toHaveAttribute("target", "_blank");
+  await expect(link).toHaveAccessibleName("Platform Two (opens in a new tab)");
+  // The label the footer's note promises, right after the link, which names it.
+  const label = page.locator(".post-content .affiliate-label");
+  await expect(label).toHaveText("Affiliate link");
+  await expect(label).toBeVisible();
+  await expect(link).toHaveAccessibleDescription("Affiliate link");
+  await scan();
+  const [tab] = await Promise.all([page.waitForEvent("popup"), link.click()]);
+  await tab.waitForLoadState();
+  await tab.close();
+  await expect.poll(() => clicksIn("post:where-i-signed-up")).toBe(before + 1);
+});
+
+test("a video in a post loads nothing from another site until the reader asks; without JavaScript it is a link to the video", async ({
+  page,
+  browser,
+  scan,
+  baseURL,
+}) => {
+  const own = new URL(baseURL!).origin;
+  await signIn(page);
+  const created = await page.request.post("/api/admin/blog/post", {
+    data: {
+      title: "A lighting walkthrough on video",
+      slug: "lighting-walkthrough-video",
+      contentMarkdown: "Watch the set-up first.\n\nhttps://www.youtube.com/watch?v=dQw4w9WgXcQ\n\nThen try it.",
+      excerpt: "A short video on lighting a small room.",
+      category: null,
+      coverImage: null,
+      published: true,
+      metaDescription: "",
+      metaKeywords: "",
+    },
+  });
+  expect(created.status()).toBe(201);
+
+  const elsewhere: string[] = [];
+  page.context().on("request", (request) => {
+    if (new URL(request.url()).origin !== own) elsewhere.push(request.url());
+  });
+  // The player's site is answered by the test (the machine may have no internet).
+  await page.context().route(
+    (url) => url.origin !== own,
+    (route) => route.fulfill({ contentType: "text/html", body: "<!doctype html><title>Player</title>" }),
+  );
+  await page.goto("/blog/lighting-walkthrough-video");
+  const placeholder = page.locator(".post-content .video-placeholder");
+  await expect(placeholder).toContainText("plays from youtube-nocookie.com");
+  await expect(placeholder.getByRole("link", { name: "Watch it on youtube.com" })).toHaveAttribute(
+    "href",
+    "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+  );
+  await scan();
+  await page.mouse.wheel(0, 2000);
+  await page.waitForTimeout(500);
+  expect(elsewhere).toEqual([]);
+
+  await placeholder.getByRole("button", { name: "Load video" }).click();
+  const player = page.locator(".post-content iframe");
+  await expect(player).toHaveAttribute("src", "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?rel=0");
+  await expect(player).toBeFocused();
+  await expect.poll(() => elsewhere.length).toBeGreaterThan(0);
+  expect(elsewhere[0]).toMatch(/^https:\/\/www\.youtube-nocookie\.com\/embed\/dQw4w9WgXcQ/);
+
+  // Without JavaScript: no button that could not work, the link to the video, no frame.
+  const noJs = await browser.newContext({ javaScriptEnabled: false, baseURL });
+  const plain = await noJs.newPage();
+  await plain.goto("/blog/lighting-walkthrough-video");
+  await expect(plain.getByRole("button", { name: "Load video" })).toBeHidden();
+  await expect(plain.getByRole("link", { name: "Watch it on youtube.com" })).toBeVisible();
+  await expect(plain.locator("iframe")).toHaveCount(0);
+  await noJs.close();
+});
+
+test("Enter on an empty list item ends the list: the next sentence typed is a paragraph, bulleted or numbered", async ({
+  page,
+}) => {
+  const box = await newPost(page);
+  const preview = page.getByRole("region", { name: "Content: preview" }).locator(".post-content");
+  for (const [first, list] of [
+    ["- ", "ul"],
+    ["1. ", "ol"],
+  ] as const) {
+    await box.fill("");
+    await box.focus();
+    await page.keyboard.type(`${first}Buy a lamp`);
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Aim it at your face");
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("Then test the light.");
+    await expect(preview.locator(`${list} > li`)).toHaveText(["Buy a lamp", "Aim it at your face"]);
+    await expect(preview.locator("p")).toHaveText("Then test the light.");
+  }
+});

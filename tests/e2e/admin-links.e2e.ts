@@ -106,3 +106,58 @@ test("the operator rewords the Sponsored label; a public page shows it at once; 
     "Sponsored",
   );
 });
+
+test("deleting a link asks first, names what uses it, and refuses while an offer or platform does", async ({
+  page,
+  visit,
+  scan,
+  baseURL,
+}) => {
+  await signIn(page);
+  const headers = { origin: new URL(baseURL!).origin };
+  const made = await page.request.post("/api/admin/link", {
+    data: { slug: "to-delete", destination: "https://delete.example/join", active: true },
+    headers,
+  });
+  expect(made.status()).toBe(201);
+  const post = await page.request.post("/api/admin/blog/post", {
+    data: {
+      title: "A post with a link to delete",
+      slug: "post-with-a-link-to-delete",
+      contentMarkdown: "Try [this platform](/go/to-delete) first.",
+      excerpt: "",
+      category: null,
+      coverImage: null,
+      published: true,
+      metaDescription: "",
+      metaKeywords: "",
+    },
+    headers,
+  });
+  expect(post.status()).toBe(201);
+
+  await visit("/admin/links");
+  // A link the seeded platform uses: the dialog says so and cannot delete it.
+  await page
+    .getByRole("row")
+    .filter({ hasText: "/go/platform-two" })
+    .getByRole("button", { name: "Delete platform-two" })
+    .click();
+  let dialog = page.getByRole("dialog", { name: "Delete /go/platform-two" });
+  await expect(dialog).toContainText(/cannot be deleted while the platform .* uses it/);
+  await expect(dialog.getByRole("button", { name: "Delete" })).toBeDisabled();
+  await scan();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+
+  const row = page.getByRole("row").filter({ hasText: "/go/to-delete" });
+  await row.getByRole("button", { name: "Delete to-delete" }).click();
+  dialog = page.getByRole("dialog", { name: "Delete /go/to-delete" });
+  await expect(dialog).toContainText(
+    '1 post links to it ("A post with a link to delete"): its text stays, and the link then leads to the home page until you edit it.',
+  );
+  await dialog.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByTestId("toast")).toContainText("/go/to-delete deleted");
+  await expect(row).toHaveCount(0);
+  expect((await page.request.get("/go/to-delete", { maxRedirects: 0 })).headers().location).toBe("/");
+});

@@ -21,8 +21,9 @@ test("an upload lands in the library; an unused one is deleted, a used one warns
       mimeType: "image/jpeg",
       buffer: Buffer.from(await testImage(width, 1000)),
     });
-    const { url } = (await (await answer).json()) as { url: string };
-    return url.split("/").pop()!;
+    expect((await answer).status()).toBe(201);
+    // The library calls it by the name it was uploaded with.
+    return `photo-${width}.jpg`;
   };
   const unused = await upload(2000);
   const used = await upload(1200);
@@ -51,7 +52,13 @@ test("an upload lands in the library; an unused one is deleted, a used one warns
           }),
         })
       ).status,
-    `/uploads/${used}`,
+    await page.evaluate(
+      async (name) =>
+        ((await (await fetch("/api/admin/media")).json()) as { url: string; originalName: string }[]).find(
+          (m) => m.originalName === name,
+        )!.url,
+      used,
+    ),
   );
   expect(made).toBe(201);
   // The list is read again: the second image is now used.
@@ -92,9 +99,10 @@ test("an entry whose file went missing says so and can be deleted", async ({ pag
     mimeType: "image/jpeg",
     buffer: Buffer.from(await testImage(1000, 600)),
   });
-  const name = ((await (await answer).json()) as { url: string }).url.split("/").pop()!;
-  // Removed from the folder behind the server's back.
-  rmSync(join(site.dataDir, "uploads", name));
+  const stored = ((await (await answer).json()) as { url: string }).url.split("/").pop()!;
+  // Removed from the folder behind the server's back; the library calls it by the name it came with.
+  rmSync(join(site.dataDir, "uploads", stored));
+  const name = "gone.jpg";
   await page.reload();
   const card = page.getByRole("article").filter({ has: page.getByRole("heading", { name }) });
   await expect(card).toContainText("File missing");
@@ -107,4 +115,30 @@ test("an entry whose file went missing says so and can be deleted", async ({ pag
   await dialog.getByRole("button", { name: "Delete", exact: true }).click();
   await expect(page.getByTestId("toast")).toContainText("Upload deleted");
   await expect(card).toHaveCount(0);
+});
+
+test("the library finds an upload by the name it came with, and the same file uploaded again is the item it has", async ({
+  page,
+  visit,
+  scan,
+}) => {
+  await signIn(page);
+  await visit("/admin/media");
+  const bytes = Buffer.from(await testImage(900, 600));
+  const send = async (name: string) => {
+    const answer = page.waitForResponse((r) => r.url().endsWith("/api/upload") && r.request().method() === "POST");
+    await page.getByLabel("Upload a file").setInputFiles({ name, mimeType: "image/jpeg", buffer: bytes });
+    return (await answer).status();
+  };
+  expect(await send("webcam.jpg")).toBe(201);
+  await page.getByLabel("Search").fill("webcam");
+  const found = page.getByRole("article").filter({ has: page.getByRole("heading", { name: "webcam.jpg" }) });
+  await expect(found).toHaveCount(1);
+  await expect(page.getByText(/1 of \d+ files? match/)).toBeVisible();
+  await scan();
+
+  expect(await send("webcam (1).jpg")).toBe(200);
+  await expect(page.getByTestId("toast")).toContainText("Already in the library");
+  await page.getByLabel("Search").fill("webcam");
+  await expect(page.getByRole("article")).toHaveCount(1);
 });

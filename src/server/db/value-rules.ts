@@ -211,6 +211,9 @@ storedValues(
     width: pixels("The width"),
     height: pixels("The height"),
     alt: written(MediaAltInput.properties.alt),
+    // Written by the server from the upload (a file name the client sent, a hash it computed).
+    originalName: ANY,
+    sha256: ANY,
     variants: MediaVariants,
     createdAt: ANY,
   },

@@ -45,4 +45,15 @@ describe("blog HTML sanitiser", () => {
     );
     expect(sanitizePostHtml('<a href="/quiz">quiz</a>')).toBe('<a href="/quiz">quiz</a>');
   });
+
+  test("a managed link (/go/<slug>) is an affiliate link: a new tab, sponsored, the address reduced to the link", () => {
+    expect(sanitizePostHtml('<a href="/go/platform-two">join</a>')).toBe(
+      '<a href="/go/platform-two" target="_blank" rel="sponsored noopener">join</a>',
+    );
+    // Whatever the author wrote around it: the page adds its own placement.
+    expect(sanitizePostHtml('<a href="/go/platform-two?p=footer#x" rel="nofollow" title="Two">join</a>')).toBe(
+      '<a href="/go/platform-two" title="Two" target="_blank" rel="sponsored noopener">join</a>',
+    );
+    expect(sanitizePostHtml('<a href="/go/../admin">x</a>')).toBe('<a href="/go/../admin">x</a>');
+  });
 });

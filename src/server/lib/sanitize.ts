@@ -1,4 +1,8 @@
 import sanitizeHtml from "sanitize-html";
+import { GO_PREFIX } from "#shared/features/links/constants.ts";
+
+/** A managed link as written in a post: /go/<slug>, with or without a query or fragment. */
+const MANAGED_LINK = /^\/go\/([a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,63})(?:[?#][\s\S]*)?$/;
 
 // Blog HTML is cleaned with an allow-list before it is stored and before it
 // is rendered. No scripts, no event handlers, no javascript: URLs; frames only from the
@@ -63,8 +67,21 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   allowedIframeHostnames: FRAME_HOSTS,
   transformTags: {
+    // A managed link (/go/<slug>) is an affiliate link: it opens in a new tab, marked sponsored,
+    // its address reduced to the link itself (the page adds the placement and the label).
     // Outbound links open safely; links elsewhere are marked as not endorsed.
     a: (tagName, attribs) => {
+      const managed = MANAGED_LINK.exec(attribs.href ?? "");
+      if (managed)
+        return {
+          tagName,
+          attribs: {
+            href: `${GO_PREFIX}${managed[1]}`,
+            ...(attribs.title ? { title: attribs.title } : {}),
+            target: "_blank",
+            rel: "sponsored noopener",
+          },
+        };
       const external = /^https?:\/\//i.test(attribs.href ?? "");
       return {
         tagName,

@@ -6,6 +6,8 @@ interface ConfirmDialogProps {
   message: string;
   confirmLabel?: string;
   busy?: boolean;
+  /** The action cannot be taken (the message says why): the button stays, unusable. */
+  blocked?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -17,6 +19,7 @@ export function ConfirmDialog({
   message,
   confirmLabel = "Delete",
   busy,
+  blocked = false,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
@@ -30,7 +33,7 @@ export function ConfirmDialog({
           <button type="button" className="secondary outline" onClick={onCancel}>
             Cancel
           </button>
-          <button type="button" className="danger" onClick={onConfirm} disabled={busy} aria-busy={busy}>
+          <button type="button" className="danger" onClick={onConfirm} disabled={busy || blocked} aria-busy={busy}>
             {confirmLabel}
           </button>
         </footer>

@@ -7,7 +7,7 @@ import { utcDay } from "#server/lib/utc-day.ts";
 import type { Logger } from "#server/logger.ts";
 import { type FunnelStep, METRICS } from "#shared/features/analytics/constants.ts";
 import { isModuleNumber } from "#shared/features/course/course.ts";
-import { PLACEMENT_PAGES } from "#shared/features/links/constants.ts";
+import { PLACEMENT_PAGES, placementPost } from "#shared/features/links/constants.ts";
 import { matchPage } from "#web/routes.ts";
 import { CountLimits } from "./limits.ts";
 import { type CountEvent, recordMany, type Visit, verdict, visitorHash } from "./service.ts";
@@ -60,10 +60,12 @@ type Check = { post: string } | { quizResult: string } | { sitePage: string };
 
 /**
  * The counts of a click on /go/<slug>?p=<placement> for a link the site has: key
- * "<slug>/<placement>" (a placement the site does not know counts as none).
+ * "<slug>/<placement>". The placement is one the site knows, a post it has ("post:<slug>",
+ * checked by the caller against the posts), or "" for none: never a word a visitor chose.
  */
-export function clickCounts(slug: string, placement: string | null): Counted {
-  const place = placement && Object.hasOwn(PLACEMENT_PAGES, placement) ? placement : "";
+export function clickCounts(slug: string, placement: string | null, postExists: boolean): Counted {
+  const known = placement && (Object.hasOwn(PLACEMENT_PAGES, placement) || (postExists && placementPost(placement)));
+  const place = known ? placement : "";
   return { events: [{ metric: METRICS.click, key: `${slug}/${place}` }], steps: ["click"] };
 }
 

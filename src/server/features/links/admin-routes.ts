@@ -4,7 +4,7 @@ import { adminJson, NumericId } from "#server/plugins/admin-route.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { LinkCreate, LinkUpdate } from "#shared/features/links/contract.ts";
 import { CHECK_DEADLINE_MS, type LinkChecks } from "./health.ts";
-import { createLink, getLink, listLinksWithClicks, updateLink } from "./service.ts";
+import { createLink, deleteLink, getLink, linkUsage, listLinksWithClicks, updateLink } from "./service.ts";
 
 /** Managed links, mounted under /api/admin behind the admin guard (see app.ts). */
 export function linkAdminRoutes(db: Db, checks: LinkChecks) {
@@ -23,6 +23,16 @@ export function linkAdminRoutes(db: Db, checks: LinkChecks) {
         ...adminJson(LinkUpdate),
         params: NumericId,
       })
+      // What uses a link, asked before deleting it; the delete refuses a link a source still uses.
+      .get("/link/:id/usage", ({ params }) => linkUsage(db, Number(params.id)), { params: NumericId })
+      .delete(
+        "/link/:id",
+        async ({ params }) => {
+          const { slug, posts } = await deleteLink(db, Number(params.id));
+          return { message: `/go/${slug} deleted`, posts: posts.length };
+        },
+        { params: NumericId },
+      )
       // Checks every link's destination now (a run already under way is joined). A run that ends
       // within the deadline: 200 with the list after it, and `offline` when no destination could be
       // reached. One that takes longer goes on: 202 with its progress, read again with the GET below.

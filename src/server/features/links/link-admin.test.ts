@@ -5,7 +5,7 @@ import { DEFAULT_DISCLOSURE_WORDING } from "#shared/features/disclosure/constant
 import type { AdminLinkWithClicks } from "#shared/features/links/contract.ts";
 import { adminApp } from "#tests/support/admin.ts";
 import { offerInput, productInput } from "#tests/support/admin-inputs.ts";
-import { createLink } from "#tests/support/factories.ts";
+import { createLink, createOffer, createPost } from "#tests/support/factories.ts";
 import { renderPage } from "#tests/support/page.ts";
 
 type App = Awaited<ReturnType<typeof adminApp>>;
@@ -332,5 +332,35 @@ describe("the operator's disclosure wording", () => {
     });
     const page = await renderPage(t.request, "/");
     expect(labels(page.html)).toContain("広告");
+  });
+});
+
+describe("deleting a link", () => {
+  test("a link a source uses is refused with their names; one posts link to says so, goes, and their links lead home", async () => {
+    const t = await adminApp({ seed: false });
+    const used = await createLink(t.db, { slug: "used-by-offer" });
+    await createOffer(t.db, { title: "Lamp deal", linkSlug: "used-by-offer" });
+    const inPosts = await createLink(t.db, { slug: "in-posts" });
+    await createPost(t.db, {
+      title: "My lamp",
+      content: '<p><a href="/go/in-posts" target="_blank" rel="sponsored noopener">x</a></p>',
+    });
+    await createPost(t.db, { title: "Other", content: '<p><a href="/go/in-posts-too">y</a></p>' });
+
+    const usage = await t.asAdmin(`/api/admin/link/${used.id}/usage`);
+    expect(await usage.json()).toEqual({ slug: "used-by-offer", sources: ['the offer "Lamp deal"'], posts: [] });
+    const refused = await t.asAdmin(`/api/admin/link/${used.id}`, { method: "DELETE" });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: string }).error).toContain('the offer "Lamp deal"');
+    expect(await go(t, "/go/used-by-offer")).not.toBe("/");
+
+    const posts = (await (await t.asAdmin(`/api/admin/link/${inPosts.id}/usage`)).json()) as { posts: unknown[] };
+    expect(posts.posts).toEqual([{ id: expect.any(Number), title: "My lamp" }]);
+    const deleted = await t.asAdmin(`/api/admin/link/${inPosts.id}`, { method: "DELETE" });
+    expect(deleted.status).toBe(200);
+    expect(await deleted.json()).toEqual({ message: "/go/in-posts deleted", posts: 1 });
+    expect(await go(t, "/go/in-posts")).toBe("/");
+    expect((await t.asAdmin(`/api/admin/link/${inPosts.id}`, { method: "DELETE" })).status).toBe(404);
+    expect((await t.asAdmin("/api/admin/link/x", { method: "DELETE" })).status).toBe(422);
   });
 });

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
 import { type Analytics, clickCounts, isNavigation } from "#server/features/analytics/counting.ts";
-import { followGo } from "./service.ts";
+import { followGo, placedInPost } from "./service.ts";
 
 /**
  * GET /go/<slug>?p=<placement>: a 302 to the managed link's destination
@@ -15,7 +15,7 @@ export function linkRoutes(db: Db, analytics?: Analytics) {
     // A click on a link the site has (an unknown slug is not counted), followed in the
     // browser's window (another site's <img src="/go/..."> is no click).
     if (link && analytics?.enabled && isNavigation(request))
-      await analytics.track(request, server, clickCounts(link, placement));
+      await analytics.track(request, server, clickCounts(link, placement, await placedInPost(db, placement)));
     return new Response(null, {
       status: 302,
       headers: {

@@ -1,10 +1,14 @@
 import { and, asc, eq, gte, like } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
 import { analyticsDaily } from "#server/features/analytics/table.ts";
+import { blogPosts } from "#server/features/blog/table.ts";
+import { affiliateOffers } from "#server/features/offers/table.ts";
+import { recommendedProducts } from "#server/features/products/table.ts";
+import { siteSettings } from "#server/features/settings/table.ts";
 import { utcDay } from "#server/lib/utc-day.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { METRICS } from "#shared/features/analytics/constants.ts";
-import { GO_PREFIX, placementPage } from "#shared/features/links/constants.ts";
+import { GO_PREFIX, placementPage, placementPost } from "#shared/features/links/constants.ts";
 import {
   type AdminLink,
   type AdminLinkWithClicks,
@@ -39,6 +43,14 @@ export function goPath(slug: string | null): string {
  */
 export async function resolveGo(db: Db, slug: string, placement: string | null): Promise<string> {
   return (await followGo(db, slug, placement)).location;
+}
+
+/** Whether a placement names a post the site has ("post:<slug>"), so a click in it is counted under that post. */
+export async function placedInPost(db: Db, placement: string | null): Promise<boolean> {
+  const post = placementPost(placement);
+  if (!post) return false;
+  const [row] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.slug, post)).limit(1);
+  return row !== undefined;
 }
 
 /** Where /go/<slug> sends a visitor, and the link's slug when the site has it (null: unknown, sent home). */
@@ -307,4 +319,65 @@ export async function listLinksWithClicks(db: Db, now = new Date()): Promise<Adm
     clicks.placements.sort((a, b) => b.days30 - a.days30 || a.placement.localeCompare(b.placement));
     return { ...link, clicks };
   });
+}
+
+/** What refers to a link: the platforms, offers and products that send visitors through it, and the posts that link to it. */
+export interface LinkUsage {
+  slug: string;
+  sources: string[];
+  posts: { id: number; title: string }[];
+}
+
+export async function linkUsage(db: Db, id: number): Promise<LinkUsage> {
+  const [link] = await db.select({ slug: links.slug }).from(links).where(eq(links.id, id)).limit(1);
+  if (!link) throw new HttpError(404, "No link with that id.");
+  const { slug } = link;
+  const [settings] = await db
+    .select({
+      aName: siteSettings.platformAName,
+      aSlug: siteSettings.platformALinkSlug,
+      bName: siteSettings.platformBName,
+      bSlug: siteSettings.platformBLinkSlug,
+    })
+    .from(siteSettings)
+    .limit(1);
+  const offers = await db
+    .select({ title: affiliateOffers.title })
+    .from(affiliateOffers)
+    .where(eq(affiliateOffers.linkSlug, slug));
+  const products = await db
+    .select({ name: recommendedProducts.name })
+    .from(recommendedProducts)
+    .where(eq(recommendedProducts.linkSlug, slug));
+  // The saved HTML holds a managed link exactly so (the sanitiser reduces it to /go/<slug>).
+  const posts = await db
+    .select({ id: blogPosts.id, title: blogPosts.title })
+    .from(blogPosts)
+    .where(like(blogPosts.content, `%href="${GO_PREFIX}${slug}"%`))
+    .orderBy(asc(blogPosts.title));
+  return {
+    slug,
+    sources: [
+      ...(settings?.aSlug === slug ? [`the platform ${settings.aName}`] : []),
+      ...(settings?.bSlug === slug ? [`the platform ${settings.bName}`] : []),
+      ...offers.map((o) => `the offer "${o.title}"`),
+      ...products.map((p) => `the product "${p.name}"`),
+    ],
+    posts,
+  };
+}
+
+/**
+ * Deletes a link no platform, offer or product uses (409 naming them otherwise). Posts that link
+ * to it keep their text; their link then leads to the home page, as any unknown /go/ address.
+ */
+export async function deleteLink(db: Db, id: number): Promise<LinkUsage> {
+  const usage = await linkUsage(db, id);
+  if (usage.sources.length > 0)
+    throw new HttpError(
+      409,
+      `/go/${usage.slug} is used by ${usage.sources.join(", ")}: pick another link for each of them first.`,
+    );
+  await db.delete(links).where(eq(links.id, id));
+  return usage;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MediaItem } from "#shared/features/media/contract.ts";
 import { adminApp } from "#tests/support/admin.ts";
@@ -14,7 +14,14 @@ async function upload(t: Admin, bytes: Uint8Array, name = "photo.jpg", type = "i
   const res = await t.asAdmin("/api/upload", { method: "POST", body: uploadForm(bytes, name, type) });
   return {
     status: res.status,
-    body: (await res.json()) as { url: string; id: number; width: number; height: number; error?: string },
+    body: (await res.json()) as {
+      url: string;
+      id: number;
+      width: number;
+      height: number;
+      existing?: boolean;
+      error?: string;
+    },
   };
 }
 
@@ -127,11 +134,41 @@ describe("uploads are recorded in the media library", () => {
   });
 });
 
+describe("the library keeps each file once, under the name it came with", () => {
+  test("the sender's file name is shown and searched; the same bytes again are the existing item, stored once", async () => {
+    const t = await adminApp({ seed: false });
+    const bytes = await testImage(600, 400);
+    const first = await upload(t, bytes, "webcam.jpg");
+    expect(first.status).toBe(201);
+    const again = await upload(t, bytes, "webcam copy.jpg");
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ id: first.body.id, url: first.body.url, existing: true });
+    const other = await upload(t, await testImage(640, 400), "\u0007ring\tlight.jpg");
+    expect(other.status).toBe(201);
+    const items = await library(t);
+    expect(items.map((i) => i.originalName).sort()).toEqual(["ringlight.jpg", "webcam.jpg"]);
+    // One original and its copies per item: nothing of the second webcam.jpg was kept.
+    const originals = readdirSync(t.uploadsDir).filter((f) => /^[A-Za-z0-9_-]{22}\.[a-z0-9]+$/.test(f));
+    expect(originals).toHaveLength(2);
+  });
+
+  test("an item whose file went is no copy to reuse: the same bytes are stored again", async () => {
+    const t = await adminApp({ seed: false });
+    const bytes = await testImage(600, 400);
+    const first = await upload(t, bytes, "a.jpg");
+    rmSync(join(t.uploadsDir, first.body.url.split("/").pop()!));
+    const again = await upload(t, bytes, "a.jpg");
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(first.body.id);
+  });
+});
+
 describe("where an upload is used, and deleting it", () => {
   test("usage is found in a post's content and cover, an offer, a product and a page", async () => {
     const t = await adminApp({ seed: false });
     const a = (await upload(t, await testImage(600, 400))).body;
-    const b = (await upload(t, await testImage(600, 400))).body;
+    // Other bytes: the same ones would be the same item.
+    const b = (await upload(t, await testImage(640, 400))).body;
     const post = await createPost(t.db, {
       title: "Lighting",
       content: `<p><img src="${a.url}" alt=""></p>`,

@@ -27,6 +27,16 @@ async function upload(t: Admin, bytes: Uint8Array) {
   return { ...body, name: body.url.split("/").pop()! };
 }
 
+/** What receiveUpload hands over for a file already in the folder under `name`. */
+const stored = (name: string) => ({
+  url: `/uploads/${name}`,
+  name,
+  type: "image/jpeg",
+  size: 1,
+  originalName: null,
+  sha256: "0".repeat(64),
+});
+
 const files = (t: Admin) => readdirSync(t.uploadsDir).sort();
 
 describe("one upload's steps never interleave", () => {
@@ -61,7 +71,7 @@ describe("one upload's steps never interleave", () => {
     // The upload holds its name from the rename on, as receiveUpload does.
     const registering = withUploadName(t.uploadsDir, name, async () => {
       await held.opened;
-      const row = await registerUpload(t.db, t.uploadsDir, name, "image/jpeg", 1);
+      const row = await registerUpload(t.db, t.uploadsDir, stored(name));
       order.push("registered");
       return row;
     });
@@ -80,9 +90,7 @@ describe("one upload's steps never interleave", () => {
     t.sqlite.run("CREATE TRIGGER refuse BEFORE INSERT ON media BEGIN SELECT RAISE(FAIL, 'no room for the row'); END");
     const name = "RowRefused000000000000.jpg";
     writeFileSync(join(t.uploadsDir, name), await testImage(1000, 500));
-    const registering = withUploadName(t.uploadsDir, name, () =>
-      registerUpload(t.db, t.uploadsDir, name, "image/jpeg", 1),
-    );
+    const registering = withUploadName(t.uploadsDir, name, () => registerUpload(t.db, t.uploadsDir, stored(name)));
     await expect(registering).rejects.toThrow("no room for the row");
     expect(files(t)).toEqual([]);
   });

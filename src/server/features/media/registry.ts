@@ -12,6 +12,7 @@ import {
   CONTENT_TYPES,
   isFinishedUpload,
   ORIGINAL_UPLOAD_NAME,
+  type StoredUpload,
   syncDirectory,
   UPLOAD_COPY_NAME,
   UPLOAD_KINDS,
@@ -68,12 +69,13 @@ async function insertRow(db: Db, values: typeof media.$inferInsert): Promise<Med
  * cannot be written (a full disk): an upload answered with an error is never recorded later.
  * Runs holding the upload's name (receiveUpload takes it before the file gets that name).
  */
-export async function registerUpload(db: Db, dir: string, name: string, mime: string, size: number): Promise<MediaRow> {
+export async function registerUpload(db: Db, dir: string, stored: StoredUpload): Promise<MediaRow> {
+  const { name, type: mime, size, originalName, sha256 } = stored;
   const kind = UPLOAD_KINDS[mime]?.kind ?? "image";
   let measured: Measured | null = null;
   try {
     if (kind === "image") measured = await measureImage(dir, name);
-    const row = await insertRow(db, { name, mime, kind, size, ...sizes(measured) });
+    const row = await insertRow(db, { name, mime, kind, size, originalName, sha256, ...sizes(measured) });
     if (row) return row;
   } catch (error) {
     removeCopies(dir, name, measured?.variants ?? []);
@@ -82,6 +84,12 @@ export async function registerUpload(db: Db, dir: string, name: string, mime: st
   }
   const [existing] = await db.select().from(media).where(eq(media.name, name)).limit(1);
   return existing!;
+}
+
+/** The library's item holding these bytes, when its file is still there (a row whose file went is no copy to reuse). */
+export async function sameUpload(db: Db, dir: string, sha256: string): Promise<MediaRow | null> {
+  const rows = await db.select().from(media).where(eq(media.sha256, sha256));
+  return rows.find((row) => isOriginal(row.name) && isFinishedUpload(dir, row.name)) ?? null;
 }
 
 const sizes = (measured: Measured | null) => ({

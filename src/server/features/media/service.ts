@@ -116,6 +116,7 @@ function toItem(dir: string, row: MediaRow, records: Usable[]): MediaItem {
   return {
     id: row.id,
     name: row.name,
+    originalName: row.originalName,
     url: `${UPLOADS}${encodeURIComponent(row.name)}`,
     // Gone from the folder (removed by hand, a backup restored without it), or a name the
     // server never makes (a row written by other means): said, not hidden.

@@ -19,6 +19,10 @@ export const media = table("media", {
   width: integer("width"),
   height: integer("height"),
   alt: text("alt").notNull().default(""),
+  /** The file's name on the computer it came from (shown and searched); null for uploads from before it was kept. */
+  originalName: text("original_name"),
+  /** SHA-256 of the original's bytes, hex: the same file uploaded again is the existing item. */
+  sha256: text("sha256"),
   variants: json<MediaVariant[]>("variants").notNull().default([]),
   createdAt: timestampNow("created_at"),
 });

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { Db } from "#server/db/client.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
 import { ADMIN_MOUNTS } from "#shared/features/auth/constants.ts";
-import { registerUpload } from "./registry.ts";
+import { registerUpload, sameUpload } from "./registry.ts";
 import { receiveUpload } from "./uploads.ts";
 
 /** Where uploads are sent; app.ts mounts the admin guard here. */
@@ -18,13 +18,20 @@ export function uploadAdminRoutes(dir: string, storage: Pick<StorageHealth, "roo
       // before a byte of the body was read. The body is streamed to disk, never held whole.
       // Recorded in the media library before anyone else can touch the file; an image gets
       // its size and smaller copies (a damaged one is removed and refused here).
-      const { stored, row } = await receiveUpload(request, dir, storage, async (stored) => ({
-        stored,
-        row: await registerUpload(db, dir, stored.name, stored.type, stored.size),
-      }));
-      set.status = 201;
+      // The same bytes uploaded again are the item the library has (200, `existing: true`).
+      const { url, row, existing } = await receiveUpload(
+        request,
+        dir,
+        storage,
+        async (stored) => ({ url: stored.url, row: await registerUpload(db, dir, stored), existing: false }),
+        async (stored) => {
+          const row = await sameUpload(db, dir, stored.sha256);
+          return row && { url: `/uploads/${encodeURIComponent(row.name)}`, row, existing: true };
+        },
+      );
+      set.status = existing ? 200 : 201;
       set.headers["cache-control"] = "no-store";
-      return { url: stored.url, id: row.id, width: row.width, height: row.height, alt: row.alt };
+      return { url, id: row.id, width: row.width, height: row.height, alt: row.alt, existing };
     },
     { parse: "none" },
   );

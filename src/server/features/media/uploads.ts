@@ -125,6 +125,17 @@ export interface StoredUpload {
   name: string;
   type: string;
   size: number;
+  /** The name the file had on the sender's computer (shown and searched in the library), or null. */
+  originalName: string | null;
+  /** SHA-256 of the bytes, hex. */
+  sha256: string;
+}
+
+/** The sender's file name as the library shows it: no control characters, at most 200 characters; null when empty. */
+function originalNameOf(filename: string): string | null {
+  const printable = [...filename].filter((c) => c >= " " && c !== "\u007f").join("");
+  const name = printable.trim().slice(0, 200);
+  return name === "" ? null : name;
 }
 
 /**
@@ -135,13 +146,15 @@ export interface StoredUpload {
  * file, and a crash leaves only a temporary name that is never served and is removed at start.
  * `register` records the stored file; it runs holding the new name, taken before the rename, so
  * no one else (a listing that finds files without a row, a delete) touches the file until it is
- * registered or refused. Answers what `register` answers.
+ * registered or refused. Answers what `register` answers, or, when `existing` finds the same
+ * bytes already stored, what it answers (the new copy is then removed, never stored twice).
  */
 export async function receiveUpload<T>(
   request: Request,
   dir: string,
   storage: Pick<StorageHealth, "roomFor">,
   register: (stored: StoredUpload) => Promise<T>,
+  existing: (stored: StoredUpload) => Promise<T | null> = async () => null,
 ): Promise<T> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data/i.test(contentType))
@@ -163,6 +176,8 @@ export async function receiveUpload<T>(
   let head: Uint8Array[] = [];
   let kind: (typeof UPLOAD_KINDS)[string] | undefined;
   let mime = "";
+  let originalName: string | null = null;
+  const hash = new Bun.CryptoHasher("sha256");
   const markup = markupScanner();
 
   // Recognises the file from its first bytes, then writes them; refuses what is not allowed.
@@ -192,9 +207,11 @@ export async function receiveUpload<T>(
         // The server names the file; a client name that tries to be a path is refused outright.
         if (/[\\/]|\.\./.test(filename) || filename.includes("\0"))
           throw new HttpError(422, "The file name must not contain a path.");
+        originalName = originalNameOf(filename);
       },
       async write(bytes) {
         size += bytes.length;
+        hash.update(bytes);
         if (size > MAX_UPLOAD_BYTES) throw new HttpError(413, TOO_LARGE);
         if (!kind) {
           // Copied: the reader's buffer is reused for the next chunk.
@@ -215,7 +232,9 @@ export async function receiveUpload<T>(
     closeSync(fd!);
     fd = null;
     const name = `${newFileId()}.${kind!.ext}`;
-    const stored = { url: `/uploads/${name}`, name, type: mime, size };
+    const stored = { url: `/uploads/${name}`, name, type: mime, size, originalName, sha256: hash.digest("hex") };
+    const same = await existing(stored);
+    if (same !== null) return same;
     return await withUploadName(dir, name, async () => {
       renameSync(temp, join(dir, name));
       await syncDirectory(dir);

@@ -15,6 +15,8 @@ export interface MediaUsage {
 export interface MediaItem {
   id: number;
   name: string;
+  /** The name the file had when it was uploaded (what the library shows and searches); null for older uploads. */
+  originalName: string | null;
   url: string;
   /** The original is not in the uploads folder (removed by hand, or lost): the entry stays until deleted. */
   missing: boolean;

@@ -1,8 +1,9 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { Link, useLocation } from "wouter";
 import { longDate } from "#shared/features/blog/blog.ts";
 import { blogPostRead, blogRelatedRead } from "#shared/features/blog/reads.ts";
 import { IMAGE_SIZES } from "#shared/features/media/constants.ts";
+import { useDisclosureWording } from "#web/features/disclosure/disclosure.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { useOrigin } from "#web/lib/origin.ts";
 import { useRead } from "#web/lib/reads.ts";
@@ -13,7 +14,9 @@ import { absoluteUrl, PageMeta } from "#web/ui/page-meta.tsx";
 import { CategoryBadge } from "./category-badge.tsx";
 import { FeedAlternate } from "./feed.tsx";
 import { PostCard } from "./post-card.tsx";
+import { labelManagedLinks } from "./post-links.ts";
 import { postMeta } from "./post-meta.ts";
+import { loadVideo, videoPlaceholders } from "./post-videos.ts";
 import { RelativeTime } from "./relative-time.tsx";
 
 /** Where a missing post sends the visitor: the footer's Platform Reviews link falls back to that category. */
@@ -40,6 +43,14 @@ export default function BlogPostPage({ params }: PageProps) {
   const [, navigate] = useLocation();
   const post = useRead(blogPostRead, { slug });
   const related = useRead(blogRelatedRead, { slug });
+  const { affiliate } = useDisclosureWording();
+  const content = useRef<HTMLDivElement>(null);
+  // The post's HTML is the server's: its 'Load video' buttons are handled here, by delegation.
+  useEffect(() => {
+    const box = content.current;
+    box?.addEventListener("click", loadVideo);
+    return () => box?.removeEventListener("click", loadVideo);
+  });
 
   // A failed fetch or a missing post goes back to the blog, with no message.
   useEffect(() => {
@@ -120,8 +131,12 @@ export default function BlogPostPage({ params }: PageProps) {
           height={630}
         />
       )}
-      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server with an allow-list before it is stored and when it is served. */}
-      <div className="post-content" dangerouslySetInnerHTML={{ __html: p.content }} />
+      <div
+        ref={content}
+        className="post-content"
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on the server with an allow-list before it is stored and when it is served; the managed links' labels added here are escaped text.
+        dangerouslySetInnerHTML={{ __html: videoPlaceholders(labelManagedLinks(p.content, p.slug, affiliate)) }}
+      />
 
       <aside className="closing-banner" aria-labelledby="closing-heading">
         <h2 id="closing-heading">Ready to Start Your Cam Journey?</h2>

@@ -12,7 +12,7 @@ import { showsPromoBanner } from "#web/layout/nav-paths.ts";
  * each blank part at its default (disclosureWording), so a label is never removed. React
  * renders it as text, never as HTML.
  */
-function useDisclosureWording(): DisclosureWording {
+export function useDisclosureWording(): DisclosureWording {
   return disclosureWording(useSettings().disclosureWording);
 }
 

@@ -1,7 +1,9 @@
+import { useQuery } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useId, useLayoutEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
+import { GO_PREFIX } from "#shared/features/links/constants.ts";
 import { adminApi, at } from "#web/admin/admin-client.ts";
-import { useAdminSend } from "#web/admin/admin-queries.ts";
+import { adminQuery, useAdminSend } from "#web/admin/admin-queries.ts";
 import { useUpload } from "#web/features/media/media-data.ts";
 import { serverReason } from "#web/lib/query-client.ts";
 
@@ -229,6 +231,71 @@ export function VideoDialog({ onClose, onInsert }: { onClose: () => void; onInse
       ) : (
         <small className="muted">The post shows the video's player (YouTube's privacy-enhanced one).</small>
       )}
+    </InsertDialog>
+  );
+}
+
+/**
+ * Picks one of the site's managed links (/go/<slug>) and inserts it as [text](/go/<slug>): the
+ * page then shows it as an affiliate link (new tab, sponsored, labelled, counted with the post).
+ */
+export function ManagedLinkDialog({
+  selected,
+  onClose,
+  onInsert,
+}: {
+  selected: string;
+  onClose: () => void;
+  onInsert: (markdown: string) => void;
+}) {
+  const links = useQuery({ ...adminQuery(adminApi.links), staleTime: 10_000 });
+  const [slug, setSlug] = useState("");
+  const [text, setText] = useState(selected);
+  const [problem, setProblem] = useState<{ field: "slug" | "text"; message: string } | null>(null);
+  const slugId = useId();
+  const textId = useId();
+  const submit = () => {
+    if (!slug) return setProblem({ field: "slug", message: "Choose a link" });
+    const words = text.trim().replace(/[[\]]/g, "");
+    if (!words) return setProblem({ field: "text", message: "Write the words readers click" });
+    onInsert(`[${words}](${GO_PREFIX}${slug})`);
+  };
+  const invalid = (field: "slug" | "text", id: string) =>
+    problem?.field === field ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {};
+  const error = (field: "slug" | "text", id: string) =>
+    problem?.field === field && (
+      <small id={`${id}-error`} className="field-error">
+        {problem.message}
+      </small>
+    );
+  return (
+    <InsertDialog title="Insert a managed link" onClose={onClose} onSubmit={submit} submit="Insert link">
+      <label htmlFor={slugId}>Managed link</label>
+      <select
+        id={slugId}
+        value={slug}
+        onChange={(e) => setSlug(e.target.value)}
+        aria-busy={links.isPending}
+        {...invalid("slug", slugId)}
+      >
+        <option value="">{links.isPending ? "Loading links..." : "Choose a link"}</option>
+        {(links.data ?? []).map((link) => (
+          <option key={link.slug} value={link.slug}>
+            {GO_PREFIX}
+            {link.slug} → {link.destination}
+          </option>
+        ))}
+      </select>
+      {error("slug", slugId) || (
+        <small className="muted">
+          {links.isError
+            ? "The links could not be loaded. Close this and try again."
+            : "The post shows it as an affiliate link: a new tab, the affiliate label, and its clicks counted with this post."}
+        </small>
+      )}
+      <label htmlFor={textId}>Link text</label>
+      <input id={textId} value={text} onChange={(e) => setText(e.target.value)} {...invalid("text", textId)} />
+      {error("text", textId)}
     </InsertDialog>
   );
 }

@@ -69,7 +69,8 @@ describe("the toolbar formats the selection as Markdown", () => {
     enter();
     await waitFor(() => expect(current).toBe("1. First step\n2. "));
     enter();
-    await waitFor(() => expect(current).toBe("1. First step\n"));
+    // A blank line after the list: a sentence typed next is a paragraph, not more of the last item.
+    await waitFor(() => expect(current).toBe("1. First step\n\n"));
     fireEvent.change(box, { target: { value: "- milk" } });
     enter();
     await waitFor(() => expect(current).toBe("- milk\n- "));
@@ -101,6 +102,7 @@ describe("the toolbar formats the selection as Markdown", () => {
       "Numbered list",
       "Quote",
       "Link",
+      "Managed link",
       "Image",
       "Video",
     ]);

@@ -11,7 +11,13 @@ import { createPortal } from "react-dom";
 import { answer, backgroundApi } from "#web/admin/admin-client.ts";
 import { MediaPicker } from "#web/features/media/media-picker.tsx";
 import { serverReason } from "#web/lib/query-client.ts";
-import { type ChosenImage, ImageDialog, type LibraryPickerSlot, VideoDialog } from "./editor-dialogs.tsx";
+import {
+  type ChosenImage,
+  ImageDialog,
+  type LibraryPickerSlot,
+  ManagedLinkDialog,
+  VideoDialog,
+} from "./editor-dialogs.tsx";
 
 // The admin's writing editor: Markdown in a textarea, GitHub's <markdown-toolbar> over it,
 // paste-markdown on it (a URL pasted over selected text makes a link, pasted rich text becomes
@@ -63,12 +69,14 @@ function Tools({
   tools,
   onImage,
   onVideo,
+  onManagedLink,
 }: {
   id: string;
   label: string;
   tools: Tools;
   onImage: () => void;
   onVideo: () => void;
+  onManagedLink: () => void;
 }) {
   const tool = (name: string) => ({
     className: "md-tool",
@@ -96,6 +104,9 @@ function Tools({
       <md-link {...tool("Link")}>Link</md-link>
       {tools === "full" && (
         <>
+          <button type="button" data-md-button="" className="md-tool" tabIndex={-1} onClick={onManagedLink}>
+            Managed link
+          </button>
           <button type="button" data-md-button="" className="md-tool" tabIndex={-1} onClick={onImage}>
             Image
           </button>
@@ -153,7 +164,7 @@ export function MarkdownEditor({
   const id = useId();
   const textarea = useRef<HTMLTextAreaElement>(null);
   const [view, setView] = useState<"write" | "preview">("write");
-  const [dialog, setDialog] = useState<"image" | "video" | null>(null);
+  const [dialog, setDialog] = useState<"image" | "video" | "link" | null>(null);
   const preview = usePreview(value);
   const latest = useRef(onChange);
   latest.current = onChange;
@@ -196,6 +207,24 @@ export function MarkdownEditor({
       box?.setSelectionRange(caret, caret);
     });
   };
+  /** The text selected in the box (a managed link's default words). */
+  const selectedText = () => {
+    const box = textarea.current;
+    return box ? value.slice(box.selectionStart, box.selectionEnd) : "";
+  };
+  /** Replaces the selection with `text` (a link), then the caret after it. */
+  const insertInline = (text: string) => {
+    const box = textarea.current;
+    const start = box?.selectionStart ?? value.length;
+    const end = box?.selectionEnd ?? value.length;
+    onChange(`${value.slice(0, start)}${text}${value.slice(end)}`);
+    setDialog(null);
+    const caret = start + text.length;
+    requestAnimationFrame(() => {
+      box?.focus();
+      box?.setSelectionRange(caret, caret);
+    });
+  };
   const insertImage = ({ url, alt }: ChosenImage) => insertBlock(`![${alt.replace(/[[\]]/g, "")}](${url})`);
 
   const hintId = `${id}-hint`;
@@ -228,6 +257,7 @@ export function MarkdownEditor({
             tools={tools}
             onImage={() => setDialog("image")}
             onVideo={() => setDialog("video")}
+            onManagedLink={() => setDialog("link")}
           />
           <textarea
             ref={textarea}
@@ -274,6 +304,9 @@ export function MarkdownEditor({
         <ImageDialog onClose={() => setDialog(null)} onInsert={insertImage} libraryPicker={libraryPicker} />
       )}
       {dialog === "video" && <VideoDialog onClose={() => setDialog(null)} onInsert={insertBlock} />}
+      {dialog === "link" && (
+        <ManagedLinkDialog selected={selectedText()} onClose={() => setDialog(null)} onInsert={insertInline} />
+      )}
     </div>
   );
 }
@@ -309,7 +342,7 @@ const LIST_ITEM = /^(\s*)(?:(\d{1,9})([.)])|([-*+]))(\s+)(.*)$/;
 
 /**
  * Enter in a list item starts the next item ("2. " after "1. ", "- " after "- "), as a word
- * processor does; Enter in an empty item ends the list. Shift+Enter is a plain new line.
+ * processor does; Enter in an empty item ends the list (what is typed next is a paragraph). Shift+Enter is a plain new line.
  */
 function continueList(event: KeyboardEvent<HTMLTextAreaElement>) {
   if (event.key !== "Enter" || event.shiftKey || event.altKey || event.ctrlKey || event.metaKey) return;
@@ -324,8 +357,9 @@ function continueList(event: KeyboardEvent<HTMLTextAreaElement>) {
   const [, indent = "", number, delimiter, bullet, space = " ", text = ""] = match;
   event.preventDefault();
   if (text.trim() === "" && value.slice(start, lineEnd).trim() === "") {
-    // An empty item: the list ends here, the marker goes.
-    area.setRangeText("", lineStart, start, "end");
+    // An empty item: the list ends here. The marker goes and a blank line follows the list,
+    // since Markdown reads a line right under an item as more of that item.
+    area.setRangeText("\n", lineStart, start, "end");
   } else {
     const marker = bullet ?? `${Number(number) + 1}${delimiter}`;
     area.setRangeText(`\n${indent}${marker}${space}`, start, end, "end");

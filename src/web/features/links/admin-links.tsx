@@ -21,6 +21,7 @@ import { type AdminForm, FormEnd, saveForm, useAdminForm } from "#web/admin/use-
 import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { toast, toastError } from "#web/stores/toast.ts";
 import { CopyLink } from "./copy-link.tsx";
+import { DeleteLinkDialog } from "./delete-link.tsx";
 import { CheckAllLinks, deactivateLabel, HealthBadge, LinkHealthPanel, OfflineHint } from "./link-health.tsx";
 
 /** A link's editable fields as its form holds them: what it sends, empty text for none. */
@@ -149,6 +150,7 @@ export function LinksTab() {
   const links = useQuery({ ...adminQuery(adminApi.links), staleTime: 10_000 });
   const { origin, confirmed } = usePublicOrigin();
   const [editing, setEditing] = useState<AdminLink | null>(null);
+  const [deleting, setDeleting] = useState<AdminLink | null>(null);
   const [query, setQuery] = useState("");
   // The filter the address names (the admin home links to ?health=attention), else all.
   const search = useSearch();
@@ -216,6 +218,9 @@ export function LinksTab() {
                     {deactivateLabel(link)}
                     <span className="visually-hidden"> {link.slug}</span>
                   </button>
+                  <button type="button" className="danger outline small-button" onClick={() => setDeleting(link)}>
+                    Delete<span className="visually-hidden"> {link.slug}</span>
+                  </button>
                 </>
               )}
               columns={[
@@ -242,6 +247,7 @@ export function LinksTab() {
         </LinkList>
       )}
       {editing && <LinkDialog link={editing} onClose={() => setEditing(null)} />}
+      {deleting && <DeleteLinkDialog key={deleting.id} link={deleting} onClose={() => setDeleting(null)} />}
     </>
   );
 }

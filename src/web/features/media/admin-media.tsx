@@ -7,7 +7,15 @@ import { useAdminRefresh, useAdminSend } from "#web/admin/admin-queries.ts";
 import { ApiError, serverReason } from "#web/lib/query-client.ts";
 import { toast, toastError } from "#web/stores/toast.ts";
 import { useModalDialog } from "#web/ui/modal-dialog.ts";
-import { formatDay, matchesSearch, type Uploaded, usageLabel, useMediaLibrary, useUploadInput } from "./media-data.ts";
+import {
+  formatDay,
+  matchesSearch,
+  shownName,
+  type Uploaded,
+  usageLabel,
+  useMediaLibrary,
+  useUploadInput,
+} from "./media-data.ts";
 import { MediaSearch } from "./media-search.tsx";
 
 /** /admin/media: the media library. Every upload, where it is used, its alt text, upload and delete. */
@@ -74,7 +82,14 @@ export function UploadField({
     if (!file) return;
     const uploaded = await send(file);
     if (!uploaded) return;
-    toast({ title: "Uploaded", description: `${file.name} is in the media library.` });
+    toast(
+      uploaded.existing
+        ? {
+            title: "Already in the library",
+            description: `${file.name} is a file the media library has: nothing new was stored.`,
+          }
+        : { title: "Uploaded", description: `${file.name} is in the media library.` },
+    );
     onUploaded?.(uploaded);
   }
 
@@ -128,7 +143,7 @@ function MediaCard({ item, onDelete }: { item: MediaItem; onDelete: () => void }
     <article className="media-card" aria-labelledby={nameId}>
       <MediaThumb item={item} />
       <h3 id={nameId} className="media-name">
-        {item.name}
+        {shownName(item)}
       </h3>
       <p className="muted media-facts">
         {item.kind === "video" ? "Video" : "Image"} · {formatSize(item.size)}
@@ -151,10 +166,10 @@ function MediaCard({ item, onDelete }: { item: MediaItem; onDelete: () => void }
       {item.kind === "image" && <AltForm item={item} />}
       <p className="actions">
         <a href={item.url} target="_blank" rel="noopener" className="small-button view-link">
-          Open<span className="visually-hidden"> {item.name} (opens in a new tab)</span>
+          Open<span className="visually-hidden"> {shownName(item)} (opens in a new tab)</span>
         </a>
         <button type="button" className="danger outline small-button" onClick={onDelete}>
-          Delete<span className="visually-hidden"> {item.name}</span>
+          Delete<span className="visually-hidden"> {shownName(item)}</span>
         </button>
       </p>
     </article>
@@ -204,12 +219,12 @@ function AltForm({ item }: { item: MediaItem }) {
       }}
     >
       <label htmlFor={id}>
-        Alt text <span className="visually-hidden">for {item.name}</span>
+        Alt text <span className="visually-hidden">for {shownName(item)}</span>
       </label>
       <div className="media-alt-row">
         <input id={id} value={alt} maxLength={300} onChange={(e) => setAlt(e.target.value)} />
         <button type="submit" className="secondary small-button" disabled={busy || alt === item.alt} aria-busy={busy}>
-          Save<span className="visually-hidden"> alt text for {item.name}</span>
+          Save<span className="visually-hidden"> alt text for {shownName(item)}</span>
         </button>
       </div>
     </form>
@@ -238,7 +253,7 @@ function DeleteMediaDialog({ item, onClose }: { item: MediaItem | null; onClose:
     try {
       // Confirmed by the admin when they were told where it is used.
       await send(at(adminApi.media, { id: item.id }).delete(undefined, { query: used ? { force: "1" } : {} }));
-      toast({ title: "Upload deleted", description: `${item.name} was deleted.` });
+      toast({ title: "Upload deleted", description: `${shownName(item)} was deleted.` });
       onClose();
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
@@ -259,16 +274,17 @@ function DeleteMediaDialog({ item, onClose }: { item: MediaItem | null; onClose:
             <>
               <p role={refusal ? "alert" : undefined}>
                 {refusal ??
-                  `${item.name} is used in the places below. Deleting it leaves a broken image or video there.`}
+                  `${shownName(item)} is used in the places below. Deleting it leaves a broken image or video there.`}
               </p>
               {item.usage.length > 0 && <UsageLinks item={item} onFollow={onClose} />}
             </>
           ) : item.missing ? (
             <p>
-              {item.name} is not used anywhere and its file is already missing. Its entry is removed from the library.
+              {shownName(item)} is not used anywhere and its file is already missing. Its entry is removed from the
+              library.
             </p>
           ) : (
-            <p>{item.name} is not used anywhere. The file and its smaller copies are deleted for good.</p>
+            <p>{shownName(item)} is not used anywhere. The file and its smaller copies are deleted for good.</p>
           )}
           <footer className="dialog-actions">
             <button type="button" className="secondary outline" onClick={onClose}>

@@ -65,9 +65,16 @@ export function usageLabel(usage: MediaUsage): string {
 }
 
 /** Whether an upload matches what was typed in the search: its alt text, name or where it is used. */
+/** What the library calls an upload: the name it came with, else (an older upload) its stored name. */
+export function shownName(item: Pick<MediaItem, "name" | "originalName">): string {
+  return item.originalName ?? item.name;
+}
+
 export function matchesSearch(item: MediaItem, query: string): boolean {
   const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
   if (words.length === 0) return true;
-  const text = [item.alt, item.name, item.kind, ...item.usage.map(usageLabel)].join(" ").toLowerCase();
+  const text = [item.alt, item.originalName ?? "", item.name, item.kind, ...item.usage.map(usageLabel)]
+    .join(" ")
+    .toLowerCase();
   return words.every((word) => text.includes(word));
 }

@@ -2,7 +2,7 @@ import { useId, useState } from "react";
 import type { MediaItem } from "#shared/features/media/contract.ts";
 import { useModalDialog } from "#web/ui/modal-dialog.ts";
 import { MediaThumb, UploadField } from "./admin-media.tsx";
-import { matchesSearch, useMediaLibrary } from "./media-data.ts";
+import { matchesSearch, shownName, useMediaLibrary } from "./media-data.ts";
 import { MediaSearch } from "./media-search.tsx";
 
 /** What the picker hands back: the image's address, its alt text from the library and its size. */
@@ -91,7 +91,7 @@ function PickerGrid({
             <MediaThumb item={item} />
             <span className="media-pick-label">
               <span className="visually-hidden">Choose </span>
-              {item.alt || item.name}
+              {item.alt || shownName(item)}
             </span>
           </button>
         </li>

@@ -3,6 +3,8 @@ CREATE TABLE `setup_confirmations` (
 	`confirmed_at` integer DEFAULT (CAST(unixepoch('subsec') * 1000 AS INTEGER)) NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE `media` ADD `original_name` text;--> statement-breakpoint
+ALTER TABLE `media` ADD `sha256` text;--> statement-breakpoint
 ALTER TABLE `site_pages` ADD `in_footer` integer DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE `site_settings` ADD `gift_discount_code` text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE `site_settings` ADD `gift_discount_partner` text DEFAULT '' NOT NULL;--> statement-breakpoint
