@@ -7,13 +7,15 @@ import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import { TIERS } from "#shared/features/earnings/constants.ts";
 import { PLACEMENT_PAGES } from "#shared/features/links/constants.ts";
 import { testApp } from "#tests/support/app.ts";
-import { createEarningsResult, createQuizResult } from "#tests/support/factories.ts";
+import { createEarningsResult, createQuizResult, createSitePage } from "#tests/support/factories.ts";
 import { renderPage } from "#tests/support/page.ts";
 import { pages } from "#web/routes.ts";
 
 const t = testApp();
 const quiz = await createQuizResult(t.db, { archetype: "Cosplay Babe" });
 const tier = await createEarningsResult(t.db, { quizResultId: quiz.id, tier: TIERS[1]!.name });
+// A page the owner added, linked from the footer.
+await createSitePage(t.db, { slug: "about-us", title: "About us", inFooter: true });
 const posts = (await (await t.request("/api/blog/posts")).json()) as { slug: string }[] | { posts: { slug: string }[] };
 const postSlugs = (Array.isArray(posts) ? posts : posts.posts).map((post) => post.slug);
 
@@ -28,6 +30,7 @@ const ADDRESSES: Record<string, string[]> = {
   module: Array.from({ length: MODULE_COUNT }, (_, i) => `/learn/${i + 1}`),
   "blog-post": postSlugs.map((slug) => `/blog/${slug}`),
   "not-found": ["/no-such-page"],
+  "added-page": ["/about-us"],
 };
 
 const publicPages = pages.filter((page) => !("movedTo" in page) && !page.id.startsWith("admin"));

@@ -32,6 +32,8 @@ const RENDERING: Record<string, string> = {
   "src/server/features/analytics/counting.ts": "reads the route table",
   // The theme script is inlined into every page's head, before first paint.
   "src/server/app.ts": "inlines the theme script",
+  // An added page may not take the first part of a page's address: read from the route table.
+  "src/server/features/site-pages/reserved.ts": "reads the route table",
 };
 
 /** The web files that take a type from the server (with `import type`), and which module. */
