@@ -1,3 +1,4 @@
+import { useId } from "react";
 import { useModalDialog } from "#web/ui/modal-dialog.ts";
 
 interface ConfirmDialogProps {
@@ -24,10 +25,12 @@ export function ConfirmDialog({
   onCancel,
 }: ConfirmDialogProps) {
   const ref = useModalDialog(open);
+  // A page may hold several (Delete and Reset on Pages): each title its own id.
+  const titleId = useId();
   return (
-    <dialog ref={ref} aria-labelledby="confirm-title" onCancel={onCancel} onClose={() => open && onCancel()}>
+    <dialog ref={ref} aria-labelledby={titleId} onCancel={onCancel} onClose={() => open && onCancel()}>
       <article>
-        <h2 id="confirm-title">{title}</h2>
+        <h2 id={titleId}>{title}</h2>
         <p>{message}</p>
         <footer className="dialog-actions">
           <button type="button" className="secondary outline" onClick={onCancel}>
