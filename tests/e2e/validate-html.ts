@@ -10,19 +10,6 @@ import { htmlPagesDir } from "./html-pages.ts";
 const JAVA = process.env.JAVA ?? "/usr/bin/java";
 const VNU_JAR = String(vnuJar);
 
-/**
- * Errors accepted on purpose, each with its reason. The admin tables repeat their native roles
- * (table, row, cell) because their phone layout shows rows as blocks, and some screen readers
- * drop a table's semantics once its parts are displayed as blocks; the checker refuses roles on
- * table parts whatever the reason.
- */
-const ACCEPTED: { message: RegExp; reason: string }[] = [
-  {
-    message: /^The “role” attribute must not be used on a “(td|th|tr)” element which has a “table” ancestor/,
-    reason: "admin tables keep their native roles for the phone layout",
-  },
-];
-
 interface VnuMessage {
   type: string;
   subType?: string;
@@ -53,13 +40,9 @@ export default function validateHtml(config: FullConfig): void {
   });
   if (run.error) throw new Error(`the HTML checker could not start (${JAVA}): ${run.error.message}`);
   const { messages } = JSON.parse(run.stdout || '{"messages":[]}') as { messages: VnuMessage[] };
-  const found = messages.filter((m) => m.type === "error" || m.subType === "fatal");
-  const errors = found.filter((m) => !ACCEPTED.some((a) => a.message.test(m.message)));
-  const accepted = found.length - errors.length;
+  const errors = messages.filter((m) => m.type === "error" || m.subType === "fatal");
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(
-    `HTML checker: ${files.length} pages, ${errors.length} errors${accepted ? ` (and ${accepted} accepted: ${ACCEPTED.map((a) => a.reason).join("; ")})` : ""} (${seconds} s)`,
-  );
+  console.log(`HTML checker: ${files.length} pages, ${errors.length} errors (${seconds} s)`);
   if (!errors.length) return;
   // The same mistake on many pages reads once, with each page (and the file kept for it) below.
   const byMessage = new Map<string, string[]>();

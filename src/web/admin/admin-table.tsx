@@ -37,37 +37,26 @@ export function AdminTable<T extends { id: number | string }>({
 }) {
   return (
     <div className="table-scroll">
-      {/* biome-ignore lint/a11y/noRedundantRoles: kept when the phone layout displays the rows as blocks */}
-      <table className="admin-table" role="table">
-        {/* biome-ignore lint/a11y/noRedundantRoles: see the table */}
-        <thead role="rowgroup">
-          {/* biome-ignore lint/a11y/noRedundantRoles: see the table */}
-          <tr role="row">
+      <table className="admin-table">
+        <thead>
+          <tr>
             {columns.map((c) => (
-              // biome-ignore lint/a11y/noRedundantRoles: see the table
-              <th key={c.header} scope="col" role="columnheader">
+              <th key={c.header} scope="col">
                 {c.header}
               </th>
             ))}
-            {/* biome-ignore lint/a11y/noRedundantRoles: see the table */}
-            <th scope="col" role="columnheader">
-              Actions
-            </th>
+            <th scope="col">Actions</th>
           </tr>
         </thead>
-        {/* biome-ignore lint/a11y/noRedundantRoles: see the table */}
-        <tbody role="rowgroup">
+        <tbody>
           {rows.map((row) => (
-            // biome-ignore lint/a11y/noRedundantRoles: see the table
-            <tr key={row.id} role="row">
+            <tr key={row.id}>
               {columns.map((c) => (
-                // biome-ignore lint/a11y/noRedundantRoles: see the table
-                <td key={c.header} className={c.className} data-label={c.header} role="cell">
+                <td key={c.header} className={c.className} data-label={c.header}>
                   {c.cell(row)}
                 </td>
               ))}
-              {/* biome-ignore lint/a11y/noRedundantRoles: see the table */}
-              <td className="actions-cell" role="cell">
+              <td className="actions-cell">
                 {/* The cell stays a table cell (its row's lines stay level); the buttons line up inside. */}
                 <div className="actions">
                   {actions?.(row) ?? (
