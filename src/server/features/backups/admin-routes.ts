@@ -56,7 +56,7 @@ export function backupAdminRoutes(backups: Backups, backupDir: string, logger: P
           if (done === "automatic")
             throw new HttpError(
               409,
-              'Automatic backups are deleted by the schedule, which keeps the newest ones (the number is in Settings); only backups made with "Back up now" can be deleted here.',
+              'Automatic backups are deleted by the schedule, which keeps the newest ones (the number is in Settings); only backups made with "Back up now" and those taken before an upgrade can be deleted here.',
             );
           return { message: "Backup deleted" };
         },

@@ -145,11 +145,14 @@ describe("the library keeps each file once, under the name it came with", () => 
     expect(again.body).toMatchObject({ id: first.body.id, url: first.body.url, existing: true });
     const other = await upload(t, await testImage(640, 400), "\u0007ring\tlight.jpg");
     expect(other.status).toBe(201);
+    // A direction override would show "evil\u202Egnp.exe" as "evilexe.png": invisible characters go.
+    const reversed = await upload(t, await testImage(660, 400), "evil\u202Egnp.exe\u200B");
+    expect(reversed.status).toBe(201);
     const items = await library(t);
-    expect(items.map((i) => i.originalName).sort()).toEqual(["ringlight.jpg", "webcam.jpg"]);
+    expect(items.map((i) => i.originalName).sort()).toEqual(["evilgnp.exe", "ringlight.jpg", "webcam.jpg"]);
     // One original and its copies per item: nothing of the second webcam.jpg was kept.
     const originals = readdirSync(t.uploadsDir).filter((f) => /^[A-Za-z0-9_-]{22}\.[a-z0-9]+$/.test(f));
-    expect(originals).toHaveLength(2);
+    expect(originals).toHaveLength(3);
   });
 
   test("an item whose file went is no copy to reuse: the same bytes are stored again", async () => {

@@ -6,6 +6,7 @@ import { newFileId } from "#server/lib/ids.ts";
 import { bodyChunks } from "#server/lib/request-body.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
 import { HttpError, storageRefusal } from "#server/plugins/errors.ts";
+import { firstInvisible } from "#shared/invisible.ts";
 import { multipartBoundary, readMultipartFile } from "./multipart.ts";
 import { withUploadName } from "./name-lock.ts";
 
@@ -131,9 +132,13 @@ export interface StoredUpload {
   sha256: string;
 }
 
-/** The sender's file name as the library shows it: no control characters, at most 200 characters; null when empty. */
+/**
+ * The sender's file name as the library shows it: no control or invisible characters (a
+ * direction override would show "evil<U+202E>gnp.exe" as "evilexe.png"), at most 200
+ * characters; null when empty.
+ */
 function originalNameOf(filename: string): string | null {
-  const printable = [...filename].filter((c) => c >= " " && c !== "\u007f").join("");
+  const printable = [...filename].filter((c) => firstInvisible(c) === null).join("");
   const name = printable.trim().slice(0, 200);
   return name === "" ? null : name;
 }
