@@ -2,6 +2,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { HttpError } from "#server/plugins/errors.ts";
 import { toVideoSource, VIDEO_PLAYER_ORIGINS } from "#shared/features/offers/video-url.ts";
+import { decodeAttribute, escapeAttribute } from "#shared/html-attributes.ts";
 import { sanitizePostHtml } from "./sanitize.ts";
 
 // Long-form content (lessons, posts, site pages) is written as Markdown with YAML front
@@ -26,17 +27,6 @@ export function readMarkdown<T extends TSchema>(
   const markdown = text.slice(match[0].length).trim();
   return { data, html: renderMarkdown(markdown), markdown };
 }
-
-const decodeAttribute = (value: string) =>
-  value
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
-
-const escapeAttribute = (value: string) =>
-  value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /** The player of a YouTube or Vimeo address (YouTube's privacy-enhanced one), or null. */
 function playerFrame(href: string): string | null {

@@ -4,17 +4,9 @@
 // the size of the player that names the site, a plain link to the video's own page (all there is
 // without JavaScript) and a 'Load video' button that puts the player in its place.
 
-const FRAME = /<iframe([^>]*)><\/iframe>/g;
+import { decodeAttribute, escapeAttribute } from "#shared/html-attributes.ts";
 
-const escapeAttribute = (value: string) =>
-  value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const decodeAttribute = (value: string) =>
-  value
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
+const FRAME = /<iframe([^>]*)><\/iframe>/g;
 
 function attribute(attributes: string, name: string): string | null {
   const match = new RegExp(`\\s${name}="([^"]*)"`).exec(attributes);
