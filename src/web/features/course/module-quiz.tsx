@@ -14,6 +14,7 @@ import {
 import { report } from "#web/features/analytics/beacon.ts";
 import { withModuleQuiz } from "#web/features/progress/progress.ts";
 import { updateProgress, useProgress } from "#web/features/progress/store.ts";
+import { isPlainClick } from "#web/lib/clicks.ts";
 import { useScripted } from "#web/lib/scripted.ts";
 import { afterFirstRender, bringIntoView, revealHeading } from "#web/lib/scroll.ts";
 import { quizAnswerNames } from "#web/routes.ts";
@@ -451,7 +452,7 @@ function QuizResult({
               href={href}
               role="button"
               onClick={(event) => {
-                if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+                if (!isPlainClick(event)) return;
                 event.preventDefault();
                 onRetry();
               }}
@@ -644,7 +645,7 @@ function ResultPanel({
             role="button"
             className="secondary"
             onClick={(event) => {
-              if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+              if (!isPlainClick(event)) return;
               event.preventDefault();
               retryNow.onRetry();
             }}

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { isPlainClick } from "#web/lib/clicks.ts";
 
 /**
  * Where Quick exit goes: a neutral, public page that looks like ordinary browsing. An operator who
@@ -70,7 +71,7 @@ export function QuickExit() {
       rel="noreferrer"
       title="Leave this site now (or press Esc twice)"
       onClick={(event) => {
-        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        if (!isPlainClick(event)) return;
         event.preventDefault();
         quickExit();
       }}
