@@ -10,7 +10,7 @@ export const UNFINISHED_KEYS = {
   quiz: "unfinished-quiz",
   earnings: "unfinished-earnings",
 } as const;
-type UnfinishedKey = (typeof UNFINISHED_KEYS)[keyof typeof UNFINISHED_KEYS];
+export type UnfinishedKey = (typeof UNFINISHED_KEYS)[keyof typeof UNFINISHED_KEYS];
 
 function read(key: UnfinishedKey): string | null {
   try {

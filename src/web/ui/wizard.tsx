@@ -4,7 +4,7 @@ import { spellAnswers } from "#shared/answers.ts";
 import { useScripted } from "#web/lib/scripted.ts";
 import { revealHeading } from "#web/lib/scroll.ts";
 import { StepProgress } from "./step-progress.tsx";
-import { forgetUnfinished, keepUnfinished, type UNFINISHED_KEYS, WizardResume } from "./wizard-resume.tsx";
+import { forgetUnfinished, keepUnfinished, type UnfinishedKey, WizardResume } from "./wizard-resume.tsx";
 
 interface WizardOption<V extends string | number> {
   value: V;
@@ -35,10 +35,7 @@ interface WizardProps<V extends string | number> {
   onFinish: (answers: V[]) => Promise<void> | void;
   busy?: boolean;
   /** Where this tab keeps the answers so far, and how to read them back (the address's rule). */
-  resume: {
-    storageKey: (typeof UNFINISHED_KEYS)[keyof typeof UNFINISHED_KEYS];
-    parse: (spelled: string) => V[] | null;
-  };
+  resume: { storageKey: UnfinishedKey; parse: (spelled: string) => V[] | null };
 }
 
 // Choosing an option moves on by itself after 500 ms, 800 ms on the last step.
