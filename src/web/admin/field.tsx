@@ -71,6 +71,42 @@ export function TextField({
   );
 }
 
+/**
+ * A labelled whole-number input with the phone's numeric keyboard: an absent value shows as
+ * empty and every change passes the typed text on, for the form to read as it needs.
+ */
+export function NumberField({
+  label,
+  value,
+  onChange,
+  error,
+  min,
+  max,
+}: {
+  label: string;
+  value: string | number | null | undefined;
+  onChange: (text: string) => void;
+  error?: string;
+  min: number;
+  max: number;
+}) {
+  return (
+    <Field label={label} error={error}>
+      {(props) => (
+        <input
+          {...props}
+          type="number"
+          inputMode="numeric"
+          min={min}
+          max={max}
+          value={value ?? ""}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
 /** A labelled checkbox with its validation message announced and linked. */
 export function Check({
   label,

@@ -16,7 +16,7 @@ import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { adminPath, NEW_RECORD } from "#web/admin/admin-sections.ts";
 import { AdminTable } from "#web/admin/admin-table.tsx";
 import { EditorDialog } from "#web/admin/editor-dialog.tsx";
-import { Check, Field, TextField } from "#web/admin/field.tsx";
+import { Check, Field, NumberField, TextField } from "#web/admin/field.tsx";
 import { type AdminForm, FormEnd, saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { serverFieldErrors } from "#web/lib/query-client.ts";
 import { toast, toastError } from "#web/stores/toast.ts";
@@ -79,19 +79,14 @@ function LinkFields({
       </Field>
       <Check label="Active (clicks go to the destination)" {...bind("active")} />
       <TextField label="Fallback destination (optional)" type="url" {...bind("fallbackDestination")} />
-      <Field label={FAILURES_LABEL} error={error("autoFallbackAfter")}>
-        {(props) => (
-          <input
-            {...props}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            max={AUTO_FALLBACK_MAX}
-            value={form.autoFallbackAfter}
-            onChange={(e) => set("autoFallbackAfter", e.target.value)}
-          />
-        )}
-      </Field>
+      <NumberField
+        label={FAILURES_LABEL}
+        error={error("autoFallbackAfter")}
+        min={1}
+        max={AUTO_FALLBACK_MAX}
+        value={form.autoFallbackAfter}
+        onChange={(text) => set("autoFallbackAfter", text)}
+      />
       <TextField label="Notes (optional)" rows={2} {...bind("notes")} />
     </>
   );

@@ -16,7 +16,7 @@ import {
 } from "#shared/features/settings/link-checks.ts";
 import { adminApi } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
-import { Field, TextField } from "#web/admin/field.tsx";
+import { Field, NumberField, TextField } from "#web/admin/field.tsx";
 import { saveForm, useAdminForm } from "#web/admin/use-admin-form.tsx";
 import { BackupScheduleForm } from "#web/features/backups/backup-schedule-form.tsx";
 import { ProxyNoticeFromHome } from "#web/features/home/proxy-notice.tsx";
@@ -238,21 +238,14 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
           value={form.giftDiscountPartner}
           onChange={(value) => setForm({ ...form, giftDiscountPartner: value })}
         />
-        <Field label="Discount in percent" error={error("giftDiscountPercent")}>
-          {(props) => (
-            <input
-              {...props}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={90}
-              value={form.giftDiscountPercent ?? ""}
-              onChange={(e) =>
-                setForm({ ...form, giftDiscountPercent: e.target.value === "" ? null : Number(e.target.value) })
-              }
-            />
-          )}
-        </Field>
+        <NumberField
+          label="Discount in percent"
+          error={error("giftDiscountPercent")}
+          min={1}
+          max={90}
+          value={form.giftDiscountPercent}
+          onChange={(text) => setForm({ ...form, giftDiscountPercent: text === "" ? null : Number(text) })}
+        />
         <ClaimField
           label="Community address"
           hint="A forum, server or group for performers you recommend, such as https://example.com/community."
