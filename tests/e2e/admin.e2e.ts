@@ -232,6 +232,50 @@ test("categories, a post with a cover upload: create, publish, see it on /blog, 
   await expect(page.getByTestId("toast")).toContainText("Post updated successfully");
   await expect(page).toHaveURL(/\/admin\/posts$/);
 
+  // A new address for the published post: the editor says what happens to the old one, which
+  // is then listed under the posts and forwards visitors for good.
+  await page.getByRole("button", { name: "Edit Staying Safe Online", exact: true }).click();
+  await page.getByLabel("Slug").fill("staying-safe-online");
+  await expect(page.getByRole("status").filter({ hasText: "address changes" })).toContainText(
+    "from /blog/staying-safe-online-as-a-new-model to /blog/staying-safe-online",
+  );
+  await page.getByRole("button", { name: "Update Post" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Post updated successfully");
+  const oldAddresses = page.getByRole("region", { name: "Old addresses" });
+  await expect(oldAddresses.getByRole("listitem")).toContainText(
+    "/blog/staying-safe-online-as-a-new-model → /blog/staying-safe-online",
+  );
+  await scan();
+  await page.goto("/blog/staying-safe-online-as-a-new-model");
+  await expect(page).toHaveURL(/\/blog\/staying-safe-online$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Staying Safe Online" })).toBeVisible();
+
+  // The category renamed, then deleted: the dialog counts the post it leaves Uncategorized,
+  // and the old list addresses forward to the whole blog.
+  await page.goto("/admin/categories");
+  await page.getByRole("button", { name: "Rename Safety First" }).click();
+  await expect(page.getByRole("heading", { name: "Rename “Safety First”" })).toBeVisible();
+  await page.getByLabel("Slug").fill("safe-online");
+  await expect(page.getByRole("status").filter({ hasText: "will forward there" })).toContainText(
+    "/blog?category=safety-first",
+  );
+  await page.getByRole("button", { name: "Save Category" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Category renamed");
+  await expect(page.getByText("/safe-online")).toBeVisible();
+  await page.getByRole("button", { name: "Delete Safety First" }).click();
+  const categoryDialog = page.getByRole("dialog", { name: "Delete Category" });
+  await expect(categoryDialog).toContainText("Its one post becomes Uncategorized; it is not deleted.");
+  await scan();
+  await categoryDialog.getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Category deleted");
+  await expect(page.getByRole("region", { name: "Old addresses" }).getByRole("listitem")).toHaveText([
+    /\/blog\?category=safe-online → \/blog since/,
+    /\/blog\?category=safety-first → \/blog since/,
+  ]);
+  await page.goto("/blog?category=safety-first");
+  await expect(page).toHaveURL(/\/blog$/);
+  await page.goto("/admin/posts");
+
   // Delete through the dialog.
   await page.getByRole("button", { name: "Delete Staying Safe Online", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Delete Post" });

@@ -10,10 +10,11 @@ import {
   integer as sqliteInteger,
   sqliteTable,
   text as sqliteText,
+  uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 
-/** The table constructor, with its index, composite-key and check-constraint helpers. */
-export { check, index, primaryKey, sqliteTable as table };
+/** The table constructor, with its index, unique-index, composite-key and check-constraint helpers. */
+export { check, index, primaryKey, sqliteTable as table, uniqueIndex };
 
 /** An integer primary key the database numbers (SQLite: INTEGER PRIMARY KEY AUTOINCREMENT). */
 export function serialId(name: string) {

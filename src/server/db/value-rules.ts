@@ -4,7 +4,7 @@ import { analyticsDaily, analyticsSalts, analyticsVisitors } from "#server/featu
 import { adminRecoveryCodes, adminUsers } from "#server/features/auth/table.ts";
 import { BACKUP_FILE } from "#server/features/backups/files.ts";
 import { backupRuns } from "#server/features/backups/table.ts";
-import { blogCategories, blogPosts } from "#server/features/blog/table.ts";
+import { blogCategories, blogPosts, blogRedirects } from "#server/features/blog/table.ts";
 import { earningsResults } from "#server/features/earnings/table.ts";
 import { editorAutosaves } from "#server/features/editor/table.ts";
 import { setupConfirmations } from "#server/features/home/table.ts";
@@ -157,6 +157,15 @@ storedValues(blogPosts, {
   publishAt: ANY,
   createdAt: ANY,
   updatedAt: ANY,
+});
+
+storedValues(blogRedirects, {
+  id: ANY,
+  kind: rule(null, { fallback: "post" }),
+  // A post's slug or a category's: the post's rule holds both (a category's is shorter).
+  fromSlug: PostInput.properties.slug,
+  toSlug: PostInput.properties.slug,
+  createdAt: ANY,
 });
 
 storedValues(affiliateOffers, {

@@ -3,7 +3,16 @@ import { deleteAutosave } from "#server/features/editor/service.ts";
 import { adminJson, NumericId } from "#server/plugins/admin-route.ts";
 import { adminRecordRoutes, numericId } from "#server/plugins/record-routes.ts";
 import { CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
-import { createCategory, createPost, deleteCategory, deletePost, listAllPosts, updatePost } from "./admin-service.ts";
+import {
+  createCategory,
+  createPost,
+  deleteCategory,
+  deletePost,
+  listAllPosts,
+  updateCategory,
+  updatePost,
+} from "./admin-service.ts";
+import { deleteRedirect, listRedirects } from "./redirects.ts";
 
 /** Posts and categories, mounted under /api/admin behind the admin guard (see app.ts). */
 export function blogAdminRoutes(db: Db) {
@@ -36,11 +45,31 @@ export function blogAdminRoutes(db: Db) {
         },
         adminJson(CategoryInput),
       )
+      .put("/blog/category/:id", async ({ params, body }) => await updateCategory(db, Number(params.id), body), {
+        ...adminJson(CategoryInput),
+        params: NumericId,
+      })
       .delete(
         "/blog/category/:id",
         async ({ params }) => {
-          await deleteCategory(db, Number(params.id));
-          return { message: "Category deleted" };
+          const { posts } = await deleteCategory(db, Number(params.id));
+          return {
+            message:
+              posts === 0
+                ? "Category deleted"
+                : `Category deleted; its ${posts === 1 ? "post is" : `${posts} posts are`} now Uncategorized`,
+            posts,
+          };
+        },
+        { params: NumericId },
+      )
+      // Old addresses that forward to new ones: the owner sees them all and may delete one.
+      .get("/blog/redirects", async () => await listRedirects(db))
+      .delete(
+        "/blog/redirect/:id",
+        async ({ params }) => {
+          await deleteRedirect(db, Number(params.id));
+          return { message: "Redirect deleted" };
         },
         { params: NumericId },
       )

@@ -1,5 +1,6 @@
-import { desc, eq } from "drizzle-orm";
+import { count, desc, eq } from "drizzle-orm";
 import type { Db } from "#server/db/client.ts";
+import { inTransaction } from "#server/db/transaction.ts";
 import { refuseOffSiteImages } from "#server/lib/content-images.ts";
 import { htmlToMarkdown } from "#server/lib/html-to-markdown.ts";
 import { markdownToHtml } from "#server/lib/markdown.ts";
@@ -12,6 +13,7 @@ import {
   type CategoryInput,
   PostInput,
 } from "#shared/features/blog/contract.ts";
+import { forgetTarget, recordMove, releaseAddress } from "./redirects.ts";
 import { toPost } from "./service.ts";
 import { blogCategories, blogPosts } from "./table.ts";
 
@@ -28,15 +30,6 @@ export function toAdminPost(row: typeof blogPosts.$inferSelect): AdminBlogPost {
 export async function listAllPosts(db: Db): Promise<AdminBlogPost[]> {
   const rows = await db.select().from(blogPosts).orderBy(desc(blogPosts.createdAt), desc(blogPosts.id));
   return rows.map(toAdminPost);
-}
-
-async function categoryExists(db: Db, slug: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: blogCategories.id })
-    .from(blogCategories)
-    .where(eq(blogCategories.slug, slug))
-    .limit(1);
-  return row !== undefined;
 }
 
 /**
@@ -83,7 +76,7 @@ export async function postValues(db: Db, input: PostInput) {
   refuseOffSiteImages(raw, field, "content");
   const fields = rowValues(blogPosts, PostInput, input);
   const { category } = fields;
-  if (category && !(await categoryExists(db, category))) {
+  if (category && !(await categorySlugTaken(db, category))) {
     throw new HttpError(422, `There is no category "${category}".`, [
       { field: "category", message: "Choose an existing category" },
     ]);
@@ -107,44 +100,110 @@ async function slugTaken(db: Db, slug: string, exceptId?: number): Promise<boole
 export async function createPost(db: Db, input: PostInput): Promise<AdminBlogPost> {
   if (await slugTaken(db, input.slug))
     throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
-  const [row] = await db
-    .insert(blogPosts)
-    .values(await postValues(db, input))
-    .returning();
-  return toAdminPost(row!);
+  const values = await postValues(db, input);
+  const row = await inTransaction(db, async (tx) => {
+    const [row] = await tx.insert(blogPosts).values(values).returning();
+    // A redirect from this address would never be used again: the post answers there.
+    await releaseAddress(tx, "post", input.slug);
+    return row!;
+  });
+  return toAdminPost(row);
 }
 
+/**
+ * Saves a post. A published post whose slug changes keeps its old address: it forwards to the
+ * new one (a draft's address was never public, so only redirects to it move along).
+ */
 export async function updatePost(db: Db, id: number, input: PostInput): Promise<AdminBlogPost> {
-  const [existing] = await db.select({ id: blogPosts.id }).from(blogPosts).where(eq(blogPosts.id, id)).limit(1);
+  const [existing] = await db
+    .select({ slug: blogPosts.slug, published: blogPosts.published })
+    .from(blogPosts)
+    .where(eq(blogPosts.id, id))
+    .limit(1);
   if (!existing) throw new HttpError(404, "No post with that id.");
   if (await slugTaken(db, input.slug, id))
     throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
-  const [row] = await db
-    .update(blogPosts)
-    .set({ ...(await postValues(db, input)), updatedAt: new Date() })
-    .where(eq(blogPosts.id, id))
-    .returning();
-  return toAdminPost(row!);
+  const values = await postValues(db, input);
+  const row = await inTransaction(db, async (tx) => {
+    const [row] = await tx
+      .update(blogPosts)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(blogPosts.id, id))
+      .returning();
+    if (existing.slug !== input.slug) {
+      await recordMove(tx, "post", existing.slug, input.slug, { keepOld: existing.published });
+    }
+    return row!;
+  });
+  return toAdminPost(row);
 }
 
 export async function deletePost(db: Db, id: number): Promise<void> {
-  const deleted = await db.delete(blogPosts).where(eq(blogPosts.id, id)).returning({ id: blogPosts.id });
-  if (deleted.length === 0) throw new HttpError(404, "No post with that id.");
+  await inTransaction(db, async (tx) => {
+    const deleted = await tx.delete(blogPosts).where(eq(blogPosts.id, id)).returning({ slug: blogPosts.slug });
+    if (deleted.length === 0) throw new HttpError(404, "No post with that id.");
+    // Its old addresses led to it alone: they now find nothing, like its own.
+    await forgetTarget(tx, "post", deleted[0]!.slug);
+  });
+}
+
+const CATEGORY_TAKEN = [{ field: "slug", message: "Another category already uses this slug" }];
+
+async function categorySlugTaken(db: Db, slug: string, exceptId?: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: blogCategories.id })
+    .from(blogCategories)
+    .where(eq(blogCategories.slug, slug))
+    .limit(1);
+  return Boolean(row && row.id !== exceptId);
 }
 
 export async function createCategory(db: Db, input: CategoryInput): Promise<BlogCategory> {
-  if (await categoryExists(db, input.slug))
-    throw new HttpError(409, `A category with the slug "${input.slug}" already exists.`, [
-      { field: "slug", message: "Another category already uses this slug" },
-    ]);
-  const [row] = await db.insert(blogCategories).values({ name: input.name.trim(), slug: input.slug }).returning();
-  return row!;
+  if (await categorySlugTaken(db, input.slug))
+    throw new HttpError(409, `A category with the slug "${input.slug}" already exists.`, CATEGORY_TAKEN);
+  return inTransaction(db, async (tx) => {
+    const [row] = await tx.insert(blogCategories).values({ name: input.name.trim(), slug: input.slug }).returning();
+    await releaseAddress(tx, "category", input.slug);
+    return row!;
+  });
 }
 
-/** Posts in a deleted category become Uncategorized (the foreign key sets them to null). */
-export async function deleteCategory(db: Db, id: number): Promise<void> {
-  const deleted = await db.delete(blogCategories).where(eq(blogCategories.id, id)).returning({ id: blogCategories.id });
-  if (deleted.length === 0) {
-    throw new HttpError(404, "No category with that id.");
-  }
+/** The slug of the category `id`; a 404 when there is none. */
+async function categorySlug(db: Db, id: number): Promise<string> {
+  const [row] = await db.select({ slug: blogCategories.slug }).from(blogCategories).where(eq(blogCategories.id, id));
+  if (!row) throw new HttpError(404, "No category with that id.");
+  return row.slug;
+}
+
+/**
+ * Renames a category: its name, or its slug too. Its posts follow the new slug (the foreign
+ * key carries it), and its old list address forwards to the new one.
+ */
+export async function updateCategory(db: Db, id: number, input: CategoryInput): Promise<BlogCategory> {
+  const slug = await categorySlug(db, id);
+  if (await categorySlugTaken(db, input.slug, id))
+    throw new HttpError(409, `A category with the slug "${input.slug}" already exists.`, CATEGORY_TAKEN);
+  return inTransaction(db, async (tx) => {
+    const [row] = await tx
+      .update(blogCategories)
+      .set({ name: input.name.trim(), slug: input.slug })
+      .where(eq(blogCategories.id, id))
+      .returning();
+    if (slug !== input.slug) await recordMove(tx, "category", slug, input.slug, { keepOld: true });
+    return row!;
+  });
+}
+
+/**
+ * Deletes a category. Its posts become Uncategorized (the foreign key sets them to null) and
+ * its list address forwards to the blog's. Answers how many posts it had.
+ */
+export async function deleteCategory(db: Db, id: number): Promise<{ posts: number }> {
+  return inTransaction(db, async (tx) => {
+    const slug = await categorySlug(tx, id);
+    const [posts] = await tx.select({ count: count() }).from(blogPosts).where(eq(blogPosts.category, slug));
+    await tx.delete(blogCategories).where(eq(blogCategories.id, id));
+    await recordMove(tx, "category", slug, null, { keepOld: true });
+    return { posts: posts?.count ?? 0 };
+  });
 }

@@ -1,4 +1,14 @@
-import { boolean, index, serialId, table, text, timestamp, timestampNow } from "#server/db/columns.ts";
+import {
+  boolean,
+  index,
+  serialId,
+  table,
+  text,
+  textEnum,
+  timestamp,
+  timestampNow,
+  uniqueIndex,
+} from "#server/db/columns.ts";
 
 export const blogCategories = table("blog_categories", {
   id: serialId("id"),
@@ -34,4 +44,21 @@ export const blogPosts = table(
     updatedAt: timestampNow("updated_at"),
   },
   (table) => [index("blog_posts_published_created_idx").on(table.published, table.createdAt)],
+);
+
+/**
+ * An old address that forwards for good (301): a post's or a category's slug before it was
+ * changed, and the slug it forwards to. A deleted category's address forwards to the blog's
+ * list (no `toSlug`). Addresses are built from slugs only, so a redirect never leaves the site.
+ */
+export const blogRedirects = table(
+  "blog_redirects",
+  {
+    id: serialId("id"),
+    kind: textEnum("kind", ["post", "category"]).notNull(),
+    fromSlug: text("from_slug").notNull(),
+    toSlug: text("to_slug"),
+    createdAt: timestampNow("created_at"),
+  },
+  (table) => [uniqueIndex("blog_redirects_from_idx").on(table.kind, table.fromSlug)],
 );

@@ -1,6 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { createSelectSchema } from "drizzle-typebox";
-import { blogCategories, blogPosts } from "#server/features/blog/table.ts";
+import { blogCategories, blogPosts, blogRedirects } from "#server/features/blog/table.ts";
 import { OptionalSiteImage, upTo } from "#shared/schema/common.ts";
 import { insertSchema } from "#shared/schema/row-schemas.ts";
 import type { Sent } from "#shared/schema/sent.ts";
@@ -121,3 +121,7 @@ export const CategoryInput = Type.Omit(
   ["id"],
 );
 export type CategoryInput = Static<typeof CategoryInput>;
+
+/** An old address that forwards (src/server/features/blog/redirects.ts), as the admin API serves it. */
+const RedirectRow = createSelectSchema(blogRedirects);
+export type BlogRedirect = Sent<Static<typeof RedirectRow>>;

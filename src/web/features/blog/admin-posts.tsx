@@ -15,6 +15,7 @@ import { ImageUploader } from "#web/features/media/uploaders.tsx";
 import { ApiError, retryQuery } from "#web/lib/query-client.ts";
 import { useRead } from "#web/lib/reads.ts";
 import { slugify } from "#web/lib/slug.ts";
+import { RedirectsList } from "./admin-redirects.tsx";
 import { PreviewButton } from "./preview-button.tsx";
 import { isPublicNow, PostStatus, PublishDate } from "./publish-date.tsx";
 import { SocialPreview } from "./social-preview.tsx";
@@ -49,6 +50,7 @@ export function PostsTab({ onEdit, onNew }: { onEdit: (post: AdminBlogPost) => v
         ]}
       />
       <DeleteRecordDialog item={deleting} noun="post" remove={remove} onClose={() => setDeleting(null)} />
+      <RedirectsList kind="post" />
     </>
   );
 }
@@ -116,6 +118,13 @@ export function PostEditor({ post, onDone }: { post: AdminBlogPost | null; onDon
         )}
       </Field>
       <TextField label="Slug" {...bind("slug")} />
+      {post?.published && form.slug !== post.slug && form.slug !== "" && (
+        <p className="hint" role="status">
+          This post’s address changes from <code>/blog/{post.slug}</code> to <code>/blog/{form.slug}</code>. Links and
+          search results that use the old address will be forwarded to the new one; the list of old addresses is under
+          the posts.
+        </p>
+      )}
       <MarkdownEditor
         label="Content"
         {...bind("contentMarkdown")}

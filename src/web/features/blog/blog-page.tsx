@@ -1,7 +1,7 @@
 import { Link, useLocation, useSearch } from "wouter";
 import { filterPosts } from "#shared/features/blog/blog.ts";
 import { categoryLabel } from "#shared/features/blog/categories.ts";
-import { blogCategoriesRead, blogPostsRead } from "#shared/features/blog/reads.ts";
+import { blogCategoriesRead, blogMovedRead, blogPostsRead } from "#shared/features/blog/reads.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { isPlainClick } from "#web/lib/clicks.ts";
 import { useRead } from "#web/lib/reads.ts";
@@ -11,7 +11,24 @@ import { PageMeta } from "#web/ui/page-meta.tsx";
 import { FeedAlternate, FeedLink } from "./feed.tsx";
 import { PostCard } from "./post-card.tsx";
 
-export const route: PageRoute = { cache: true, loader: () => [required(blogPostsRead), required(blogCategoriesRead)] };
+export const route: PageRoute = {
+  cache: true,
+  loader: async ({ search, read }) => {
+    // A renamed category's old address forwards for good to its new one, a deleted one's to
+    // the whole blog, keeping the search.
+    const category = search.get("category");
+    if (category && !(await read(blogCategoriesRead))?.some((c) => c.slug === category)) {
+      const moved = await read(blogMovedRead, { kind: "category", slug: category });
+      if (moved) {
+        const to = new URL(moved.to, "http://site");
+        const q = search.get("q");
+        if (q) to.searchParams.set("q", q);
+        return { to: to.pathname + to.search, permanent: true };
+      }
+    }
+    return [required(blogPostsRead), required(blogCategoriesRead)];
+  },
+};
 
 /** The list's address: the category and the search as typed, each only when set. */
 function blogAddress(category: string | null, search: string): string {

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Link, useLocation } from "wouter";
 import { longDate } from "#shared/features/blog/blog.ts";
-import { blogPostRead, blogRelatedRead } from "#shared/features/blog/reads.ts";
+import { blogMovedRead, blogPostRead, blogRelatedRead } from "#shared/features/blog/reads.ts";
 import { IMAGE_SIZES } from "#shared/features/media/constants.ts";
 import { useDisclosureWording } from "#web/features/disclosure/disclosure.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
@@ -26,8 +26,12 @@ export const route: PageRoute = {
   cache: true,
   loader: async ({ params, read }) => {
     const slug = params.slug ?? "";
-    // An unknown or unpublished post sends the visitor to the blog (on the server: a real 302).
-    if ((await read(blogPostRead, { slug })) === null) return { to: missingPostTarget(slug) };
+    if ((await read(blogPostRead, { slug })) === null) {
+      // A post's old address forwards for good to its new one (a 301); an unknown or
+      // unpublished post sends the visitor to the blog (a 302).
+      const moved = await read(blogMovedRead, { kind: "post", slug });
+      return moved ? { to: moved.to, permanent: true } : { to: missingPostTarget(slug) };
+    }
     return [required(blogPostRead, { slug }), required(blogRelatedRead, { slug })];
   },
 };
@@ -52,10 +56,11 @@ export default function BlogPostPage({ params }: PageProps) {
     return () => box?.removeEventListener("click", loadVideo);
   });
 
-  // A failed fetch or a missing post goes back to the blog, with no message.
+  // A missing post: its new address when it has moved, else back to the blog, with no message.
+  const moved = useRead(blogMovedRead, post.isError ? { kind: "post", slug } : null);
   useEffect(() => {
-    if (post.isError) navigate(missingPostTarget(slug), { replace: true });
-  }, [post.isError, slug, navigate]);
+    if (post.isError && !moved.isPending) navigate(moved.data?.to ?? missingPostTarget(slug), { replace: true });
+  }, [post.isError, moved.isPending, moved.data, slug, navigate]);
 
   if (!post.data) return <Loading text="Loading article..." />;
   const p = post.data;
