@@ -72,20 +72,15 @@ export default defineConfig<Options>({
     },
   },
   projects: [
+    // In this order: Playwright queues the projects one after another, so the journeys that must
+    // follow one another on one server (two-factor), and the ones in the full browser, start
+    // first, beside the rest, instead of running alone at the end.
     {
-      // The visitor journeys share one server: they read what the seed made, and what they
-      // write (results, progress, counts) is their own.
-      name: "visitor",
-      testIgnore: ["**/admin*.e2e.ts", "**/links.e2e.ts", "**/link-health.e2e.ts"],
-      use: { ...devices["Desktop Chrome"] },
-    },
-    {
-      // The journeys that change content or settings: each on a site of its own, a fresh
-      // DATA_DIR copied from a seeded template (tests/e2e/own-site.ts), in any order.
-      name: "admin",
-      testIgnore: ["**/admin-two-factor.e2e.ts"],
-      testMatch: ["**/admin*.e2e.ts", "**/link-health.e2e.ts"],
-      use: { ...devices["Desktop Chrome"], ownSite: true },
+      // Turns two-factor sign-in on; its journeys follow one another on one server of the
+      // file's own (port + 5, its own DATA_DIR).
+      name: "admin-two-factor",
+      testMatch: ["**/admin-two-factor.e2e.ts"],
+      use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${port + 5}` },
     },
     {
       // Like "admin", in the full browser: its journeys follow links that open a new tab and
@@ -100,11 +95,19 @@ export default defineConfig<Options>({
       },
     },
     {
-      // Turns two-factor sign-in on; its journeys follow one another on one server of the
-      // file's own (port + 5, its own DATA_DIR).
-      name: "admin-two-factor",
-      testMatch: ["**/admin-two-factor.e2e.ts"],
-      use: { ...devices["Desktop Chrome"], baseURL: `http://127.0.0.1:${port + 5}` },
+      // The journeys that change content or settings: each on a site of its own, a fresh
+      // DATA_DIR copied from a seeded template (tests/e2e/own-site.ts), in any order.
+      name: "admin",
+      testIgnore: ["**/admin-two-factor.e2e.ts"],
+      testMatch: ["**/admin*.e2e.ts", "**/link-health.e2e.ts"],
+      use: { ...devices["Desktop Chrome"], ownSite: true },
+    },
+    {
+      // The visitor journeys share one server: they read what the seed made, and what they
+      // write (results, progress, counts) is their own.
+      name: "visitor",
+      testIgnore: ["**/admin*.e2e.ts", "**/links.e2e.ts", "**/link-health.e2e.ts"],
+      use: { ...devices["Desktop Chrome"] },
     },
   ],
   webServer: [server(port)],

@@ -1,13 +1,13 @@
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { Suspense, use, useEffect, useState } from "react";
+import { Suspense, use, useDeferredValue, useEffect, useState } from "react";
 import { Redirect, Router, useLocation, useSearch } from "wouter";
-import { useSearch as useBrowserSearch, usePathname } from "wouter/use-browser-location";
+import { useBrowserLocation, useSearch as useBrowserSearch, usePathname } from "wouter/use-browser-location";
 import { useNavigationCount } from "./features/analytics/beacon.ts";
 import { loadProgress } from "./features/progress/store.ts";
 import { Layout } from "./layout/layout.tsx";
 import { followLinkButtonsOnSpace } from "./lib/link-buttons.ts";
 import { OriginContext } from "./lib/origin.ts";
-import { loadPage } from "./page-modules.ts";
+import { loadPage, pageReady } from "./page-modules.ts";
 import type { PageModule, PageProps } from "./page-route.ts";
 import { matchPage, type PageDef, pageById, searchAt } from "./routes.ts";
 
@@ -31,7 +31,7 @@ export function App({ queryClient, ssrPath, ssrSearch, forcedPageId = null, orig
   return (
     <QueryClientProvider client={queryClient}>
       <OriginContext value={origin}>
-        <Router ssrPath={ssrPath} ssrSearch={ssrSearch} searchHook={usePageSearch}>
+        <Router ssrPath={ssrPath} ssrSearch={ssrSearch} hook={useShownLocation} searchHook={usePageSearch}>
           <Layout>
             <PageOutlet forcedPageId={forcedPageId} />
           </Layout>
@@ -41,13 +41,36 @@ export function App({ queryClient, ssrPath, ssrSearch, forcedPageId = null, orig
   );
 }
 
+type LocationOptions = { ssrPath?: string; ssrSearch?: string };
+
+/**
+ * The address the site shows, `value` of it: the browser's, except while a link leads to a
+ * page whose code has not arrived yet. Then the whole site (header, page, focus and scroll)
+ * keeps showing the page the visitor is on, its address included, and moves at once when the
+ * next page can render: never a bare "Loading…" without a heading in between. React renders
+ * the new address in the background (useDeferredValue) and commits it once nothing suspends.
+ * An address whose page is here is shown at once, so a field bound to it (the blog's search)
+ * follows every keystroke.
+ */
+function useShown<T>(value: T, options: LocationOptions): T {
+  const pathname = usePathname(options);
+  const deferred = useDeferredValue(value);
+  return pageReady(matchPage(pathname, new URLSearchParams()).page) ? value : deferred;
+}
+
+/** useLocation() for the whole site: the browser's path, held while the next page's code loads (useShown). */
+function useShownLocation(options: LocationOptions): ReturnType<typeof useBrowserLocation> {
+  const [pathname, navigate] = useBrowserLocation(options);
+  return [useShown(pathname, options), navigate];
+}
+
 /**
  * What useSearch() gives: only the query parameters the current page declares, as the
  * server rendered it with, so a parameter it does not read cannot change what it shows
- * (and the first render in the browser matches the server's HTML).
+ * (and the first render in the browser matches the server's HTML). Held with the path (useShown).
  */
-function usePageSearch(options: { ssrPath?: string; ssrSearch?: string }): string {
-  return searchAt(usePathname(options), useBrowserSearch(options));
+function usePageSearch(options: LocationOptions): string {
+  return useShown(searchAt(usePathname(options), useBrowserSearch(options)), options);
 }
 
 function PageOutlet({ forcedPageId }: { forcedPageId: string | null }) {

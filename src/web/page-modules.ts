@@ -32,3 +32,8 @@ export function loadPage(page: PageDef): TrackedPromise<PageModule> {
   }
   return promise;
 }
+
+/** Whether a page's code is here: a page with nothing to load (a moved address), or its module loaded. */
+export function pageReady(page: PageDef | { movedTo: string }): boolean {
+  return "movedTo" in page || cache.get(page.id)?.status === "fulfilled";
+}

@@ -19,6 +19,8 @@ import { SettingsTab } from "#web/features/settings/admin-settings.tsx";
 import { PagesTab } from "#web/features/site-pages/admin-pages.tsx";
 import { AdminHeader } from "#web/layout/admin-header.tsx";
 import { retryQuery } from "#web/lib/query-client.ts";
+import { loadPage } from "#web/page-modules.ts";
+import { pageById } from "#web/routes.ts";
 import { sessionEnded, sessionResumed, useSessionStore } from "#web/stores/session.ts";
 import { toast } from "#web/stores/toast.ts";
 import { Loading } from "#web/ui/error-state.tsx";
@@ -67,6 +69,14 @@ export default function AdminPage() {
     // was signed in, so a session that ends is named as such.
     if (!hasAdminFlag()) setAdminFlag(me.data?.user);
   }, [isAdmin, me.data?.user]);
+
+  // The sign-in page's code is fetched now: every way out of the dashboard (Sign Out, a session
+  // that ended) leads there, and a page whose code is still coming keeps this one on screen,
+  // asking for data the sign-out has just cleared.
+  useEffect(() => {
+    const login = pageById("admin-login");
+    if (login) void loadPage(login).catch(() => {});
+  }, []);
 
   useEffect(() => {
     if (flag === null || me.isPending || me.isFetching || isAdmin || leaving.current) return;
