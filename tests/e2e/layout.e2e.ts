@@ -193,15 +193,34 @@ test("works with a keyboard: skip link, nav, theme toggle", async ({ page, visit
   await expect(page.getByRole("region", { name: "Notifications (F8)" })).toBeFocused();
 });
 
-test("each page loads only its own JavaScript", async ({ page, visit }) => {
+test("each page loads only its own JavaScript; while it comes, the page the visitor is on stays", async ({
+  page,
+  visit,
+}) => {
   const scripts: string[] = [];
   page.on("request", (r) => {
     if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname);
   });
+  // The next page's code is held back until the page on screen has been looked at.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let asked!: () => void;
+  const requested = new Promise<void>((resolve) => (asked = resolve));
+  await page.route("**/assets/site-page-*.js", async (route) => {
+    asked();
+    await released;
+    await route.continue();
+  });
   await visit("/");
+  const home = await page.getByRole("heading", { level: 1 }).textContent();
   expect(scripts.some((s) => s.includes("/home-"))).toBe(true);
   expect(scripts.some((s) => s.includes("/site-page-") || s.includes("/about-"))).toBe(false);
   await page.locator("footer").getByRole("link", { name: "Terms of Service" }).click();
+  await requested;
+  // Never a bare "Loading…" without a heading: the home page, whole, until Terms can show.
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(home!);
+  await expect(page.locator("main")).not.toContainText("Loading");
+  release();
   await expect(page.getByRole("heading", { level: 1, name: "Terms of Service" })).toBeVisible();
   expect(scripts.some((s) => s.includes("/site-page-"))).toBe(true);
 });
