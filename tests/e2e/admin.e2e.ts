@@ -178,7 +178,8 @@ test("categories, a post with a cover upload: create, publish, see it on /blog, 
   await expect(page.getByLabel("Slug")).toHaveValue("safety-first");
   await page.getByRole("button", { name: "Add Category" }).click();
   await expect(page.getByTestId("toast")).toContainText("Category created successfully");
-  await expect(page.getByText("/safety-first")).toBeVisible();
+  const categoryList = page.getByRole("region", { name: "Categories" });
+  await expect(categoryList.getByText("/blog?category=safety-first")).toBeVisible();
   await scan();
 
   await openSection(page, "Blog Posts", "/admin/posts");
@@ -261,13 +262,16 @@ test("categories, a post with a cover upload: create, publish, see it on /blog, 
   );
   await page.getByRole("button", { name: "Save Category" }).click();
   await expect(page.getByTestId("toast")).toContainText("Category renamed");
-  await expect(page.getByText("/safe-online")).toBeVisible();
+  await expect(categoryList.getByText("/blog?category=safe-online")).toBeVisible();
+  // The row's Rename button is gone with the form: the list's heading has the focus.
+  await expect(categoryList.getByRole("heading", { name: "Categories" })).toBeFocused();
   await page.getByRole("button", { name: "Delete Safety First" }).click();
   const categoryDialog = page.getByRole("dialog", { name: "Delete Category" });
   await expect(categoryDialog).toContainText("Its one post becomes Uncategorized; it is not deleted.");
   await scan();
   await categoryDialog.getByRole("button", { name: "Delete" }).click();
   await expect(page.getByTestId("toast")).toContainText("Category deleted");
+  await expect(categoryList.getByRole("heading", { name: "Categories" })).toBeFocused();
   await expect(page.getByRole("region", { name: "Old addresses" }).getByRole("listitem")).toHaveText([
     /\/blog\?category=safe-online → \/blog since/,
     /\/blog\?category=safety-first → \/blog since/,

@@ -57,10 +57,18 @@ interface PageRequest {
   context: RouteContext;
 }
 
-function redirectResponse({ to, permanent }: Redirect): Response {
+/**
+ * A redirect. One the address alone decides (a page moved for good, another spelling) may be
+ * kept an hour; one decided from data (a post's old address) is never kept: the owner may undo
+ * the change, and a browser that kept the old 301 would then loop between the two addresses.
+ */
+function redirectResponse({ to, permanent }: Redirect, { fromData = false } = {}): Response {
   return new Response(null, {
     status: permanent ? 301 : 302,
-    headers: { location: siteLocation(to), "cache-control": permanent ? "public, max-age=3600" : "no-store" },
+    headers: {
+      location: siteLocation(to),
+      "cache-control": permanent && !fromData ? "public, max-age=3600" : "no-store",
+    },
   });
 }
 
@@ -112,7 +120,7 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
     const reader = createReader(preview?.answers);
     let status = pageStatus(route, context);
     const queries = await pageQueries(route, { ...context, read: reader.read });
-    if (!Array.isArray(queries)) return redirectResponse(queries);
+    if (!Array.isArray(queries)) return redirectResponse(queries, { fromData: true });
     // Read side by side; each answer is then taken in the page's order.
     const answers = await Promise.allSettled(queries.map(({ key }) => reader.byKey(key)));
     for (const [index, { key, missingStatus }] of queries.entries()) {

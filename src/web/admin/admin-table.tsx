@@ -91,6 +91,7 @@ export function DeleteDialog<T extends { id: Id }, Id>({
   success,
   failure,
   onClose,
+  onDeleted,
 }: {
   item: T | null;
   title: string;
@@ -99,6 +100,8 @@ export function DeleteDialog<T extends { id: Id }, Id>({
   success: ToastInput;
   failure: ToastInput;
   onClose: () => void;
+  /** After a delete that succeeded, before the dialog closes. */
+  onDeleted?: () => void;
 }) {
   return (
     <ConfirmDialog
@@ -109,7 +112,10 @@ export function DeleteDialog<T extends { id: Id }, Id>({
       onCancel={onClose}
       onConfirm={() =>
         remove.mutate(item!.id, {
-          onSuccess: () => toast(success),
+          onSuccess: () => {
+            toast(success);
+            onDeleted?.();
+          },
           onError: () => toast({ ...failure, variant: "destructive" }),
           onSettled: onClose,
         })

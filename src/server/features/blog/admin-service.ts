@@ -69,6 +69,11 @@ function postContent(input: PostInput): {
   ]);
 }
 
+const noSuchCategory = (category: string) =>
+  new HttpError(422, `There is no category "${category}".`, [
+    { field: "category", message: "Choose an existing category" },
+  ]);
+
 /** The row values a post's form gives, checked and cleaned as when it is saved (the preview shows the same). */
 export async function postValues(db: Db, input: PostInput) {
   const { content, contentMarkdown, raw, field } = postContent(input);
@@ -76,11 +81,7 @@ export async function postValues(db: Db, input: PostInput) {
   refuseOffSiteImages(raw, field, "content");
   const fields = rowValues(blogPosts, PostInput, input);
   const { category } = fields;
-  if (category && !(await categorySlugTaken(db, category))) {
-    throw new HttpError(422, `There is no category "${category}".`, [
-      { field: "category", message: "Choose an existing category" },
-    ]);
-  }
+  if (category && !(await categorySlugTaken(db, category))) throw noSuchCategory(category);
   return {
     ...fields,
     title: input.title.trim(),
@@ -97,11 +98,21 @@ async function slugTaken(db: Db, slug: string, exceptId?: number): Promise<boole
   return Boolean(row && row.id !== exceptId);
 }
 
-export async function createPost(db: Db, input: PostInput): Promise<AdminBlogPost> {
-  if (await slugTaken(db, input.slug))
+/**
+ * What a post's save checks again inside its transaction, where no other change can come
+ * between the check and the write: its slug is free, and its category (checked first by
+ * postValues) has not been renamed or deleted meanwhile.
+ */
+async function checkPostAgain(tx: Db, input: PostInput, category: string | null | undefined, id?: number) {
+  if (await slugTaken(tx, input.slug, id))
     throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
+  if (category && !(await categorySlugTaken(tx, category))) throw noSuchCategory(category);
+}
+
+export async function createPost(db: Db, input: PostInput): Promise<AdminBlogPost> {
   const values = await postValues(db, input);
   const row = await inTransaction(db, async (tx) => {
+    await checkPostAgain(tx, input, values.category);
     const [row] = await tx.insert(blogPosts).values(values).returning();
     // A redirect from this address would never be used again: the post answers there.
     await releaseAddress(tx, "post", input.slug);
@@ -112,19 +123,20 @@ export async function createPost(db: Db, input: PostInput): Promise<AdminBlogPos
 
 /**
  * Saves a post. A published post whose slug changes keeps its old address: it forwards to the
- * new one (a draft's address was never public, so only redirects to it move along).
+ * new one (a draft's address was never public, so only redirects to it move along). The slug
+ * it had is read inside the transaction: saves sent side by side each move the address the
+ * one before left.
  */
 export async function updatePost(db: Db, id: number, input: PostInput): Promise<AdminBlogPost> {
-  const [existing] = await db
-    .select({ slug: blogPosts.slug, published: blogPosts.published })
-    .from(blogPosts)
-    .where(eq(blogPosts.id, id))
-    .limit(1);
-  if (!existing) throw new HttpError(404, "No post with that id.");
-  if (await slugTaken(db, input.slug, id))
-    throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
   const values = await postValues(db, input);
   const row = await inTransaction(db, async (tx) => {
+    const [existing] = await tx
+      .select({ slug: blogPosts.slug, published: blogPosts.published })
+      .from(blogPosts)
+      .where(eq(blogPosts.id, id))
+      .limit(1);
+    if (!existing) throw new HttpError(404, "No post with that id.");
+    await checkPostAgain(tx, input, values.category, id);
     const [row] = await tx
       .update(blogPosts)
       .set({ ...values, updatedAt: new Date() })
@@ -158,10 +170,12 @@ async function categorySlugTaken(db: Db, slug: string, exceptId?: number): Promi
   return Boolean(row && row.id !== exceptId);
 }
 
+const categoryTaken = (slug: string) =>
+  new HttpError(409, `A category with the slug "${slug}" already exists.`, CATEGORY_TAKEN);
+
 export async function createCategory(db: Db, input: CategoryInput): Promise<BlogCategory> {
-  if (await categorySlugTaken(db, input.slug))
-    throw new HttpError(409, `A category with the slug "${input.slug}" already exists.`, CATEGORY_TAKEN);
   return inTransaction(db, async (tx) => {
+    if (await categorySlugTaken(tx, input.slug)) throw categoryTaken(input.slug);
     const [row] = await tx.insert(blogCategories).values({ name: input.name.trim(), slug: input.slug }).returning();
     await releaseAddress(tx, "category", input.slug);
     return row!;
@@ -177,13 +191,13 @@ async function categorySlug(db: Db, id: number): Promise<string> {
 
 /**
  * Renames a category: its name, or its slug too. Its posts follow the new slug (the foreign
- * key carries it), and its old list address forwards to the new one.
+ * key carries it), and its old list address forwards to the new one. Everything is read inside
+ * the transaction, so renames and deletes sent side by side each start from the last one's end.
  */
 export async function updateCategory(db: Db, id: number, input: CategoryInput): Promise<BlogCategory> {
-  const slug = await categorySlug(db, id);
-  if (await categorySlugTaken(db, input.slug, id))
-    throw new HttpError(409, `A category with the slug "${input.slug}" already exists.`, CATEGORY_TAKEN);
   return inTransaction(db, async (tx) => {
+    const slug = await categorySlug(tx, id);
+    if (await categorySlugTaken(tx, input.slug, id)) throw categoryTaken(input.slug);
     const [row] = await tx
       .update(blogCategories)
       .set({ name: input.name.trim(), slug: input.slug })

@@ -150,6 +150,8 @@ runScenarios(
     [
       ["to a slug another category has", { name: "Taken", slug: "taken" }, "{id}", 409],
       ["with an empty name", { name: "", slug: "fine" }, "{id}", 422],
+      ["with a name of spaces", { name: "   ", slug: "fine" }, "{id}", 422],
+      ["with a name of zero-width characters", { name: "\u200b\u200b", slug: "fine" }, "{id}", 422],
       ["with a slug that is not one", { name: "Fine", slug: "Not A Slug" }, "{id}", 422],
       ["that does not exist", { name: "Fine", slug: "fine" }, "99999", 404],
     ] as const
@@ -168,3 +170,85 @@ runScenarios(
     unchanged: true,
   })),
 );
+
+describe("changes sent side by side", () => {
+  test("renames of one category: each acknowledged old address forwards to where it ended", async () => {
+    const api = await scenarioApp({ admin: true });
+    const category = await createCategory(api.db, { name: "Start", slug: "start" });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => renameCategoryOf(api, category.id, `Name ${i}`, `name-${i}`)),
+    );
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const [final] = api.sqlite.query("SELECT slug FROM blog_categories WHERE id = ?").all(category.id) as {
+      slug: string;
+    }[];
+    const targets = api.sqlite.query("SELECT from_slug, to_slug FROM blog_redirects").all() as {
+      from_slug: string;
+      to_slug: string;
+    }[];
+    // Every slug the category had but the last forwards straight to the last.
+    expect(targets.length).toBe(12);
+    expect(new Set(targets.map((t) => t.to_slug))).toEqual(new Set([final!.slug]));
+  });
+
+  test("a post's slug changes: each old address leads to the post, never to nothing", async () => {
+    const api = await scenarioApp({ admin: true });
+    const post = await createPost(api.db, { slug: "origin" });
+    await Promise.all(Array.from({ length: 6 }, (_, i) => movePost(api, post.id, `moved-${i}`)));
+    const { slug } = api.sqlite.query("SELECT slug FROM blog_posts WHERE id = ?").get(post.id) as { slug: string };
+    await forwards(api, "/blog/origin", `/blog/${slug}`);
+    const targets = api.sqlite.query("SELECT DISTINCT to_slug FROM blog_redirects").all();
+    expect(targets).toEqual([{ to_slug: slug }]);
+  });
+
+  test("the same new slug twice, and a rename beside a delete: 200 once, then 409 or 404, never a 5xx", async () => {
+    const api = await scenarioApp({ admin: true });
+    const a = await createCategory(api.db, { name: "A", slug: "a" });
+    const b = await createCategory(api.db, { name: "B", slug: "b" });
+    // Sent by hand: which of the two wins is not known in advance.
+    const rename = (id: number) =>
+      api.request(`/api/admin/blog/category/${id}`, {
+        method: "PUT",
+        headers: { cookie: api.cookie!, origin: "http://localhost", "content-type": "application/json" },
+        body: JSON.stringify({ name: "Same", slug: "same" }),
+      });
+    const same = await Promise.all([a, b].map((c) => rename(c.id)));
+    expect(same.map((r) => r.status).sort()).toEqual([200, 409]);
+
+    const doomed = await createCategory(api.db, { name: "Doomed", slug: "doomed" });
+    const mixed = await Promise.all([
+      api.check({ ...admin, method: "DELETE", path: `/api/admin/blog/category/${doomed.id}`, status: 200 }),
+      renameCategoryOf(api, doomed.id, "Saved", "saved", 404),
+    ]);
+    expect(mixed.map((r) => r.status)).toEqual([200, 404]);
+    await forwards(api, "/blog?category=doomed", "/blog");
+  });
+
+  test("a post saved while its category is deleted: 422 at Category, nothing saved", async () => {
+    const api = await scenarioApp({ admin: true });
+    const category = await createCategory(api.db, { name: "Going", slug: "going" });
+    const post = await createPost(api.db, { slug: "staying", category: "going" });
+    const [, saved] = await Promise.all([
+      api.check({ ...admin, method: "DELETE", path: `/api/admin/blog/category/${category.id}`, status: 200 }),
+      api.check({
+        ...admin,
+        method: "PUT",
+        path: `/api/admin/blog/post/${post.id}`,
+        body: postInput({ title: "Saved in a category that went", slug: "staying", category: "going" }),
+        status: 422,
+      }),
+    ]);
+    expect(saved.json().details).toEqual([{ field: "category", message: "Choose an existing category" }]);
+  });
+});
+
+test("an old address's 301 is never kept by a browser: undoing the change cannot make a loop", async () => {
+  const api = await scenarioApp({ admin: true });
+  const post = await createPost(api.db, { slug: "here" });
+  await movePost(api, post.id, "there");
+  await api.check({
+    path: "/blog/here",
+    status: 301,
+    responseHeaders: { location: "/blog/there", "cache-control": "no-store" },
+  });
+});

@@ -115,7 +115,13 @@ export type AdminBlogPost = BlogPost & {
 
 export const CategoryInput = Type.Omit(
   insertSchema(blogCategories, {
-    name: Type.String({ minLength: 1, maxLength: 60, error: "Name is required, at most 60 characters" }),
+    // At least one character that shows: not only spaces or zero-width characters.
+    name: Type.String({
+      minLength: 1,
+      maxLength: 60,
+      pattern: "[^\\s\\u200b-\\u200f\\u2060\\ufeff]",
+      error: "Name is required, at most 60 characters",
+    }),
     slug: Slug(60),
   }),
   ["id"],

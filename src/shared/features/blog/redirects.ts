@@ -6,7 +6,7 @@ import type { BlogRedirect } from "./contract.ts";
 type Ends = Pick<BlogRedirect, "kind" | "fromSlug" | "toSlug">;
 
 /** A post's address, or a category's list. */
-function address(kind: BlogRedirect["kind"], slug: string): string {
+export function address(kind: BlogRedirect["kind"], slug: string): string {
   return kind === "post" ? `/blog/${slug}` : `/blog?category=${encodeURIComponent(slug)}`;
 }
 

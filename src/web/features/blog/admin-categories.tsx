@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { type BlogCategory, CategoryInput } from "#shared/features/blog/contract.ts";
 import { blogCategoriesRead } from "#shared/features/blog/reads.ts";
-import { redirectSource } from "#shared/features/blog/redirects.ts";
+import { address } from "#shared/features/blog/redirects.ts";
 import { adminApi, at } from "#web/admin/admin-client.ts";
 import { adminQuery, useAdminChange } from "#web/admin/admin-queries.ts";
 import { DeleteDialog } from "#web/admin/admin-table.tsx";
@@ -54,8 +54,8 @@ function CategoryForm({ category, onDone }: { category: BlogCategory | null; onD
         <TextField label="Slug" {...editor.bind("slug")} />
         {moving && (
           <p className="hint" role="status">
-            Its list moves to <code>{redirectSource({ kind: "category", fromSlug: form.slug })}</code>. The old address,{" "}
-            <code>{redirectSource({ kind: "category", fromSlug: category.slug })}</code>, will forward there.
+            Its list moves to <code>{address("category", form.slug)}</code>. The old address,{" "}
+            <code>{address("category", category.slug)}</code>, will forward there.
           </p>
         )}
         {category ? (
@@ -81,13 +81,30 @@ export function CategoriesTab() {
   const [editing, setEditing] = useState<BlogCategory | null>(null);
   const [deleting, setDeleting] = useState<BlogCategory | null>(null);
   const remove = useAdminChange((id: number) => at(adminApi.blog.category, { id }).delete());
+  // After a rename or a delete the row that had the focus may be gone: the list's heading takes
+  // it, once the dialog has closed (closing gives the focus back to the button that opened it).
+  const listHeading = useRef<HTMLHeadingElement>(null);
+  const [focusList, setFocusList] = useState(0);
+  const backToList = () => setFocusList((n) => n + 1);
+  useEffect(() => {
+    if (focusList > 0) listHeading.current?.focus();
+  }, [focusList]);
 
   return (
     <>
       <div className="grid-2">
-        <CategoryForm key={editing?.id ?? "new"} category={editing} onDone={() => setEditing(null)} />
+        <CategoryForm
+          key={editing?.id ?? "new"}
+          category={editing}
+          onDone={() => {
+            if (editing) backToList();
+            setEditing(null);
+          }}
+        />
         <section aria-labelledby="categories-heading">
-          <h2 id="categories-heading">Categories</h2>
+          <h2 id="categories-heading" ref={listHeading} tabIndex={-1}>
+            Categories
+          </h2>
           {categories.isPending ? (
             <p aria-busy="true">Loading categories...</p>
           ) : !categories.data?.length ? (
@@ -99,7 +116,7 @@ export function CategoriesTab() {
                 return (
                   <li key={c.id}>
                     <span>
-                      <strong>{c.name}</strong> <code>/{c.slug}</code>
+                      <strong>{c.name}</strong> <code>{address("category", c.slug)}</code>
                       {count !== undefined && <small> · {plural(count)}</small>}
                     </span>
                     <span className="actions">
@@ -130,7 +147,7 @@ export function CategoriesTab() {
                 : count === 1
                   ? "Its one post becomes Uncategorized; it is not deleted."
                   : `Its ${count} posts become Uncategorized; none is deleted.`;
-          return `Delete “${c.name}”? ${held} Its address, ${redirectSource({ kind: "category", fromSlug: c.slug })}, will forward to the whole blog.`;
+          return `Delete “${c.name}”? ${held} Its address, ${address("category", c.slug)}, will forward to the whole blog.`;
         }}
         remove={remove}
         success={{ title: "Success", description: "Category deleted" }}
@@ -139,6 +156,7 @@ export function CategoriesTab() {
           if (deleting?.id === editing?.id) setEditing(null);
           setDeleting(null);
         }}
+        onDeleted={backToList}
       />
       <RedirectsList kind="category" />
     </>

@@ -42,7 +42,7 @@ export function RedirectsList({ kind }: { kind: BlogRedirect["kind"] }) {
         item={deleting}
         title="Delete Redirect"
         message={(r) =>
-          `Stop forwarding ${redirectSource(r)} to ${redirectTarget(r)}? Links and search results that still use the old address will no longer find it.`
+          `Stop forwarding ${redirectSource(r)} to ${redirectTarget(r)}? Links and search results that still use the old address will ${r.kind === "post" ? "land on the blog's list instead" : "find the blog's list filtered by a category that no longer exists, with no articles"}.`
         }
         remove={remove}
         success={{ title: "Success", description: "Redirect deleted" }}
