@@ -1,4 +1,4 @@
-import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { type QueryClient, QueryClientProvider, useQueryClient } from "@tanstack/react-query";
 import { Suspense, use, useDeferredValue, useEffect, useState } from "react";
 import { Redirect, Router, useLocation, useSearch } from "wouter";
 import { useBrowserLocation, useSearch as useBrowserSearch, usePathname } from "wouter/use-browser-location";
@@ -7,6 +7,7 @@ import { loadProgress } from "./features/progress/store.ts";
 import { Layout } from "./layout/layout.tsx";
 import { followLinkButtonsOnSpace } from "./lib/link-buttons.ts";
 import { OriginContext } from "./lib/origin.ts";
+import { pageArrival, pageShown } from "./page-arrival.ts";
 import { loadPage, pageReady } from "./page-modules.ts";
 import type { PageModule, PageProps } from "./page-route.ts";
 import { matchPage, type PageDef, pageById, searchAt } from "./routes.ts";
@@ -45,17 +46,26 @@ type LocationOptions = { ssrPath?: string; ssrSearch?: string };
 
 /**
  * The address the site shows, `value` of it: the browser's, except while a link leads to a
- * page whose code has not arrived yet. Then the whole site (header, page, focus and scroll)
- * keeps showing the page the visitor is on, its address included, and moves at once when the
- * next page can render: never a bare "Loading…" without a heading in between. React renders
- * the new address in the background (useDeferredValue) and commits it once nothing suspends.
- * An address whose page is here is shown at once, so a field bound to it (the blog's search)
- * follows every keystroke.
+ * page whose code or data has not arrived yet (page-arrival.ts). Then the whole site (header,
+ * page, focus and scroll) keeps showing the page the visitor is on, its address included, and
+ * moves at once when the next page can render whole: never a bare "Loading…" in between.
+ * React renders the new address in the background (useDeferredValue) and commits it once
+ * nothing suspends. An address whose page is here is shown at once, so a field bound to it
+ * (the blog's search) follows every keystroke.
  */
 function useShown<T>(value: T, options: LocationOptions): T {
   const pathname = usePathname(options);
+  const search = searchAt(pathname, useBrowserSearch(options));
+  const queryClient = useQueryClient();
   const deferred = useDeferredValue(value);
-  return pageReady(matchPage(pathname, new URLSearchParams()).page) ? value : deferred;
+  // Whether this render is the background one, which already shows the new address.
+  const background = useDeferredValue(`${pathname}?${search}`) === `${pathname}?${search}`;
+  if (!pageReady(matchPage(pathname, new URLSearchParams()).page)) return deferred;
+  const arrival = typeof window === "undefined" ? null : pageArrival(queryClient, pathname, search);
+  if (!arrival || arrival.status === "fulfilled") return value;
+  if (!background) return deferred;
+  use(arrival as Promise<void>);
+  return value;
 }
 
 /** useLocation() for the whole site: the browser's path, held while the next page's code loads (useShown). */
@@ -81,6 +91,7 @@ function PageOutlet({ forcedPageId }: { forcedPageId: string | null }) {
   const search = useSearch();
   const match = forced ? { page: forced, params: {} } : matchPage(location, new URLSearchParams(search));
   useNavigationCount(match.page.id, location, search ? `${location}?${search}` : location);
+  useEffect(() => pageShown(match.page), [match.page]);
   if ("movedTo" in match.page) return <Redirect to={match.page.movedTo} replace />;
   return (
     <Suspense fallback={<p aria-busy="true">Loading…</p>}>

@@ -75,6 +75,8 @@ test("a scripted visit shows in the funnel, the offer and the link counts; a bot
   await expect(page).toHaveURL(/\/quiz\/earnings\?tier=/);
   await page.getByRole("button", { name: "GET MY STARTER KIT" }).click();
   await expect(page).toHaveURL(/\/quiz\/starter-kit\?/);
+  // Counted once it is on screen (the address changes first, while its data comes).
+  await expect(page.getByText("Your personalized starter kit")).toBeVisible();
 
   // A lesson read through: its end on screen and 15 seconds open (the page's clock, run on).
   await page.clock.install();

@@ -1,6 +1,15 @@
 import { join } from "node:path";
 import type { Page } from "@playwright/test";
-import { ADMIN_PASSWORD, axeRun, expect, expectOnFirstScreen, settleTransitions, signIn, test } from "./fixtures.ts";
+import {
+  ADMIN_PASSWORD,
+  axeRun,
+  expect,
+  expectOnFirstScreen,
+  settleTransitions,
+  signIn,
+  test,
+  waitForHydration,
+} from "./fixtures.ts";
 
 // Each journey runs on a site of its own (the admin project's `ownSite`), in any order.
 test.describe.configure({ timeout: 90_000 });
@@ -743,4 +752,20 @@ test("Backups leads to where the schedule is set: Settings, opened at its backup
   await expect(heading).toBeFocused();
   await expect(heading).toBeInViewport();
   await expect(page.getByLabel("When to back up")).toBeVisible();
+});
+
+test("what is typed before the page's script runs is kept: Sign In then signs in", async ({ page }) => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/assets/entry.client-*.js", async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto("/admin-login", { waitUntil: "domcontentloaded" });
+  await page.getByLabel("Username").fill("admin");
+  await page.getByLabel("Password").fill(ADMIN_PASSWORD);
+  release();
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
 });

@@ -225,6 +225,32 @@ test("each page loads only its own JavaScript; while it comes, the page the visi
   expect(scripts.some((s) => s.includes("/site-page-"))).toBe(true);
 });
 
+test("a followed link shows the next page whole: its data is fetched before it replaces this one", async ({
+  page,
+  visit,
+}) => {
+  // The blog's list is held back until the page on screen has been looked at.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let asked!: () => void;
+  const requested = new Promise<void>((resolve) => (asked = resolve));
+  await page.route("**/api/blog/posts", async (route) => {
+    asked();
+    await released;
+    await route.continue();
+  });
+  await visit("/");
+  const home = await page.getByRole("heading", { level: 1 }).textContent();
+  await page.locator("footer").getByRole("link", { name: "Blog", exact: true }).click();
+  await requested;
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(home!);
+  await expect(page.locator("main")).not.toContainText("Loading");
+  release();
+  // The list arrives with its posts, never "Loading articles..." first.
+  await expect(page.getByRole("heading", { level: 1, name: "Cam Model Resources & Guides" })).toBeVisible();
+  await expect(page.locator("main article").first()).toBeVisible();
+});
+
 /** The phone menu's toggle: the summary of a native disclosure (it has no ARIA role to find it by). */
 function menuToggle(page: Page) {
   return page.getByRole("navigation", { name: "Main" }).locator("details.site-menu > summary");

@@ -54,6 +54,14 @@ export function PasswordForm({ initialFailure, username = "", onCodeRequired, on
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(initialFailure);
   const [busy, setBusy] = useState(false);
+  // What was typed before the page's script ran is in the fields, not in the state: taken over
+  // once, or the first render after would empty the fields it shows.
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    const fields = formRef.current?.elements;
+    const typed = (name: string) => (fields?.namedItem(name) as HTMLInputElement | null)?.value ?? "";
+    setForm((f) => ({ username: typed("username") || f.username, password: typed("password") || f.password }));
+  }, []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -80,7 +88,7 @@ export function PasswordForm({ initialFailure, username = "", onCodeRequired, on
   }
 
   return (
-    <form method="post" action={authApi.login["~path"]} onSubmit={submit} noValidate>
+    <form ref={formRef} method="post" action={authApi.login["~path"]} onSubmit={submit} noValidate>
       <CredentialField
         name="username"
         label="Username"
