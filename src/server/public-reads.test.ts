@@ -3,6 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { Glob } from "bun";
+import { blogRedirects } from "#server/features/blog/table.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { type AnyRead, readKey } from "#shared/read.ts";
 import { testApp } from "#tests/support/app.ts";
@@ -34,6 +35,8 @@ async function setup() {
     )
   ).json();
   const [post] = await (await request("/api/blog/posts")).json();
+  // An old address of that post, for the read that says where it moved.
+  await database.db.insert(blogRedirects).values({ kind: "post", fromSlug: "an-old-address", toSlug: post.slug });
   return { request, resolve, quiz, earnings, post };
 }
 
@@ -58,6 +61,7 @@ function samples({
     "/api/blog/categories": {},
     "/api/blog/post/:slug": { slug: post.slug },
     "/api/blog/post/:slug/related": { slug: post.slug },
+    "/api/blog/moved/:kind/:slug": { kind: "post", slug: "an-old-address" },
   };
 }
 
@@ -102,6 +106,7 @@ describe("public reads", () => {
       "/api/quiz/archetypes/Pirate",
       "/api/earnings/tiers/Pirate",
       "/api/blog/post/no-such-post",
+      "/api/blog/moved/post/never-moved",
       "/api/course/modules/42",
       "/api/pages/nope",
     ]) {
