@@ -59,6 +59,7 @@ export default function AdminPage() {
   // address mounts the page anew: one opened while signed out stays too.
   const [shown, setShown] = useState(() => useSessionStore.getState().ended);
   const leaving = useRef(false);
+  const signedOut = useRef(false);
   const { section, record } = readAdminPath(location);
   const label = sectionLabel(section);
 
@@ -69,6 +70,16 @@ export default function AdminPage() {
     // was signed in, so a session that ends is named as such.
     if (!hasAdminFlag()) setAdminFlag(me.data?.user);
   }, [isAdmin, me.data?.user]);
+
+  // Signed out: what the dashboard fetched is forgotten once it has gone from the screen. Not
+  // before: until the sign-in page can show, this one stays, and every query emptied under it
+  // would be asked again, now without a session.
+  useEffect(
+    () => () => {
+      if (signedOut.current) queryClient.clear();
+    },
+    [queryClient],
+  );
 
   // The sign-in page's code is fetched now: every way out of the dashboard (Sign Out, a session
   // that ended) leads there, and a page whose code is still coming keeps this one on screen,
@@ -92,12 +103,12 @@ export default function AdminPage() {
 
   async function signOut() {
     leaving.current = true;
+    signedOut.current = true;
     try {
       await answer(authApi.logout.post({}));
     } finally {
       clearAdminFlag();
       sessionResumed();
-      queryClient.clear();
       toast({ title: "Success", description: "Logged out successfully" });
       // Back to the login page after about half a second.
       setTimeout(() => navigate("/admin-login"), 500);
