@@ -5,6 +5,7 @@ import {
   axeRun,
   expect,
   expectOnFirstScreen,
+  holdBack,
   settleTransitions,
   signIn,
   test,
@@ -757,12 +758,7 @@ test("Backups leads to where the schedule is set: Settings, opened at its backup
 });
 
 test("what is typed before the page's script runs is kept: Sign In then signs in", async ({ page }) => {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/assets/entry.client-*.js", async (route) => {
-    await released;
-    await route.continue();
-  });
+  const { release } = await holdBack(page, "**/assets/entry.client-*.js");
   await page.goto("/admin-login", { waitUntil: "domcontentloaded" });
   await page.getByLabel("Username").fill("admin");
   await page.getByLabel("Password").fill(ADMIN_PASSWORD);

@@ -215,6 +215,23 @@ export async function signIn(page: Page): Promise<void> {
   await expect(page.getByRole("heading", { level: 1, name: "Admin Dashboard" })).toBeVisible();
 }
 
+/**
+ * Holds back the answers to requests for `url` (a glob) until `release()`: `requested`
+ * resolves once the page has asked for one, so a test can look at the page while it waits.
+ */
+export async function holdBack(page: Page, url: string): Promise<{ requested: Promise<void>; release: () => void }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let asked!: () => void;
+  const requested = new Promise<void>((resolve) => (asked = resolve));
+  await page.route(url, async (route) => {
+    asked();
+    await released;
+    await route.continue();
+  });
+  return { requested, release };
+}
+
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 }

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectOnFirstScreen, test, waitForHydration } from "./fixtures.ts";
+import { expect, expectOnFirstScreen, holdBack, test, waitForHydration } from "./fixtures.ts";
 
 test("the theme toggle survives a reload, applied before first paint", async ({ page, visit }) => {
   await page.emulateMedia({ colorScheme: "light" });
@@ -202,15 +202,7 @@ test("each page loads only its own JavaScript; while it comes, the page the visi
     if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname);
   });
   // The next page's code is held back until the page on screen has been looked at.
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let asked!: () => void;
-  const requested = new Promise<void>((resolve) => (asked = resolve));
-  await page.route("**/assets/site-page-*.js", async (route) => {
-    asked();
-    await released;
-    await route.continue();
-  });
+  const { requested, release } = await holdBack(page, "**/assets/site-page-*.js");
   await visit("/");
   const home = await page.getByRole("heading", { level: 1 }).textContent();
   expect(scripts.some((s) => s.includes("/home-"))).toBe(true);
@@ -230,15 +222,7 @@ test("a followed link shows the next page whole: its data is fetched before it r
   visit,
 }) => {
   // The blog's list is held back until the page on screen has been looked at.
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  let asked!: () => void;
-  const requested = new Promise<void>((resolve) => (asked = resolve));
-  await page.route("**/api/blog/posts", async (route) => {
-    asked();
-    await released;
-    await route.continue();
-  });
+  const { requested, release } = await holdBack(page, "**/api/blog/posts");
   await visit("/");
   const home = await page.getByRole("heading", { level: 1 }).textContent();
   await page.locator("footer").getByRole("link", { name: "Blog", exact: true }).click();
