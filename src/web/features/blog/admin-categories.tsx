@@ -116,8 +116,10 @@ export function CategoriesTab() {
                 return (
                   <li key={c.id}>
                     <span>
-                      <strong>{c.name}</strong> <code>{address("category", c.slug)}</code>
+                      <strong>{c.name}</strong>
                       {count !== undefined && <small> · {plural(count)}</small>}
+                      <br />
+                      <code>{address("category", c.slug)}</code>
                     </span>
                     <span className="actions">
                       <button type="button" className="secondary outline small-button" onClick={() => setEditing(c)}>
