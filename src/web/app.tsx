@@ -1,7 +1,7 @@
 import { type QueryClient, QueryClientProvider, useQueryClient } from "@tanstack/react-query";
 import { Suspense, use, useDeferredValue, useEffect, useState } from "react";
 import { Redirect, Router, useLocation, useSearch } from "wouter";
-import { useBrowserLocation, useSearch as useBrowserSearch, usePathname } from "wouter/use-browser-location";
+import { navigate, useSearch as useBrowserSearch, usePathname } from "wouter/use-browser-location";
 import { useNavigationCount } from "./features/analytics/beacon.ts";
 import { loadProgress } from "./features/progress/store.ts";
 import { Layout } from "./layout/layout.tsx";
@@ -10,7 +10,7 @@ import { OriginContext } from "./lib/origin.ts";
 import { pageArrival, pageShown } from "./page-arrival.ts";
 import { loadPage, pageReady } from "./page-modules.ts";
 import type { PageModule, PageProps } from "./page-route.ts";
-import { matchPage, type PageDef, pageById, searchAt } from "./routes.ts";
+import { addressAt, matchPage, type PageDef, type PageMatch, pageById } from "./routes.ts";
 
 interface AppProps {
   queryClient: QueryClient;
@@ -53,25 +53,37 @@ type LocationOptions = { ssrPath?: string; ssrSearch?: string };
  * nothing suspends. An address whose page is here is shown at once, so a field bound to it
  * (the blog's search) follows every keystroke.
  */
-function useShown<T>(value: T, options: LocationOptions): T {
-  const pathname = usePathname(options);
-  const search = searchAt(pathname, useBrowserSearch(options));
+function useShown<T>(value: T, { pathname, search, match }: Address): T {
   const queryClient = useQueryClient();
   const deferred = useDeferredValue(value);
   // Whether this render is the background one, which already shows the new address.
-  const background = useDeferredValue(`${pathname}?${search}`) === `${pathname}?${search}`;
-  if (!pageReady(matchPage(pathname, new URLSearchParams()).page)) return deferred;
-  const arrival = typeof window === "undefined" ? null : pageArrival(queryClient, pathname, search);
+  const href = `${pathname}?${search}`;
+  const background = useDeferredValue(href) === href;
+  if (!pageReady(match.page)) return deferred;
+  const arrival = typeof window === "undefined" ? null : pageArrival(queryClient, match, pathname, search);
   if (!arrival || arrival.status === "fulfilled") return value;
   if (!background) return deferred;
   use(arrival as Promise<void>);
   return value;
 }
 
-/** useLocation() for the whole site: the browser's path, held while the next page's code loads (useShown). */
-function useShownLocation(options: LocationOptions): ReturnType<typeof useBrowserLocation> {
-  const [pathname, navigate] = useBrowserLocation(options);
-  return [useShown(pathname, options), navigate];
+interface Address {
+  pathname: string;
+  /** The query string the page reads (searchAt). */
+  search: string;
+  match: PageMatch;
+}
+
+/** The browser's address, matched against the routes once for each hook that reads it. */
+function useAddress(options: LocationOptions): Address {
+  const pathname = usePathname(options);
+  return { pathname, ...addressAt(pathname, useBrowserSearch(options)) };
+}
+
+/** useLocation() for the whole site: the browser's path, held while the next page arrives (useShown). */
+function useShownLocation(options: LocationOptions): [string, typeof navigate] {
+  const address = useAddress(options);
+  return [useShown(address.pathname, address), navigate];
 }
 
 /**
@@ -80,7 +92,8 @@ function useShownLocation(options: LocationOptions): ReturnType<typeof useBrowse
  * (and the first render in the browser matches the server's HTML). Held with the path (useShown).
  */
 function usePageSearch(options: LocationOptions): string {
-  return useShown(searchAt(usePathname(options), useBrowserSearch(options)), options);
+  const address = useAddress(options);
+  return useShown(address.search, address);
 }
 
 function PageOutlet({ forcedPageId }: { forcedPageId: string | null }) {

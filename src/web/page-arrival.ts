@@ -2,7 +2,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { readKey } from "#shared/read.ts";
 import { loadPage } from "./page-modules.ts";
 import { pageQueries, type Reader } from "./page-route.ts";
-import { matchPage, type PageDef } from "./routes.ts";
+import type { PageDef, PageMatch } from "./routes.ts";
 
 // A link followed in the browser fetches what the next page's loader names (the same reads the
 // server puts into its first HTML) before the site moves to it (useShown in app.tsx), so the
@@ -28,8 +28,12 @@ export function pageShown(page: PageDef | { movedTo: string }): void {
  * moved address, or a page of the same module as the one shown (the quiz's next step, another
  * admin section), which shows its own progress.
  */
-export function pageArrival(queryClient: QueryClient, pathname: string, search: string): Arrival | null {
-  const found = matchPage(pathname, new URLSearchParams(search));
+export function pageArrival(
+  queryClient: QueryClient,
+  found: PageMatch,
+  pathname: string,
+  search: string,
+): Arrival | null {
   if (shown === null || "movedTo" in found.page || found.page.load === shown.load) return null;
   const href = `${pathname}?${search}`;
   let arrival = arrivals.get(href);
@@ -60,11 +64,11 @@ async function prepare(
 ): Promise<void> {
   try {
     const { route = {} } = await loadPage(page);
-    const fetch = (key: string) => queryClient.fetchQuery({ queryKey: [key] });
-    const read: Reader = (decl, ...args) => fetch(readKey(decl.path, args[0])).catch(() => null) as never;
+    const fetchRead = (key: string) => queryClient.fetchQuery({ queryKey: [key] });
+    const read: Reader = (decl, ...args) => fetchRead(readKey(decl.path, args[0])).catch(() => null) as never;
     const queries = await pageQueries(route, { params, search: new URLSearchParams(search), pathname, read });
     // A redirect is the page's own to make once it renders.
-    if (Array.isArray(queries)) await Promise.allSettled(queries.map(({ key }) => fetch(key)));
+    if (Array.isArray(queries)) await Promise.allSettled(queries.map(({ key }) => fetchRead(key)));
   } catch {
     // The page shows its own error state, as it would have without this.
   }

@@ -309,10 +309,16 @@ function pageSearch(page: PathEntry, search: URLSearchParams): URLSearchParams {
   return kept;
 }
 
-/** The query string the page at this address reads (browser side: what useSearch() gives a page). */
-export function searchAt(pathname: string, search: string): string {
+/** The page at this address and the query string it reads, matched once (browser side: what useSearch() gives a page). */
+export function addressAt(pathname: string, search: string): { match: PageMatch; search: string } {
   const all = new URLSearchParams(search);
-  return pageSearch(matchPage(pathname, all).page, all).toString();
+  const match = matchPage(pathname, all);
+  return { match, search: pageSearch(match.page, all).toString() };
+}
+
+/** The query string the page at this address reads. */
+export function searchAt(pathname: string, search: string): string {
+  return addressAt(pathname, search).search;
 }
 
 /** A page's cache key: what the page reads from its address, and which cache partition keeps it. */

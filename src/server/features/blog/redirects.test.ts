@@ -24,6 +24,17 @@ async function movePost(api: ScenarioApp, id: number, slug: string, published = 
   });
 }
 
+/**
+ * A PUT as the signed-in admin whose answer is not checked here: for two changes sent side by
+ * side, where which one comes first is not known in advance.
+ */
+const putAsAdmin = (api: ScenarioApp, path: string, body: unknown) =>
+  api.request(path, {
+    method: "PUT",
+    headers: { cookie: api.cookie!, origin: "http://localhost", "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
 const forwards = (api: ScenarioApp, path: string, to: string) =>
   api.check({ path, status: 301, responseHeaders: { location: to } });
 
@@ -207,11 +218,7 @@ describe("changes sent side by side", () => {
     const b = await createCategory(api.db, { name: "B", slug: "b" });
     // Sent by hand: which of the two comes first is not known in advance.
     const rename = (id: number, slug: string) =>
-      api.request(`/api/admin/blog/category/${id}`, {
-        method: "PUT",
-        headers: { cookie: api.cookie!, origin: "http://localhost", "content-type": "application/json" },
-        body: JSON.stringify({ name: "Same", slug }),
-      });
+      putAsAdmin(api, `/api/admin/blog/category/${id}`, { name: "Same", slug });
     const same = await Promise.all([a, b].map((c) => rename(c.id, "same")));
     expect(same.map((r) => r.status).sort()).toEqual([200, 409]);
 
@@ -234,11 +241,11 @@ describe("changes sent side by side", () => {
     // Sent by hand: which of the two comes first is not known in advance.
     const [, saved] = await Promise.all([
       api.check({ ...admin, method: "DELETE", path: `/api/admin/blog/category/${category.id}`, status: 200 }),
-      api.request(`/api/admin/blog/post/${post.id}`, {
-        method: "PUT",
-        headers: { cookie: api.cookie!, origin: "http://localhost", "content-type": "application/json" },
-        body: JSON.stringify(postInput({ title: "Saved in a category that went", slug: "staying", category: "going" })),
-      }),
+      putAsAdmin(
+        api,
+        `/api/admin/blog/post/${post.id}`,
+        postInput({ title: "Saved in a category that went", slug: "staying", category: "going" }),
+      ),
     ]);
     if (saved.status === 422) {
       expect((await saved.json()).details).toEqual([{ field: "category", message: "Choose an existing category" }]);
