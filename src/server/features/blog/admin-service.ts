@@ -74,21 +74,30 @@ const noSuchCategory = (category: string) =>
     { field: "category", message: "Choose an existing category" },
   ]);
 
-/** The row values a post's form gives, checked and cleaned as when it is saved (the preview shows the same). */
-export async function postValues(db: Db, input: PostInput) {
+/** The row values a post's form gives, cleaned as when it is saved; its category is not checked yet. */
+function postRow(input: PostInput) {
   const { content, contentMarkdown, raw, field } = postContent(input);
   // An image from another website would be accepted and then never shown (the CSP blocks it).
   refuseOffSiteImages(raw, field, "content");
-  const fields = rowValues(blogPosts, PostInput, input);
-  const { category } = fields;
-  if (category && !(await categorySlugTaken(db, category))) throw noSuchCategory(category);
   return {
-    ...fields,
+    ...rowValues(blogPosts, PostInput, input),
     title: input.title.trim(),
     content,
     contentMarkdown,
     publishAt: input.publishAt ? new Date(input.publishAt) : null,
   };
+}
+
+/** A post's category, when it names one, exists. */
+async function checkCategory(db: Db, category: string | null | undefined): Promise<void> {
+  if (category && !(await categoryUsesSlug(db, category))) throw noSuchCategory(category);
+}
+
+/** The row values a post's form gives, checked and cleaned as when it is saved (for the preview). */
+export async function postValues(db: Db, input: PostInput) {
+  const row = postRow(input);
+  await checkCategory(db, row.category);
+  return row;
 }
 
 const SLUG_TAKEN = [{ field: "slug", message: "Another post already uses this slug" }];
@@ -99,20 +108,19 @@ async function slugTaken(db: Db, slug: string, exceptId?: number): Promise<boole
 }
 
 /**
- * What a post's save checks again inside its transaction, where no other change can come
- * between the check and the write: its slug is free, and its category (checked first by
- * postValues) has not been renamed or deleted meanwhile.
+ * What a post's save checks inside its transaction, where no other change can come between the
+ * check and the write: its slug is free, and its category exists (not renamed or deleted).
  */
-async function checkPostAgain(tx: Db, input: PostInput, category: string | null | undefined, id?: number) {
+async function checkPost(tx: Db, input: PostInput, category: string | null | undefined, id?: number) {
   if (await slugTaken(tx, input.slug, id))
     throw new HttpError(409, `A post with the slug "${input.slug}" already exists.`, SLUG_TAKEN);
-  if (category && !(await categorySlugTaken(tx, category))) throw noSuchCategory(category);
+  await checkCategory(tx, category);
 }
 
 export async function createPost(db: Db, input: PostInput): Promise<AdminBlogPost> {
-  const values = await postValues(db, input);
+  const values = postRow(input);
   const row = await inTransaction(db, async (tx) => {
-    await checkPostAgain(tx, input, values.category);
+    await checkPost(tx, input, values.category);
     const [row] = await tx.insert(blogPosts).values(values).returning();
     // A redirect from this address would never be used again: the post answers there.
     await releaseAddress(tx, "post", input.slug);
@@ -128,7 +136,7 @@ export async function createPost(db: Db, input: PostInput): Promise<AdminBlogPos
  * one before left.
  */
 export async function updatePost(db: Db, id: number, input: PostInput): Promise<AdminBlogPost> {
-  const values = await postValues(db, input);
+  const values = postRow(input);
   const row = await inTransaction(db, async (tx) => {
     const [existing] = await tx
       .select({ slug: blogPosts.slug, published: blogPosts.published })
@@ -136,7 +144,7 @@ export async function updatePost(db: Db, id: number, input: PostInput): Promise<
       .where(eq(blogPosts.id, id))
       .limit(1);
     if (!existing) throw new HttpError(404, "No post with that id.");
-    await checkPostAgain(tx, input, values.category, id);
+    await checkPost(tx, input, values.category, id);
     const [row] = await tx
       .update(blogPosts)
       .set({ ...values, updatedAt: new Date() })
@@ -161,7 +169,7 @@ export async function deletePost(db: Db, id: number): Promise<void> {
 
 const CATEGORY_TAKEN = [{ field: "slug", message: "Another category already uses this slug" }];
 
-async function categorySlugTaken(db: Db, slug: string, exceptId?: number): Promise<boolean> {
+async function categoryUsesSlug(db: Db, slug: string, exceptId?: number): Promise<boolean> {
   const [row] = await db
     .select({ id: blogCategories.id })
     .from(blogCategories)
@@ -175,7 +183,7 @@ const categoryTaken = (slug: string) =>
 
 export async function createCategory(db: Db, input: CategoryInput): Promise<BlogCategory> {
   return inTransaction(db, async (tx) => {
-    if (await categorySlugTaken(tx, input.slug)) throw categoryTaken(input.slug);
+    if (await categoryUsesSlug(tx, input.slug)) throw categoryTaken(input.slug);
     const [row] = await tx.insert(blogCategories).values({ name: input.name.trim(), slug: input.slug }).returning();
     await releaseAddress(tx, "category", input.slug);
     return row!;
@@ -197,7 +205,7 @@ async function categorySlug(db: Db, id: number): Promise<string> {
 export async function updateCategory(db: Db, id: number, input: CategoryInput): Promise<BlogCategory> {
   return inTransaction(db, async (tx) => {
     const slug = await categorySlug(tx, id);
-    if (await categorySlugTaken(tx, input.slug, id)) throw categoryTaken(input.slug);
+    if (await categoryUsesSlug(tx, input.slug, id)) throw categoryTaken(input.slug);
     const [row] = await tx
       .update(blogCategories)
       .set({ name: input.name.trim(), slug: input.slug })
