@@ -11,6 +11,7 @@ export default {
     "bench/*.ts",
     "tests/setup/*.ts",
     "**/*.test.{ts,tsx}",
+    "drizzle-pg.config.ts",
   ],
   project: ["src/**/*.{ts,tsx,css}", "scripts/**/*.ts", "bench/**/*.ts", "tests/**/*.{ts,tsx}", "*.ts"],
   // Its font files are read by path when the build draws the social cards (scripts/share-images.ts).

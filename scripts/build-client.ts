@@ -3,6 +3,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import type { BunPlugin } from "bun";
 import { errorPage, type PageDef, pages } from "#web/routes.ts";
 import { buildInputs, STAMPS, stampBuild } from "./build-stamp.ts";
 import { writeShareImages } from "./share-images.ts";
@@ -27,6 +28,20 @@ function pageSource(load: () => unknown): string {
   return join(root, "src", "web", match[1]!);
 }
 
+/**
+ * The shared contracts derive their schemas from the tables, which the browser builds with
+ * SQLite's column helpers only: both dialects give the same schemas (src/server/db/columns.test.ts),
+ * and PostgreSQL's half of drizzle stays out of the bundle.
+ */
+const sqliteColumnsOnly: BunPlugin = {
+  name: "sqlite-columns-only",
+  setup(build) {
+    build.onResolve({ filter: /^#server\/db\/columns\.ts$/ }, () => ({
+      path: join(root, "src/server/db/columns-sqlite.ts"),
+    }));
+  },
+};
+
 const result = await Bun.build({
   entrypoints: [join(root, "src/web/entry.client.tsx"), join(root, "src/web/styles/app.css"), ...pageSources],
   outdir: join(outdir, "assets"),
@@ -40,6 +55,7 @@ const result = await Bun.build({
   naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "[name]-[hash].[ext]" },
   // Bun.build does not set NODE_ENV; without this React's development build ships.
   define: { "process.env.NODE_ENV": '"production"' },
+  plugins: [sqliteColumnsOnly],
 });
 if (!result.success) {
   for (const log of result.logs) console.error(log);

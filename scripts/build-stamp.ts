@@ -8,7 +8,17 @@ import { join } from "node:path";
 export const ROOT = join(import.meta.dir, "..");
 
 /** The folders and files whose content goes into a build. */
-const INPUTS = ["src", "scripts", "drizzle", "content", "public", "package.json", "bun.lock", "tsconfig.json"];
+const INPUTS = [
+  "src",
+  "scripts",
+  "drizzle",
+  "drizzle-pg",
+  "content",
+  "public",
+  "package.json",
+  "bun.lock",
+  "tsconfig.json",
+];
 
 /** What each build leaves: its stamp file, beside the output it describes. */
 export const STAMPS = {

@@ -49,6 +49,8 @@ run([
   "--asset",
   "./drizzle",
   "--asset",
+  "./drizzle-pg",
+  "--asset",
   "./public",
   "src/server/main.ts",
   "--outfile",

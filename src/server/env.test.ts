@@ -11,6 +11,7 @@ describe("loadConfig", () => {
       dataDir: "./data",
       publicUrl: null,
       jwtSecret: null,
+      databaseUrl: null,
       adminUsername: "admin",
       adminPassword: null,
       development: false,
@@ -119,6 +120,22 @@ describe("loadConfig", () => {
     });
   });
 
+  test("DATABASE_URL: a postgres:// or postgresql:// address, never echoed when refused", () => {
+    const secret = "x".repeat(40);
+    for (const url of ["postgres://u:p@db:5432/cam", "postgresql://u:p@db/cam", " POSTGRES://db/cam "])
+      expect(loadConfig({ DATABASE_URL: url, JWT_SECRET: secret }).databaseUrl).toBe(url.trim());
+    expect(loadConfig({ DATABASE_URL: "  " }).databaseUrl).toBeNull();
+    const refused = (() => {
+      try {
+        loadConfig({ DATABASE_URL: "sqlite://p4ssw0rd@x", JWT_SECRET: secret });
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(refused).toContain("DATABASE_URL must be a PostgreSQL address");
+    expect(refused).not.toContain("p4ssw0rd");
+  });
+
   test("TRUSTED_PROXIES: addresses and CIDR ranges, comma-separated, spaces and empty entries ignored", () => {
     expect(loadConfig({ TRUSTED_PROXIES: " 127.0.0.1, ::1 ,,10.0.0.0/8, fd00::/8 " }).trustedProxies).toEqual([
       "127.0.0.1",
@@ -143,6 +160,8 @@ describe("loadConfig", () => {
     [{ PUBLIC_URL: "ftp://x.example" }, "PUBLIC_URL must be an http(s) URL"],
     [{ JWT_SECRET: "short" }, "JWT_SECRET must be at least 32 characters"],
     [{ ADMIN_USERNAME: "a b" }, "ADMIN_USERNAME must be"],
+    [{ DATABASE_URL: "mysql://u:secret@db/x", JWT_SECRET: "x".repeat(40) }, 'got one starting "mysql:"'],
+    [{ DATABASE_URL: "postgres://u:secret@db/x" }, "JWT_SECRET is required with DATABASE_URL"],
     [{ ADMIN_PASSWORD: "tiny" }, "ADMIN_PASSWORD must be at least 12 characters"],
     [{ TRUSTED_PROXIES: "nginx" }, "TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges"],
     [{ TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/33, *" }, '(not valid: "10.0.0.0/33", "*")'],

@@ -4,6 +4,7 @@ import { Cron } from "croner";
 import { MAX_KEEP } from "#shared/features/backups/contract.ts";
 import { DEFAULT_LINK_CHECK_HOURS } from "#shared/features/settings/link-checks.ts";
 import { CHECKPOINT_EVERY_MS } from "./db/checkpoints.ts";
+import { dialectOf } from "./db/dialect.ts";
 import { parseRange } from "./lib/client.ts";
 import { DAILY_LIMITS, type DailyLimits } from "./lib/daily-quota.ts";
 import { IDLE_TIMEOUT_SECONDS } from "./lib/time-limits.ts";
@@ -14,6 +15,8 @@ export interface Config {
   dataDir: string;
   publicUrl: string | null;
   jwtSecret: string | null;
+  /** DATABASE_URL: a postgres:// address runs the site on PostgreSQL; null (unset): SQLite in DATA_DIR. */
+  databaseUrl: string | null;
   adminUsername: string;
   adminPassword: string | null;
   /**
@@ -200,6 +203,19 @@ export function loadConfig(env: Env): Config {
     problems.push("JWT_SECRET must be at least 32 characters long (or unset, to generate one in DATA_DIR).");
   }
 
+  const databaseUrl = value("DATABASE_URL") ?? null;
+  if (databaseUrl !== null) {
+    if (dialectOf(databaseUrl) !== "postgresql")
+      // Only the scheme is echoed: the address may hold a password.
+      problems.push(
+        `DATABASE_URL must be a PostgreSQL address such as postgres://user:password@host:5432/database (got one starting "${databaseUrl.split(":")[0]}:"); leave it unset to keep the database in DATA_DIR (SQLite).`,
+      );
+    else if (jwtSecret === null)
+      problems.push(
+        "JWT_SECRET is required with DATABASE_URL: every instance of the site must sign sessions with the same secret (32+ characters; openssl rand -base64 48 makes one).",
+      );
+  }
+
   const adminUsername = value("ADMIN_USERNAME") ?? "admin";
   if (!/^[A-Za-z0-9._-]{3,64}$/.test(adminUsername)) {
     problems.push("ADMIN_USERNAME must be 3 to 64 letters, digits, dots, dashes or underscores.");
@@ -330,6 +346,7 @@ export function loadConfig(env: Env): Config {
     dataDir,
     publicUrl,
     jwtSecret,
+    databaseUrl,
     adminUsername,
     adminPassword,
     development: env.NODE_ENV === "development",

@@ -106,6 +106,12 @@ async function main(argv: string[]) {
     throw error;
   }
   dataDirInUse = resolve(config.dataDir);
+  // The tables and migrations exist for PostgreSQL (src/server/db/postgres.ts); the server and
+  // the commands do not run on it yet, so a start with DATABASE_URL stops before touching anything.
+  if (config.databaseUrl)
+    fail(
+      "DATABASE_URL is set, but this version cannot run the site on PostgreSQL yet. Unset it to keep the database in DATA_DIR (SQLite); nothing was changed.",
+    );
   switch (command) {
     case "serve":
       return serve(config);

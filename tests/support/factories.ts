@@ -1,7 +1,7 @@
 // Small factories: each inserts one row with sensible defaults through drizzle and returns
 // it. A test names only the fields it cares about; everything else is a valid default.
 // Slugs, ids and titles are made unique with a counter, so a test can call a factory twice.
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { hashPassword } from "#server/features/auth/bootstrap.ts";
 import { adminUsers } from "#server/features/auth/table.ts";
 import { blogCategories, blogPosts } from "#server/features/blog/table.ts";

@@ -4,8 +4,9 @@ import { affiliateOffers } from "#server/features/offers/table.ts";
 import { recommendedProducts } from "#server/features/products/table.ts";
 import { siteSettings } from "#server/features/settings/table.ts";
 import { readDestination } from "#shared/features/links/destination.ts";
-import type { DatabaseHandle, Db } from "./client.ts";
+import type { DatabaseHandle } from "./client.ts";
 import { inTransaction } from "./transaction.ts";
+import type { Db } from "./types.ts";
 
 /** Told about a source whose URL cannot become a managed link (it is left without one). */
 export type AdoptionSkipped = (source: string, problem: string) => void;

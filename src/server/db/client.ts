@@ -5,20 +5,20 @@ import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { resourcePath } from "#server/resources.ts";
 import { stampIdentity } from "./identity.ts";
 import * as schema from "./schema.ts";
+import type { Db } from "./types.ts";
 import "./value-rules.ts";
 import { outsideTransactionsOnly, registerTransactionQueue, type TransactionQueue } from "./transaction.ts";
 
-/**
- * What services query through. They use drizzle's query builder with `await` only (never the
- * synchronous .get()/.all()/.run() that bun:sqlite also offers), so another database's drizzle
- * driver can stand behind the same code. Multi-statement writes go through inTransaction().
- */
-export type Db = ReturnType<typeof drizzle<typeof schema>>;
+/** drizzle over bun:sqlite, whole; services see it as the dialect-neutral Db (db/types.ts). */
+export type SqliteDb = ReturnType<typeof drizzle<typeof schema>>;
 
 export interface DatabaseHandle {
   /** The SQLite connection itself: for src/server/db/ and for tests that set up rows by hand. */
   sqlite: Database;
+  /** What services query through. */
   db: Db;
+  /** The same drizzle instance, whole: for drizzle's migrator. */
+  drizzle: SqliteDb;
   /**
    * Closes the connection. `checkpoint: false` leaves the write-ahead log as it is, unfolded
    * and not deleted: for a database file that is no longer the one opened (emptied, cut
@@ -85,6 +85,7 @@ function wrap(sqlite: Database, keeperFile: string | null = null): DatabaseHandl
   return {
     sqlite,
     db,
+    drizzle: db,
     close({ checkpoint = true } = {}) {
       if (closed) return;
       closed = true;
@@ -141,7 +142,7 @@ export function openDatabase(file: string, { keeper = false } = {}): DatabaseHan
 
 /** Applies every committed migration in drizzle/ (embedded in the executable). */
 export function applyMigrations(handle: DatabaseHandle): void {
-  migrate(handle.db, { migrationsFolder: resourcePath("drizzle") });
+  migrate(handle.drizzle, { migrationsFolder: resourcePath("drizzle") });
 }
 
 /** A fresh in-memory database with the real migrations: what tests use. */

@@ -1,63 +1,35 @@
 // The one place where a table's column types depend on the database. Every table in
-// src/server/features/*/table.ts is declared through these functions, so running on another
-// database (PostgreSQL) means a second implementation of this file, not a second set of tables.
-// Each function names what the column holds; the comment says how this database stores it.
-import { sql } from "drizzle-orm";
-import {
-  check,
-  index,
-  primaryKey,
-  integer as sqliteInteger,
-  sqliteTable,
-  text as sqliteText,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+// src/server/features/*/table.ts is declared once, through these functions, and built for the
+// dialect this process runs on (db/dialect.ts): SQLite's helpers (columns-sqlite.ts) or
+// PostgreSQL's (columns-pg.ts).
+//
+// The tables are typed as SQLite's: both dialects' helpers give every column the same row type
+// (what a select answers and an insert takes), which columns.test.ts asserts at compile time for
+// each helper and at run time for each table. Code above the tables sees one row type whatever
+// the database; the SQL each dialect writes for it is drizzle's business.
+import * as pg from "./columns-pg.ts";
+import * as sqlite from "./columns-sqlite.ts";
+import { dialect } from "./dialect.ts";
+
+/** SQLite's helper, or PostgreSQL's twin when this process runs on PostgreSQL. */
+function either<T>(sqliteHelper: T, pgHelper: unknown): T {
+  return (dialect === "postgresql" ? pgHelper : sqliteHelper) as T;
+}
 
 /** The table constructor, with its index, unique-index, composite-key and check-constraint helpers. */
-export { check, index, primaryKey, sqliteTable as table, uniqueIndex };
+export const table = either(sqlite.table, pg.table);
+export const check = either(sqlite.check, pg.check);
+export const index = either(sqlite.index, pg.index);
+export const uniqueIndex = either(sqlite.uniqueIndex, pg.uniqueIndex);
+export const primaryKey = either(sqlite.primaryKey, pg.primaryKey);
 
-/** An integer primary key the database numbers (SQLite: INTEGER PRIMARY KEY AUTOINCREMENT). */
-export function serialId(name: string) {
-  return sqliteInteger(name).primaryKey({ autoIncrement: true });
-}
-
-/** A text primary key the application chooses: random ids, readable slugs. */
-export function textId(name: string) {
-  return sqliteText(name).primaryKey();
-}
-
-export function text(name: string) {
-  return sqliteText(name);
-}
-
-/** Text limited to a few values (checked by the application and, where declared, a CHECK). */
-export function textEnum<U extends string, T extends Readonly<[U, ...U[]]>>(name: string, values: T) {
-  return sqliteText(name, { enum: values });
-}
-
-export function integer(name: string) {
-  return sqliteInteger(name);
-}
-
-/** SQLite has no boolean type: 0 or 1 in an integer. */
-export function boolean(name: string) {
-  return sqliteInteger(name, { mode: "boolean" });
-}
-
-/** SQLite has no timestamp type: milliseconds since 1970 in an integer, read as a Date. */
-export function timestamp(name: string) {
-  return sqliteInteger(name, { mode: "timestamp_ms" });
-}
-
-// unixepoch() alone has whole seconds; 'subsec' keeps the milliseconds a Date carries.
-const NOW_MS = sql`(CAST(unixepoch('subsec') * 1000 AS INTEGER))`;
-
-/** A required timestamp that the database sets to the moment the row is written. */
-export function timestampNow(name: string) {
-  return timestamp(name).notNull().default(NOW_MS);
-}
-
-/** A JSON value (SQLite: its text). */
-export function json<T>(name: string) {
-  return sqliteText(name, { mode: "json" }).$type<T>();
-}
+export const serialId = either(sqlite.serialId, pg.serialId);
+export const oneRowId = either(sqlite.oneRowId, pg.oneRowId);
+export const textId = either(sqlite.textId, pg.textId);
+export const text = either(sqlite.text, pg.text);
+export const textEnum = either(sqlite.textEnum, pg.textEnum);
+export const integer = either(sqlite.integer, pg.integer);
+export const boolean = either(sqlite.boolean, pg.boolean);
+export const timestamp = either(sqlite.timestamp, pg.timestamp);
+export const timestampNow = either(sqlite.timestampNow, pg.timestampNow);
+export const json = either(sqlite.json, pg.json);

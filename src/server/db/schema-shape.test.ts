@@ -137,7 +137,7 @@ describe("an older release's database", () => {
     const file = join(scratchDir("older"), "app.db");
     const handle = openDatabase(file);
     const { migrate } = await import("drizzle-orm/bun-sqlite/migrator");
-    migrate(handle.db, { migrationsFolder: folder });
+    migrate(handle.drizzle, { migrationsFolder: folder });
     handle.close();
     expect(await replacementDatabaseProblem(file)).toBeNull();
   });

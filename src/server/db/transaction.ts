@@ -1,5 +1,6 @@
 import type { Logger } from "drizzle-orm/logger";
-import type { Db } from "./client.ts";
+import type { SqliteDb } from "./client.ts";
+import type { Db } from "./types.ts";
 
 /**
  * Runs `work` as one transaction: every write it makes lands, or (when it throws) none does
@@ -24,11 +25,15 @@ import type { Db } from "./client.ts";
  * - should a work wait for anything else after all, a statement another request runs on the
  *   outer db meanwhile fails with TransactionOpenError instead of slipping into (and maybe
  *   being rolled back with) this transaction.
- * A PostgreSQL version is db.transaction(work) on a pooled connection.
+ * On PostgreSQL (db/postgres.ts) it is drizzle's db.transaction(work): one pooled connection
+ * holds the transaction, and other requests meanwhile run on the pool's other connections.
  */
 export function inTransaction<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  const runner = runners.get(db);
+  if (runner) return runner(work);
   const queue = queues.get(db);
-  if (!queue) throw new Error("This database was not opened by openDatabase(): it has no transaction queue.");
+  if (!queue)
+    throw new Error("This database was not opened by openDatabase() or openPostgres(): it has no transactions.");
   const run = queue.last.then(nextTurn).then(() => runAtomically(queue, work));
   queue.last = run.then(
     () => undefined,
@@ -51,7 +56,7 @@ export class TransactionOpenError extends Error {
  */
 export interface TransactionQueue {
   /** A second drizzle instance over the same connection, for the statements of a transaction. */
-  tx: Db;
+  tx: SqliteDb;
   open: boolean;
   /** The last transaction started; the next one starts after it. */
   last: Promise<unknown>;
@@ -60,6 +65,15 @@ export interface TransactionQueue {
 }
 
 const queues = new WeakMap<Db, TransactionQueue>();
+
+/** How a database whose driver has real transactions runs one (PostgreSQL's). */
+type TransactionRunner = <T>(work: (tx: Db) => Promise<T>) => Promise<T>;
+const runners = new WeakMap<Db, TransactionRunner>();
+
+/** Called once per database by the code that opens a PostgreSQL one. */
+export function registerTransactionRunner(db: Db, runner: TransactionRunner): void {
+  runners.set(db, runner);
+}
 
 /**
  * The logger the outer db is opened with: drizzle calls it before every statement, which is

@@ -4,7 +4,7 @@
 
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { Elysia, type TSchema, t } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { AnyRead, ParamRule, QueryValues, Read } from "#shared/read.ts";
 

@@ -1,6 +1,6 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { adminJson, NumericId, TextId } from "./admin-route.ts";
 
 /** How a record's id stands in its address, and the value its service takes. */

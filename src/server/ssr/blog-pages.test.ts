@@ -1,6 +1,6 @@
 // The blog as the first HTML response holds it, read through the parsed page.
 import { describe, expect, test } from "bun:test";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { siteApp } from "#tests/support/app.ts";
 import { createCategory, createPost, createSitePage } from "#tests/support/factories.ts";
 import { renderPage } from "#tests/support/page.ts";

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { ANALYTICS_PERIODS } from "#shared/features/analytics/constants.ts";
 import { readPeriod } from "#shared/features/analytics/report.ts";

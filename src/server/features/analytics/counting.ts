@@ -1,5 +1,5 @@
 import type { Server } from "elysia/universal";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import type { ClientOf } from "#server/lib/client.ts";
 import type { DailyLimits } from "#server/lib/daily-quota.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";

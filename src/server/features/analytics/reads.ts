@@ -1,5 +1,5 @@
 import { and, between, gte, inArray, lte } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { blogPosts } from "#server/features/blog/table.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";
 import { addDays, utcDay } from "#server/lib/utc-day.ts";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { getPublishedPost } from "#server/features/blog/service.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";

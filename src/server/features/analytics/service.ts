@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { eq, lt, sql } from "drizzle-orm";
 import { isbot } from "isbot";
-import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
+import type { Db } from "#server/db/types.ts";
 import { addDays, utcDay } from "#server/lib/utc-day.ts";
 import {
   type BOT_REASONS,

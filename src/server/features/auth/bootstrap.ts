@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
+import type { Db } from "#server/db/types.ts";
 import { adminUsers } from "./table.ts";
 
 function generatePassword(): string {

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import type { AdminUser } from "#shared/features/auth/contract.ts";
 import { CHALLENGE_COOKIE, cookieTokens, type SessionTokens } from "./session.ts";
 import { adminUsers } from "./table.ts";

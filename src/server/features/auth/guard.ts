@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { changesState } from "#server/lib/methods.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { ADMIN_MOUNTS } from "#shared/features/auth/constants.ts";

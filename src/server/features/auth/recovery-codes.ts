@@ -1,6 +1,6 @@
 import { createHash, randomInt } from "node:crypto";
 import { and, count, desc, eq } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { RECOVERY_ALPHABET, RECOVERY_CODE_COUNT, RECOVERY_LENGTH } from "#shared/features/auth/constants.ts";
 import type { RecoveryCodeState } from "#shared/features/auth/contract.ts";
 import { adminRecoveryCodes, adminUsers } from "./table.ts";

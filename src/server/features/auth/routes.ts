@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import type { ClientOf } from "#server/lib/client.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { JSON_BODY_LIMIT, jsonBody, readBodyLimited } from "#server/plugins/json-body.ts";

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import type { AdminUser } from "#shared/features/auth/contract.ts";
 import { ARGON2 } from "./bootstrap.ts";
 import { adminUsers } from "./table.ts";

@@ -1,5 +1,5 @@
 import { jwtVerify, SignJWT } from "jose";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import type { AdminUser } from "#shared/features/auth/contract.ts";
 import { adminForToken } from "./service.ts";
 

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
-import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
+import type { Db } from "#server/db/types.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { looksLikeRecoveryCode } from "#shared/features/auth/constants.ts";
 import type { AccountStatus, Enrolment } from "#shared/features/auth/contract.ts";

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { and, desc, eq } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
 import { backupRunLocked } from "#server/db/lock.ts";
+import type { Db } from "#server/db/types.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { BackupRun, LastBackup } from "#shared/features/backups/contract.ts";
 import type { HomeBackup } from "#shared/features/home/contract.ts";

@@ -1,7 +1,7 @@
 import { Cron } from "croner";
 import { desc, eq } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
 import { backupRunLocked } from "#server/db/lock.ts";
+import type { Db } from "#server/db/types.ts";
 import { cronProblem } from "#server/env.ts";
 import { updateSettingsRow } from "#server/features/settings/settings-row.ts";
 import { siteSettings } from "#server/features/settings/table.ts";

@@ -1,4 +1,4 @@
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { deleteAutosave } from "#server/features/editor/service.ts";
 import { adminJson, NumericId } from "#server/plugins/admin-route.ts";
 import { adminRecordRoutes, numericId } from "#server/plugins/record-routes.ts";

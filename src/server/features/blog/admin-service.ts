@@ -1,6 +1,6 @@
 import { count, desc, eq } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
+import type { Db } from "#server/db/types.ts";
 import { refuseOffSiteImages } from "#server/lib/content-images.ts";
 import { htmlToMarkdown } from "#server/lib/html-to-markdown.ts";
 import { markdownToHtml } from "#server/lib/markdown.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { createCategory, createPost } from "#tests/support/factories.ts";
 import { parseXml } from "#tests/support/page.ts";
 import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
 import { createElement } from "react";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { refuseForeign } from "#server/features/auth/guard.ts";
 import { type SessionTokens, sessionAdmin } from "#server/features/auth/session.ts";
 import { xmlText } from "#server/lib/xml.ts";

@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { BlogRedirect } from "#shared/features/blog/contract.ts";
 import { redirectTarget } from "#shared/features/blog/redirects.ts";

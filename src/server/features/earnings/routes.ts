@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import type { Analytics } from "#server/features/analytics/counting.ts";
 import { takeResult } from "#server/features/analytics/limits.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";

@@ -1,5 +1,5 @@
 import { and, eq, gte } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";
 import { retentionCutoff } from "#server/features/settings/expired-results.ts";
 import { resultRetentionDays } from "#server/features/settings/result-retention.ts";

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { jsonBody } from "#server/plugins/json-body.ts";
 import { AUTOSAVE_KEY_PATTERN, AutosaveInput } from "#shared/features/editor/contract.ts";
 import { deleteAutosave, getAutosave, putAutosave } from "./service.ts";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import type { Autosave } from "#shared/features/editor/contract.ts";
 import { editorAutosaves } from "./table.ts";
 

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { SetupItemParam } from "#shared/features/home/setup.ts";
 import { adminHome, type HomeOptions } from "./service.ts";
 import { confirmSetupItem } from "./setup.ts";

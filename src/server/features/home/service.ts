@@ -1,6 +1,6 @@
 import { and, count, eq, gt, isNull, lte, or } from "drizzle-orm";
 import { VERSION_LINE } from "#server/build-info.ts";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { dailyCounts } from "#server/features/analytics/reads.ts";
 import { latestBackupRun } from "#server/features/backups/runs.ts";
 import { blogPosts } from "#server/features/blog/table.ts";

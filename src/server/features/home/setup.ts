@@ -1,5 +1,5 @@
 import { eq, or, sql } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { lastFinishedBackup } from "#server/features/backups/runs.ts";
 import { destinationsBySlug } from "#server/features/links/service.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { adminJson, NumericId } from "#server/plugins/admin-route.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { LinkCreate, LinkUpdate } from "#shared/features/links/contract.ts";

@@ -1,5 +1,5 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import type { Logger } from "#server/logger.ts";
 import type { HealthClass } from "#shared/features/links/contract.ts";
 import { hostProblem, isIpAddress } from "#shared/public-host.ts";

@@ -293,7 +293,7 @@ describe("upgrading a database from before managed links", () => {
         JSON.stringify({ ...journal, entries: journal.entries.slice(0, linksAt) }),
       );
       const handle = openDatabase(join(dir, "app.db"));
-      migrate(handle.db, { migrationsFolder: join(dir, "drizzle") });
+      migrate(handle.drizzle, { migrationsFolder: join(dir, "drizzle") });
       handle.sqlite.run(
         "INSERT INTO site_settings (id, brand_name, platform_a_name, platform_a_url, platform_b_name, platform_b_url) VALUES (1, 'Old Brand', 'Alpha', 'https://a.example/join?ref=1', 'Alpha', 'https://b.example/')",
       );

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { type Analytics, clickCounts, isNavigation } from "#server/features/analytics/counting.ts";
 import { followGo, placedInPost } from "./service.ts";
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, like } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { analyticsDaily } from "#server/features/analytics/table.ts";
 import { blogPosts } from "#server/features/blog/table.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { adminJson, NumericId } from "#server/plugins/admin-route.ts";
 import { MediaAltInput } from "#shared/features/media/contract.ts";
 import { deleteMedia, getMedia, listMedia, updateAlt } from "./service.ts";

@@ -1,4 +1,4 @@
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import type { Logger } from "#server/logger.ts";
 import { reconcileUploads, registerExistingUploads } from "./registry.ts";
 

@@ -1,4 +1,4 @@
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { imageSources } from "#server/lib/sanitize.ts";
 import { type CoverFit, IMAGE_SIZES, type ImageFit, type ImageUrlFit } from "#shared/features/media/constants.ts";
 import { imageFits } from "./service.ts";

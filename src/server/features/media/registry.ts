@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { storageFault } from "#server/lib/storage-health.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { VARIANT_WIDTHS } from "#shared/features/media/constants.ts";

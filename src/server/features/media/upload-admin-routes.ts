@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
 import { ADMIN_MOUNTS } from "#shared/features/auth/constants.ts";
 import { registerUpload, sameUpload } from "./registry.ts";

@@ -1,4 +1,4 @@
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { adminRecordRoutes, numericId } from "#server/plugins/record-routes.ts";
 import { OfferInput } from "#shared/features/offers/contract.ts";
 import { createOffer, deleteOffer, listAllOffers, updateOffer } from "./service.ts";

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { withImageFits } from "#server/features/media/fits.ts";
 import { serveRead } from "#server/lib/reads.ts";
 import { moduleOffersRead } from "#shared/features/offers/reads.ts";

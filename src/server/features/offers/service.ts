@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
+import type { Db } from "#server/db/types.ts";
 import { chooseLink, destinationsBySlug, goPath } from "#server/features/links/service.ts";
 import { refuseOffSiteImages } from "#server/lib/content-images.ts";
 import { markdownToHtml } from "#server/lib/markdown.ts";

@@ -1,4 +1,4 @@
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { adminRecordRoutes, textId } from "#server/plugins/record-routes.ts";
 import { RecommendedProduct } from "#shared/features/products/contract.ts";
 import { createProduct, deleteProduct, listAllProducts, updateProduct } from "./service.ts";

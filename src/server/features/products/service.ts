@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ne } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
+import type { Db } from "#server/db/types.ts";
 import { chooseLink, destinationsBySlug, goPath } from "#server/features/links/service.ts";
 import { rowValues } from "#server/lib/row-values.ts";
 import { HttpError } from "#server/plugins/errors.ts";

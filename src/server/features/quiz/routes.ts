@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import type { Analytics } from "#server/features/analytics/counting.ts";
 import { takeResult } from "#server/features/analytics/limits.ts";
 import { formStart } from "#server/lib/form-problem-page.ts";

@@ -1,5 +1,5 @@
 import { and, eq, gte, sql } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { retentionCutoff } from "#server/features/settings/expired-results.ts";
 import { resultRetentionDays } from "#server/features/settings/result-retention.ts";
 import { newId } from "#server/lib/ids.ts";

@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { robotsTxt, rssXml, sitemapXml } from "./service.ts";
 
 export interface SeoOptions {

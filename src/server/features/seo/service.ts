@@ -1,4 +1,4 @@
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { listPublishedPosts } from "#server/features/blog/service.ts";
 import { listModules } from "#server/features/course/service.ts";
 import { getSettings } from "#server/features/settings/service.ts";

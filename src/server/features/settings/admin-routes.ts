@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { adminJson } from "#server/plugins/admin-route.ts";
 import { PublicAddressInput, SiteSettings } from "#shared/features/settings/contract.ts";
 import type { PublicAddressStore } from "./public-address.ts";

@@ -1,5 +1,5 @@
 import { inArray, lt } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { earningsResults } from "#server/features/earnings/table.ts";
 import { quizResults } from "#server/features/quiz/table.ts";
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { adminJson } from "#server/plugins/admin-route.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { LinkCheckInput, type LinkCheckSchedule } from "#shared/features/settings/link-checks.ts";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { canonicalOrigin, isLocalOrigin, type PublicAddress } from "#shared/features/settings/contract.ts";
 import { siteSettings } from "./table.ts";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import type { Logger } from "#server/logger.ts";
 import { adminJson } from "#server/plugins/admin-route.ts";
 import { ResultRetentionInput } from "#shared/features/settings/contract.ts";

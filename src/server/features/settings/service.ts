@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { asc, eq } from "drizzle-orm";
-import type { Db } from "#server/db/client.ts";
 import { inTransaction } from "#server/db/transaction.ts";
+import type { Db } from "#server/db/types.ts";
 import { chooseLink, destinationsBySlug, goPath } from "#server/features/links/service.ts";
 import { sitePages } from "#server/features/site-pages/table.ts";
 import { HttpError } from "#server/plugins/errors.ts";

@@ -360,7 +360,7 @@ describe("the claims the site makes about itself", () => {
       cpSync(resourcePath("drizzle"), join(dir, "drizzle"), { recursive: true });
       writeFileSync(join(dir, "drizzle", "meta", "_journal.json"), JSON.stringify({ ...journal, entries: earlier }));
       const handle = openDatabase(join(dir, "app.db"));
-      migrate(handle.db, { migrationsFolder: join(dir, "drizzle") });
+      migrate(handle.drizzle, { migrationsFolder: join(dir, "drizzle") });
       handle.sqlite.run(
         "INSERT INTO site_settings (id, brand_name, platform_a_name, platform_a_url, platform_b_name, platform_b_url) VALUES (1, 'Old Brand', 'A', 'https://a.example', 'B', 'https://b.example')",
       );

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, integer, json, table, text, textEnum, timestampNow } from "#server/db/columns.ts";
+import { boolean, check, integer, json, oneRowId, table, text, textEnum, timestampNow } from "#server/db/columns.ts";
 import type { DisclosureWording } from "#shared/features/disclosure/constants.ts";
 
 /**
@@ -21,7 +21,7 @@ export const CLAIM_DEFAULTS = {
 export const siteSettings = table(
   "site_settings",
   {
-    id: integer("id").primaryKey(),
+    id: oneRowId("id"),
     brandName: text("brand_name").notNull(),
     platformAName: text("platform_a_name").notNull(),
     platformAUrl: text("platform_a_url").notNull(),

@@ -1,5 +1,5 @@
 import { Elysia, t } from "elysia";
-import type { Db } from "#server/db/client.ts";
+import type { Db } from "#server/db/types.ts";
 import { adminJson } from "#server/plugins/admin-route.ts";
 import { NewSitePageInput, SitePageInput } from "#shared/features/site-pages/contract.ts";
 import {

@@ -1,0 +1,87 @@
+// PostgreSQL, the opt-in second database (DATABASE_URL=postgres://…): drizzle over the
+// `postgres` driver, whose pool the services share. The same tables as SQLite, built with
+// PostgreSQL's column helpers (db/columns.ts), and migrations of their own in drizzle-pg/.
+import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import { resourcePath } from "#server/resources.ts";
+import * as schema from "./schema.ts";
+import { registerTransactionRunner } from "./transaction.ts";
+import type { Db } from "./types.ts";
+
+export interface PostgresHandle {
+  dialect: "postgresql";
+  /** What services query through: the same type as on SQLite (db/types.ts). */
+  db: Db;
+  /** The same drizzle instance, whole: for the migrator and the database's own tools. */
+  drizzle: PostgresJsDatabase<typeof schema>;
+  /** The driver's pool, for what drizzle does not say (advisory locks, LISTEN/NOTIFY). */
+  client: postgres.Sql;
+  /** Waits for running queries, then closes every connection (at most `timeoutSeconds`). */
+  close(timeoutSeconds?: number): Promise<void>;
+}
+
+export interface PostgresOptions {
+  /** Connections in the pool. */
+  max?: number;
+}
+
+/** Opens a pool on `url`; connections are made as queries need them. */
+export function openPostgres(url: string, { max = 10 }: PostgresOptions = {}): PostgresHandle {
+  const client = postgres(url, {
+    max,
+    // "already exists, skipping" and the like: nothing an operator needs on every start.
+    onnotice: () => {},
+    connect_timeout: 10,
+    // Closed when idle for a minute, so a quiet site holds few connections.
+    idle_timeout: 60,
+  });
+  const orm = drizzle({ client, schema });
+  // The builders are SQLite-typed; the row types are the same (db/columns.ts, db/types.ts).
+  const db = orm as unknown as Db;
+  registerTransactionRunner(db, (work) => orm.transaction((tx) => work(tx as unknown as Db)));
+  return {
+    dialect: "postgresql",
+    db,
+    drizzle: orm,
+    client,
+    close: (timeoutSeconds = 5) => client.end({ timeout: timeoutSeconds }),
+  };
+}
+
+/**
+ * Keys of the advisory locks cam-guide takes (pg_advisory_lock's 64-bit key space is shared by
+ * everything in the database, so each is a fixed random number rather than a small one).
+ */
+const ADVISORY_LOCKS = {
+  /** Migrations and seeding at start: one instance at a time, the others wait. */
+  schema: 7_305_218_554_107_311n,
+} as const;
+
+/**
+ * Runs `work` while this process holds the advisory lock `key`, waiting for it as long as
+ * another session holds it. The lock belongs to one reserved connection, released after work.
+ */
+async function withAdvisoryLock<T>(handle: PostgresHandle, key: bigint, work: () => Promise<T>): Promise<T> {
+  const session = await handle.client.reserve();
+  try {
+    await session`select pg_advisory_lock(${key.toString()}::bigint)`;
+    try {
+      return await work();
+    } finally {
+      await session`select pg_advisory_unlock(${key.toString()}::bigint)`;
+    }
+  } finally {
+    session.release();
+  }
+}
+
+/**
+ * Applies every committed migration in drizzle-pg/ (embedded in the executable), under the
+ * schema lock: instances starting together apply them once, one after the other waiting.
+ */
+export async function applyPostgresMigrations(handle: PostgresHandle): Promise<void> {
+  await withAdvisoryLock(handle, ADVISORY_LOCKS.schema, () =>
+    migrate(handle.drizzle, { migrationsFolder: resourcePath("drizzle-pg") }),
+  );
+}
