@@ -1,7 +1,7 @@
 // What the app is built from: createApp's one options object. The server (commands/serve.ts)
 // passes everything but `testHooks`; tests (tests/support/app.ts) pass the same fields and
 // may add `testHooks`. Whatever is left out is made in createApp from the configuration.
-import type { DatabaseHandle } from "./db/client.ts";
+import type { DatabaseAccess } from "./db/types.ts";
 import type { Config } from "./env.ts";
 import type { Analytics } from "./features/analytics/counting.ts";
 import type { LoginThrottle } from "./features/auth/throttle.ts";
@@ -92,7 +92,7 @@ export interface TestHooks {
 }
 
 export interface AppOptions {
-  database: DatabaseHandle;
+  database: DatabaseAccess;
   /** Signs admin sessions (JWT_SECRET or the generated one in DATA_DIR). */
   secret: string;
   /** Where uploads are stored: DATA_DIR/uploads; DATA_DIR is the folder above it. */

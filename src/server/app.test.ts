@@ -119,14 +119,14 @@ runScenarios("API scenarios", [
   {
     name: "healthz answers 503 when the database cannot be used",
     path: "/healthz",
-    setup: ({ database }) => database.close(),
+    setup: ({ testDb }) => testDb.close(),
     status: 503,
     contains: { status: "unavailable" },
   },
   {
     name: "an API failure answers a generic 500 JSON, the details only in the log",
     path: "/api/pages/terms",
-    setup: ({ sqlite }) => sqlite.run("DROP TABLE site_pages"),
+    setup: ({ testDb }) => testDb.rows("DROP TABLE site_pages"),
     status: 500,
     json: { error: "Something went wrong on our side. Please try again." },
     check: (_, { logger }) => expect(logger.lines.join("\n")).toContain("site_pages"),

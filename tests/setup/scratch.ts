@@ -3,6 +3,7 @@
 import { afterAll, setDefaultTimeout } from "bun:test";
 import { ensureCurrent } from "../support/built.ts";
 import { TEST_DEADLINE_MS } from "../support/deadlines.ts";
+import { closeTestDatabases } from "../support/postgres.ts";
 import { removeScratch } from "../support/scratch.ts";
 
 // Many tests render pages, which link the client bundle's files: it is built here when it is
@@ -14,4 +15,8 @@ ensureCurrent("client");
 // process, where this line reaches only the first).
 setDefaultTimeout(TEST_DEADLINE_MS);
 
-afterAll(() => removeScratch());
+afterAll(async () => {
+  removeScratch();
+  // A PostgreSQL test database a test left open (an app it made) is closed and dropped.
+  await closeTestDatabases();
+});

@@ -2,12 +2,14 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "#server/app.ts";
 import type { AppServices, AppStorage, TestHooks } from "#server/app-options.ts";
-import { type DatabaseHandle, databaseImage, openMemoryCopy, openMemoryDatabase } from "#server/db/client.ts";
+import { databaseImage, openMemoryCopy, openMemoryDatabase } from "#server/db/client.ts";
+import { dialect } from "#server/db/dialect.ts";
 import { seedDatabase } from "#server/db/seed.ts";
 import { DAILY_LIMITS, type DailyLimits } from "#server/lib/daily-quota.ts";
 import { StorageHealth } from "#server/lib/storage-health.ts";
 import { memoryLogger } from "#server/logger.ts";
 import { type AssetStore, loadAssets } from "#server/ssr/assets.ts";
+import { openTestDatabase, sqliteTestDatabase, type TestDatabase } from "./database.ts";
 import { createSettings } from "./factories.ts";
 import { scratchDir } from "./scratch.ts";
 
@@ -15,14 +17,18 @@ let assets: AssetStore | undefined;
 export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
 
 // Seeding is asynchronous, and an app is wanted at once: the seed runs once into a template,
-// and every test app opens its own copy of it.
-const seeded = await (async () => {
-  const template = openMemoryDatabase();
-  await seedDatabase(template);
-  const image = databaseImage(template);
-  template.close();
-  return image;
-})();
+// and every test app opens its own copy of it. (On PostgreSQL, apps come from newTestApp(),
+// whose databases copy a seeded template of their own: tests/support/database.ts.)
+const seeded =
+  dialect === "sqlite"
+    ? await (async () => {
+        const template = openMemoryDatabase();
+        await seedDatabase(template);
+        const image = databaseImage(template);
+        template.close();
+        return image;
+      })()
+    : null;
 
 /**
  * createApp's options as a test gives them: the configuration as the environment would set
@@ -52,13 +58,32 @@ export interface TestAppOptions {
   testHooks?: TestHooks;
 }
 
-/** The real app on a fresh in-memory database with the real migrations (and the seed unless `seed: false`). */
+/**
+ * The real app on a fresh in-memory SQLite database with the real migrations (and the seed
+ * unless `seed: false`), at once. For a test that runs on either database, newTestApp().
+ */
 export function testApp(options: TestAppOptions = {}) {
-  const database: DatabaseHandle = options.image
+  if (!seeded) throw new Error("testApp() opens SQLite databases only: use newTestApp(), which opens either.");
+  const handle = options.image
     ? openMemoryCopy(options.image)
     : options.seed === false
       ? openMemoryDatabase()
       : openMemoryCopy(seeded);
+  const app = appOn(sqliteTestDatabase(handle), options);
+  return { ...app, database: handle, sqlite: handle.sqlite };
+}
+
+/**
+ * The real app on a fresh database of the dialect this test process runs on (SQLite in memory,
+ * or PostgreSQL: `bun run test:postgres`), migrated, and seeded unless `seed: false`.
+ * close() closes the database (a PostgreSQL one is dropped).
+ */
+export async function newTestApp(options: TestAppOptions = {}) {
+  return appOn(await openTestDatabase({ seed: options.seed !== false, image: options.image }), options);
+}
+
+/** The app on an open test database. */
+function appOn(testDb: TestDatabase, options: TestAppOptions) {
   assets ??= loadAssets();
   const logger = memoryLogger();
   // As in DATA_DIR: the uploads in a folder of their own, beside the rest of the data.
@@ -66,7 +91,7 @@ export function testApp(options: TestAppOptions = {}) {
   const uploadsDir = join(dataDir, "uploads");
   mkdirSync(uploadsDir);
   const app = createApp({
-    database,
+    database: testDb,
     secret: TEST_SECRET,
     uploadsDir,
     // An in-memory database: only the disk under the data folder is watched.
@@ -86,8 +111,11 @@ export function testApp(options: TestAppOptions = {}) {
     testHooks: options.testHooks,
   });
   const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
-  return { app, database, db: database.db, sqlite: database.sqlite, logger, request, uploadsDir };
+  return { app, testDb, db: testDb.db, logger, request, uploadsDir, close: () => testDb.close() };
 }
+
+/** An app on either database (newTestApp), with what any test may use. */
+export type AnyTestApp = ReturnType<typeof appOn>;
 
 export type TestApp = ReturnType<typeof testApp>;
 
@@ -96,6 +124,15 @@ export async function siteApp(
   options: Omit<TestAppOptions, "seed"> & { settings?: Parameters<typeof createSettings>[1] } = {},
 ) {
   const t = testApp({ ...options, seed: false });
+  await createSettings(t.db, options.settings);
+  return t;
+}
+
+/** siteApp() on either database (newTestApp). */
+export async function newSiteApp(
+  options: Omit<TestAppOptions, "seed"> & { settings?: Parameters<typeof createSettings>[1] } = {},
+) {
+  const t = await newTestApp({ ...options, seed: false });
   await createSettings(t.db, options.settings);
   return t;
 }

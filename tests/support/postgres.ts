@@ -112,7 +112,6 @@ function testCluster(): TestCluster {
   return cluster;
 }
 
-let template: Promise<string> | undefined;
 let count = 0;
 
 /** A database name no other test process picks. */
@@ -140,32 +139,61 @@ async function dropDatabase(name: string): Promise<void> {
   await admin((sql) => sql.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
 }
 
+/** Templates this process made, by what they hold: migrated once, then copied for every test. */
+const templates = new Map<string, Promise<string>>();
+
+function template(kind: string, fill?: (handle: PostgresHandle) => Promise<unknown>): Promise<string> {
+  let made = templates.get(kind);
+  if (!made) {
+    made = (async () => {
+      const empty = await emptyDatabase(`template_${kind}`);
+      const handle = openPostgres(empty.url, { max: 2 });
+      try {
+        await applyPostgresMigrations(handle);
+        await fill?.(handle);
+      } finally {
+        await handle.close();
+      }
+      return new URL(empty.url).pathname.slice(1);
+    })();
+    templates.set(kind, made);
+  }
+  return made;
+}
+
+/** Test databases still open, closed and dropped after each test file (tests/setup/scratch.ts). */
+const open = new Set<() => Promise<void>>();
+
+export type TestPostgres = PostgresHandle & { url: string };
+
 /**
  * A fresh database with the real migrations, open: copied from a template this process migrated
- * once (copying is much faster than migrating). close() closes and drops it.
+ * once (copying is much faster than migrating), and filled by `fill` the first time a template
+ * of that `kind` is made (the seed, say). close() closes and drops it.
  */
-export async function migratedDatabase(): Promise<PostgresHandle & { url: string }> {
-  template ??= (async () => {
-    const made = await emptyDatabase("template");
-    const handle = openPostgres(made.url, { max: 2 });
-    try {
-      await applyPostgresMigrations(handle);
-    } finally {
-      await handle.close();
-    }
-    return new URL(made.url).pathname.slice(1);
-  })();
-  const from = await template;
+export async function migratedDatabase(
+  kind = "migrated",
+  fill?: (handle: PostgresHandle) => Promise<unknown>,
+): Promise<TestPostgres> {
+  const from = await template(kind, fill);
   const name = freshName("t");
   await admin((sql) => sql.unsafe(`CREATE DATABASE "${name}" TEMPLATE "${from}"`));
   const url = testCluster().url(name);
   const handle = openPostgres(url, { max: 4 });
-  return {
-    ...handle,
-    url,
-    close: async () => {
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= (async () => {
+      open.delete(close);
       await handle.close();
       await dropDatabase(name);
-    },
+    })();
+    return closed;
   };
+  open.add(close);
+  return { ...handle, url, close };
+}
+
+/** Closes and drops every test database still open. */
+export async function closeTestDatabases(): Promise<void> {
+  await Promise.all([...open].map((close) => close()));
 }

@@ -2,7 +2,7 @@
 // port) and what its answer must be. Modelled on PocketBase's ApiScenario.
 import { describe, expect, test } from "bun:test";
 import { login, SAME_ORIGIN } from "./admin.ts";
-import { siteApp, type TestApp, type TestAppOptions, testApp } from "./app.ts";
+import { type AnyTestApp, newSiteApp, newTestApp, type TestAppOptions } from "./app.ts";
 import { createAdmin } from "./factories.ts";
 
 /**
@@ -18,7 +18,7 @@ type Who = "guest" | "admin";
 /** Values a scenario's setup made (ids, slugs), by name; `{name}` in `path` is replaced by them. */
 type Made = Record<string, unknown>;
 
-interface ScenarioContext extends TestApp {
+interface ScenarioContext extends AnyTestApp {
   /** The admin's session cookie (`name=value`) when `who` is "admin", else null. */
   cookie: string | null;
 }
@@ -134,8 +134,12 @@ async function runScenario(scenario: Scenario, options: TableOptions = {}): Prom
     ...options,
     admin: scenario.who === "admin",
   });
-  const made = await scenario.setup?.(api);
-  return api.check(scenario, made && typeof made === "object" ? (made as Made) : {}, scenario.name);
+  try {
+    const made = await scenario.setup?.(api);
+    return await api.check(scenario, made && typeof made === "object" ? (made as Made) : {}, scenario.name);
+  } finally {
+    await api.close();
+  }
 }
 
 export interface ScenarioApp extends ScenarioContext {
@@ -150,7 +154,7 @@ export interface ScenarioApp extends ScenarioContext {
 export async function scenarioApp(
   options: TestAppOptions & TableOptions & { admin?: boolean } = {},
 ): Promise<ScenarioApp> {
-  const t = options.seed ? testApp(options) : await siteApp(options);
+  const t = options.seed ? await newTestApp(options) : await newSiteApp(options);
   const { handle } = options;
   if (handle) t.request = async (path, init) => handle(new Request(`http://localhost${path}`, init));
   const ctx: ScenarioApp = { ...t, cookie: null, check: (step, made = {}, name) => checkStep(ctx, step, made, name) };
@@ -214,39 +218,39 @@ function requestInit(step: Step, made: Made, cookie: string | null): RequestInit
   return { method: step.method ?? "GET", headers, body };
 }
 
-const ALL_TABLES =
-  "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name";
-
 /** Every table of the app's schema, by name. */
-export function appTables(sqlite: TestApp["sqlite"]): string[] {
+export async function appTables(testDb: AnyTestApp["testDb"]): Promise<string[]> {
   // The visit counts change with every page a visitor opens, by design (tests/analytics-collect.test.ts).
-  return (sqlite.query(ALL_TABLES).all() as { name: string }[])
-    .map((t) => t.name)
-    .filter((name) => !name.startsWith("analytics_"));
+  return (await testDb.tables()).filter((name) => !name.startsWith("analytics_"));
 }
 
-function tableNames(ctx: ScenarioContext, unchanged: Step["unchanged"]): string[] {
-  if (unchanged === true) return appTables(ctx.sqlite);
+async function tableNames(ctx: ScenarioContext, unchanged: Step["unchanged"]): Promise<string[]> {
+  if (unchanged === true) return appTables(ctx.testDb);
   return unchanged ?? [];
 }
 
-function contents(ctx: ScenarioContext, tables: string[]) {
-  return Object.fromEntries(tables.map((t) => [t, ctx.sqlite.query(`SELECT * FROM ${t}`).all()]));
+/** Each table's rows, in an order that does not depend on the database's (PostgreSQL promises none). */
+export async function contents(testDb: AnyTestApp["testDb"], tables: string[]) {
+  const rows = await Promise.all(tables.map((t) => testDb.rows(`SELECT * FROM ${t}`)));
+  return Object.fromEntries(tables.map((t, i) => [t, rows[i]!.map((row) => JSON.stringify(row, bigints)).sort()]));
 }
 
-function counts(ctx: ScenarioContext, tables: string[]) {
-  return Object.fromEntries(
-    tables.map((t) => [t, (ctx.sqlite.query(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n]),
-  );
+function bigints(_key: string, value: unknown) {
+  return typeof value === "bigint" ? value.toString() : value;
+}
+
+async function counts(ctx: ScenarioContext, tables: string[]) {
+  const rows = await Promise.all(tables.map((t) => ctx.testDb.rows<{ n: number }>(`SELECT count(*) AS n FROM ${t}`)));
+  return Object.fromEntries(tables.map((t, i) => [t, Number(rows[i]![0]!.n)]));
 }
 
 async function checkStep(ctx: ScenarioApp, step: Step, made: Made, name = "step"): Promise<ScenarioResponse> {
   if (step.who === "admin" && !ctx.cookie) await signIn(ctx);
   const path = fill(step.path, made);
   const init = requestInit(step, made, ctx.cookie);
-  const watched = tableNames(ctx, step.unchanged);
-  const before = contents(ctx, watched);
-  const countsBefore = counts(ctx, Object.keys(step.rows ?? {}));
+  const watched = await tableNames(ctx, step.unchanged);
+  const before = await contents(ctx.testDb, watched);
+  const countsBefore = await counts(ctx, Object.keys(step.rows ?? {}));
 
   const res = await ctx.request(path, init);
   const text = await res.text();
@@ -271,11 +275,11 @@ async function checkStep(ctx: ScenarioApp, step: Step, made: Made, name = "step"
       else expect(text).not.toContain(needle);
     }
     if (step.rows) {
-      const after = counts(ctx, Object.keys(step.rows));
+      const after = await counts(ctx, Object.keys(step.rows));
       const changed = Object.fromEntries(Object.keys(step.rows).map((t) => [t, after[t]! - countsBefore[t]!]));
       expect(changed).toEqual(step.rows);
     }
-    if (watched.length > 0) expect(contents(ctx, watched)).toEqual(before);
+    if (watched.length > 0) expect(await contents(ctx.testDb, watched)).toEqual(before);
     await step.check?.(answer, ctx, made);
   } catch (error) {
     const body = text.length > 1500 ? `${text.slice(0, 1500)}…` : text;

@@ -4,9 +4,8 @@ import { affiliateOffers } from "#server/features/offers/table.ts";
 import { recommendedProducts } from "#server/features/products/table.ts";
 import { siteSettings } from "#server/features/settings/table.ts";
 import { readDestination } from "#shared/features/links/destination.ts";
-import type { DatabaseHandle } from "./client.ts";
 import { inTransaction } from "./transaction.ts";
-import type { Db } from "./types.ts";
+import type { DatabaseAccess, Db } from "./types.ts";
 
 /** Told about a source whose URL cannot become a managed link (it is left without one). */
 export type AdoptionSkipped = (source: string, problem: string) => void;
@@ -19,7 +18,7 @@ export type AdoptionSkipped = (source: string, problem: string) => void;
  * character) gets no link: `skipped` is told, and the source's pages lead home until the admin
  * picks a link for it. Returns how many sources it gave a link. One transaction: all of it or none.
  */
-export function adoptLinks(handle: DatabaseHandle, skipped?: AdoptionSkipped): Promise<number> {
+export function adoptLinks(handle: DatabaseAccess, skipped?: AdoptionSkipped): Promise<number> {
   return inTransaction(handle.db, (tx) => adoptLinksIn(tx, skipped));
 }
 

@@ -5,7 +5,7 @@ import { migrate } from "drizzle-orm/bun-sqlite/migrator";
 import { resourcePath } from "#server/resources.ts";
 import { stampIdentity } from "./identity.ts";
 import * as schema from "./schema.ts";
-import type { Db } from "./types.ts";
+import type { DatabaseAccess, Db } from "./types.ts";
 import "./value-rules.ts";
 import { outsideTransactionsOnly, registerTransactionQueue, type TransactionQueue } from "./transaction.ts";
 
@@ -166,6 +166,6 @@ export function openMemoryCopy(image: Uint8Array): DatabaseHandle {
 }
 
 /** Resolves only after a real query on a real table answered; what /healthz relies on. */
-export async function probeDatabase(handle: DatabaseHandle): Promise<void> {
+export async function probeDatabase(handle: DatabaseAccess): Promise<void> {
   await handle.db.$count(schema.siteSettings);
 }

@@ -9,9 +9,9 @@ import { sitePages } from "#server/features/site-pages/table.ts";
 import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { SiteSettings } from "#shared/features/settings/contract.ts";
 import { adoptLinksIn } from "./adopt-links.ts";
-import type { DatabaseHandle } from "./client.ts";
 import { type Content, content as defaultContent } from "./content.ts";
 import { inTransaction } from "./transaction.ts";
+import type { DatabaseAccess } from "./types.ts";
 
 export type SeedReport = Record<string, number>;
 
@@ -23,7 +23,7 @@ export type SeedReport = Record<string, number>;
  * Within a run each record is inserted only when its natural key is absent, and all of it
  * lands in one transaction, or none of it.
  */
-export async function seedDatabase(handle: DatabaseHandle, content: Content = defaultContent): Promise<SeedReport> {
+export async function seedDatabase(handle: DatabaseAccess, content: Content = defaultContent): Promise<SeedReport> {
   const settings: unknown = content.siteSettings;
   if (!Value.Check(SiteSettings, settings)) {
     throw new Error("content/site-settings.json does not match the SiteSettings schema");

@@ -3,6 +3,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
 import { Value } from "@sinclair/typebox/value";
 import { type Column, getTableColumns, getTableName, is, SQL } from "drizzle-orm";
+import { PgTable, getTableConfig as pgTableConfig } from "drizzle-orm/pg-core";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { consoleLogger, type Logger } from "#server/logger.ts";
 import { fieldProblems } from "#shared/schema/field-problems.ts";
@@ -99,7 +100,17 @@ function kindOf(table: string, column: Column): Kind {
     case "SQLiteTextJson":
       return "json";
     case "SQLiteText":
+    case "PgText":
       return column.enumValues?.length ? "enum" : "text";
+    // PostgreSQL's twins (db/columns-pg.ts): the database enforces their types itself.
+    case "PgBigInt53":
+      return "integer";
+    case "PgBoolean":
+      return "boolean";
+    case "PgTimestamp":
+      return "time";
+    case "PgJsonb":
+      return "json";
   }
   throw new Error(`${table}.${column.name} is a ${column.columnType} column: give its type a rule in stored-values.ts`);
 }
@@ -141,7 +152,8 @@ export function storedValues<T extends SQLiteTable>(table: T, rules: ColumnRules
       readValue(name, declaredColumn, raw);
     return declaredColumn;
   });
-  const config = getTableConfig(table);
+  // A table built for PostgreSQL (db/columns.ts) is typed as SQLite's; its config is pg-core's.
+  const config = is(table, PgTable) ? pgTableConfig(table as unknown as PgTable) : getTableConfig(table);
   const primaryKey =
     config.primaryKeys[0]?.columns.map((c) => c.name) ?? config.columns.filter((c) => c.primary).map((c) => c.name);
   declared.set(name, { name, columns, primaryKey, row });
@@ -154,8 +166,9 @@ export function declaredTables(): string[] {
 
 const MAX_TIME = 8.64e15;
 
-/** What is wrong with a value SQLite holds for its column's type, or null. */
+/** What is wrong with a value the database holds for its column's type, or null. */
 function typeProblem(d: Declared, raw: unknown): string | null {
+  if (d.column.columnType.startsWith("Pg")) return pgTypeProblem(d, raw);
   switch (d.kind) {
     case "integer":
       return Number.isSafeInteger(raw) ? null : "is not a whole number";
@@ -169,6 +182,30 @@ function typeProblem(d: Declared, raw: unknown): string | null {
       return typeof raw === "string" && d.column.enumValues!.includes(raw)
         ? null
         : `is not one of ${d.column.enumValues!.join(", ")}`;
+    default:
+      return typeof raw === "string" ? null : "is not text";
+  }
+}
+
+/**
+ * The same on PostgreSQL, where a column holds only values of its type (the driver gives a bigint
+ * as a number or its digits, a timestamp as text): what is left to check is a whole number past
+ * what a number holds exactly, and text outside an enum's values (text carries no CHECK there).
+ */
+function pgTypeProblem(d: Declared, raw: unknown): string | null {
+  switch (d.kind) {
+    case "integer":
+      return Number.isSafeInteger(Number(raw)) ? null : "is not a whole number JavaScript holds exactly";
+    case "boolean":
+      return typeof raw === "boolean" ? null : "is not true or false";
+    case "time":
+      return typeof raw === "string" || raw instanceof Date ? null : "is not a time";
+    case "enum":
+      return typeof raw === "string" && d.column.enumValues!.includes(raw)
+        ? null
+        : `is not one of ${d.column.enumValues!.join(", ")}`;
+    case "json":
+      return null;
     default:
       return typeof raw === "string" ? null : "is not text";
   }

@@ -16,3 +16,11 @@ export type Db = Pick<
   BunSQLiteDatabase<typeof schema>,
   "select" | "selectDistinct" | "insert" | "update" | "delete" | "$count" | "$with" | "with"
 >;
+
+/**
+ * An open database as the app, the seed and the data upgrades use it, whichever the dialect:
+ * its query builder. SQLite's handle (db/client.ts) and PostgreSQL's (db/postgres.ts) both are one.
+ */
+export interface DatabaseAccess {
+  readonly db: Db;
+}

@@ -45,9 +45,9 @@ runScenarios("sign-in", [
     ...signIn,
     name: "a stored password hash that is not one (a database edited by hand) matches no password: 401, never a 500",
     body: ADMIN,
-    setup: async ({ db, sqlite }) => {
+    setup: async ({ db, testDb }) => {
       await createAdmin(db);
-      sqlite.exec("UPDATE admin_users SET password_hash = 'plain text'");
+      await testDb.rows("UPDATE admin_users SET password_hash = 'plain text'");
     },
     status: 401,
     json: { error: "Invalid username or password" },

@@ -140,10 +140,14 @@ describe("blog admin API as the admin", () => {
       status: 200,
       rows: { blog_categories: -1, blog_posts: 0 },
     });
-    expect(api.sqlite.query("SELECT count(*) AS n FROM blog_posts WHERE category = 'income-strategies'").get()).toEqual(
-      { n: 0 },
-    );
-    expect(api.sqlite.query("SELECT count(*) AS n FROM blog_posts WHERE category IS NULL").get()).toEqual({ n: 2 });
+    expect(
+      await api.testDb.rows(
+        "SELECT CAST(count(*) AS INTEGER) AS n FROM blog_posts WHERE category = 'income-strategies'",
+      ),
+    ).toEqual([{ n: 0 }]);
+    expect(
+      await api.testDb.rows("SELECT CAST(count(*) AS INTEGER) AS n FROM blog_posts WHERE category IS NULL"),
+    ).toEqual([{ n: 2 }]);
     await api.check({ who: "admin", method: "DELETE", path: `/api/admin/blog/category/${income.id}`, status: 404 });
   });
 });

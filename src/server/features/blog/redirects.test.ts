@@ -81,7 +81,7 @@ describe("a post's changed address", () => {
     const api = await scenarioApp({ admin: true });
     const draft = await createPost(api.db, { slug: "draft-address", published: false });
     await movePost(api, draft.id, "new-draft-address", false);
-    expect(api.sqlite.query("SELECT count(*) AS n FROM blog_redirects").get()).toEqual({ n: 0 });
+    expect(await api.testDb.rows("SELECT CAST(count(*) AS INTEGER) AS n FROM blog_redirects")).toEqual([{ n: 0 }]);
   });
 
   test("a new post at an old address takes it back; a deleted post's redirects go with it", async () => {
@@ -117,15 +117,15 @@ describe("a category's address", () => {
     const category = await createCategory(api.db, { name: "Money", slug: "money" });
     const post = await createPost(api.db, { category: "money" });
     await renameCategoryOf(api, category.id, "Earning Well", "earning-well");
-    expect(api.sqlite.query("SELECT category FROM blog_posts WHERE id = ?").get(post.id)).toEqual({
-      category: "earning-well",
-    });
+    expect(await api.testDb.rows(`SELECT category FROM blog_posts WHERE id = ${post.id}`)).toEqual([
+      { category: "earning-well" },
+    ]);
     await forwards(api, "/blog?category=money", "/blog?category=earning-well");
     await forwards(api, "/blog?category=money&q=tips", "/blog?category=earning-well&q=tips");
     await api.check({ path: "/blog?category=earning-well", status: 200, contains: [post.title] });
     // Only the name changed: nothing moves.
     await renameCategoryOf(api, category.id, "Earning", "earning-well");
-    expect(api.sqlite.query("SELECT count(*) AS n FROM blog_redirects").get()).toEqual({ n: 1 });
+    expect(await api.testDb.rows("SELECT CAST(count(*) AS INTEGER) AS n FROM blog_redirects")).toEqual([{ n: 1 }]);
   });
 
   test("deleted: the answer counts its posts, which stay, and its list forwards to the whole blog", async () => {
@@ -190,13 +190,12 @@ describe("changes sent side by side", () => {
       Array.from({ length: 12 }, (_, i) => renameCategoryOf(api, category.id, `Name ${i}`, `name-${i}`)),
     );
     expect(answers.every((a) => a.status === 200)).toBe(true);
-    const [final] = api.sqlite.query("SELECT slug FROM blog_categories WHERE id = ?").all(category.id) as {
-      slug: string;
-    }[];
-    const targets = api.sqlite.query("SELECT from_slug, to_slug FROM blog_redirects").all() as {
-      from_slug: string;
-      to_slug: string;
-    }[];
+    const [final] = await api.testDb.rows<{ slug: string }>(
+      `SELECT slug FROM blog_categories WHERE id = ${category.id}`,
+    );
+    const targets = await api.testDb.rows<{ from_slug: string; to_slug: string }>(
+      "SELECT from_slug, to_slug FROM blog_redirects",
+    );
     // Every slug the category had but the last forwards straight to the last.
     expect(targets.length).toBe(12);
     expect(new Set(targets.map((t) => t.to_slug))).toEqual(new Set([final!.slug]));
@@ -206,9 +205,11 @@ describe("changes sent side by side", () => {
     const api = await scenarioApp({ admin: true });
     const post = await createPost(api.db, { slug: "origin" });
     await Promise.all(Array.from({ length: 6 }, (_, i) => movePost(api, post.id, `moved-${i}`)));
-    const { slug } = api.sqlite.query("SELECT slug FROM blog_posts WHERE id = ?").get(post.id) as { slug: string };
+    const [{ slug }] = (await api.testDb.rows<{ slug: string }>(
+      `SELECT slug FROM blog_posts WHERE id = ${post.id}`,
+    )) as [{ slug: string }];
     await forwards(api, "/blog/origin", `/blog/${slug}`);
-    const targets = api.sqlite.query("SELECT DISTINCT to_slug FROM blog_redirects").all();
+    const targets = await api.testDb.rows("SELECT DISTINCT to_slug FROM blog_redirects");
     expect(targets).toEqual([{ to_slug: slug }]);
   });
 
@@ -251,7 +252,9 @@ describe("changes sent side by side", () => {
       expect((await saved.json()).details).toEqual([{ field: "category", message: "Choose an existing category" }]);
     } else expect(saved.status).toBe(200);
     // Either way the post is there, in no category.
-    expect(api.sqlite.query("SELECT category FROM blog_posts WHERE id = ?").get(post.id)).toEqual({ category: null });
+    expect(await api.testDb.rows(`SELECT category FROM blog_posts WHERE id = ${post.id}`)).toEqual([
+      { category: null },
+    ]);
   });
 });
 

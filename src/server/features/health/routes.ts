@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
-import { type DatabaseHandle, probeDatabase } from "#server/db/client.ts";
+import { probeDatabase } from "#server/db/client.ts";
+import type { DatabaseAccess } from "#server/db/types.ts";
 import type { Backups } from "#server/features/backups/service.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
 
@@ -10,7 +11,7 @@ import type { StorageHealth } from "#server/lib/storage-health.ts";
  * balancer or an operator sees what is wrong.
  */
 export function healthRoutes(
-  handle: DatabaseHandle,
+  handle: DatabaseAccess,
   storage: Pick<StorageHealth, "check"> & Partial<Pick<StorageHealth, "descriptorProblem">>,
   backups?: Pick<Backups, "health">,
 ) {
