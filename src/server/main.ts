@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { VERSION_LINE } from "./build-info.ts";
 import { resetPassword, resetSecondFactor } from "./commands/admin.ts";
 import { runAutoBackup, runBackup } from "./commands/backup.ts";
-import { fail } from "./commands/common.ts";
+import { fail, refuseOnPostgres } from "./commands/common.ts";
 import { healthcheck } from "./commands/healthcheck.ts";
 import { newDatabase } from "./commands/new-database.ts";
 import { runRestore } from "./commands/restore.ts";
@@ -50,6 +50,8 @@ Configuration (environment variables):
                   and search tags). Unset: the address the admin signs in at, confirmed in Settings
   NODE_ENV        development shows Bun's detailed error pages; anything else runs as production
   JWT_SECRET      Session signing secret, 32+ characters (default: generated once into DATA_DIR)
+  DATABASE_URL    postgres://user:password@host:5432/database runs the site on PostgreSQL (JWT_SECRET
+                  required; back the database up with pg_dump). Unset: SQLite in DATA_DIR, the default
   TRUSTED_PROXIES Your reverse proxies' addresses or CIDR ranges, comma-separated, e.g. 127.0.0.1,::1
                   (their X-Forwarded-For/-Proto are believed; default: none, the headers are ignored)
   ADMIN_USERNAME  The admin's user name, used on first start (default admin)
@@ -106,16 +108,11 @@ async function main(argv: string[]) {
     throw error;
   }
   dataDirInUse = resolve(config.dataDir);
-  // The tables and migrations exist for PostgreSQL (src/server/db/postgres.ts); the server and
-  // the commands do not run on it yet, so a start with DATABASE_URL stops before touching anything.
-  if (config.databaseUrl)
-    fail(
-      "DATABASE_URL is set, but this version cannot run the site on PostgreSQL yet. Unset it to keep the database in DATA_DIR (SQLite); nothing was changed.",
-    );
   switch (command) {
     case "serve":
       return serve(config);
     case "new-database":
+      refuseOnPostgres(config, command, "Its database is made and migrated by the server's first start.");
       return newDatabase(config);
     case "seed":
       return seed(config);
@@ -131,8 +128,16 @@ async function main(argv: string[]) {
         fail(
           `Usage: cam-guide ${command} <file>${sub?.startsWith("-") ? ` (for a file named ${sub}, write ./${sub})` : ""}`,
         );
+      refuseOnPostgres(
+        config,
+        command,
+        command === "backup"
+          ? "Back it up with pg_dump or your provider's backups (docs/deploy.md)."
+          : "Restore it with pg_restore or your provider's tools (docs/deploy.md).",
+      );
       return command === "backup" ? runBackup(config, sub) : runRestore(config, sub);
     case "backup-auto":
+      refuseOnPostgres(config, command, "Back it up with pg_dump or your provider's backups (docs/deploy.md).");
       return runAutoBackup(config, sub, rest[0]);
     case "healthcheck":
       return healthcheck(config);

@@ -9,6 +9,13 @@ import { content } from "#server/db/content.ts";
 import { inspectDatabaseFile } from "#server/db/file-view.ts";
 import { settleIdentity } from "#server/db/identity.ts";
 import { lockDataDir } from "#server/db/lock.ts";
+import {
+  applyPostgresMigrations,
+  describeDatabaseUrl,
+  openPostgres,
+  type PostgresHandle,
+} from "#server/db/postgres.ts";
+import type { DatabaseAccess } from "#server/db/types.ts";
 import type { Config } from "#server/env.ts";
 import { backUpBeforeMigrating } from "#server/features/backups/pre-migration.ts";
 import { refreshShippedPages } from "#server/features/site-pages/shipped.ts";
@@ -99,7 +106,7 @@ export async function backUpBeforeUpgrade(dir: string, backupDir: string): Promi
  * The data steps that follow the migrations: an affiliate destination from before managed
  * links gets a link of its own (once; a later start finds nothing to do).
  */
-export async function upgradeData(database: DatabaseHandle): Promise<void> {
+export async function upgradeData(database: DatabaseAccess): Promise<void> {
   const adopted = await adoptLinks(database, (source, problem) =>
     logger.warn(`${source} has no managed link: ${problem}. Pick or make a link for it in the admin.`),
   );
@@ -113,7 +120,16 @@ export async function upgradeData(database: DatabaseHandle): Promise<void> {
  * Runs an admin command on the site's existing database, locked beside a running server.
  * Never creates a site: a mistyped DATA_DIR must not get a fresh database and admin.
  */
-export async function onExistingSite(config: Config, work: (database: DatabaseHandle) => Promise<void>) {
+export async function onExistingSite(config: Config, work: (database: DatabaseAccess) => Promise<void>) {
+  if (config.databaseUrl) {
+    const database = await openPostgresSite(config);
+    try {
+      await work(database);
+    } finally {
+      await database.close();
+    }
+    return;
+  }
   const dir = resolve(config.dataDir);
   const file = join(dir, "app.db");
   refuseUnusable(dir);
@@ -127,6 +143,52 @@ export async function onExistingSite(config: Config, work: (database: DatabaseHa
     database.close();
     lock.release();
   }
+}
+
+/** An error thrown by the work a command does once the database is ready (not by the database). */
+class WorkFailed extends Error {
+  constructor(readonly original: unknown) {
+    super("the command's own work failed");
+  }
+}
+
+/**
+ * Opens the site's PostgreSQL database (DATABASE_URL) and brings it to this build's schema and
+ * data, then runs `after` (the seed, the first admin), all under the schema lock, so instances
+ * starting together do each step once. Stops the process with one line, the address without
+ * its password, when the database cannot be reached or migrated.
+ */
+export async function openPostgresSite(
+  config: Config,
+  after?: (database: PostgresHandle) => Promise<unknown>,
+): Promise<PostgresHandle> {
+  const url = config.databaseUrl!;
+  const database = openPostgres(url);
+  try {
+    await applyPostgresMigrations(database, async () => {
+      try {
+        await upgradeData(database);
+        await after?.(database);
+      } catch (error) {
+        throw new WorkFailed(error);
+      }
+    });
+  } catch (error) {
+    await database.close(1).catch(() => {});
+    if (error instanceof WorkFailed) throw error.original;
+    fail(
+      `Cannot use ${describeDatabaseUrl(url)} (DATABASE_URL): ${(error as Error).message}. Check the address, the password and that the server runs.`,
+    );
+  }
+  return database;
+}
+
+/** A command that works on SQLite's file only: one line, nothing changed, on a PostgreSQL site. */
+export function refuseOnPostgres(config: Config, command: string, instead: string): void {
+  if (config.databaseUrl)
+    fail(
+      `cam-guide ${command} works on a SQLite database in DATA_DIR; this site's is PostgreSQL (DATABASE_URL). ${instead} Nothing was changed.`,
+    );
 }
 
 /** Aborts when the operator interrupts (Ctrl-C, SIGTERM, a closed terminal), so temporary files are removed. */

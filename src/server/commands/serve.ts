@@ -5,6 +5,7 @@ import { makePrivateDir, noteDatabaseChanged, tightenDataDir } from "#server/dat
 import { scheduleCheckpoints } from "#server/db/checkpoints.ts";
 import { lockDataDir } from "#server/db/lock.ts";
 import { describeSeed, seedDatabase } from "#server/db/seed.ts";
+import type { DatabaseAccess } from "#server/db/types.ts";
 import type { Config } from "#server/env.ts";
 import { createAnalytics } from "#server/features/analytics/counting.ts";
 import { scheduleRollUp } from "#server/features/analytics/service.ts";
@@ -32,6 +33,7 @@ import {
   refuseUnusable,
   upgradeData,
 } from "./common.ts";
+import { servePostgres } from "./serve-postgres.ts";
 
 /** Below this many file descriptors a few busy networks can take every connection the server may hold. */
 const LOW_DESCRIPTOR_LIMIT = 4096;
@@ -63,7 +65,7 @@ function failToListen(config: Config, error: unknown): never {
  * Tries the port before anything is created: a start that cannot listen must not make a
  * site (a database, an admin whose generated password scrolls away) it then leaves behind.
  */
-function checkPort(config: Config): void {
+export function checkPort(config: Config): void {
   try {
     Bun.listen({ hostname: config.host, port: config.port, socket: { data() {} } }).stop(true);
   } catch (error) {
@@ -84,6 +86,7 @@ export function listeningLine(host: string, port: number): string {
 }
 
 export async function serve(config: Config) {
+  if (config.databaseUrl) return servePostgres(config);
   const dir = resolve(config.dataDir);
   orFail(() => makePrivateDir(dir));
   // Before anything is written or changed (the lock file, a new secret, a file's mode): a site
@@ -158,6 +161,37 @@ export async function serve(config: Config) {
     logger,
   });
 
+  // Folding the log back into a file that is no longer the database (emptied, overwritten)
+  // would destroy what the log holds: it is then left as it is, beside the file.
+  await runSite(config, { database, secret, dir, storage }, async () => {
+    checkpoints.stop();
+    const ours = storage.databaseFileState().ok;
+    database.close({ checkpoint: ours });
+    if (!ours) logger.warn("the database file is not the one opened: its write-ahead log was kept as it is");
+    await storage.stop();
+    lock.release();
+  });
+}
+
+/** What runSite() serves: the open database, the session secret, DATA_DIR and the watch on its disk. */
+interface SiteParts {
+  database: DatabaseAccess;
+  secret: string;
+  dir: string;
+  storage: StorageHealth;
+}
+
+/**
+ * The site once its database is ready, on SQLite or PostgreSQL: the jobs beside requests, the
+ * app listening, and the shutdown on SIGTERM or SIGINT, which ends with `close` (what the
+ * dialect's start opened: its database, its watch, its lock).
+ */
+export async function runSite(
+  config: Config,
+  { database, secret, dir, storage }: SiteParts,
+  close: () => Promise<void>,
+) {
+  const uploadsDir = join(dir, "uploads");
   // Counts wait a second in memory and are written together; shutdown writes what is left.
   // None are written while data cannot be kept (the room left is the admin's).
   const analytics = createAnalytics({
@@ -210,7 +244,7 @@ export async function serve(config: Config) {
   try {
     app.listen({ port: config.port, hostname: config.host });
   } catch (error) {
-    database.close();
+    await close();
     failToListen(config, error);
   }
   resultRetention.start();
@@ -233,14 +267,7 @@ export async function serve(config: Config) {
     await backups.stop();
     await resultRetention.stop();
     await analytics.flush();
-    checkpoints.stop();
-    // Folding the log back into a file that is no longer the database (emptied, overwritten)
-    // would destroy what the log holds: it is then left as it is, beside the file.
-    const ours = storage.databaseFileState().ok;
-    database.close({ checkpoint: ours });
-    if (!ours) logger.warn("the database file is not the one opened: its write-ahead log was kept as it is");
-    await storage.stop();
-    lock.release();
+    await close();
     logger.info("stopped");
     process.exit(0);
   };

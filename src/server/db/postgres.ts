@@ -77,11 +77,23 @@ async function withAdvisoryLock<T>(handle: PostgresHandle, key: bigint, work: ()
 }
 
 /**
- * Applies every committed migration in drizzle-pg/ (embedded in the executable), under the
- * schema lock: instances starting together apply them once, one after the other waiting.
+ * Applies every committed migration in drizzle-pg/ (embedded in the executable), then runs
+ * `after` (the seed, the data upgrades, the first admin), all under the schema lock: instances
+ * starting together do it once, one after the other, the others waiting.
  */
-export async function applyPostgresMigrations(handle: PostgresHandle): Promise<void> {
-  await withAdvisoryLock(handle, ADVISORY_LOCKS.schema, () =>
-    migrate(handle.drizzle, { migrationsFolder: resourcePath("drizzle-pg") }),
-  );
+export async function applyPostgresMigrations(handle: PostgresHandle, after?: () => Promise<unknown>): Promise<void> {
+  await withAdvisoryLock(handle, ADVISORY_LOCKS.schema, async () => {
+    await migrate(handle.drizzle, { migrationsFolder: resourcePath("drizzle-pg") });
+    await after?.();
+  });
+}
+
+/** DATABASE_URL as it may be shown: the host, port and database, never the user or password. */
+export function describeDatabaseUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `PostgreSQL at ${parsed.hostname}${parsed.port ? `:${parsed.port}` : ""}${parsed.pathname}`;
+  } catch {
+    return "PostgreSQL (DATABASE_URL)";
+  }
 }

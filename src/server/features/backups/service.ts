@@ -1,5 +1,6 @@
 import { Cron } from "croner";
 import { desc, eq } from "drizzle-orm";
+import { dialect } from "#server/db/dialect.ts";
 import { backupRunLocked } from "#server/db/lock.ts";
 import type { Db } from "#server/db/types.ts";
 import { cronProblem } from "#server/env.ts";
@@ -33,6 +34,13 @@ import { backupRuns } from "./table.ts";
 
 /** How often a server looks again at a run another process owns, to notice when it ends. */
 const ORPHAN_CHECK_MS = 2000;
+
+/**
+ * On PostgreSQL the database is not a file in DATA_DIR this server can copy: it is backed up where
+ * it lives (docs/deploy.md), and this server takes no backup of its own.
+ */
+const POSTGRES_BACKUPS =
+  "This site's database is PostgreSQL: back it up with pg_dump or your provider's backups (docs/deploy.md says how). cam-guide's own backups copy a SQLite database, so none was started.";
 
 /** The longest a press waits for a run's process that is starting or ending. */
 const PASSING_MS = 3000;
@@ -70,6 +78,7 @@ export class Backups {
    * owns is left to it), then the schedule starts.
    */
   async start(): Promise<void> {
+    if (dialect === "postgresql") return;
     await this.settle();
     await this.reschedule();
   }
@@ -129,7 +138,7 @@ export class Backups {
     const { env } = this.options;
     const stored = await this.stored();
     const rawCron = env.cron ?? stored.cron;
-    const cron = !rawCron || rawCron === "off" || cronProblem(rawCron) ? null : rawCron;
+    const cron = dialect === "postgresql" || !rawCron || rawCron === "off" || cronProblem(rawCron) ? null : rawCron;
     let nextRun: string | null = null;
     if (cron) {
       const probe = new Cron(cron, { paused: true, mode: "5-or-6-parts" });
@@ -166,6 +175,7 @@ export class Backups {
 
   /** Saves the owner's schedule and count (Settings) and applies them at once. */
   async saveSchedule(input: BackupScheduleInput): Promise<BackupSchedule> {
+    if (dialect === "postgresql") throw new HttpError(409, POSTGRES_BACKUPS);
     const cron = input.cron.trim().replace(/\s+/g, " ");
     const problem = cron && cron.toLowerCase() !== "off" ? cronProblem(cron) : null;
     if (problem) throw new HttpError(422, `${problem}.`, [{ field: "cron", message: `${problem}.` }]);
@@ -184,6 +194,7 @@ export class Backups {
    */
   async run(trigger: "schedule" | "manual"): Promise<BackupRun> {
     if (this.stopped) throw new HttpError(503, "The server is stopping; no backup was started.");
+    if (dialect === "postgresql") throw new HttpError(409, POSTGRES_BACKUPS);
     await this.passing();
     if (this.current) throw await this.busy();
     // Taken before the first await, so two calls at once cannot both start a child.

@@ -5,6 +5,7 @@ import { METRICS } from "#shared/features/analytics/constants.ts";
 import type { AdminHome } from "#shared/features/home/contract.ts";
 import { adminApp } from "#tests/support/admin.ts";
 import { createLink, createPost, createSettings } from "#tests/support/factories.ts";
+import { runScenarios } from "#tests/support/scenario.ts";
 
 const NOW = new Date("2026-03-10T12:00:00Z");
 const HOUR = 3_600_000;
@@ -21,6 +22,22 @@ async function homeApp(options: { analytics?: boolean } = {}) {
   };
   return { ...t, home };
 }
+
+// A scenario table, so it runs on PostgreSQL too (bun run test:postgres): the checklist's
+// search of the offers is SQL both databases must understand.
+runScenarios("GET /api/admin/home on the seeded site", [
+  {
+    name: "the setup checklist counts the seeded offers that still name a placeholder",
+    who: "admin",
+    seed: true,
+    path: "/api/admin/home",
+    status: 200,
+    check: (res) => {
+      const offers = (res.json() as AdminHome).setup.find((item) => item.id === "offers");
+      expect(offers?.detail).toMatch(/^\d+ offers still name the placeholder platforms or an example link\.$/);
+    },
+  },
+]);
 
 describe("GET /api/admin/home", () => {
   test("without the admin's session: 401, nothing about the site", async () => {

@@ -64,14 +64,14 @@ async function openItems(db: Db, inputs: SetupInputs): Promise<SetupItem[]> {
   }
 
   const offers = await db
-    .select({ n: sql<number>`count(*)` })
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
     .from(affiliateOffers)
     .where(
       or(
-        sql`lower(${affiliateOffers.title} || ' ' || ${affiliateOffers.description} || ' ' || ${affiliateOffers.linkUrl}) glob '*platform one*'`,
-        sql`lower(${affiliateOffers.title} || ' ' || ${affiliateOffers.description} || ' ' || ${affiliateOffers.linkUrl}) glob '*platform two*'`,
-        sql`lower(${affiliateOffers.linkUrl}) glob '*example.com*'`,
-        sql`lower(${affiliateOffers.linkUrl}) glob '*example.org*'`,
+        sql`lower(${affiliateOffers.title} || ' ' || ${affiliateOffers.description} || ' ' || ${affiliateOffers.linkUrl}) like '%platform one%'`,
+        sql`lower(${affiliateOffers.title} || ' ' || ${affiliateOffers.description} || ' ' || ${affiliateOffers.linkUrl}) like '%platform two%'`,
+        sql`lower(${affiliateOffers.linkUrl}) like '%example.com%'`,
+        sql`lower(${affiliateOffers.linkUrl}) like '%example.org%'`,
       ),
     );
   const offerCount = offers[0]?.n ?? 0;

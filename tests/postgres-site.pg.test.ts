@@ -1,0 +1,192 @@
+// The executable on PostgreSQL (DATABASE_URL): instances started together on one empty database
+// migrate and seed it once, serve the same site, share sessions (JWT_SECRET), and a command that
+// only applies to SQLite's file refuses in one clear line. Run by `bun run test:postgres`.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import postgres from "postgres";
+import { content } from "#server/db/content.ts";
+import { BINARY, ensureBuilt, type Running, startServer, stopServer } from "./support/binary.ts";
+import { emptyDatabase } from "./support/postgres.ts";
+import { scratchDir } from "./support/scratch.ts";
+
+const SECRET = "pg-site-secret-pg-site-secret-pg-site-0123";
+const PASSWORD = "durable-password-123";
+
+let database: Awaited<ReturnType<typeof emptyDatabase>>;
+let sql: postgres.Sql;
+let sites: Running[] = [];
+const env = () => ({ DATABASE_URL: database.url, JWT_SECRET: SECRET, ADMIN_PASSWORD: PASSWORD });
+
+beforeAll(async () => {
+  ensureBuilt();
+  database = await emptyDatabase("site");
+  sql = postgres(database.url, { max: 2, onnotice: () => {} });
+  // Three at once, each with a DATA_DIR of its own (the uploads), on the one empty database.
+  sites = await Promise.all([1, 2, 3].map((i) => startServer(scratchDir(`pg-site-${i}`), env())));
+});
+
+afterAll(async () => {
+  await Promise.all(sites.map(stopServer));
+  await sql.end({ timeout: 5 });
+  await database.drop();
+});
+
+/** Runs a command of the executable beside the servers; its exit code and what it printed. */
+async function command(args: string[], extra: Record<string, string> = {}) {
+  const proc = Bun.spawn([BINARY, ...args], {
+    env: { PATH: process.env.PATH ?? "", DATA_DIR: scratchDir("pg-command"), ...env(), ...extra },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  return { code: await proc.exited, output: out + err };
+}
+
+async function signIn(site: Running): Promise<string> {
+  const res = await fetch(`${site.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: site.url },
+    body: JSON.stringify({ username: "admin", password: PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+}
+
+describe("three instances started together on one PostgreSQL database", () => {
+  test("the schema and the seed were made once: one settings row, one admin, each post once", async () => {
+    const [counts] = await sql`
+      select (select count(*)::int from site_settings) as settings,
+             (select count(*)::int from admin_users) as admins,
+             (select count(*)::int from blog_posts) as posts,
+             (select count(distinct slug)::int from blog_posts) as slugs,
+             (select count(*)::int from drizzle.__drizzle_migrations) as migrations`;
+    expect(counts).toMatchObject({
+      settings: 1,
+      admins: 1,
+      posts: content.blogPosts.length,
+      slugs: content.blogPosts.length,
+    });
+    expect(counts?.migrations).toBeGreaterThan(0);
+  });
+
+  test("each serves the site: pages, the blog and health", async () => {
+    const [published] = await sql`
+      select count(*)::int as n from blog_posts where published and (publish_at is null or publish_at <= now())`;
+    expect(published?.n).toBeGreaterThan(0);
+    for (const site of sites) {
+      const home = await fetch(`${site.url}/`);
+      expect(home.status).toBe(200);
+      expect(await home.text()).toContain(content.siteSettings.brandName);
+      const posts = (await (await fetch(`${site.url}/api/blog/posts`)).json()) as { slug: string }[];
+      expect(posts.length).toBe(published?.n);
+      expect(await (await fetch(`${site.url}/healthz`)).json()).toMatchObject({ status: "ok" });
+    }
+  });
+
+  test("a result saved through one is read through the others", async () => {
+    const [a, b, c] = sites as [Running, Running, Running];
+    const saved = await fetch(`${a.url}/api/quiz/result`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: a.url },
+      body: JSON.stringify({ archetype: "Girl Next Door", answers: Array(15).fill("A") }),
+    });
+    expect(saved.status).toBe(201);
+    const { id } = (await saved.json()) as { id: string };
+    for (const site of [b, c]) {
+      const read = await fetch(`${site.url}/api/quiz/result/${id}`);
+      expect(read.status).toBe(200);
+      expect(await read.json()).toMatchObject({ id, archetype: "Girl Next Door" });
+    }
+  });
+
+  test("a session signed in on one is good on the others (one JWT_SECRET)", async () => {
+    const [a, b, c] = sites as [Running, Running, Running];
+    const cookie = await signIn(a);
+    for (const site of [b, c]) {
+      const me = await fetch(`${site.url}/api/auth/me`, { headers: { cookie } });
+      expect(await me.json()).toMatchObject({ isAdmin: true });
+    }
+  });
+
+  test("backups say where a PostgreSQL site's are made, and take none", async () => {
+    const [a] = sites as [Running];
+    const cookie = await signIn(a);
+    const res = await fetch(`${a.url}/api/admin/backups/run`, {
+      method: "POST",
+      headers: { cookie, origin: a.url },
+    });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { error: string }).error).toContain("pg_dump");
+    const [runs] = await sql`select count(*)::int as n from backup_runs`;
+    expect(runs?.n).toBe(0);
+  });
+});
+
+describe("commands with DATABASE_URL", () => {
+  test("seed beside the running servers adds nothing twice", async () => {
+    const { code, output } = await command(["seed"]);
+    expect(code).toBe(0);
+    expect(output).not.toContain("Error");
+    const [posts] = await sql`select count(*)::int as n from blog_posts`;
+    expect(posts?.n).toBe(content.blogPosts.length);
+  });
+
+  test("admin reset-password works on the PostgreSQL site and signs every session out", async () => {
+    const [a] = sites as [Running];
+    const cookie = await signIn(a);
+    const { code, output } = await command(["admin", "reset-password"], { ADMIN_PASSWORD: "another-password-456" });
+    expect([code, output]).toEqual([0, expect.stringContaining("set from ADMIN_PASSWORD")]);
+    const me = await fetch(`${a.url}/api/auth/me`, { headers: { cookie } });
+    expect(await me.json()).toMatchObject({ isAdmin: false });
+    // Back as it was, for the other tests.
+    expect((await command(["admin", "reset-password"])).code).toBe(0);
+  });
+
+  test.each([
+    [["backup", "/tmp/never-written.tar.gz"], "pg_dump"],
+    [["restore", "/tmp/never-read.tar.gz"], "pg_restore"],
+    [["new-database"], "first start"],
+  ])("%p refuses in one line, nothing changed", async (args, hint) => {
+    const { code, output } = await command(args);
+    expect(code).toBe(1);
+    expect(output).toContain("this site's is PostgreSQL (DATABASE_URL)");
+    expect(output).toContain(hint);
+    expect(output.trim().split("\n")).toHaveLength(1);
+  });
+
+  test("a database that cannot be reached stops the start in one line, the password never shown", async () => {
+    const unreachable = "postgres://cam:hunter2-secret@127.0.0.1:1/nowhere";
+    const { code, output } = await command(["serve"], { DATABASE_URL: unreachable, PORT: "1" });
+    expect(code).toBe(1);
+    expect(output).toContain("Cannot use PostgreSQL at 127.0.0.1:1/nowhere (DATABASE_URL)");
+    expect(output).not.toContain("hunter2");
+  });
+
+  test("DATABASE_URL without JWT_SECRET is refused before anything starts", async () => {
+    const { code, output } = await command(["serve"], { JWT_SECRET: "" });
+    expect(code).toBe(1);
+    expect(output).toContain("JWT_SECRET is required with DATABASE_URL");
+  });
+});
+
+describe("an instance killed with SIGKILL", () => {
+  test("the others keep serving, and what it acknowledged is kept", async () => {
+    const [a, b, c] = sites as [Running, Running, Running];
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${c.url}/api/quiz/result`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: c.url },
+        body: JSON.stringify({ archetype: "Girl Next Door", answers: Array(15).fill("A") }),
+      });
+      expect(res.status).toBe(201);
+      ids.push(((await res.json()) as { id: string }).id);
+    }
+    c.proc.kill("SIGKILL");
+    await c.proc.exited;
+    for (const site of [a, b]) expect((await fetch(`${site.url}/healthz`)).status).toBe(200);
+    for (const id of ids) expect((await fetch(`${a.url}/api/quiz/result/${id}`)).status).toBe(200);
+  });
+});
