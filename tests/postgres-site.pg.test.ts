@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
 import { content } from "#server/db/content.ts";
+import { postInput } from "./support/admin-inputs.ts";
 import { BINARY, ensureBuilt, type Running, startServer, stopServer } from "./support/binary.ts";
 import { emptyDatabase } from "./support/postgres.ts";
 import { scratchDir } from "./support/scratch.ts";
@@ -124,13 +125,65 @@ describe("three instances started together on one PostgreSQL database", () => {
   });
 });
 
+/** Polls `site`'s `path` until its page holds `text`; answers how long it took (fails after 8 s). */
+async function seenWithin(site: Running, path: string, text: string): Promise<number> {
+  const start = Date.now();
+  for (;;) {
+    const page = await (await fetch(`${site.url}${path}`)).text();
+    if (page.includes(text)) return Date.now() - start;
+    if (Date.now() - start > 8000) throw new Error(`${site.url}${path} still lacks "${text}" after 8 s`);
+    await Bun.sleep(50);
+  }
+}
+
+/** Reads `path` until an answer comes from the cache. */
+async function cached(site: Running, path: string): Promise<void> {
+  for (let i = 0; i < 5; i++) if ((await fetch(`${site.url}${path}`)).headers.get("x-cache") === "hit") return;
+  throw new Error(`${site.url}${path} never answered from the cache`);
+}
+
+describe("one site across instances: what one changes, the others' cached pages show", () => {
+  test("a post published through one appears on the others' cached blog within a few seconds", async () => {
+    const [a, b, c] = sites as [Running, Running, Running];
+    for (const site of [b, c]) await cached(site, "/blog");
+    const cookie = await signIn(a);
+    const title = "Published Through Instance A";
+    const res = await fetch(`${a.url}/api/admin/blog/post`, {
+      method: "POST",
+      headers: { cookie, origin: a.url, "content-type": "application/json" },
+      body: JSON.stringify(postInput({ title, slug: "published-through-a" })),
+    });
+    expect(res.status).toBe(201);
+    for (const site of [b, c]) expect(await seenWithin(site, "/blog", title)).toBeLessThan(5000);
+  });
+
+  test("a change made beside the site, straight in the database, reaches every instance", async () => {
+    for (const site of sites) await cached(site, "/");
+    await sql`update site_settings set brand_name = 'Changed In The Database'`;
+    for (const site of sites) expect(await seenWithin(site, "/", "Changed In The Database")).toBeLessThan(5000);
+  });
+
+  test("a change missed while an instance's listening connection was cut is caught up", async () => {
+    for (const site of sites) await cached(site, "/");
+    // Every listening connection of every instance is cut; the change is made before they are back.
+    const cut = await sql`
+      select pg_terminate_backend(pid) from pg_stat_activity
+      where application_name = 'cam-guide' and query ilike 'listen%'`;
+    expect(cut.length).toBe(sites.length);
+    await sql`update site_settings set brand_name = 'Caught Up After A Cut'`;
+    for (const site of sites) expect(await seenWithin(site, "/", "Caught Up After A Cut")).toBeLessThan(6000);
+    await sql`update site_settings set brand_name = ${content.siteSettings.brandName}`;
+  });
+});
+
 describe("commands with DATABASE_URL", () => {
   test("seed beside the running servers adds nothing twice", async () => {
+    const [before] = await sql`select count(*)::int as n from blog_posts`;
     const { code, output } = await command(["seed"]);
     expect(code).toBe(0);
     expect(output).not.toContain("Error");
-    const [posts] = await sql`select count(*)::int as n from blog_posts`;
-    expect(posts?.n).toBe(content.blogPosts.length);
+    const [after] = await sql`select count(*)::int as n from blog_posts`;
+    expect(after?.n).toBe(before?.n);
   });
 
   test("admin reset-password works on the PostgreSQL site and signs every session out", async () => {

@@ -4,6 +4,7 @@
 // still holds the uploads.
 import { join, resolve } from "node:path";
 import { makePrivateDir, tightenDataDir } from "#server/data-dir.ts";
+import { postgresChanges } from "#server/db/changes.ts";
 import { describeDatabaseUrl } from "#server/db/postgres.ts";
 import { describeSeed, seedDatabase } from "#server/db/seed.ts";
 import type { Config } from "#server/env.ts";
@@ -45,7 +46,7 @@ export async function servePostgres(config: Config) {
   // Only the disk under the uploads is watched: the database is not a file here.
   const storage = new StorageHealth({ dir, databaseFile: null, logger });
   await storage.settled();
-  await runSite(config, { database, secret, dir, storage }, async () => {
+  await runSite(config, { database, secret, dir, storage, changes: postgresChanges(database) }, async () => {
     await database.close();
     await storage.stop();
   });

@@ -2,6 +2,7 @@
 import { join, resolve } from "node:path";
 import { createApp } from "#server/app.ts";
 import { makePrivateDir, noteDatabaseChanged, tightenDataDir } from "#server/data-dir.ts";
+import type { ChangeFeed } from "#server/db/changes.ts";
 import { scheduleCheckpoints } from "#server/db/checkpoints.ts";
 import { lockDataDir } from "#server/db/lock.ts";
 import { describeSeed, seedDatabase } from "#server/db/seed.ts";
@@ -179,6 +180,8 @@ interface SiteParts {
   secret: string;
   dir: string;
   storage: StorageHealth;
+  /** The changes other instances make (PostgreSQL): the page cache follows them. None on SQLite: one server per DATA_DIR. */
+  changes?: ChangeFeed;
 }
 
 /**
@@ -188,7 +191,7 @@ interface SiteParts {
  */
 export async function runSite(
   config: Config,
-  { database, secret, dir, storage }: SiteParts,
+  { database, secret, dir, storage, changes }: SiteParts,
   close: () => Promise<void>,
 ) {
   const uploadsDir = join(dir, "uploads");
@@ -214,6 +217,7 @@ export async function runSite(
   await backups.start();
   // Saved results older than the retention in Settings go, in small batches: at start, then hourly.
   const pageCache = new PageCache();
+  const unfollow = changes ? await pageCache.follow(changes) : null;
   const openRequests = new ClientSlots();
   const resultRetention = new ResultRetentionPolicy({
     db: database.db,
@@ -267,6 +271,7 @@ export async function runSite(
     await backups.stop();
     await resultRetention.stop();
     await analytics.flush();
+    await unfollow?.();
     await close();
     logger.info("stopped");
     process.exit(0);

@@ -5,6 +5,7 @@ import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { resourcePath } from "#server/resources.ts";
+import { type JobName, registerJobRunner } from "./jobs.ts";
 import * as schema from "./schema.ts";
 import { registerTransactionRunner } from "./transaction.ts";
 import type { Db } from "./types.ts";
@@ -33,6 +34,8 @@ export function openPostgres(url: string, { max = 10 }: PostgresOptions = {}): P
     // "already exists, skipping" and the like: nothing an operator needs on every start.
     onnotice: () => {},
     connect_timeout: 10,
+    // Named in pg_stat_activity, beside whatever else uses the database.
+    connection: { application_name: "cam-guide" },
     // Closed when idle for a minute, so a quiet site holds few connections.
     idle_timeout: 60,
   });
@@ -40,13 +43,15 @@ export function openPostgres(url: string, { max = 10 }: PostgresOptions = {}): P
   // The builders are SQLite-typed; the row types are the same (db/columns.ts, db/types.ts).
   const db = orm as unknown as Db;
   registerTransactionRunner(db, (work) => orm.transaction((tx) => work(tx as unknown as Db)));
-  return {
+  const handle: PostgresHandle = {
     dialect: "postgresql",
     db,
     drizzle: orm,
     client,
     close: (timeoutSeconds = 5) => client.end({ timeout: timeoutSeconds }),
   };
+  registerJobRunner(db, (job, work) => unlessLocked(handle, ADVISORY_LOCKS[job], work));
+  return handle;
 }
 
 /**
@@ -56,7 +61,11 @@ export function openPostgres(url: string, { max = 10 }: PostgresOptions = {}): P
 const ADVISORY_LOCKS = {
   /** Migrations and seeding at start: one instance at a time, the others wait. */
   schema: 7_305_218_554_107_311n,
-} as const;
+  // Each job on a timer: one instance at a time, the others skip their turn (db/jobs.ts).
+  "link-checks": 7_305_218_554_107_312n,
+  "analytics-roll-up": 7_305_218_554_107_313n,
+  "result-retention": 7_305_218_554_107_314n,
+} as const satisfies Record<JobName | "schema", bigint>;
 
 /**
  * Runs `work` while this process holds the advisory lock `key`, waiting for it as long as
@@ -66,6 +75,25 @@ async function withAdvisoryLock<T>(handle: PostgresHandle, key: bigint, work: ()
   const session = await handle.client.reserve();
   try {
     await session`select pg_advisory_lock(${key.toString()}::bigint)`;
+    try {
+      return await work();
+    } finally {
+      await session`select pg_advisory_unlock(${key.toString()}::bigint)`;
+    }
+  } finally {
+    session.release();
+  }
+}
+
+/**
+ * Runs `work` holding the advisory lock `key` if no other session holds it; null at once, without
+ * running it, if one does.
+ */
+async function unlessLocked<T>(handle: PostgresHandle, key: bigint, work: () => Promise<T>): Promise<T | null> {
+  const session = await handle.client.reserve();
+  try {
+    const [row] = await session<{ taken: boolean }[]>`select pg_try_advisory_lock(${key.toString()}::bigint) as taken`;
+    if (!row?.taken) return null;
     try {
       return await work();
     } finally {

@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { type ChangeFeed, RESULT_TABLES } from "#server/db/changes.ts";
 import { chooseEncoding, notAcceptable, storedCodings } from "#server/lib/accept-encoding.ts";
 // Pages that are the same for every visitor are rendered once and then served from
 // memory until the admin changes something (docs/product.md#speed-and-durability). Keyed by
@@ -58,8 +59,20 @@ export interface PageExpiry {
   next: (now: Date) => Promise<Date | null>;
 }
 
+/** How often, at most, a cache hit reads the change feed's version (a missed notification's longest effect). */
+const RECHECK_MS = 3000;
+
+/** The change feed this cache follows, and the version it last saw. */
+interface Following {
+  feed: ChangeFeed;
+  seen: number;
+  checkedAt: number;
+  reading: Promise<void> | null;
+}
+
 export class PageCache {
   private readonly partitions: Record<CachePartition, Lru>;
+  private following: Following | null = null;
   private cleared = 0;
   private expiry: PageExpiry | null = null;
   /** The next due time (ms) since the last clear(); null: nothing due; undefined: not looked up yet. */
@@ -90,6 +103,10 @@ export class PageCache {
    * next time up once per clear(), and works with an injected clock (no timer).
    */
   async expire(): Promise<void> {
+    // In the background: a hit never waits for the database (nor fails when it is away); the
+    // read empties the cache for the lookups after it when a change was missed.
+    if (this.following && Date.now() - this.following.checkedAt >= RECHECK_MS)
+      void this.catchUp(this.following).catch(() => {});
     if (!this.expiry) return;
     if (this.due === undefined) {
       const generation = this.cleared;
@@ -99,6 +116,45 @@ export class PageCache {
       this.due = next ? next.getTime() : null;
     }
     if (this.due !== null && this.expiry.now().getTime() >= this.due) this.clear();
+  }
+
+  /**
+   * Follows the site's changes made anywhere (another instance, a command, the database's own
+   * tools): each one empties what it may touch, and a version read after a reconnection and at
+   * most every RECHECK_MS before a lookup catches any notification lost. Answers how to stop.
+   */
+  async follow(feed: ChangeFeed): Promise<() => Promise<void>> {
+    const following: Following = { feed, seen: await feed.version(), checkedAt: Date.now(), reading: null };
+    this.following = following;
+    const stop = await feed.listen(
+      ({ table, version }) => {
+        following.seen = Math.max(following.seen, version);
+        if (RESULT_TABLES.has(table)) this.forgetVisitorPages();
+        else this.clear();
+      },
+      () => void this.catchUp(following).catch(() => {}),
+    );
+    return async () => {
+      this.following = null;
+      await stop();
+    };
+  }
+
+  /** Reads the version once (lookups meanwhile share the read); a newer one empties the cache. */
+  private catchUp(following: Following): Promise<void> {
+    following.reading ??= (async () => {
+      try {
+        const version = await following.feed.version();
+        following.checkedAt = Date.now();
+        if (version !== following.seen) {
+          following.seen = version;
+          this.clear();
+        }
+      } finally {
+        following.reading = null;
+      }
+    })();
+    return following.reading;
   }
 
   get(partition: CachePartition, key: string): CachedPage | undefined {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { eq, lt, sql } from "drizzle-orm";
 import { isbot } from "isbot";
+import { alone } from "#server/db/jobs.ts";
 import { inTransaction } from "#server/db/transaction.ts";
 import type { Db } from "#server/db/types.ts";
 import { addDays, utcDay } from "#server/lib/utc-day.ts";
@@ -223,7 +224,8 @@ export async function rollUp(db: Db, now: Date): Promise<RollUpReport> {
 
 /** The roll-up at once and then every hour (the timer never keeps the process alive). */
 export function scheduleRollUp(db: Db, onError: (error: unknown) => void, every = 3_600_000): () => void {
-  const run = () => void rollUp(db, new Date()).catch(onError);
+  // One instance at a time rolls up (db/jobs.ts): two at once would count a day twice.
+  const run = () => void alone(db, "analytics-roll-up", () => rollUp(db, new Date())).catch(onError);
   run();
   const timer = setInterval(run, every);
   timer.unref?.();

@@ -1,4 +1,5 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { alone } from "#server/db/jobs.ts";
 import type { Db } from "#server/db/types.ts";
 import type { Logger } from "#server/logger.ts";
 import type { HealthClass } from "#shared/features/links/contract.ts";
@@ -381,7 +382,9 @@ export class LinkChecks {
    */
   private runOver(pick: () => Promise<{ id: number; destination: string }[]>): Promise<RunSummary> {
     if (this.run) return this.run;
-    const run = (async () => {
+    // One instance at a time checks (db/jobs.ts): each failure is counted once, and the
+    // fallback is not switched to early. Another instance's run under way: this one checks none.
+    const run = alone(this.options.db, "link-checks", async () => {
       const rows = await pick();
       this.progress = { checked: 0, total: rows.length };
       const found: { row: (typeof rows)[number]; result: CheckResult }[] = [];
@@ -412,7 +415,7 @@ export class LinkChecks {
       }
       this.last = { checked: rows.length, offline };
       return this.last;
-    })();
+    }).then((summary) => summary ?? { checked: 0, offline: false });
     this.run = run;
     const done = () => {
       if (this.run === run) this.run = null;

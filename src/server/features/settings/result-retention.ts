@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
+import { alone } from "#server/db/jobs.ts";
 import type { Db } from "#server/db/types.ts";
 import type { Logger } from "#server/logger.ts";
 import { adminJson } from "#server/plugins/admin-route.ts";
@@ -116,13 +117,18 @@ export class ResultRetentionPolicy {
     if (this.stopping || (this.options.writable && !this.options.writable())) return null;
     await this.load();
     const days = this.days;
-    const { quiz, earnings } = await deleteExpiredResults(this.options.db, {
-      now: this.now(),
-      days,
-      batchSize: this.options.batchSize,
-      pause: this.options.pause,
-      stopped: () => this.stopping,
-    });
+    // One instance at a time deletes (db/jobs.ts); another one's pass under way does the work.
+    const done = await alone(this.options.db, "result-retention", () =>
+      deleteExpiredResults(this.options.db, {
+        now: this.now(),
+        days,
+        batchSize: this.options.batchSize,
+        pause: this.options.pause,
+        stopped: () => this.stopping,
+      }),
+    );
+    if (!done) return null;
+    const { quiz, earnings } = done;
     const deleted = quiz + earnings;
     this.last = { finishedAt: this.now().toISOString(), deleted };
     if (deleted > 0) {
