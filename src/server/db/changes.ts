@@ -5,7 +5,7 @@
 // seconds on a cache hit (ssr/page-cache.ts), so no instance serves an old page for long.
 import type { PostgresHandle } from "./postgres.ts";
 
-export const CHANGES_CHANNEL = "cam_guide_changes";
+const CHANGES_CHANNEL = "cam_guide_changes";
 
 /** Tables whose changes touch only the pages of saved results (the rest touch every page). */
 export const RESULT_TABLES = new Set(["quiz_results", "earnings_results"]);
