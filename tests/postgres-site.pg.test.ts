@@ -122,6 +122,13 @@ describe("three instances started together on one PostgreSQL database", () => {
     expect(((await res.json()) as { error: string }).error).toContain("pg_dump");
     const [runs] = await sql`select count(*)::int as n from backup_runs`;
     expect(runs?.n).toBe(0);
+    // The Backups section and the setup checklist say so before anyone presses anything.
+    const overview = await (await fetch(`${a.url}/api/admin/backups`, { headers: { cookie } })).json();
+    expect(overview).toMatchObject({ besideData: false, elsewhere: expect.stringContaining("pg_dump") });
+    const home = (await (await fetch(`${a.url}/api/admin/home`, { headers: { cookie } })).json()) as {
+      setup: { id: string; title: string }[];
+    };
+    expect(home.setup.find((item) => item.id === "backup")?.title).toBe("Back up the PostgreSQL database");
   });
 });
 

@@ -200,7 +200,11 @@ export function loadConfig(env: Env): Config {
 
   const jwtSecret = value("JWT_SECRET") ?? null;
   if (jwtSecret !== null && jwtSecret.length < 32) {
-    problems.push("JWT_SECRET must be at least 32 characters long (or unset, to generate one in DATA_DIR).");
+    problems.push(
+      value("DATABASE_URL")
+        ? "JWT_SECRET must be at least 32 characters long (openssl rand -base64 48 makes one)."
+        : "JWT_SECRET must be at least 32 characters long (or unset, to generate one in DATA_DIR).",
+    );
   }
 
   const databaseUrl = value("DATABASE_URL") ?? null;

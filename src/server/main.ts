@@ -25,11 +25,11 @@ Commands:
                         one that is printed), and sign out every session. Works while serving.
   admin reset-2fa       Turn two-factor sign-in off for the admin (when the phone and the recovery codes
                         are lost), delete its recovery codes and sign out every session. Works while serving.
-  backup <file>         Write a consistent copy of the database, its secret and the uploads to <file>
+  backup <file>         (SQLite only) Write a consistent copy of the database, its secret and the uploads to <file>
                         (safe while serving; <file> must be outside DATA_DIR; written whole or not at all).
-  restore <file>        Put a backup back into DATA_DIR after checking all of it (stop the server first;
+  restore <file>        (SQLite only) Put a backup back into DATA_DIR after checking all of it (stop the server first;
                         the old database is kept beside the new one).
-  new-database          Begin again with an empty site where a site's database (app.db) went missing or is
+  new-database          (SQLite only) Begin again with an empty site where a site's database (app.db) went missing or is
                         not recognised (emptied, cut short, overwritten, damaged, another program's or
                         site's, its write-ahead log app.db-wal lost, written by another program under the
                         server); such a file is kept aside as app.db.unrecognised-<time>, never deleted.

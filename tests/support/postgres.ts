@@ -42,6 +42,9 @@ export interface TestCluster {
   /** The superuser's address of `database` on this cluster. */
   url(database?: string): string;
   stop(): void;
+  /** Stops the server as an operator would (pg_ctl stop, fast), keeping its data; resume() starts it again. */
+  halt?(): void;
+  resume?(): void;
 }
 
 /** Initialises and starts a cluster in a fresh temporary folder; stop() removes it. */
@@ -64,11 +67,13 @@ export function startCluster(): TestCluster {
       "-c full_page_writes=off",
       "-c max_connections=300",
     ].join(" ");
-    try {
+    const start = () =>
       run(
         [join(bin, "pg_ctl"), "-D", data, "-l", join(dir, "log"), "-w", "-t", "60", "-o", options, "start"],
         "pg_ctl start",
       );
+    try {
+      start();
     } catch (error) {
       const log = existsSync(join(dir, "log")) ? readFileSync(join(dir, "log"), "utf8") : "";
       if (attempt < 5 && /could not bind|already in use/i.test(log)) continue;
@@ -84,7 +89,12 @@ export function startCluster(): TestCluster {
         rmSync(dir, { recursive: true, force: true });
       }
     };
-    return { url: (database = "postgres") => `postgres://postgres@127.0.0.1:${port}/${database}`, stop };
+    return {
+      url: (database = "postgres") => `postgres://postgres@127.0.0.1:${port}/${database}`,
+      stop,
+      halt: () => run([join(bin, "pg_ctl"), "-D", data, "-m", "fast", "-w", "stop"], "pg_ctl stop"),
+      resume: start,
+    };
   }
 }
 

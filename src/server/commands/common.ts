@@ -16,6 +16,7 @@ import {
   type PostgresHandle,
 } from "#server/db/postgres.ts";
 import type { DatabaseAccess } from "#server/db/types.ts";
+import { rootCause } from "#server/db/unreachable.ts";
 import type { Config } from "#server/env.ts";
 import { backUpBeforeMigrating } from "#server/features/backups/pre-migration.ts";
 import { refreshShippedPages } from "#server/features/site-pages/shipped.ts";
@@ -176,8 +177,12 @@ export async function openPostgresSite(
   } catch (error) {
     await database.close(1).catch(() => {});
     if (error instanceof WorkFailed) throw error.original;
+    // The driver's own words (a refused connection, a wrong password, no right to create the
+    // tables), not drizzle's "Failed query" around them; one line.
+    const cause = rootCause(error);
+    const reason = (cause instanceof Error ? cause.message : String(cause)).split("\n")[0]!.replace(/\.$/, "");
     fail(
-      `Cannot use ${describeDatabaseUrl(url)} (DATABASE_URL): ${(error as Error).message}. Check the address, the password and that the server runs.`,
+      `Cannot use ${describeDatabaseUrl(url)} (DATABASE_URL): ${reason}. Check the address, the user's password and rights, and that the database server runs.`,
     );
   }
   return database;

@@ -23,6 +23,11 @@ export async function servePostgres(config: Config) {
   const { fixed, problems } = tightenDataDir(dir);
   if (fixed > 0) logger.warn(`made ${fixed} files and folders in DATA_DIR private (0600 files, 0700 folders)`);
   for (const problem of problems) logger.warn(problem);
+  logger.info(`database: ${describeDatabaseUrl(config.databaseUrl!)}`);
+  if (config.backupCron || config.backupKeep !== null)
+    logger.warn(
+      "BACKUP_CRON and BACKUP_KEEP are ignored: cam-guide backs up a SQLite database only; back PostgreSQL up with pg_dump or your provider's backups (docs/deploy.md)",
+    );
   // The session secret is JWT_SECRET (env.ts requires it with DATABASE_URL): one for every instance.
   const secret = config.jwtSecret!;
   let admin: EnsureAdminResult | undefined;
@@ -37,7 +42,6 @@ export async function servePostgres(config: Config) {
       `\n  Admin account created.\n  Username: ${admin.username}\n  Password: ${admin.generatedPassword}\n  Keep it safe: it will not be shown again (reset with \`cam-guide admin reset-password\`).\n`,
     );
   }
-  logger.info(`database: ${describeDatabaseUrl(config.databaseUrl!)}`);
   const uploadsDir = join(dir, "uploads");
   const unfinished = removeUnfinishedUploads(uploadsDir);
   if (unfinished > 0) logger.info(`removed ${unfinished} unfinished upload${unfinished === 1 ? "" : "s"}`);

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { databaseUnreachable } from "#server/db/unreachable.ts";
 import { DESCRIPTORS_BUSY, descriptorShortage, outOfDescriptors } from "#server/lib/descriptors.ts";
 import { formProblemPage, formStart } from "#server/lib/form-problem-page.ts";
 import { changesState } from "#server/lib/methods.ts";
@@ -76,6 +77,23 @@ export function errorHandler({ logger, renderErrorPage, storage }: ErrorPluginOp
         changesState(request)
           ? `${DESCRIPTORS_BUSY} to take this now; nothing was saved. Please try again in a minute.`
           : `${DESCRIPTORS_BUSY} to take this now. Please try again in a minute.`,
+        undefined,
+        { "retry-after": String(RETRY_AFTER_SECONDS) },
+      );
+    }
+    // The database server (PostgreSQL) cannot be reached now: 503, one log line naming why.
+    const away = http ? null : databaseUnreachable(error);
+    if (away) {
+      logger.error("request failed: the database cannot be reached", {
+        method: request.method,
+        url: request.url,
+        cause: away,
+      });
+      http = new HttpError(
+        503,
+        changesState(request)
+          ? "The site's database cannot be reached just now; nothing was saved. Please try again in a moment."
+          : "The site's database cannot be reached just now. Please try again in a moment.",
         undefined,
         { "retry-after": String(RETRY_AFTER_SECONDS) },
       );

@@ -42,6 +42,10 @@ const ORPHAN_CHECK_MS = 2000;
 const POSTGRES_BACKUPS =
   "This site's database is PostgreSQL: back it up with pg_dump or your provider's backups (docs/deploy.md says how). cam-guide's own backups copy a SQLite database, so none was started.";
 
+/** What the Backups section says on PostgreSQL instead of its schedule and button. */
+const POSTGRES_ELSEWHERE =
+  "This site's database is PostgreSQL, so cam-guide does not back it up: back it up where it lives, with your provider's automatic backups or pg_dump on a schedule, and copy DATA_DIR/uploads beside each one (docs/deploy.md, On PostgreSQL).";
+
 /** The longest a press waits for a run's process that is starting or ending. */
 const PASSING_MS = 3000;
 
@@ -272,6 +276,7 @@ export class Backups {
 
   /** Whether BACKUP_DIR is inside DATA_DIR or on its disk (one failing disk would take both). */
   besideData(): boolean {
+    if (dialect === "postgresql") return false;
     return backupsBesideData(this.options.dataDir, this.options.backupDir);
   }
 
@@ -286,6 +291,7 @@ export class Backups {
       runs,
       files: listBackupFiles(this.options.backupDir),
       besideData: this.besideData(),
+      elsewhere: dialect === "postgresql" ? POSTGRES_ELSEWHERE : null,
     };
   }
 

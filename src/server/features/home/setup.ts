@@ -1,4 +1,5 @@
 import { eq, or, sql } from "drizzle-orm";
+import { dialect } from "#server/db/dialect.ts";
 import type { Db } from "#server/db/types.ts";
 import { lastFinishedBackup } from "#server/features/backups/runs.ts";
 import { destinationsBySlug } from "#server/features/links/service.ts";
@@ -138,7 +139,16 @@ async function openItems(db: Db, inputs: SetupInputs): Promise<SetupItem[]> {
 
   const backup = await lastFinishedBackup(db);
   const besideData = inputs.backupsBesideData();
-  if (!backup || besideData)
+  if (dialect === "postgresql")
+    items.push({
+      id: "backup",
+      title: "Back up the PostgreSQL database",
+      detail:
+        "cam-guide backs up a SQLite database only: schedule your provider's backups or pg_dump, and copy the uploads beside them.",
+      href: "/admin/backups",
+      action: "Open Backups",
+    });
+  else if (!backup || besideData)
     items.push({
       id: "backup",
       title: "Keep a backup on another disk",

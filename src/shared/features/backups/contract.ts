@@ -67,6 +67,11 @@ export interface BackupOverview {
    * there is lost with the disk it was meant to replace.
    */
   besideData: boolean;
+  /**
+   * Why cam-guide takes no backup here, and what to do instead, when the database is
+   * PostgreSQL (backed up where it lives); null on SQLite.
+   */
+  elsewhere: string | null;
 }
 
 /** The last finished backup run, for the admin home and /healthz. */

@@ -48,7 +48,17 @@ export function BackupsTab() {
   const [startedId, setStartedId] = useState<number | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   if (!overview.data) return <p aria-busy="true">Loading backups...</p>;
-  const { schedule, running, runs, files, besideData } = overview.data;
+  const { schedule, running, runs, files, besideData, elsewhere } = overview.data;
+  // On PostgreSQL the database is backed up where it lives: this section says so, and no more.
+  if (elsewhere)
+    return (
+      <section aria-labelledby="backups-heading">
+        <h2 id="backups-heading">Backups</h2>
+        <p role="note" className="backup-warning">
+          {elsewhere}
+        </p>
+      </section>
+    );
   const busy = running !== null || start.isPending;
   const started = runs.find((run) => run.id === startedId);
 

@@ -1,0 +1,43 @@
+// A database server that cannot be reached now (PostgreSQL stopped, restarting, out of
+// connections, the network away): told apart from other errors, so a request answers 503 and
+// a start stops with the real reason.
+/** The error at the bottom of `error`'s causes (drizzle wraps the driver's in "Failed query: …"). */
+export function rootCause(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 8 && current instanceof Error && current.cause !== undefined; depth++)
+    current = current.cause;
+  return current;
+}
+
+/** Codes of a database that cannot be reached now (the driver's, and PostgreSQL's SQLSTATE). */
+const UNREACHABLE = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  // admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+]);
+
+/**
+ * What to say when `error` means the database server cannot be reached now (stopped,
+ * restarting, out of connections, the network away), in one line; null for any other error.
+ * A moment later the same request may work.
+ */
+export function databaseUnreachable(error: unknown): string | null {
+  const root = rootCause(error) as { code?: unknown; message?: unknown } | null;
+  const code = typeof root?.code === "string" ? root.code : "";
+  if (!UNREACHABLE.has(code) && !code.startsWith("08")) return null;
+  const message = typeof root?.message === "string" ? root.message.split("\n")[0] : "";
+  return message ? `${message} (${code})` : code;
+}
