@@ -41,3 +41,12 @@ export function databaseUnreachable(error: unknown): string | null {
   const message = typeof root?.message === "string" ? root.message.split("\n")[0] : "";
   return message ? `${message} (${code})` : code;
 }
+
+/**
+ * Whether `error` is PostgreSQL refusing a value's characters (a NUL, U+0000, which its text
+ * cannot hold): the request's fault, answered 400 (SQLite stores or compares such text as it is).
+ */
+export function unstorableText(error: unknown): boolean {
+  const code = (rootCause(error) as { code?: unknown } | null)?.code;
+  return code === "22021" || code === "22P05";
+}

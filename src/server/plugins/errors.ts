@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { databaseUnreachable } from "#server/db/unreachable.ts";
+import { databaseUnreachable, unstorableText } from "#server/db/unreachable.ts";
 import { DESCRIPTORS_BUSY, descriptorShortage, outOfDescriptors } from "#server/lib/descriptors.ts";
 import { formProblemPage, formStart } from "#server/lib/form-problem-page.ts";
 import { changesState } from "#server/lib/methods.ts";
@@ -98,6 +98,11 @@ export function errorHandler({ logger, renderErrorPage, storage }: ErrorPluginOp
         { "retry-after": String(RETRY_AFTER_SECONDS) },
       );
     }
+    if (!http && unstorableText(error))
+      http = new HttpError(
+        400,
+        "The request holds a NUL character (U+0000), which the site cannot store or look up. Remove it and try again.",
+      );
     // A write that failed on the disk or the database file: never a generic 500. The storage
     // is examined again, so the answer names the real cause and later writes are refused up front.
     const fault = http ? null : storageSaid;

@@ -98,4 +98,11 @@ runScenarios("GET /api/earnings/result/:id", [
     status: 404,
     contains: { error: "No earnings result with that id (results are kept for 180 days)." },
   },
+  {
+    // PostgreSQL's text holds no NUL: the lookup finds nothing there too, never a 500.
+    name: "an id with a NUL character: 404 JSON",
+    path: "/api/earnings/result/a%00b",
+    status: 404,
+    contains: { error: "No earnings result with that id (results are kept for 180 days)." },
+  },
 ]);
