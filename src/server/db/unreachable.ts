@@ -50,3 +50,28 @@ export function unstorableText(error: unknown): boolean {
   const code = (rootCause(error) as { code?: unknown } | null)?.code;
   return code === "22021" || code === "22P05";
 }
+
+/**
+ * Whether `error` is PostgreSQL refusing a row that a unique index already holds: two requests
+ * that each found a name free wrote it at the same moment (PostgreSQL runs transactions side by
+ * side; SQLite one after another, so the second finds it taken). Answered 409.
+ */
+export function uniqueViolation(error: unknown): boolean {
+  return (rootCause(error) as { code?: unknown } | null)?.code === "23505";
+}
+
+/**
+ * A failed query as the log should hold it: the database's own words and code, and the start of
+ * the statement, never its values (a whole post, a password hash). Null when `error` is no
+ * failed query.
+ */
+export function failedQuery(error: unknown): { cause: string; code: string; query: string } | null {
+  const root = rootCause(error) as { code?: unknown; message?: unknown } | null;
+  if (root === error || !(error instanceof Error) || !("query" in error)) return null;
+  const query = String((error as { query: unknown }).query);
+  return {
+    cause: typeof root?.message === "string" ? root.message.split("\n")[0]! : String(root),
+    code: typeof root?.code === "string" ? root.code : "",
+    query: query.length > 200 ? `${query.slice(0, 200)}…` : query,
+  };
+}

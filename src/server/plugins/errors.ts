@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { databaseUnreachable, unstorableText } from "#server/db/unreachable.ts";
+import { databaseUnreachable, failedQuery, uniqueViolation, unstorableText } from "#server/db/unreachable.ts";
 import { DESCRIPTORS_BUSY, descriptorShortage, outOfDescriptors } from "#server/lib/descriptors.ts";
 import { formProblemPage, formStart } from "#server/lib/form-problem-page.ts";
 import { changesState } from "#server/lib/methods.ts";
@@ -103,6 +103,11 @@ export function errorHandler({ logger, renderErrorPage, storage }: ErrorPluginOp
         400,
         "The request holds a NUL character (U+0000), which the site cannot store or look up. Remove it and try again.",
       );
+    if (!http && uniqueViolation(error))
+      http = new HttpError(
+        409,
+        "Another change took the same name or address at the same moment; nothing was saved. Reload and try again.",
+      );
     // A write that failed on the disk or the database file: never a generic 500. The storage
     // is examined again, so the answer names the real cause and later writes are refused up front.
     const fault = http ? null : storageSaid;
@@ -153,7 +158,12 @@ export function errorHandler({ logger, renderErrorPage, storage }: ErrorPluginOp
       case "INVALID_COOKIE_SIGNATURE":
         return json(401, { error: "Your session is not valid. Please sign in again." });
       default: {
-        logger.error("request failed", { method: request.method, url: request.url, code, error });
+        logger.error("request failed", {
+          method: request.method,
+          url: request.url,
+          code,
+          ...(failedQuery(error) ?? { error }),
+        });
         if (api) return json(500, { error: "Something went wrong on our side. Please try again." });
         return renderErrorPage(request, 500);
       }

@@ -84,8 +84,30 @@ function postRow(input: PostInput) {
     title: input.title.trim(),
     content,
     contentMarkdown,
-    publishAt: input.publishAt ? new Date(input.publishAt) : null,
+    publishAt: input.publishAt ? publishDate(input.publishAt) : null,
   };
+}
+
+/**
+ * A publish date on the calendar (not 30 February, which Date would move to March), in the years
+ * 2000 to 9999: an earlier one is a mistake, and PostgreSQL reads years below 100 back wrong.
+ */
+function publishDate(value: string): Date {
+  const date = new Date(value);
+  const day = value.slice(0, 10);
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(date.getTime()) || year < 2000 || year > 9999 || !sameDay(day, value))
+    throw new HttpError(422, "The publish date is not a day on the calendar between the years 2000 and 9999.", [
+      { field: "publishAt", message: "Choose a real date between the years 2000 and 9999" },
+    ]);
+  return date;
+}
+
+/** Whether the date part `day` (YYYY-MM-DD) of `value` names a day that exists. */
+function sameDay(day: string, value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value)) return false;
+  const noon = new Date(`${day}T12:00:00Z`);
+  return !Number.isNaN(noon.getTime()) && noon.toISOString().slice(0, 10) === day;
 }
 
 /** A post's category, when it names one, exists. */

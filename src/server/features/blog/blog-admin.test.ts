@@ -44,6 +44,11 @@ runScenarios(
       [{ ...post, content: "" }, "content"],
       [{ ...post, published: "yes" }, "published"],
       [{ ...post, category: "no-such-category" }, "category"],
+      // Not a day, or a year PostgreSQL would read back 1,900 years late, or out of its range.
+      [{ ...post, publishAt: "2030-02-30T00:00:00Z" }, "publishAt"],
+      [{ ...post, publishAt: "0050-06-01T00:00:00.000Z" }, "publishAt"],
+      [{ ...post, publishAt: "-000001-01-01T00:00:00.000Z" }, "publishAt"],
+      [{ ...post, publishAt: "+275760-09-13T00:00:00.000Z" }, "publishAt"],
     ] as const
   ).map(([body, field]) => ({
     name: field,
@@ -149,5 +154,34 @@ describe("blog admin API as the admin", () => {
       await api.testDb.rows("SELECT CAST(count(*) AS INTEGER) AS n FROM blog_posts WHERE category IS NULL"),
     ).toEqual([{ n: 2 }]);
     await api.check({ who: "admin", method: "DELETE", path: `/api/admin/blog/category/${income.id}`, status: 404 });
+  });
+});
+
+// Named as a scenario ("… -> 409"), so `bun run test:postgres` runs it too: PostgreSQL runs the
+// requests' transactions side by side, and each may find the slug free before another writes it.
+describe("the same slug sent at the same moment", () => {
+  test("eight categories renamed to one slug, eight made with another: one wins, the rest 409: PUT /api/admin/blog/category -> 409", async () => {
+    const api = await scenarioApp({ admin: true });
+    const ids = [];
+    for (let i = 0; i < 8; i++) ids.push((await createCategory(api.db, { name: `C${i}`, slug: `c-${i}` })).id);
+    const send = (method: string, path: string, body: unknown) =>
+      api.request(path, {
+        method,
+        headers: { cookie: api.cookie!, origin: "http://localhost", "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const renamed = await Promise.all(
+      ids.map((id) => send("PUT", `/api/admin/blog/category/${id}`, { name: "Same", slug: "same-slug" })),
+    );
+    expect(renamed.map((r) => r.status).sort()).toEqual([200, ...Array(7).fill(409)]);
+    const made = await Promise.all(
+      ids.map(() => send("POST", "/api/admin/blog/category", { name: "New", slug: "new-slug" })),
+    );
+    expect(made.map((r) => r.status).sort()).toEqual([201, ...Array(7).fill(409)]);
+    for (const res of [...renamed, ...made].filter((r) => r.status === 409))
+      expect(((await res.json()) as { error: string }).error).toMatch(/already|same name or address/);
+    expect(
+      await api.testDb.rows("SELECT slug FROM blog_categories WHERE slug IN ('same-slug', 'new-slug') ORDER BY slug"),
+    ).toEqual([{ slug: "new-slug" }, { slug: "same-slug" }]);
   });
 });
