@@ -2,19 +2,17 @@
 // (serve.ts): the database is not a file in DATA_DIR, so there is no DATA_DIR lock, no file
 // watch and no checkpoints, and cam-guide takes no backups of it (docs/deploy.md). DATA_DIR
 // still holds the uploads.
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { makePrivateDir, tightenDataDir } from "#server/data-dir.ts";
 import { postgresChanges } from "#server/db/changes.ts";
 import { describeDatabaseUrl } from "#server/db/postgres.ts";
 import { describeSeed, seedDatabase } from "#server/db/seed.ts";
 import type { Config } from "#server/env.ts";
 import { type EnsureAdminResult, ensureAdmin } from "#server/features/auth/bootstrap.ts";
-import { reconcileMedia } from "#server/features/media/at-start.ts";
-import { removeUnfinishedUploads } from "#server/features/media/uploads.ts";
-import { removeStaleProbes, StorageHealth } from "#server/lib/storage-health.ts";
+import { StorageHealth } from "#server/lib/storage-health.ts";
 import { consoleLogger as logger } from "#server/logger.ts";
 import { openPostgresSite, orFail } from "./common.ts";
-import { checkPort, runSite } from "./serve.ts";
+import { announceAdmin, checkPort, runSite, tidyUploads } from "./serve.ts";
 
 export async function servePostgres(config: Config) {
   const dir = resolve(config.dataDir);
@@ -36,17 +34,8 @@ export async function servePostgres(config: Config) {
     if (Object.values(report).some((n) => n > 0)) logger.info(describeSeed(report));
     admin = await ensureAdmin(site.db, config.adminUsername, config.adminPassword);
   });
-  if (admin?.created && admin.generatedPassword) {
-    // Printed once, on the start that created the account; it is stored only as a hash.
-    console.log(
-      `\n  Admin account created.\n  Username: ${admin.username}\n  Password: ${admin.generatedPassword}\n  Keep it safe: it will not be shown again (reset with \`cam-guide admin reset-password\`).\n`,
-    );
-  }
-  const uploadsDir = join(dir, "uploads");
-  const unfinished = removeUnfinishedUploads(uploadsDir);
-  if (unfinished > 0) logger.info(`removed ${unfinished} unfinished upload${unfinished === 1 ? "" : "s"}`);
-  removeStaleProbes(dir);
-  await reconcileMedia(database.db, uploadsDir, logger);
+  announceAdmin(admin);
+  await tidyUploads(dir, database);
   // Only the disk under the uploads is watched: the database is not a file here.
   const storage = new StorageHealth({ dir, databaseFile: null, logger });
   await storage.settled();

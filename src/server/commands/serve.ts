@@ -10,7 +10,7 @@ import type { DatabaseAccess } from "#server/db/types.ts";
 import type { Config } from "#server/env.ts";
 import { createAnalytics } from "#server/features/analytics/counting.ts";
 import { scheduleRollUp } from "#server/features/analytics/service.ts";
-import { ensureAdmin, loadJwtSecret } from "#server/features/auth/bootstrap.ts";
+import { type EnsureAdminResult, ensureAdmin, loadJwtSecret } from "#server/features/auth/bootstrap.ts";
 import { removeRestoreLeftovers } from "#server/features/backups/archive.ts";
 import { Backups } from "#server/features/backups/service.ts";
 import { type CheckerNetwork, TEST_LOOPBACK_HOST, testLoopbackNetwork } from "#server/features/links/network.ts";
@@ -115,21 +115,8 @@ export async function serve(config: Config) {
   await upgradeData(database);
   const report = await seedDatabase(database);
   if (Object.values(report).some((n) => n > 0)) logger.info(describeSeed(report));
-  const admin = await ensureAdmin(database.db, config.adminUsername, config.adminPassword);
-  if (admin.created && admin.generatedPassword) {
-    // Printed once, on the start that created the account; it is stored only as a hash.
-    console.log(
-      `\n  Admin account created.\n  Username: ${admin.username}\n  Password: ${admin.generatedPassword}\n  Keep it safe: it will not be shown again (reset with \`cam-guide admin reset-password\`).\n`,
-    );
-  }
-  const uploadsDir = join(dir, "uploads");
-  // Uploads cut short by a crash left only temporary names: never served, removed here.
-  const unfinished = removeUnfinishedUploads(uploadsDir);
-  if (unfinished > 0) logger.info(`removed ${unfinished} unfinished upload${unfinished === 1 ? "" : "s"}`);
-  // A server killed while its write probe was on the disk left the probe's file.
-  removeStaleProbes(dir);
-  // The media library's rows and the files put in step: deletions a crash cut short finished.
-  await reconcileMedia(database.db, uploadsDir, logger);
+  announceAdmin(await ensureAdmin(database.db, config.adminUsername, config.adminPassword));
+  await tidyUploads(dir, database);
   // What the start wrote (the seed, the admin) goes into app.db itself before it is watched.
   database.checkpoint();
   // Watches the files opened above and the disk under them for as long as the server runs;
@@ -172,6 +159,26 @@ export async function serve(config: Config) {
     await storage.stop();
     lock.release();
   });
+}
+
+/** Prints a generated admin password once, on the start that created the account; it is stored only as a hash. */
+export function announceAdmin(admin: EnsureAdminResult | undefined): void {
+  if (!admin?.created || !admin.generatedPassword) return;
+  console.log(
+    `\n  Admin account created.\n  Username: ${admin.username}\n  Password: ${admin.generatedPassword}\n  Keep it safe: it will not be shown again (reset with \`cam-guide admin reset-password\`).\n`,
+  );
+}
+
+/** What a crash may have left in DATA_DIR, set right before the site serves. */
+export async function tidyUploads(dir: string, database: DatabaseAccess): Promise<void> {
+  const uploadsDir = join(dir, "uploads");
+  // Uploads cut short by a crash left only temporary names: never served, removed here.
+  const unfinished = removeUnfinishedUploads(uploadsDir);
+  if (unfinished > 0) logger.info(`removed ${unfinished} unfinished upload${unfinished === 1 ? "" : "s"}`);
+  // A server killed while its write probe was on the disk left the probe's file.
+  removeStaleProbes(dir);
+  // The media library's rows and the files put in step: deletions a crash cut short finished.
+  await reconcileMedia(database.db, uploadsDir, logger);
 }
 
 /** What runSite() serves: the open database, the session secret, DATA_DIR and the watch on its disk. */

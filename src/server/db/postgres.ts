@@ -50,7 +50,7 @@ export function openPostgres(url: string, { max = 10 }: PostgresOptions = {}): P
     client,
     close: (timeoutSeconds = 5) => client.end({ timeout: timeoutSeconds }),
   };
-  registerJobRunner(db, (job, work) => unlessLocked(handle, ADVISORY_LOCKS[job], work));
+  registerJobRunner(db, (job, work) => holdingLock(handle, ADVISORY_LOCKS[job], false, work));
   return handle;
 }
 
@@ -68,36 +68,28 @@ const ADVISORY_LOCKS = {
 } as const satisfies Record<JobName | "schema", bigint>;
 
 /**
- * Runs `work` while this process holds the advisory lock `key`, waiting for it as long as
- * another session holds it. The lock belongs to one reserved connection, released after work.
+ * Runs `work` while this process holds the advisory lock `key`, on one reserved connection,
+ * released after. `wait`: for as long as another session holds it; else null at once, without
+ * running work, when one does.
  */
-async function withAdvisoryLock<T>(handle: PostgresHandle, key: bigint, work: () => Promise<T>): Promise<T> {
+async function holdingLock<T>(
+  handle: PostgresHandle,
+  key: bigint,
+  wait: boolean,
+  work: () => Promise<T>,
+): Promise<T | null> {
   const session = await handle.client.reserve();
+  const id = key.toString();
   try {
-    await session`select pg_advisory_lock(${key.toString()}::bigint)`;
-    try {
-      return await work();
-    } finally {
-      await session`select pg_advisory_unlock(${key.toString()}::bigint)`;
+    if (wait) await session`select pg_advisory_lock(${id}::bigint)`;
+    else {
+      const [row] = await session<{ taken: boolean }[]>`select pg_try_advisory_lock(${id}::bigint) as taken`;
+      if (!row?.taken) return null;
     }
-  } finally {
-    session.release();
-  }
-}
-
-/**
- * Runs `work` holding the advisory lock `key` if no other session holds it; null at once, without
- * running it, if one does.
- */
-async function unlessLocked<T>(handle: PostgresHandle, key: bigint, work: () => Promise<T>): Promise<T | null> {
-  const session = await handle.client.reserve();
-  try {
-    const [row] = await session<{ taken: boolean }[]>`select pg_try_advisory_lock(${key.toString()}::bigint) as taken`;
-    if (!row?.taken) return null;
     try {
       return await work();
     } finally {
-      await session`select pg_advisory_unlock(${key.toString()}::bigint)`;
+      await session`select pg_advisory_unlock(${id}::bigint)`;
     }
   } finally {
     session.release();
@@ -110,7 +102,7 @@ async function unlessLocked<T>(handle: PostgresHandle, key: bigint, work: () => 
  * starting together do it once, one after the other, the others waiting.
  */
 export async function applyPostgresMigrations(handle: PostgresHandle, after?: () => Promise<unknown>): Promise<void> {
-  await withAdvisoryLock(handle, ADVISORY_LOCKS.schema, async () => {
+  await holdingLock(handle, ADVISORY_LOCKS.schema, true, async () => {
     await migrate(handle.drizzle, { migrationsFolder: resourcePath("drizzle-pg") });
     await after?.();
   });
