@@ -2,14 +2,13 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createApp } from "#server/app.ts";
 import type { AppServices, AppStorage, TestHooks } from "#server/app-options.ts";
-import { databaseImage, openMemoryCopy, openMemoryDatabase } from "#server/db/client.ts";
+import { openMemoryCopy, openMemoryDatabase } from "#server/db/client.ts";
 import { dialect } from "#server/db/dialect.ts";
-import { seedDatabase } from "#server/db/seed.ts";
 import { DAILY_LIMITS, type DailyLimits } from "#server/lib/daily-quota.ts";
 import { StorageHealth } from "#server/lib/storage-health.ts";
 import { memoryLogger } from "#server/logger.ts";
 import { type AssetStore, loadAssets } from "#server/ssr/assets.ts";
-import { openTestDatabase, sqliteTestDatabase, type TestDatabase } from "./database.ts";
+import { openTestDatabase, seededSqlite, sqliteTestDatabase, type TestDatabase } from "./database.ts";
 import { createSettings } from "./factories.ts";
 import { scratchDir } from "./scratch.ts";
 
@@ -19,16 +18,7 @@ export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
 // Seeding is asynchronous, and an app is wanted at once: the seed runs once into a template,
 // and every test app opens its own copy of it. (On PostgreSQL, apps come from newTestApp(),
 // whose databases copy a seeded template of their own: tests/support/database.ts.)
-const seeded =
-  dialect === "sqlite"
-    ? await (async () => {
-        const template = openMemoryDatabase();
-        await seedDatabase(template);
-        const image = databaseImage(template);
-        template.close();
-        return image;
-      })()
-    : null;
+const seeded = dialect === "sqlite" ? await seededSqlite() : null;
 
 /**
  * createApp's options as a test gives them: the configuration as the environment would set

@@ -21,7 +21,7 @@ export interface TestDatabase extends DatabaseAccess {
 
 /** The seed runs once per process, into a template every seeded test database copies. */
 let seededImage: Uint8Array | undefined;
-async function seededSqlite(): Promise<Uint8Array> {
+export async function seededSqlite(): Promise<Uint8Array> {
   if (!seededImage) {
     const template = openMemoryDatabase();
     await seedDatabase(template);

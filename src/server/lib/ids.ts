@@ -1,14 +1,6 @@
 import { randomBytes } from "node:crypto";
 
 /** Result ids: 128 random bits, URL-safe, never sequential. */
-/**
- * Whether `id` could be a stored id at all: PostgreSQL's text holds no NUL character (U+0000),
- * and a lookup with one fails there instead of finding nothing, as it does on SQLite.
- */
-export function storableId(id: string): boolean {
-  return !id.includes("\u0000");
-}
-
 export function newId(): string {
   return randomBytes(16).toString("base64url");
 }

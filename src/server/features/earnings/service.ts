@@ -1,9 +1,8 @@
-import { and, eq, gte } from "drizzle-orm";
 import type { Db } from "#server/db/types.ts";
 import { quizResultExists } from "#server/features/quiz/service.ts";
-import { retentionCutoff } from "#server/features/settings/expired-results.ts";
+import { keptResult } from "#server/features/settings/expired-results.ts";
 import { resultRetentionDays } from "#server/features/settings/result-retention.ts";
-import { newId, storableId } from "#server/lib/ids.ts";
+import { newId } from "#server/lib/ids.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import type { EarningsResult, EarningsResultInput } from "#shared/features/earnings/contract.ts";
 import { computeTier } from "#shared/features/earnings/tiers.ts";
@@ -56,13 +55,11 @@ export async function createEarningsResult(
 /** A saved estimate, unless it is older than the retention in Settings (then it is gone, deleted yet or not). */
 export async function getEarningsResult(db: Db, id: string, now = new Date()): Promise<EarningsResult> {
   const days = await resultRetentionDays(db);
-  const [row] = !storableId(id)
-    ? []
-    : await db
-        .select()
-        .from(earningsResults)
-        .where(and(eq(earningsResults.id, id), gte(earningsResults.createdAt, retentionCutoff(now, days))))
-        .limit(1);
+  const [row] = await db
+    .select()
+    .from(earningsResults)
+    .where(keptResult(earningsResults, id, now, days))
+    .limit(1);
   if (!row)
     throw new HttpError(404, `No earnings result with that id (results are kept for ${describeRetention(days)}).`);
   return {

@@ -1,8 +1,8 @@
-import { and, eq, gte, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Db } from "#server/db/types.ts";
-import { retentionCutoff } from "#server/features/settings/expired-results.ts";
+import { keptResult } from "#server/features/settings/expired-results.ts";
 import { resultRetentionDays } from "#server/features/settings/result-retention.ts";
-import { newId, storableId } from "#server/lib/ids.ts";
+import { newId } from "#server/lib/ids.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { scoringTable } from "#shared/features/quiz/content.ts";
 import type { QuizResult, QuizResultInput } from "#shared/features/quiz/contract.ts";
@@ -52,13 +52,11 @@ export async function createQuizResult(
  */
 export async function getQuizResult(db: Db, id: string, now = new Date()): Promise<QuizResult> {
   const days = await resultRetentionDays(db);
-  const [row] = !storableId(id)
-    ? []
-    : await db
-        .select()
-        .from(quizResults)
-        .where(and(eq(quizResults.id, id), gte(quizResults.createdAt, retentionCutoff(now, days))))
-        .limit(1);
+  const [row] = await db
+    .select()
+    .from(quizResults)
+    .where(keptResult(quizResults, id, now, days))
+    .limit(1);
   if (!row) throw new HttpError(404, `No quiz result with that id (results are kept for ${describeRetention(days)}).`);
   return {
     id: row.id,
@@ -70,12 +68,11 @@ export async function getQuizResult(db: Db, id: string, now = new Date()): Promi
 
 /** Whether a quiz result is saved and not yet expired. */
 export async function quizResultExists(db: Db, id: string, now = new Date()): Promise<boolean> {
-  if (!storableId(id)) return false;
-  const cutoff = retentionCutoff(now, await resultRetentionDays(db));
+  const days = await resultRetentionDays(db);
   const [row] = await db
     .select({ id: quizResults.id })
     .from(quizResults)
-    .where(and(eq(quizResults.id, id), gte(quizResults.createdAt, cutoff)))
+    .where(keptResult(quizResults, id, now, days))
     .limit(1);
   return row !== undefined;
 }

@@ -1,4 +1,4 @@
-import { inArray, lt } from "drizzle-orm";
+import { and, eq, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
 import type { Db } from "#server/db/types.ts";
 import { earningsResults } from "#server/features/earnings/table.ts";
 import { quizResults } from "#server/features/quiz/table.ts";
@@ -6,8 +6,23 @@ import { quizResults } from "#server/features/quiz/table.ts";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Results saved before this moment have expired: they are not shown, and the next pass deletes them. */
-export function retentionCutoff(now: Date, days: number): Date {
+function retentionCutoff(now: Date, days: number): Date {
   return new Date(now.getTime() - days * DAY_MS);
+}
+
+/**
+ * What picks the saved result `id` while it is kept (`days` of retention): a quiz result or an
+ * estimate. An id with a NUL character (U+0000) picks nothing without asking PostgreSQL, whose
+ * text cannot hold one and would fail the query instead of finding nothing, as SQLite does.
+ */
+export function keptResult(
+  table: typeof quizResults | typeof earningsResults,
+  id: string,
+  now: Date,
+  days: number,
+): SQL {
+  if (id.includes("\u0000")) return sql`1 = 0`;
+  return and(eq(table.id, id), gte(table.createdAt, retentionCutoff(now, days)))!;
 }
 
 /** Rows per statement: a few milliseconds of the server's one thread, so requests wait at most that long. */
