@@ -15,7 +15,13 @@ const PASSWORD = "durable-password-123";
 let database: Awaited<ReturnType<typeof emptyDatabase>>;
 let sql: postgres.Sql;
 let sites: Running[] = [];
-const env = () => ({ DATABASE_URL: database.url, JWT_SECRET: SECRET, ADMIN_PASSWORD: PASSWORD });
+// The tests stand for visitors at other addresses with X-Forwarded-For, from a proxy on loopback.
+const env = () => ({
+  DATABASE_URL: database.url,
+  JWT_SECRET: SECRET,
+  ADMIN_PASSWORD: PASSWORD,
+  TRUSTED_PROXIES: "127.0.0.1,::1",
+});
 
 beforeAll(async () => {
   ensureBuilt();
@@ -180,6 +186,82 @@ describe("one site across instances: what one changes, the others' cached pages 
     await sql`update site_settings set brand_name = 'Caught Up After A Cut'`;
     for (const site of sites) expect(await seenWithin(site, "/", "Caught Up After A Cut")).toBeLessThan(6000);
     await sql`update site_settings set brand_name = ${content.siteSettings.brandName}`;
+  });
+});
+
+describe("one site across instances: limits and settings hold on all", () => {
+  const from = (address: string, extra: Record<string, string> = {}) => ({ "x-forwarded-for": address, ...extra });
+
+  test("a sign-in throttled on one is throttled on all, and a guess on each counts", async () => {
+    const guess = (site: Running, password: string) =>
+      fetch(`${site.url}/api/auth/login`, {
+        method: "POST",
+        headers: from("203.0.113.77", { "content-type": "application/json", origin: site.url }),
+        body: JSON.stringify({ username: "admin", password }),
+      });
+    // Five wrong passwords, spread over the three instances.
+    for (let i = 0; i < 5; i++) expect((await guess(sites[i % 3]!, `wrong-${i}`)).status).toBe(401);
+    // Every instance now refuses this network, the right password included.
+    for (const site of sites) {
+      const refused = await guess(site, PASSWORD);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    // Another network is not held back.
+    expect(
+      (
+        await fetch(`${sites[1]!.url}/api/auth/login`, {
+          method: "POST",
+          headers: from("198.51.100.77", { "content-type": "application/json", origin: sites[1]!.url }),
+          body: JSON.stringify({ username: "admin", password: PASSWORD }),
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  test("a network's write budget is one across instances: 60 a minute in all, then 429 on each", async () => {
+    const post = (site: Running) =>
+      fetch(`${site.url}/api/quiz/result`, {
+        method: "POST",
+        headers: from("192.0.2.77", { "content-type": "application/json", origin: site.url }),
+        body: "{}",
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 60; i++) statuses.push((await post(sites[i % 3]!)).status);
+    // Each a bad body (422), but each took a write from the one budget.
+    expect(statuses.every((status) => status === 422)).toBe(true);
+    for (const site of sites) expect((await post(site)).status).toBe(429);
+  });
+
+  test("the public address and the link-check schedule saved through one are what the others use", async () => {
+    const [a, b, c] = sites as [Running, Running, Running];
+    for (const site of [b, c]) await cached(site, "/blog");
+    const cookie = await signIn(a);
+    const put = (path: string, body: unknown) =>
+      fetch(`${a.url}/api/admin${path}`, {
+        method: "PUT",
+        headers: { cookie, origin: a.url, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await put("/settings/address", { origin: "https://shared.example" })).status).toBe(200);
+    expect((await put("/settings/link-checks", { hours: 6 })).status).toBe(200);
+    for (const site of [b, c]) {
+      expect(await seenWithin(site, "/blog", "https://shared.example/blog")).toBeLessThan(5000);
+      const session = await signIn(site);
+      const deadline = Date.now() + 5000;
+      let schedule: { hours: number | null; stored: number | null } = { hours: null, stored: null };
+      while (Date.now() < deadline) {
+        const res = await fetch(`${site.url}/api/admin/settings/link-checks`, { headers: { cookie: session } });
+        schedule = await res.json();
+        if (schedule.hours === 6) break;
+        await Bun.sleep(50);
+      }
+      expect(schedule).toMatchObject({ hours: 6, stored: 6 });
+    }
+    expect(
+      (await fetch(`${a.url}/api/admin/settings/address`, { method: "DELETE", headers: { cookie, origin: a.url } }))
+        .status,
+    ).toBe(200);
   });
 });
 

@@ -1,17 +1,19 @@
 // What the app is built from: createApp's one options object. The server (commands/serve.ts)
 // passes everything but `testHooks`; tests (tests/support/app.ts) pass the same fields and
 // may add `testHooks`. Whatever is left out is made in createApp from the configuration.
+
+import type { ChangeFeed } from "./db/changes.ts";
 import type { DatabaseAccess } from "./db/types.ts";
 import type { Config } from "./env.ts";
 import type { Analytics } from "./features/analytics/counting.ts";
-import type { LoginThrottle } from "./features/auth/throttle.ts";
+import type { SignInThrottle } from "./features/auth/throttle.ts";
 import type { Backups } from "./features/backups/service.ts";
 import type { CheckerNetwork } from "./features/links/network.ts";
 import type { ResultRetentionPolicy } from "./features/settings/result-retention.ts";
 import type { ClientSlots } from "./lib/connection-limits.ts";
 import type { StorageHealth } from "./lib/storage-health.ts";
 import type { Logger } from "./logger.ts";
-import type { WriteLimiter } from "./plugins/write-limit.ts";
+import type { WriteBudget } from "./plugins/write-limit.ts";
 import type { AssetStore } from "./ssr/assets.ts";
 import type { PageCache } from "./ssr/page-cache.ts";
 
@@ -66,6 +68,12 @@ export interface AppServices {
    * answered counts its visit. Default: a new one.
    */
   openRequests?: ClientSlots;
+  /**
+   * The changes other instances make (several instances on PostgreSQL): what this one keeps
+   * of the settings (the public address, the link-check schedule) is read again on each.
+   * Default: none (one server, the settings' only writer).
+   */
+  changes?: ChangeFeed;
 }
 
 /**
@@ -79,11 +87,11 @@ export interface TestHooks {
   /** The time visit counting, the daily limits and the admin home count by. Default: the real clock. */
   analyticsClock?: () => Date;
   /** The sign-in throttle (a clock of its own, a small limit). Default: LoginThrottle's own. */
-  loginThrottle?: LoginThrottle;
+  loginThrottle?: SignInThrottle;
   /** The per-client budget of anonymous writes, or null for none. Default: made from config.writeLimit. */
-  writeLimiter?: WriteLimiter | null;
+  writeLimiter?: WriteBudget | null;
   /** The visit-count beacon's own budget, or null for none. Default: BEACON_LIMIT, none when the write limit is off. */
-  beaconLimiter?: WriteLimiter | null;
+  beaconLimiter?: WriteBudget | null;
   /**
    * Where the link checker resolves names and which addresses it may connect to. Default: the
    * public internet only. Tests pass theirs to reach servers they start on loopback.

@@ -4,9 +4,12 @@
 import { dirname, join } from "node:path";
 import type { Server } from "elysia/universal";
 import type { AppOptions } from "./app-options.ts";
+import { dialect } from "./db/dialect.ts";
 import { DEFAULT_WRITE_LIMIT, type WriteLimit } from "./env.ts";
 import { createAnalytics } from "./features/analytics/counting.ts";
+import { LoginThrottle, type SignInThrottle } from "./features/auth/throttle.ts";
 import { Backups } from "./features/backups/service.ts";
+import { SharedDailyQuota, SharedLoginThrottle, SharedWriteLimiter } from "./features/limits/shared.ts";
 import { checkerUserAgent, LinkChecks } from "./features/links/health.ts";
 import { LinkCheckSchedules } from "./features/settings/link-check-schedule.ts";
 import type { publicAddressStore } from "./features/settings/public-address.ts";
@@ -14,13 +17,16 @@ import { ResultRetentionPolicy } from "./features/settings/result-retention.ts";
 import { type ClientOf, clientResolver, untrustedProxyWatch } from "./lib/client.ts";
 import { DAILY_LIMITS, MemoryDailyQuota, sharesOf } from "./lib/daily-quota.ts";
 import { resultLimit } from "./lib/result-limit.ts";
-import { WriteLimiter } from "./plugins/write-limit.ts";
+import { type WriteBudget, WriteLimiter } from "./plugins/write-limit.ts";
 import type { PageCache } from "./ssr/page-cache.ts";
 
 /** Visit-count beacons per client: a browser sends one per page opened in place, offer shown or lesson read. */
 const BEACON_LIMIT: WriteLimit = { count: 120, windowSeconds: 60 };
 
 type PublicAddress = ReturnType<typeof publicAddressStore>;
+
+/** Several instances share this process's database (PostgreSQL): so must their limits. */
+const shared = dialect === "postgresql";
 
 /**
  * Which address a request comes from, whether over HTTPS, which origins may change anything,
@@ -127,23 +133,68 @@ export function siteServices(options: AppOptions, { address, pageCache, client, 
  * visit-count beacon's own, and saved results a day per network and for everyone
  * (docs/security.md, "Anonymous writes").
  */
-export function writeBudgets({ config, logger, testHooks: hooks = {} }: AppOptions, client: ClientOf) {
+export function writeBudgets({ config, logger, database, testHooks: hooks = {} }: AppOptions, client: ClientOf) {
+  const { db } = database;
   const writeLimit = config.writeLimit === undefined ? DEFAULT_WRITE_LIMIT : config.writeLimit;
-  const limiter = hooks.writeLimiter !== undefined ? hooks.writeLimiter : writeLimit && new WriteLimiter(writeLimit);
+  // Several instances on one PostgreSQL database share every budget there; one server keeps them in memory.
+  const budget = (limit: WriteLimit, scope: string): WriteBudget =>
+    shared ? new SharedWriteLimiter(db, limit, scope) : new WriteLimiter(limit);
+  const limiter = hooks.writeLimiter !== undefined ? hooks.writeLimiter : writeLimit && budget(writeLimit, "write");
   // The visit-count beacon has a budget of its own (a browser sends one per page it opens in
   // place, offer it shows, lesson read): off when the write limit is off.
   const beaconLimiter =
-    hooks.beaconLimiter !== undefined ? hooks.beaconLimiter : limiter && new WriteLimiter(BEACON_LIMIT);
+    hooks.beaconLimiter !== undefined ? hooks.beaconLimiter : limiter && budget(BEACON_LIMIT, "beacon");
   const dailyLimits = config.dailyLimits ?? DAILY_LIMITS;
   const resultShare = sharesOf(dailyLimits).results;
-  const results = (what: string) =>
+  const results = (what: string, kind: string) =>
     resultLimit({
       what,
       share: resultShare,
-      quota: new MemoryDailyQuota(resultShare, dailyLimits.maxClients),
+      quota: shared
+        ? new SharedDailyQuota(db, resultShare, `results:${kind}`)
+        : new MemoryDailyQuota(resultShare, dailyLimits.maxClients),
       client,
       logger,
       now: hooks.analyticsClock,
     });
   return { limiter, beaconLimiter, results };
+}
+
+/**
+ * The throttles on guessing: the password at sign-in, the second step's code, and the password
+ * or code the account page asks again before a change. In the database when several instances
+ * share it (a guess on one counts on all), else in memory.
+ */
+export function signInThrottles({ database, testHooks: hooks = {} }: AppOptions) {
+  const throttle = (scope: string): SignInThrottle =>
+    shared ? new SharedLoginThrottle(database.db, scope) : new LoginThrottle();
+  return {
+    password: hooks.loginThrottle ?? throttle("sign-in"),
+    code: throttle("second-factor"),
+    account: throttle("account"),
+  };
+}
+
+/**
+ * Several instances on one database: a change to the settings made through another instance
+ * (or a command) reaches what this one keeps of them, the public address and the link-check
+ * schedule, when it is told (and after a reconnection, when a notice may have been missed).
+ */
+export function followSettings(
+  { services, logger }: AppOptions,
+  { address, schedules, pageCache }: { address: PublicAddress; schedules: LinkCheckSchedules; pageCache: PageCache },
+): void {
+  const changes = services?.changes;
+  if (!changes) return;
+  const reread = () => {
+    void Promise.all([address.reload(), schedules.load()])
+      // A page rendered while the address was read again may hold the old one.
+      .then(() => pageCache.clear())
+      .catch((error) => logger.error("could not read the changed settings", { error }));
+  };
+  void changes
+    .listen(({ table }) => {
+      if (table === "site_settings") reread();
+    }, reread)
+    .catch((error) => logger.error("could not follow the settings' changes", { error }));
 }

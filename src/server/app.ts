@@ -6,7 +6,7 @@ import { EDITOR_PREVIEW_PATH } from "#shared/features/editor/preview.ts";
 import { VIDEO_PLAYER_ORIGINS } from "#shared/features/offers/video-url.ts";
 import { THEME_SCRIPT } from "#web/theme-script.ts";
 import type { AppOptions } from "./app-options.ts";
-import { requestOrigins, siteServices, writeBudgets } from "./app-parts.ts";
+import { followSettings, requestOrigins, signInThrottles, siteServices, writeBudgets } from "./app-parts.ts";
 import { BUILD_DATE } from "./build-info.ts";
 import { analyticsAdminRoutes } from "./features/analytics/admin-routes.ts";
 import { analyticsRoutes } from "./features/analytics/routes.ts";
@@ -65,7 +65,7 @@ function adminPath(request: Request): boolean {
   return [ADMIN_PREFIX, UPLOAD_PATH, AUTH_PATH, PREVIEW_PATH].some((prefix) => isUnder(prefix, request.url));
 }
 
-/** The password step of signing in: it stores nothing (the throttle is in memory). */
+/** The password step of signing in: it stores nothing (but, on PostgreSQL, the throttle's count). */
 function signingIn(request: Request): boolean {
   return new URL(request.url).pathname === LOGIN_PATH;
 }
@@ -112,7 +112,9 @@ export function createApp(options: AppOptions) {
     client,
     clock,
   });
+  followSettings(options, { address, schedules: linkCheckSchedules, pageCache });
   const { limiter, beaconLimiter, results } = writeBudgets(options, client);
+  const throttles = signInThrottles(options);
   const tokens = sessionTokens(secret);
   // Everything used inside an admin mount is guarded by its prefix. Whatever the admin
   // changes may show on any cached page, so every admin write empties the page cache.
@@ -167,13 +169,23 @@ export function createApp(options: AppOptions) {
       .use(staticFiles(assets))
       .use(healthRoutes(database, storage, backups))
       .use(reads.routes)
-      .use(quizRoutes(database.db, analytics, results("quiz results")))
-      .use(earningsRoutes(database.db, analytics, results("calculator results")))
+      .use(quizRoutes(database.db, analytics, results("quiz results", "quiz")))
+      .use(earningsRoutes(database.db, analytics, results("calculator results", "earnings")))
       .use(offerRoutes(database.db))
       .use(linkRoutes(database.db, analytics))
       .use(analyticsRoutes(database.db, analytics, clock))
       .use(seoRoutes(database.db, { publicBase: address.base, contentDate: BUILD_DATE, now: clock }))
-      .use(authRoutes(database.db, { tokens, secure, allowedOrigins, client, throttle: hooks.loginThrottle, onSignIn }))
+      .use(
+        authRoutes(database.db, {
+          tokens,
+          secure,
+          allowedOrigins,
+          client,
+          throttle: throttles.password,
+          codeThrottle: throttles.code,
+          onSignIn,
+        }),
+      )
       .use(
         adminMount(ADMIN_PREFIX)
           .use(blogAdminRoutes(database.db))
@@ -182,7 +194,7 @@ export function createApp(options: AppOptions) {
           .use(linkAdminRoutes(database.db, linkChecks))
           .use(analyticsAdminRoutes(database.db))
           .use(settingsAdminRoutes(database.db, address))
-          .use(accountAdminRoutes(database.db, { tokens, secure, client }))
+          .use(accountAdminRoutes(database.db, { tokens, secure, client, throttle: throttles.account }))
           .use(linkCheckScheduleRoutes(linkCheckSchedules))
           .use(resultRetentionRoutes(resultRetention))
           .use(

@@ -240,7 +240,7 @@ export async function runSite(
     config,
     assets: loadAssets(),
     logger,
-    services: { analytics, backups, resultRetention, pageCache, openRequests },
+    services: { analytics, backups, resultRetention, pageCache, openRequests, changes },
     testHooks: { linkNetwork: testLinkNetwork(config) },
   });
   // Yesterday's raw visitor rows become daily counts, and old salts go: at start, then hourly.

@@ -7,6 +7,7 @@ export * from "#server/features/blog/table.ts";
 export * from "#server/features/earnings/table.ts";
 export * from "#server/features/editor/table.ts";
 export * from "#server/features/home/table.ts";
+export * from "#server/features/limits/table.ts";
 export * from "#server/features/links/table.ts";
 export * from "#server/features/media/table.ts";
 export * from "#server/features/offers/table.ts";

@@ -8,6 +8,7 @@ import { blogCategories, blogPosts, blogRedirects } from "#server/features/blog/
 import { earningsResults } from "#server/features/earnings/table.ts";
 import { editorAutosaves } from "#server/features/editor/table.ts";
 import { setupConfirmations } from "#server/features/home/table.ts";
+import { sharedLimits } from "#server/features/limits/table.ts";
 import { links } from "#server/features/links/table.ts";
 import { media } from "#server/features/media/table.ts";
 import {
@@ -287,6 +288,15 @@ storedValues(analyticsDaily, {
   // What each metric counts by: a page, a slug, a referrer's host, a campaign's label.
   key: ANY,
   count: count("A count"),
+});
+
+// Written only by features/limits/shared.ts, read only by it (a count, a time in ms, failure times).
+storedValues(sharedLimits, {
+  scope: ANY,
+  key: ANY,
+  value: ANY,
+  state: ANY,
+  expiresAt: ANY,
 });
 
 storedValues(adminUsers, {

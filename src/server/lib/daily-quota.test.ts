@@ -1,11 +1,21 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { SharedDailyQuota } from "#server/features/limits/shared.ts";
 import { memoryLogger } from "#server/logger.ts";
 import { HttpError } from "#server/plugins/errors.ts";
+import { openTestDatabase, type TestDatabase } from "#tests/support/database.ts";
 import { DAILY_LIMITS, MemoryDailyQuota, secondsUntilTomorrow } from "./daily-quota.ts";
 import type { Share } from "./fair-share.ts";
 import { resultLimit } from "./result-limit.ts";
 
 const DAY = "2026-03-10";
+
+// The database the shared counts are kept in (each test's under a scope of its own).
+let testDb: TestDatabase;
+let scopes = 0;
+beforeAll(async () => {
+  testDb = await openTestDatabase({ seed: false });
+});
+afterAll(() => testDb.close());
 
 describe("MemoryDailyQuota", () => {
   test("each network has its own allowance, everyone shares the daily total; a refusal takes nothing", () => {
@@ -74,13 +84,17 @@ describe("MemoryDailyQuota", () => {
   });
 });
 
-describe("resultLimit", () => {
+describe.each([
+  ["in memory", (share: Share) => new MemoryDailyQuota(share)],
+  ["in the database", (share: Share) => new SharedDailyQuota(testDb.db, share, `results:${++scopes}`)],
+] as const)("resultLimit, with its counts %s", (_, quota) => {
   let clock = new Date("2026-03-10T18:00:00Z");
   const make = (share: Share) => {
     const logger = memoryLogger();
     const limit = resultLimit({
       what: "quiz results",
       share,
+      quota: quota(share),
       client: (request) => ({
         address: request.headers.get("x-test-address") ?? "",
         https: false,
@@ -94,9 +108,9 @@ describe("resultLimit", () => {
       limit(new Request("http://x/", { headers: { "x-test-address": address } }), null);
     return { from, logger };
   };
-  const refusal = (take: () => void) => {
+  const refusal = async (take: () => Promise<void>) => {
     try {
-      take();
+      await take();
       return null;
     } catch (error) {
       return error as HttpError;
@@ -104,12 +118,12 @@ describe("resultLimit", () => {
   };
   const lines = (logger: { lines: string[] }) => logger.lines.filter((line) => line.includes("daily limit"));
 
-  test("one network past its limit on a quiet day: 429 with Retry-After until midnight UTC and a sentence", () => {
+  test("one network past its limit on a quiet day: 429 with Retry-After until midnight UTC and a sentence", async () => {
     clock = new Date("2026-03-10T18:00:00Z");
     const { from } = make({ perClient: 2, daily: 100, floor: 1 });
-    expect(refusal(from("203.0.113.9"))).toBeNull();
-    expect(refusal(from("203.0.113.9"))).toBeNull();
-    const error = refusal(from("203.0.113.9"))!;
+    expect(await refusal(from("203.0.113.9"))).toBeNull();
+    expect(await refusal(from("203.0.113.9"))).toBeNull();
+    const error = (await refusal(from("203.0.113.9")))!;
     expect(error).toBeInstanceOf(HttpError);
     expect(error.status).toBe(429);
     expect(error.headers).toEqual({ "retry-after": "21600" });
@@ -118,40 +132,41 @@ describe("resultLimit", () => {
     );
   });
 
-  test("under pressure: the heavy network, then its IPv6 block, are refused with their own sentence; a new network is served", () => {
+  test("under pressure: the heavy network, then its IPv6 block, are refused with their own sentence; a new network is served", async () => {
     clock = new Date("2026-03-10T23:00:00Z");
     const { from, logger } = make({ perClient: 40, daily: 100, floor: 1 });
-    for (let i = 0; i < 25; i++) expect(refusal(from("2001:db8:5:100::1"))).toBeNull();
+    for (let i = 0; i < 25; i++) expect(await refusal(from("2001:db8:5:100::1"))).toBeNull();
     // A quarter of the day's ceiling: 4 a network now, 16 for a /56.
-    const share = refusal(from("2001:db8:5:100::1"))!;
+    const share = (await refusal(from("2001:db8:5:100::1")))!;
     expect(share.status).toBe(429);
     expect(share.headers).toEqual({ "retry-after": "3600" });
     expect(share.message).toBe(
       "So many quiz results have been saved today that the site keeps only a few more from each network, and yours has had its share. This one was not saved: please try again tomorrow.",
     );
-    const block = refusal(from("2001:db8:5:1ff::1"))!;
+    const block = (await refusal(from("2001:db8:5:1ff::1")))!;
     expect(block.status).toBe(429);
     expect(block.message).toBe(
       "So many quiz results have been saved today that the site keeps only a few more from each network and from each block of networks a provider hands out, and the block yours belongs to has had its share. This one was not saved: please try again tomorrow.",
     );
-    expect(refusal(from("2001:db8:6::1"))).toBeNull();
-    expect(refusal(from("198.51.100.1"))).toBeNull();
+    expect(await refusal(from("2001:db8:6::1"))).toBeNull();
+    expect(await refusal(from("198.51.100.1"))).toBeNull();
     // Each kind of refusal is logged once a day, naming no address.
-    refusal(from("2001:db8:5:100::1"));
+    await refusal(from("2001:db8:5:100::1"));
     expect(lines(logger)).toHaveLength(2);
     expect(lines(logger).join("\n")).not.toContain("2001:db8");
     // The next UTC day starts again.
     clock = new Date("2026-03-11T00:00:01Z");
-    expect(refusal(from("2001:db8:5:100::1"))).toBeNull();
-    expect(refusal(from("2001:db8:5:1ff::1"))).toBeNull();
+    expect(await refusal(from("2001:db8:5:100::1"))).toBeNull();
+    expect(await refusal(from("2001:db8:5:1ff::1"))).toBeNull();
   });
 
-  test("everyone past the day's total: 503 for every network, logged once with no address", () => {
+  test("everyone past the day's total: 503 for every network, logged once with no address", async () => {
     clock = new Date("2026-03-10T18:00:00Z");
     const { from, logger } = make({ perClient: 2, daily: 3, floor: 2 });
-    for (const address of ["203.0.113.1", "203.0.113.2", "203.0.113.3"]) expect(refusal(from(address))).toBeNull();
+    for (const address of ["203.0.113.1", "203.0.113.2", "203.0.113.3"])
+      expect(await refusal(from(address))).toBeNull();
     for (const address of ["203.0.113.4", "2001:db8::1", "203.0.113.4"]) {
-      const error = refusal(from(address))!;
+      const error = (await refusal(from(address)))!;
       expect(error.status).toBe(503);
       expect(error.message).toMatch(/^The site has saved as many quiz results today as it keeps in a day/);
     }

@@ -70,7 +70,7 @@ export function secondsUntilTomorrow(now: Date): number {
  */
 export interface DailyQuota {
   /** Takes one for the client at `address` on `day` (YYYY-MM-DD, UTC); when refused, nothing is taken. */
-  take(address: string, day: string): QuotaAnswer;
+  take(address: string, day: string): QuotaAnswer | Promise<QuotaAnswer>;
 }
 
 /**

@@ -10,7 +10,7 @@ import { utcDay } from "./utc-day.ts";
  * The daily bound on one kind of saved result (quiz, calculator): taken just before a checked
  * result is written, so a refused or invalid body uses up nothing. Throws the refusal.
  */
-export type ResultLimit = (request: Request, server: Server | null) => void;
+export type ResultLimit = (request: Request, server: Server | null) => Promise<void>;
 
 export interface ResultLimitOptions {
   /** What is saved, in the plural, as a visitor reads it: "quiz results". */
@@ -46,10 +46,10 @@ export function resultLimit({
 }: ResultLimitOptions): ResultLimit {
   let loggedDay = "";
   let logged = new Set<QuotaAnswer>();
-  return (request, server) => {
+  return async (request, server) => {
     const at = now();
     const day = utcDay(at);
-    const answer = quota.take(client(request, server).address, day);
+    const answer = await quota.take(client(request, server).address, day);
     if (answer === "ok") return;
     if (day !== loggedDay) {
       loggedDay = day;

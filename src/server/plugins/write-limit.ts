@@ -25,7 +25,7 @@ export interface WriteLimiterOptions {
  * entry; a client whose bucket is full again is forgotten (it is the same as a new one),
  * and when `maxClients` are remembered the least recently seen go first.
  */
-export class WriteLimiter {
+export class WriteLimiter implements WriteBudget {
   private buckets = new Map<string, Bucket>();
   private readonly perMs: number;
   private readonly now: () => number;
@@ -90,8 +90,18 @@ function limitText({ count, windowSeconds }: WriteLimit): string {
   return `${count} per ${per}`;
 }
 
+/**
+ * A budget of writes per client: WriteLimiter in memory on a single server, SharedWriteLimiter
+ * (features/limits/shared.ts) in the database when several instances share one.
+ */
+export interface WriteBudget {
+  readonly limit: WriteLimit;
+  /** Takes one write for the client at `address`: 0 when it may go ahead, else the seconds until it may. */
+  take(address: string): number | Promise<number>;
+}
+
 export interface WriteLimitOptions {
-  limiter: WriteLimiter | null;
+  limiter: WriteBudget | null;
   client: ClientOf;
   /** Requests under these paths are the signed-in admin's (their mounts check that first): not counted. */
   exempt: (request: Request) => boolean;
@@ -105,7 +115,7 @@ export interface WriteLimitOptions {
    * Writes that take from a budget of their own instead (the visit-count beacon, which a
    * browser sends as it goes): they never use up a visitor's budget for quiz results.
    */
-  separate?: { matches: (request: Request) => boolean; limiter: WriteLimiter | null };
+  separate?: { matches: (request: Request) => boolean; limiter: WriteBudget | null };
 }
 
 /**
@@ -116,26 +126,29 @@ export interface WriteLimitOptions {
  */
 export function writeLimit({ limiter: shared, client, exempt, refuseForeign, logger, separate }: WriteLimitOptions) {
   let lastWarning = Number.NEGATIVE_INFINITY;
-  return new Elysia({ name: "write-limit" }).onRequest(({ request, server, set }) => {
+  // Async, so Elysia waits for it (it decides from the function, not from what it returns).
+  return new Elysia({ name: "write-limit" }).onRequest(async ({ request, server, set }) => {
     if (!changesState(request) || exempt(request)) return;
     // Also with the limit turned off: another site's request changes nothing here.
     refuseForeign(request, server);
     const limiter = separate?.matches(request) ? separate.limiter : shared;
     if (!limiter) return;
-    const message = limitText(limiter.limit);
     const address = client(request, server).address;
-    const wait = limiter.take(address);
-    if (wait === 0) return;
-    // One line a minute at most: enough to notice that everyone shares one address (a
-    // reverse proxy that is not trusted) without a flood filling the log.
-    if (performance.now() - lastWarning > 60_000) {
-      lastWarning = performance.now();
-      logger.warn("write limit reached", { address, limit: message });
-    }
-    set.headers["retry-after"] = String(wait);
-    throw new HttpError(
-      429,
-      `Too many submissions from your network in a short time (the limit is ${message}). Nothing was lost: please try again in ${wait} second${wait === 1 ? "" : "s"}.`,
-    );
+    const answer = (wait: number) => {
+      if (wait === 0) return;
+      const message = limitText(limiter.limit);
+      // One line a minute at most: enough to notice that everyone shares one address (a
+      // reverse proxy that is not trusted) without a flood filling the log.
+      if (performance.now() - lastWarning > 60_000) {
+        lastWarning = performance.now();
+        logger.warn("write limit reached", { address, limit: message });
+      }
+      set.headers["retry-after"] = String(wait);
+      throw new HttpError(
+        429,
+        `Too many submissions from your network in a short time (the limit is ${message}). Nothing was lost: please try again in ${wait} second${wait === 1 ? "" : "s"}.`,
+      );
+    };
+    answer(await limiter.take(address));
   });
 }

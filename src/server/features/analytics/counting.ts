@@ -1,4 +1,5 @@
 import type { Server } from "elysia/universal";
+import { dialect } from "#server/db/dialect.ts";
 import type { Db } from "#server/db/types.ts";
 import type { ClientOf } from "#server/lib/client.ts";
 import type { DailyLimits } from "#server/lib/daily-quota.ts";
@@ -9,7 +10,7 @@ import { type FunnelStep, METRICS } from "#shared/features/analytics/constants.t
 import { isModuleNumber } from "#shared/features/course/course.ts";
 import { PLACEMENT_PAGES, placementPost } from "#shared/features/links/constants.ts";
 import { matchPage } from "#web/routes.ts";
-import { CountLimits } from "./limits.ts";
+import { CountLimits, SharedCountLimits } from "./limits.ts";
 import { type CountEvent, recordMany, type Visit, verdict, visitorHash } from "./service.ts";
 
 /** What one request counts, before the visitor is known. */
@@ -152,10 +153,11 @@ export function createAnalytics({
   let pending = new Map<string, { at: Date; visits: Visit[] }>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   const failed = (error: unknown) => logger.error("could not count a visit", { error });
-  // Today's limits, in memory: events per visitor, new visitors per network and for everyone,
+  // Today's limits (in memory on one server): events per visitor, new visitors per network and for everyone,
   // new referrer sites and sources, so neither a script repeating itself nor one making up a
   // user agent, referrer or source on every request can fill the numbers or the database.
-  const counted = new CountLimits(limits);
+  // Several instances share one PostgreSQL database: then so do the limits.
+  const counted = dialect === "postgresql" ? new SharedCountLimits(db, limits) : new CountLimits(limits);
   // Counts dropped while data cannot be kept: said once, when it starts.
   let withheld = false;
   const withhold = () => {
@@ -214,7 +216,7 @@ export function createAnalytics({
         return await save({ visitor: null, events: [{ metric: METRICS.bot, key: seen.reason }], steps: [] }, at);
       const address = client(request, server).address;
       const visitor = await visitorHash(db, address, request.headers.get("user-agent") ?? "", at);
-      const admitted = counted.admit(address, visitor, events, utcDay(at));
+      const admitted = await counted.admit(address, visitor, events, utcDay(at));
       if (admitted.kind !== "count") {
         if (admitted.events.length > 0) await save({ visitor: null, events: admitted.events, steps: [] }, at);
         return;

@@ -1,4 +1,5 @@
 import type { Server } from "elysia/universal";
+import type { Db } from "#server/db/types.ts";
 import {
   DAILY_LIMITS,
   type DailyLimits,
@@ -8,6 +9,7 @@ import {
 } from "#server/lib/daily-quota.ts";
 import type { ResultLimit } from "#server/lib/result-limit.ts";
 import { DAILY_EVENTS_PER_VISITOR, METRICS, OTHER_KEY, OVER_LIMIT_KEY } from "#shared/features/analytics/constants.ts";
+import { markVisitorOver, SharedDailyQuota, VISITOR_OVER, visitorEvents } from "../limits/shared.ts";
 import type { Analytics, Counted } from "./counting.ts";
 import type { CountEvent } from "./service.ts";
 
@@ -75,6 +77,63 @@ export class CountLimits {
 }
 
 /**
+ * Today's counting limits in the database, shared by every instance of the site (and kept
+ * across restarts): the same rules as CountLimits. A visitor's events of the day are one row
+ * (limits/shared.ts), raised by each counted request. The referrer sites and sources already
+ * seen today are remembered per instance: one that another instance admitted takes a slot
+ * again here, so across instances the limit can only be stricter, never looser.
+ */
+export class SharedCountLimits {
+  private day = "";
+  private readonly visitors: SharedDailyQuota;
+  private readonly values: Record<string, { seen: Set<string>; quota: SharedDailyQuota }>;
+
+  constructor(
+    private readonly db: Db,
+    limits: DailyLimits = DAILY_LIMITS,
+  ) {
+    const shares = sharesOf(limits);
+    this.visitors = new SharedDailyQuota(db, shares.visitors, "visitors");
+    const values = (metric: string) => ({
+      seen: new Set<string>(),
+      quota: new SharedDailyQuota(db, shares.newValues, `values:${metric}`),
+    });
+    this.values = { [METRICS.referrer]: values("referrer"), [METRICS.utmSource]: values("utm-source") };
+  }
+
+  async admit(address: string, visitor: string, events: readonly CountEvent[], day: string): Promise<Admitted> {
+    if (day !== this.day) {
+      this.day = day;
+      for (const value of Object.values(this.values)) value.seen = new Set();
+    }
+    const over = (): Admitted => ({
+      kind: "over",
+      events: events.map(({ metric }) => ({ metric, key: OVER_LIMIT_KEY })),
+    });
+    const total = await visitorEvents(this.db, day, visitor, events.length);
+    if (total === VISITOR_OVER) return over();
+    // The visitor's first request today (on any instance): a new visitor takes a slot.
+    if (total === events.length && (await this.visitors.take(address, day)) !== "ok") {
+      await markVisitorOver(this.db, day, visitor);
+      return over();
+    }
+    if (total - events.length >= DAILY_EVENTS_PER_VISITOR)
+      return { kind: "bot", events: [{ metric: METRICS.bot, key: "over-daily-limit" }] };
+    const counted: CountEvent[] = [];
+    for (const event of events) counted.push(await this.value(address, event, day));
+    return { kind: "count", events: counted };
+  }
+
+  private async value(address: string, event: CountEvent, day: string): Promise<CountEvent> {
+    const limit = this.values[event.metric];
+    if (!limit || limit.seen.has(event.key)) return event;
+    if ((await limit.quota.take(address, day)) !== "ok") return { metric: event.metric, key: OTHER_KEY };
+    limit.seen.add(event.key);
+    return event;
+  }
+}
+
+/**
  * The daily limit on one kind of saved result, as the quiz and the calculator take it just
  * before a checked result is written: a result over the limit is not saved, and is counted
  * (its finish in the metric's "(over the limit)" total, with `counted`'s other events) before
@@ -89,7 +148,7 @@ export function takeResult(
 ): () => Promise<void> {
   return async () => {
     try {
-      limit?.(request, server);
+      await limit?.(request, server);
     } catch (refusal) {
       await analytics?.track(request, server, counted);
       throw refusal;

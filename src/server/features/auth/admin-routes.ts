@@ -8,7 +8,7 @@ import { looksLikeRecoveryCode, RECOVERY_CODE_AT_SET_UP, waitText } from "#share
 import { type AdminUser, ChangePasswordInput, CodeInput, EnrolInput } from "#shared/features/auth/contract.ts";
 import { verifyLogin } from "./service.ts";
 import { SESSION_DAYS, type SessionTokens, sessionAdmin, sessionCookie } from "./session.ts";
-import { LoginThrottle } from "./throttle.ts";
+import { LoginThrottle, type SignInThrottle } from "./throttle.ts";
 import {
   accountStatus,
   confirmEnrolment,
@@ -29,7 +29,7 @@ export interface AccountOptions {
   secure: (request: Request, server: Server | null) => boolean;
   client: ClientOf;
   /** Wrong codes and passwords given here are throttled like a sign-in. */
-  throttle?: LoginThrottle;
+  throttle?: SignInThrottle;
 }
 
 const fieldError = (field: string, message: string) => new HttpError(422, message, [{ field, message }]);
@@ -58,7 +58,7 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
    * sign-in, so a stolen session cannot guess its way to turning the second step off.
    */
   async function throttled(request: Request, server: Server | null, check: () => Promise<boolean>) {
-    const attempt = throttle.begin(client(request, server).address);
+    const attempt = await throttle.begin(client(request, server).address);
     if (!attempt.allowed) {
       throw new HttpError(
         429,
@@ -73,7 +73,7 @@ export function accountAdminRoutes(db: Db, { tokens, secure, client, throttle = 
     try {
       ok = await check();
     } finally {
-      if (ok) attempt.succeed();
+      if (ok) await attempt.succeed();
       else attempt.fail();
     }
     return ok;

@@ -12,7 +12,7 @@ import { isUnder, refuseForeign } from "./guard.ts";
 import { recoveryCodeState } from "./recovery-codes.ts";
 import { endSessions, verifyLogin } from "./service.ts";
 import { challengeCookie, SESSION_DAYS, type SessionTokens, sessionAdmin, sessionCookie } from "./session.ts";
-import { LoginThrottle, type Refusal } from "./throttle.ts";
+import { LoginThrottle, type Refusal, type SignInThrottle } from "./throttle.ts";
 import { type SecondFactor, spendSecondFactor, twoFactorEnabled, wrongCodeMessage } from "./two-factor.ts";
 
 export interface AuthOptions {
@@ -21,9 +21,9 @@ export interface AuthOptions {
   secure: (request: Request, server: Server | null) => boolean;
   allowedOrigins: (request: Request, server: Server | null) => string[];
   client: ClientOf;
-  throttle?: LoginThrottle;
+  throttle?: SignInThrottle;
   /** The throttle of the code step (and of the codes the Account section asks for). */
-  codeThrottle?: LoginThrottle;
+  codeThrottle?: SignInThrottle;
   /** Runs after a successful sign-in (the app records where the site is reached). */
   onSignIn?: (request: Request) => Promise<void>;
 }
@@ -142,7 +142,7 @@ export function authRoutes(
 
           // The attempt is reserved before the slow password check, so parallel guesses
           // beyond the limit are refused without being checked.
-          const attempt = throttle.begin(client(request, server).address);
+          const attempt = await throttle.begin(client(request, server).address);
           if (!attempt.allowed) {
             set.headers["retry-after"] = String(attempt.retryAfter);
             if (form) return back(LOGIN_FAILURE.throttled, attempt.retryAfter);
@@ -160,7 +160,7 @@ export function authRoutes(
             if (form) return back(LOGIN_FAILURE.credentials);
             throw new HttpError(401, "Invalid username or password");
           }
-          attempt.succeed();
+          await attempt.succeed();
           if (await twoFactorEnabled(db, admin.id)) {
             // The password alone never opens a session: the answer is a short-lived
             // challenge, good only for the code step, in a cookie scripts cannot read.
@@ -199,7 +199,7 @@ export function authRoutes(
           const challenge = await challengeAdmin(db, tokens, request);
           if (!challenge) return ended();
           if (form && checkSchema(CodeInput, { code }).length > 0) return back(LOGIN_FAILURE.code);
-          const attempt = codeThrottle.begin(client(request, server).address);
+          const attempt = await codeThrottle.begin(client(request, server).address);
           if (!attempt.allowed) {
             set.headers["retry-after"] = String(attempt.retryAfter);
             if (form) return back(LOGIN_FAILURE.throttled, attempt.retryAfter);
@@ -215,7 +215,7 @@ export function authRoutes(
           try {
             factor = await spendSecondFactor(db, challenge.id, code);
           } finally {
-            if (factor) attempt.succeed();
+            if (factor) await attempt.succeed();
             else attempt.fail();
             await settleChallenge(db, challenge, { used: factor !== null });
           }

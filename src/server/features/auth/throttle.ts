@@ -4,7 +4,7 @@ import { clientKey } from "#server/lib/client.ts";
 export interface Reservation {
   allowed: true;
   /** The password was right: the client's failures are forgotten. */
-  succeed(): void;
+  succeed(): void | Promise<void>;
   /** The password was wrong (or the check failed): the reserved attempt stays counted. */
   fail(): void;
 }
@@ -24,6 +24,16 @@ export interface ThrottleOptions {
   siteCapMs?: number;
   /** Clients remembered at most; the oldest without an attempt in flight are forgotten first. */
   maxClients?: number;
+}
+
+/**
+ * What the sign-in routes ask before checking a password or a code: LoginThrottle in memory on
+ * a single server, SharedLoginThrottle (features/limits/shared.ts) in the database when several
+ * instances share one.
+ */
+export interface SignInThrottle {
+  /** Reserves an attempt for the client at `address`, or says how long to wait. */
+  begin(address: string): Reservation | Refusal | Promise<Reservation | Refusal>;
 }
 
 interface ClientRecord {
@@ -50,7 +60,7 @@ interface ClientRecord {
  * Memory is bounded: at most `maxClients` client records, and a fixed number of the
  * site's most recent failure times.
  */
-export class LoginThrottle {
+export class LoginThrottle implements SignInThrottle {
   private readonly clients = new Map<string, ClientRecord>();
   /** The most recent failures from anywhere (only enough of them to reach the cap). */
   private siteFailures: number[] = [];

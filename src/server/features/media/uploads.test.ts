@@ -1,8 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { countedBody } from "#tests/support/counted-body.ts";
 import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
+import { scratchDir } from "#tests/support/scratch.ts";
+import { removeUnfinishedUploads, temporaryName } from "./uploads.ts";
 
 const root = join(import.meta.dir, "..", "..", "..", "..");
 // A real 1×1 PNG.
@@ -191,5 +194,29 @@ describe("GET /uploads/:name serves only finished uploads", () => {
     const api = await scenarioApp();
     writeFileSync(join(api.uploadsDir, name), text);
     await api.check({ path: `/uploads/${encodeURIComponent(name)}`, status: 404 });
+  });
+});
+
+describe("the clean-up at start removes only what nobody is receiving", () => {
+  test("this process's, a dead process's and an older version's go; a live process's and another machine's recent one stay", async () => {
+    const dir = scratchDir("unfinished-uploads");
+    const host = hostname().replace(/[^A-Za-z0-9.-]/g, "-");
+    const ended = Bun.spawn(["true"]);
+    await ended.exited;
+    const names = {
+      mine: temporaryName(),
+      dead: `.upload-${host}~${ended.pid}~BBBBBBBBBBBBBBBBBBBBBB.part`,
+      older: ".upload-AAAAAAAAAAAAAAAAAAAAAA.part",
+      // The test runner's parent is alive: an instance receiving an upload into the same folder.
+      live: `.upload-${host}~${process.ppid}~CCCCCCCCCCCCCCCCCCCCCC.part`,
+      foreign: ".upload-other-machine~42~DDDDDDDDDDDDDDDDDDDDDD.part",
+      foreignOld: ".upload-other-machine~43~EEEEEEEEEEEEEEEEEEEEEE.part",
+      finished: "KEPTKEPTKEPTKEPTKEPTKE.png",
+    };
+    for (const name of Object.values(names)) writeFileSync(join(dir, name), "bytes");
+    const dayAgo = new Date(Date.now() - 25 * 3_600_000);
+    utimesSync(join(dir, names.foreignOld), dayAgo, dayAgo);
+    expect(removeUnfinishedUploads(dir)).toBe(4);
+    expect(readdirSync(dir).sort()).toEqual([names.finished, names.foreign, names.live].sort());
   });
 });

@@ -1,10 +1,11 @@
 import { closeSync, fsync, lstatSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { fileTypeFromBuffer } from "file-type";
 import { newFileId } from "#server/lib/ids.ts";
 import { bodyChunks } from "#server/lib/request-body.ts";
-import type { StorageHealth } from "#server/lib/storage-health.ts";
+import { isAlive, type StorageHealth } from "#server/lib/storage-health.ts";
 import { HttpError, storageRefusal } from "#server/plugins/errors.ts";
 import { firstInvisible } from "#shared/invisible.ts";
 import { multipartBoundary, readMultipartFile } from "./multipart.ts";
@@ -58,7 +59,15 @@ export function isFinishedUpload(dir: string, name: string): boolean {
  */
 const TEMP_PREFIX = ".upload-";
 const TEMP_SUFFIX = ".part";
-export const temporaryName = () => `${TEMP_PREFIX}${newFileId()}${TEMP_SUFFIX}`;
+/**
+ * Whose it is: this machine's name and this process's id, so the clean-up at start removes only
+ * what this process or a dead one of this machine left. Several instances may share the uploads
+ * folder (a network disk): an upload another one is receiving is never removed under it.
+ */
+const OWNER = `${hostname().replace(/[^A-Za-z0-9.-]/g, "-")}~${process.pid}`;
+export const temporaryName = () => `${TEMP_PREFIX}${OWNER}~${newFileId()}${TEMP_SUFFIX}`;
+/** Another machine's leftover (a crash there, a machine gone) is removed once it is this old. */
+const FOREIGN_LEFTOVER_MS = 24 * 3_600_000;
 /** How many leading bytes the type is recognised from (file-type reads about 4 KB). */
 const SNIFF_BYTES = 64 * 1024;
 const TOO_LARGE = "File must be less than 100MB";
@@ -254,8 +263,12 @@ export async function receiveUpload<T>(
   }
 }
 
-/** Removes what uploads cut short by a crash left behind (run at start, before serving). */
-export function removeUnfinishedUploads(dir: string): number {
+/**
+ * Removes what uploads cut short by a crash left behind (run at start, before serving): this
+ * process's, a dead process's of this machine, an older version's, and another machine's once a day
+ * old; never an upload another live process is receiving into a shared folder.
+ */
+export function removeUnfinishedUploads(dir: string, now = Date.now()): number {
   let removed = 0;
   let names: string[];
   try {
@@ -263,11 +276,20 @@ export function removeUnfinishedUploads(dir: string): number {
   } catch {
     return 0;
   }
+  const [host] = OWNER.split("~");
   for (const name of names) {
-    if (name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX)) {
-      rmSync(join(dir, name), { force: true });
-      removed++;
+    if (!name.startsWith(TEMP_PREFIX) || !name.endsWith(TEMP_SUFFIX)) continue;
+    const owner = /^\.upload-([^~]*)~(\d+)~/.exec(name);
+    // A name without its owner is an older version's: nobody is receiving it any more.
+    if (owner) {
+      const pid = Number(owner[2]);
+      const mine = owner[1] === host;
+      if (mine && pid !== process.pid && isAlive(pid)) continue;
+      const modified = lstatSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+      if (!mine && now - modified < FOREIGN_LEFTOVER_MS) continue;
     }
+    rmSync(join(dir, name), { force: true });
+    removed++;
   }
   return removed;
 }

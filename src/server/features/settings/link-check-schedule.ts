@@ -35,7 +35,7 @@ export class LinkCheckSchedules {
     this.apply();
   }
 
-  /** Reads the value saved in Settings (once, at start) and applies it. */
+  /** Reads the value saved in Settings (at start, and when another instance may have changed it) and applies it. */
   async load(): Promise<void> {
     if (this.options.environment !== undefined) return;
     const [row] = await this.options.db
@@ -72,6 +72,9 @@ export class LinkCheckSchedules {
   private apply(): void {
     const { environment, fallback, timer } = this.options;
     const hours = environment !== undefined ? environment : this.stored !== null ? this.stored : fallback;
+    // Read again after any change to the settings (made here or on another instance): a
+    // schedule that stays the same keeps its timer.
+    if ((hours || null) === timer.scheduledHours) return;
     if (hours) timer.schedule(hours);
     else timer.stop();
   }

@@ -26,6 +26,8 @@ export interface PublicAddressStore {
   recordSignIn(origin: string | null): Promise<boolean>;
   /** The stored origin as last read or written, without waiting (for the same-site check of admin calls). */
   known(): string | null;
+  /** The settings changed elsewhere (another instance, a command): read them again. */
+  reload(): Promise<void>;
 }
 
 export function publicAddressStore(db: Db, publicUrl: string | null): PublicAddressStore {
@@ -34,9 +36,10 @@ export function publicAddressStore(db: Db, publicUrl: string | null): PublicAddr
     origin: string | null;
     confirmed: boolean;
   }
-  // The settings row is read once and then kept: this store is its only writer while the
-  // server runs (a restore is refused meanwhile), so every render need not query it again.
-  // A missing row is not kept, so the seed that creates it is seen.
+  // The settings row is read once and then kept, so every render need not query it again: on
+  // one server this store is its only writer while the server runs (a restore is refused
+  // meanwhile); several instances read it again when told it changed (reload). A missing row
+  // is not kept, so the seed that creates it is seen.
   let held: Stored | null = null;
   async function stored(): Promise<Stored> {
     if (held) return held;
@@ -106,5 +109,9 @@ export function publicAddressStore(db: Db, publicUrl: string | null): PublicAddr
       return true;
     },
     known: () => held?.origin ?? null,
+    async reload() {
+      held = null;
+      await stored();
+    },
   };
 }

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
 import { alone } from "#server/db/jobs.ts";
 import type { Db } from "#server/db/types.ts";
+import { forgetExpiredLimits } from "#server/features/limits/shared.ts";
 import type { Logger } from "#server/logger.ts";
 import { adminJson } from "#server/plugins/admin-route.ts";
 import { ResultRetentionInput } from "#shared/features/settings/contract.ts";
@@ -118,15 +119,18 @@ export class ResultRetentionPolicy {
     await this.load();
     const days = this.days;
     // One instance at a time deletes (db/jobs.ts); another one's pass under way does the work.
-    const done = await alone(this.options.db, "result-retention", () =>
-      deleteExpiredResults(this.options.db, {
+    const done = await alone(this.options.db, "result-retention", async () => {
+      const run = await deleteExpiredResults(this.options.db, {
         now: this.now(),
         days,
         batchSize: this.options.batchSize,
         pause: this.options.pause,
         stopped: () => this.stopping,
-      }),
-    );
+      });
+      // The write budgets' and throttles' rows that no longer mean anything go with them.
+      await forgetExpiredLimits(this.options.db, this.now().getTime());
+      return run;
+    });
     if (!done) return null;
     const { quiz, earnings } = done;
     const deleted = quiz + earnings;
