@@ -6,7 +6,9 @@ import postgres from "postgres";
 import { content } from "#server/db/content.ts";
 import { postInput } from "./support/admin-inputs.ts";
 import { BINARY, ensureBuilt, type Running, startServer, stopServer } from "./support/binary.ts";
+import { testImage, uploadForm } from "./support/images.ts";
 import { emptyDatabase } from "./support/postgres.ts";
+import { startBucket, type TestBucket } from "./support/s3.ts";
 import { scratchDir } from "./support/scratch.ts";
 
 const SECRET = "pg-site-secret-pg-site-secret-pg-site-0123";
@@ -15,17 +17,21 @@ const PASSWORD = "durable-password-123";
 let database: Awaited<ReturnType<typeof emptyDatabase>>;
 let sql: postgres.Sql;
 let sites: Running[] = [];
+let bucket: TestBucket;
 // The tests stand for visitors at other addresses with X-Forwarded-For, from a proxy on loopback.
 const env = () => ({
   DATABASE_URL: database.url,
   JWT_SECRET: SECRET,
   ADMIN_PASSWORD: PASSWORD,
   TRUSTED_PROXIES: "127.0.0.1,::1",
+  // One bucket for the uploads of all three (a local S3-compatible server).
+  ...bucket.env,
 });
 
 beforeAll(async () => {
   ensureBuilt();
   database = await emptyDatabase("site");
+  bucket = await startBucket();
   sql = postgres(database.url, { max: 2, onnotice: () => {} });
   // Three at once, each with a DATA_DIR of its own (the uploads), on the one empty database.
   sites = await Promise.all([1, 2, 3].map((i) => startServer(scratchDir(`pg-site-${i}`), env())));
@@ -35,6 +41,7 @@ afterAll(async () => {
   await Promise.all(sites.map(stopServer));
   await sql.end({ timeout: 5 });
   await database.drop();
+  await bucket.close();
 });
 
 /** Runs a command of the executable beside the servers; its exit code and what it printed. */
@@ -262,6 +269,51 @@ describe("one site across instances: limits and settings hold on all", () => {
       (await fetch(`${a.url}/api/admin/settings/address`, { method: "DELETE", headers: { cookie, origin: a.url } }))
         .status,
     ).toBe(200);
+  });
+});
+
+describe("one site across instances: uploads in one bucket", () => {
+  test("an upload through one is served by the others; deleted through another, none serves it", async () => {
+    const [a, b, c] = sites as [Running, Running, Running];
+    const cookie = await signIn(a);
+    const res = await fetch(`${a.url}/api/upload`, {
+      method: "POST",
+      headers: { cookie, origin: a.url },
+      body: uploadForm(await testImage(900, 600), "shared.jpg"),
+    });
+    expect(res.status).toBe(201);
+    const { url } = (await res.json()) as { url: string };
+    const whole = new Uint8Array(await (await fetch(`${a.url}${url}`)).arrayBuffer());
+    for (const site of [b, c]) {
+      const served = await fetch(`${site.url}${url}`);
+      expect(served.status).toBe(200);
+      expect(new Uint8Array(await served.arrayBuffer())).toEqual(whole);
+    }
+    // The media library on another instance lists it, not missing.
+    const other = await signIn(b);
+    const items = (await (await fetch(`${b.url}/api/admin/media`, { headers: { cookie: other } })).json()) as {
+      id: number;
+      url: string;
+      missing: boolean;
+    }[];
+    const item = items.find((i) => i.url === url)!;
+    expect(item.missing).toBe(false);
+    // Deleted through b: a and c, which hold it in their folders, stop serving it.
+    const gone = await fetch(`${b.url}/api/admin/media/${item.id}?force=1`, {
+      method: "DELETE",
+      headers: { cookie: other, origin: b.url },
+    });
+    expect(gone.status).toBe(200);
+    for (const site of [a, b, c]) {
+      const deadline = Date.now() + 5000;
+      let status = 0;
+      while (Date.now() < deadline) {
+        status = (await fetch(`${site.url}${url}`)).status;
+        if (status === 404) break;
+        await Bun.sleep(50);
+      }
+      expect(status).toBe(404);
+    }
   });
 });
 

@@ -39,6 +39,7 @@ type AppConfig = Pick<Config, "publicUrl"> &
       | "backupKeep"
       | "backupDir"
       | "idleTimeout"
+      | "uploadBucket"
     >
   >;
 

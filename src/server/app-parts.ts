@@ -11,6 +11,7 @@ import { LoginThrottle, type SignInThrottle } from "./features/auth/throttle.ts"
 import { Backups } from "./features/backups/service.ts";
 import { SharedDailyQuota, SharedLoginThrottle, SharedWriteLimiter } from "./features/limits/shared.ts";
 import { checkerUserAgent, LinkChecks } from "./features/links/health.ts";
+import { forgetDeletedLocally } from "./features/media/registry.ts";
 import { LinkCheckSchedules } from "./features/settings/link-check-schedule.ts";
 import type { publicAddressStore } from "./features/settings/public-address.ts";
 import { ResultRetentionPolicy } from "./features/settings/result-retention.ts";
@@ -178,14 +179,21 @@ export function signInThrottles({ database, testHooks: hooks = {} }: AppOptions)
 /**
  * Several instances on one database: a change to the settings made through another instance
  * (or a command) reaches what this one keeps of them, the public address and the link-check
- * schedule, when it is told (and after a reconnection, when a notice may have been missed).
+ * schedule, and an upload deleted there leaves this one's folder, when it is told (and after a
+ * reconnection, when a notice may have been missed).
  */
 export function followSettings(
-  { services, logger }: AppOptions,
+  { services, logger, database, uploadsDir }: AppOptions,
   { address, schedules, pageCache }: { address: PublicAddress; schedules: LinkCheckSchedules; pageCache: PageCache },
 ): void {
   const changes = services?.changes;
   if (!changes) return;
+  // Uploads kept in a bucket: one deleted through another instance leaves this one's folder too.
+  const media = () => {
+    void forgetDeletedLocally(database.db, uploadsDir).catch((error) =>
+      logger.error("could not remove deleted uploads from this instance's folder", { error }),
+    );
+  };
   const reread = () => {
     void Promise.all([address.reload(), schedules.load()])
       // A page rendered while the address was read again may hold the old one.
@@ -193,8 +201,15 @@ export function followSettings(
       .catch((error) => logger.error("could not read the changed settings", { error }));
   };
   void changes
-    .listen(({ table }) => {
-      if (table === "site_settings") reread();
-    }, reread)
+    .listen(
+      ({ table }) => {
+        if (table === "site_settings") reread();
+        if (table === "media") media();
+      },
+      () => {
+        reread();
+        media();
+      },
+    )
     .catch((error) => logger.error("could not follow the settings' changes", { error }));
 }

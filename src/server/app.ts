@@ -29,6 +29,7 @@ import { linkAdminRoutes } from "./features/links/admin-routes.ts";
 import { linkRoutes } from "./features/links/routes.ts";
 import { mediaAdminRoutes } from "./features/media/admin-routes.ts";
 import { uploadRoutes } from "./features/media/routes.ts";
+import { bucketStore, keepUploadsIn } from "./features/media/store.ts";
 import { UPLOAD_PATH, uploadAdminRoutes } from "./features/media/upload-admin-routes.ts";
 import { offerAdminRoutes } from "./features/offers/admin-routes.ts";
 import { offerRoutes } from "./features/offers/routes.ts";
@@ -80,6 +81,8 @@ export function createApp(options: AppOptions) {
   const hooks = options.testHooks ?? {};
   const clock = hooks.clock ?? (() => new Date());
   const pageCache = options.services?.pageCache ?? new PageCache();
+  // S3_BUCKET: uploads are kept in the bucket, and this instance's folder is its cache.
+  if (config.uploadBucket) keepUploadsIn(uploadsDir, bucketStore(config.uploadBucket));
   // Absolute links (canonical, feeds, the sitemap) start with the site's public address:
   // PUBLIC_URL, else the one stored in the settings, else none. Never a request's Host.
   const address = publicAddressStore(database.db, config.publicUrl);

@@ -12,6 +12,7 @@ describe("loadConfig", () => {
       publicUrl: null,
       jwtSecret: null,
       databaseUrl: null,
+      uploadBucket: null,
       adminUsername: "admin",
       adminPassword: null,
       development: false,
@@ -136,6 +137,29 @@ describe("loadConfig", () => {
     expect(refused).not.toContain("p4ssw0rd");
   });
 
+  test("S3_BUCKET: uploads in a bucket, with its endpoint, region, credentials and prefix", () => {
+    expect(loadConfig({}).uploadBucket).toBeNull();
+    expect(
+      loadConfig({
+        S3_BUCKET: "cam",
+        S3_ENDPOINT: "https://s3.example.com",
+        S3_REGION: "eu-central-1",
+        S3_ACCESS_KEY_ID: "key",
+        S3_SECRET_ACCESS_KEY: "secret",
+        S3_PREFIX: "site-one",
+      }).uploadBucket,
+    ).toEqual({
+      bucket: "cam",
+      endpoint: "https://s3.example.com",
+      region: "eu-central-1",
+      accessKeyId: "key",
+      secretAccessKey: "secret",
+      prefix: "site-one/",
+    });
+    // The machine's own credentials (an instance role) when none are given; uploads/ by default.
+    expect(loadConfig({ S3_BUCKET: "cam" }).uploadBucket).toMatchObject({ accessKeyId: null, prefix: "uploads/" });
+  });
+
   test("TRUSTED_PROXIES: addresses and CIDR ranges, comma-separated, spaces and empty entries ignored", () => {
     expect(loadConfig({ TRUSTED_PROXIES: " 127.0.0.1, ::1 ,,10.0.0.0/8, fd00::/8 " }).trustedProxies).toEqual([
       "127.0.0.1",
@@ -162,6 +186,9 @@ describe("loadConfig", () => {
     [{ ADMIN_USERNAME: "a b" }, "ADMIN_USERNAME must be"],
     [{ DATABASE_URL: "mysql://u:secret@db/x", JWT_SECRET: "x".repeat(40) }, 'got one starting "mysql:"'],
     [{ DATABASE_URL: "postgres://u:secret@db/x" }, "JWT_SECRET is required with DATABASE_URL"],
+    [{ S3_ENDPOINT: "http://127.0.0.1:9000" }, "S3_ENDPOINT is set but S3_BUCKET is not"],
+    [{ S3_BUCKET: "b", S3_ENDPOINT: "minio:9000" }, "S3_ENDPOINT must be an http:// or https:// address"],
+    [{ S3_BUCKET: "b", S3_ACCESS_KEY_ID: "key" }, "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together"],
     [{ ADMIN_PASSWORD: "tiny" }, "ADMIN_PASSWORD must be at least 12 characters"],
     [{ TRUSTED_PROXIES: "nginx" }, "TRUSTED_PROXIES must be a comma-separated list of IP addresses or CIDR ranges"],
     [{ TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/33, *" }, '(not valid: "10.0.0.0/33", "*")'],

@@ -1,10 +1,12 @@
 // Configuration is read here once, validated, and passed down. Nothing else reads process.env.
+
 import { resolve } from "node:path";
 import { Cron } from "croner";
 import { MAX_KEEP } from "#shared/features/backups/contract.ts";
 import { DEFAULT_LINK_CHECK_HOURS } from "#shared/features/settings/link-checks.ts";
 import { CHECKPOINT_EVERY_MS } from "./db/checkpoints.ts";
 import { dialectOf } from "./db/dialect.ts";
+import type { BucketConfig } from "./features/media/store.ts";
 import { parseRange } from "./lib/client.ts";
 import { DAILY_LIMITS, type DailyLimits } from "./lib/daily-quota.ts";
 import { IDLE_TIMEOUT_SECONDS } from "./lib/time-limits.ts";
@@ -17,6 +19,8 @@ export interface Config {
   jwtSecret: string | null;
   /** DATABASE_URL: a postgres:// address runs the site on PostgreSQL; null (unset): SQLite in DATA_DIR. */
   databaseUrl: string | null;
+  /** S3_BUCKET and its S3_* companions: uploads kept in an S3-compatible bucket; null: in DATA_DIR/uploads. */
+  uploadBucket: BucketConfig | null;
   adminUsername: string;
   adminPassword: string | null;
   /**
@@ -343,8 +347,11 @@ export function loadConfig(env: Env): Config {
       `CAM_GUIDE_TEST_CHECKPOINT_SECONDS is for tests: a whole number of seconds from 1 to 30 (got "${rawCheckpoint}").`,
     );
 
+  const uploadBucket = bucketConfig(value, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
+    uploadBucket,
     port,
     host,
     dataDir,
@@ -368,4 +375,32 @@ export function loadConfig(env: Env): Config {
     idleTimeout,
     checkpointEveryMs: checkpointSeconds * 1000,
   };
+}
+
+/** S3_BUCKET (required for any of them), S3_ENDPOINT, S3_REGION, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY, S3_PREFIX. */
+function bucketConfig(value: (name: string) => string | undefined, problems: string[]): BucketConfig | null {
+  const bucket = value("S3_BUCKET") ?? null;
+  const others = ["S3_ENDPOINT", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_PREFIX"];
+  if (bucket === null) {
+    const set = others.filter((name) => value(name) !== undefined);
+    if (set.length > 0)
+      problems.push(
+        `${set.join(", ")} ${set.length === 1 ? "is" : "are"} set but S3_BUCKET is not: name the bucket uploads are kept in, or unset them to keep uploads in DATA_DIR.`,
+      );
+    return null;
+  }
+  const endpoint = value("S3_ENDPOINT") ?? null;
+  if (endpoint !== null && !/^https?:\/\/[^/\s]+/.test(endpoint))
+    problems.push(
+      `S3_ENDPOINT must be an http:// or https:// address, such as https://s3.eu-central-1.amazonaws.com (got "${endpoint.slice(0, 80)}").`,
+    );
+  const accessKeyId = value("S3_ACCESS_KEY_ID") ?? null;
+  const secretAccessKey = value("S3_SECRET_ACCESS_KEY") ?? null;
+  if ((accessKeyId === null) !== (secretAccessKey === null))
+    problems.push(
+      "S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither (then the machine's own credentials are used).",
+    );
+  const rawPrefix = value("S3_PREFIX") ?? "uploads/";
+  const prefix = rawPrefix === "" || rawPrefix.endsWith("/") ? rawPrefix : `${rawPrefix}/`;
+  return { bucket, endpoint, region: value("S3_REGION") ?? null, accessKeyId, secretAccessKey, prefix };
 }

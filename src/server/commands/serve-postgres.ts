@@ -2,13 +2,15 @@
 // (serve.ts): the database is not a file in DATA_DIR, so there is no DATA_DIR lock, no file
 // watch and no checkpoints, and cam-guide takes no backups of it (docs/deploy.md). DATA_DIR
 // still holds the uploads.
-import { resolve } from "node:path";
+
+import { join, resolve } from "node:path";
 import { makePrivateDir, tightenDataDir } from "#server/data-dir.ts";
 import { postgresChanges } from "#server/db/changes.ts";
 import { describeDatabaseUrl } from "#server/db/postgres.ts";
 import { describeSeed, seedDatabase } from "#server/db/seed.ts";
 import type { Config } from "#server/env.ts";
 import { type EnsureAdminResult, ensureAdmin } from "#server/features/auth/bootstrap.ts";
+import { bucketStore, keepUploadsIn } from "#server/features/media/store.ts";
 import { StorageHealth } from "#server/lib/storage-health.ts";
 import { consoleLogger as logger } from "#server/logger.ts";
 import { openPostgresSite, orFail } from "./common.ts";
@@ -35,6 +37,8 @@ export async function servePostgres(config: Config) {
     admin = await ensureAdmin(site.db, config.adminUsername, config.adminPassword);
   });
   announceAdmin(admin);
+  // S3_BUCKET: uploads are kept in the bucket, and this instance's folder is its cache.
+  if (config.uploadBucket) keepUploadsIn(join(dir, "uploads"), bucketStore(config.uploadBucket));
   await tidyUploads(dir, database);
   // Only the disk under the uploads is watched: the database is not a file here.
   const storage = new StorageHealth({ dir, databaseFile: null, logger });

@@ -1,4 +1,5 @@
 // `cam-guide serve` (the default command): the site itself.
+
 import { join, resolve } from "node:path";
 import { createApp } from "#server/app.ts";
 import { makePrivateDir, noteDatabaseChanged, tightenDataDir } from "#server/data-dir.ts";
@@ -15,6 +16,7 @@ import { removeRestoreLeftovers } from "#server/features/backups/archive.ts";
 import { Backups } from "#server/features/backups/service.ts";
 import { type CheckerNetwork, TEST_LOOPBACK_HOST, testLoopbackNetwork } from "#server/features/links/network.ts";
 import { reconcileMedia, registerMediaInBackground } from "#server/features/media/at-start.ts";
+import { bucketStore, keepUploadsIn } from "#server/features/media/store.ts";
 import { removeUnfinishedUploads } from "#server/features/media/uploads.ts";
 import { ResultRetentionPolicy } from "#server/features/settings/result-retention.ts";
 import { clientResolver } from "#server/lib/client.ts";
@@ -116,6 +118,8 @@ export async function serve(config: Config) {
   const report = await seedDatabase(database);
   if (Object.values(report).some((n) => n > 0)) logger.info(describeSeed(report));
   announceAdmin(await ensureAdmin(database.db, config.adminUsername, config.adminPassword));
+  // S3_BUCKET: uploads are kept in the bucket, and this instance's folder is its cache.
+  if (config.uploadBucket) keepUploadsIn(join(dir, "uploads"), bucketStore(config.uploadBucket));
   await tidyUploads(dir, database);
   // What the start wrote (the seed, the admin) goes into app.db itself before it is watched.
   database.checkpoint();

@@ -1,6 +1,7 @@
 import type { Db } from "#server/db/types.ts";
 import type { Logger } from "#server/logger.ts";
-import { reconcileUploads, registerExistingUploads } from "./registry.ts";
+import { forgetDeletedLocally, reconcileUploads, registerExistingUploads } from "./registry.ts";
+import { storeOf } from "./store.ts";
 
 // What the server does with the media library when it starts: one log line per kind of thing
 // put right, each with its count, and nothing said when there was nothing to do.
@@ -37,6 +38,14 @@ export async function reconcileMedia(db: Db, dir: string, logger: Logger): Promi
  * made again (an image is decoded for each, which takes a while).
  */
 export function registerMediaInBackground(db: Db, dir: string, logger: Logger): void {
+  // Kept in a bucket, the folder is this instance's cache: a file there without a row is one
+  // deleted through another instance, never an upload to record.
+  if (storeOf(dir).kind === "bucket") {
+    void forgetDeletedLocally(db, dir).catch((error) =>
+      logger.error("could not remove deleted uploads from this instance's folder", { error }),
+    );
+    return;
+  }
   void registerExistingUploads(db, dir)
     .then(({ recorded, remade }) => {
       if (recorded > 0) logger.info(`recorded ${count(recorded, "upload")} that had no row in the media library`);

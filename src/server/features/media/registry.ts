@@ -7,6 +7,7 @@ import { HttpError } from "#server/plugins/errors.ts";
 import { VARIANT_WIDTHS } from "#shared/features/media/constants.ts";
 import { type Measured, measureImage } from "./images.ts";
 import { uploadIdOf, withUploadName } from "./name-lock.ts";
+import { storeOf } from "./store.ts";
 import { type MediaVariant, media } from "./table.ts";
 import {
   CONTENT_TYPES,
@@ -75,11 +76,16 @@ export async function registerUpload(db: Db, dir: string, stored: StoredUpload):
   let measured: Measured | null = null;
   try {
     if (kind === "image") measured = await measureImage(dir, name);
+    await keepFiles(dir, [name, ...(measured?.variants ?? []).map((v) => v.name)]);
     const row = await insertRow(db, { name, mime, kind, size, originalName, sha256, ...sizes(measured) });
     if (row) return row;
   } catch (error) {
     removeCopies(dir, name, measured?.variants ?? []);
     rmSync(join(dir, name), { force: true });
+    // An upload answered with an error is kept nowhere, the bucket included.
+    await storeOf(dir)
+      .forget([name, ...(measured?.variants ?? []).map((v) => v.name)])
+      .catch(() => {});
     throw error;
   }
   const [existing] = await db.select().from(media).where(eq(media.name, name)).limit(1);
@@ -225,6 +231,8 @@ export async function removeUpload(db: Db, dir: string, row: Pick<MediaRow, "id"
   }
   try {
     if (setAside) await syncDirectory(dir);
+    // Out of the bucket first (when uploads are kept in one): a deleted upload is served by no instance.
+    await forgetFiles(dir, [row.name, ...ownCopies(row).map((copy) => copy.name)]);
     await db.delete(media).where(eq(media.id, row.id));
   } catch (error) {
     // The row stays: so does its file.
@@ -283,6 +291,56 @@ export async function reconcileUploads(db: Db, dir: string): Promise<Reconciled>
       rmSync(join(dir, name), { force: true });
       done.orphans++;
     }
-  done.missing = rows.filter((r) => !isFinishedUpload(dir, r.name)).length;
+  const kept = await Promise.all(rows.map((r) => storeOf(dir).has(dir, r.name)));
+  done.missing = kept.filter((has) => !has).length;
   return done;
+}
+
+/** Puts an upload's finished files where uploads are kept; 503 (nothing kept) when the bucket cannot take them. */
+async function keepFiles(dir: string, names: string[]): Promise<void> {
+  try {
+    await storeOf(dir).keep(dir, names);
+  } catch (error) {
+    throw storeUnavailable(error);
+  }
+}
+
+async function forgetFiles(dir: string, names: string[]): Promise<void> {
+  try {
+    await storeOf(dir).forget(names);
+  } catch (error) {
+    throw storeUnavailable(error);
+  }
+}
+
+function storeUnavailable(cause: unknown): HttpError {
+  const error = new HttpError(
+    503,
+    "The storage bucket for uploads could not be reached, so nothing was changed. Please try again in a minute.",
+    undefined,
+    { "retry-after": "30" },
+  );
+  return Object.assign(error, { cause });
+}
+
+/**
+ * When uploads are kept in a bucket, each instance's folder is a cache: the files of uploads
+ * deleted through another instance go from it too (called when the media library changed). An
+ * upload being registered holds its name, so it is waited for and then kept.
+ */
+export async function forgetDeletedLocally(db: Db, dir: string): Promise<number> {
+  if (storeOf(dir).kind !== "bucket" || !existsSync(dir)) return 0;
+  const listed = async () =>
+    new Set((await db.select({ name: media.name }).from(media)).map((row) => uploadIdOf(row.name)));
+  const before = await listed();
+  let removed = 0;
+  for (const name of readdirSync(dir)) {
+    if ((!isOriginal(name) && !isCopy(name)) || before.has(uploadIdOf(name))) continue;
+    await withUploadName(dir, name, async () => {
+      if ((await listed()).has(uploadIdOf(name))) return;
+      rmSync(join(dir, name), { force: true });
+      removed++;
+    });
+  }
+  return removed;
 }

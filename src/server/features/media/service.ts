@@ -9,6 +9,7 @@ import type { ImageFit } from "#shared/features/media/constants.ts";
 import type { MediaItem, MediaUsage } from "#shared/features/media/contract.ts";
 import { uploadIdOf, withUploadName } from "./name-lock.ts";
 import { isOriginal, type MediaRow, ownCopies, removeUpload } from "./registry.ts";
+import { storeOf } from "./store.ts";
 import { media } from "./table.ts";
 import { isFinishedUpload } from "./uploads.ts";
 
@@ -110,7 +111,7 @@ function usageOf(name: string, records: Usable[]): MediaUsage[] {
   return found;
 }
 
-function toItem(dir: string, row: MediaRow, records: Usable[]): MediaItem {
+function toItem(row: MediaRow, records: Usable[], kept: boolean): MediaItem {
   const copies = ownCopies(row);
   const smallest = copies[0];
   return {
@@ -120,7 +121,7 @@ function toItem(dir: string, row: MediaRow, records: Usable[]): MediaItem {
     url: `${UPLOADS}${encodeURIComponent(row.name)}`,
     // Gone from the folder (removed by hand, a backup restored without it), or a name the
     // server never makes (a row written by other means): said, not hidden.
-    missing: !isOriginal(row.name) || !isFinishedUpload(dir, row.name),
+    missing: !isOriginal(row.name) || !kept,
     mime: row.mime,
     kind: row.kind,
     size: row.size,
@@ -145,7 +146,15 @@ export async function listMedia(db: Db, dir: string): Promise<MediaItem[]> {
     db.select().from(media).orderBy(desc(media.createdAt), desc(media.id)),
     usableRecords(db),
   ]);
-  return rows.map((row) => toItem(dir, row, records));
+  return Promise.all(rows.map(async (row) => toItem(row, records, await isKept(dir, row.name))));
+}
+
+/** Whether an upload's file is kept: in the folder, or in the bucket (S3_BUCKET); a bucket out of reach says kept. */
+async function isKept(dir: string, name: string): Promise<boolean> {
+  if (isFinishedUpload(dir, name)) return true;
+  return storeOf(dir)
+    .has(dir, name)
+    .catch(() => true);
 }
 
 async function findRow(db: Db, id: number): Promise<MediaRow> {
@@ -156,7 +165,8 @@ async function findRow(db: Db, id: number): Promise<MediaRow> {
 
 /** One upload as the library lists it. */
 export async function getMedia(db: Db, dir: string, id: number): Promise<MediaItem> {
-  return toItem(dir, await findRow(db, id), await usableRecords(db));
+  const row = await findRow(db, id);
+  return toItem(row, await usableRecords(db), await isKept(dir, row.name));
 }
 
 export async function updateAlt(db: Db, dir: string, id: number, alt: string): Promise<MediaItem> {

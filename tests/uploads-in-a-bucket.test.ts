@@ -1,0 +1,110 @@
+// Uploads kept in an S3-compatible bucket (S3_BUCKET): the executable on SQLite with a local
+// S3 server (tests/support/s3.ts). An upload is in the bucket before it is answered, is served
+// from /uploads/<name> with byte ranges even once the instance's own folder has lost it, and a
+// deletion takes it out of the bucket. tests/postgres-site.pg.test.ts has three instances on one.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { MediaItem } from "#shared/features/media/contract.ts";
+import { ensureBuilt, type Running, SERVER_ADMIN_PASSWORD, startServer, stopServer } from "./support/binary.ts";
+import { testImage, uploadForm } from "./support/images.ts";
+import { startBucket, type TestBucket } from "./support/s3.ts";
+import { scratchDir } from "./support/scratch.ts";
+
+let bucket: TestBucket;
+let site: Running;
+let dir: string;
+let cookie: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  bucket = await startBucket();
+  dir = scratchDir("bucket-site");
+  site = await startServer(dir, bucket.env);
+  const res = await fetch(`${site.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: site.url },
+    body: JSON.stringify({ username: "admin", password: SERVER_ADMIN_PASSWORD }),
+  });
+  cookie = res.headers.getSetCookie()[0]!.split(";")[0]!;
+});
+
+afterAll(async () => {
+  await stopServer(site);
+  await bucket.close();
+});
+
+const send = (path: string, init: RequestInit = {}) =>
+  fetch(`${site.url}${path}`, { ...init, headers: { cookie, origin: site.url, ...init.headers } });
+const inBucket = (name: string) => bucket.client.exists(`${bucket.prefix}${name}`);
+
+describe("uploads kept in a bucket", () => {
+  test("an image and its smaller copies are in the bucket once the upload is answered", async () => {
+    const res = await send("/api/upload", { method: "POST", body: uploadForm(await testImage(1400, 900), "a.jpg") });
+    expect(res.status).toBe(201);
+    const [item] = (await (await send("/api/admin/media")).json()) as MediaItem[];
+    expect(item?.missing).toBe(false);
+    expect(item!.variants.length).toBeGreaterThan(0);
+    for (const name of [item!.name, ...item!.variants.map((v) => v.url.split("/").pop()!)])
+      expect(await inBucket(name)).toBe(true);
+  });
+
+  test("a file this instance's folder lost is fetched from the bucket and served whole and by ranges", async () => {
+    const res = await send("/api/upload", { method: "POST", body: uploadForm(await testImage(300, 200), "b.jpg") });
+    const { url } = (await res.json()) as { url: string };
+    const name = url.split("/").pop()!;
+    const whole = new Uint8Array(await (await fetch(`${site.url}${url}`)).arrayBuffer());
+    rmSync(join(dir, "uploads", name));
+    const again = await fetch(`${site.url}${url}`);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("cache-control")).toContain("immutable");
+    expect(new Uint8Array(await again.arrayBuffer())).toEqual(whole);
+    const part = await fetch(`${site.url}${url}`, { headers: { range: "bytes=10-19" } });
+    expect(part.status).toBe(206);
+    expect(new Uint8Array(await part.arrayBuffer())).toEqual(whole.slice(10, 20));
+    // Kept in the folder again; no temporary file left behind.
+    expect(readdirSync(join(dir, "uploads")).filter((n) => n.startsWith("."))).toEqual([]);
+  });
+
+  test("a deleted upload leaves the bucket and is served no more; an unknown name is a 404, never fetched", async () => {
+    const res = await send("/api/upload", { method: "POST", body: uploadForm(await testImage(200, 120), "c.jpg") });
+    const { url } = (await res.json()) as { url: string };
+    const name = url.split("/").pop()!;
+    const item = ((await (await send("/api/admin/media")).json()) as MediaItem[]).find((i) => i.name === name)!;
+    expect((await send(`/api/admin/media/${item.id}?force=1`, { method: "DELETE" })).status).toBe(200);
+    expect(await inBucket(name)).toBe(false);
+    expect((await fetch(`${site.url}${url}`)).status).toBe(404);
+    expect((await fetch(`${site.url}/uploads/..%2F..%2Fsecret`)).status).toBe(404);
+  });
+});
+
+describe("a bucket that cannot be reached", () => {
+  test("an upload is refused with 503 and nothing is kept; the site goes on serving", async () => {
+    const down = await startBucket("cam-guide-down");
+    const downDir = scratchDir("bucket-down");
+    const other = await startServer(downDir, down.env);
+    try {
+      await down.close();
+      const login = await fetch(`${other.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: other.url },
+        body: JSON.stringify({ username: "admin", password: SERVER_ADMIN_PASSWORD }),
+      });
+      const session = login.headers.getSetCookie()[0]!.split(";")[0]!;
+      const res = await fetch(`${other.url}/api/upload`, {
+        method: "POST",
+        headers: { cookie: session, origin: other.url },
+        body: uploadForm(await testImage(200, 120), "d.jpg"),
+      });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBeTruthy();
+      expect(((await res.json()) as { error: string }).error).toContain("could not be reached");
+      const listed = await fetch(`${other.url}/api/admin/media`, { headers: { cookie: session } });
+      expect(await listed.json()).toEqual([]);
+      expect(readdirSync(join(downDir, "uploads")).filter((n) => !n.startsWith("."))).toEqual([]);
+      expect((await fetch(`${other.url}/`)).status).toBe(200);
+    } finally {
+      await stopServer(other);
+    }
+  });
+});
