@@ -819,11 +819,18 @@ describe("the compiled executable", () => {
 
   test("the default configuration limits anonymous writes (60 a minute per client)", async () => {
     const server = await start();
-    const statuses = [];
-    for (let i = 0; i < 61; i++)
+    // The budget refills at one a second: a busy machine taking seconds over the burst earns a
+    // write more per second taken, so the bound counts them rather than assuming a quiet machine.
+    const started = performance.now();
+    const statuses: number[] = [];
+    while (statuses.length < 200 && statuses.at(-1) !== 429)
       statuses.push((await postRaw(server.port, "/api/quiz/result", QUIZ, "127.0.0.5")).status);
+    const seconds = (performance.now() - started) / 1000;
+    const saved = statuses.filter((status) => status === 201).length;
+    expect(statuses.at(-1)).toBe(429);
     expect(statuses.slice(0, 60)).toEqual(Array(60).fill(201));
-    expect(statuses[60]).toBe(429);
+    expect(saved).toBeLessThanOrEqual(60 + Math.ceil(seconds));
+    expect(new Set(statuses)).toEqual(new Set([201, 429]));
   }, 60_000);
 
   test("WRITE_LIMIT=off turns the limit off", async () => {
