@@ -1,7 +1,7 @@
 // Uploads kept in an S3-compatible bucket (S3_BUCKET): the executable on SQLite with a local
 // S3 server (tests/support/s3.ts). An upload is in the bucket before it is answered, is served
 // from /uploads/<name> with byte ranges even once the instance's own folder has lost it, and a
-// deletion takes it out of the bucket. tests/postgres-site.pg.test.ts has three instances on one.
+// deletion takes it out of the bucket; a backup is copied there too. tests/postgres-site.pg.test.ts has three instances on one.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -75,6 +75,29 @@ describe("uploads kept in a bucket", () => {
     expect(await inBucket(name)).toBe(false);
     expect((await fetch(`${site.url}${url}`)).status).toBe(404);
     expect((await fetch(`${site.url}/uploads/..%2F..%2Fsecret`)).status).toBe(404);
+  });
+});
+
+describe("backups off the machine", () => {
+  test('"Back up now" on a SQLite site with a bucket puts the backup in it too, whole', async () => {
+    const started = await send("/api/admin/backups/run", { method: "POST" });
+    expect(started.status).toBe(202);
+    const { id } = (await started.json()) as { id: number };
+    let run: { id: number; status: string; file: string | null; size: number | null } | undefined;
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const { runs } = (await (await send("/api/admin/backups")).json()) as { runs: NonNullable<typeof run>[] };
+      run = runs.find((r) => r.id === id);
+      if (run && run.status !== "running") break;
+      await Bun.sleep(100);
+    }
+    expect(run).toMatchObject({ status: "ok" });
+    const kept = await bucket.client.stat(`backups/${run!.file}`);
+    expect(kept.size).toBe(run!.size!);
+    const local = await (await send(`/api/admin/backups/files/${run!.file}`)).arrayBuffer();
+    expect(new Uint8Array(await bucket.client.file(`backups/${run!.file}`).arrayBuffer())).toEqual(
+      new Uint8Array(local),
+    );
   });
 });
 

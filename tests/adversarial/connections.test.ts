@@ -35,6 +35,12 @@ let starved: Running;
 let cookie: string;
 const dirs: Record<string, string> = {};
 
+/**
+ * "At once", for an answer that must not wait for a body: half the 10 s a small body is given on
+ * the production limits, so waiting for that deadline still fails, and a busy machine does not.
+ */
+const AT_ONCE_MS = 5_000;
+
 beforeAll(async () => {
   ensureBuilt();
   const start = (name: string, env: Record<string, string> = {}) => {
@@ -192,7 +198,9 @@ describe("a body that trickles is answered 408 within its deadline and its conne
     expect(Object.values(answers).map((a) => a.status)).toEqual([401, 401, 404, 200, 200]);
     for (const answer of Object.values(answers)) {
       expect(outcome(answer)).toMatchObject({ connection: "close", closedAtOnce: true });
-      expect(answer.answeredAfter!).toBeLessThan(2_000);
+      // Long before the body could arrive, and well inside the 10 s a body is given: a busy
+      // machine (the whole suite side by side) has taken 3 s to answer.
+      expect(answer.answeredAfter!).toBeLessThan(AT_ONCE_MS);
     }
   });
 });
@@ -256,7 +264,7 @@ describe("one address cannot hold the server (ulimit -n 256)", () => {
     // Another address is served meanwhile, and signs in.
     const page = await slowRequest({ port: crowded.port, head: head(crowded, "GET", "/", { Connection: "close" }) });
     expect(page.status).toBe(200);
-    expect(page.answeredAfter!).toBeLessThan(3_000);
+    expect(page.answeredAfter!).toBeLessThan(AT_ONCE_MS);
     expect(await signIn(crowded)).toStartWith("cg_session=");
     const answers = await Promise.all(flood);
     clearInterval(sampler);
@@ -264,7 +272,7 @@ describe("one address cannot hold the server (ulimit -n 256)", () => {
     expect(answers.filter((a) => a.status === 408)).toHaveLength(64);
     expect(refused).toHaveLength(56);
     for (const answer of refused) {
-      expect(answer.answeredAfter!).toBeLessThan(3_000);
+      expect(answer.answeredAfter!).toBeLessThan(AT_ONCE_MS);
       expect(answer.headers.connection).toBe("close");
       expect(answer.headers["retry-after"]).toBe("5");
       expect(said(answer)).toContain("Too many requests from your network are still open");

@@ -1,9 +1,11 @@
 // `cam-guide backup <file>` and `cam-guide backup-auto`: a backup now, or the scheduled one.
+
 import { resolve } from "node:path";
 import { lockDataDir } from "#server/db/lock.ts";
 import type { Config } from "#server/env.ts";
 import { backup, describeFailure } from "#server/features/backups/archive.ts";
 import { backupProcess } from "#server/features/backups/backup-process.ts";
+import { offSite } from "#server/features/backups/offsite.ts";
 import { fail, interruptions, orFail } from "./common.ts";
 
 export async function runBackup(config: Config, file: string) {
@@ -36,7 +38,14 @@ export async function runAutoBackup(config: Config, kind: string | undefined, ke
   const lock = orFail(() => lockDataDir(dir, "shared", { create: false }));
   try {
     const result = await backupProcess(
-      { dataDir: dir, backupDir: config.backupDir, kind, keep: Number(keep), signal: controller.signal },
+      {
+        dataDir: dir,
+        backupDir: config.backupDir,
+        kind,
+        keep: Number(keep),
+        signal: controller.signal,
+        offSite: offSite(config.uploadBucket),
+      },
       (report) => console.log(JSON.stringify(report)),
     );
     process.exitCode = result?.ok ? 0 : 1;

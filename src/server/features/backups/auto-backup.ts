@@ -10,6 +10,7 @@ import {
   verifyBackup,
 } from "#server/features/backups/archive.ts";
 import { type BackupFileKind, backupFileName, rotateBackups } from "./files.ts";
+import type { OffSite } from "./offsite.ts";
 
 /** What one run did, as the child process reports it to the server (one JSON line). */
 export type AutoBackupResult =
@@ -49,6 +50,8 @@ export async function autoBackup(options: {
    * whose process dies between the two is still found by its record.
    */
   named?: (name: string) => Promise<void>;
+  /** Where each backup is copied off the machine (S3_BUCKET), or null. */
+  offSite?: OffSite | null;
 }): Promise<AutoBackupResult> {
   const { dataDir, backupDir, kind, keep, signal } = options;
   let pending: string | null = null;
@@ -76,6 +79,14 @@ export async function autoBackup(options: {
     renameSync(pending, final);
     pending = null;
     const deleted = keep === null ? [] : rotateBackups(folder, keep);
+    try {
+      await options.offSite?.copy(folder, name, deleted);
+    } catch (error) {
+      // The backup is here; the owner asked for a copy elsewhere too, and is told it is missing.
+      throw new OperatorError(
+        `The backup ${name} was written here, but could not be copied to the bucket (${(error as Error).message}); it is kept here.`,
+      );
+    }
     return { ok: true, file: name, size: statSync(final).size, deleted };
   } catch (error) {
     if (pending) rmSync(pending, { force: true });

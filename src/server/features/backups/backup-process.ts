@@ -6,6 +6,7 @@ import { lockBackupRun } from "#server/db/lock.ts";
 import { describeFailure } from "#server/features/backups/archive.ts";
 import { type AutoBackupResult, autoBackup } from "./auto-backup.ts";
 import type { BackupKind } from "./files.ts";
+import type { OffSite } from "./offsite.ts";
 import { finishRun, nameRun, startRun } from "./runs.ts";
 
 /**
@@ -36,7 +37,14 @@ export function parseReport(line: string): BackupReport | null {
  * meanwhile. Answers the result, or null when another run holds the lock.
  */
 export async function backupProcess(
-  options: { dataDir: string; backupDir: string; kind: BackupKind; keep: number; signal?: AbortSignal },
+  options: {
+    dataDir: string;
+    backupDir: string;
+    kind: BackupKind;
+    keep: number;
+    signal?: AbortSignal;
+    offSite?: OffSite | null;
+  },
   report: (message: BackupReport) => void,
 ): Promise<AutoBackupResult | null> {
   const { dataDir } = options;
