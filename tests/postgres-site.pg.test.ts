@@ -278,13 +278,21 @@ describe("one site across instances: uploads in one bucket", () => {
   test("an upload through one is served by the others; deleted through another, none serves it", async () => {
     const [a, b, c] = sites as [Running, Running, Running];
     const cookie = await signIn(a);
+    const image = await testImage(900, 600);
     const res = await fetch(`${a.url}/api/upload`, {
       method: "POST",
       headers: { cookie, origin: a.url },
-      body: uploadForm(await testImage(900, 600), "shared.jpg"),
+      body: uploadForm(image, "shared.jpg"),
     });
     expect(res.status).toBe(201);
     const { url } = (await res.json()) as { url: string };
+    // The same bytes uploaded through another instance are the same upload, not a second copy.
+    const again = await fetch(`${c.url}/api/upload`, {
+      method: "POST",
+      headers: { cookie: await signIn(c), origin: c.url },
+      body: uploadForm(image, "shared-again.jpg"),
+    });
+    expect(((await again.json()) as { url: string }).url).toBe(url);
     const whole = new Uint8Array(await (await fetch(`${a.url}${url}`)).arrayBuffer());
     for (const site of [b, c]) {
       const served = await fetch(`${site.url}${url}`);

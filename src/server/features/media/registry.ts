@@ -95,7 +95,16 @@ export async function registerUpload(db: Db, dir: string, stored: StoredUpload):
 /** The library's item holding these bytes, when its file is still there (a row whose file went is no copy to reuse). */
 export async function sameUpload(db: Db, dir: string, sha256: string): Promise<MediaRow | null> {
   const rows = await db.select().from(media).where(eq(media.sha256, sha256));
-  return rows.find((row) => isOriginal(row.name) && isFinishedUpload(dir, row.name)) ?? null;
+  // Kept in a bucket, it may be in another instance's folder only: the bucket says.
+  for (const row of rows)
+    if (
+      isOriginal(row.name) &&
+      (await storeOf(dir)
+        .has(dir, row.name)
+        .catch(() => false))
+    )
+      return row;
+  return null;
 }
 
 const sizes = (measured: Measured | null) => ({
