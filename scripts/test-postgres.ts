@@ -22,7 +22,7 @@ function scenarioFiles(): string[] {
   return files.sort();
 }
 
-const BUN_TEST = ["bun", "test", "--parallel=3", "--no-isolate", "--timeout=30000"];
+const BUN_TEST = ["bun", "test", "--parallel=3", "--no-isolate", "--timeout=30000", "--only-failures"];
 // The SQLite run ignores *.pg.test.ts (bunfig.toml); this one ignores only the component tests.
 const IGNORE = "--path-ignore-patterns=**/*.test.tsx";
 

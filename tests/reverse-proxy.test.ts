@@ -7,7 +7,6 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { AdminHome } from "#shared/features/home/contract.ts";
 import { ensureBuilt } from "./support/binary.ts";
-import { testPort } from "./support/ports.ts";
 import { type RunningSite, startSite } from "./support/running-site.ts";
 import { scratchDir } from "./support/scratch.ts";
 
@@ -15,7 +14,7 @@ import { scratchDir } from "./support/scratch.ts";
 function reverseProxy(upstream: string) {
   return Bun.serve({
     hostname: "127.0.0.1",
-    port: testPort(),
+    port: 0,
     async fetch(request) {
       const url = new URL(request.url);
       const headers = new Headers(request.headers);

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { waitUntilUp } from "./support/binary.ts";
-import { testPort } from "./support/ports.ts";
+import { PORT_TAKEN, testPort } from "./support/ports.ts";
 import { scratchDir } from "./support/scratch.ts";
 
 const root = join(import.meta.dir, "..");
@@ -24,15 +24,26 @@ beforeAll(() => {
   copyFileSync(built, binary);
 }, 180_000);
 
-function start(env: Record<string, string> = {}) {
-  const port = testPort();
-  const proc = Bun.spawn([binary], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "", DATA_DIR: join(dir, "data"), PORT: String(port), HOST: "127.0.0.1", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  return { proc, port, url: `http://127.0.0.1:${port}` };
+/** Starts the copy and waits for /healthz; a port another test process took meanwhile is drawn again. */
+async function start(env: Record<string, string> = {}) {
+  for (let attempt = 1; ; attempt++) {
+    const port = testPort();
+    const proc = Bun.spawn([binary], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "", DATA_DIR: join(dir, "data"), PORT: String(port), HOST: "127.0.0.1", ...env },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await waitUntilUp(url, proc);
+      return { proc, port, url };
+    } catch (error) {
+      proc.kill("SIGKILL");
+      if (attempt < 5 && error instanceof Error && PORT_TAKEN.test(error.message)) continue;
+      throw error;
+    }
+  }
 }
 
 async function stop(proc: Bun.Subprocess) {
@@ -48,8 +59,7 @@ describe("dist/cam-guide alone in an empty directory", () => {
   });
 
   test("creates its database, serves pages, keeps data across a restart and stops cleanly on SIGTERM", async () => {
-    const first = start({ ADMIN_PASSWORD: "standalone-password-1" });
-    await waitUntilUp(first.url, first.proc);
+    const first = await start({ ADMIN_PASSWORD: "standalone-password-1" });
     const home = await fetch(`${first.url}/`);
     expect(home.status).toBe(200);
     expect(await home.text()).toContain("Find your cam model alter ego");
@@ -69,8 +79,7 @@ describe("dist/cam-guide alone in an empty directory", () => {
     db.run("UPDATE site_settings SET brand_name = 'Kept Across Restarts' WHERE id = 1");
     db.close();
 
-    const second = start();
-    await waitUntilUp(second.url, second.proc);
+    const second = await start();
     expect(await (await fetch(`${second.url}/`)).text()).toContain("| Kept Across Restarts</title>");
     const secondOut = second.proc.stdout;
     expect(await stop(second.proc)).toBe(0);
@@ -79,8 +88,7 @@ describe("dist/cam-guide alone in an empty directory", () => {
   }, 60_000);
 
   test("a port already in use is a clear error, not a second listener", async () => {
-    const first = start();
-    await waitUntilUp(first.url, first.proc);
+    const first = await start();
     // A DATA_DIR of its own: a second server on the first one's DATA_DIR is refused before it listens.
     const clash = Bun.spawn([binary], {
       cwd: dir,

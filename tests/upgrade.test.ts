@@ -8,7 +8,7 @@ import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, ensureBuilt, type Running, SERVER_ADMIN_PASSWORD, startServer, stopServer } from "./support/binary.ts";
 import { earlierCommitAvailable, earlierExecutable } from "./support/earlier-build.ts";
-import { testPort } from "./support/ports.ts";
+import { PORT_TAKEN, testPort } from "./support/ports.ts";
 import { scratchDir } from "./support/scratch.ts";
 
 // A shallow clone cannot build the earlier release (tests/support/earlier-build.ts says so when it skips).
@@ -149,16 +149,20 @@ withHistory(
     await stopServer(await start(earlier, dataDir, join(dataDir, "backups")));
     const migrated = migrationsApplied(dataDir);
 
-    const refused = Bun.spawnSync([BINARY], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        DATA_DIR: dataDir,
-        BACKUP_DIR: join(blocker, "backups"),
-        HOST: "127.0.0.1",
-        PORT: String(testPort()),
-      },
-      timeout: 30_000,
-    });
+    // The port is tried before anything else: taken by another test process, draw again.
+    const refuse = () =>
+      Bun.spawnSync([BINARY], {
+        env: {
+          PATH: process.env.PATH ?? "",
+          DATA_DIR: dataDir,
+          BACKUP_DIR: join(blocker, "backups"),
+          HOST: "127.0.0.1",
+          PORT: String(testPort()),
+        },
+        timeout: 30_000,
+      });
+    let refused = refuse();
+    for (let attempt = 1; attempt < 5 && PORT_TAKEN.test(refused.stderr.toString()); attempt++) refused = refuse();
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr.toString()).toMatch(
       /^This release changes the database, and the backup it takes first could not be written: Cannot create the backup folder.* Nothing was changed;/,

@@ -393,12 +393,17 @@ describe("admin work longer than the idle timeout is not cut while it moves (idl
   });
 
   test.concurrent("the media list answers at once while large images are being uploaded and resized", async () => {
+    // On the production limits (answers within 20 s): four such images at once on two busy
+    // cores can take longer than the seam's 5 s, which is not what this case is about.
+    const plainCookie = await signIn(plain, "127.0.9.1");
     const image = multipart(await testImage(6000, 6000), "big.jpg");
+    const started = performance.now();
+    let took = 0;
     const uploads = Promise.all(
       Array.from({ length: 4 }, () =>
         slowRequest({
-          port: short.port,
-          head: uploadHead(short, cookie, image.length),
+          port: plain.port,
+          head: uploadHead(plain, plainCookie, image.length),
           body: [image],
           every: 0,
           giveUpAfter: 60_000,
@@ -408,13 +413,14 @@ describe("admin work longer than the idle timeout is not cut while it moves (idl
     const lists: SlowAnswer[] = [];
     let done = false;
     void uploads.then(() => {
+      took = performance.now() - started;
       done = true;
     });
     while (!done) {
       lists.push(
         await slowRequest({
-          port: short.port,
-          head: head(short, "GET", "/api/admin/media", { Cookie: cookie, Connection: "close" }),
+          port: plain.port,
+          head: head(plain, "GET", "/api/admin/media", { Cookie: plainCookie, Connection: "close" }),
         }),
       );
       await Bun.sleep(200);
@@ -423,9 +429,10 @@ describe("admin work longer than the idle timeout is not cut while it moves (idl
     expect(lists.length).toBeGreaterThan(0);
     for (const list of lists) {
       expect(list.status).toBe(200);
-      // Listing used to make every new image's copies again and wait for them (4.6 s for
-      // eight such uploads on a quiet machine); now it only waits for busy cores.
-      expect(list.answeredAfter!).toBeLessThan(4_000);
+      // Listing used to make every new image's copies again and wait for them, as long as the
+      // uploads themselves; now it only waits for busy cores (well under 4 s on a quiet machine,
+      // where the uploads take about 8 s). Half the uploads' time holds on a busy machine too.
+      expect(list.answeredAfter!).toBeLessThan(Math.max(4_000, took / 2));
     }
   });
 

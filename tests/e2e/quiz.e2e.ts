@@ -119,7 +119,8 @@ test("leaving the quiz or the calculator through the site's links and coming bac
   }
   const nav = page.getByRole("navigation", { name: "Main" });
   await nav.getByRole("link", { name: "Blog", exact: true }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  // The blog itself, not the quiz still shown while the blog loads (its heading is a level 1 too).
+  await expect(page.getByRole("heading", { level: 1, name: "Cam Model Resources & Guides" })).toBeVisible();
   await expect(page).toHaveURL(/\/blog$/);
   await nav.getByRole("link", { name: "Quiz", exact: true }).click();
   await expect(page.getByText("Question 1/15")).toBeVisible();
@@ -382,6 +383,8 @@ test("each step has its own address: reload keeps the step, Back goes to the pre
     if (q < 15) await expect(page.getByText(`Question ${q + 1}/15`)).toBeVisible();
   }
   await expect(page).toHaveURL(/\/quiz\/result\?archetype=/);
+  // The result itself, not the quiz still shown while it loads.
+  await expect(page.getByRole("heading", { level: 1, name: "Discover Your Cam Girl Archetype" })).toHaveCount(0);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
 
   // Back from the result: the last question with the fourteen answers before it, not question 1.

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { closeSync, openSync, readdirSync, readFileSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, type Running, startServer } from "./binary.ts";
-import { testPort } from "./ports.ts";
+import { PORT_TAKEN, testPort } from "./ports.ts";
 
 export const PASSWORD = "durable-password-123";
 const WAYS_OUT = ["cam-guide restore", "cam-guide new-database"];
@@ -33,27 +33,32 @@ export async function stopAll(): Promise<void> {
 
 /** Runs the executable to its end (a server that should refuse to start, or a command). */
 export async function run(dir: string, args: string[] = [], env: Record<string, string> = {}) {
-  const proc = Bun.spawn([BINARY, ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      DATA_DIR: dir,
-      PORT: String(testPort()),
-      HOST: "127.0.0.1",
-      ADMIN_PASSWORD: PASSWORD,
-      ...env,
-    },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const timer = setTimeout(() => proc.kill("SIGKILL"), 20_000);
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  clearTimeout(timer);
-  return { code, stdout, stderr };
+  // A server tries its port before it touches anything: another test process that took the
+  // port between its draw and the bind only means drawing again.
+  for (let attempt = 1; ; attempt++) {
+    const proc = Bun.spawn([BINARY, ...args], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        DATA_DIR: dir,
+        PORT: String(testPort()),
+        HOST: "127.0.0.1",
+        ADMIN_PASSWORD: PASSWORD,
+        ...env,
+      },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const timer = setTimeout(() => proc.kill("SIGKILL"), 20_000);
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    clearTimeout(timer);
+    if (code === 1 && PORT_TAKEN.test(stderr) && !env.PORT && attempt < 5) continue;
+    return { code, stdout, stderr };
+  }
 }
 
 /** Exit 1 and one line on stderr naming both ways out, no stack trace. */

@@ -91,8 +91,11 @@ export function slowRequest({
           socket.write(byte);
           await Bun.sleep(headerEvery);
         }
-      for (const piece of body) {
-        await Bun.sleep(every);
+      // Piece i is due (i + 1) × `every` after the head: a timer that fires late on a busy
+      // machine is made up for by the next, so the rate holds without ever running ahead.
+      const bodyFrom = performance.now();
+      for (const [i, piece] of body.entries()) {
+        await Bun.sleep(Math.max(0, bodyFrom + (i + 1) * every - performance.now()));
         if (done || socket.destroyed) return;
         socket.write(piece);
       }
@@ -177,25 +180,31 @@ export function slowDownload(
 ): Promise<{ status: number; bytes: number; ms: number }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    let raw = Buffer.alloc(0);
+    // Kept as pieces and joined once: joining on every read copies the file hundreds of times.
+    const pieces: Buffer[] = [];
+    let taken = 0;
     const socket = connect({ port, host: "127.0.0.1" }, () => {
       const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
       socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${extra.join("")}Connection: close\r\n\r\n`);
     });
     socket.pause();
-    // A tenth of a second's worth at a time, in pieces small enough to keep to the rate.
+    // Read up to what the rate allows by now, in pieces small enough to keep to it: a timer that
+    // fires late on a busy machine catches up rather than stretching the read.
     const piece = Math.max(1, Math.min(16 * 1024, Math.floor(bytesPerSecond / 10)));
     const reader = setInterval(() => {
-      for (let budget = bytesPerSecond / 10; budget >= piece; budget -= piece) {
+      const allowed = ((performance.now() - started) / 1000) * bytesPerSecond;
+      while (taken + piece <= allowed) {
         const chunk: Buffer | null = socket.read(piece);
         if (!chunk) break;
-        raw = Buffer.concat([raw, chunk]);
+        pieces.push(chunk);
+        taken += chunk.length;
       }
     }, 100);
     socket.on("error", reject);
     socket.on("end", () => {
       clearInterval(reader);
-      for (let chunk = socket.read(); chunk; chunk = socket.read()) raw = Buffer.concat([raw, chunk]);
+      for (let chunk = socket.read(); chunk; chunk = socket.read()) pieces.push(chunk);
+      const raw = Buffer.concat(pieces);
       const end = raw.indexOf("\r\n\r\n");
       const body = end < 0 ? Buffer.alloc(0) : raw.subarray(end + 4);
       // A large file is streamed (src/server/lib/file-answer.ts): its data, not its chunk sizes.
