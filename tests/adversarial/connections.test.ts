@@ -111,7 +111,9 @@ function outcome(answer: SlowAnswer) {
   return {
     status: answer.status,
     connection: answer.headers.connection ?? null,
-    closedAtOnce: answer.closedAfter !== null && answer.closedAfter - (answer.answeredAfter ?? 0) < 1_000,
+    // Left open, a connection would close only at Bun's idle timeout, 8 s at the least: 3 s
+    // tells the two apart on a busy machine too.
+    closedAtOnce: answer.closedAfter !== null && answer.closedAfter - (answer.answeredAfter ?? 0) < 3_000,
   };
 }
 
@@ -392,9 +394,11 @@ describe("admin work longer than the idle timeout is not cut while it moves (idl
     expect(read.ms).toBeGreaterThan(8_000);
   });
 
-  test.concurrent("the media list answers at once while large images are being uploaded and resized", async () => {
-    // On the production limits (answers within 20 s): four such images at once on two busy
-    // cores can take longer than the seam's 5 s, which is not what this case is about.
+  // Alone, not beside the other cases: resizing four such images fills both cores for
+  // seconds, and the cases beside it that time the server's answers (408 within 3 s) would
+  // then measure the machine. On the production limits (answers within 20 s): four at once on
+  // two busy cores can take longer than the seam's 5 s, which is not what this case is about.
+  test("the media list answers at once while large images are being uploaded and resized", async () => {
     const plainCookie = await signIn(plain, "127.0.9.1");
     const image = multipart(await testImage(6000, 6000), "big.jpg");
     const started = performance.now();
@@ -429,10 +433,10 @@ describe("admin work longer than the idle timeout is not cut while it moves (idl
     expect(lists.length).toBeGreaterThan(0);
     for (const list of lists) {
       expect(list.status).toBe(200);
-      // Listing used to make every new image's copies again and wait for them, as long as the
-      // uploads themselves; now it only waits for busy cores (well under 4 s on a quiet machine,
-      // where the uploads take about 8 s). Half the uploads' time holds on a busy machine too.
-      expect(list.answeredAfter!).toBeLessThan(Math.max(4_000, took / 2));
+      // Listing used to make every new image's copies again and wait for them: the first list
+      // took as long as the uploads themselves. Now it only waits for busy cores (well under
+      // 4 s on a quiet machine, where the uploads take about 8 s; on a busy one both grow).
+      expect(list.answeredAfter!).toBeLessThan(Math.max(4_000, took * 0.75));
     }
   });
 
