@@ -44,7 +44,7 @@ const POSTGRES_BACKUPS =
 
 /** What the Backups section says on PostgreSQL instead of its schedule and button. */
 const POSTGRES_ELSEWHERE =
-  "This site's database is PostgreSQL, so cam-guide does not back it up: back it up where it lives, with your provider's automatic backups or pg_dump on a schedule, and copy DATA_DIR/uploads beside each one (docs/deploy.md, On PostgreSQL).";
+  "This site's database is PostgreSQL, so cam-guide does not back it up: back it up where it lives, with your provider's automatic backups or pg_dump on a schedule, and copy DATA_DIR/uploads beside each one, or, with the uploads in a bucket (S3_BUCKET), turn on the bucket's versioning (docs/deploy.md, On PostgreSQL).";
 
 /** The longest a press waits for a run's process that is starting or ending. */
 const PASSING_MS = 3000;

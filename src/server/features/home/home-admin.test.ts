@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { dialect } from "#server/db/dialect.ts";
 import { analyticsDaily, analyticsVisitors } from "#server/features/analytics/table.ts";
 import { backupRuns } from "#server/features/backups/table.ts";
 import { METRICS } from "#shared/features/analytics/constants.ts";
@@ -33,8 +34,11 @@ runScenarios("GET /api/admin/home on the seeded site", [
     path: "/api/admin/home",
     status: 200,
     check: (res) => {
-      const offers = (res.json() as AdminHome).setup.find((item) => item.id === "offers");
+      const home = res.json() as AdminHome;
+      const offers = home.setup.find((item) => item.id === "offers");
       expect(offers?.detail).toMatch(/^\d+ offers still name the placeholder platforms or an example link\.$/);
+      // cam-guide backs up SQLite only: on PostgreSQL the home asks for no backup here.
+      expect(home.backupsHere).toBe(dialect === "sqlite");
     },
   },
 ]);

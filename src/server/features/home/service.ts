@@ -1,5 +1,6 @@
 import { and, count, eq, gt, isNull, lte, or } from "drizzle-orm";
 import { VERSION_LINE } from "#server/build-info.ts";
+import { dialect } from "#server/db/dialect.ts";
 import type { Db } from "#server/db/types.ts";
 import { dailyCounts } from "#server/features/analytics/reads.ts";
 import { latestBackupRun } from "#server/features/backups/runs.ts";
@@ -90,6 +91,7 @@ export async function adminHome(db: Db, options: HomeOptions, request: Request):
     posts,
     links: { ...linkHealth, schedule: options.schedule() },
     backup,
+    backupsHere: dialect === "sqlite",
     analytics,
     address,
     recoveryCodes,

@@ -144,7 +144,7 @@ async function openItems(db: Db, inputs: SetupInputs): Promise<SetupItem[]> {
       id: "backup",
       title: "Back up the PostgreSQL database",
       detail:
-        "cam-guide backs up a SQLite database only: schedule your provider's backups or pg_dump, and copy the uploads beside them.",
+        "cam-guide backs up a SQLite database only: schedule your provider's backups or pg_dump, and copy the uploads beside them (or, with the uploads in a bucket, turn on its versioning).",
       href: "/admin/backups",
       action: "Open Backups",
     });

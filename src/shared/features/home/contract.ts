@@ -54,6 +54,11 @@ export interface AdminHome {
   };
   /** The latest backup run; null when none ever ran. */
   backup: HomeBackup | null;
+  /**
+   * Whether cam-guide backs this site's database up (SQLite). False on PostgreSQL, which is
+   * backed up where it lives: the home then asks for no backup here.
+   */
+  backupsHere: boolean;
   /** Visitors and link clicks of the last 7 days (UTC, today included); null when ANALYTICS is off. */
   analytics: { from: string; to: string; visitors: number; clicks: number } | null;
   address: PublicAddress;

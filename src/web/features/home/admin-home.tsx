@@ -61,7 +61,7 @@ function attentionItems(home: AdminHome): AttentionItem[] {
       href: adminPath("backups"),
       action: "Open Backups",
     });
-  else if (home.backup === null)
+  else if (home.backup === null && home.backupsHere)
     items.push({
       id: "backup",
       text: "No backup has been made yet: a broken disk would lose every post and setting.",
@@ -186,7 +186,7 @@ function Overview({ home }: { home: AdminHome }) {
       <div className="home-cards">
         <PostsCard posts={home.posts} />
         <LinksCard links={home.links} />
-        <BackupCard backup={home.backup} />
+        <BackupCard backup={home.backup} here={home.backupsHere} />
         <VisitsCard analytics={home.analytics} />
       </div>
       <p className="muted home-version">This site runs {home.version}.</p>
@@ -302,7 +302,19 @@ const BACKUP_STATUS: Record<HomeBackup["status"], string> = {
   running: "Running now",
 };
 
-function BackupCard({ backup }: { backup: HomeBackup | null }) {
+function BackupCard({ backup, here }: { backup: HomeBackup | null; here: boolean }) {
+  if (!here)
+    return (
+      <Card id="backup" title="Last backup">
+        <p className="muted">
+          This site's database is PostgreSQL: it is backed up where it lives (your provider's backups or pg_dump), not
+          by cam-guide.
+        </p>
+        <p>
+          <Link href={adminPath("backups")}>How to back it up</Link>
+        </p>
+      </Card>
+    );
   return (
     <Card id="backup" title="Last backup">
       {backup === null ? (
