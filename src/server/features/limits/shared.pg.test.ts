@@ -53,6 +53,29 @@ describe("three instances at the same moment", () => {
     expect(other.every((answer) => answer === "ok")).toBe(true);
   });
 
+  test("a network over its allowance sending 60 at once through three instances, three times: every one refused, no deadlock, the counts as they were", async () => {
+    const share = { perClient: 5, daily: 10_000, floor: 1 };
+    // Pools as large as a server's, so that many statements are in flight at once.
+    const wide = [1, 2, 3].map(() => openPostgres(database.url, { max: 20 }));
+    const quotas = new Map(wide.map((i) => [i, new SharedDailyQuota(i.db, share, "results:over")]));
+    for (let i = 0; i < 5; i++) expect(await quotas.get(wide[0]!)!.take("192.0.2.50", "2026-03-11")).toBe("ok");
+    // Each refusal steps back: the step back once took the rows in another order than the
+    // step forward, and two of them waited on each other (a deadlock, a 500, the step lost).
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => quotas.get(wide[i % 3]!)!.take("192.0.2.50", "2026-03-11")),
+      );
+      expect(answers.filter((answer) => answer === "client")).toHaveLength(60);
+    }
+    const counts = await database.client<{ key: string; value: string }[]>`
+      select key, value from shared_limits where scope = 'results:over:2026-03-11' order by key`;
+    // The day's total and the network's own counts: the five taken, not one more.
+    expect(counts.map((row) => row.key)).toContain("total");
+    expect(counts.map((row) => [row.key, Number(row.value)])).toEqual(counts.map((row) => [row.key, 5]));
+    expect(await quotas.get(wide[1]!)!.take("192.0.2.51", "2026-03-11")).toBe("ok");
+    await Promise.all(wide.map((i) => i.close()));
+  });
+
   test("a visitor's events counted through three instances add up to the last one", async () => {
     const totals = await together(30, (instance) => visitorEvents(instance.db, "2026-03-10", "c".repeat(32), 2));
     expect(totals.toSorted((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => 2 * (i + 1)));

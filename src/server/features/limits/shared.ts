@@ -96,11 +96,18 @@ export class SharedDailyQuota implements DailyQuota {
     const before = (key: string) => (raised.find((row) => row.key === key)?.value ?? 1) - 1;
     const [, ...mine] = keys;
     const answer = judge(this.share, before("total"), mine.map(before));
+    // The step back takes the rows in the same order as the step forward (rows of a VALUES
+    // list are taken in turn). An UPDATE … WHERE key IN (…) took them in the index's order,
+    // the network's before "total", and so waited on a step forward that held "total" and
+    // waited for it: a deadlock each time a network over its limit sent requests at once.
     if (answer !== "ok")
       await this.db
-        .update(sharedLimits)
-        .set({ value: sql`${sharedLimits.value} - 1` })
-        .where(and(eq(sharedLimits.scope, scope), inArray(sharedLimits.key, keys)));
+        .insert(sharedLimits)
+        .values(keys.map((key) => ({ scope, key, value: 0, expiresAt })))
+        .onConflictDoUpdate({
+          target: [sharedLimits.scope, sharedLimits.key],
+          set: { value: sql`${sharedLimits.value} - 1` },
+        });
     return answer;
   }
 }
