@@ -10,11 +10,11 @@ import { sessionTokens } from "#server/features/auth/session.ts";
 import { LoginThrottle } from "#server/features/auth/throttle.ts";
 import { login, SAME_ORIGIN } from "#tests/support/admin.ts";
 import { siteApp, TEST_SECRET, type TestAppOptions } from "#tests/support/app.ts";
-import { BINARY, SERVER_ADMIN_PASSWORD } from "#tests/support/binary.ts";
+import { SERVER_ADMIN_PASSWORD } from "#tests/support/binary.ts";
 import { ADMIN, createAdmin } from "#tests/support/factories.ts";
 import { httpFrom } from "#tests/support/http-from.ts";
 import { listeningApp } from "#tests/support/listening.ts";
-import { PORT_TAKEN, testPort } from "#tests/support/ports.ts";
+import { run as runExecutable } from "#tests/support/site-files.ts";
 import { siteDataDir, withServer } from "#tests/support/template-site.ts";
 
 const HSTS = "max-age=31536000";
@@ -463,26 +463,9 @@ describe("the session secret file (the compiled executable)", () => {
   async function run(prepare: (dir: string) => void, env: Record<string, string> = {}) {
     const dir = await siteDir();
     prepare(dir);
-    // The port is tried before anything is read: taken by another test process, draw again.
-    for (let attempt = 1; ; attempt++) {
-      const proc = Bun.spawn([BINARY], {
-        env: {
-          PATH: process.env.PATH ?? "",
-          DATA_DIR: dir,
-          PORT: String(testPort()),
-          HOST: "127.0.0.1",
-          ADMIN_PASSWORD: SERVER_ADMIN_PASSWORD,
-          ...env,
-        },
-        stdout: "pipe",
-        stderr: "pipe",
-      });
-      const exited = await Promise.race([proc.exited, Bun.sleep(10_000).then(() => null)]);
-      if (exited === null) proc.kill("SIGKILL");
-      const stderr = await new Response(proc.stderr).text();
-      if (exited === 1 && PORT_TAKEN.test(stderr) && attempt < 5) continue;
-      return { dir, code: exited, stderr };
-    }
+    // tests/support/site-files.ts draws the port again when another test process took it.
+    const { code, stderr } = await runExecutable(dir, [], { ADMIN_PASSWORD: SERVER_ADMIN_PASSWORD, ...env });
+    return { dir, code, stderr };
   }
 
   test.each([
