@@ -28,6 +28,10 @@ export async function seedDatabase(handle: DatabaseAccess, content: Content = de
   if (!Value.Check(SiteSettings, settings)) {
     throw new Error("content/site-settings.json does not match the SiteSettings schema");
   }
+  // A database seeded before (every start after the first) is told so by one read, before
+  // anything is prepared; the transaction asks again, for a seed run beside another.
+  const [seededAlready] = await handle.db.select({ id: siteSettings.id }).from(siteSettings).limit(1);
+  if (seededAlready) return {};
   // Prepared before the transaction, which holds nothing but its statements.
   const posts = content.blogPosts.map((post) => {
     const at = new Date(post.createdAt);

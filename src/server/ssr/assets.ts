@@ -48,8 +48,9 @@ function walk(dir: string, prefix = ""): string[] {
 }
 
 /**
- * Loads the built client (dist/client, embedded in the executable) and public/ into
- * memory once; answers come from memory, gzipped ahead of time where it pays.
+ * The built client (dist/client, embedded in the executable) and public/, answered from
+ * memory: each file is read (and gzipped where it pays) on its first request, not at start,
+ * which would otherwise read and hash every file before the first page is served.
  */
 export function loadAssets(clientDir = clientBundleDir(), publicDir = resourcePath("public")): AssetStore {
   const manifestPath = join(clientDir, "manifest.json");
@@ -57,15 +58,14 @@ export function loadAssets(clientDir = clientBundleDir(), publicDir = resourcePa
     throw new Error(`The client bundle is missing (${manifestPath}). Run \`bun run build:client\` first.`);
   }
   const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as ClientManifest;
-  const files = new Map<string, Asset>();
   const read = (path: string) => (existsSync(path) ? new Uint8Array(readFileSync(path)) : null);
-  const add = (root: string, rel: string, immutable: boolean) => {
+  const load = (root: string, rel: string, immutable: boolean): Asset => {
     const path = join(root, rel);
     const body = new Uint8Array(readFileSync(path));
     const ext = rel.slice(rel.lastIndexOf(".") + 1).toLowerCase();
     const type = TYPES[ext] ?? "application/octet-stream";
     const compressible = /^(text|application\/(json|manifest)|image\/svg)/.test(type) && body.length > 512;
-    files.set(`/${rel}`, {
+    return {
       body,
       // The build writes .gz and .br beside the bundle; small public files are gzipped here, quickly.
       gzip: read(`${path}.gz`) ?? (compressible ? new Uint8Array(gzipSync(body, { level: 6 })) : null),
@@ -73,10 +73,23 @@ export function loadAssets(clientDir = clientBundleDir(), publicDir = resourcePa
       type,
       etag: `"${Bun.hash(body).toString(36)}"`,
       immutable,
-    });
+    };
   };
+  /** Every servable path, and its file until it is loaded. */
+  const files = new Map<string, Asset | { root: string; rel: string; immutable: boolean }>();
   for (const rel of walk(clientDir))
-    if (rel !== "manifest.json" && !/\.(gz|br)$/.test(rel)) add(clientDir, rel, rel.startsWith("assets/"));
-  if (existsSync(publicDir)) for (const rel of walk(publicDir)) add(publicDir, rel, false);
-  return { manifest, get: (pathname) => files.get(pathname) };
+    if (rel !== "manifest.json" && !/\.(gz|br)$/.test(rel))
+      files.set(`/${rel}`, { root: clientDir, rel, immutable: rel.startsWith("assets/") });
+  if (existsSync(publicDir))
+    for (const rel of walk(publicDir)) files.set(`/${rel}`, { root: publicDir, rel, immutable: false });
+  return {
+    manifest,
+    get(pathname) {
+      const entry = files.get(pathname);
+      if (!entry || "body" in entry) return entry;
+      const asset = load(entry.root, entry.rel, entry.immutable);
+      files.set(pathname, asset);
+      return asset;
+    },
+  };
 }
