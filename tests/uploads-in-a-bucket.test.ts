@@ -130,4 +130,44 @@ describe("a bucket that cannot be reached", () => {
       await stopServer(other);
     }
   });
+
+  test("a deletion while it is out of reach is answered done and served no more; killed before the bucket is back, the next start empties it", async () => {
+    const flaky = await startBucket("cam-guide-flaky");
+    const flakyDir = scratchDir("bucket-flaky");
+    let server = await startServer(flakyDir, flaky.env);
+    try {
+      const login = await fetch(`${server.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: server.url },
+        body: JSON.stringify({ username: "admin", password: SERVER_ADMIN_PASSWORD }),
+      });
+      const session = login.headers.getSetCookie()[0]!.split(";")[0]!;
+      const as = (path: string, init: RequestInit = {}) =>
+        fetch(`${server.url}${path}`, { ...init, headers: { cookie: session, origin: server.url, ...init.headers } });
+      const res = await as("/api/upload", { method: "POST", body: uploadForm(await testImage(1100, 700), "e.jpg") });
+      expect(res.status).toBe(201);
+      const [item] = (await (await as("/api/admin/media")).json()) as MediaItem[];
+      const names = [item!.name, ...item!.variants.map((v) => v.url.split("/").pop()!)];
+      await flaky.close();
+      expect((await as(`/api/admin/media/${item!.id}?force=1`, { method: "DELETE" })).status).toBe(200);
+      for (const name of names) expect((await fetch(`${server.url}/uploads/${name}`)).status).toBe(404);
+      // Killed before its minute's retry: nothing in the process remembers what is left.
+      server.proc.kill("SIGKILL");
+      await server.proc.exited;
+      await flaky.resume();
+      for (const name of names) expect(await flaky.client.exists(`${flaky.prefix}${name}`)).toBe(true);
+      server = await startServer(flakyDir, flaky.env);
+      const deadline = Date.now() + 10_000;
+      let left = names;
+      while (left.length > 0 && Date.now() < deadline) {
+        const kept = await Promise.all(left.map((name) => flaky.client.exists(`${flaky.prefix}${name}`)));
+        left = left.filter((_, i) => kept[i]);
+        if (left.length > 0) await Bun.sleep(50);
+      }
+      expect(left).toEqual([]);
+    } finally {
+      await stopServer(server);
+      await flaky.close();
+    }
+  });
 });

@@ -219,7 +219,7 @@ export function createApp(options: AppOptions) {
           .use(editorPreviewRoutes())
           .use(sitePageAdminRoutes(database.db)),
       )
-      .use(uploadRoutes(uploadsDir, logger))
+      .use(uploadRoutes(uploadsDir, database.db, logger))
       .use(adminMount(UPLOAD_PATH).use(uploadAdminRoutes(uploadsDir, storage, database.db)))
       .use(config.benchEndpoints ? benchRoutes(render) : new Elysia())
       .use(blogPreviewRoutes({ db: database.db, tokens, allowedOrigins, render, now: clock }))

@@ -4,6 +4,7 @@ import { createApp } from "#server/app.ts";
 import type { AppServices, AppStorage, TestHooks } from "#server/app-options.ts";
 import { openMemoryCopy, openMemoryDatabase } from "#server/db/client.ts";
 import { dialect } from "#server/db/dialect.ts";
+import type { BucketConfig } from "#server/features/media/store.ts";
 import { DAILY_LIMITS, type DailyLimits } from "#server/lib/daily-quota.ts";
 import { StorageHealth } from "#server/lib/storage-health.ts";
 import { memoryLogger } from "#server/logger.ts";
@@ -32,6 +33,8 @@ export interface TestAppOptions {
   image?: Uint8Array;
   /** PUBLIC_URL (default: unset). */
   publicUrl?: string | null;
+  /** S3_BUCKET and the rest: uploads kept in this bucket (tests/support/s3.ts); default none. */
+  uploadBucket?: BucketConfig;
   /** TRUSTED_PROXIES, already split; they matter only on a listening server (app.listen). */
   trustedProxies?: string[];
   /** ANALYTICS: false as with ANALYTICS=off (default true). */
@@ -88,6 +91,7 @@ function appOn(testDb: TestDatabase, options: TestAppOptions) {
     storage: options.storage ?? new StorageHealth({ dir: dataDir, databaseFile: null, logger }),
     config: {
       publicUrl: options.publicUrl ?? null,
+      ...(options.uploadBucket ? { uploadBucket: options.uploadBucket } : {}),
       trustedProxies: options.trustedProxies ?? [],
       analytics: options.analytics ?? true,
       dailyLimits: { ...DAILY_LIMITS, ...options.dailyLimits },

@@ -10,12 +10,13 @@ import { editorAutosaves } from "#server/features/editor/table.ts";
 import { setupConfirmations } from "#server/features/home/table.ts";
 import { sharedLimits } from "#server/features/limits/table.ts";
 import { links } from "#server/features/links/table.ts";
-import { media } from "#server/features/media/table.ts";
+import { media, uploadDeletions } from "#server/features/media/table.ts";
 import {
   MAX_UPLOAD_BYTES,
   ORIGINAL_UPLOAD_NAME,
   UPLOAD_COPY_NAME,
   UPLOAD_KINDS,
+  UPLOAD_NAME,
 } from "#server/features/media/uploads.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";
 import { recommendedProducts } from "#server/features/products/table.ts";
@@ -288,6 +289,13 @@ storedValues(analyticsDaily, {
   // What each metric counts by: a page, a slug, a referrer's host, a campaign's label.
   key: ANY,
   count: count("A count"),
+});
+
+// Written only by a deletion of an upload kept in a bucket (features/media/registry.ts): the
+// name of a file to remove from the bucket, an original or a smaller copy.
+storedValues(uploadDeletions, {
+  name: pattern(UPLOAD_NAME.source, "A file's name is one the server makes for an upload or its smaller copy", 40),
+  deletedAt: ANY,
 });
 
 // Written only by features/limits/shared.ts, read only by it (a count, a time in ms, failure times).

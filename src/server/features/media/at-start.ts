@@ -1,6 +1,6 @@
 import type { Db } from "#server/db/types.ts";
 import type { Logger } from "#server/logger.ts";
-import { forgetDeletedLocally, reconcileUploads, registerExistingUploads } from "./registry.ts";
+import { finishBucketDeletions, forgetDeletedLocally, reconcileUploads, registerExistingUploads } from "./registry.ts";
 import { storeOf } from "./store.ts";
 
 // What the server does with the media library when it starts: one log line per kind of thing
@@ -39,11 +39,18 @@ export async function reconcileMedia(db: Db, dir: string, logger: Logger): Promi
  */
 export function registerMediaInBackground(db: Db, dir: string, logger: Logger): void {
   // Kept in a bucket, the folder is this instance's cache: a file there without a row is one
-  // deleted through another instance, never an upload to record.
+  // deleted through another instance, never an upload to record. The bucket itself loses the
+  // files of deletions a stop or a failing bucket left unfinished.
   if (storeOf(dir).kind === "bucket") {
     void forgetDeletedLocally(db, dir).catch((error) =>
       logger.error("could not remove deleted uploads from this instance's folder", { error }),
     );
+    void finishBucketDeletions(db, dir).then((removed) => {
+      if (removed > 0)
+        logger.info(
+          `removed ${count(removed, "file")} of deleted uploads from the bucket (a deletion left unfinished)`,
+        );
+    });
     return;
   }
   void registerExistingUploads(db, dir)

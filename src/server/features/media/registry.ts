@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
+import { inTransaction } from "#server/db/transaction.ts";
 import type { Db } from "#server/db/types.ts";
 import { storageFault } from "#server/lib/storage-health.ts";
 import { HttpError } from "#server/plugins/errors.ts";
@@ -8,7 +9,7 @@ import { VARIANT_WIDTHS } from "#shared/features/media/constants.ts";
 import { type Measured, measureImage } from "./images.ts";
 import { uploadIdOf, withUploadName } from "./name-lock.ts";
 import { storeOf } from "./store.ts";
-import { type MediaVariant, media } from "./table.ts";
+import { type MediaVariant, media, uploadDeletions } from "./table.ts";
 import {
   CONTENT_TYPES,
   isFinishedUpload,
@@ -219,8 +220,9 @@ export function registerExistingUploads(db: Db, dir: string): Promise<Registered
 
 /**
  * Deletes an upload: the original is set aside (no longer served; a start after a crash
- * finishes the deletion), then the row goes, then the copies and the set-aside original. The
- * caller holds the upload's name. An original already missing is no obstacle.
+ * finishes the deletion), then the row goes, then the copies and the set-aside original (kept
+ * in a bucket: removeKeptUpload). The caller holds the upload's name. An original already
+ * missing is no obstacle.
  */
 export async function removeUpload(db: Db, dir: string, row: Pick<MediaRow, "id" | "name" | "variants">) {
   // A name the server never makes (a row written by other means) names no file of the
@@ -229,6 +231,7 @@ export async function removeUpload(db: Db, dir: string, row: Pick<MediaRow, "id"
     await db.delete(media).where(eq(media.id, row.id));
     return;
   }
+  if (storeOf(dir).kind === "bucket") return removeKeptUpload(db, dir, row);
   const original = join(dir, row.name);
   const aside = join(dir, `${DELETING}${row.name}`);
   let setAside = false;
@@ -240,8 +243,6 @@ export async function removeUpload(db: Db, dir: string, row: Pick<MediaRow, "id"
   }
   try {
     if (setAside) await syncDirectory(dir);
-    // Out of the bucket first (when uploads are kept in one): a deleted upload is served by no instance.
-    await forgetFiles(dir, [row.name, ...ownCopies(row).map((copy) => copy.name)]);
     await db.delete(media).where(eq(media.id, row.id));
   } catch (error) {
     // The row stays: so does its file.
@@ -250,6 +251,120 @@ export async function removeUpload(db: Db, dir: string, row: Pick<MediaRow, "id"
   }
   removeCopies(dir, row.name, row.variants);
   rmSync(aside, { force: true });
+}
+
+/** The names of an upload's files: the original, its listed copies and any at today's widths. */
+function filesOf(row: Pick<MediaRow, "name" | "variants">): string[] {
+  const copies = [
+    ...row.variants.map((v) => v.name),
+    ...VARIANT_WIDTHS.map((w) => `${uploadIdOf(row.name)}-w${w}.webp`),
+  ];
+  return [
+    row.name,
+    ...ownCopies({ name: row.name, variants: [...new Set(copies)].map((name) => ({ name })) }).map((c) => c.name),
+  ];
+}
+
+/**
+ * A deletion when uploads are kept in a bucket. The row goes first, and with it, in the same
+ * transaction, each of its files is written down as to be removed: from then on no instance
+ * serves the upload (each serves only the files of uploads the library lists: servedUpload).
+ * Then the files leave this folder and the bucket. What the bucket does not take now is tried
+ * again every minute, and a stop cut short is finished by the next start (finishBucketDeletions):
+ * a deletion the admin is told of is never half done.
+ */
+async function removeKeptUpload(db: Db, dir: string, row: Pick<MediaRow, "id" | "name" | "variants">) {
+  const names = filesOf(row);
+  await inTransaction(db, async (tx) => {
+    await tx.delete(media).where(eq(media.id, row.id));
+    await tx
+      .insert(uploadDeletions)
+      .values(names.map((name) => ({ name })))
+      .onConflictDoNothing();
+  });
+  libraryChanged(dir);
+  for (const name of names) rmSync(join(dir, name), { force: true });
+  await finishBucketDeletions(db, dir, names);
+}
+
+const retries = new Map<string, ReturnType<typeof setTimeout>>();
+
+/**
+ * Removes from the bucket the files written down as deleted (`only`: just these, else all) and
+ * crosses each off once the bucket has let it go; those it does not take are tried again in a
+ * minute. Returns how many were removed. Never fails: the bucket or the database out of reach
+ * leaves the list for the next try.
+ */
+export async function finishBucketDeletions(db: Db, dir: string, only?: string[]): Promise<number> {
+  const store = storeOf(dir);
+  if (store.kind !== "bucket") return 0;
+  let removed = 0;
+  let left = false;
+  try {
+    const names = (only ?? (await db.select({ name: uploadDeletions.name }).from(uploadDeletions)).map((r) => r.name))
+      // Only a name the server makes names a file of the bucket's uploads.
+      .filter((name) => isOriginal(name) || isCopy(name));
+    // One after the other: a few files, and some S3-compatible servers fail deletes side by side.
+    for (const name of names) {
+      try {
+        await store.forget([name]);
+      } catch {
+        left = true;
+        continue;
+      }
+      await db.delete(uploadDeletions).where(eq(uploadDeletions.name, name));
+      removed++;
+    }
+  } catch {
+    left = true;
+  }
+  if (left && !retries.has(dir)) {
+    const retry = setTimeout(() => {
+      retries.delete(dir);
+      void finishBucketDeletions(db, dir);
+    }, 60_000);
+    retry.unref?.();
+    retries.set(dir, retry);
+  }
+  return removed;
+}
+
+/** Per uploads folder, the files known to belong to an upload the library lists, and a count of its changes. */
+const served = new Map<string, { names: Set<string>; changes: number }>();
+const servedIn = (dir: string) => {
+  const known = served.get(dir) ?? { names: new Set<string>(), changes: 0 };
+  served.set(dir, known);
+  return known;
+};
+
+/** Called when the media library changed (here, or through another instance): what servedUpload knew is asked again. */
+function libraryChanged(dir: string): void {
+  const known = servedIn(dir);
+  known.names.clear();
+  known.changes++;
+}
+
+/** The original's names an image copy's upload can have. */
+const IMAGE_EXTENSIONS = ["png", "jpg", "gif", "webp"];
+
+/**
+ * Whether `name` is a file of an upload the library lists: its original, or a copy its row
+ * lists. With uploads in a bucket, a file is served only then (an instance's folder, or the
+ * bucket, can still hold a deleted upload's files for a moment). Remembered until the library changes.
+ */
+export async function servedUpload(db: Db, dir: string, name: string): Promise<boolean> {
+  const known = servedIn(dir);
+  if (known.names.has(name)) return true;
+  const changes = known.changes;
+  const candidates = isOriginal(name) ? [name] : IMAGE_EXTENSIONS.map((ext) => `${uploadIdOf(name)}.${ext}`);
+  const rows = await db
+    .select({ name: media.name, variants: media.variants })
+    .from(media)
+    .where(inArray(media.name, candidates));
+  const listed = rows.some((row) => row.name === name || ownCopies(row).some((copy) => copy.name === name));
+  // A change meanwhile (a deletion) may have made the answer old: it is not remembered.
+  if (listed && known.changes === changes) known.names.add(name);
+  return listed;
 }
 
 export interface Reconciled {
@@ -314,14 +429,6 @@ async function keepFiles(dir: string, names: string[]): Promise<void> {
   }
 }
 
-async function forgetFiles(dir: string, names: string[]): Promise<void> {
-  try {
-    await storeOf(dir).forget(names);
-  } catch (error) {
-    throw storeUnavailable(error);
-  }
-}
-
 function storeUnavailable(cause: unknown): HttpError {
   const error = new HttpError(
     503,
@@ -338,7 +445,9 @@ function storeUnavailable(cause: unknown): HttpError {
  * upload being registered holds its name, so it is waited for and then kept.
  */
 export async function forgetDeletedLocally(db: Db, dir: string): Promise<number> {
-  if (storeOf(dir).kind !== "bucket" || !existsSync(dir)) return 0;
+  if (storeOf(dir).kind !== "bucket") return 0;
+  libraryChanged(dir);
+  if (!existsSync(dir)) return 0;
   const listed = async () =>
     new Set((await db.select({ name: media.name }).from(media)).map((row) => uploadIdOf(row.name)));
   const before = await listed();

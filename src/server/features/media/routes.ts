@@ -1,8 +1,10 @@
 import { join } from "node:path";
 import { Elysia, t } from "elysia";
+import type { Db } from "#server/db/types.ts";
 import { fileAnswer } from "#server/lib/file-answer.ts";
 import type { Logger } from "#server/logger.ts";
 import { HttpError } from "#server/plugins/errors.ts";
+import { servedUpload } from "./registry.ts";
 import { storeOf } from "./store.ts";
 import { CONTENT_TYPES, isFinishedUpload, ORIGINAL_UPLOAD_NAME, UPLOAD_COPY_NAME } from "./uploads.ts";
 
@@ -18,14 +20,17 @@ async function bring(dir: string, name: string, logger: Pick<Logger, "error">): 
   }
 }
 
-export function uploadRoutes(dir: string, logger: Pick<Logger, "error">) {
+export function uploadRoutes(dir: string, db: Db, logger: Pick<Logger, "error">) {
   return new Elysia({ name: "uploads" }).get(
     "/uploads/:name",
     async ({ params, request }) => {
       // Only finished uploads: never a temporary name, never an empty file. Kept in a bucket:
-      // fetched into this instance's folder the first time it is asked for.
+      // only the files of uploads the library lists (a deleted one's may linger a moment in this
+      // folder or the bucket), fetched into this instance's folder the first time it is asked for.
       const name = params.name;
       const known = ORIGINAL_UPLOAD_NAME.test(name) || UPLOAD_COPY_NAME.test(name);
+      if (storeOf(dir).kind === "bucket" && !(known && (await servedUpload(db, dir, name))))
+        throw new HttpError(404, "No such file.");
       if (!isFinishedUpload(dir, name) && !(known && (await bring(dir, name, logger))))
         throw new HttpError(404, "No such file.");
       const headers = {

@@ -26,3 +26,15 @@ export const media = table("media", {
   variants: json<MediaVariant[]>("variants").notNull().default([]),
   createdAt: timestampNow("created_at"),
 });
+
+/**
+ * Files of deleted uploads still to be removed from the bucket, when uploads are kept in one
+ * (S3_BUCKET): written in the same transaction that deletes the upload's row, and each removed
+ * once the bucket has let its file go. What a failing bucket or a stop left is finished on a
+ * timer and at the next start (features/media/registry.ts).
+ */
+export const uploadDeletions = table("upload_deletions", {
+  /** The file's name under the bucket's uploads prefix (an original or a smaller copy). */
+  name: text("name").primaryKey(),
+  deletedAt: timestampNow("deleted_at"),
+});
