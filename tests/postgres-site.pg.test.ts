@@ -7,6 +7,7 @@ import { content } from "#server/db/content.ts";
 import { postInput } from "./support/admin-inputs.ts";
 import { BINARY, ensureBuilt, pool, type Running, startServer, stopServer } from "./support/binary.ts";
 import { testImage, uploadForm } from "./support/images.ts";
+import { testPort } from "./support/ports.ts";
 import { emptyDatabase } from "./support/postgres.ts";
 import { startBucket, type TestBucket } from "./support/s3.ts";
 import { scratchDir } from "./support/scratch.ts";
@@ -372,6 +373,26 @@ describe("commands with DATABASE_URL", () => {
     const { code, output } = await command(["serve"], { JWT_SECRET: "" });
     expect(code).toBe(1);
     expect(output).toContain("JWT_SECRET is required with DATABASE_URL");
+  });
+
+  test("an instance started with another JWT_SECRET beside the running ones is refused, saying what to do; their sessions go on", async () => {
+    const [a, b] = sites as [Running, Running];
+    const cookie = await signIn(a);
+    const { code, output } = await command(["serve"], {
+      JWT_SECRET: "a-different-secret-of-more-than-thirty-two-characters",
+      PORT: String(testPort()),
+      HOST: "127.0.0.1",
+    });
+    expect(code).toBe(1);
+    expect(output).toContain("JWT_SECRET differs from the one an instance of this site running on");
+    expect(output).toContain("Nothing was changed.");
+    expect(output).not.toContain("listening");
+    // Three running instances written down, with one check of one secret; the refused one is not.
+    const rows = await sql`select secret_check from running_instances`;
+    expect(rows).toHaveLength(3);
+    expect(new Set(rows.map((r) => r.secret_check)).size).toBe(1);
+    const me = await fetch(`${b.url}/api/auth/me`, { headers: { cookie } });
+    expect(await me.json()).toMatchObject({ isAdmin: true });
   });
 });
 

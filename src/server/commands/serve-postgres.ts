@@ -10,10 +10,11 @@ import { describeDatabaseUrl } from "#server/db/postgres.ts";
 import { describeSeed, seedDatabase } from "#server/db/seed.ts";
 import type { Config } from "#server/env.ts";
 import { type EnsureAdminResult, ensureAdmin } from "#server/features/auth/bootstrap.ts";
+import { joinInstances, type Membership, SecretMismatch } from "#server/features/auth/instances.ts";
 import { bucketStore, keepUploadsIn } from "#server/features/media/store.ts";
 import { StorageHealth } from "#server/lib/storage-health.ts";
 import { consoleLogger as logger } from "#server/logger.ts";
-import { openPostgresSite, orFail } from "./common.ts";
+import { fail, openPostgresSite, orFail } from "./common.ts";
 import { announceAdmin, checkPort, runSite, tidyUploads } from "./serve.ts";
 
 export async function servePostgres(config: Config) {
@@ -31,10 +32,16 @@ export async function servePostgres(config: Config) {
   // The session secret is JWT_SECRET (env.ts requires it with DATABASE_URL): one for every instance.
   const secret = config.jwtSecret!;
   let admin: EnsureAdminResult | undefined;
+  let membership: Membership | undefined;
   const database = await openPostgresSite(config, async (site) => {
+    // First, under the start's lock: an instance with another secret changes nothing.
+    membership = await joinInstances(site.db, secret, logger);
     const report = await seedDatabase(site);
     if (Object.values(report).some((n) => n > 0)) logger.info(describeSeed(report));
     admin = await ensureAdmin(site.db, config.adminUsername, config.adminPassword);
+  }).catch((error) => {
+    if (error instanceof SecretMismatch) fail(error.message);
+    throw error;
   });
   announceAdmin(admin);
   // S3_BUCKET: uploads are kept in the bucket, and this instance's folder is its cache.
@@ -44,6 +51,7 @@ export async function servePostgres(config: Config) {
   const storage = new StorageHealth({ dir, databaseFile: null, logger });
   await storage.settled();
   await runSite(config, { database, secret, dir, storage, changes: postgresChanges(database) }, async () => {
+    await membership?.leave();
     await database.close();
     await storage.stop();
   });

@@ -1,7 +1,7 @@
 import { type TObject, Type } from "@sinclair/typebox";
 import { cronProblem } from "#server/env.ts";
 import { analyticsDaily, analyticsSalts, analyticsVisitors } from "#server/features/analytics/table.ts";
-import { adminRecoveryCodes, adminUsers } from "#server/features/auth/table.ts";
+import { adminRecoveryCodes, adminUsers, runningInstances } from "#server/features/auth/table.ts";
 import { BACKUP_FILE } from "#server/features/backups/files.ts";
 import { backupRuns } from "#server/features/backups/table.ts";
 import { blogCategories, blogPosts, blogRedirects } from "#server/features/blog/table.ts";
@@ -326,6 +326,13 @@ storedValues(adminUsers, {
   signInChallengeFailures: count("Wrong codes"),
   createdAt: ANY,
   updatedAt: ANY,
+});
+
+// Written only by features/auth/instances.ts: an instance's id and its check of JWT_SECRET.
+storedValues(runningInstances, {
+  id: ANY,
+  secretCheck: hex(64),
+  seenAt: ANY,
 });
 
 storedValues(adminRecoveryCodes, {

@@ -33,3 +33,17 @@ export const adminRecoveryCodes = table("admin_recovery_codes", {
   usedAt: timestamp("used_at"),
   createdAt: timestampNow("created_at"),
 });
+
+/**
+ * The instances serving the site from one PostgreSQL database, each with a check of the session
+ * secret it signs with (an HMAC of a fixed text under JWT_SECRET: the secret cannot be found from
+ * it). An instance whose JWT_SECRET differs from a running one's is refused at start: each would
+ * sign the admin out of the other (features/auth/instances.ts). A row not seen for a while is an
+ * instance that stopped without saying so. Unused on SQLite, which one server runs.
+ */
+export const runningInstances = table("running_instances", {
+  /** The machine, the process and a random part: `<host>~<pid>~<random>`. */
+  id: text("id").primaryKey(),
+  secretCheck: text("secret_check").notNull(),
+  seenAt: timestampNow("seen_at"),
+});
