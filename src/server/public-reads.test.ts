@@ -115,16 +115,22 @@ describe("public reads", () => {
     }
   });
 
-  test("parameters the HTTP route refuses (422) resolve to nothing for the renderer", async () => {
+  test("a path whose id or slug breaks its rule: a 422 in the rule's own words, else a 404 (never a 422 about a bare length); nothing to the renderer", async () => {
     const { request, resolve } = await setup();
-    for (const key of [
-      "/api/course/modules/abc",
-      "/api/module/11/affiliate-offers",
-      `/api/quiz/result/${"x".repeat(65)}`,
-    ]) {
+    for (const key of ["/api/course/modules/abc", "/api/module/11/affiliate-offers"]) {
       expect([key, (await request(key)).status]).toEqual([key, 422]);
       expect([key, await rejection(resolve(key))]).toEqual([key, 404]);
     }
+    for (const key of [
+      `/api/quiz/result/${"x".repeat(65)}`,
+      `/api/earnings/result/${"x".repeat(65)}`,
+      `/api/pages/${"x".repeat(65)}`,
+    ]) {
+      expect([key, (await request(key)).status]).toEqual([key, 404]);
+      expect([key, await rejection(resolve(key))]).toEqual([key, 404]);
+    }
+    // An upload's name longer than any the server makes, likewise.
+    expect((await request(`/uploads/${"x".repeat(70)}.jpg`)).status).toBe(404);
   });
 
   test("an undeclared API path is not resolvable", async () => {

@@ -74,19 +74,23 @@ export function createReads(
   const matchers = reads.map((served) => {
     const params = paramsSchema(served.read.params);
     const query = querySchema(served.read.query);
+    const check = params ? TypeCompiler.Compile(params as TSchema) : null;
+    // A rule that says what it asks for (its `error`) answers a 422 with those words; any other
+    // broken rule (an id too long, empty) names nothing: a 404, as for an id nothing has.
+    const rules = Object.entries(served.read.params as Record<string, ParamRule>);
+    const explained = rules.some(([, rule]) => rule.error)
+      ? paramsSchema(Object.fromEntries(rules.map(([name, rule]) => [name, rule.error ? rule : {}])))
+      : undefined;
     routes.get(
       served.read.path,
       ({ params: values, query: search, set }) => {
+        if (check && !check.Check(values)) throw new HttpError(404, "Not found.");
         if (served.cacheControl) set.headers["cache-control"] = served.cacheControl;
         return answer(served, context, values as Record<string, string>, search as Record<string, string | undefined>);
       },
-      { ...(params ? { params } : {}), ...(query ? { query } : {}) },
+      { ...(explained ? { params: explained } : {}), ...(query ? { query } : {}) },
     );
-    return {
-      served,
-      segments: served.read.path.split("/"),
-      check: params ? TypeCompiler.Compile(params as TSchema) : null,
-    };
+    return { served, segments: served.read.path.split("/"), check };
   });
 
   async function resolve(key: string): Promise<unknown> {

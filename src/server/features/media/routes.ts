@@ -28,6 +28,8 @@ export function uploadRoutes(dir: string, db: Db, logger: Pick<Logger, "error">)
       // only the files of uploads the library lists (a deleted one's may linger a moment in this
       // folder or the bucket), fetched into this instance's folder the first time it is asked for.
       const name = params.name;
+      // A name longer than any the server makes is no file either: 404, never a 422.
+      if (name.length > 64) throw new HttpError(404, "No such file.");
       const known = ORIGINAL_UPLOAD_NAME.test(name) || UPLOAD_COPY_NAME.test(name);
       if (storeOf(dir).kind === "bucket" && !(known && (await servedUpload(db, dir, name))))
         throw new HttpError(404, "No such file.");
@@ -45,6 +47,6 @@ export function uploadRoutes(dir: string, db: Db, logger: Pick<Logger, "error">)
       if (!answer) throw new HttpError(404, "No such file.");
       return answer;
     },
-    { params: t.Object({ name: t.String({ maxLength: 64 }) }) },
+    { params: t.Object({ name: t.String() }) },
   );
 }
