@@ -19,11 +19,14 @@ const VIDEO_ADDRESS =
 export interface ChosenImage {
   url: string;
   alt: string;
+  /** Its media library item, when it came from the library (its description is saved there). */
+  id?: number;
 }
 
 /**
  * A place for a "Choose from library" picker in the image dialog: it gets `choose`, to call with
- * the image picked (its address and alt text); the dialog then inserts it like an upload.
+ * the image picked (its address, alt text and library id); the dialog then inserts it like an
+ * upload, after asking for a description when the library has none.
  */
 export type LibraryPickerSlot = (choose: (image: ChosenImage) => void) => ReactNode;
 
@@ -101,6 +104,8 @@ export function ImageDialog({
 }) {
   const [file, setFile] = useState<File | null>(null);
   const [alt, setAlt] = useState("");
+  /** An image from the library that has no description yet: inserted once one is given. */
+  const [picked, setPicked] = useState<ChosenImage | null>(null);
   const [problem, setProblem] = useState<{ field: "file" | "alt"; message: string } | null>(null);
   const upload = useUpload();
   const send = useAdminSend();
@@ -111,6 +116,7 @@ export function ImageDialog({
 
   const reset = () => {
     setFile(null);
+    setPicked(null);
     setAlt("");
     setProblem(null);
     if (input.current) input.current.value = "";
@@ -124,14 +130,32 @@ export function ImageDialog({
     onInsert(image);
   };
 
+  const describe = "Describe the image for people who cannot see it";
+  /** A library image with a description goes in at once; one without waits for it here. */
+  const choose = (image: ChosenImage) => {
+    if (image.alt.trim()) return done(image);
+    setPicked(image);
+    setAlt("");
+    setProblem(null);
+    // Focus to the description, which is what is asked for now.
+    requestAnimationFrame(() => document.getElementById(altId)?.focus());
+  };
+
   async function submit() {
+    if (picked) {
+      if (!alt.trim()) return setProblem({ field: "alt", message: describe });
+      setBusy(true);
+      // Saved in the library too, so the image is described wherever it is chosen next.
+      if (picked.id !== undefined)
+        await send(at(adminApi.media, { id: picked.id }).put({ alt: alt.trim() })).catch(() => {});
+      setBusy(false);
+      return done({ url: picked.url, alt: alt.trim() });
+    }
     if (!file) return setProblem({ field: "file", message: "Choose an image file to upload" });
     if (!file.type.startsWith("image/"))
       return setProblem({ field: "file", message: "Choose an image file (JPEG, PNG, WebP...)" });
     if (file.size > 5 * MB) return setProblem({ field: "file", message: "The image must be less than 5 MB" });
-    if (!alt.trim()) {
-      return setProblem({ field: "alt", message: "Describe the image for people who cannot see it" });
-    }
+    if (!alt.trim()) return setProblem({ field: "alt", message: describe });
     setBusy(true);
     setProblem(null);
     try {
@@ -153,24 +177,33 @@ export function ImageDialog({
       title="Insert an image"
       onClose={close}
       onSubmit={() => void submit()}
-      submit="Upload and insert"
+      submit={picked ? "Insert" : "Upload and insert"}
       busy={busy}
     >
-      {libraryPicker?.((image) => done(image))}
-      <label htmlFor={fileId}>Image file</label>
-      <input
-        ref={input}
-        id={fileId}
-        type="file"
-        accept="image/*"
-        disabled={busy}
-        {...invalid("file", fileId)}
-        onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-      />
-      {problem?.field === "file" && (
-        <small id={`${fileId}-error`} className="field-error">
-          {problem.message}
-        </small>
+      {picked ? (
+        <p className="picked-image">
+          <img src={picked.url} alt="" width={96} height={64} />
+          <span>This image from the library has no description yet: add one to insert it.</span>
+        </p>
+      ) : (
+        <>
+          {libraryPicker?.(choose)}
+          <label htmlFor={fileId}>Image file</label>
+          <input
+            ref={input}
+            id={fileId}
+            type="file"
+            accept="image/*"
+            disabled={busy}
+            {...invalid("file", fileId)}
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          />
+          {problem?.field === "file" && (
+            <small id={`${fileId}-error`} className="field-error">
+              {problem.message}
+            </small>
+          )}
+        </>
       )}
       <label htmlFor={altId}>Description (alt text)</label>
       <input

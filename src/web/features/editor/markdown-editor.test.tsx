@@ -160,6 +160,29 @@ describe("image and video", () => {
     expect(current).toBe("First paragraph.\n\n![A ring light](/uploads/ring.png)\n\n");
   });
 
+  test("a library image without a description is not inserted until one is given", async () => {
+    const picked: ChosenImage = { url: "/uploads/desk.png", alt: "" };
+    const { box } = await renderEditor("Intro", {
+      libraryPicker: (choose) => (
+        <button type="button" onClick={() => choose(picked)}>
+          Choose from library
+        </button>
+      ),
+    });
+    box.setSelectionRange(5, 5);
+    fireEvent.click(screen.getByRole("button", { name: "Image" }));
+    fireEvent.click(screen.getByRole("button", { name: "Choose from library" }));
+    expect(current).toBe("Intro");
+    expect(screen.getByText(/has no description yet/)).toBeDefined();
+    fireEvent.click(screen.getByRole("button", { name: "Insert" }));
+    const description = screen.getByLabelText("Description (alt text)");
+    expect(description.getAttribute("aria-invalid")).toBe("true");
+    expect(current).toBe("Intro");
+    fireEvent.change(description, { target: { value: "A tidy desk by a window" } });
+    fireEvent.click(screen.getByRole("button", { name: "Insert" }));
+    await waitFor(() => expect(current).toBe("Intro\n\n![A tidy desk by a window](/uploads/desk.png)\n\n"));
+  });
+
   test("Video asks for a YouTube or Vimeo address and inserts it on its own line", async () => {
     const { box } = await renderEditor("Intro");
     box.setSelectionRange(5, 5);

@@ -326,7 +326,7 @@ function LibraryButton({ choose }: { choose: (image: ChosenImage) => void }) {
             open={open}
             onPick={(item) => {
               setOpen(false);
-              choose({ url: item.url, alt: item.alt });
+              choose({ url: item.url, alt: item.alt, id: item.id });
             }}
             onClose={() => setOpen(false)}
           />,

@@ -94,7 +94,7 @@ test("the picker hands back the chosen image with its alt text and size", async 
   fireEvent.change(screen.getByLabelText("Search"), { target: { value: "" } });
   fireEvent.click(await screen.findByRole("button", { name: "Choose A ring light on a stand" }));
   expect(choose).toBeTruthy();
-  expect(picked).toEqual([{ url: ring.url, alt: "A ring light on a stand", width: 1200, height: 600 }]);
+  expect(picked).toEqual([{ id: ring.id, url: ring.url, alt: "A ring light on a stand", width: 1200, height: 600 }]);
 });
 
 test("an image field offers the library next to uploading: the chosen image becomes its value", async () => {

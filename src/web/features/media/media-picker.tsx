@@ -5,8 +5,9 @@ import { MediaThumb, UploadField } from "./admin-media.tsx";
 import { matchesSearch, shownName, useMediaLibrary } from "./media-data.ts";
 import { MediaSearch } from "./media-search.tsx";
 
-/** What the picker hands back: the image's address, its alt text from the library and its size. */
+/** What the picker hands back: the image's library id, address, alt text from the library and size. */
 export interface PickedMedia {
+  id: number;
   url: string;
   alt: string;
   width: number | null;
@@ -45,7 +46,7 @@ export function MediaPicker({ open, kind = "image", onPick, onClose }: MediaPick
             <UploadField
               label="Upload a new image"
               accept={kind === "image" ? "image/*" : "image/*,video/*"}
-              onUploaded={(u) => onPick({ url: u.url, alt: u.alt, width: u.width, height: u.height })}
+              onUploaded={(u) => onPick({ id: u.id, url: u.url, alt: u.alt, width: u.width, height: u.height })}
             />
             <MediaSearch value={query} onChange={setQuery} />
           </div>
@@ -86,7 +87,9 @@ function PickerGrid({
           <button
             type="button"
             className="media-pick secondary outline"
-            onClick={() => onPick({ url: item.url, alt: item.alt, width: item.width, height: item.height })}
+            onClick={() =>
+              onPick({ id: item.id, url: item.url, alt: item.alt, width: item.width, height: item.height })
+            }
           >
             <MediaThumb item={item} />
             <span className="media-pick-label">
