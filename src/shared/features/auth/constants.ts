@@ -50,10 +50,14 @@ export const LOGIN_FAILURE = {
 
 export type LoginFailure = (typeof LOGIN_FAILURE)[keyof typeof LOGIN_FAILURE];
 
-/** A wait for people: "45 seconds", "1 minute", "15 minutes". */
+/**
+ * A wait for people: "45 seconds", "1 minute", "15 minutes". Minutes are rounded up, but not
+ * for the few seconds a request takes: a 15-minute hold asked about a moment in is 900 s and a
+ * fraction, which reads "15 minutes", not "16".
+ */
 export function waitText(seconds: number): string {
   if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
-  const minutes = Math.ceil(seconds / 60);
+  const minutes = Math.max(1, Math.ceil((seconds - 5) / 60));
   return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
 

@@ -136,7 +136,7 @@ function SiteSettingsEditor({ current }: { current: SiteSettings }) {
     <form {...editor.formProps(send)} className="admin-form">
       <h2>Site settings</h2>
       <p>
-        <small>Saved changes show on every page at once.</small>
+        <small>Saved changes show on every page within seconds.</small>
       </p>
       <ClaimField
         label="Brand name"
