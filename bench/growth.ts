@@ -1,0 +1,233 @@
+// `bun bench/growth.ts`: what the site costs as it grows. For each size (GROWTH_SIZES, default
+// 10,1000,10000 published posts) it makes a DATA_DIR with bench/growth-data.ts (kept under
+// GROWTH_DIR, default /tmp/cam-guide-growth, and reused on the next run), starts the compiled
+// executable on it and measures:
+//   - start to the first 200 of /, and the first view of /blog after it;
+//   - for each page and answer below, its bytes (uncompressed) and its time: pages rendered on
+//     every request (/__bench/render, the page cache bypassed) and as cached; answers that are
+//     not pages (the sitemap, the feed, the JSON lists) on their first request and then again;
+//   - the admin's post list; POST /api/quiz/result and a result page by id;
+//   - the database's size, memory after start (VmRSS) and the peak (VmHWM) after one request at a
+//     time and after 10 renders of /blog at once.
+// Each figure is printed at each size with its ratio to the first size, and written to
+// bench/GROWTH.md. Quiz and earnings results are added at the largest size only (QUIZ, EARNINGS
+// as growth-data.ts reads them): they changed nothing below it when measured.
+
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { binary, ensureBinary, spawnServer } from "./lib.ts";
+
+const root = join(import.meta.dir, "..");
+const sizes = (process.env.GROWTH_SIZES ?? "10,1000,10000").split(",").map(Number);
+const baseDir = process.env.GROWTH_DIR ?? "/tmp/cam-guide-growth";
+const port = Number(process.env.BENCH_PORT ?? 4630);
+const base = `http://127.0.0.1:${port}`;
+const ROUNDS = Number(process.env.GROWTH_ROUNDS ?? 5);
+/** The seed's own posts: the smallest size is the seed alone. */
+const SEEDED_POSTS = 11;
+const PASSWORD = "bench-password-123";
+
+ensureBinary();
+mkdirSync(baseDir, { recursive: true });
+
+/** A DATA_DIR with `posts` published posts (the seed's and grown ones), made once. */
+function grownSite(posts: number, largest: boolean): string {
+  const dir = join(baseDir, `posts-${posts}${largest ? "-results" : ""}`);
+  if (existsSync(join(dir, "app.db"))) return dir;
+  const env = {
+    ...process.env,
+    POSTS: String(Math.max(0, posts - SEEDED_POSTS)),
+    QUIZ: largest ? (process.env.QUIZ ?? "2000000") : "0",
+    EARNINGS: largest ? (process.env.EARNINGS ?? "1000000") : "0",
+    DAYS: process.env.DAYS ?? "365",
+    BENCH_SKIP_BUILD: "1",
+    BENCH_BINARY: binary,
+  };
+  console.log(`making ${dir} ...`);
+  const made = Bun.spawnSync(["bun", join(import.meta.dir, "growth-data.ts"), dir], {
+    cwd: root,
+    env,
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  if (made.exitCode !== 0) process.exit(1);
+  return dir;
+}
+
+const median = (values: number[]) => {
+  const sorted = values.toSorted((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+async function timed(url: string, init?: RequestInit): Promise<{ ms: number; bytes: number; status: number }> {
+  const started = performance.now();
+  const res = await fetch(url, { ...init, headers: { "accept-encoding": "identity", ...init?.headers } });
+  const body = await res.arrayBuffer();
+  return { ms: performance.now() - started, bytes: body.byteLength, status: res.status };
+}
+
+function memory(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
+  return { rss: kb("VmRSS"), peak: kb("VmHWM") };
+}
+
+type Figures = Map<string, number>;
+
+async function measure(posts: number, largest: boolean): Promise<Figures> {
+  const dir = grownSite(posts, largest);
+  const figures: Figures = new Map();
+  const put = (name: string, value: number) => figures.set(name, value);
+  const started = performance.now();
+  const server = spawnServer(port, dir, { CAM_GUIDE_BENCH: "1", WRITE_LIMIT: "off", ANALYTICS: "off" });
+  try {
+    for (;;) {
+      try {
+        if ((await fetch(`${base}/`)).status === 200) break;
+      } catch {
+        // not listening yet
+      }
+      if (performance.now() - started > 120_000) throw new Error("the server did not answer within 2 minutes");
+      await Bun.sleep(5);
+    }
+    put("start to first 200 (ms)", performance.now() - started);
+    put("memory after start (MiB)", memory(server.pid).rss);
+    put("/blog first view after start (ms)", (await timed(`${base}/blog`)).ms);
+
+    // A category and a post of this site, from its own feed and list.
+    const list = (await (await fetch(`${base}/api/blog/posts`)).json()) as { slug: string; category?: string }[];
+    const category = list.find((p) => p.category)?.category ?? "getting-started";
+    const post = list[Math.floor(list.length / 2)]?.slug ?? list[0]!.slug;
+    const pages: [string, string][] = [
+      ["/blog", "/blog"],
+      ["/blog?page=2", "/blog?page=2"],
+      ["/blog?category=…", `/blog?category=${encodeURIComponent(category)}`],
+      ["/blog?q=… (a new word each time)", "/blog?q=money"],
+      ["a post", `/blog/${post}`],
+      ["home", "/"],
+    ];
+    for (const [name, path] of pages) {
+      const renders: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < ROUNDS; i++) {
+        const rendered = await timed(`${base}/__bench/render?path=${encodeURIComponent(path)}`);
+        renders.push(rendered.ms);
+        bytes = rendered.bytes;
+      }
+      const cached: number[] = [];
+      for (let i = 0; i < ROUNDS * 4; i++) cached.push((await timed(`${base}${path}`)).ms);
+      put(`${name}: bytes`, bytes);
+      put(`${name}: rendered (ms)`, median(renders));
+      put(`${name}: cached (ms)`, median(cached));
+    }
+    for (const [name, path] of [
+      ["/sitemap.xml", "/sitemap.xml"],
+      ["/blog/rss.xml", "/blog/rss.xml"],
+      ["GET /api/blog/posts", "/api/blog/posts"],
+    ] as const) {
+      const first = await timed(`${base}${path}`);
+      const again: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) again.push((await timed(`${base}${path}`)).ms);
+      put(`${name}: bytes`, first.bytes);
+      put(`${name}: first (ms)`, first.ms);
+      put(`${name}: again (ms)`, median(again));
+    }
+
+    // The admin's list of posts, signed in.
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: base },
+      body: JSON.stringify({ username: "admin", password: PASSWORD }),
+    });
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    if (login.status === 200) {
+      const admin: number[] = [];
+      let bytes = 0;
+      for (let i = 0; i < ROUNDS; i++) {
+        const answer = await timed(`${base}/api/admin/blog/posts`, { headers: { cookie } });
+        admin.push(answer.ms);
+        bytes = answer.bytes;
+      }
+      put("GET /api/admin/blog/posts: bytes", bytes);
+      put("GET /api/admin/blog/posts (ms)", median(admin));
+    } else console.log(`(admin sign-in answered ${login.status}: its list is not measured)`);
+
+    // A quiz result saved, then its page.
+    const saves: number[] = [];
+    let id = "";
+    for (let i = 0; i < ROUNDS * 4; i++) {
+      const startedSave = performance.now();
+      const res = await fetch(`${base}/api/quiz/result`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: base },
+        body: JSON.stringify({ archetype: "Girl Next Door", answers: Array(10).fill("A") }),
+      });
+      const saved = (await res.json()) as { id?: string };
+      saves.push(performance.now() - startedSave);
+      id = saved.id ?? id;
+    }
+    put("POST /api/quiz/result (ms)", median(saves));
+    if (id) {
+      const path = `/quiz/result?archetype=${encodeURIComponent("Girl Next Door")}&id=${id}`;
+      const renders: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) renders.push((await timed(`${base}${path}`)).ms);
+      put("a result page by id (ms)", median(renders));
+    }
+    put("peak memory, one request at a time (MiB)", memory(server.pid).peak);
+    await Promise.all(
+      Array.from({ length: 10 }, () => timed(`${base}/__bench/render?path=${encodeURIComponent("/blog")}`)),
+    );
+    put("peak memory, 10 renders of /blog at once (MiB)", memory(server.pid).peak);
+    const database = ["app.db", "app.db-wal"]
+      .map((file) => join(dir, file))
+      .filter(existsSync)
+      .reduce((sum, file) => sum + statSync(file).size, 0);
+    put("database size (MiB)", database / 1024 / 1024);
+  } finally {
+    server.kill("SIGTERM");
+    await server.exited;
+  }
+  return figures;
+}
+
+const results: [number, Figures][] = [];
+for (const [i, posts] of sizes.entries()) {
+  console.log(`measuring at ${posts.toLocaleString("en")} posts ...`);
+  results.push([posts, await measure(posts, i === sizes.length - 1 && sizes.length > 1)]);
+}
+
+const format = (value: number) =>
+  Number.isNaN(value)
+    ? "?"
+    : value >= 100
+      ? Math.round(value).toLocaleString("en")
+      : value.toLocaleString("en", { maximumFractionDigits: 1 });
+const names = [...(results[0]?.[1].keys() ?? [])];
+const header = `| Figure | ${results.map(([n]) => `${n.toLocaleString("en")} posts`).join(" | ")} | ${results
+  .slice(1)
+  .map(([n]) => `${n.toLocaleString("en")} / ${results[0]![0]}`)
+  .join(" | ")} |`;
+const lines = [
+  header,
+  `|---|${results.map(() => "---|").join("")}${results
+    .slice(1)
+    .map(() => "---|")
+    .join("")}`,
+  ...names.map((name) => {
+    const values = results.map(([, f]) => f.get(name) ?? Number.NaN);
+    const ratios = values.slice(1).map((v) => `${(v / values[0]!).toFixed(1)}×`);
+    return `| ${name} | ${values.map(format).join(" | ")} | ${ratios.join(" | ")} |`;
+  }),
+];
+const table = lines.join("\n");
+console.log(`\n${table}`);
+writeFileSync(
+  join(import.meta.dir, "GROWTH.md"),
+  `# Growth: what the site costs at ${sizes.map((n) => n.toLocaleString("en")).join(", ")} posts\n\n` +
+    `Made by \`bun bench/growth.ts\` on ${new Date().toISOString().slice(0, 10)} (the machine's load changes the times; read the ratios). ` +
+    'Bytes are uncompressed; "rendered" bypasses the page cache (/__bench/render); the largest size also holds the quiz and earnings results.\n\n' +
+    `${table}\n`,
+);
