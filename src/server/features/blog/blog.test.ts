@@ -18,19 +18,29 @@ async function somePosts(db: Db) {
 
 runScenarios("blog API", [
   {
-    name: "the list: published only, newest first, no article bodies",
+    name: "the list: published only, newest first, no article bodies nor anything read from them",
     path: "/api/blog/posts",
     setup: ({ db }) => somePosts(db),
     status: 200,
     contains: [{ slug: "newest" }, { slug: "middle" }, { slug: "oldest" }],
     notContains: [DRAFT],
     check: (res) => {
-      const posts = res.json<{ createdAt: string; readingMinutes: number; content?: string }[]>();
+      const posts = res.json<Record<string, unknown>[]>();
       const dates = posts.map((p) => p.createdAt);
       expect([...dates].sort().reverse()).toEqual(dates);
-      expect(posts[0]!.readingMinutes).toBeGreaterThanOrEqual(3);
-      // The list carries no article bodies.
-      expect(posts[0]!.content).toBeUndefined();
+      // What a card shows, and nothing a card does not: no body, no reading time counted from it.
+      expect(Object.keys(posts[0]!).sort()).toEqual([
+        "category",
+        "coverFit",
+        "coverImage",
+        "createdAt",
+        "date",
+        "excerpt",
+        "id",
+        "slug",
+        "title",
+        "updatedAt",
+      ]);
     },
   },
   {

@@ -32,10 +32,10 @@ export type BlogPost = Sent<Omit<Static<typeof PostRow>, "contentMarkdown">> & {
   date: string;
 };
 
-/** What the list needs: no content. */
+/** What a list shows: no content, and nothing computed from it (a card shows no reading time). */
 export type BlogPostSummary = Omit<
   BlogPost,
-  "content" | "metaDescription" | "metaKeywords" | "published" | "publishAt"
+  "content" | "metaDescription" | "metaKeywords" | "published" | "publishAt" | "readingMinutes"
 >;
 
 /** A post in content/blog/posts/*.md: front matter for its fields, the body for its content. */
