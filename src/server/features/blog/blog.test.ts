@@ -167,6 +167,17 @@ describe("sitemap, feed and robots", () => {
     expect(doc.getElementsByTagName("title")[0]!.textContent).toBe("Cam Guide Blog");
   });
 
+  test("the feed carries the newest 50 public posts, however many there are", async () => {
+    const api = await scenarioApp({ publicUrl: SITE });
+    for (let i = 0; i < 55; i++)
+      await createPost(api.db, { slug: `post-${i}`, createdAt: new Date(Date.UTC(2026, 0, 1 + i)) });
+    const doc = parseXml((await api.check({ path: "/blog/rss.xml", status: 200 })).text);
+    const links = [...doc.getElementsByTagName("item")].map((i) => i.getElementsByTagName("link")[0]!.textContent!);
+    expect(links).toHaveLength(50);
+    expect(links[0]).toBe(`${SITE}/blog/post-54`);
+    expect(links.at(-1)).toBe(`${SITE}/blog/post-5`);
+  });
+
   test("titles with markup characters are escaped in the feed", async () => {
     const api = await scenarioApp({ publicUrl: SITE });
     await createPost(api.db, { title: 'Tips & <Tricks> "quoted"' });

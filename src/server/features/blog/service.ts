@@ -62,13 +62,14 @@ function isPublic(now: Date): SQL {
 /** The date a post shows and is ordered by: its publish date, else when it was written. */
 const shownDate = sql`coalesce(${blogPosts.publishAt}, ${blogPosts.createdAt})`;
 
-/** Public posts at `now`, newest first. Drafts and scheduled posts never leave the admin. */
-export async function listPublishedPosts(db: Db, now: Date): Promise<BlogPostSummary[]> {
-  const rows = await db
+/** Public posts at `now`, newest first (the first `limit` of them). Drafts and scheduled posts never leave the admin. */
+export async function listPublishedPosts(db: Db, now: Date, limit?: number): Promise<BlogPostSummary[]> {
+  const query = db
     .select(SUMMARY_COLUMNS)
     .from(blogPosts)
     .where(isPublic(now))
     .orderBy(desc(shownDate), desc(blogPosts.id));
+  const rows = limit === undefined ? await query : await query.limit(limit);
   return rows.map(toSummary);
 }
 

@@ -40,10 +40,13 @@ export async function sitemapXml(db: Db, origin: string, contentDate: Date, now:
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }
 
-/** RSS 2.0 of the public posts, newest first. */
+/** How many posts the feed carries: the newest. */
+const FEED_POSTS = 50;
+
+/** RSS 2.0 of the latest public posts, newest first. */
 export async function rssXml(db: Db, origin: string, now: Date): Promise<string> {
   const { brandName } = await getSettings(db);
-  const posts: BlogPostSummary[] = (await listPublishedPosts(db, now)).slice(0, 50);
+  const posts: BlogPostSummary[] = await listPublishedPosts(db, now, FEED_POSTS);
   const items = posts
     .map((p) => {
       const link = `${origin}/blog/${encodeURIComponent(p.slug)}`;
