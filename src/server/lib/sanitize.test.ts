@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { sanitizePostHtml } from "./sanitize.ts";
+import { cleanStoredHtml, sanitizePostHtml } from "./sanitize.ts";
 
 describe("blog HTML sanitiser", () => {
   test("keeps ordinary article markup", () => {
@@ -55,5 +55,20 @@ describe("blog HTML sanitiser", () => {
       '<a href="/go/platform-two" title="Two" target="_blank" rel="sponsored noopener">join</a>',
     );
     expect(sanitizePostHtml('<a href="/go/../admin">x</a>')).toBe('<a href="/go/../admin">x</a>');
+  });
+});
+
+describe("stored HTML cleaned on the way out", () => {
+  test("is cleaned as on save, the same text each time, and another text is cleaned on its own", () => {
+    const dirty = '<p onclick="x()">Hi<script>alert(1)</script></p><img src="/a.png" onerror="x()">';
+    const other = '<p>Other <a href="javascript:alert(1)">link</a></p>';
+    for (let i = 0; i < 3; i++) {
+      expect(cleanStoredHtml(dirty)).toBe(sanitizePostHtml(dirty));
+      expect(cleanStoredHtml(other)).toBe(sanitizePostHtml(other));
+    }
+    expect(cleanStoredHtml(dirty)).not.toContain("script");
+    expect(cleanStoredHtml(other)).not.toContain("javascript:");
+    // Far more texts than it remembers: each still comes out clean and its own.
+    for (let i = 0; i < 600; i++) expect(cleanStoredHtml(`<p>${i}<script>x</script></p>`)).toBe(`<p>${i}</p>`);
   });
 });

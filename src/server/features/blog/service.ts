@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, isNull, lte, min, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "#server/db/types.ts";
-import { sanitizePostHtml } from "#server/lib/sanitize.ts";
+import { cleanStoredHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { readingMinutes } from "#shared/features/blog/blog.ts";
 import type { BlogCategory, BlogPost, BlogPostSummary } from "#shared/features/blog/contract.ts";
@@ -23,7 +23,7 @@ export function toPost(row: Row): BlogPost {
   return {
     ...sent(shown),
     // Stored clean; cleaned again on the way out so a row written by other means is safe too.
-    content: sanitizePostHtml(row.content),
+    content: cleanStoredHtml(row.content),
     readingMinutes: readingMinutes(row.content),
     date: (row.publishAt ?? row.createdAt).toISOString(),
   };

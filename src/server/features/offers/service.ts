@@ -5,7 +5,7 @@ import { chooseLink, destinationsBySlug, goPath } from "#server/features/links/s
 import { refuseOffSiteImages } from "#server/lib/content-images.ts";
 import { markdownToHtml } from "#server/lib/markdown.ts";
 import { rowValues } from "#server/lib/row-values.ts";
-import { sanitizePostHtml } from "#server/lib/sanitize.ts";
+import { cleanStoredHtml, sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import { type AdminOffer, OfferInput, PublicOffer } from "#shared/features/offers/contract.ts";
@@ -23,7 +23,7 @@ function toPublicOffer(row: typeof affiliateOffers.$inferSelect): PublicOffer {
 }
 
 function cleaned(row: typeof affiliateOffers.$inferSelect) {
-  return { ...row, descriptionHtml: row.descriptionHtml === null ? null : sanitizePostHtml(row.descriptionHtml) };
+  return { ...row, descriptionHtml: row.descriptionHtml === null ? null : cleanStoredHtml(row.descriptionHtml) };
 }
 
 function shuffle<T>(items: T[]): T[] {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "#server/db/types.ts";
 import { getSettings } from "#server/features/settings/service.ts";
-import { sanitizePostHtml } from "#server/lib/sanitize.ts";
+import { cleanStoredHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { fillTokens } from "#shared/features/settings/brand.ts";
 import { describeRetention } from "#shared/features/settings/result-retention.ts";
@@ -53,7 +53,7 @@ export async function getSitePage(db: Db, slug: string, contact: string): Promis
     // allow-list as a post's content.
     title: fillTokens(row.title, tokens),
     description: fillTokens(row.description, tokens),
-    body: sanitizePostHtml(
+    body: cleanStoredHtml(
       fillTokens(row.body, {
         brand: htmlText(tokens.brand),
         contact: htmlText(tokens.contact),
