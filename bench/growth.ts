@@ -15,6 +15,7 @@
 
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { QUIZ_QUESTION_COUNT } from "#shared/features/quiz/constants.ts";
 import { binary, ensureBinary, spawnServer } from "./lib.ts";
 
 const root = join(import.meta.dir, "..");
@@ -79,7 +80,13 @@ async function measure(posts: number, largest: boolean): Promise<Figures> {
   const figures: Figures = new Map();
   const put = (name: string, value: number) => figures.set(name, value);
   const started = performance.now();
-  const server = spawnServer(port, dir, { CAM_GUIDE_BENCH: "1", WRITE_LIMIT: "off", ANALYTICS: "off" });
+  // PUBLIC_URL: without it the sitemap and the feed answer 404 (no address to link to).
+  const server = spawnServer(port, dir, {
+    CAM_GUIDE_BENCH: "1",
+    WRITE_LIMIT: "off",
+    ANALYTICS: "off",
+    PUBLIC_URL: base,
+  });
   try {
     for (;;) {
       try {
@@ -163,9 +170,10 @@ async function measure(posts: number, largest: boolean): Promise<Figures> {
       const res = await fetch(`${base}/api/quiz/result`, {
         method: "POST",
         headers: { "content-type": "application/json", origin: base },
-        body: JSON.stringify({ archetype: "Girl Next Door", answers: Array(10).fill("A") }),
+        body: JSON.stringify({ archetype: "Girl Next Door", answers: Array(QUIZ_QUESTION_COUNT).fill("A") }),
       });
       const saved = (await res.json()) as { id?: string };
+      if (res.status !== 201) throw new Error(`POST /api/quiz/result answered ${res.status}: ${JSON.stringify(saved)}`);
       saves.push(performance.now() - startedSave);
       id = saved.id ?? id;
     }
