@@ -177,9 +177,25 @@ function forwardedAddress(entry: string): Ip | null {
   return parseIp(text);
 }
 
+const peers = new WeakMap<Request, { server: Server; peer: ReturnType<Server["requestIP"]> }>();
+
+/**
+ * The request's socket peer (address and port), or null once its connection is gone. Bun's
+ * requestIP is a native call each time; the connection limit and the client's address both
+ * need it on every request, so it is asked once per request.
+ */
+export function peerOf(request: Request, server: Server | null | undefined): ReturnType<Server["requestIP"]> {
+  if (!server) return null;
+  const known = peers.get(request);
+  if (known?.server === server) return known.peer;
+  const peer = server.requestIP(request) ?? null;
+  peers.set(request, { server, peer });
+  return peer;
+}
+
 /** The socket's address; Bun may add a zone to link-local IPv6 (fe80::1%eth0). */
 function socketAddress(request: Request, server: Server | null | undefined): Ip | null {
-  const address = server?.requestIP(request)?.address;
+  const address = peerOf(request, server)?.address;
   return address ? parseIp(address.replace(/%.*$/, "")) : null;
 }
 
@@ -257,7 +273,7 @@ export function clientResolver(trustedProxies: readonly string[] = [], { warn }:
   const resolveOnce: ClientOf = (request, server) => {
     // The common case, no proxy trusted: nothing to parse (this runs for every request).
     if (ranges.length === 0 && (warned || !request.headers.has("x-forwarded-for"))) {
-      const peer = server?.requestIP(request)?.address;
+      const peer = peerOf(request, server)?.address;
       return {
         address: peer ? peer.replace(/%.*$/, "").replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, "") : "local",
         https: request.url.startsWith("https:"),

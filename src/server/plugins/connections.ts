@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Server } from "elysia/universal";
-import { type ClientOf, clientKey } from "#server/lib/client.ts";
+import { type ClientOf, clientKey, peerOf } from "#server/lib/client.ts";
 import { ClientSlots, KeptConnections, MAX_OPEN_PER_CLIENT } from "#server/lib/connection-limits.ts";
 import { type Arrival, noteArrival } from "#server/lib/request-body.ts";
 import type { TimeLimits } from "#server/lib/time-limits.ts";
@@ -116,7 +116,7 @@ export function connections({ client, server: serverOf, limits, logger, slots, k
   return new Elysia({ name: "connections" }).wrap((handle) => (request: Request): Response | Promise<Response> => {
     const server = serverOf();
     const arrival = noteArrival(request, server, limits);
-    const socket = server?.requestIP(request) ?? null;
+    const socket = peerOf(request, server);
     const seen = socket ? client(request, server) : null;
     // An IPv4 address as it is, an IPv6 one by its /64. A request whose connection is already
     // gone has no address: those share one key, so they are bounded and waited for at
