@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { siteApp } from "#tests/support/app.ts";
 import { pageOf } from "#tests/support/page.ts";
+import { rawRequest } from "#tests/support/raw-http.ts";
 import { scenarioApp } from "#tests/support/scenario.ts";
 import { PageCache } from "./page-cache.ts";
 
@@ -107,6 +108,41 @@ describe("concurrent first requests", () => {
     expect(answers.map((r) => r.status)).toEqual(Array(10).fill(404));
     for (const body of await Promise.all(answers.map((r) => r.text()))) {
       expect(pageOf(body).main().getByRole("heading", { name: "This result is no longer here" })).toBeTruthy();
+    }
+  });
+});
+
+describe("a cached page's answer", () => {
+  test("in each coding, over the network: its own length and coding, the cache's headers once, and a 304 for its etag", async () => {
+    const t = await siteApp();
+    const server = t.app.listen({ port: 0, hostname: "127.0.0.1" }).server!;
+    try {
+      const url = `http://127.0.0.1:${server.port}/`;
+      await fetch(url);
+      const etags = new Set<string>();
+      for (const coding of ["identity", "gzip", "br"]) {
+        const res = await fetch(url, { headers: { "accept-encoding": coding }, decompress: false });
+        const body = new Uint8Array(await res.arrayBuffer());
+        expect([coding, res.status, res.headers.get("x-cache")]).toEqual([coding, 200, "hit"]);
+        expect(res.headers.get("content-encoding")).toBe(coding === "identity" ? null : coding);
+        expect(Number(res.headers.get("content-length") ?? body.length)).toBe(body.length);
+        expect(res.headers.get("vary")).toBe("accept-encoding");
+        etags.add(res.headers.get("etag")!);
+      }
+      expect(etags.size).toBe(1);
+      const again = await fetch(url, { headers: { "if-none-match": [...etags][0]! } });
+      expect(again.status).toBe(304);
+      // Read as a plain HTTP/1.1 client reads: to the end the length says, then the close.
+      for (const coding of ["identity", "gzip", "br"]) {
+        const raw = await rawRequest(
+          server.port!,
+          `GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: ${coding}\r\nConnection: close\r\n\r\n`,
+        );
+        // A length left from another coding would leave the client waiting, and this fails.
+        expect([coding, raw.status, raw.headers["content-encoding"] ?? "identity"]).toEqual([coding, 200, coding]);
+      }
+    } finally {
+      server.stop(true);
     }
   });
 });

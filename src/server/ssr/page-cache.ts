@@ -193,19 +193,39 @@ export class PageCache {
   }
 }
 
-/** Serves a cached page, answering a matching If-None-Match with 304. */
+/** Each cached page's answer headers, per content coding, made on its first hit. */
+const answerHeaders = new WeakMap<CachedPage, Record<string, [string, string][]>>();
+
+function headersFor(page: CachedPage, coding: string): [string, string][] {
+  let made = answerHeaders.get(page);
+  if (!made) {
+    const base: [string, string][] = [
+      // Its length is the body's, set by Bun for the coding sent.
+      ...page.headers.filter(
+        ([name]) => !["etag", "x-cache", "vary", "content-encoding", "content-length"].includes(name),
+      ),
+      ["etag", page.etag],
+      ["x-cache", "hit"],
+      ["vary", "accept-encoding"],
+    ];
+    made = { identity: base, gzip: [...base, ["content-encoding", "gzip"]], br: [...base, ["content-encoding", "br"]] };
+    answerHeaders.set(page, made);
+  }
+  return made[coding] ?? made.identity!;
+}
+
+/**
+ * Serves a cached page, answering a matching If-None-Match with 304. Its headers are made once
+ * per page and coding, not copied and set again on every hit.
+ */
 export function cachedResponse(page: CachedPage, request: Request): Response {
-  const headers = new Headers(page.headers);
-  headers.set("etag", page.etag);
-  headers.set("x-cache", "hit");
-  headers.set("vary", "accept-encoding");
-  if (request.headers.get("if-none-match") === page.etag) return new Response(null, { status: 304, headers });
+  if (request.headers.get("if-none-match") === page.etag)
+    return new Response(null, { status: 304, headers: headersFor(page, "identity") });
   const encoded = chooseEncoding(request.headers.get("accept-encoding"), storedCodings(page));
   if (encoded === null) return notAcceptable();
-  if (encoded !== "identity") headers.set("content-encoding", encoded);
   return new Response(encoded === "br" ? page.brotli : encoded === "gzip" ? page.gzip : page.body, {
     status: page.status,
-    headers,
+    headers: headersFor(page, encoded),
   });
 }
 
