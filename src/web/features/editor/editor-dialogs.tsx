@@ -141,9 +141,15 @@ export function ImageDialog({
     requestAnimationFrame(() => document.getElementById(altId)?.focus());
   };
 
+  /** The description is missing: said at its field, where the focus goes (also after a click on Insert). */
+  const askForDescription = () => {
+    setProblem({ field: "alt", message: describe });
+    document.getElementById(altId)?.focus();
+  };
+
   async function submit() {
     if (picked) {
-      if (!alt.trim()) return setProblem({ field: "alt", message: describe });
+      if (!alt.trim()) return askForDescription();
       setBusy(true);
       // Saved in the library too, so the image is described wherever it is chosen next.
       if (picked.id !== undefined)
@@ -155,7 +161,7 @@ export function ImageDialog({
     if (!file.type.startsWith("image/"))
       return setProblem({ field: "file", message: "Choose an image file (JPEG, PNG, WebP...)" });
     if (file.size > 5 * MB) return setProblem({ field: "file", message: "The image must be less than 5 MB" });
-    if (!alt.trim()) return setProblem({ field: "alt", message: describe });
+    if (!alt.trim()) return askForDescription();
     setBusy(true);
     setProblem(null);
     try {

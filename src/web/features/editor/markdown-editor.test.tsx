@@ -183,6 +183,20 @@ describe("image and video", () => {
     await waitFor(() => expect(current).toBe("Intro\n\n![A tidy desk by a window](/uploads/desk.png)\n\n"));
   });
 
+  test("Escape in the library's picker closes the picker only, and focus goes back to its button", async () => {
+    await renderEditor("Intro");
+    fireEvent.click(screen.getByRole("button", { name: "Image" }));
+    const chooser = screen.getByRole("button", { name: "Choose from library" });
+    fireEvent.click(chooser);
+    const picker = await screen.findByRole("heading", { name: "Choose from the media library" });
+    fireEvent(picker.closest("dialog")!, new Event("cancel", { cancelable: true }));
+    await waitFor(() => expect(screen.queryByRole("heading", { name: "Choose from the media library" })).toBeNull());
+    expect(screen.getByRole("heading", { name: "Insert an image" })).toBeDefined();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole("button", { name: "Choose from library" })),
+    );
+  });
+
   test("Video asks for a YouTube or Vimeo address and inserts it on its own line", async () => {
     const { box } = await renderEditor("Intro");
     box.setSelectionRange(5, 5);

@@ -314,9 +314,15 @@ export function MarkdownEditor({
 /** "Choose from library" in the image dialog: the media library's picker, its alt text as the default. */
 function LibraryButton({ choose }: { choose: (image: ChosenImage) => void }) {
   const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  // The picker leaves the page when it closes, so the browser cannot give focus back: given here.
+  const cancel = () => {
+    setOpen(false);
+    requestAnimationFrame(() => button.current?.focus());
+  };
   return (
     <>
-      <button type="button" className="secondary outline" onClick={() => setOpen(true)}>
+      <button ref={button} type="button" className="secondary outline" onClick={() => setOpen(true)}>
         Choose from library
       </button>
       {/* Outside the dialog's form: the picker has a form of its own (its upload). */}
@@ -328,7 +334,7 @@ function LibraryButton({ choose }: { choose: (image: ChosenImage) => void }) {
               setOpen(false);
               choose({ url: item.url, alt: item.alt, id: item.id });
             }}
-            onClose={() => setOpen(false)}
+            onClose={cancel}
           />,
           document.body,
         )}

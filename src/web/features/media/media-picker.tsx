@@ -35,9 +35,15 @@ export function MediaPicker({ open, kind = "image", onPick, onClose }: MediaPick
       aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault();
+        // Events pass up React's tree, portal or not: the dialog this picker was opened from
+        // (the editor's image dialog) must not take this Escape as its own.
+        e.stopPropagation();
         onClose();
       }}
-      onClose={() => open && onClose()}
+      onClose={(e) => {
+        e.stopPropagation();
+        if (open) onClose();
+      }}
     >
       {open && (
         <article>
