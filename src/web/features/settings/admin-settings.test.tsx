@@ -34,6 +34,9 @@ test("each platform's problems show at its own name and URL fields, before anyth
   expect(database.sqlite.query("SELECT * FROM site_settings").get()).toEqual(before);
 });
 
+/** A save's round trip to the in-process app, on a busy machine (Testing Library's default is one second). */
+const SAVED = { timeout: 10_000 };
+
 test("the public address: shown with where it came from, a local one warned about, a bad one refused at its field", async () => {
   const { asAdmin, database } = await adminApp();
   routeFetchTo((path, init) => asAdmin(path, init));
@@ -49,7 +52,7 @@ test("the public address: shown with where it came from, a local one warned abou
   };
 
   save("http://localhost:3000");
-  await waitFor(() => expect(form.textContent).toContain("use: http://localhost:3000"));
+  await waitFor(() => expect(form.textContent).toContain("use: http://localhost:3000"), SAVED);
   expect(form.textContent).toContain("Only this computer or your local network can reach this address.");
 
   save("https://example.com/blog");
@@ -60,14 +63,14 @@ test("the public address: shown with where it came from, a local one warned abou
   expect(stored()).toEqual({ public_origin: "http://localhost:3000", public_origin_confirmed: 1 });
 
   save("https://guide.example.com");
-  await waitFor(() => expect(form.textContent).toContain("use: https://guide.example.com"));
+  await waitFor(() => expect(form.textContent).toContain("use: https://guide.example.com"), SAVED);
   expect(form.textContent).toContain("Confirmed by you.");
   expect(form.textContent).not.toContain("local network");
   expect(stored()).toEqual({ public_origin: "https://guide.example.com", public_origin_confirmed: 1 });
 
   // A domain typed as one says it: https is assumed.
   save("  cam-guide.example.org ");
-  await waitFor(() => expect(form.textContent).toContain("use: https://cam-guide.example.org"));
+  await waitFor(() => expect(form.textContent).toContain("use: https://cam-guide.example.org"), SAVED);
   expect(stored()).toEqual({ public_origin: "https://cam-guide.example.org", public_origin_confirmed: 1 });
   save("cam-guide.example.org/blog");
   await messageAt(
