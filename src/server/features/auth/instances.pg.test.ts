@@ -6,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import { openPostgres, type PostgresHandle } from "#server/db/postgres.ts";
 import { memoryLogger } from "#server/logger.ts";
 import { migratedDatabase, type TestPostgres } from "#tests/support/postgres.ts";
-import { joinInstances, SecretMismatch, STALE_SECONDS, secretCheck } from "./instances.ts";
+import { joinInstances, SecretMismatch, STALE_SECONDS, secretCheck, secretConflict } from "./instances.ts";
 import { runningInstances } from "./table.ts";
 
 let database: TestPostgres;
@@ -67,5 +67,19 @@ describe("one JWT_SECRET for every running instance", () => {
     const next = await joinInstances(b.db, OTHER, memoryLogger());
     expect((await a.db.select().from(runningInstances)).map((r) => r.secretCheck)).toEqual([secretCheck(OTHER)]);
     await Promise.all([killed.leave(), next.leave()]);
+  });
+
+  test("an instance back after over a minute without the database, finding another secret started meanwhile, says so and is out of service", async () => {
+    const logger = memoryLogger();
+    const stalled = await joinInstances(a.db, ONE, logger);
+    expect(secretConflict()).toBeNull();
+    // Its row aged past the minute while it could not write; a start with another secret passes.
+    await a.db.update(runningInstances).set({ seenAt: sql`now() - make_interval(secs => ${STALE_SECONDS + 5})` });
+    const newcomer = await joinInstances(b.db, OTHER, memoryLogger());
+    await stalled.beat();
+    expect(secretConflict()).toContain("started with another JWT_SECRET");
+    expect(logger.lines.join("\n")).toContain("this one is out of service");
+    await Promise.all([stalled.leave(), newcomer.leave()]);
+    expect(secretConflict()).toBeNull();
   });
 });

@@ -22,7 +22,23 @@ export function secretCheck(secret: string): string {
 /** An instance refused because a running one signs sessions with another JWT_SECRET. */
 export class SecretMismatch extends Error {}
 
+/**
+ * Set when this instance, back after losing the database for over a minute, finds that an
+ * instance with another JWT_SECRET started meanwhile: /healthz then answers 503 with it, so a
+ * load balancer takes this one out of rotation (a restart with the same secret is refused).
+ */
+let conflict: string | null = null;
+export const secretConflict = () => conflict;
+
+/** "vm (process 1234)": where an instance runs, from its id. */
+const whereRuns = (id: string) => {
+  const [host, pid] = id.split("~");
+  return pid ? `${host} (process ${pid})` : (host ?? id);
+};
+
 export interface Membership {
+  /** Says this instance is running (its timer does, every 20 s). */
+  beat(): Promise<void>;
   /** Says this instance has stopped (at a graceful stop). */
   leave(): Promise<void>;
 }
@@ -46,7 +62,7 @@ export async function joinInstances(db: Db, secret: string, logger: Pick<Logger,
     .limit(1);
   if (other)
     throw new SecretMismatch(
-      `JWT_SECRET differs from the one an instance of this site running on ${other.id.split("~")[0]} signs sessions with: each would sign the admin out of the other. Give every instance the same JWT_SECRET. To change it, stop every instance, then start them with the new one (an instance stopped without a word counts as stopped ${STALE_SECONDS} seconds after it was last heard from). Nothing was changed.`,
+      `JWT_SECRET differs from the one an instance of this site running on ${whereRuns(other.id)} signs sessions with: each would sign the admin out of the other. Give every instance the same JWT_SECRET. To change it, stop every instance, then start them with the new one (an instance stopped without a word counts as stopped ${STALE_SECONDS} seconds after it was last heard from). Nothing was changed.`,
     );
   await db.insert(runningInstances).values({ id, secretCheck: check });
   let mismatchTold = false;
@@ -68,9 +84,8 @@ export async function joinInstances(db: Db, secret: string, logger: Pick<Logger,
         .limit(1);
       if (differs && !mismatchTold) {
         mismatchTold = true;
-        logger.error(
-          `an instance on ${differs.id.split("~")[0]} started with another JWT_SECRET while this one could not reach the database: give every instance the same JWT_SECRET`,
-        );
+        conflict = `An instance on ${whereRuns(differs.id)} started with another JWT_SECRET while this one could not reach the database: this one is out of service; give every instance the same JWT_SECRET and restart it`;
+        logger.error(conflict);
       }
     } catch {
       // The database out of reach: the next beat tries again.
@@ -79,8 +94,10 @@ export async function joinInstances(db: Db, secret: string, logger: Pick<Logger,
   const timer = setInterval(() => void beat(), HEARTBEAT_MS);
   timer.unref?.();
   return {
+    beat,
     async leave() {
       clearInterval(timer);
+      conflict = null;
       await db
         .delete(runningInstances)
         .where(eq(runningInstances.id, id))

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import { probeDatabase } from "#server/db/client.ts";
 import type { DatabaseAccess } from "#server/db/types.ts";
+import { secretConflict } from "#server/features/auth/instances.ts";
 import type { Backups } from "#server/features/backups/service.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
 
@@ -18,7 +19,7 @@ export function healthRoutes(
   return new Elysia({ name: "health" }).get("/healthz", async ({ set }) => {
     set.headers["cache-control"] = "no-store";
     const state = storage.check();
-    const problem = state.ok ? storage.descriptorProblem?.() : state.reason;
+    const problem = (state.ok ? storage.descriptorProblem?.() : state.reason) ?? secretConflict();
     if (problem) {
       set.status = 503;
       return { status: "unavailable", error: `${problem[0]!.toUpperCase()}${problem.slice(1)}.` };

@@ -1,6 +1,12 @@
 import type { Db } from "#server/db/types.ts";
 import type { Logger } from "#server/logger.ts";
-import { finishBucketDeletions, forgetDeletedLocally, reconcileUploads, registerExistingUploads } from "./registry.ts";
+import {
+  finishBucketDeletions,
+  forgetDeletedLocally,
+  logBucketDeletionsTo,
+  reconcileUploads,
+  registerExistingUploads,
+} from "./registry.ts";
 import { storeOf } from "./store.ts";
 
 // What the server does with the media library when it starts: one log line per kind of thing
@@ -42,6 +48,7 @@ export function registerMediaInBackground(db: Db, dir: string, logger: Logger): 
   // deleted through another instance, never an upload to record. The bucket itself loses the
   // files of deletions a stop or a failing bucket left unfinished.
   if (storeOf(dir).kind === "bucket") {
+    logBucketDeletionsTo(logger);
     void forgetDeletedLocally(db, dir).catch((error) =>
       logger.error("could not remove deleted uploads from this instance's folder", { error }),
     );

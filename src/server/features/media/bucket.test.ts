@@ -9,7 +9,7 @@ import type { MediaItem } from "#shared/features/media/contract.ts";
 import { adminApp } from "#tests/support/admin.ts";
 import { testImage, uploadForm } from "#tests/support/images.ts";
 import { startBucket, type TestBucket } from "#tests/support/s3.ts";
-import { finishBucketDeletions } from "./registry.ts";
+import { finishBucketDeletions, logBucketDeletionsTo } from "./registry.ts";
 import { uploadDeletions } from "./table.ts";
 
 let bucket: TestBucket;
@@ -39,12 +39,15 @@ async function uploaded(t: Admin, width: number): Promise<{ item: MediaItem; nam
 describe("deleting an upload kept in a bucket", () => {
   test("with the bucket out of reach, the deletion is answered done: no file is served, and what the bucket kept leaves it once it is back", async () => {
     const t = await adminApp({ uploadBucket: bucket.config });
+    logBucketDeletionsTo(t.logger);
     const { item, names } = await uploaded(t, 1200);
     await bucket.close();
     try {
       const res = await t.asAdmin(`/api/admin/media/${item.id}?force=1`, { method: "DELETE" });
       expect(res.status).toBe(200);
       expect(await (await t.asAdmin("/api/admin/media")).json()).toEqual([]);
+      // Said in the log: a bucket that never lets files go (a key without the right) is seen.
+      expect(t.logger.lines.join("\n")).toContain("the bucket did not remove");
     } finally {
       await bucket.resume();
     }

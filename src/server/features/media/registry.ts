@@ -4,6 +4,7 @@ import { eq, inArray } from "drizzle-orm";
 import { inTransaction } from "#server/db/transaction.ts";
 import type { Db } from "#server/db/types.ts";
 import { storageFault } from "#server/lib/storage-health.ts";
+import type { Logger } from "#server/logger.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { VARIANT_WIDTHS } from "#shared/features/media/constants.ts";
 import { type Measured, measureImage } from "./images.ts";
@@ -276,7 +277,9 @@ function filesOf(row: Pick<MediaRow, "name" | "variants">): string[] {
 async function removeKeptUpload(db: Db, dir: string, row: Pick<MediaRow, "id" | "name" | "variants">) {
   const names = filesOf(row);
   await inTransaction(db, async (tx) => {
-    await tx.delete(media).where(eq(media.id, row.id));
+    const gone = await tx.delete(media).where(eq(media.id, row.id)).returning({ id: media.id });
+    // Deleted meanwhile through another instance: that deletion answered, this one finds none.
+    if (gone.length === 0) throw new HttpError(404, "No upload with that id.");
     await tx
       .insert(uploadDeletions)
       .values(names.map((name) => ({ name })))
@@ -284,7 +287,25 @@ async function removeKeptUpload(db: Db, dir: string, row: Pick<MediaRow, "id" | 
   });
   libraryChanged(dir);
   for (const name of names) rmSync(join(dir, name), { force: true });
-  await finishBucketDeletions(db, dir, names);
+  // The deletion is done once the row is gone: a bucket that hangs delays the answer a few
+  // seconds at most, and its files go when it answers (or on the next try).
+  let waited: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    finishBucketDeletions(db, dir, names),
+    new Promise((resolve) => {
+      waited = setTimeout(resolve, BUCKET_WAIT_MS);
+    }),
+  ]);
+  clearTimeout(waited);
+}
+
+/** How long a deletion's answer waits for the bucket to let the files go. */
+const BUCKET_WAIT_MS = 5_000;
+
+/** Where what happens to deleted uploads' files in the bucket is told (the server's log, set at start). */
+let deletionLog: Pick<Logger, "warn" | "info"> | null = null;
+export function logBucketDeletionsTo(logger: Pick<Logger, "warn" | "info">): void {
+  deletionLog = logger;
 }
 
 const retries = new Map<string, ReturnType<typeof setTimeout>>();
@@ -305,17 +326,26 @@ export async function finishBucketDeletions(db: Db, dir: string, only?: string[]
       // Only a name the server makes names a file of the bucket's uploads.
       .filter((name) => isOriginal(name) || isCopy(name));
     // One after the other: a few files, and some S3-compatible servers fail deletes side by side.
+    let failure: unknown = null;
     for (const name of names) {
       try {
         await store.forget([name]);
-      } catch {
+      } catch (error) {
+        failure ??= error;
         left = true;
         continue;
       }
       await db.delete(uploadDeletions).where(eq(uploadDeletions.name, name));
       removed++;
     }
-  } catch {
+    // Said each time, so a bucket key without the right to delete is seen, not left for good.
+    if (failure)
+      deletionLog?.warn(
+        `the bucket did not remove ${names.length - removed} file(s) of deleted uploads (they are served by no instance; tried again in a minute): ${(failure as Error).message}`,
+      );
+    else if (!only && removed > 0) deletionLog?.info(`removed ${removed} file(s) of deleted uploads from the bucket`);
+  } catch (error) {
+    deletionLog?.warn(`could not finish removing deleted uploads from the bucket: ${(error as Error).message}`);
     left = true;
   }
   if (left && !retries.has(dir)) {
