@@ -21,13 +21,18 @@ beforeAll(async () => {
   bucket = await startBucket();
   dir = scratchDir("bucket-site");
   site = await startServer(dir, bucket.env);
-  const res = await fetch(`${site.url}/api/auth/login`, {
+  cookie = await signIn(site);
+});
+
+/** The admin's session cookie on `server`. */
+async function signIn(server: Running): Promise<string> {
+  const res = await fetch(`${server.url}/api/auth/login`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: site.url },
+    headers: { "content-type": "application/json", origin: server.url },
     body: JSON.stringify({ username: "admin", password: SERVER_ADMIN_PASSWORD }),
   });
-  cookie = res.headers.getSetCookie()[0]!.split(";")[0]!;
-});
+  return res.headers.getSetCookie()[0]!.split(";")[0]!;
+}
 
 afterAll(async () => {
   await stopServer(site);
@@ -108,12 +113,7 @@ describe("a bucket that cannot be reached", () => {
     const other = await startServer(downDir, down.env);
     try {
       await down.close();
-      const login = await fetch(`${other.url}/api/auth/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: other.url },
-        body: JSON.stringify({ username: "admin", password: SERVER_ADMIN_PASSWORD }),
-      });
-      const session = login.headers.getSetCookie()[0]!.split(";")[0]!;
+      const session = await signIn(other);
       const res = await fetch(`${other.url}/api/upload`, {
         method: "POST",
         headers: { cookie: session, origin: other.url },
@@ -136,12 +136,7 @@ describe("a bucket that cannot be reached", () => {
     const flakyDir = scratchDir("bucket-flaky");
     let server = await startServer(flakyDir, flaky.env);
     try {
-      const login = await fetch(`${server.url}/api/auth/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: server.url },
-        body: JSON.stringify({ username: "admin", password: SERVER_ADMIN_PASSWORD }),
-      });
-      const session = login.headers.getSetCookie()[0]!.split(";")[0]!;
+      const session = await signIn(server);
       const as = (path: string, init: RequestInit = {}) =>
         fetch(`${server.url}${path}`, { ...init, headers: { cookie: session, origin: server.url, ...init.headers } });
       const res = await as("/api/upload", { method: "POST", body: uploadForm(await testImage(1100, 700), "e.jpg") });

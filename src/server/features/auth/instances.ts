@@ -43,6 +43,16 @@ export interface Membership {
   leave(): Promise<void>;
 }
 
+/** A running instance whose secret's check is not `check`, if any. */
+async function otherSecret(db: Db, check: string): Promise<{ id: string } | undefined> {
+  const [other] = await db
+    .select({ id: runningInstances.id })
+    .from(runningInstances)
+    .where(ne(runningInstances.secretCheck, check))
+    .limit(1);
+  return other;
+}
+
 /** Rows of instances not heard from for STALE_SECONDS, in the database's own time. */
 const stale = () => lt(runningInstances.seenAt, sql`now() - make_interval(secs => ${STALE_SECONDS})`);
 
@@ -55,11 +65,7 @@ export async function joinInstances(db: Db, secret: string, logger: Pick<Logger,
   const check = secretCheck(secret);
   const id = `${hostname()}~${process.pid}~${crypto.randomUUID().slice(0, 8)}`;
   await db.delete(runningInstances).where(stale());
-  const [other] = await db
-    .select({ id: runningInstances.id })
-    .from(runningInstances)
-    .where(ne(runningInstances.secretCheck, check))
-    .limit(1);
+  const other = await otherSecret(db, check);
   if (other)
     throw new SecretMismatch(
       `JWT_SECRET differs from the one an instance of this site running on ${whereRuns(other.id)} signs sessions with: each would sign the admin out of the other. Give every instance the same JWT_SECRET. To change it, stop every instance, then start them with the new one (an instance stopped without a word counts as stopped ${STALE_SECONDS} seconds after it was last heard from). Nothing was changed.`,
@@ -77,11 +83,7 @@ export async function joinInstances(db: Db, secret: string, logger: Pick<Logger,
       // Taken for stopped while it could not reach the database: written down again, and told
       // if another secret came in meanwhile.
       await db.insert(runningInstances).values({ id, secretCheck: check }).onConflictDoNothing();
-      const [differs] = await db
-        .select({ id: runningInstances.id })
-        .from(runningInstances)
-        .where(ne(runningInstances.secretCheck, check))
-        .limit(1);
+      const differs = await otherSecret(db, check);
       if (differs && !mismatchTold) {
         mismatchTold = true;
         conflict = `An instance on ${whereRuns(differs.id)} started with another JWT_SECRET while this one could not reach the database: this one is out of service; give every instance the same JWT_SECRET and restart it`;

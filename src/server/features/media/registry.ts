@@ -55,10 +55,13 @@ const code = (error: unknown) => (error as { code?: string }).code;
  * The smaller copies of the upload `name`: those `listed` and any at today's widths, and only
  * names the server makes for that upload (a listed name could point anywhere).
  */
-function removeCopies(dir: string, name: string, listed: MediaVariant[]): void {
+function copiesOf(name: string, listed: { name: string }[]): string[] {
   const names = new Set([...listed.map((v) => v.name), ...VARIANT_WIDTHS.map((w) => `${uploadIdOf(name)}-w${w}.webp`)]);
-  for (const file of ownCopies({ name, variants: [...names].map((copy) => ({ name: copy })) }))
-    rmSync(join(dir, file.name), { force: true });
+  return ownCopies({ name, variants: [...names].map((copy) => ({ name: copy })) }).map((copy) => copy.name);
+}
+
+function removeCopies(dir: string, name: string, listed: MediaVariant[]): void {
+  for (const copy of copiesOf(name, listed)) rmSync(join(dir, copy), { force: true });
 }
 
 async function insertRow(db: Db, values: typeof media.$inferInsert): Promise<MediaRow | null> {
@@ -255,16 +258,7 @@ export async function removeUpload(db: Db, dir: string, row: Pick<MediaRow, "id"
 }
 
 /** The names of an upload's files: the original, its listed copies and any at today's widths. */
-function filesOf(row: Pick<MediaRow, "name" | "variants">): string[] {
-  const copies = [
-    ...row.variants.map((v) => v.name),
-    ...VARIANT_WIDTHS.map((w) => `${uploadIdOf(row.name)}-w${w}.webp`),
-  ];
-  return [
-    row.name,
-    ...ownCopies({ name: row.name, variants: [...new Set(copies)].map((name) => ({ name })) }).map((c) => c.name),
-  ];
-}
+const filesOf = (row: Pick<MediaRow, "name" | "variants">) => [row.name, ...copiesOf(row.name, row.variants)];
 
 /**
  * A deletion when uploads are kept in a bucket. The row goes first, and with it, in the same
@@ -374,8 +368,10 @@ function libraryChanged(dir: string): void {
   known.changes++;
 }
 
-/** The original's names an image copy's upload can have. */
-const IMAGE_EXTENSIONS = ["png", "jpg", "gif", "webp"];
+/** The original's names an image copy's upload can have: one per image type the server takes. */
+const IMAGE_EXTENSIONS = Object.values(UPLOAD_KINDS)
+  .filter((type) => type.kind === "image")
+  .map((type) => type.ext);
 
 /**
  * Whether `name` is a file of an upload the library lists: its original, or a copy its row

@@ -141,15 +141,20 @@ describe("the live preview", () => {
   });
 });
 
+/** A library slot whose button chooses `picked` at once (the real picker is tried below). */
+const libraryChoosing =
+  (picked: ChosenImage): MarkdownEditorProps["libraryPicker"] =>
+  (choose) => (
+    <button type="button" onClick={() => choose(picked)}>
+      Choose from library
+    </button>
+  );
+
 describe("image and video", () => {
   test("Image opens a dialog; a picture from the library slot is inserted on its own line with its alt text", async () => {
     const picked: ChosenImage = { url: "/uploads/ring.png", alt: "A ring light" };
     const { box } = await renderEditor("First paragraph.", {
-      libraryPicker: (choose) => (
-        <button type="button" onClick={() => choose(picked)}>
-          Choose from library
-        </button>
-      ),
+      libraryPicker: libraryChoosing(picked),
     });
     box.setSelectionRange(box.value.length, box.value.length);
     fireEvent.click(screen.getByRole("button", { name: "Image" }));
@@ -163,11 +168,7 @@ describe("image and video", () => {
   test("a library image without a description is not inserted until one is given", async () => {
     const picked: ChosenImage = { url: "/uploads/desk.png", alt: "" };
     const { box } = await renderEditor("Intro", {
-      libraryPicker: (choose) => (
-        <button type="button" onClick={() => choose(picked)}>
-          Choose from library
-        </button>
-      ),
+      libraryPicker: libraryChoosing(picked),
     });
     box.setSelectionRange(5, 5);
     fireEvent.click(screen.getByRole("button", { name: "Image" }));
