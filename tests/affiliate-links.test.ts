@@ -16,8 +16,8 @@ const quiz = await createQuizResult(t.db, { archetype: "Cosplay Babe" });
 const tier = await createEarningsResult(t.db, { quizResultId: quiz.id, tier: TIERS[1]!.name });
 // A page the owner added, linked from the footer.
 await createSitePage(t.db, { slug: "about-us", title: "About us", inFooter: true });
-const posts = (await (await t.request("/api/blog/posts")).json()) as { slug: string }[] | { posts: { slug: string }[] };
-const postSlugs = (Array.isArray(posts) ? posts : posts.posts).map((post) => post.slug);
+const { posts } = (await (await t.request("/api/blog/posts")).json()) as { posts: { slug: string }[] };
+const postSlugs = posts.map((post) => post.slug);
 
 /** The addresses each public page of the route table is seen at, with the data it needs. */
 const ADDRESSES: Record<string, string[]> = {

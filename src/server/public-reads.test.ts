@@ -34,7 +34,9 @@ async function setup() {
       }),
     )
   ).json();
-  const [post] = await (await request("/api/blog/posts")).json();
+  const {
+    posts: [post],
+  } = await (await request("/api/blog/posts")).json();
   // An old address of that post, for the read that says where it moved.
   await database.db.insert(blogRedirects).values({ kind: "post", fromSlug: "an-old-address", toSlug: post.slug });
   return { request, resolve, quiz, earnings, post };

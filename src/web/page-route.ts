@@ -5,7 +5,7 @@
 // reads them before rendering, the browser before showing the page.
 import type { ComponentType } from "react";
 import { settingsRead } from "#shared/features/settings/reads.ts";
-import { type ParamArgs, type Read, readKey } from "#shared/read.ts";
+import { type ParamArgs, type QueryValues, type Read, readKey } from "#shared/read.ts";
 
 export interface PageProps {
   params: Record<string, string | undefined>;
@@ -65,17 +65,17 @@ export interface PageModule {
 /** A query the page cannot show without: a missing record makes the whole address a 404. */
 export function required<Result, Name extends string, Query extends string>(
   read: Read<Result, Name, Query>,
-  ...args: ParamArgs<Name>
+  ...args: [...ParamArgs<Name>, query?: QueryValues<Query>]
 ): PageQuery {
-  return { key: readKey(read.path, args[0]) };
+  return { key: readKey(read.path, args[0], args[1] as QueryValues<string> | undefined) };
 }
 
 /** A query whose record may be missing: the page shows its own state, and the address answers 404. */
 export function optional<Result, Name extends string, Query extends string>(
   read: Read<Result, Name, Query>,
-  ...args: ParamArgs<Name>
+  ...args: [...ParamArgs<Name>, query?: QueryValues<Query>]
 ): PageQuery {
-  return { key: readKey(read.path, args[0]), missingStatus: 404 };
+  return { key: readKey(read.path, args[0], args[1] as QueryValues<string> | undefined), missingStatus: 404 };
 }
 
 /** The queries a page loads before it renders: its loader's, and the site settings every page's layout reads. */

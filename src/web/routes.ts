@@ -2,6 +2,7 @@ import { inject, parse } from "regexparam";
 import { matchRoute } from "wouter";
 import { readPeriod } from "#shared/features/analytics/report.ts";
 import { isSeededCategory } from "#shared/features/blog/categories.ts";
+import { MAX_BLOG_PAGE } from "#shared/features/blog/constants.ts";
 import { QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
 import { isModuleNumber, parseModuleId } from "#shared/features/course/course.ts";
 import { canonicalRetry } from "#shared/features/course/quiz-review.ts";
@@ -52,6 +53,15 @@ const topicNumber: SearchRule = {
   canonical: (value) => {
     const n = /^[1-9]\d?$/.test(value) ? Number(value) : 0;
     return n >= 2 && n <= TOPICS_PER_MODULE ? String(n) : null;
+  },
+};
+
+/** A page of the blog's list after the first: 2 to MAX_BLOG_PAGE; any other value reads as the first. */
+const blogPageNumber: SearchRule = {
+  shared: () => true,
+  canonical: (value) => {
+    const n = /^[1-9]\d{0,4}$/.test(value) ? Number(value) : 0;
+    return n >= 2 && n <= MAX_BLOG_PAGE ? String(n) : null;
   },
 };
 
@@ -211,7 +221,7 @@ export const pages: PathEntry[] = [
     id: "blog",
     path: "/blog",
     // A search is typed by the visitor: its pages are kept apart from the site's.
-    search: { category: isSeededCategory, q: visitorMade },
+    search: { category: isSeededCategory, q: visitorMade, page: blogPageNumber },
     load: () => import("./features/blog/blog-page.tsx"),
   },
   { id: "blog-post", path: "/blog/:slug", load: () => import("./features/blog/blog-post-page.tsx") },

@@ -174,7 +174,7 @@ beforeAll(async () => {
     });
     expect(saved.status).toBeLessThan(300);
     await fetch(`${server.url}/`, { headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131.0" } });
-    const posts = (await (await fetch(`${server.url}/api/blog/posts`)).json()) as { slug: string }[];
+    const { posts } = (await (await fetch(`${server.url}/api/blog/posts`)).json()) as { posts: { slug: string }[] };
     ids.post = posts[0]!.slug;
   } finally {
     await stop(server);
@@ -496,6 +496,8 @@ function crawl(): string[] {
     "/blog",
     `/blog/${ids.post}`,
     "/sitemap.xml",
+    "/sitemap-pages.xml",
+    "/sitemap-posts-1.xml",
     "/feed.xml",
     "/robots.txt",
     "/go/unlinked",

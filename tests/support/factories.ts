@@ -1,9 +1,11 @@
 // Small factories: each inserts one row with sensible defaults through drizzle and returns
 // it. A test names only the fields it cares about; everything else is a valid default.
 // Slugs, ids and titles are made unique with a counter, so a test can call a factory twice.
+
 import type { Db } from "#server/db/types.ts";
 import { hashPassword } from "#server/features/auth/bootstrap.ts";
 import { adminUsers } from "#server/features/auth/table.ts";
+import { plainText } from "#server/features/blog/search.ts";
 import { blogCategories, blogPosts } from "#server/features/blog/table.ts";
 import { earningsResults } from "#server/features/earnings/table.ts";
 import { links } from "#server/features/links/table.ts";
@@ -105,13 +107,16 @@ export async function createCategory(db: Db, overrides: Partial<typeof blogCateg
 /** A published post without a category, dated now, about four minutes long, unless overridden. */
 export async function createPost(db: Db, overrides: Partial<typeof blogPosts.$inferInsert> = {}) {
   const n = next();
+  const content = overrides.content ?? `<p>${"Words worth reading. ".repeat(220)}</p>`;
   const [row] = await db
     .insert(blogPosts)
     .values({
       title: `Post number ${n}`,
       slug: `post-${n}`,
       excerpt: `A short teaser for post ${n}.`,
-      content: `<p>${"Words worth reading. ".repeat(220)}</p>`,
+      content,
+      // What a save derives from the content (the search's words).
+      searchText: plainText(content),
       published: true,
       ...overrides,
     })

@@ -1,5 +1,6 @@
 // What the commands share: the one-line refusals, and opening DATA_DIR's database only when
 // it is recognised and this release knows its migrations.
+
 import { chmodSync, existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DataDirError, FILE_MODE, markSite, refuseUnusableDatabase, type SiteDatabase } from "#server/data-dir.ts";
@@ -19,6 +20,7 @@ import type { DatabaseAccess } from "#server/db/types.ts";
 import { rootCause } from "#server/db/unreachable.ts";
 import type { Config } from "#server/env.ts";
 import { backUpBeforeMigrating } from "#server/features/backups/pre-migration.ts";
+import { fillSearchText } from "#server/features/blog/search.ts";
 import { refreshShippedPages } from "#server/features/site-pages/shipped.ts";
 import { consoleLogger as logger } from "#server/logger.ts";
 
@@ -113,6 +115,8 @@ export async function upgradeData(database: DatabaseAccess): Promise<void> {
   );
   if (adopted > 0)
     logger.info(`gave ${adopted} affiliate destination${adopted === 1 ? "" : "s"} a managed link (/go/)`);
+  const words = await fillSearchText(database.db);
+  if (words > 0) logger.info(`indexed the words of ${words} blog post${words === 1 ? "" : "s"} for the search`);
   for (const slug of await refreshShippedPages(database.db, content.sitePages))
     logger.info(`the ${slug} page, never edited here, now has this release's text`);
 }

@@ -106,7 +106,7 @@ describe("the whole shape is compared", () => {
       "ALTER TABLE quiz_results ADD COLUMN extra TEXT NOT NULL DEFAULT 'x'",
       "column extra cam-guide never creates",
     ],
-    ["a dropped column", "ALTER TABLE blog_posts DROP COLUMN excerpt", "column excerpt is missing"],
+    ["a dropped column", "ALTER TABLE blog_posts DROP COLUMN meta_keywords", "column meta_keywords is missing"],
     [
       "columns in another order",
       edit(

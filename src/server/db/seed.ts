@@ -1,5 +1,6 @@
 import { Value } from "@sinclair/typebox/value";
 import { and, eq } from "drizzle-orm";
+import { plainText } from "#server/features/blog/search.ts";
 import { blogCategories, blogPosts } from "#server/features/blog/table.ts";
 import { affiliateOffers } from "#server/features/offers/table.ts";
 import { recommendedProducts } from "#server/features/products/table.ts";
@@ -35,7 +36,8 @@ export async function seedDatabase(handle: DatabaseAccess, content: Content = de
   // Prepared before the transaction, which holds nothing but its statements.
   const posts = content.blogPosts.map((post) => {
     const at = new Date(post.createdAt);
-    return { ...post, content: sanitizePostHtml(post.content), createdAt: at, updatedAt: at };
+    const clean = sanitizePostHtml(post.content);
+    return { ...post, content: clean, searchText: plainText(clean), createdAt: at, updatedAt: at };
   });
   // Products and offers keep their content order: createdAt steps by 1 ms so the order is stable.
   const start = Date.now();

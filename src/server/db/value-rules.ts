@@ -155,6 +155,8 @@ storedValues(blogPosts, {
   slug: PostInput.properties.slug,
   // Rendered from the Markdown and cleaned by the server (and cleaned again when shown).
   content: ANY,
+  // Derived from the content on save, only ever searched.
+  searchText: ANY,
   published: ANY,
   publishAt: ANY,
   createdAt: ANY,

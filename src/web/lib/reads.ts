@@ -1,5 +1,5 @@
-import { queryOptions, useQuery } from "@tanstack/react-query";
-import { type ParamArgs, type Read, readKey } from "#shared/read.ts";
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import { type ParamArgs, type QueryValues, type Read, readKey } from "#shared/read.ts";
 
 /**
  * Query options for one answer of a declared read: the key is its address (what the
@@ -23,4 +23,18 @@ export function useRead<Result, Name extends string, Query extends string>(
   ...args: ParamArgs<Name> | [params: null]
 ) {
   return useQuery(readQuery(read, ...args));
+}
+
+/**
+ * One answer of a read without path parameters, named by its query string (a list's page, a
+ * search). While the next answer comes, the last one stays shown (isPlaceholderData says so).
+ */
+export function useQueryRead<Result, Query extends string>(
+  read: Read<Result, never, Query>,
+  query: QueryValues<Query>,
+) {
+  return useQuery({
+    queryKey: [readKey(read.path, {}, query as Record<string, string | undefined>)],
+    placeholderData: keepPreviousData,
+  }) as ReturnType<typeof useQuery<Result, Error, Result, [string]>>;
 }

@@ -14,6 +14,7 @@ import {
   PostInput,
 } from "#shared/features/blog/contract.ts";
 import { forgetTarget, recordMove, releaseAddress } from "./redirects.ts";
+import { plainText } from "./search.ts";
 import { toPost } from "./service.ts";
 import { blogCategories, blogPosts } from "./table.ts";
 
@@ -84,6 +85,8 @@ function postRow(input: PostInput) {
     title: input.title.trim(),
     content,
     contentMarkdown,
+    // The words the search index holds, derived here once rather than on each search.
+    searchText: plainText(content),
     publishAt: input.publishAt ? publishDate(input.publishAt) : null,
   };
 }

@@ -3,6 +3,7 @@ import type { Db } from "#server/db/types.ts";
 import { createCategory, createPost } from "#tests/support/factories.ts";
 import { parseXml } from "#tests/support/page.ts";
 import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
+import { readSitemap } from "#tests/support/sitemap.ts";
 
 const DRAFT = "your-first-week-on-camera";
 const SITE = "https://guide.example.com";
@@ -22,10 +23,12 @@ runScenarios("blog API", [
     path: "/api/blog/posts",
     setup: ({ db }) => somePosts(db),
     status: 200,
-    contains: [{ slug: "newest" }, { slug: "middle" }, { slug: "oldest" }],
+    contains: { posts: [{ slug: "newest" }, { slug: "middle" }, { slug: "oldest" }] },
     notContains: [DRAFT],
     check: (res) => {
-      const posts = res.json<Record<string, unknown>[]>();
+      const page = res.json<{ posts: Record<string, unknown>[]; total: number; page: number; pages: number }>();
+      expect({ total: page.total, page: page.page, pages: page.pages }).toEqual({ total: 3, page: 1, pages: 1 });
+      const posts = page.posts;
       const dates = posts.map((p) => p.createdAt);
       expect([...dates].sort().reverse()).toEqual(dates);
       // What a card shows, and nothing a card does not: no body, no reading time counted from it.
@@ -94,6 +97,167 @@ runScenarios("blog API", [
   },
 ]);
 
+const ipsum = (words: string) => `<p>${"Plain words that say little on their own. ".repeat(40)}${words}</p>`;
+
+type Page = { posts: { slug: string; title: string; passage?: string }[]; total: number; page: number; pages: number };
+
+describe("the list's pages and search", () => {
+  test("twelve a page, newest first; page 2 holds the rest; a page after the last is a 404", async () => {
+    const api = await scenarioApp();
+    for (let i = 1; i <= 14; i++)
+      await createPost(api.db, { slug: `p${i}`, createdAt: new Date(Date.UTC(2026, 0, i)) });
+    const first = (await api.check({ path: "/api/blog/posts", status: 200 })).json<Page>();
+    expect(first.posts.map((p) => p.slug)).toEqual([
+      "p14",
+      "p13",
+      "p12",
+      "p11",
+      "p10",
+      "p9",
+      "p8",
+      "p7",
+      "p6",
+      "p5",
+      "p4",
+      "p3",
+    ]);
+    expect({ total: first.total, pages: first.pages }).toEqual({ total: 14, pages: 2 });
+    const second = (await api.check({ path: "/api/blog/posts?page=2", status: 200 })).json<Page>();
+    expect(second.posts.map((p) => p.slug)).toEqual(["p2", "p1"]);
+    expect(second.page).toBe(2);
+    await api.check({ path: "/api/blog/posts?page=3", status: 404 });
+  });
+
+  test("an empty blog's first page answers, empty", async () => {
+    const api = await scenarioApp();
+    expect((await api.check({ path: "/api/blog/posts", status: 200 })).json<Page>()).toEqual({
+      posts: [],
+      total: 0,
+      page: 1,
+      pages: 1,
+    });
+  });
+
+  test.each(["0", "-1", "abc", "1.5", "100000", "01", ""])(
+    "page=%p is a 422 that says what a page is",
+    async (page) => {
+      const api = await scenarioApp();
+      const res = await api.check({ path: `/api/blog/posts?page=${page}`, status: 422 });
+      expect(res.text).toContain("Page is a whole number from 1");
+    },
+  );
+
+  test("a search longer than 200 characters is a 422", async () => {
+    const api = await scenarioApp();
+    const res = await api.check({ path: `/api/blog/posts?q=${"a".repeat(201)}`, status: 422 });
+    expect(res.text).toContain("at most 200 characters");
+  });
+
+  test("a category's page holds its posts only", async () => {
+    const api = await scenarioApp();
+    await somePosts(api.db);
+    const page = (await api.check({ path: "/api/blog/posts?category=tips-and-tricks", status: 200 })).json<Page>();
+    expect(page.posts.map((p) => p.slug)).toEqual(["middle", "oldest"]);
+    expect(page.total).toBe(2);
+  });
+
+  test("search: any word, in any order, as the start of a word, stemmed; the posts holding most words first; drafts never", async () => {
+    const api = await scenarioApp();
+    await createPost(api.db, {
+      slug: "in-title",
+      title: "How to make money on camera",
+      createdAt: new Date("2026-01-01"),
+    });
+    await createPost(api.db, {
+      slug: "in-excerpt",
+      excerpt: "Money you make in a week, counted.",
+      createdAt: new Date("2026-01-02"),
+    });
+    await createPost(api.db, {
+      slug: "in-text",
+      content: ipsum("Most models make their money from tips."),
+      createdAt: new Date("2026-01-03"),
+    });
+    await createPost(api.db, {
+      slug: "stemmed",
+      content: ipsum("What she earned in her first month."),
+      createdAt: new Date("2026-01-04"),
+    });
+    await createPost(api.db, {
+      slug: "one-word",
+      content: ipsum("Money alone is not the point."),
+      createdAt: new Date("2026-01-05"),
+    });
+    await createPost(api.db, { slug: "draft", title: "Make money drafts", published: false });
+    const found = async (q: string) =>
+      (await api.check({ path: `/api/blog/posts?q=${encodeURIComponent(q)}`, status: 200 })).json<Page>();
+    const slugs = async (q: string) => (await found(q)).posts.map((p) => p.slug);
+
+    // Both words, either order: the title ranks first, then the excerpt, then the text; a post
+    // holding one of the words comes after those holding both.
+    expect(await slugs("make money")).toEqual(["in-title", "in-excerpt", "in-text", "one-word"]);
+    expect(await slugs("MONEY   make")).toEqual(["in-title", "in-excerpt", "in-text", "one-word"]);
+    // A word's start finds it; a word's other forms too.
+    // ("mon" starts "month" too.)
+    expect(await slugs("mon mak")).toEqual(["in-title", "in-excerpt", "in-text", "one-word", "stemmed"]);
+    expect(await slugs("earnings")).toEqual(["stemmed"]);
+    expect(await slugs("drafts zebra")).toEqual([]);
+    expect((await found("make money")).total).toBe(4);
+    // A passage of the text shows the words found, marked; a find in the title alone has none.
+    const inText = (await found("make money")).posts.find((p) => p.slug === "in-text")!;
+    expect(inText.passage).toContain("\u0002make\u0003 their \u0002money\u0003");
+    expect((await found("make money")).posts[0]!.passage).toBeUndefined();
+  });
+
+  test("the index follows saves and deletions", async () => {
+    const api = await scenarioApp({ admin: true });
+    const created = (
+      await api.check({
+        who: "admin",
+        path: "/api/admin/blog/post",
+        method: "POST",
+        body: { title: "Lamps", slug: "lamps", contentMarkdown: "Use a **softbox** for even light.", published: true },
+        status: 201,
+      })
+    ).json<{ id: number }>();
+    const slugs = async (q: string) =>
+      (await api.check({ path: `/api/blog/posts?q=${q}`, status: 200 })).json<Page>().posts.map((p) => p.slug);
+    expect(await slugs("softbox")).toEqual(["lamps"]);
+    await api.check({
+      who: "admin",
+      path: `/api/admin/blog/post/${created.id}`,
+      method: "PUT",
+      body: { title: "Lamps", slug: "lamps", contentMarkdown: "Use a ring light.", published: true },
+      status: 200,
+    });
+    expect(await slugs("softbox")).toEqual([]);
+    expect(await slugs("ring")).toEqual(["lamps"]);
+    await api.check({ who: "admin", path: `/api/admin/blog/post/${created.id}`, method: "DELETE", status: 200 });
+    expect(await slugs("ring")).toEqual([]);
+  });
+
+  test.each([
+    '"',
+    "*",
+    "money OR",
+    "NEAR(a b)",
+    "-money",
+    "title:money",
+    "a AND",
+    "^",
+    "'); DROP TABLE blog_posts; --",
+    "\u0000",
+  ])("a search with the index's syntax in it (%p) is only words", async (q) => {
+    const api = await scenarioApp();
+    await createPost(api.db, { slug: "money", title: "Money and a title" });
+    const res = await api.check({ path: `/api/blog/posts?q=${encodeURIComponent(q)}`, status: 200 });
+    // Nothing to search: every post. Words (operators among them) are only words: the one
+    // post, or none for a word it lacks (PostgreSQL leaves out words like "or" and "a").
+    if (!/[a-z]/i.test(q)) expect(res.json<Page>().total).toBe(1);
+    else expect(res.json<Page>().total).toBeLessThanOrEqual(1);
+  });
+});
+
 describe("related posts", () => {
   test("same category, published, not itself, at most three", async () => {
     const api = await scenarioApp();
@@ -121,17 +285,13 @@ describe("related posts", () => {
 });
 
 describe("sitemap, feed and robots", () => {
-  test("/sitemap.xml parses and lists every public page, module and published post, never a draft", async () => {
+  test("/sitemap.xml is an index whose parts list every public page, module and post, never a draft", async () => {
     const api = await scenarioApp({ publicUrl: SITE });
     await createPost(api.db, { slug: "platform-reviews" });
     await createPost(api.db, { slug: DRAFT, published: false });
-    const res = await api.check({
-      path: "/sitemap.xml",
-      status: 200,
-      responseHeaders: { "content-type": "application/xml" },
-    });
-    const doc = parseXml(res.text);
-    const locs = [...doc.getElementsByTagName("loc")].map((l) => l.textContent!);
+    // Follows the index to each part, checking each is well-formed and dated (tests/support/sitemap.ts).
+    const sitemap = await readSitemap(api.request, SITE);
+    expect(sitemap.parts.map((p) => p.path)).toEqual(["/sitemap-pages.xml", "/sitemap-posts-1.xml"]);
     for (const path of [
       "/",
       "/quiz",
@@ -143,12 +303,10 @@ describe("sitemap, feed and robots", () => {
       "/terms",
       "/resources",
     ]) {
-      expect(locs).toContain(`${SITE}${path}`);
+      expect(sitemap.locs).toContain(`${SITE}${path}`);
     }
-    expect(locs.some((l) => l.includes(DRAFT))).toBe(false);
-    expect(locs.some((l) => l.includes("/admin"))).toBe(false);
-    for (const lastmod of doc.getElementsByTagName("lastmod"))
-      expect(lastmod.textContent).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(sitemap.text).not.toContain(DRAFT);
+    expect(sitemap.locs.some((l) => l.includes("/admin"))).toBe(false);
   });
 
   test("/blog/rss.xml is RSS 2.0 with the published posts", async () => {

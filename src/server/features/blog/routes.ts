@@ -8,10 +8,13 @@ import {
   blogRelatedRead,
 } from "#shared/features/blog/reads.ts";
 import { movedTo } from "./redirects.ts";
-import { getPublishedPost, listCategories, listPublishedPosts, relatedPosts } from "./service.ts";
+import { getPublishedPost, listCategories, publishedPostsPage, relatedPosts } from "./service.ts";
 
 export const blogReads = [
-  serveRead(blogPostsRead, async ({ db, now }) => withCoverFits(db, await listPublishedPosts(db, now()))),
+  serveRead(blogPostsRead, async ({ db, now }, _params, query) => {
+    const page = await publishedPostsPage(db, now(), query);
+    return page && { ...page, posts: await withCoverFits(db, page.posts) };
+  }),
   serveRead(blogCategoriesRead, ({ db }) => listCategories(db)),
   serveRead(blogPostRead, async ({ db, now }, { slug }) => withPostFits(db, await getPublishedPost(db, slug, now()))),
   serveRead(blogMovedRead, async ({ db }, { kind, slug }) => {

@@ -4,15 +4,17 @@ import { describe, expect, test } from "bun:test";
 import { adminApp } from "#tests/support/admin.ts";
 import { postInput } from "#tests/support/admin-inputs.ts";
 import { createCategory, createPost } from "#tests/support/factories.ts";
+import { readSitemap } from "#tests/support/sitemap.ts";
 
 const START = new Date("2031-03-01T10:00:00Z");
 const AT = "2031-03-01T10:05:00.000Z";
 const TITLE = "Scheduled Post About Ring Lights";
 const SLUG = "scheduled-ring-lights";
+const SITE = "https://cams.example";
 
 async function scheduledSite() {
   let now = START;
-  const site = await adminApp({ publicUrl: "https://cams.example", testHooks: { clock: () => now } });
+  const site = await adminApp({ publicUrl: SITE, testHooks: { clock: () => now } });
   await createCategory(site.db, { name: "Tips", slug: "tips" });
   await createPost(site.db, { title: "An Older Public Post", slug: "older", category: "tips" });
   const res = await site.asAdmin("/api/admin/blog/post", {
@@ -44,7 +46,10 @@ describe("a post scheduled for later", () => {
     expect(page.status).toBe(302);
     expect(page.headers.get("location")).toBe("/blog");
     expect(await site.text("/blog")).not.toContain(TITLE);
-    expect(await site.text("/sitemap.xml")).not.toContain(SLUG);
+    // The sitemap's index and every part it lists; the older post is there, the scheduled one is not.
+    const sitemap = await readSitemap(site.request, SITE);
+    expect(sitemap.locs).toContain(`${SITE}/blog/older`);
+    expect(sitemap.text).not.toContain(SLUG);
     expect(await site.text("/blog/rss.xml")).not.toContain(SLUG);
     // The admin still sees it, with its date.
     const all = await (await site.asAdmin("/api/admin/blog/posts")).json();
@@ -75,12 +80,12 @@ describe("a post scheduled for later", () => {
     expect(html).toContain(TITLE);
     expect(html).toContain('dateTime="2031-03-01T10:05:00.000Z"');
     expect(await site.text("/api/blog/post/older/related")).toContain(SLUG);
-    expect(await site.text("/sitemap.xml")).toContain(`/blog/${SLUG}`);
+    expect((await readSitemap(site.request, SITE)).locs).toContain(`${SITE}/blog/${SLUG}`);
     const feed = await site.text("/blog/rss.xml");
     expect(feed).toContain(SLUG);
     expect(feed).toContain("Sat, 01 Mar 2031 10:05:00 GMT");
     // The newest by its publish date: first in the list.
-    const posts = await (await site.request("/api/blog/posts")).json();
+    const { posts } = await (await site.request("/api/blog/posts")).json();
     expect(posts[0]).toMatchObject({ slug: SLUG, date: AT });
   });
 

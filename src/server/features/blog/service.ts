@@ -1,10 +1,18 @@
-import { and, asc, desc, eq, gt, isNull, lte, min, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNull, lte, min, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "#server/db/types.ts";
 import { cleanStoredHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { readingMinutes } from "#shared/features/blog/blog.ts";
-import type { BlogCategory, BlogPost, BlogPostSummary } from "#shared/features/blog/contract.ts";
+import { BLOG_PAGE_SIZE, MATCH_START, MAX_BLOG_PAGE, MAX_BLOG_SEARCH } from "#shared/features/blog/constants.ts";
+import type {
+  BlogCategory,
+  BlogPost,
+  BlogPostSummary,
+  BlogPostsPage,
+  FoundPost,
+} from "#shared/features/blog/contract.ts";
 import { sent } from "#shared/schema/sent.ts";
+import { searchWords, textSearch } from "./search.ts";
 import { blogCategories, blogPosts } from "./table.ts";
 
 type Row = typeof blogPosts.$inferSelect;
@@ -19,7 +27,7 @@ export function listCategories(db: Db): Promise<BlogCategory[]> {
 // the reading time, the date shown) and sends the dates as ISO strings.
 
 export function toPost(row: Row): BlogPost {
-  const { contentMarkdown: _markdown, ...shown } = row;
+  const { contentMarkdown: _markdown, searchText: _words, ...shown } = row;
   return {
     ...sent(shown),
     // Stored clean; cleaned again on the way out so a row written by other means is safe too.
@@ -71,6 +79,79 @@ export async function listPublishedPosts(db: Db, now: Date, limit?: number): Pro
     .orderBy(desc(shownDate), desc(blogPosts.id));
   const rows = limit === undefined ? await query : await query.limit(limit);
   return rows.map(toSummary);
+}
+
+/** What the list's address asks for, as the API takes it (?page=, ?category=, ?q=), checked. */
+export interface PostsPageQuery {
+  page?: string;
+  category?: string;
+  q?: string;
+}
+
+function checkedPage(query: PostsPageQuery): { page: number; category: string | null; words: string[] } {
+  const page = query.page ?? "1";
+  if (!/^[1-9]\d{0,4}$/.test(page)) throw new HttpError(422, `Page is a whole number from 1 to ${MAX_BLOG_PAGE}.`);
+  if ((query.q ?? "").length > MAX_BLOG_SEARCH)
+    throw new HttpError(422, `A search is at most ${MAX_BLOG_SEARCH} characters.`);
+  if ((query.category ?? "").length > 60) throw new HttpError(422, "A category is at most 60 characters.");
+  return { page: Number(page), category: query.category || null, words: searchWords(query.q ?? "") };
+}
+
+/**
+ * One page of the public posts at `now`: newest first, of one category when it names one; or,
+ * with a search, the posts whose title, excerpt or text hold its words (each as the start of a
+ * word, stemmed), those holding the most words first, each with a passage of its text where the
+ * words are. Reads only
+ * the page's rows and a count, from the index. null for a page after the last (the first page
+ * always answers, empty or not).
+ */
+export async function publishedPostsPage(
+  db: Db,
+  now: Date,
+  query: PostsPageQuery,
+  pageSize = BLOG_PAGE_SIZE,
+): Promise<BlogPostsPage | null> {
+  const { page, category, words } = checkedPage(query);
+  const search = words.length > 0 ? textSearch(words) : null;
+  const where = and(isPublic(now), category ? eq(blogPosts.category, category) : undefined, search?.where);
+  const offset = (page - 1) * pageSize;
+  let rows: (Pick<Row, keyof typeof SUMMARY_COLUMNS> & { passage?: string | null })[];
+  let total: number;
+  if (search) {
+    const found = (columns: object) => {
+      const from = db.select(columns as typeof SUMMARY_COLUMNS).from(blogPosts);
+      return search.join ? from.innerJoin(search.join.table, search.join.on) : from;
+    };
+    [rows, total] = await Promise.all([
+      found({ ...SUMMARY_COLUMNS, passage: search.passage })
+        .where(where)
+        .orderBy(...search.order, desc(shownDate), desc(blogPosts.id))
+        .limit(pageSize)
+        .offset(offset),
+      found({ n: count() })
+        .where(where)
+        .then((r) => Number((r[0] as unknown as { n: number }).n)),
+    ]);
+  } else {
+    [rows, total] = await Promise.all([
+      db
+        .select(SUMMARY_COLUMNS)
+        .from(blogPosts)
+        .where(where)
+        .orderBy(desc(shownDate), desc(blogPosts.id))
+        .limit(pageSize)
+        .offset(offset),
+      db.$count(blogPosts, where),
+    ]);
+  }
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  if (page > pages) return null;
+  const posts: FoundPost[] = rows.map(({ passage, ...row }) => ({
+    ...toSummary(row),
+    // Only a passage that shows a word found: a search found in the title alone has none.
+    ...(passage?.includes(MATCH_START) ? { passage } : {}),
+  }));
+  return { posts, total, page, pages };
 }
 
 /** When the next scheduled post becomes public after `now`, or null when none waits. */

@@ -35,6 +35,10 @@ export const blogPosts = table(
     // What the admin writes (docs/decisions: the writing editor). Null for a post saved
     // before the editor wrote Markdown: the editor then opens its HTML converted.
     contentMarkdown: text("content_markdown"),
+    // The content's words as plain text, derived on save, for the search index: SQLite's FTS5
+    // table blog_posts_search and PostgreSQL's GIN index over title, excerpt and this (decision
+    // 086). Null for a row saved before it existed: filled at the next start.
+    searchText: text("search_text"),
     metaDescription: text("meta_description"),
     metaKeywords: text("meta_keywords"),
     published: boolean("published").notNull().default(false),

@@ -1,5 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { filterPosts, longDate, readingMinutes, relativeTime } from "./blog.ts";
+import {
+  blogListAddress,
+  blogListQuery,
+  blogListState,
+  longDate,
+  markWords,
+  passageParts,
+  readingMinutes,
+  relativeTime,
+} from "./blog.ts";
+import { MATCH_END, MATCH_START } from "./constants.ts";
 import { categoryColor, categoryLabel } from "./contract.ts";
 
 describe("category badges", () => {
@@ -42,33 +52,39 @@ describe("reading time", () => {
   ])("%#: %i min", (html, minutes) => expect(readingMinutes(html)).toBe(minutes));
 });
 
-describe("list filter", () => {
-  const posts = [
-    { title: "Lighting on a Budget", excerpt: "Soft light for less", category: "tips-and-tricks" },
-    { title: "Taxes for Cam Models", excerpt: "Set aside 25–30% of every payout", category: "income-strategies" },
-    { title: "Tip Menus", excerpt: null, category: "income-strategies" },
-  ];
-  test("category and search must both match; search is case-insensitive over title and excerpt", () => {
-    expect(filterPosts(posts, { category: null, search: "" })).toHaveLength(3);
-    expect(filterPosts(posts, { category: "income-strategies", search: "" }).map((p) => p.title)).toEqual([
-      "Taxes for Cam Models",
-      "Tip Menus",
-    ]);
-    expect(filterPosts(posts, { category: null, search: "  LIGHT " }).map((p) => p.title)).toEqual([
-      "Lighting on a Budget",
-    ]);
-    expect(filterPosts(posts, { category: null, search: "payout" }).map((p) => p.title)).toEqual([
-      "Taxes for Cam Models",
-    ]);
-    expect(filterPosts(posts, { category: "tips-and-tricks", search: "tax" })).toEqual([]);
+describe("the list's address", () => {
+  const state = (search: string) => blogListState(new URLSearchParams(search));
+  test("reads page, category and search; a page that is not a whole number from 1 is the first", () => {
+    expect(state("")).toEqual({ page: 1, category: null, search: "" });
+    expect(state("?page=3&category=tips&q=tax+rates")).toEqual({ page: 3, category: "tips", search: "tax rates" });
+    for (const page of ["0", "-2", "abc", "1.5", "100000", "02", ""]) expect(state(`?page=${page}`).page).toBe(1);
+    expect(state(`?q=${"a".repeat(300)}`).search).toHaveLength(200);
   });
-  test("every word must match, in any order, across title and excerpt", () => {
-    const titles = (search: string) => filterPosts(posts, { category: null, search }).map((p) => p.title);
-    expect(titles("budget lighting")).toEqual(["Lighting on a Budget"]);
-    expect(titles("  SOFT   budget ")).toEqual(["Lighting on a Budget"]);
-    expect(titles("payout taxes")).toEqual(["Taxes for Cam Models"]);
-    expect(titles("cam")).toEqual(["Taxes for Cam Models"]);
-    expect(titles("lighting taxes")).toEqual([]);
-    expect(titles("tip zebra")).toEqual([]);
+  test("writes each part only when it is not the default, and back again", () => {
+    expect(blogListAddress({ page: 1, category: null, search: " " })).toBe("/blog");
+    const address = blogListAddress({ page: 2, category: "tips", search: "tax & fees" });
+    expect(address).toBe("/blog?category=tips&q=tax+%26+fees&page=2");
+    expect(state(address.slice(5))).toEqual({ page: 2, category: "tips", search: "tax & fees" });
+  });
+  test("the read's query is trimmed, so one search has one answer", () => {
+    expect(blogListQuery({ page: 1, category: null, search: "  tax   rates " })).toEqual({ q: "tax rates" });
+    expect(blogListQuery({ page: 2, category: "tips", search: "" })).toEqual({ category: "tips", page: "2" });
+  });
+});
+
+describe("marking what a search found", () => {
+  const marked = (parts: { text: string; mark: boolean }[]) =>
+    parts.map((p) => (p.mark ? `[${p.text}]` : p.text)).join("");
+  test("each word starting with a searched word, in any case, whole", () => {
+    expect(marked(markWords("Taxes for Cam Models: tax rates", "TAX mod"))).toBe(
+      "[Taxes] for Cam [Models]: [tax] rates",
+    );
+    expect(marked(markWords("Lighting on a budget", ""))).toBe("Lighting on a budget");
+    expect(marked(markWords("Lighting on a budget", "zebra"))).toBe("Lighting on a budget");
+  });
+  test("a passage's marked words, from the server's markers", () => {
+    expect(marked(passageParts(`…models ${MATCH_START}make${MATCH_END} their ${MATCH_START}money${MATCH_END}.`))).toBe(
+      "…models [make] their [money].",
+    );
   });
 });

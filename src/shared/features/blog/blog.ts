@@ -1,4 +1,5 @@
 import { format, formatDistanceStrict } from "date-fns";
+import { MATCH_END, MATCH_START, MAX_BLOG_SEARCH, MAX_CATEGORY_SLUG } from "./constants.ts";
 
 /** Minutes to read at about 200 words a minute; never less than one. */
 export function readingMinutes(html: string): number {
@@ -20,28 +21,79 @@ export function relativeTime(iso: string, now: Date = new Date()): string {
   return formatDistanceStrict(new Date(iso), now, { addSuffix: true, roundingMethod: "floor" });
 }
 
-export interface PostFilter {
+/** What the blog's list shows, read from its address (?page=, ?category=, ?q=). */
+export interface BlogListState {
+  page: number;
   category: string | null;
   search: string;
 }
 
-/** The words of a search, lower-cased: what a post must all contain, in any order. */
-function searchWords(search: string): string[] {
-  return search.toLowerCase().split(/\s+/).filter(Boolean);
+/**
+ * The list's state from its address. A page that is not a whole number from 1 is the first
+ * page; a search or a category longer than any could be is cut, so every address shows a list.
+ */
+export function blogListState(query: URLSearchParams): BlogListState {
+  const page = query.get("page") ?? "";
+  return {
+    page: /^[1-9]\d{0,4}$/.test(page) ? Number(page) : 1,
+    category: query.get("category")?.slice(0, MAX_CATEGORY_SLUG) || null,
+    search: (query.get("q") ?? "").slice(0, MAX_BLOG_SEARCH),
+  };
+}
+
+/** The list's address for a state: each part only when it is not the default. */
+export function blogListAddress({ page, category, search }: BlogListState): string {
+  const query = new URLSearchParams();
+  if (category) query.set("category", category);
+  if (search.trim() !== "") query.set("q", search);
+  if (page > 1) query.set("page", String(page));
+  const encoded = query.toString();
+  return encoded ? `/blog?${encoded}` : "/blog";
+}
+
+/** The read's query for a state: what the server needs, trimmed (so "tax" and "tax " share an answer). */
+export function blogListQuery({ page, category, search }: BlogListState): {
+  page?: string;
+  category?: string;
+  q?: string;
+} {
+  const q = search.trim().replace(/\s+/g, " ");
+  return {
+    ...(category ? { category } : {}),
+    ...(q ? { q } : {}),
+    ...(page > 1 ? { page: String(page) } : {}),
+  };
+}
+
+/** Parts of a text, each marked or not: a found word is marked. */
+export type Marked = { text: string; mark: boolean }[];
+
+/** A passage from the server, its found words between MATCH_START and MATCH_END, as parts. */
+export function passageParts(passage: string): Marked {
+  const parts: Marked = [];
+  for (const [i, piece] of passage.split(new RegExp(`[${MATCH_START}${MATCH_END}]`)).entries())
+    if (piece) parts.push({ text: piece, mark: i % 2 === 1 });
+  return parts;
 }
 
 /**
- * The blog list filter: a post must match the category (if any) and hold every word of
- * the search, in any order and case, in its title or excerpt.
+ * A title or an excerpt with each word that starts with a word of the search marked, as the
+ * index matches (a prefix, in any case): "tax" marks "Taxes". A word the index found by its stem
+ * alone ("earnings" finding "earned") is not marked here.
  */
-export function filterPosts<T extends { title: string; excerpt: string | null; category: string | null }>(
-  posts: T[],
-  filter: PostFilter,
-): T[] {
-  const words = searchWords(filter.search);
-  return posts.filter((p) => {
-    if (filter.category && p.category !== filter.category) return false;
-    const text = `${p.title}\n${p.excerpt ?? ""}`.toLowerCase();
-    return words.every((word) => text.includes(word));
-  });
+export function markWords(text: string, search: string): Marked {
+  const words = search.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  if (words.length === 0) return [{ text, mark: false }];
+  const parts: Marked = [];
+  let last = 0;
+  for (const found of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const word = found[0].toLowerCase();
+    if (!words.some((w) => word.startsWith(w))) continue;
+    const start = found.index;
+    if (start > last) parts.push({ text: text.slice(last, start), mark: false });
+    parts.push({ text: found[0], mark: true });
+    last = start + found[0].length;
+  }
+  if (last < text.length) parts.push({ text: text.slice(last), mark: false });
+  return parts;
 }

@@ -27,7 +27,7 @@ const PostRow = createSelectSchema(blogPosts);
  * `date`, the date the site shows (its publish date, else when it was written). `publishAt` is
  * when a published post becomes public, or null: public as soon as it is published.
  */
-export type BlogPost = Sent<Omit<Static<typeof PostRow>, "contentMarkdown">> & {
+export type BlogPost = Sent<Omit<Static<typeof PostRow>, "contentMarkdown" | "searchText">> & {
   readingMinutes: number;
   date: string;
 };
@@ -37,6 +37,20 @@ export type BlogPostSummary = Omit<
   BlogPost,
   "content" | "metaDescription" | "metaKeywords" | "published" | "publishAt" | "readingMinutes"
 >;
+
+/** A post in a search's results: also a passage of its text with the words found marked, when the text has them. */
+export type FoundPost = BlogPostSummary & { passage?: string };
+
+/**
+ * One page of the blog's list (docs/product.md#blog-list): its posts, how many match in all,
+ * and the page's number out of how many.
+ */
+export interface BlogPostsPage<Post = FoundPost> {
+  posts: Post[];
+  total: number;
+  page: number;
+  pages: number;
+}
 
 /** A post in content/blog/posts/*.md: front matter for its fields, the body for its content. */
 export const SeedPost = Type.Object({
@@ -96,7 +110,7 @@ export const PostInput = Type.Omit(
     /** When a published post becomes public (ISO date-time, UTC); absent or null: at once. */
     publishAt: () => Type.String({ format: "date-time", error: "Publish date must be a date and time" }),
   }),
-  ["id", "createdAt", "updatedAt"],
+  ["id", "createdAt", "updatedAt", "searchText"],
 );
 export type PostInput = Static<typeof PostInput>;
 

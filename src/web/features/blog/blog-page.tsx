@@ -1,11 +1,14 @@
+import { useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
-import { filterPosts } from "#shared/features/blog/blog.ts";
+import { type BlogListState, blogListAddress, blogListQuery, blogListState } from "#shared/features/blog/blog.ts";
 import { categoryLabel } from "#shared/features/blog/categories.ts";
 import { blogCategoriesRead, blogMovedRead, blogPostsRead } from "#shared/features/blog/reads.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { isPlainClick } from "#web/lib/clicks.ts";
-import { useRead } from "#web/lib/reads.ts";
-import { type PageRoute, required } from "#web/page-route.ts";
+import { ApiError } from "#web/lib/query-client.ts";
+import { useQueryRead, useRead } from "#web/lib/reads.ts";
+import { scrollToTop } from "#web/lib/scroll.ts";
+import { optional, type PageRoute, required } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { FeedAlternate, FeedLink } from "./feed.tsx";
@@ -26,42 +29,68 @@ export const route: PageRoute = {
         return { to: to.pathname + to.search, permanent: true };
       }
     }
-    return [required(blogPostsRead), required(blogCategoriesRead)];
+    // One page of the list, from the index: a page after the last answers 404 with its own state.
+    return [optional(blogPostsRead, {}, blogListQuery(blogListState(search))), required(blogCategoriesRead)];
   },
 };
 
-/** The list's address: the category and the search as typed, each only when set. */
-function blogAddress(category: string | null, search: string): string {
-  const query = new URLSearchParams();
-  if (category) query.set("category", category);
-  if (search.trim() !== "") query.set("q", search);
-  const encoded = query.toString();
-  return encoded ? `/blog?${encoded}` : "/blog";
-}
+/** How long typing may pause before the list follows the search (each pause is one request). */
+const SEARCH_PAUSE_MS = 200;
 
-/** /blog with optional ?category= and ?q= (docs/product.md#blog-list). */
+/** /blog with optional ?category=, ?q= and ?page= (docs/product.md#blog-list). */
 export default function BlogPage() {
   const { brandName } = useSettings();
   const [, navigate] = useLocation();
-  const query = new URLSearchParams(useSearch());
-  const category = query.get("category");
-  // The address holds the search, so a reload, Back and a shared link keep it.
-  const search = query.get("q") ?? "";
-  const posts = useRead(blogPostsRead);
+  // The address holds the whole state, so a reload, Back and a shared link keep it.
+  const state = blogListState(new URLSearchParams(useSearch()));
+  const { category, search, page } = state;
+  const posts = useQueryRead(blogPostsRead, blogListQuery(state));
   const categories = useRead(blogCategoriesRead);
 
-  const filtersActive = Boolean(category) || search.trim() !== "";
-  const visible = filterPosts(posts.data ?? [], { category, search });
-  const setCategory = (slug: string | null) => navigate(blogAddress(slug, search), { replace: true });
-  const setSearch = (text: string) => navigate(blogAddress(category, text), { replace: true });
+  // What the box shows as it is typed; the address (and the list) follow after a pause.
+  const [typed, setTyped] = useState(search);
+  const pause = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => {
+    // The address changed by other means (Back, a category, Clear): the box shows its search.
+    clearTimeout(pause.current);
+    setTyped(search);
+  }, [search]);
+  useEffect(() => () => clearTimeout(pause.current), []);
+
+  const go = (next: Partial<BlogListState>, replace = true) =>
+    navigate(blogListAddress({ ...state, page: 1, ...next }), { replace });
+  const setSearch = (text: string) => {
+    setTyped(text);
+    clearTimeout(pause.current);
+    pause.current = setTimeout(() => go({ search: text }), SEARCH_PAUSE_MS);
+  };
   const clear = () => navigate("/blog", { replace: true });
+
+  const filtersActive = Boolean(category) || search.trim() !== "";
+  const data = posts.data;
+  // A page after the last: null from the server's first HTML, a 404 when fetched here.
+  const missing = data === null || (posts.error instanceof ApiError && posts.error.status === 404);
+  const found = data?.total ?? 0;
+  const pageLink = (to: number, label: string, rel: "prev" | "next") => (
+    <Link
+      href={blogListAddress({ ...state, page: to })}
+      rel={rel}
+      onClick={(event) => {
+        if (!isPlainClick(event)) return;
+        // The next page starts at the top of the list, not where the last one ended.
+        scrollToTop();
+      }}
+    >
+      {label}
+    </Link>
+  );
 
   return (
     <>
       <PageMeta
-        page="Webcam Model Blog"
+        page={page > 1 ? `Webcam Model Blog, page ${page}` : "Webcam Model Blog"}
         description="Expert advice, platform reviews, and income strategies to help you succeed as a webcam model."
-        canonicalPath={category ? `/blog?category=${encodeURIComponent(category)}` : "/blog"}
+        canonicalPath={blogListAddress({ category, search: "", page })}
       />
       <FeedAlternate brandName={brandName} />
       <header className="page-intro">
@@ -70,15 +99,25 @@ export default function BlogPage() {
       </header>
 
       <div className="blog-filters">
-        {/* Without scripts, Enter sends the search to the server, which renders the filtered list. */}
-        <form method="get" action="/blog" role="search" onSubmit={(e) => e.preventDefault()}>
+        {/* Without scripts, Enter sends the search to the server, which renders the list it finds. */}
+        <form
+          method="get"
+          action="/blog"
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            clearTimeout(pause.current);
+            go({ search: typed });
+          }}
+        >
           {category && <input type="hidden" name="category" value={category} />}
           <input
             type="search"
             name="q"
             placeholder="Search articles..."
             aria-label="Search articles"
-            value={search}
+            maxLength={200}
+            value={typed}
             onChange={(e) => setSearch(e.target.value)}
           />
         </form>
@@ -90,14 +129,14 @@ export default function BlogPage() {
             return (
               <a
                 key={c.slug}
-                href={blogAddress(next, search)}
+                href={blogListAddress({ category: next, search, page: 1 })}
                 role="button"
                 className={category === c.slug ? "chip active" : "chip outline secondary"}
                 aria-pressed={category === c.slug}
                 onClick={(event) => {
                   if (!isPlainClick(event)) return;
                   event.preventDefault();
-                  setCategory(next);
+                  go({ category: next });
                 }}
               >
                 {c.name}
@@ -119,9 +158,23 @@ export default function BlogPage() {
         </div>
       </div>
 
-      {posts.isPending ? (
+      {missing ? (
+        <section className="empty-state" aria-live="polite">
+          <h2>No page {page} here</h2>
+          <p>{filtersActive ? "These filters find fewer articles." : "The blog has fewer articles than that."}</p>
+          <Link href={blogListAddress({ ...state, page: 1 })}>Go to the first page</Link>
+        </section>
+      ) : posts.isError && !data ? (
+        <section className="empty-state" role="alert">
+          <h2>The articles did not load</h2>
+          <p>Check your connection, then try again.</p>
+          <button type="button" onClick={() => void posts.refetch()}>
+            Try again
+          </button>
+        </section>
+      ) : !data ? (
         <Loading text="Loading articles..." />
-      ) : visible.length === 0 ? (
+      ) : found === 0 ? (
         <section className="empty-state" aria-live="polite">
           <h2>No articles found</h2>
           <p>{filtersActive ? "Try changing your filters or search term." : "Check back soon for new content!"}</p>
@@ -134,16 +187,26 @@ export default function BlogPage() {
       ) : (
         <>
           <p className="visually-hidden" aria-live="polite">
-            {visible.length} {visible.length === 1 ? "article" : "articles"}
+            {found} {found === 1 ? "article" : "articles"}
             {category ? ` in ${categoryLabel(category)}` : ""}
+            {data.pages > 1 ? `, page ${data.page} of ${data.pages}` : ""}
           </p>
-          <ul className="post-grid">
-            {visible.map((post) => (
+          <ul className="post-grid" aria-busy={posts.isPlaceholderData}>
+            {data.posts.map((post) => (
               <li key={post.id}>
-                <PostCard post={post} />
+                <PostCard post={post} search={posts.isPlaceholderData ? "" : search} />
               </li>
             ))}
           </ul>
+          {data.pages > 1 && (
+            <nav className="blog-pages" aria-label="Blog pages">
+              {data.page > 1 ? pageLink(data.page - 1, "← Previous page", "prev") : <span />}
+              <span>
+                Page {data.page} of {data.pages}
+              </span>
+              {data.page < data.pages ? pageLink(data.page + 1, "Next page →", "next") : <span />}
+            </nav>
+          )}
         </>
       )}
       <p className="feed-link">

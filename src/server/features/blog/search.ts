@@ -1,0 +1,137 @@
+// The blog's search (docs/decisions/086-blog-search-and-pages.md), on the database's own
+// full-text index: SQLite's FTS5 table blog_posts_search (kept by triggers, drizzle/0013) and
+// PostgreSQL's GIN index over the expression below (drizzle-pg/0005). Both stem English words,
+// match every word of the search in any order, each as a prefix of a word, and rank by where the
+// words are found: the title first, then the excerpt, then the text.
+
+import { eq, isNull, type SQL, sql } from "drizzle-orm";
+import { sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { dialect } from "#server/db/dialect.ts";
+import { inTransaction } from "#server/db/transaction.ts";
+import type { Db } from "#server/db/types.ts";
+import { MATCH_END, MATCH_START } from "#shared/features/blog/constants.ts";
+import { blogPosts } from "./table.ts";
+
+/** At most this many words of a search are used; the rest are ignored. */
+const MAX_WORDS = 8;
+/** A word longer than this is cut: no English word is, and the index needs no more. */
+const MAX_WORD = 40;
+
+/**
+ * The words of a search: runs of letters and digits, lower-cased, at most eight. Everything else
+ * (quotes, operators, punctuation) separates words, so a search can never be read as the index's
+ * query syntax.
+ */
+export function searchWords(search: string): string[] {
+  const words =
+    search
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words.map((word) => word.slice(0, MAX_WORD)))].slice(0, MAX_WORDS);
+}
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+
+/**
+ * A post's content as the plain text the index holds: the words of its clean HTML, tags
+ * removed, character references decoded, space collapsed. Derived when the post is saved.
+ */
+export function plainText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, " ")
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+      if (name[0] !== "#") return ENTITIES[name.toLowerCase()] ?? whole;
+      const code = name[1] === "x" || name[1] === "X" ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : " ";
+    })
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** SQLite's FTS5 table, only to name it and its columns in queries (the migration creates it). */
+const blogPostsSearch = sqliteTable("blog_posts_search", {
+  rowid: text("rowid"),
+  title: text("title"),
+  excerpt: text("excerpt"),
+  searchText: text("search_text"),
+});
+
+/** PostgreSQL: the posts' words, a column PostgreSQL generates and indexes (drizzle-pg/0005). */
+const postgresWords = sql.raw(`"blog_posts"."search_words"`);
+
+/** A search as the database runs it: what it joins, which rows match, their order and a passage. */
+export interface TextSearch {
+  /** SQLite: the index table to join on the post's id; PostgreSQL: none. */
+  join: { table: typeof blogPostsSearch; on: SQL } | null;
+  where: SQL;
+  /** Best first: the posts holding the most of the words, then by where they hold them. */
+  order: SQL[];
+  /** A passage of the text around the words found, each found word between MATCH_START and MATCH_END. */
+  passage: SQL<string | null>;
+}
+
+/**
+ * The search for `words` (from searchWords, at least one): the posts holding any of the words,
+ * those holding more of them first ("make money" finds posts about money that never say
+ * "make", after those that say both), then by the index's rank.
+ */
+export function textSearch(words: string[]): TextSearch {
+  if (dialect === "postgresql") {
+    // Letters and digits only (searchWords), so the words cannot be operators.
+    const tsquery = (text: string) => sql`to_tsquery('english'::regconfig, ${text})`;
+    const any = tsquery(words.map((word) => `${word}:*`).join(" | "));
+    const held = sql.join(
+      words.map((word) => sql`(${postgresWords} @@ ${tsquery(`${word}:*`)})::int`),
+      sql` + `,
+    );
+    return {
+      join: null,
+      where: sql`${postgresWords} @@ ${any}`,
+      order: [sql`${held} desc`, sql`ts_rank(${postgresWords}, ${any}) desc`],
+      passage: sql<
+        string | null
+      >`ts_headline('english'::regconfig, coalesce(${blogPosts.searchText}, ''), ${any}, ${`StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=26, MinWords=12, MaxFragments=1, FragmentDelimiter=" … "`})`,
+    };
+  }
+  // Each word quoted (it holds only letters and digits anyway) and a prefix: "earn"* OR "money"*.
+  const term = (word: string) => `"${word}"*`;
+  const held = sql.join(
+    words.map(
+      (word) =>
+        sql`(${blogPosts.id} IN (SELECT rowid FROM ${blogPostsSearch} WHERE ${blogPostsSearch} MATCH ${term(word)}))`,
+    ),
+    sql` + `,
+  );
+  return {
+    join: { table: blogPostsSearch, on: sql`${blogPostsSearch.rowid} = ${blogPosts.id}` },
+    where: sql`${blogPostsSearch} MATCH ${words.map(term).join(" OR ")}`,
+    order: [sql`${held} desc`, sql`bm25(${blogPostsSearch}, 10.0, 4.0, 1.0)`],
+    passage: sql<string | null>`snippet(${blogPostsSearch}, 2, ${MATCH_START}, ${MATCH_END}, '…', 18)`,
+  };
+}
+
+/**
+ * The start's upgrade step: each post saved before the search existed (or written by other
+ * means) gets its words, in batches of 200, so no write holds the database long. Returns how
+ * many posts it filled. A second run changes nothing.
+ */
+export async function fillSearchText(db: Db): Promise<number> {
+  let filled = 0;
+  for (;;) {
+    const rows = await db
+      .select({ id: blogPosts.id, content: blogPosts.content })
+      .from(blogPosts)
+      .where(isNull(blogPosts.searchText))
+      .limit(200);
+    if (rows.length === 0) return filled;
+    await inTransaction(db, async (tx) => {
+      for (const row of rows)
+        await tx
+          .update(blogPosts)
+          .set({ searchText: plainText(row.content) })
+          .where(eq(blogPosts.id, row.id));
+    });
+    filled += rows.length;
+  }
+}
