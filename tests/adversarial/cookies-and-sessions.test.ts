@@ -235,6 +235,8 @@ describe("private answers are never stored: Cache-Control: no-store", () => {
       "/admin-login",
       "/api/settings",
       "/sitemap.xml",
+      "/sitemap-pages.xml",
+      "/sitemap-posts-1.xml",
       "/blog/rss.xml",
       "/robots.txt",
       "/healthz",
@@ -271,6 +273,7 @@ describe("HSTS only over HTTPS", () => {
     "/robots.txt",
     "/favicon.ico",
     "/sitemap.xml",
+    "/sitemap-posts-1.xml",
     "/course-complete",
     "/uploads/nothing.png",
   ];

@@ -529,6 +529,8 @@ describe("anonymous writes: a per-client limit", () => {
     "/api/settings",
     "/healthz",
     "/sitemap.xml",
+    "/sitemap-pages.xml",
+    "/sitemap-posts-1.xml",
     "/quiz/result?archetype=Couple",
   ])("a client over its write limit still reads: GET %s", async (path) => {
     const t = limitedApp(1);
@@ -688,6 +690,7 @@ describe("junk in the query never answers 5xx", () => {
     "/api/blog/posts",
     "/api/module/1/affiliate-offers",
     "/sitemap.xml",
+    "/sitemap-posts-1.xml",
   ];
   let app: TestApp;
   beforeAll(() => {

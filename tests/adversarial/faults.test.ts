@@ -354,6 +354,8 @@ describe("the database deleted while the server runs", () => {
     ["/api/blog/posts", [200, 503]],
     // 404 while no public address is known (the admin signed in at 127.0.0.1, a local address).
     ["/sitemap.xml", [200, 404, 503]],
+    ["/sitemap-pages.xml", [200, 404, 503]],
+    ["/sitemap-posts-1.xml", [200, 404, 503]],
   ])("a read of %s is honest (what the open file holds) or 503, never a 500", async (path, allowed) => {
     expect(allowed).toContain((await fetch(server.url + path)).status);
   });

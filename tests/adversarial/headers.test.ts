@@ -62,6 +62,8 @@ const PATHS = [
   "/resources",
   "/no-such-page",
   "/sitemap.xml",
+  "/sitemap-pages.xml",
+  "/sitemap-posts-1.xml",
   "/blog/rss.xml",
   "/robots.txt",
   "/api/settings",
@@ -108,7 +110,7 @@ async function poisonThenCheck(server: Running, headers: Record<string, string>)
     expectClean(`hostile ${path}`, hostile.status, hostile.headers, await hostile.text());
   }
   // An absolute-form request target names another host too.
-  for (const path of ["/", "/blog", "/sitemap.xml"]) {
+  for (const path of ["/", "/blog", "/sitemap.xml", "/sitemap-pages.xml"]) {
     const res = await rawRequest(
       server.port,
       `GET http://evilmarker.example${path} HTTP/1.1\r\nHost: ${self}\r\nConnection: close\r\n\r\n`,
@@ -151,7 +153,10 @@ describe("before the public address is known (fresh install, no PUBLIC_URL)", ()
     expect(clean["/blog"]!.body).toContain('<link rel="canonical" href="/blog"/>');
     expect(clean["/blog"]!.body).not.toContain('property="og:url"');
     expect(bootOrigin(clean["/blog"]!.body)).toBeNull();
+    // The sitemap's index and its parts alike.
     expect(clean["/sitemap.xml"]!.status).toBe(404);
+    expect(clean["/sitemap-pages.xml"]!.status).toBe(404);
+    expect(clean["/sitemap-posts-1.xml"]!.status).toBe(404);
     expect(clean["/blog/rss.xml"]!.status).toBe(404);
     expect(clean["/robots.txt"]!.body).not.toContain("Sitemap:");
     expect(clean["/blog/no-such-post"]!.location).toBe("/blog");
@@ -186,9 +191,14 @@ describe("once the admin has confirmed the public address", () => {
     const post = clean["/blog/choosing-a-stage-name"]!.body;
     const jsonLd = JSON.parse(/<script type="application\/ld\+json">(.*?)<\/script>/s.exec(post)![1]!);
     expect(jsonLd[0].mainEntityOfPage).toBe(`${SITE}/blog/choosing-a-stage-name`);
-    const locs = [...parseXml(clean["/sitemap.xml"]!.body).getElementsByTagName("loc")].map((l) => l.textContent);
-    expect(locs.length).toBeGreaterThan(10);
-    expect(locs.every((l) => l?.startsWith(`${SITE}/`))).toBe(true);
+    const locs = (path: string) =>
+      [...parseXml(clean[path]!.body).getElementsByTagName("loc")].map((l) => l.textContent);
+    // The index names its parts at the confirmed address; each part's every address starts with it.
+    expect(locs("/sitemap.xml")).toEqual([`${SITE}/sitemap-pages.xml`, `${SITE}/sitemap-posts-1.xml`]);
+    expect(locs("/sitemap-pages.xml").length).toBeGreaterThan(10);
+    expect(locs("/sitemap-posts-1.xml")).toContain(`${SITE}/blog/choosing-a-stage-name`);
+    for (const path of ["/sitemap-pages.xml", "/sitemap-posts-1.xml"])
+      expect([path, locs(path).every((l) => l?.startsWith(`${SITE}/`))]).toEqual([path, true]);
     const links = [...parseXml(clean["/blog/rss.xml"]!.body).getElementsByTagName("link")].map((l) => l.textContent);
     expect(links.every((l) => l?.startsWith(`${SITE}/`))).toBe(true);
     expect(clean["/robots.txt"]!.body).toContain(`Sitemap: ${SITE}/sitemap.xml`);
@@ -213,6 +223,7 @@ const ROUTES = [
   "POST /api/upload",
   "GET /uploads/abc.png",
   "GET /sitemap.xml",
+  "GET /sitemap-posts-1.xml",
   "GET /robots.txt",
   "HEAD /",
   "OPTIONS /api/settings",

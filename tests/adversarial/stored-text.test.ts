@@ -14,6 +14,9 @@ type App = Awaited<ReturnType<typeof adminApp>>;
 // A public address, so the feed and the sitemap are served (they need absolute links).
 const SITE = { publicUrl: "http://localhost" };
 
+/** The sitemap's index and the parts it lists on a site with fewer posts than a part holds. */
+const SITEMAP = ["/sitemap.xml", "/sitemap-pages.xml", "/sitemap-posts-1.xml"];
+
 /** Problems a strict XML parser finds (well-formedness, characters XML cannot hold). */
 function xmlProblems(xml: string): string[] {
   const problems: string[] = [];
@@ -180,8 +183,8 @@ describe("hostile text stored through the admin API stays text", () => {
     const post = parseHtml(await (await app.request("/blog/pwned-post")).text());
     const jsonLd = JSON.parse(post.querySelector('script[type="application/ld+json"]')!.textContent!);
     expect(jsonLd[0].headline).toBe(payload.slice(0, 200));
-    // Feeds and the sitemap: well-formed, and the title reads back exactly.
-    for (const path of ["/blog/rss.xml", "/sitemap.xml"]) {
+    // Feeds and the sitemap (its index and both parts): well-formed, and the title reads back exactly.
+    for (const path of ["/blog/rss.xml", ...SITEMAP]) {
       const xml = await (await ok(path, await app.request(path))).text();
       expect([path, xmlProblems(xml)]).toEqual([path, []]);
     }
@@ -299,7 +302,7 @@ describe("rows written by other means: the feed and the sitemap stay well-formed
       .query("UPDATE blog_posts SET title = ?, excerpt = ?, category = ?, slug = ? WHERE slug = 'stored-by-sql'")
       .run(`Title ${char} & <b>`, `Excerpt ${char}`, `cat${char}`, `slug${char}<&>`);
     app.sqlite.query("UPDATE site_settings SET brand_name = ?").run(`Brand ${char}`);
-    for (const path of ["/blog/rss.xml", "/sitemap.xml"]) {
+    for (const path of ["/blog/rss.xml", ...SITEMAP]) {
       const res = await app.request(path);
       expect([code, path, res.status]).toEqual([code, path, 200]);
       expect([code, path, xmlProblems(await res.text())]).toEqual([code, path, []]);

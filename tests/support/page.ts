@@ -35,7 +35,7 @@ export function parseHtml(html: string): Document {
   return parser().parseFromString(html, "text/html") as unknown as Document;
 }
 
-/** Parses an XML document (a feed, the sitemap) and fails on a parse error. */
+/** Parses an XML document (a feed, the sitemap's index or one of its parts) and fails on a parse error. */
 export function parseXml(xml: string): Document {
   const doc = parser().parseFromString(xml, "application/xml") as unknown as Document;
   const errors = doc.getElementsByTagName("parsererror");

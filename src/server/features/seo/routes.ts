@@ -1,6 +1,15 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/types.ts";
-import { robotsTxt, rssXml, sitemapXml } from "./service.ts";
+import {
+  checkedPartSize,
+  robotsTxt,
+  rssXml,
+  SITEMAP_PAGES_PATH,
+  SITEMAP_PART_SIZE,
+  sitemapIndexXml,
+  sitemapPagesXml,
+  sitemapPostsXml,
+} from "./service.ts";
 
 export interface SeoOptions {
   /** The site's public address (PUBLIC_URL or the one in the settings); null when none is known. */
@@ -9,13 +18,22 @@ export interface SeoOptions {
   contentDate: Date;
   /** What time it is for scheduled posts (tests pass their own clock). */
   now: () => Date;
+  /** The most posts one part of the sitemap lists (default SITEMAP_PART_SIZE; tests pass a small one). */
+  sitemapPartSize?: number;
 }
 
 /** Why the sitemap and the feed are not served yet: both need absolute links. */
 const NO_PUBLIC_ADDRESS =
   "needs the site's public address, which is not known yet. The admin sets it in Settings (or the operator sets PUBLIC_URL); until then it is not served.";
 
-export function seoRoutes(db: Db, { publicBase, contentDate, now }: SeoOptions) {
+const NO_SUCH_PART = "No such part of the sitemap: /sitemap.xml lists the parts there are.\n";
+
+/** A posts' part's number from its address: digits without a leading zero, else null. */
+const POSTS_PART = /^\/sitemap-posts-([1-9][0-9]{0,15})\.xml$/;
+
+export function seoRoutes(db: Db, { publicBase, contentDate, now, sitemapPartSize = SITEMAP_PART_SIZE }: SeoOptions) {
+  // A wrong size stops the start, not the first crawl.
+  checkedPartSize(sitemapPartSize);
   const text = (body: string, type: string, status = 200) =>
     new Response(body, {
       status,
@@ -26,14 +44,29 @@ export function seoRoutes(db: Db, { publicBase, contentDate, now }: SeoOptions) 
     });
   // Sitemaps and RSS need absolute URLs; without a known address they honestly do not exist yet.
   const absent = (what: string) => text(`${what} ${NO_PUBLIC_ADDRESS}\n`, "text/plain", 404);
-  return new Elysia({ name: "seo" })
-    .get("/sitemap.xml", async () => {
-      const base = await publicBase();
-      return base ? text(await sitemapXml(db, base, contentDate, now()), "application/xml") : absent("The sitemap");
-    })
-    .get("/blog/rss.xml", async () => {
-      const base = await publicBase();
-      return base ? text(await rssXml(db, base, now()), "application/rss+xml") : absent("The RSS feed");
-    })
-    .get("/robots.txt", async () => text(robotsTxt(await publicBase()), "text/plain"));
+  /** Any address of the sitemap: the same 404 without a public address, whichever part is asked for. */
+  const sitemap = async (build: (base: string) => Promise<string | null>) => {
+    const base = await publicBase();
+    if (!base) return absent("The sitemap");
+    const xml = await build(base);
+    return xml === null ? text(NO_SUCH_PART, "text/plain", 404) : text(xml, "application/xml");
+  };
+  return (
+    new Elysia({ name: "seo" })
+      .get("/sitemap.xml", () => sitemap((base) => sitemapIndexXml(db, base, contentDate, now(), sitemapPartSize)))
+      .get(SITEMAP_PAGES_PATH, () => sitemap((base) => sitemapPagesXml(db, base, contentDate, now())))
+      // Elysia has no parameter inside a path segment: this route takes every /sitemap-posts-…
+      // address of one segment, and the part number is read from the path.
+      .get("/sitemap-posts-*", ({ path }) =>
+        sitemap(async (base) => {
+          const part = POSTS_PART.exec(path)?.[1];
+          return part ? sitemapPostsXml(db, base, now(), Number(part), sitemapPartSize) : null;
+        }),
+      )
+      .get("/blog/rss.xml", async () => {
+        const base = await publicBase();
+        return base ? text(await rssXml(db, base, now()), "application/rss+xml") : absent("The RSS feed");
+      })
+      .get("/robots.txt", async () => text(robotsTxt(await publicBase()), "text/plain"))
+  );
 }

@@ -13,6 +13,7 @@ import { settingsInput } from "#tests/support/admin-inputs.ts";
 import { HIDDEN_CHARACTERS } from "#tests/support/hostile-destinations.ts";
 import { renderPage } from "#tests/support/page.ts";
 import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
+import { readSitemap } from "#tests/support/sitemap.ts";
 
 const settings = settingsInput();
 /** A request from this site without the session: refused, and nothing changes. */
@@ -407,11 +408,13 @@ describe("the site's public address", () => {
     expect(await (await asAdmin(address)).json()).toEqual({ origin: "https://guide.example.com", source: "sign-in" });
     expect((await renderPage(request, "/learn")).link("canonical")).toBe("https://guide.example.com/learn");
     expect(await (await request("/robots.txt")).text()).toContain("Sitemap: https://guide.example.com/sitemap.xml");
-    expect((await request("/sitemap.xml")).status).toBe(200);
-    // Forgetting it: relative links again, and no sitemap.
+    // The sitemap's index and its parts, at that address.
+    expect((await readSitemap(request, "https://guide.example.com")).locs).toContain("https://guide.example.com/learn");
+    // Forgetting it: relative links again, and no sitemap (neither the index nor a part).
     expect((await asAdmin(address, { method: "DELETE" })).status).toBe(200);
     expect((await renderPage(request, "/learn")).link("canonical")).toBe("/learn");
     expect((await request("/sitemap.xml")).status).toBe(404);
+    expect((await request("/sitemap-pages.xml")).status).toBe(404);
   });
 
   test.each([
