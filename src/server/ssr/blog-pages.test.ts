@@ -176,7 +176,7 @@ describe("/blog", () => {
     expect(form?.querySelector('input[type="hidden"][name="category"]')?.getAttribute("value")).toBe(
       "income-strategies",
     );
-    const none = (await renderPage(request, "/blog?q=payout%20lighting")).main();
+    const none = (await renderPage(request, "/blog?q=zebra%20crossing")).main();
     expect(none.getByRole("heading", { name: "No articles found" })).toBeTruthy();
   });
 

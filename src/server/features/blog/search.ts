@@ -5,7 +5,7 @@
 // words are found: the title first, then the excerpt, then the text.
 
 import { eq, isNull, type SQL, sql } from "drizzle-orm";
-import { sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { table, text } from "#server/db/columns.ts";
 import { dialect } from "#server/db/dialect.ts";
 import { inTransaction } from "#server/db/transaction.ts";
 import type { Db } from "#server/db/types.ts";
@@ -49,8 +49,11 @@ export function plainText(html: string): string {
     .trim();
 }
 
-/** SQLite's FTS5 table, only to name it and its columns in queries (the migration creates it). */
-const blogPostsSearch = sqliteTable("blog_posts_search", {
+/**
+ * SQLite's FTS5 table, only to name it and its columns in queries: the migration creates it,
+ * and it is not in the schema drizzle-kit reads (db/schema.ts), so it makes no migration.
+ */
+const blogPostsSearch = table("blog_posts_search", {
   rowid: text("rowid"),
   title: text("title"),
   excerpt: text("excerpt"),

@@ -17,6 +17,9 @@ const RESERVED = new Set([
   ...pages.map((page) => page.path.split("/")[1] ?? "").filter((part) => part !== "" && /^[a-z0-9-]+$/.test(part)),
 ]);
 
+/** The sitemap's parts of posts answer every address that starts so (/sitemap-posts-{n}.xml, else a 404). */
+const SITEMAP_PARTS = "sitemap-posts-";
+
 export function isReservedAddress(slug: string): boolean {
-  return RESERVED.has(slug);
+  return RESERVED.has(slug) || slug.startsWith(SITEMAP_PARTS);
 }

@@ -98,7 +98,7 @@ describe("added pages", () => {
 
   test("an address the site uses, or another page holds, is refused at the field with a 409", async () => {
     const { asAdmin } = await adminApp();
-    for (const slug of ["quiz", "blog", "admin", "api", "go", "learn-more", "terms", "new"]) {
+    for (const slug of ["quiz", "blog", "admin", "api", "go", "learn-more", "terms", "new", "sitemap-posts-extra"]) {
       const res = await asAdmin("/api/admin/site-pages", { method: "POST", json: { ...about, slug } });
       expect(res.status).toBe(409);
       expect(JSON.stringify(await res.json())).toContain(`/${slug}`);
