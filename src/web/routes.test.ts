@@ -111,6 +111,10 @@ describe("what a page reads from its address", () => {
     ["/admin/analytics?days=90&x=1", "days=90", "shared"],
     ["/admin/analytics?days=14", "", "shared"],
     ["/admin/analytics?days=07", "", "shared"],
+    ["/admin/posts?q=light&x=1&page=3", "page=3&q=light", "visitor"],
+    ["/admin/posts?page=1", "", "shared"],
+    ["/admin/posts?page=0&page=2", "", "shared"],
+    ["/admin/posts?page=100001", "", "shared"],
   ])("%s reads %p (%s)", (url, search, partition) => {
     expect(address(url)).toMatchObject({ search, partition });
     // The browser's search hook gives the page the same query string.

@@ -2,7 +2,7 @@ import { inject, parse } from "regexparam";
 import { matchRoute } from "wouter";
 import { readPeriod } from "#shared/features/analytics/report.ts";
 import { isSeededCategory } from "#shared/features/blog/categories.ts";
-import { MAX_BLOG_PAGE } from "#shared/features/blog/constants.ts";
+import { MAX_BLOG_PAGE, readAdminPostsPage } from "#shared/features/blog/constants.ts";
 import { QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
 import { isModuleNumber, parseModuleId } from "#shared/features/course/course.ts";
 import { canonicalRetry } from "#shared/features/course/quiz-review.ts";
@@ -239,7 +239,16 @@ export const pages: PathEntry[] = [
   // post and offer editors by record id ("new" for a new one). Never cached; the session
   // is checked in the browser, so the server's HTML holds no admin data.
   { id: "admin", path: "/admin", load: adminPage },
-  { id: "admin-posts", path: "/admin/posts", load: adminPage },
+  {
+    id: "admin-posts",
+    path: "/admin/posts",
+    // The list's page (2 and on; any other value reads as the first) and its search.
+    search: {
+      page: { shared: () => true, canonical: (value) => ((readAdminPostsPage(value) ?? 1) > 1 ? value : null) },
+      q: visitorMade,
+    },
+    load: adminPage,
+  },
   { id: "admin-post", path: "/admin/posts/:id", load: adminPage },
   { id: "admin-categories", path: "/admin/categories", load: adminPage },
   { id: "admin-offers", path: "/admin/offers", load: adminPage },

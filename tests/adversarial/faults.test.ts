@@ -289,8 +289,15 @@ function writeKinds(productId: string): Write[] {
 async function siteState(server: Server, cookie: string) {
   const admin = asAdmin(server, cookie);
   const read = async (path: string) => (await admin(path)).json();
+  // Each post whole, as its editor opens it (the list holds no text), from every page of the list.
+  const posts: unknown[] = [];
+  for (let page = 1, pages = 1; page <= pages; page++) {
+    const list = await read(`/api/admin/blog/posts?page=${page}`);
+    pages = list.pages;
+    for (const { id } of list.posts as { id: number }[]) posts.push(await read(`/api/admin/blog/post/${id}`));
+  }
   return {
-    posts: await read("/api/admin/blog/posts"),
+    posts,
     categories: await read("/api/blog/categories"),
     offers: await read("/api/admin/affiliate-offers"),
     products: await read("/api/admin/recommended-products"),

@@ -55,8 +55,18 @@ test("a body is sent as JSON; an upload as the browser's own multipart form, unt
 });
 
 test("an answer keeps its strings as sent: dates are not turned into Date objects", async () => {
-  recorded(() => Response.json([{ id: 1, createdAt: "2026-11-27T10:00:00.000Z" }]));
-  const [post] = await answer(adminApi.blog.posts.get());
+  recorded(() =>
+    Response.json({
+      posts: [{ id: 1, createdAt: "2026-11-27T10:00:00.000Z" }],
+      total: 1,
+      page: 1,
+      pages: 1,
+      pageSize: 20,
+    }),
+  );
+  const {
+    posts: [post],
+  } = await answer(adminApi.blog.posts.get());
   expect(post?.createdAt).toBe("2026-11-27T10:00:00.000Z");
 });
 

@@ -1,6 +1,6 @@
 import { type UseQueryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { Link, useLocation } from "wouter";
+import { Link, useLocation, useSearch } from "wouter";
 import { SESSION_ENDED_LOGIN } from "#shared/features/auth/constants.ts";
 import { AnalyticsTab } from "#web/features/analytics/admin-analytics.tsx";
 import { AccountTab } from "#web/features/auth/admin-account.tsx";
@@ -18,14 +18,14 @@ import { ProductsTab } from "#web/features/products/admin-products.tsx";
 import { SettingsTab } from "#web/features/settings/admin-settings.tsx";
 import { PagesTab } from "#web/features/site-pages/admin-pages.tsx";
 import { AdminHeader } from "#web/layout/admin-header.tsx";
-import { retryQuery } from "#web/lib/query-client.ts";
+import { ApiError, retryQuery } from "#web/lib/query-client.ts";
 import { loadPage } from "#web/page-modules.ts";
 import { pageById } from "#web/routes.ts";
 import { sessionEnded, sessionResumed, useSessionStore } from "#web/stores/session.ts";
 import { toast } from "#web/stores/toast.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
-import { adminApi, answer, authApi } from "./admin-client.ts";
+import { adminApi, answer, at, authApi } from "./admin-client.ts";
 import { adminQuery } from "./admin-queries.ts";
 import {
   ADMIN_SECTIONS,
@@ -39,6 +39,9 @@ import {
 // What to focus once the next admin address has rendered (each address mounts the page
 // anew): the nav link just followed, or the section it opened (an editor, its list).
 let focusNext: "nav" | "panel" | null = null;
+
+// The list address (its page and search) a post's editor was opened from, to go back to.
+let openedFrom: { record: string; list: string } | null = null;
 
 const noSubscription = () => () => {};
 
@@ -60,6 +63,7 @@ export default function AdminPage() {
   const [shown, setShown] = useState(() => useSessionStore.getState().ended);
   const leaving = useRef(false);
   const signedOut = useRef(false);
+  const search = useSearch();
   const { section, record } = readAdminPath(location);
   const label = sectionLabel(section);
 
@@ -172,17 +176,27 @@ export default function AdminPage() {
                   </Link>
                 </div>
                 <PostsTab
-                  onEdit={(post) => open(adminPath("posts", post.id))}
+                  onEdit={(post) => {
+                    openedFrom = { record: String(post.id), list: search ? `${list}?${search}` : list };
+                    open(adminPath("posts", post.id));
+                  }}
                   onNew={() => open(adminPath("posts", NEW_RECORD))}
                 />
               </>
             ) : (
               <ByIdEditor
                 record={record}
-                list={adminQuery(adminApi.blog.posts)}
+                // The post itself, by id: the list holds no text.
+                load={(id) => adminQuery(at(adminApi.blog.post, { id }))}
                 noun="post"
                 section={section}
-                edit={(post) => <PostEditor key={post?.id ?? NEW_RECORD} post={post} onDone={() => open(list)} />}
+                edit={(post) => (
+                  <PostEditor
+                    key={post?.id ?? NEW_RECORD}
+                    post={post}
+                    onDone={() => open(openedFrom?.record === record ? openedFrom.list : list)}
+                  />
+                )}
               />
             ))}
           {section === "offers" &&
@@ -194,7 +208,7 @@ export default function AdminPage() {
             ) : (
               <ByIdEditor
                 record={record}
-                list={adminQuery(adminApi["affiliate-offers"])}
+                load={(id) => fromList(adminQuery(adminApi["affiliate-offers"]), id)}
                 noun="offer"
                 section={section}
                 edit={(offer) => <OfferEditor key={offer?.id ?? NEW_RECORD} offer={offer} onDone={() => open(list)} />}
@@ -275,44 +289,67 @@ function Panel({ at, children }: { at: string; children: ReactNode }) {
   );
 }
 
-interface ByIdEditorProps<T extends { id: number }> {
+interface ByIdEditorProps<Data, T extends { id: number }> {
   /** The id from the address, or NEW_RECORD. */
   record: string;
-  /** The admin list the record is found in. */
-  list: Pick<UseQueryOptions<T[], Error>, "queryKey" | "queryFn">;
+  /**
+   * The record's query, for an id as the address writes it: its own route (a 404 when there is
+   * none), or its admin list with the record selected (null when it is not there).
+   */
+  load: (id: string) => Pick<UseQueryOptions<Data, Error, T | null>, "queryKey" | "queryFn" | "select">;
   noun: string;
   /** The section whose list a missing record leads back to. */
   section: AdminSection;
   edit: (item: T | null) => ReactNode;
 }
 
-/** An editor opened by its address: a new record, or one found in its admin list. */
-function ByIdEditor<T extends { id: number }>({ record, list, noun, section, edit }: ByIdEditorProps<T>) {
+/** A record's query from its admin list: the list, with the record selected (null when it is not there). */
+function fromList<T extends { id: number }>(
+  list: Pick<UseQueryOptions<T[], Error>, "queryKey" | "queryFn">,
+  id: string,
+) {
+  return { ...list, select: (items: T[]) => items.find((item) => String(item.id) === id) ?? null };
+}
+
+/** Record ids in an address: whole numbers, as the admin routes take them. */
+const RECORD_ID = /^\d{1,9}$/;
+
+/** An editor opened by its address: a new record, or one loaded by its id. */
+function ByIdEditor<Data, T extends { id: number }>({ record, load, noun, section, edit }: ByIdEditorProps<Data, T>) {
   const isNew = record === NEW_RECORD;
-  const items = useQuery({ ...list, retry: retryQuery(2), enabled: !isNew });
+  const known = RECORD_ID.test(record);
+  const item = useQuery({ ...load(record), retry: retryQuery(2), enabled: known });
   if (isNew) return edit(null);
-  if (items.isPending) return <Loading text={`Loading the ${noun}...`} />;
-  if (items.isError) {
+  if (!known) return <RecordMissing noun={noun} section={section} />;
+  if (item.isPending) return <Loading text={`Loading the ${noun}...`} />;
+  if (item.isError) {
+    // Asked by id and answered 404: deleted meanwhile, or never made.
+    if (item.error instanceof ApiError && item.error.status === 404)
+      return <RecordMissing noun={noun} section={section} gone />;
     return (
       <div role="alert">
         <p>
-          Could not load the {noun}: {items.error.message}
+          Could not load the {noun}: {item.error.message}
         </p>
-        <button type="button" onClick={() => void items.refetch()}>
+        <button type="button" onClick={() => void item.refetch()}>
           Try Again
         </button>
       </div>
     );
   }
-  const item = items.data.find((i) => String(i.id) === record);
-  return item ? edit(item) : <RecordMissing noun={noun} section={section} />;
+  return item.data ? edit(item.data) : <RecordMissing noun={noun} section={section} />;
 }
 
-function RecordMissing({ noun, section }: { noun: string; section: AdminSection }) {
+/** A record's address that leads to none; `gone` when the server said it has no such record. */
+function RecordMissing({ noun, section, gone = false }: { noun: string; section: AdminSection; gone?: boolean }) {
   return (
     <div role="alert" className="admin-missing">
       <h2>Not found</h2>
-      <p>There is no {noun} at this address. It may have been deleted.</p>
+      <p>
+        {gone
+          ? `This ${noun} no longer exists: it may have been deleted.`
+          : `There is no ${noun} at this address. It may have been deleted.`}
+      </p>
       <Link href={adminPath(section)}>Back to {sectionLabel(section)}</Link>
     </div>
   );

@@ -11,7 +11,9 @@ import { refreshAfter, SHOWN_IN } from "./admin-refresh.ts";
 
 /** The queries a dashboard may hold: admin routes' keys and public reads' keys. */
 const QUERIES = {
-  posts: adminKey(adminApi.blog.posts),
+  posts: adminKey(adminApi.blog.posts, { page: 2, q: "light" }),
+  post: adminKey(at(adminApi.blog.post, { id: 5 })),
+  categoryPosts: adminKey(adminApi.blog["category-posts"]),
   offers: adminKey(adminApi["affiliate-offers"]),
   products: adminKey(adminApi["recommended-products"]),
   links: adminKey(adminApi.links),
@@ -50,9 +52,13 @@ describe("a change refreshes what its route changes, and the admin home", () => 
     [
       "a post saved",
       at(adminApi.blog.post, { id: 5 }),
-      ["posts", "home", "blogPosts", "categories", "blogPost", "related"],
+      ["posts", "post", "categoryPosts", "home", "blogPosts", "categories", "blogPost", "related"],
     ],
-    ["a category added", adminApi.blog.category, ["posts", "home", "blogPosts", "categories", "blogPost", "related"]],
+    [
+      "a category added",
+      adminApi.blog.category,
+      ["posts", "post", "categoryPosts", "home", "blogPosts", "categories", "blogPost", "related"],
+    ],
     ["an offer saved", at(adminApi["affiliate-offer"], { id: 1 }), ["offers", "home", "moduleOffers"]],
     ["a product deleted", at(adminApi["recommended-product"], { id: "ring" }), ["products", "home", "publicProducts"]],
     ["a link checked", at(adminApi.links, { id: 7 }).check, ["links", "home"]],

@@ -115,7 +115,7 @@ describe("a change with no answer at all", () => {
     const outcome = await change(() => adminApi.blog.post.post(POST));
     expect(outcome.error).toBeInstanceOf(NoAnswerError);
     expect(sent).toEqual([requestLine("POST", adminApi.blog.post)]);
-    expect(await (await asAdmin(adminApi.blog.posts)).json()).toEqual([]);
+    expect(await (await asAdmin(adminApi.blog.posts)).json()).toMatchObject({ posts: [], total: 0 });
   });
 });
 
@@ -160,11 +160,12 @@ describe("queries", () => {
     const { result } = renderHook(() => useQuery(adminQuery(adminApi.blog.posts)), {
       wrapper: ({ children }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>,
     });
-    await waitFor(() => expect(result.current.data).toEqual([]));
+    const none = { posts: [], total: 0, page: 1, pages: 0, pageSize: 20 };
+    await waitFor(() => expect(result.current.data).toEqual(none));
     send = request;
     await act(() => queryClient.invalidateQueries());
     expect(result.current.isError).toBe(false);
-    expect(result.current.data).toEqual([]);
+    expect(result.current.data).toEqual(none);
     expect(useSessionStore.getState().ended).toBe(true);
   });
 });

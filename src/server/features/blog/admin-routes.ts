@@ -2,13 +2,15 @@ import type { Db } from "#server/db/types.ts";
 import { deleteAutosave } from "#server/features/editor/service.ts";
 import { adminJson, NumericId } from "#server/plugins/admin-route.ts";
 import { adminRecordRoutes, numericId } from "#server/plugins/record-routes.ts";
-import { CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
+import { AdminPostsQuery, CategoryInput, PostInput } from "#shared/features/blog/contract.ts";
 import {
   createCategory,
   createPost,
   deleteCategory,
   deletePost,
-  listAllPosts,
+  getAdminPost,
+  listPostPage,
+  postsPerCategory,
   updateCategory,
   updatePost,
 } from "./admin-service.ts";
@@ -20,8 +22,11 @@ export function blogAdminRoutes(db: Db) {
     adminRecordRoutes(db, "blog/post", PostInput, {
       id: numericId,
       deleted: "Post deleted",
+      // A page of rows without their text, searched by title and slug; the editor gets its post by id.
+      listQuery: AdminPostsQuery,
       service: {
-        list: listAllPosts,
+        list: (db, { page, q }) => listPostPage(db, { page: page === undefined ? 1 : Number(page), q }),
+        get: getAdminPost,
         // Saved: the editor's unsaved copy is no longer needed.
         create: async (db, input) => {
           const post = await createPost(db, input);
@@ -36,7 +41,8 @@ export function blogAdminRoutes(db: Db) {
         remove: deletePost,
       },
     })
-      // The category list is public: GET /api/blog/categories.
+      // The category list is public: GET /api/blog/categories. How many posts each holds is not.
+      .get("/blog/category-posts", async () => await postsPerCategory(db))
       .post(
         "/blog/category",
         async ({ body, set }) => {

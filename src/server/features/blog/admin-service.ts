@@ -1,4 +1,4 @@
-import { count, desc, eq } from "drizzle-orm";
+import { count, desc, eq, isNotNull, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { inTransaction } from "#server/db/transaction.ts";
 import type { Db } from "#server/db/types.ts";
 import { refuseOffSiteImages } from "#server/lib/content-images.ts";
@@ -9,10 +9,12 @@ import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import {
   type AdminBlogPost,
+  type AdminPostPage,
   type BlogCategory,
   type CategoryInput,
   PostInput,
 } from "#shared/features/blog/contract.ts";
+import { sent } from "#shared/schema/sent.ts";
 import { forgetTarget, recordMove, releaseAddress } from "./redirects.ts";
 import { plainText } from "./search.ts";
 import { toPost } from "./service.ts";
@@ -27,10 +29,79 @@ export function toAdminPost(row: typeof blogPosts.$inferSelect): AdminBlogPost {
   };
 }
 
-/** Every post, drafts included, newest first. */
-export async function listAllPosts(db: Db): Promise<AdminBlogPost[]> {
-  const rows = await db.select().from(blogPosts).orderBy(desc(blogPosts.createdAt), desc(blogPosts.id));
-  return rows.map(toAdminPost);
+/** Posts on one page of the admin's list (docs/decisions/088-admin-post-list-pages.md). */
+export const ADMIN_POSTS_PAGE_SIZE = 20;
+
+/** The columns a row of the admin's list shows: never the text, which the editor asks for by id. */
+const LIST_COLUMNS = {
+  id: blogPosts.id,
+  title: blogPosts.title,
+  slug: blogPosts.slug,
+  category: blogPosts.category,
+  published: blogPosts.published,
+  publishAt: blogPosts.publishAt,
+  createdAt: blogPosts.createdAt,
+  updatedAt: blogPosts.updatedAt,
+};
+
+/** `text` as a LIKE pattern that finds it anywhere, its own % _ and \ meaning themselves. */
+function containing(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Whether `column` holds `text`, whatever the case: lower() on both sides (LIKE alone ignores
+ * case on SQLite and not on PostgreSQL; ILIKE is PostgreSQL's only). The escape character is
+ * named, as SQLite has none by default.
+ */
+function holds(column: SQLWrapper, text: string): SQL {
+  return sql`lower(${column}) like lower(${containing(text)}) escape '\\'`;
+}
+
+/**
+ * One page of the admin's posts, drafts included, newest first: what a row shows, how many
+ * posts match in all and the pages they fill. `q` (trimmed) keeps the posts whose title or
+ * slug holds it, in any case. A page past the last one is empty, with the real counts.
+ */
+export async function listPostPage(
+  db: Db,
+  { page = 1, q = "" }: { page?: number; q?: string },
+): Promise<AdminPostPage> {
+  const search = q.trim();
+  const where = search === "" ? undefined : or(holds(blogPosts.title, search), holds(blogPosts.slug, search));
+  const [counted] = await db.select({ total: count() }).from(blogPosts).where(where);
+  const total = counted?.total ?? 0;
+  const rows = await db
+    .select(LIST_COLUMNS)
+    .from(blogPosts)
+    .where(where)
+    .orderBy(desc(blogPosts.createdAt), desc(blogPosts.id))
+    .limit(ADMIN_POSTS_PAGE_SIZE)
+    .offset((page - 1) * ADMIN_POSTS_PAGE_SIZE);
+  return {
+    posts: rows.map((row) => ({ ...sent(row), date: (row.publishAt ?? row.createdAt).toISOString() })),
+    total,
+    page,
+    pages: Math.ceil(total / ADMIN_POSTS_PAGE_SIZE),
+    pageSize: ADMIN_POSTS_PAGE_SIZE,
+  };
+}
+
+/** The post `id` as its editor opens it; a 404 when there is none. */
+export async function getAdminPost(db: Db, id: number): Promise<AdminBlogPost> {
+  const [row] = await db.select().from(blogPosts).where(eq(blogPosts.id, id)).limit(1);
+  if (!row) throw new HttpError(404, "No post with that id: it may have been deleted.");
+  return toAdminPost(row);
+}
+
+/** How many posts, drafts included, each category holds (a category with none is not listed). */
+export async function postsPerCategory(db: Db): Promise<{ category: string; posts: number }[]> {
+  const rows = await db
+    .select({ category: blogPosts.category, posts: count() })
+    .from(blogPosts)
+    .where(isNotNull(blogPosts.category))
+    .groupBy(blogPosts.category);
+  return rows.flatMap(({ category, posts }) => (category === null ? [] : [{ category, posts }]));
 }
 
 /**

@@ -23,6 +23,8 @@ runAdminRefusals(
     path: "/api/admin/blog/post",
     body: post,
     others: [
+      { name: "open post", method: "GET", path: "/api/admin/blog/post/{post}" },
+      { name: "posts per category", method: "GET", path: "/api/admin/blog/category-posts" },
       {
         name: "create category",
         method: "POST",
@@ -75,7 +77,7 @@ runScenarios(
 );
 
 describe("blog admin API as the admin", () => {
-  test("posts: create (sanitised), duplicate slug 409, update, list with drafts, delete, unknown 404", async () => {
+  test("posts: create (sanitised), duplicate slug 409, update, list with drafts, open by id, delete, unknown 404", async () => {
     const api = await scenarioApp({ admin: true });
     await createCategory(api.db, { name: "Tips and Tricks", slug: "tips-and-tricks" });
     // The same post twice: made (sanitised), then its slug taken.
@@ -100,11 +102,12 @@ describe("blog admin API as the admin", () => {
       status: 200,
     });
     await api.check({ path: "/api/blog/post/a-new-post", status: 404 });
-    const all = (await api.check({ who: "admin", path: "/api/admin/blog/posts", status: 200 })).json<
-      { id: number; title: string; published: boolean }[]
-    >();
+    const all = (await api.check({ who: "admin", path: "/api/admin/blog/posts", status: 200 })).json<{
+      posts: { id: number; title: string; published: boolean }[];
+    }>().posts;
     expect(all.find((x) => x.id === id)!.title).toBe("Renamed");
     expect(all.some((x) => !x.published)).toBe(true);
+    await api.check({ who: "admin", path: `/api/admin/blog/post/${id}`, status: 200, contains: { title: "Renamed" } });
 
     await api.check({
       who: "admin",
@@ -114,6 +117,7 @@ describe("blog admin API as the admin", () => {
       rows: { blog_posts: -1 },
     });
     await api.check({ who: "admin", method: "DELETE", path: `/api/admin/blog/post/${id}`, status: 404 });
+    await api.check({ who: "admin", path: `/api/admin/blog/post/${id}`, status: 404 });
     await api.check({
       who: "admin",
       method: "PUT",

@@ -52,8 +52,8 @@ describe("a post scheduled for later", () => {
     expect(sitemap.text).not.toContain(SLUG);
     expect(await site.text("/blog/rss.xml")).not.toContain(SLUG);
     // The admin still sees it, with its date.
-    const all = await (await site.asAdmin("/api/admin/blog/posts")).json();
-    expect(all.find((p: { slug: string }) => p.slug === SLUG)).toMatchObject({ published: true, publishAt: AT });
+    const { posts } = await (await site.asAdmin("/api/admin/blog/posts")).json();
+    expect(posts.find((p: { slug: string }) => p.slug === SLUG)).toMatchObject({ published: true, publishAt: AT });
   });
 
   test("appears at its date without a restart, the cached pages included, dated by its publish date", async () => {
@@ -107,6 +107,6 @@ describe("a post scheduled for later", () => {
     });
     expect(res.status).toBe(422);
     expect(JSON.stringify((await res.json()).details)).toContain("publishAt");
-    expect((await site.asAdmin("/api/admin/blog/posts").then((r) => r.text())).includes("bad-date")).toBe(false);
+    expect(await (await site.asAdmin("/api/admin/blog/posts?q=bad-date")).json()).toMatchObject({ total: 0 });
   });
 });

@@ -11,3 +11,15 @@ export const MAX_CATEGORY_SLUG = 60;
 /** Around each word a search found in a passage of a post's text (characters no text holds). */
 export const MATCH_START = "\u0002";
 export const MATCH_END = "\u0003";
+
+/** The highest page the admin's post list may be asked for (a bound on the address, not a count). */
+export const ADMIN_POSTS_MAX_PAGE = 100_000;
+/** A page of the admin's post list as its address writes it: 1 to ADMIN_POSTS_MAX_PAGE, no leading zero. */
+export const ADMIN_POSTS_PAGE_PATTERN = "^(?:[1-9]\\d{0,4}|100000)$";
+/** The longest search the admin's post list takes. */
+export const ADMIN_POSTS_MAX_SEARCH = 200;
+
+/** `?page=` of the admin's post list as a number, or null when it is not one the list takes. */
+export function readAdminPostsPage(value: string | null | undefined): number | null {
+  return value != null && new RegExp(ADMIN_POSTS_PAGE_PATTERN).test(value) ? Number(value) : null;
+}

@@ -5,6 +5,7 @@ import { OptionalSiteImage, upTo } from "#shared/schema/common.ts";
 import { insertSchema } from "#shared/schema/row-schemas.ts";
 import type { Sent } from "#shared/schema/sent.ts";
 import "#shared/schema/formats.ts";
+import { ADMIN_POSTS_MAX_PAGE, ADMIN_POSTS_MAX_SEARCH, ADMIN_POSTS_PAGE_PATTERN } from "./constants.ts";
 
 export { categoryColor, categoryLabel } from "./categories.ts";
 
@@ -145,3 +146,38 @@ export type CategoryInput = Static<typeof CategoryInput>;
 /** An old address that forwards (src/server/features/blog/redirects.ts), as the admin API serves it. */
 const RedirectRow = createSelectSchema(blogRedirects);
 export type BlogRedirect = Sent<Static<typeof RedirectRow>>;
+
+// The admin's post list (docs/decisions/088-admin-post-list-pages.md): one page at a time, searched
+// by the server, and never a post's text; the editor asks for its post by id.
+
+/** The admin list's query string: `page` (1-based; absent: the first) and `q` (in the title or the slug, any case). */
+export const AdminPostsQuery = Type.Object({
+  page: Type.Optional(
+    Type.String({
+      pattern: ADMIN_POSTS_PAGE_PATTERN,
+      error: `page must be a whole number from 1 to ${ADMIN_POSTS_MAX_PAGE.toLocaleString("en-US")}`,
+    }),
+  ),
+  q: Type.Optional(
+    Type.String({
+      maxLength: ADMIN_POSTS_MAX_SEARCH,
+      error: `q (the search) must be at most ${ADMIN_POSTS_MAX_SEARCH} characters`,
+    }),
+  ),
+});
+
+/** A row of the admin's post list: what it shows, dates as ISO strings, and `date`, the date the site shows. */
+export type AdminPostRow = Pick<
+  BlogPost,
+  "id" | "title" | "slug" | "category" | "published" | "publishAt" | "createdAt" | "updatedAt" | "date"
+>;
+
+/** One page of the admin's post list: its rows, how many posts match in all, and the pages they fill. */
+export interface AdminPostPage {
+  posts: AdminPostRow[];
+  total: number;
+  /** The page asked for: past the last one, `posts` is empty and `total` and `pages` still tell. */
+  page: number;
+  pages: number;
+  pageSize: number;
+}

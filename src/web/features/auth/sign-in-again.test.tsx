@@ -7,7 +7,7 @@ import { cookieJar } from "#tests/support/cookie-jar.ts";
 import { createAdmin } from "#tests/support/factories.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
 import { renderAt } from "#tests/support/render.tsx";
-import { adminApi, adminKey, authApi } from "#web/admin/admin-client.ts";
+import { adminApi, adminKey, at, authApi } from "#web/admin/admin-client.ts";
 import AdminPage from "#web/admin/admin-page.tsx";
 import { sessionResumed } from "#web/stores/session.ts";
 import { useToastStore } from "#web/stores/toast.ts";
@@ -123,13 +123,11 @@ describe("a session that ends while a form is open", () => {
 
     fireEvent.click(screen.getByRole("button", { name: "Create Post" }));
     await waitFor(() => expect(useToastStore.getState().toasts[0]?.description).toBe("Post created successfully"));
-    const posts = (await (await browser.send(adminApi.blog.posts["~path"])).json()) as {
-      slug: string;
-      contentMarkdown: string;
-    }[];
-    expect(posts.find((post) => post.slug === "typed-on-the-desktop")?.contentMarkdown).toBe(
-      "Every word typed before the phone changed the password.",
-    );
+    const { posts } = (await (await browser.send(`${adminApi.blog.posts["~path"]}?q=typed-on-the-desktop`)).json()) as {
+      posts: { id: number }[];
+    };
+    const saved = await (await browser.send(at(adminApi.blog.post, { id: posts[0]!.id })["~path"])).json();
+    expect(saved.contentMarkdown).toBe("Every word typed before the phone changed the password.");
     expect(postSaves(sent)).toHaveLength(2);
   }, 30_000);
 

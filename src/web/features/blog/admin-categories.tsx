@@ -76,8 +76,8 @@ function CategoryForm({ category, onDone }: { category: BlogCategory | null; onD
 export function CategoriesTab() {
   const categories = useRead(blogCategoriesRead);
   // How many posts each category holds, for the delete confirmation.
-  const posts = useQuery(adminQuery(adminApi.blog.posts));
-  const postsIn = (slug: string) => posts.data?.filter((post) => post.category === slug).length;
+  const counts = useQuery(adminQuery(adminApi.blog["category-posts"]));
+  const postsIn = (slug: string) => counts.data && (counts.data.find((count) => count.category === slug)?.posts ?? 0);
   const [editing, setEditing] = useState<BlogCategory | null>(null);
   const [deleting, setDeleting] = useState<BlogCategory | null>(null);
   const remove = useAdminChange((id: number) => at(adminApi.blog.category, { id }).delete());

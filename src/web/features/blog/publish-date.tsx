@@ -76,7 +76,7 @@ export function isPublicNow(post: Pick<BlogPost, "published" | "publishAt">, now
 }
 
 /** The posts list's Status cell: Published, Scheduled (with its date) or Draft, and a preview for the last two. */
-export function PostStatus({ post }: { post: BlogPost }) {
+export function PostStatus({ post }: { post: Pick<BlogPost, "id" | "title" | "published" | "publishAt"> }) {
   if (isPublicNow(post)) return <>Published</>;
   return (
     <>
