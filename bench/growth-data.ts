@@ -225,7 +225,7 @@ inBatches(
   EARNINGS,
   2_000,
   (i) => {
-    const answers = Array.from({ length: 15 }, () => 1 + Math.floor(random() * 4));
+    const answers = Array.from({ length: 15 }, () => 1 + Math.floor(random() * 3));
     const tier = computeTier(answers);
     return {
       id: newId(),

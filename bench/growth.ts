@@ -102,14 +102,16 @@ async function measure(posts: number, largest: boolean): Promise<Figures> {
     put("/blog first view after start (ms)", (await timed(`${base}/blog`)).ms);
 
     // A category and a post of this site, from its own feed and list.
-    const list = (await (await fetch(`${base}/api/blog/posts`)).json()) as { slug: string; category?: string }[];
+    const { posts: list } = (await (await fetch(`${base}/api/blog/posts`)).json()) as {
+      posts: { slug: string; category?: string }[];
+    };
     const category = list.find((p) => p.category)?.category ?? "getting-started";
     const post = list[Math.floor(list.length / 2)]?.slug ?? list[0]!.slug;
     const pages: [string, string][] = [
       ["/blog", "/blog"],
       ["/blog?page=2", "/blog?page=2"],
       ["/blog?category=…", `/blog?category=${encodeURIComponent(category)}`],
-      ["/blog?q=… (a new word each time)", "/blog?q=money"],
+      ["/blog?q=… (two words)", "/blog?q=make+money"],
       ["a post", `/blog/${post}`],
       ["home", "/"],
     ];
@@ -129,8 +131,11 @@ async function measure(posts: number, largest: boolean): Promise<Figures> {
     }
     for (const [name, path] of [
       ["/sitemap.xml", "/sitemap.xml"],
+      ["/sitemap-posts-1.xml", "/sitemap-posts-1.xml"],
       ["/blog/rss.xml", "/blog/rss.xml"],
       ["GET /api/blog/posts", "/api/blog/posts"],
+      ["GET /api/blog/posts?page=2", "/api/blog/posts?page=2"],
+      ["GET /api/blog/posts?q=… (two words)", "/api/blog/posts?q=make+money"],
     ] as const) {
       const first = await timed(`${base}${path}`);
       const again: number[] = [];

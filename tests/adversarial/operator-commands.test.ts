@@ -486,7 +486,7 @@ describe("restore refuses hostile or broken archives and changes nothing", () =>
     ],
     [
       "a database missing a column",
-      tar({ name: "app.db", data: dbVariant("ALTER TABLE blog_posts DROP COLUMN excerpt") }),
+      tar({ name: "app.db", data: dbVariant("ALTER TABLE blog_posts DROP COLUMN meta_keywords") }),
       "columns differ",
     ],
     [

@@ -23,10 +23,16 @@ export function writeLogOnlyCopy(source: string, target: string): void {
       "SELECT type, name, sql FROM src.sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type = 'table' DESC",
     )
     .all() as { type: string; name: string; sql: string }[];
+  // A full-text table (CREATE VIRTUAL TABLE) makes its own shadow tables, and the triggers
+  // fill it as the rows it indexes are copied: neither is made or copied by hand.
+  const virtual = objects.filter((o) => /^CREATE VIRTUAL TABLE/i.test(o.sql)).map((o) => o.name);
+  const shadow = (name: string) => virtual.some((v) => name.startsWith(`${v}_`));
+  const made = objects.filter((o) => !shadow(o.name));
   sqlite.transaction(() => {
-    for (const { sql } of objects) sqlite.run(sql);
-    for (const { type, name } of objects)
-      if (type === "table") sqlite.run(`INSERT INTO main."${name}" SELECT * FROM src."${name}"`);
+    for (const { sql } of made) sqlite.run(sql);
+    for (const { type, name } of made)
+      if (type === "table" && !virtual.includes(name))
+        sqlite.run(`INSERT INTO main."${name}" SELECT * FROM src."${name}"`);
     const sequence = sqlite.query("SELECT 1 FROM src.sqlite_master WHERE name = 'sqlite_sequence'").get();
     if (sequence) sqlite.run("INSERT INTO main.sqlite_sequence SELECT * FROM src.sqlite_sequence");
   })();

@@ -70,7 +70,7 @@ export function tableShapes() {
         .map((i) => ({
           name: i.config.name,
           unique: i.config.unique,
-          columns: i.config.columns.map((x) => (x as { name: string }).name),
+          columns: i.config.columns.map((x) => (x as { name?: string }).name ?? "(an expression)"),
         }))
         .sort((a, b) => String(a.name).localeCompare(String(b.name))),
       checks: c.checks.map((x) => x.name).sort(),

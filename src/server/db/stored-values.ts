@@ -361,12 +361,16 @@ export function settleStoredValues(sqlite: Database): string[] {
     const rows = sqlite.query(`SELECT rowid AS "row's id", * FROM "${name}"`).iterate();
     for (const row of rows as Iterable<Record<string, unknown>>)
       for (const d of checked) if (!checkValue(d, row[d.column.name]).ok) fixes.push([d, row["row's id"] as number]);
-    for (const [d, rowid] of fixes) {
-      const fallback = d.fallback();
-      const raw = fallback === null ? null : d.column.mapToDriverValue(fallback);
-      sqlite.query(`UPDATE "${name}" SET "${d.column.name}" = ? WHERE rowid = ?`).run(raw as never, rowid);
-      changed.add(`${name}.${d.column.name}`);
-    }
+    // One transaction per table: row by row, each update would wait for its own write to the
+    // disk, and a table of a million results with a wrong value took many minutes.
+    sqlite.transaction(() => {
+      for (const [d, rowid] of fixes) {
+        const fallback = d.fallback();
+        const raw = fallback === null ? null : d.column.mapToDriverValue(fallback);
+        sqlite.query(`UPDATE "${name}" SET "${d.column.name}" = ? WHERE rowid = ?`).run(raw as never, rowid);
+        changed.add(`${name}.${d.column.name}`);
+      }
+    })();
   }
   return [...changed].sort();
 }

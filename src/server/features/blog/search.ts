@@ -4,7 +4,7 @@
 // match every word of the search in any order, each as a prefix of a word, and rank by where the
 // words are found: the title first, then the excerpt, then the text.
 
-import { eq, isNull, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { table, text } from "#server/db/columns.ts";
 import { dialect } from "#server/db/dialect.ts";
 import { inTransaction } from "#server/db/transaction.ts";
@@ -63,21 +63,27 @@ const blogPostsSearch = table("blog_posts_search", {
 /** PostgreSQL: the posts' words, a column PostgreSQL generates and indexes (drizzle-pg/0005). */
 const postgresWords = sql.raw(`"blog_posts"."search_words"`);
 
-/** A search as the database runs it: what it joins, which rows match, their order and a passage. */
+/** A search as the database runs it: what it joins, which rows match, their order and their passages. */
 export interface TextSearch {
-  /** SQLite: the index table to join on the post's id; PostgreSQL: none. */
+  /** SQLite: the index table to join on the post's id, for the rank; PostgreSQL: none. */
   join: { table: typeof blogPostsSearch; on: SQL } | null;
+  /** The found posts, with the join. */
   where: SQL;
+  /** The found posts, without the join: for the count, which needs no rank. */
+  found: SQL;
   /** Best first: the posts holding the most of the words, then by where they hold them. */
   order: SQL[];
-  /** A passage of the text around the words found, each found word between MATCH_START and MATCH_END. */
-  passage: SQL<string | null>;
+  /** For the posts of one page: a passage of each one's text around the words found, each found word between MATCH_START and MATCH_END. */
+  passages: (db: Db, ids: number[]) => Promise<{ id: number; passage: string | null }[]>;
 }
+
+const PASSAGE_OPTIONS = `StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=26, MinWords=12, MaxFragments=1, FragmentDelimiter=" … "`;
 
 /**
  * The search for `words` (from searchWords, at least one): the posts holding any of the words,
  * those holding more of them first ("make money" finds posts about money that never say
- * "make", after those that say both), then by the index's rank.
+ * "make", after those that say both), then by the index's rank. A passage is made for the
+ * page's posts only, after they are chosen (it reads each one's text).
  */
 export function textSearch(words: string[]): TextSearch {
   if (dialect === "postgresql") {
@@ -88,29 +94,47 @@ export function textSearch(words: string[]): TextSearch {
       words.map((word) => sql`(${postgresWords} @@ ${tsquery(`${word}:*`)})::int`),
       sql` + `,
     );
+    const where = sql`${postgresWords} @@ ${any}`;
     return {
       join: null,
-      where: sql`${postgresWords} @@ ${any}`,
-      order: [sql`${held} desc`, sql`ts_rank(${postgresWords}, ${any}) desc`],
-      passage: sql<
-        string | null
-      >`ts_headline('english'::regconfig, coalesce(${blogPosts.searchText}, ''), ${any}, ${`StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=26, MinWords=12, MaxFragments=1, FragmentDelimiter=" … "`})`,
+      where,
+      found: where,
+      order: [...(words.length > 1 ? [sql`${held} desc`] : []), sql`ts_rank(${postgresWords}, ${any}) desc`],
+      passages: (db, ids) =>
+        db
+          .select({
+            id: blogPosts.id,
+            passage: sql<
+              string | null
+            >`ts_headline('english'::regconfig, coalesce(${blogPosts.searchText}, ''), ${any}, ${PASSAGE_OPTIONS})`,
+          })
+          .from(blogPosts)
+          .where(inArray(blogPosts.id, ids)),
     };
   }
   // Each word quoted (it holds only letters and digits anyway) and a prefix: "earn"* OR "money"*.
   const term = (word: string) => `"${word}"*`;
+  const matching = (query: string) =>
+    sql`(${blogPosts.id} IN (SELECT rowid FROM ${blogPostsSearch} WHERE ${blogPostsSearch} MATCH ${query}))`;
+  const any = words.map(term).join(" OR ");
   const held = sql.join(
-    words.map(
-      (word) =>
-        sql`(${blogPosts.id} IN (SELECT rowid FROM ${blogPostsSearch} WHERE ${blogPostsSearch} MATCH ${term(word)}))`,
-    ),
+    words.map((word) => matching(term(word))),
     sql` + `,
   );
   return {
     join: { table: blogPostsSearch, on: sql`${blogPostsSearch.rowid} = ${blogPosts.id}` },
-    where: sql`${blogPostsSearch} MATCH ${words.map(term).join(" OR ")}`,
-    order: [sql`${held} desc`, sql`bm25(${blogPostsSearch}, 10.0, 4.0, 1.0)`],
-    passage: sql<string | null>`snippet(${blogPostsSearch}, 2, ${MATCH_START}, ${MATCH_END}, '…', 18)`,
+    where: sql`${blogPostsSearch} MATCH ${any}`,
+    // As a list of ids read once: joined, SQLite would run the search again for each post.
+    found: matching(any),
+    order: [...(words.length > 1 ? [sql`${held} desc`] : []), sql`bm25(${blogPostsSearch}, 10.0, 4.0, 1.0)`],
+    passages: (db, ids) =>
+      db
+        .select({
+          id: sql<number>`${blogPostsSearch.rowid}`,
+          passage: sql<string | null>`snippet(${blogPostsSearch}, 2, ${MATCH_START}, ${MATCH_END}, '…', 18)`,
+        })
+        .from(blogPostsSearch)
+        .where(and(sql`${blogPostsSearch} MATCH ${any}`, inArray(sql`${blogPostsSearch.rowid}`, ids))),
   };
 }
 

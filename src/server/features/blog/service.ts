@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, isNull, lte, min, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, lte, min, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "#server/db/types.ts";
 import { cleanStoredHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
@@ -101,8 +101,7 @@ function checkedPage(query: PostsPageQuery): { page: number; category: string | 
  * One page of the public posts at `now`: newest first, of one category when it names one; or,
  * with a search, the posts whose title, excerpt or text hold its words (each as the start of a
  * word, stemmed), those holding the most words first, each with a passage of its text where the
- * words are. Reads only
- * the page's rows and a count, from the index. null for a page after the last (the first page
+ * words are. Reads only the page's rows and a count, from the indexes. null for a page after the last (the first page
  * always answers, empty or not).
  */
 export async function publishedPostsPage(
@@ -113,44 +112,35 @@ export async function publishedPostsPage(
 ): Promise<BlogPostsPage | null> {
   const { page, category, words } = checkedPage(query);
   const search = words.length > 0 ? textSearch(words) : null;
-  const where = and(isPublic(now), category ? eq(blogPosts.category, category) : undefined, search?.where);
+  const filters = and(isPublic(now), category ? eq(blogPosts.category, category) : undefined);
   const offset = (page - 1) * pageSize;
-  let rows: (Pick<Row, keyof typeof SUMMARY_COLUMNS> & { passage?: string | null })[];
-  let total: number;
-  if (search) {
-    const found = (columns: object) => {
-      const from = db.select(columns as typeof SUMMARY_COLUMNS).from(blogPosts);
-      return search.join ? from.innerJoin(search.join.table, search.join.on) : from;
-    };
-    [rows, total] = await Promise.all([
-      found({ ...SUMMARY_COLUMNS, passage: search.passage })
-        .where(where)
-        .orderBy(...search.order, desc(shownDate), desc(blogPosts.id))
-        .limit(pageSize)
-        .offset(offset),
-      found({ n: count() })
-        .where(where)
-        .then((r) => Number((r[0] as unknown as { n: number }).n)),
-    ]);
-  } else {
-    [rows, total] = await Promise.all([
-      db
-        .select(SUMMARY_COLUMNS)
-        .from(blogPosts)
-        .where(where)
-        .orderBy(desc(shownDate), desc(blogPosts.id))
-        .limit(pageSize)
-        .offset(offset),
-      db.$count(blogPosts, where),
-    ]);
-  }
+  const pageRows = (where: SQL | undefined, order: SQL[]) => {
+    const from = db.select(SUMMARY_COLUMNS).from(blogPosts);
+    const joined = search?.join ? from.innerJoin(search.join.table, search.join.on) : from;
+    return joined
+      .where(where)
+      .orderBy(...order, desc(shownDate), desc(blogPosts.id))
+      .limit(pageSize)
+      .offset(offset);
+  };
+  const [rows, total] = await Promise.all([
+    pageRows(and(filters, search?.where), search?.order ?? []),
+    db.$count(blogPosts, and(filters, search?.found)),
+  ]);
+  const passages = new Map<number, string>();
+  if (search && rows.length > 0)
+    // Only a passage that shows a word found: a search found in the title alone has none.
+    for (const { id, passage } of await search.passages(
+      db,
+      rows.map((row) => row.id),
+    ))
+      if (passage?.includes(MATCH_START)) passages.set(Number(id), passage);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (page > pages) return null;
-  const posts: FoundPost[] = rows.map(({ passage, ...row }) => ({
-    ...toSummary(row),
-    // Only a passage that shows a word found: a search found in the title alone has none.
-    ...(passage?.includes(MATCH_START) ? { passage } : {}),
-  }));
+  const posts: FoundPost[] = rows.map((row) => {
+    const passage = passages.get(row.id);
+    return { ...toSummary(row), ...(passage ? { passage } : {}) };
+  });
   return { posts, total, page, pages };
 }
 

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   boolean,
   index,
@@ -30,6 +31,16 @@ export const blogPosts = table(
       onUpdate: "cascade",
     }),
     coverImage: text("cover_image"),
+    metaDescription: text("meta_description"),
+    metaKeywords: text("meta_keywords"),
+    published: boolean("published").notNull().default(false),
+    // A published post with a publish date still to come is scheduled: hidden until then.
+    publishAt: timestamp("publish_at"),
+    createdAt: timestampNow("created_at"),
+    updatedAt: timestampNow("updated_at"),
+    // The long texts come last (drizzle/0014): SQLite keeps a row's columns in this order, and a
+    // column after a long text is read only by walking the pages that text spills onto, so a
+    // list (which reads the short columns of thousands of rows) would read every text too.
     // The clean HTML the site shows, rendered from contentMarkdown when the post has it.
     content: text("content").notNull(),
     // What the admin writes (docs/decisions: the writing editor). Null for a post saved
@@ -39,15 +50,19 @@ export const blogPosts = table(
     // table blog_posts_search and PostgreSQL's GIN index over title, excerpt and this (decision
     // 086). Null for a row saved before it existed: filled at the next start.
     searchText: text("search_text"),
-    metaDescription: text("meta_description"),
-    metaKeywords: text("meta_keywords"),
-    published: boolean("published").notNull().default(false),
-    // A published post with a publish date still to come is scheduled: hidden until then.
-    publishAt: timestamp("publish_at"),
-    createdAt: timestampNow("created_at"),
-    updatedAt: timestampNow("updated_at"),
   },
-  (table) => [index("blog_posts_published_created_idx").on(table.published, table.createdAt)],
+  (table) => [
+    index("blog_posts_published_created_idx").on(table.published, table.createdAt),
+    // The blog's list in its order (the date it shows, newest first), holding what its filter
+    // reads: a page and its count read this index and the page's twelve rows, not every post.
+    index("blog_posts_list_idx").on(
+      table.published,
+      sql`coalesce(${table.publishAt}, ${table.createdAt})`,
+      table.id,
+      table.publishAt,
+      table.category,
+    ),
+  ],
 );
 
 /**
