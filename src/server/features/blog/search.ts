@@ -1,8 +1,8 @@
 // The blog's search (docs/decisions/086-blog-search-and-pages.md), on the database's own
 // full-text index: SQLite's FTS5 table blog_posts_search (kept by triggers, drizzle/0013) and
-// PostgreSQL's GIN index over the expression below (drizzle-pg/0005). Both stem English words,
-// match every word of the search in any order, each as a prefix of a word, and rank by where the
-// words are found: the title first, then the excerpt, then the text.
+// PostgreSQL's GIN index over a generated column (drizzle-pg/0005). Both stem English words, find
+// the posts holding any word of the search (from three letters, as the start of a word), those
+// holding the most words first, then by where the words are: the title, the excerpt, the text.
 
 import { and, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { table, text } from "#server/db/columns.ts";
@@ -10,26 +10,8 @@ import { dialect } from "#server/db/dialect.ts";
 import { inTransaction } from "#server/db/transaction.ts";
 import type { Db } from "#server/db/types.ts";
 import { MATCH_END, MATCH_START } from "#shared/features/blog/constants.ts";
+
 import { blogPosts } from "./table.ts";
-
-/** At most this many words of a search are used; the rest are ignored. */
-const MAX_WORDS = 8;
-/** A word longer than this is cut: no English word is, and the index needs no more. */
-const MAX_WORD = 40;
-
-/**
- * The words of a search: runs of letters and digits, lower-cased, at most eight. Everything else
- * (quotes, operators, punctuation) separates words, so a search can never be read as the index's
- * query syntax.
- */
-export function searchWords(search: string): string[] {
-  const words =
-    search
-      .normalize("NFKC")
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words.map((word) => word.slice(0, MAX_WORD)))].slice(0, MAX_WORDS);
-}
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
 
@@ -89,9 +71,10 @@ export function textSearch(words: string[]): TextSearch {
   if (dialect === "postgresql") {
     // Letters and digits only (searchWords), so the words cannot be operators.
     const tsquery = (text: string) => sql`to_tsquery('english'::regconfig, ${text})`;
-    const any = tsquery(words.map((word) => `${word}:*`).join(" | "));
+    const term = (word: string) => (word.length > 2 ? `${word}:*` : word);
+    const any = tsquery(words.map(term).join(" | "));
     const held = sql.join(
-      words.map((word) => sql`(${postgresWords} @@ ${tsquery(`${word}:*`)})::int`),
+      words.map((word) => sql`(${postgresWords} @@ ${tsquery(term(word))})::int`),
       sql` + `,
     );
     const where = sql`${postgresWords} @@ ${any}`;
@@ -112,8 +95,9 @@ export function textSearch(words: string[]): TextSearch {
           .where(inArray(blogPosts.id, ids)),
     };
   }
-  // Each word quoted (it holds only letters and digits anyway) and a prefix: "earn"* OR "money"*.
-  const term = (word: string) => `"${word}"*`;
+  // Each word quoted (it holds only letters and digits anyway) and, from three letters, a
+  // prefix: "earn"* OR "money"*. Two letters are a word of their own ("tv", "uk").
+  const term = (word: string) => (word.length > 2 ? `"${word}"*` : `"${word}"`);
   const matching = (query: string) =>
     sql`(${blogPosts.id} IN (SELECT rowid FROM ${blogPostsSearch} WHERE ${blogPostsSearch} MATCH ${query}))`;
   const any = words.map(term).join(" OR ");

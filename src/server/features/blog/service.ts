@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, isNull, lte, min, ne, or, type SQL, sql } from 
 import type { Db } from "#server/db/types.ts";
 import { cleanStoredHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
-import { readingMinutes } from "#shared/features/blog/blog.ts";
+import { readingMinutes, searchWords } from "#shared/features/blog/blog.ts";
 import { BLOG_PAGE_SIZE, MATCH_START, MAX_BLOG_PAGE, MAX_BLOG_SEARCH } from "#shared/features/blog/constants.ts";
 import type {
   BlogCategory,
@@ -12,7 +12,7 @@ import type {
   FoundPost,
 } from "#shared/features/blog/contract.ts";
 import { sent } from "#shared/schema/sent.ts";
-import { searchWords, textSearch } from "./search.ts";
+import { textSearch } from "./search.ts";
 import { blogCategories, blogPosts } from "./table.ts";
 
 type Row = typeof blogPosts.$inferSelect;
@@ -111,6 +111,10 @@ export async function publishedPostsPage(
   pageSize = BLOG_PAGE_SIZE,
 ): Promise<BlogPostsPage | null> {
   const { page, category, words } = checkedPage(query);
+  // A search of nothing to look for (punctuation, single letters, only the commonest words)
+  // finds nothing, rather than every post.
+  if (words.length === 0 && (query.q ?? "").trim() !== "")
+    return page === 1 ? { posts: [], total: 0, page, pages: 1 } : null;
   const search = words.length > 0 ? textSearch(words) : null;
   const filters = and(isPublic(now), category ? eq(blogPosts.category, category) : undefined);
   const offset = (page - 1) * pageSize;

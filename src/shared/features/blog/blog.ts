@@ -65,6 +65,41 @@ export function blogListQuery({ page, category, search }: BlogListState): {
   };
 }
 
+/** At most this many words of a search are used; the rest are ignored. */
+const MAX_WORDS = 5;
+/** A word longer than this is cut: no English word is, and the index needs no more. */
+const MAX_WORD = 40;
+
+/**
+ * Words too common to find anything by (PostgreSQL's English search leaves them out too): a
+ * search for "how to light a room" looks for "light" and "room".
+ */
+const STOP_WORDS = new Set(
+  (
+    "am an as at be by do he if in is it me my no of on or so to up us we " +
+    "about after all also and any are because been before being but can could did does doing for from had has " +
+    "have having her here hers him his how into its just more most not now off once only other our ours out over " +
+    "own same she should some such than that the their theirs them then there these they this those through too " +
+    "under until very was were what when where which while who whom why will with would you your yours"
+  ).split(" "),
+);
+
+/**
+ * The words a search looks for: runs of letters and digits, lower-cased, without single
+ * letters and the most common words, at most five. Everything else (quotes, operators,
+ * punctuation) separates words, so a search can never be read as the index's query syntax; and
+ * a search of single letters cannot make the index rank every post for each of them.
+ */
+export function searchWords(search: string): string[] {
+  const words =
+    search
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? [];
+  const kept = words.filter((word) => [...word].length > 1 && !STOP_WORDS.has(word));
+  return [...new Set(kept.map((word) => word.slice(0, MAX_WORD)))].slice(0, MAX_WORDS);
+}
+
 /** Parts of a text, each marked or not: a found word is marked. */
 export type Marked = { text: string; mark: boolean }[];
 
@@ -82,7 +117,7 @@ export function passageParts(passage: string): Marked {
  * alone ("earnings" finding "earned") is not marked here.
  */
 export function markWords(text: string, search: string): Marked {
-  const words = search.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const words = searchWords(search);
   if (words.length === 0) return [{ text, mark: false }];
   const parts: Marked = [];
   let last = 0;

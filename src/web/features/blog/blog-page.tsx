@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { type BlogListState, blogListAddress, blogListQuery, blogListState } from "#shared/features/blog/blog.ts";
 import { categoryLabel } from "#shared/features/blog/categories.ts";
@@ -7,7 +7,6 @@ import { useSettings } from "#web/features/settings/queries.ts";
 import { isPlainClick } from "#web/lib/clicks.ts";
 import { ApiError } from "#web/lib/query-client.ts";
 import { useQueryRead, useRead } from "#web/lib/reads.ts";
-import { scrollToTop } from "#web/lib/scroll.ts";
 import { optional, type PageRoute, required } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
@@ -62,7 +61,9 @@ export default function BlogPage() {
   const setSearch = (text: string) => {
     setTyped(text);
     clearTimeout(pause.current);
-    pause.current = setTimeout(() => go({ search: text }), SEARCH_PAUSE_MS);
+    // The first search is a step of its own (Back returns to the list it searched); the keys
+    // typed after it replace it.
+    pause.current = setTimeout(() => go({ search: text }, search.trim() !== ""), SEARCH_PAUSE_MS);
   };
   const clear = () => navigate("/blog", { replace: true });
 
@@ -71,14 +72,29 @@ export default function BlogPage() {
   // A page after the last: null from the server's first HTML, a 404 when fetched here.
   const missing = data === null || (posts.error instanceof ApiError && posts.error.status === 404);
   const found = data?.total ?? 0;
-  const pageLink = (to: number, label: string, rel: "prev" | "next") => (
+  // Where a new page of the list starts: the line that says what it shows, above the posts.
+  const status = useRef<HTMLParagraphElement>(null);
+  const turned = useRef(false);
+  const shownPage = posts.isPlaceholderData ? null : (posts.data?.page ?? null);
+  useEffect(() => {
+    // Once the page asked for has arrived, its start is brought into view again (it replaced the
+    // last page's posts, which may have moved the view).
+    if (!turned.current || shownPage === null) return;
+    turned.current = false;
+    status.current?.scrollIntoView({ block: "start", behavior: "instant" });
+  }, [shownPage]);
+  const pageLink = (to: number, label: ReactNode, rel: "prev" | "next") => (
     <Link
       href={blogListAddress({ ...state, page: to })}
       rel={rel}
+      className="blog-page-link"
       onClick={(event) => {
         if (!isPlainClick(event)) return;
-        // The next page starts at the top of the list, not where the last one ended.
-        scrollToTop();
+        // The next page is read from its start: the focus and the view move to the list's top
+        // (the posts change in place when they arrive), not to the page's top or its end.
+        turned.current = true;
+        status.current?.focus({ preventScroll: true });
+        status.current?.scrollIntoView({ block: "start", behavior: "instant" });
       }}
     >
       {label}
@@ -186,10 +202,11 @@ export default function BlogPage() {
         </section>
       ) : (
         <>
-          <p className="visually-hidden" aria-live="polite">
-            {found} {found === 1 ? "article" : "articles"}
+          <p className="blog-status" aria-live="polite" tabIndex={-1} ref={status}>
+            {found.toLocaleString("en-US")} {found === 1 ? "article" : "articles"}
             {category ? ` in ${categoryLabel(category)}` : ""}
-            {data.pages > 1 ? `, page ${data.page} of ${data.pages}` : ""}
+            {search.trim() ? ` found for “${search.trim()}”` : ""}
+            {data.pages > 1 ? ` · page ${data.page} of ${data.pages}` : ""}
           </p>
           <ul className="post-grid" aria-busy={posts.isPlaceholderData}>
             {data.posts.map((post) => (
@@ -200,11 +217,31 @@ export default function BlogPage() {
           </ul>
           {data.pages > 1 && (
             <nav className="blog-pages" aria-label="Blog pages">
-              {data.page > 1 ? pageLink(data.page - 1, "← Previous page", "prev") : <span />}
+              {data.page > 1 ? (
+                pageLink(
+                  data.page - 1,
+                  <>
+                    ← Previous<span className="visually-hidden"> page</span>
+                  </>,
+                  "prev",
+                )
+              ) : (
+                <span />
+              )}
               <span>
                 Page {data.page} of {data.pages}
               </span>
-              {data.page < data.pages ? pageLink(data.page + 1, "Next page →", "next") : <span />}
+              {data.page < data.pages ? (
+                pageLink(
+                  data.page + 1,
+                  <>
+                    Next<span className="visually-hidden"> page</span> →
+                  </>,
+                  "next",
+                )
+              ) : (
+                <span />
+              )}
             </nav>
           )}
         </>
