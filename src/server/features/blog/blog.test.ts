@@ -125,7 +125,10 @@ describe("the list's pages and search", () => {
     const second = (await api.check({ path: "/api/blog/posts?page=2", status: 200 })).json<Page>();
     expect(second.posts.map((p) => p.slug)).toEqual(["p2", "p1"]);
     expect(second.page).toBe(2);
-    await api.check({ path: "/api/blog/posts?page=3", status: 404 });
+    // A page after the last says how many there are.
+    expect((await api.check({ path: "/api/blog/posts?page=3", status: 404 })).json()).toEqual({
+      error: "There is no page 3: the list has 2 pages.",
+    });
   });
 
   test("an empty blog's first page answers, empty", async () => {

@@ -13,7 +13,7 @@ import { getPublishedPost, listCategories, publishedPostsPage, relatedPosts } fr
 export const blogReads = [
   serveRead(blogPostsRead, async ({ db, now }, _params, query) => {
     const page = await publishedPostsPage(db, now(), query);
-    return page && { ...page, posts: await withCoverFits(db, page.posts) };
+    return { ...page, posts: await withCoverFits(db, page.posts) };
   }),
   serveRead(blogCategoriesRead, ({ db }) => listCategories(db)),
   serveRead(blogPostRead, async ({ db, now }, { slug }) => withPostFits(db, await getPublishedPost(db, slug, now()))),

@@ -97,24 +97,29 @@ function checkedPage(query: PostsPageQuery): { page: number; category: string | 
   return { page: Number(page), category: query.category || null, words: searchWords(query.q ?? "") };
 }
 
+const noSuchPage = (page: number, pages: number) =>
+  new HttpError(404, `There is no page ${page}: the list has ${pages} ${pages === 1 ? "page" : "pages"}.`);
+
 /**
  * One page of the public posts at `now`: newest first, of one category when it names one; or,
  * with a search, the posts whose title, excerpt or text hold its words (each as the start of a
  * word, stemmed), those holding the most words first, each with a passage of its text where the
- * words are. Reads only the page's rows and a count, from the indexes. null for a page after the last (the first page
- * always answers, empty or not).
+ * words are. Reads only the page's rows and a count, from the indexes. A page after the last is
+ * a 404 that says how many there are (the first page always answers, empty or not).
  */
 export async function publishedPostsPage(
   db: Db,
   now: Date,
   query: PostsPageQuery,
   pageSize = BLOG_PAGE_SIZE,
-): Promise<BlogPostsPage | null> {
+): Promise<BlogPostsPage> {
   const { page, category, words } = checkedPage(query);
   // A search of nothing to look for (punctuation, single letters, only the commonest words)
   // finds nothing, rather than every post.
-  if (words.length === 0 && (query.q ?? "").trim() !== "")
-    return page === 1 ? { posts: [], total: 0, page, pages: 1 } : null;
+  if (words.length === 0 && (query.q ?? "").trim() !== "") {
+    if (page > 1) throw noSuchPage(page, 1);
+    return { posts: [], total: 0, page, pages: 1 };
+  }
   const search = words.length > 0 ? textSearch(words) : null;
   const filters = and(isPublic(now), category ? eq(blogPosts.category, category) : undefined);
   const offset = (page - 1) * pageSize;
@@ -140,7 +145,7 @@ export async function publishedPostsPage(
     ))
       if (passage?.includes(MATCH_START)) passages.set(Number(id), passage);
   const pages = Math.max(1, Math.ceil(total / pageSize));
-  if (page > pages) return null;
+  if (page > pages) throw noSuchPage(page, pages);
   const posts: FoundPost[] = rows.map((row) => {
     const passage = passages.get(row.id);
     return { ...toSummary(row), ...(passage ? { passage } : {}) };
