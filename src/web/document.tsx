@@ -20,9 +20,7 @@ export function Document({ assets, bootJson, children }: DocumentProps) {
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: our own constant script, no outside input */}
         <script dangerouslySetInnerHTML={{ __html: THEME_SCRIPT }} />
         {/* The tab icon comes from the head script: discreet mode swaps it (discreet-mode.ts). */}
-        {/* With a precedence React writes it before every script and preload it hoists into the
-            head: on a slow phone the page's look comes before the code that is not needed yet. */}
-        <link rel="stylesheet" href={assets.css} precedence="default" />
+        <link rel="stylesheet" href={assets.css} />
         {assets.preload.map((href) => (
           <link key={href} rel="modulepreload" href={href} />
         ))}
