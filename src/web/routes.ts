@@ -2,7 +2,7 @@ import { inject, parse } from "regexparam";
 import { matchRoute } from "wouter";
 import { readPeriod } from "#shared/features/analytics/report.ts";
 import { isSeededCategory } from "#shared/features/blog/categories.ts";
-import { MAX_BLOG_PAGE, readAdminPostsPage } from "#shared/features/blog/constants.ts";
+import { blogPageNumber, readAdminPostsPage } from "#shared/features/blog/constants.ts";
 import { QUIZ_QUESTIONS_PER_MODULE, TOPICS_PER_MODULE } from "#shared/features/course/constants.ts";
 import { isModuleNumber, parseModuleId } from "#shared/features/course/course.ts";
 import { canonicalRetry } from "#shared/features/course/quiz-review.ts";
@@ -57,11 +57,11 @@ const topicNumber: SearchRule = {
 };
 
 /** A page of the blog's list after the first: 2 to MAX_BLOG_PAGE; any other value reads as the first. */
-const blogPageNumber: SearchRule = {
+const blogPage: SearchRule = {
   shared: () => true,
   canonical: (value) => {
-    const n = /^[1-9]\d{0,4}$/.test(value) ? Number(value) : 0;
-    return n >= 2 && n <= MAX_BLOG_PAGE ? String(n) : null;
+    const n = blogPageNumber(value) ?? 0;
+    return n >= 2 ? String(n) : null;
   },
 };
 
@@ -221,7 +221,7 @@ export const pages: PathEntry[] = [
     id: "blog",
     path: "/blog",
     // A search is typed by the visitor: its pages are kept apart from the site's.
-    search: { category: isSeededCategory, q: visitorMade, page: blogPageNumber },
+    search: { category: isSeededCategory, q: visitorMade, page: blogPage },
     load: () => import("./features/blog/blog-page.tsx"),
   },
   { id: "blog-post", path: "/blog/:slug", load: () => import("./features/blog/blog-post-page.tsx") },

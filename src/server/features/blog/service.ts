@@ -3,7 +3,14 @@ import type { Db } from "#server/db/types.ts";
 import { cleanStoredHtml } from "#server/lib/sanitize.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { readingMinutes, searchWords } from "#shared/features/blog/blog.ts";
-import { BLOG_PAGE_SIZE, MATCH_START, MAX_BLOG_PAGE, MAX_BLOG_SEARCH } from "#shared/features/blog/constants.ts";
+import {
+  BLOG_PAGE_SIZE,
+  blogPageNumber,
+  MATCH_START,
+  MAX_BLOG_PAGE,
+  MAX_BLOG_SEARCH,
+  MAX_CATEGORY_SLUG,
+} from "#shared/features/blog/constants.ts";
 import type {
   BlogCategory,
   BlogPost,
@@ -90,11 +97,13 @@ export interface PostsPageQuery {
 
 function checkedPage(query: PostsPageQuery): { page: number; category: string | null; words: string[] } {
   const page = query.page ?? "1";
-  if (!/^[1-9]\d{0,4}$/.test(page)) throw new HttpError(422, `Page is a whole number from 1 to ${MAX_BLOG_PAGE}.`);
+  const number = blogPageNumber(page);
+  if (number === null) throw new HttpError(422, `Page is a whole number from 1 to ${MAX_BLOG_PAGE}.`);
   if ((query.q ?? "").length > MAX_BLOG_SEARCH)
     throw new HttpError(422, `A search is at most ${MAX_BLOG_SEARCH} characters.`);
-  if ((query.category ?? "").length > 60) throw new HttpError(422, "A category is at most 60 characters.");
-  return { page: Number(page), category: query.category || null, words: searchWords(query.q ?? "") };
+  if ((query.category ?? "").length > MAX_CATEGORY_SLUG)
+    throw new HttpError(422, `A category is at most ${MAX_CATEGORY_SLUG} characters.`);
+  return { page: number, category: query.category || null, words: searchWords(query.q ?? "") };
 }
 
 const noSuchPage = (page: number, pages: number) =>

@@ -1,5 +1,5 @@
 import { format, formatDistanceStrict } from "date-fns";
-import { MATCH_END, MATCH_START, MAX_BLOG_SEARCH, MAX_CATEGORY_SLUG } from "./constants.ts";
+import { blogPageNumber, MATCH_END, MATCH_START, MAX_BLOG_SEARCH, MAX_CATEGORY_SLUG } from "./constants.ts";
 
 /** Minutes to read at about 200 words a minute; never less than one. */
 export function readingMinutes(html: string): number {
@@ -35,7 +35,7 @@ export interface BlogListState {
 export function blogListState(query: URLSearchParams): BlogListState {
   const page = query.get("page") ?? "";
   return {
-    page: /^[1-9]\d{0,4}$/.test(page) ? Number(page) : 1,
+    page: blogPageNumber(page) ?? 1,
     category: query.get("category")?.slice(0, MAX_CATEGORY_SLUG) || null,
     search: (query.get("q") ?? "").slice(0, MAX_BLOG_SEARCH),
   };

@@ -23,3 +23,8 @@ export const ADMIN_POSTS_MAX_SEARCH = 200;
 export function readAdminPostsPage(value: string | null | undefined): number | null {
   return value != null && new RegExp(ADMIN_POSTS_PAGE_PATTERN).test(value) ? Number(value) : null;
 }
+
+/** A page number as an address writes it: a whole number from 1 to MAX_BLOG_PAGE, no leading zero; else null. */
+export function blogPageNumber(value: string): number | null {
+  return /^[1-9]\d{0,4}$/.test(value) ? Number(value) : null;
+}
