@@ -46,7 +46,7 @@ import { timeLimits } from "./lib/time-limits.ts";
 import { connections } from "./plugins/connections.ts";
 import { errorHandler, HttpError, isApiPath } from "./plugins/errors.ts";
 import { hostCheck } from "./plugins/host.ts";
-import { cspHash, securityHeaders } from "./plugins/security.ts";
+import { cspHash, dropCarriedHeaders, securityHeaderLists, securityHeaders } from "./plugins/security.ts";
 import { staticFiles } from "./plugins/static.ts";
 import { writeGate } from "./plugins/write-gate.ts";
 import { writeLimit } from "./plugins/write-limit.ts";
@@ -131,6 +131,8 @@ export function createApp(options: AppOptions) {
   const development = config.development ?? false;
   // Bun's idle timeout, and the deadlines for bodies and answers that follow from it.
   const limits = timeLimits(config.idleTimeout);
+  const security = { inlineScriptHashes: [cspHash(THEME_SCRIPT)], frameSources: VIDEO_PLAYER_ORIGINS };
+  const carried = securityHeaderLists(security);
   const app = new Elysia({
     serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES, development, idleTimeout: limits.idleSeconds },
   });
@@ -147,13 +149,7 @@ export function createApp(options: AppOptions) {
         }),
       )
       .use(hostCheck())
-      .use(
-        securityHeaders({
-          inlineScriptHashes: [cspHash(THEME_SCRIPT)],
-          frameSources: VIDEO_PLAYER_ORIGINS,
-          https: secure,
-        }),
-      )
+      .use(securityHeaders({ ...security, https: secure }))
       .use(errorHandler({ logger, renderErrorPage: (request, status) => render(request, status), storage }))
       // Writes the server cannot keep are refused first, so they use up no client's budget.
       // Signing in with the password stores nothing, and the admin's own writes keep a share
@@ -228,10 +224,12 @@ export function createApp(options: AppOptions) {
       .all("/api/*", () => {
         throw new HttpError(404, "No such API endpoint.");
       })
-      .get("/*", async ({ request, path, server }) => {
+      .get("/*", async ({ request, path, server, set }) => {
         // GET /api/<unknown> also lands here: Elysia prefers this GET wildcard over .all.
         if (isApiPath(path)) throw new HttpError(404, "No such API endpoint.");
-        const response = await render(request);
+        // A cached page is answered with the security headers already in it, and sent as made.
+        const response = await render(request, undefined, secure(request, server) ? carried.secure : carried.plain);
+        dropCarriedHeaders(set, response);
         // Counted from the answer, cached or not: a page that was shown.
         await analytics.page(request, server, response.status);
         return response;

@@ -293,14 +293,14 @@ export interface PageMatch {
 }
 
 type Parsed = { keys: string[]; pattern: RegExp };
-const parsed = new Map<string, Parsed>();
+const parsed = { exact: new Map<string, Parsed>(), loose: new Map<string, Parsed>() };
 /** regexparam, as wouter uses it, with each pattern compiled once. */
 function routeParser(route: string, loose?: boolean): Parsed {
-  const key = `${route}|${loose ? 1 : 0}`;
-  let hit = parsed.get(key);
+  const kept = loose ? parsed.loose : parsed.exact;
+  let hit = kept.get(route);
   if (!hit) {
     hit = parse(route, loose) as Parsed;
-    parsed.set(key, hit);
+    kept.set(route, hit);
   }
   return hit;
 }
@@ -328,11 +328,22 @@ function pageSearch(page: PathEntry, search: URLSearchParams): URLSearchParams {
   return kept;
 }
 
+type PageAddress = Readonly<{ match: Readonly<PageMatch>; search: string }>;
+/** The last few addresses matched: a render asks for its address once for each link and heading that reads it. */
+const matched = new Map<string, PageAddress>();
+const MATCHED_KEPT = 64;
+
 /** The page at this address and the query string it reads, matched once (browser side: what useSearch() gives a page). */
-export function addressAt(pathname: string, search: string): { match: PageMatch; search: string } {
+export function addressAt(pathname: string, search: string): PageAddress {
+  const key = `${pathname}?${search}`;
+  const known = matched.get(key);
+  if (known) return known;
   const all = new URLSearchParams(search);
   const match = matchPage(pathname, all);
-  return { match, search: pageSearch(match.page, all).toString() };
+  const address = { match, search: pageSearch(match.page, all).toString() };
+  matched.set(key, address);
+  if (matched.size > MATCHED_KEPT) matched.delete(matched.keys().next().value!);
+  return address;
 }
 
 /** The query string the page at this address reads. */

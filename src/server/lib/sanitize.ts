@@ -1,5 +1,6 @@
 import sanitizeHtml from "sanitize-html";
 import { GO_PREFIX } from "#shared/features/links/constants.ts";
+import { byText } from "./text-memo.ts";
 
 /** A managed link as written in a post: /go/<slug>, with or without a query or fragment. */
 const MANAGED_LINK = /^\/go\/([a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,63})(?:[?#][\s\S]*)?$/;
@@ -110,33 +111,15 @@ export function sanitizePostHtml(html: string): string {
   return sanitizeHtml(html, OPTIONS);
 }
 
-/** Stored HTML cleaned lately, by a hash of the text: reading the same post again cleans nothing. */
-const cleaned = new Map<string, string>();
-const CLEANED_KEPT = 256;
-
 /**
  * Stored HTML as it is shown: cleaned again on the way out, so a row written by other means (a
- * restore, by hand) is as safe as one the editor saved. The same text is cleaned once: the
- * last few hundred are remembered by a hash of their text and length (a changed post is
- * another text), so a page rendered per request no longer pays the sanitiser each time.
+ * restore, by hand) is as safe as one the editor saved. The same text is cleaned once (byText),
+ * so a page rendered per request no longer pays the sanitiser each time.
  */
-export function cleanStoredHtml(html: string): string {
-  const key = `${html.length}:${Bun.hash(html).toString(36)}`;
-  const known = cleaned.get(key);
-  if (known !== undefined) {
-    // The most recently used last: the first one is the next to go.
-    cleaned.delete(key);
-    cleaned.set(key, known);
-    return known;
-  }
-  const clean = sanitizeHtml(html, OPTIONS);
-  cleaned.set(key, clean);
-  if (cleaned.size > CLEANED_KEPT) cleaned.delete(cleaned.keys().next().value!);
-  return clean;
-}
+export const cleanStoredHtml = byText((html) => sanitizeHtml(html, OPTIONS));
 
 /** The src of every <img> in a piece of HTML, as a browser would read it. */
-export function imageSources(html: string): string[] {
+export const imageSources = byText(function imageSources(html: string): readonly string[] {
   const sources: string[] = [];
   sanitizeHtml(html, {
     allowedTags: ["img"],
@@ -151,4 +134,4 @@ export function imageSources(html: string): string[] {
     },
   });
   return sources;
-}
+});

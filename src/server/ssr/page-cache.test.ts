@@ -28,6 +28,21 @@ describe("render cache", () => {
     expect(second.headers.get("content-security-policy")).toContain("default-src 'self'");
   });
 
+  test("a cached answer carries every header the rendered one did, once each, with the same values", async () => {
+    const { request } = await siteApp();
+    const headers = (res: Response) =>
+      [...res.headers.entries()].filter(([name]) => !["x-cache", "date", "content-length"].includes(name)).sort();
+    const miss = await request("/learn/4");
+    const hit = await request("/learn/4");
+    expect(hit.headers.get("x-cache")).toBe("hit");
+    expect(headers(hit)).toEqual(headers(miss));
+    expect(headers(hit).map(([name]) => name)).toContain("content-security-policy");
+    expect(headers(hit).map(([name]) => name)).toContain("permissions-policy");
+    const notModified = await request("/learn/4", { headers: { "if-none-match": hit.headers.get("etag")! } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get("content-security-policy")).toBe(hit.headers.get("content-security-policy"));
+  });
+
   test("pages that are not the same for everyone, or not found, are never cached", async () => {
     const { request } = await siteApp();
     for (const path of ["/admin", "/admin-login", "/nope", "/quiz/result?id=missing"]) {

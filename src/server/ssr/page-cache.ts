@@ -193,39 +193,55 @@ export class PageCache {
   }
 }
 
-/** Each cached page's answer headers, per content coding, made on its first hit. */
-const answerHeaders = new WeakMap<CachedPage, Record<string, [string, string][]>>();
+/** Headers a cached answer adds to its page's own (the security headers), as one list made once. */
+export type AddedHeaders = readonly (readonly [string, string])[];
+const NO_HEADERS: AddedHeaders = [];
 
-function headersFor(page: CachedPage, coding: string): [string, string][] {
-  let made = answerHeaders.get(page);
+/**
+ * Each cached page's answer headers, per list of added headers (by identity: there are only
+ * a few) and content coding, made on its first hit.
+ */
+const answerHeaders = new WeakMap<CachedPage, Map<AddedHeaders, Record<string, [string, string][]>>>();
+
+function headersFor(page: CachedPage, coding: string, added: AddedHeaders): [string, string][] {
+  let byAdded = answerHeaders.get(page);
+  if (!byAdded) {
+    byAdded = new Map();
+    answerHeaders.set(page, byAdded);
+  }
+  let made = byAdded.get(added);
   if (!made) {
     const base: [string, string][] = [
       // Its length is the body's, set by Bun for the coding sent.
       ...page.headers.filter(
         ([name]) => !["etag", "x-cache", "vary", "content-encoding", "content-length"].includes(name),
       ),
+      ...added
+        .filter(([name]) => !page.headers.some(([own]) => own === name))
+        .map(([n, v]): [string, string] => [n, v]),
       ["etag", page.etag],
       ["x-cache", "hit"],
       ["vary", "accept-encoding"],
     ];
     made = { identity: base, gzip: [...base, ["content-encoding", "gzip"]], br: [...base, ["content-encoding", "br"]] };
-    answerHeaders.set(page, made);
+    byAdded.set(added, made);
   }
   return made[coding] ?? made.identity!;
 }
 
 /**
- * Serves a cached page, answering a matching If-None-Match with 304. Its headers are made once
- * per page and coding, not copied and set again on every hit.
+ * Serves a cached page, answering a matching If-None-Match with 304. Its headers (with
+ * `added`, the ones every answer carries) are made once per page and coding, not copied and
+ * set again on every hit.
  */
-export function cachedResponse(page: CachedPage, request: Request): Response {
+export function cachedResponse(page: CachedPage, request: Request, added: AddedHeaders = NO_HEADERS): Response {
   if (request.headers.get("if-none-match") === page.etag)
-    return new Response(null, { status: 304, headers: headersFor(page, "identity") });
+    return new Response(null, { status: 304, headers: headersFor(page, "identity", added) });
   const encoded = chooseEncoding(request.headers.get("accept-encoding"), storedCodings(page));
   if (encoded === null) return notAcceptable();
   return new Response(encoded === "br" ? page.brotli : encoded === "gzip" ? page.gzip : page.body, {
     status: page.status,
-    headers: headersFor(page, encoded),
+    headers: headersFor(page, encoded, added),
   });
 }
 

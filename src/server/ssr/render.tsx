@@ -21,7 +21,8 @@ import {
 } from "#web/page-route.ts";
 import { errorPage, matchPage, notFoundPage, type PageDef, type PageMatch, pageCacheKey } from "#web/routes.ts";
 import type { AssetStore } from "./assets.ts";
-import { type CachedPage, cachedResponse, type PageCache, toCachedPage } from "./page-cache.ts";
+import { type AddedHeaders, type CachedPage, cachedResponse, type PageCache, toCachedPage } from "./page-cache.ts";
+import { requestPage } from "./request-page.ts";
 
 export interface RendererDeps {
   assets: AssetStore;
@@ -37,7 +38,12 @@ export interface RendererDeps {
   publicBase: () => Promise<string | null>;
 }
 
-export type PageRenderer = (request: Request, forced?: 404 | 500) => Promise<Response>;
+/**
+ * A page at the request's address (or the 404 or 500 page when `forced`). `added`: headers a
+ * cached answer carries besides its own (the security headers the app sends with everything),
+ * so it is sent as made.
+ */
+export type PageRenderer = (request: Request, forced?: 404 | 500, added?: AddedHeaders) => Promise<Response>;
 
 /** A page rendered with some reads answered in advance (a post that is not public yet), never cached. */
 interface PreviewRequest {
@@ -196,10 +202,9 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
     return response;
   };
 
-  const render: PageRenderer = async (request, forced) => {
-    const url = new URL(request.url);
+  const render: PageRenderer = async (request, forced, added) => {
+    const { url, found } = requestPage(request);
     const { pathname } = url;
-    const found = matchPage(pathname, url.searchParams);
     // The page reads only the query parameters it declares: it is rendered with those, and
     // they are all the cache key holds besides the page and its path.
     const cacheKey = pageCacheKey(found, pathname, url.searchParams);
@@ -222,7 +227,7 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
       const hit = cache.get(partition, key);
       // A cached page was not a redirect when it was rendered, and any change since
       // (an unpublished post, say) has emptied the cache.
-      if (hit) return cachedResponse(hit, request);
+      if (hit) return cachedResponse(hit, request, added);
     }
     const strays =
       !forced &&
@@ -253,7 +258,7 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
       // request keeps that answer and every request that waited renders its own (a body
       // can be read only once).
       if (outcome instanceof Response) return first ? outcome : renderMatch(target, false);
-      const fresh = cachedResponse(outcome, request);
+      const fresh = cachedResponse(outcome, request, added);
       fresh.headers.set("x-cache", "miss");
       return fresh;
     } catch (error) {

@@ -6,10 +6,11 @@ import type { DailyLimits } from "#server/lib/daily-quota.ts";
 import type { StorageHealth } from "#server/lib/storage-health.ts";
 import { utcDay } from "#server/lib/utc-day.ts";
 import type { Logger } from "#server/logger.ts";
+import { requestPage } from "#server/ssr/request-page.ts";
 import { type FunnelStep, METRICS } from "#shared/features/analytics/constants.ts";
 import { isModuleNumber } from "#shared/features/course/course.ts";
 import { PLACEMENT_PAGES, placementPost } from "#shared/features/links/constants.ts";
-import { matchPage } from "#web/routes.ts";
+import { matchPage, type PageMatch } from "#web/routes.ts";
 import { CountLimits, SharedCountLimits } from "./limits.ts";
 import { type CountEvent, recordMany, type Visit, verdict, visitorHash } from "./service.ts";
 
@@ -25,8 +26,12 @@ export interface Counted {
  * one). Only values from the route table are taken from the address: a post's slug and a
  * module's number, which the page's answer (or the beacon's check) shows to exist.
  */
-export function pageCounts(pathname: string, search: URLSearchParams): (Counted & { check?: Check }) | null {
-  const { page, params } = matchPage(pathname, search);
+export function pageCounts(
+  pathname: string,
+  search: URLSearchParams,
+  found: PageMatch = matchPage(pathname, search),
+): (Counted & { check?: Check }) | null {
+  const { page, params } = found;
   if ("movedTo" in page || page.id === "not-found" || page.id.startsWith("admin")) return null;
   // A wizard's later step (its answers so far in the address) is the same page, already
   // counted: nothing to add, though the address is one of the site's.
@@ -233,8 +238,8 @@ export function createAnalytics({
     flush,
     async page(request, server, status) {
       if (!enabled || !((status >= 200 && status < 300) || status === 304) || !isNavigation(request)) return;
-      const url = new URL(request.url);
-      const counted = pageCounts(url.pathname, url.searchParams);
+      const { url, found } = requestPage(request);
+      const counted = pageCounts(url.pathname, url.searchParams, found);
       if (!counted) return;
       const from = referrerHost(request, url.hostname.toLowerCase());
       if (from) counted.events.push({ metric: METRICS.referrer, key: from });

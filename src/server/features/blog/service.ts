@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, gt, isNull, lte, min, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, isNull, lte, min, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "#server/db/types.ts";
 import { cleanStoredHtml } from "#server/lib/sanitize.ts";
+import { byText } from "#server/lib/text-memo.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { readingMinutes, searchWords } from "#shared/features/blog/blog.ts";
 import {
@@ -30,16 +31,23 @@ export function listCategories(db: Db): Promise<BlogCategory[]> {
   return db.select().from(blogCategories).orderBy(asc(blogCategories.name));
 }
 
+/** A post's reading time, counted once for each text (byText). */
+const minutesToRead = byText(readingMinutes);
+
 // Not a copy of the row: each view computes what the row does not hold (the content cleaned again,
 // the reading time, the date shown) and sends the dates as ISO strings.
 
-export function toPost(row: Row): BlogPost {
-  const { contentMarkdown: _markdown, searchText: _words, ...shown } = row;
+/** What a post's page reads of its row: not the Markdown the editor keeps, nor the words the search reads. */
+const { contentMarkdown: _markdown, searchText: _words, ...POST_COLUMNS } = getTableColumns(blogPosts);
+type ShownRow = Omit<Row, "contentMarkdown" | "searchText">;
+
+export function toPost(row: ShownRow): BlogPost {
+  const { contentMarkdown: _m, searchText: _w, ...shown } = row as ShownRow & Partial<Row>;
   return {
     ...sent(shown),
     // Stored clean; cleaned again on the way out so a row written by other means is safe too.
     content: cleanStoredHtml(row.content),
-    readingMinutes: readingMinutes(row.content),
+    readingMinutes: minutesToRead(row.content),
     date: (row.publishAt ?? row.createdAt).toISOString(),
   };
 }
@@ -173,7 +181,7 @@ export async function nextPublishAt(db: Db, now: Date): Promise<Date | null> {
 
 export async function getPublishedPost(db: Db, slug: string, now: Date): Promise<BlogPost> {
   const [row] = await db
-    .select()
+    .select(POST_COLUMNS)
     .from(blogPosts)
     .where(and(eq(blogPosts.slug, slug), isPublic(now)))
     .limit(1);
