@@ -3,7 +3,7 @@
 
 import { Database } from "bun:sqlite";
 import { beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, ensureBuilt, pool, startServer } from "./support/binary.ts";
 import { testImage } from "./support/images.ts";
@@ -165,9 +165,13 @@ describe("shutdown", () => {
     expect(afterSignal.filter((line) => / (error|warn) /.test(line))).toEqual([]);
     expect(afterSignal.at(-1)).toContain(" info stopped");
     expect(pages.filter((status) => status >= 500)).toEqual([]);
+    // The clean stop noted the file's state, so the next start need not read every page again.
+    expect(existsSync(join(dir, "app.db.clean-stop"))).toBe(true);
 
     const again = await startServer(dir, UNLIMITED);
     try {
+      // Started: the note is gone, the file is being written again.
+      expect(existsSync(join(dir, "app.db.clean-stop"))).toBe(false);
       const statuses = await pool(acknowledged.length, 50, async (i) => {
         return (await fetch(`${again.url}/api/quiz/result/${acknowledged[i]}`)).status;
       });

@@ -5,6 +5,7 @@ import { createApp } from "#server/app.ts";
 import { makePrivateDir, noteDatabaseChanged, tightenDataDir } from "#server/data-dir.ts";
 import type { ChangeFeed } from "#server/db/changes.ts";
 import { scheduleCheckpoints } from "#server/db/checkpoints.ts";
+import { forgetCleanStop, noteCleanStop } from "#server/db/file-view.ts";
 import { lockDataDir } from "#server/db/lock.ts";
 import { describeSeed, seedDatabase } from "#server/db/seed.ts";
 import type { DatabaseAccess } from "#server/db/types.ts";
@@ -113,6 +114,7 @@ export async function serve(config: Config) {
     fail((error as Error).message);
   }
   await backUpBeforeUpgrade(dir, config.backupDir);
+  forgetCleanStop(join(dir, "app.db"));
   const { database } = openData(dir, { server: true });
   await upgradeData(database);
   const report = await seedDatabase(database);
@@ -159,6 +161,7 @@ export async function serve(config: Config) {
     checkpoints.stop();
     const ours = storage.databaseFileState().ok;
     database.close({ checkpoint: ours });
+    if (ours) noteCleanStop(join(dir, "app.db"));
     if (!ours) logger.warn("the database file is not the one opened: its write-ahead log was kept as it is");
     await storage.stop();
     lock.release();

@@ -1,10 +1,20 @@
+import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  utimesSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { writeLogOnlyCopy } from "#tests/support/log-only-database.ts";
 import { scratchDir } from "#tests/support/scratch.ts";
 import { applyMigrations, openDatabase } from "./client.ts";
-import { inspectDatabaseFile, integrityProblem } from "./file-view.ts";
+import { inspectDatabaseFile, integrityProblem, noteCleanStop } from "./file-view.ts";
 import { settleIdentity } from "./identity.ts";
 
 // Real files: the checks every command makes before it opens app.db, read without SQLite
@@ -88,6 +98,52 @@ describe("a database read through the view", () => {
       ),
     ).toEqual([]);
   }, 60_000);
+});
+
+/** Breaks the first page of one table (its page type), as a failing disk might: the file still opens. */
+function damageTable(file: string, name = "quiz_results"): void {
+  const sqlite = new Database(file, { readonly: true });
+  const { rootpage } = sqlite.query("SELECT rootpage FROM sqlite_master WHERE name = ?").get(name) as {
+    rootpage: number;
+  };
+  const { page_size } = sqlite.query("PRAGMA page_size").get() as { page_size: number };
+  sqlite.close();
+  const fd = openSync(file, "r+");
+  writeSync(fd, new Uint8Array([0]), 0, 1, (rootpage - 1) * page_size);
+  closeSync(fd);
+}
+
+// What the check says of the broken page: SQLite reports it as damage, or fails to read it.
+const DAMAGED = /^(is damaged \(|cannot be read \(database disk image is malformed\))/;
+
+describe("the whole-file check at start", () => {
+  test("a damaged file is refused with what SQLite found", () => {
+    const file = migrated();
+    damageTable(file);
+    expect(inspectDatabaseFile(file).damage).toMatch(DAMAGED);
+  });
+
+  test("a file in the state a server's clean stop noted is not read page by page again", () => {
+    const file = migrated();
+    damageTable(file);
+    noteCleanStop(file);
+    // The damage (done before the note, which a real stop never does) goes unseen: the note is trusted.
+    expect(inspectDatabaseFile(file).damage).toBeNull();
+  });
+
+  test("any change to the file after the note makes the next start check every page", () => {
+    const file = migrated();
+    noteCleanStop(file);
+    damageTable(file);
+    expect(inspectDatabaseFile(file).damage).toMatch(DAMAGED);
+    // Its times put back as they were: the change time still moved.
+    const other = migrated();
+    noteCleanStop(other);
+    const before = Bun.file(other).lastModified / 1000;
+    damageTable(other);
+    utimesSync(other, before, before);
+    expect(inspectDatabaseFile(other).damage).toMatch(DAMAGED);
+  });
 });
 
 describe("what SQLite's checks say, as a sentence", () => {
