@@ -64,10 +64,8 @@ export const blogPosts = table(
     ),
     // The rows still without their words (saved before the search existed), which each start
     // fills: empty once they are, so the start's look for them reads no row, where a scan
-    // walked every post's text (a second at 10,000 posts).
-    index("blog_posts_search_text_missing_idx")
-      .on(table.id)
-      .where(sql`${table.searchText} is null`),
+    // walked every post's text (0.6 s from a cold disk at 10,000 posts).
+    index("blog_posts_search_text_missing_idx").on(table.id).where(sql`${table.searchText} is null`),
   ],
 );
 
