@@ -60,6 +60,22 @@ describe("connections kept open per peer", () => {
     expect(kept.begin("203.0.113.9", 5004)).toBe(true);
   });
 
+  test("at its limit, a peer's connection left idle for two seconds makes room for a new one; a busy one never does", () => {
+    const { kept, advance } = ledger();
+    for (const port of [5001, 5002, 5003]) kept.begin("198.51.100.7", port);
+    kept.end("198.51.100.7", 5001, false);
+    advance(1_999);
+    expect(kept.begin("198.51.100.7", 5004)).toBe(false);
+    advance(1);
+    // 5001 has been idle two seconds: the new connection takes its place, once.
+    expect(kept.begin("198.51.100.7", 5005)).toBe(true);
+    expect(kept.begin("198.51.100.7", 5006)).toBe(false);
+    // 5002 and 5003 are still answering, however long that takes.
+    advance(60_000);
+    expect(kept.begin("198.51.100.7", 5007)).toBe(false);
+    expect(kept.count("198.51.100.7")).toBe(3);
+  });
+
   test("a connection is counted until Bun has closed it for idleness, or until an answer closed it", () => {
     const { kept, advance } = ledger();
     for (const port of [5001, 5002, 5003]) kept.begin("198.51.100.7", port);

@@ -59,10 +59,21 @@ interface Kept {
 }
 
 /**
+ * A connection idle this long, at a peer that opens a new one while at its limit, is taken to
+ * be one the peer let go: a client reuses a kept connection at once, and Bun says nothing when
+ * one closes. Without this, a peer that closed its connections and opened as many new ones (a
+ * benchmark's second run, an office behind one address after a quiet spell) had every answer
+ * for one idle timeout close its connection, and each closing connection under load held the
+ * server's memory (hundreds of MB) until it was idle again.
+ */
+const LET_GO_AFTER_MS = 2_000;
+
+/**
  * Connections per peer, known by their source ports: a port is open while it has a request
  * in flight and for one idle timeout after its last answer (Bun closes an idle connection
  * then), unless that answer closed it. A peer holding `max` connections gets its answers on
- * any further connection with Connection: close, so it can never keep more open.
+ * any further connection with Connection: close, so it can never keep more open; once it is
+ * at its limit, a connection it left idle for LET_GO_AFTER_MS makes room for a new one.
  */
 export class KeptConnections {
   private readonly peers = new Map<string, Map<number, Kept>>();
@@ -89,6 +100,7 @@ export class KeptConnections {
       return true;
     }
     this.prune(ports);
+    if (ports.size >= this.max) this.forgetLetGo(ports);
     if (ports.size >= this.max) return false;
     ports.set(port, { busy: 1, until: Number.POSITIVE_INFINITY });
     return true;
@@ -119,6 +131,13 @@ export class KeptConnections {
       this.prune(ports);
       if (ports.size === 0) this.peers.delete(peer);
     }
+  }
+
+  /** Forgets the connection idle the longest, when it has been idle at least LET_GO_AFTER_MS. */
+  private forgetLetGo(ports: Map<number, Kept>): void {
+    let oldest: [number, Kept] | null = null;
+    for (const entry of ports) if (entry[1].busy === 0 && (!oldest || entry[1].until < oldest[1].until)) oldest = entry;
+    if (oldest && this.now() - (oldest[1].until - this.keepAliveMs) >= LET_GO_AFTER_MS) ports.delete(oldest[0]);
   }
 
   private prune(ports: Map<number, Kept>): void {
