@@ -30,6 +30,8 @@ const RENDERING: Record<string, string> = {
   "src/server/features/blog/preview-routes.ts": "renders the preview notice",
   // Counting asks the route table what a path is, so it counts the pages there are.
   "src/server/features/analytics/counting.ts": "reads the route table",
+  // A request's page, matched once for the renderer and the counting.
+  "src/server/ssr/request-page.ts": "reads the route table",
   // The theme script is inlined into every page's head, before first paint.
   "src/server/app.ts": "inlines the theme script",
   // An added page may not take the first part of a page's address: read from the route table.

@@ -77,13 +77,19 @@ function signature(file: string, withAppends = false): string {
 const cleanStopFile = (file: string) => `${file}.clean-stop`;
 
 /**
- * Written by the server once it has closed the database cleanly (its log folded in): the file's
- * state then. A start that finds the file in that very state (same inode, size, times, no log)
- * skips the whole-file check: nothing has written it since a check-free close. Any write, a
- * restore, a copy or a crash (no note) makes the next start check every page again.
+ * Written by the server once it has closed the database cleanly (its log folded in), and only
+ * when the file then passes the whole-file check: the file's state at that moment. A start
+ * that finds the file in that very state (same inode, size, times, no log) skips the check,
+ * which the stop has just made. Any write, a restore, a copy or a crash (no note) makes the
+ * next start check every page again; a file SQLite found damaged while it ran gets no note.
+ * Returns whether the note was written.
  */
-export function noteCleanStop(file: string): void {
+export function noteCleanStop(file: string): boolean {
+  forgetCleanStop(file);
+  // Read now, never an answer remembered from the start (which a note may have spared the check).
+  if (inspectOnce(file).damage !== null) return false;
   writeFileSync(cleanStopFile(file), signature(file, true), { mode: 0o600 });
+  return true;
 }
 
 /** Removed when a server opens the file to write it: from then on the note says nothing. */

@@ -76,6 +76,29 @@ describe("connections kept open per peer", () => {
     expect(kept.count("198.51.100.7")).toBe(3);
   });
 
+  test("a peer has at most its limit of connections taken as let go in one idle timeout, however it juggles them", () => {
+    const { kept, advance } = ledger();
+    const peer = "198.51.100.7";
+    let port = 6000;
+    // Three connections, answered and left idle: the ledger is full.
+    for (let i = 0; i < 3; i++) {
+      kept.begin(peer, ++port);
+      kept.end(peer, port, false);
+    }
+    // Every two seconds a new connection (or a let-go one coming back, which is new to the
+    // ledger) asks for room: three are let in, then none until the first let-go is 35 s old.
+    const admitted: boolean[] = [];
+    for (let i = 0; i < 8; i++) {
+      advance(2_000);
+      const ok = kept.begin(peer, ++port);
+      admitted.push(ok);
+      if (ok) kept.end(peer, port, false);
+    }
+    expect(admitted).toEqual([true, true, true, false, false, false, false, false]);
+    advance(35_000 - 5 * 2_000);
+    expect(kept.begin(peer, ++port)).toBe(true);
+  });
+
   test("a connection is counted until Bun has closed it for idleness, or until an answer closed it", () => {
     const { kept, advance } = ledger();
     for (const port of [5001, 5002, 5003]) kept.begin("198.51.100.7", port);

@@ -72,11 +72,15 @@ const LET_GO_AFTER_MS = 2_000;
  * Connections per peer, known by their source ports: a port is open while it has a request
  * in flight and for one idle timeout after its last answer (Bun closes an idle connection
  * then), unless that answer closed it. A peer holding `max` connections gets its answers on
- * any further connection with Connection: close, so it can never keep more open; once it is
- * at its limit, a connection it left idle for LET_GO_AFTER_MS makes room for a new one.
+ * any further connection with Connection: close. Once it is at its limit, a connection it left
+ * idle for LET_GO_AFTER_MS makes room for a new one, at most `max` times in one idle timeout:
+ * a connection taken as let go may in fact still be open until Bun's timeout, so a peer holds
+ * at most twice `max` open however it juggles them.
  */
 export class KeptConnections {
   private readonly peers = new Map<string, Map<number, Kept>>();
+  /** When each connection of a peer was taken as let go, within the last idle timeout. */
+  private readonly letGo = new Map<string, number[]>();
 
   constructor(
     private readonly keepAliveMs: number,
@@ -100,7 +104,7 @@ export class KeptConnections {
       return true;
     }
     this.prune(ports);
-    if (ports.size >= this.max) this.forgetLetGo(ports);
+    if (ports.size >= this.max) this.forgetLetGo(peer, ports);
     if (ports.size >= this.max) return false;
     ports.set(port, { busy: 1, until: Number.POSITIVE_INFINITY });
     return true;
@@ -131,13 +135,25 @@ export class KeptConnections {
       this.prune(ports);
       if (ports.size === 0) this.peers.delete(peer);
     }
+    const now = this.now();
+    for (const [peer, times] of this.letGo)
+      if (times.every((at) => now - at >= this.keepAliveMs)) this.letGo.delete(peer);
   }
 
-  /** Forgets the connection idle the longest, when it has been idle at least LET_GO_AFTER_MS. */
-  private forgetLetGo(ports: Map<number, Kept>): void {
+  /**
+   * Forgets the connection idle the longest, when it has been idle at least LET_GO_AFTER_MS
+   * and the peer has not had `max` taken as let go within the last idle timeout.
+   */
+  private forgetLetGo(peer: string, ports: Map<number, Kept>): void {
+    const now = this.now();
+    const recent = (this.letGo.get(peer) ?? []).filter((at) => now - at < this.keepAliveMs);
+    this.letGo.set(peer, recent);
+    if (recent.length >= this.max) return;
     let oldest: [number, Kept] | null = null;
     for (const entry of ports) if (entry[1].busy === 0 && (!oldest || entry[1].until < oldest[1].until)) oldest = entry;
-    if (oldest && this.now() - (oldest[1].until - this.keepAliveMs) >= LET_GO_AFTER_MS) ports.delete(oldest[0]);
+    if (!oldest || now - (oldest[1].until - this.keepAliveMs) < LET_GO_AFTER_MS) return;
+    ports.delete(oldest[0]);
+    recent.push(now);
   }
 
   private prune(ports: Map<number, Kept>): void {
