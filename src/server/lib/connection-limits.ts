@@ -66,21 +66,24 @@ interface Kept {
  * for one idle timeout close its connection, and each closing connection under load held the
  * server's memory (hundreds of MB) until it was idle again.
  */
-const LET_GO_AFTER_MS = 2_000;
+const LET_GO_AFTER_MS = 500;
+/** Ports taken as let go remembered per peer (the oldest forgotten first). */
+const LET_GO_KEPT = 4 * MAX_KEPT_PER_PEER;
 
 /**
  * Connections per peer, known by their source ports: a port is open while it has a request
  * in flight and for one idle timeout after its last answer (Bun closes an idle connection
  * then), unless that answer closed it. A peer holding `max` connections gets its answers on
- * any further connection with Connection: close. Once it is at its limit, a connection it left
- * idle for LET_GO_AFTER_MS makes room for a new one, at most `max` times in one idle timeout:
- * a connection taken as let go may in fact still be open until Bun's timeout, so a peer holds
- * at most twice `max` open however it juggles them.
+ * any further connection with Connection: close. Once it is at its limit, the connection it
+ * left idle longest, for LET_GO_AFTER_MS at least, is taken as let go and makes room for the
+ * new one; if it was in fact still open and sends again, its answer closes it. So a peer never
+ * uses more than `max` at once; connections it opens and leaves idle are closed by Bun's idle
+ * timeout, as are connections that never send a request.
  */
 export class KeptConnections {
   private readonly peers = new Map<string, Map<number, Kept>>();
-  /** When each connection of a peer was taken as let go, within the last idle timeout. */
-  private readonly letGo = new Map<string, number[]>();
+  /** Ports of each peer taken as let go, and until when Bun may still hold each open. */
+  private readonly letGo = new Map<string, Map<number, number>>();
 
   constructor(
     private readonly keepAliveMs: number,
@@ -102,6 +105,12 @@ export class KeptConnections {
       known.busy++;
       known.until = Number.POSITIVE_INFINITY;
       return true;
+    }
+    // A connection taken as let go that sends again was still open: this answer closes it.
+    const letGo = this.letGo.get(peer);
+    if (letGo?.delete(port)) {
+      if (letGo.size === 0) this.letGo.delete(peer);
+      return false;
     }
     this.prune(ports);
     if (ports.size >= this.max) this.forgetLetGo(peer, ports);
@@ -136,24 +145,25 @@ export class KeptConnections {
       if (ports.size === 0) this.peers.delete(peer);
     }
     const now = this.now();
-    for (const [peer, times] of this.letGo)
-      if (times.every((at) => now - at >= this.keepAliveMs)) this.letGo.delete(peer);
+    for (const [peer, letGo] of this.letGo) {
+      for (const [port, until] of letGo) if (until <= now) letGo.delete(port);
+      if (letGo.size === 0) this.letGo.delete(peer);
+    }
   }
 
-  /**
-   * Forgets the connection idle the longest, when it has been idle at least LET_GO_AFTER_MS
-   * and the peer has not had `max` taken as let go within the last idle timeout.
-   */
+  /** Takes the connection idle the longest as let go, when it has been idle LET_GO_AFTER_MS at least. */
   private forgetLetGo(peer: string, ports: Map<number, Kept>): void {
-    const now = this.now();
-    const recent = (this.letGo.get(peer) ?? []).filter((at) => now - at < this.keepAliveMs);
-    this.letGo.set(peer, recent);
-    if (recent.length >= this.max) return;
     let oldest: [number, Kept] | null = null;
     for (const entry of ports) if (entry[1].busy === 0 && (!oldest || entry[1].until < oldest[1].until)) oldest = entry;
-    if (!oldest || now - (oldest[1].until - this.keepAliveMs) < LET_GO_AFTER_MS) return;
+    if (!oldest || this.now() - (oldest[1].until - this.keepAliveMs) < LET_GO_AFTER_MS) return;
     ports.delete(oldest[0]);
-    recent.push(now);
+    let letGo = this.letGo.get(peer);
+    if (!letGo) {
+      letGo = new Map();
+      this.letGo.set(peer, letGo);
+    }
+    letGo.set(oldest[0], oldest[1].until);
+    if (letGo.size > LET_GO_KEPT) letGo.delete(letGo.keys().next().value!);
   }
 
   private prune(ports: Map<number, Kept>): void {
