@@ -131,8 +131,11 @@ export function createApp(options: AppOptions) {
   const development = config.development ?? false;
   // Bun's idle timeout, and the deadlines for bodies and answers that follow from it.
   const limits = timeLimits(config.idleTimeout);
-  const security = { inlineScriptHashes: [cspHash(THEME_SCRIPT)], frameSources: VIDEO_PLAYER_ORIGINS };
-  const carried = securityHeaderLists(security);
+  // Every answer's security headers: set by the plugin below, and carried by cached pages.
+  const carried = securityHeaderLists({
+    inlineScriptHashes: [cspHash(THEME_SCRIPT)],
+    frameSources: VIDEO_PLAYER_ORIGINS,
+  });
   const app = new Elysia({
     serve: { reusePort: false, maxRequestBodySize: MAX_BODY_BYTES, development, idleTimeout: limits.idleSeconds },
   });
@@ -149,7 +152,7 @@ export function createApp(options: AppOptions) {
         }),
       )
       .use(hostCheck())
-      .use(securityHeaders({ ...security, https: secure }))
+      .use(securityHeaders({ lists: carried, https: secure }))
       .use(errorHandler({ logger, renderErrorPage: (request, status) => render(request, status), storage }))
       // Writes the server cannot keep are refused first, so they use up no client's budget.
       // Signing in with the password stores nothing, and the admin's own writes keep a share

@@ -79,11 +79,15 @@ function reusingStatements(sqlite: Database): Database {
     if (kept.size > STATEMENTS_KEPT) kept.delete(kept.keys().next().value!);
     return statement;
   };
+  // The connection's other methods, bound to it once (drizzle calls exec and transaction on it).
+  const bound = new Map<PropertyKey, unknown>();
   return new Proxy(sqlite, {
     get(target, key) {
       if (key === "prepare") return prepare;
       const value = Reflect.get(target, key, target);
-      return typeof value === "function" ? value.bind(target) : value;
+      if (typeof value !== "function") return value;
+      if (!bound.has(key)) bound.set(key, value.bind(target));
+      return bound.get(key);
     },
   });
 }

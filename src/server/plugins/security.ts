@@ -58,13 +58,15 @@ export function securityHeaderLists(options: SecurityOptions): SecurityHeaderLis
 }
 
 export function securityHeaders({
+  lists,
   https,
-  ...options
-}: SecurityOptions & {
+}: {
+  /** The headers, as securityHeaderLists made them (the cached pages carry the same lists). */
+  lists: SecurityHeaderLists;
   /** Whether this request reached the site over HTTPS (then HSTS is sent; never over plain http). */
   https?: (request: Request, server: Server | null) => boolean;
 }) {
-  const headers = headersOf(options);
+  const headers = Object.fromEntries(lists.plain);
   return new Elysia({ name: "security-headers" }).onRequest(({ request, set, server }) => {
     Object.assign(set.headers, headers);
     if (https?.(request, server)) set.headers["strict-transport-security"] = HSTS;

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gt, isNull, lte, min, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "#server/db/types.ts";
-import { cleanStoredHtml } from "#server/lib/sanitize.ts";
+import { sanitizePostHtml } from "#server/lib/sanitize.ts";
 import { byText } from "#server/lib/text-memo.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { readingMinutes, searchWords } from "#shared/features/blog/blog.ts";
@@ -31,8 +31,12 @@ export function listCategories(db: Db): Promise<BlogCategory[]> {
   return db.select().from(blogCategories).orderBy(asc(blogCategories.name));
 }
 
-/** A post's reading time, counted once for each text (byText). */
-const minutesToRead = byText(readingMinutes);
+/**
+ * What a post's page derives from its stored text, worked out once for each text (byText): the
+ * text cleaned again (stored clean; cleaned on the way out so a row written by other means is
+ * safe too) and its reading time. One memo, so a render hashes the text once.
+ */
+const derived = byText((html) => ({ content: sanitizePostHtml(html), readingMinutes: readingMinutes(html) }));
 
 // Not a copy of the row: each view computes what the row does not hold (the content cleaned again,
 // the reading time, the date shown) and sends the dates as ISO strings.
@@ -45,9 +49,7 @@ export function toPost(row: ShownRow): BlogPost {
   const { contentMarkdown: _m, searchText: _w, ...shown } = row as ShownRow & Partial<Row>;
   return {
     ...sent(shown),
-    // Stored clean; cleaned again on the way out so a row written by other means is safe too.
-    content: cleanStoredHtml(row.content),
-    readingMinutes: minutesToRead(row.content),
+    ...derived(row.content),
     date: (row.publishAt ?? row.createdAt).toISOString(),
   };
 }
