@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { test as base, expect, type Locator, type Page } from "@playwright/test";
+import { type BrowserContext, test as base, expect, type Locator, type Page } from "@playwright/test";
 import type Axe from "axe-core";
 import { keepRenderedPage, keepServedDocuments } from "./html-pages.ts";
 import { loopbackLinkPort } from "./loopback-link-port.ts";
@@ -38,6 +38,8 @@ interface Fixtures {
   scan: () => Promise<void>;
   /** Declares a problem the test provokes on purpose (a failing request it routes). */
   allowProblem: (pattern: RegExp) => void;
+  /** Prints what the browser saw (alerts, toasts, failed requests) when the journey fails. */
+  failureReport: undefined;
 }
 
 /** The rules a theme can change the outcome of: the other theme is scanned for these. */
@@ -238,6 +240,73 @@ export async function waitForHydration(page: Page): Promise<void> {
 
 const allowedByTest = new Map<string, RegExp[]>();
 
+/**
+ * What each journey's browser contexts went through, printed when the journey fails: a CI log
+ * shows only text, and "the address did not change" says nothing of why (a refused save, a
+ * failed request, a toast). Kept per test, by its id.
+ */
+const journals = new Map<string, { contexts: BrowserContext[]; events: string[] }>();
+
+function journalOf(testId: string) {
+  let journal = journals.get(testId);
+  if (!journal) {
+    journal = { contexts: [], events: [] };
+    journals.set(testId, journal);
+  }
+  return journal;
+}
+
+const followed = new WeakSet<BrowserContext>();
+
+function follow(context: BrowserContext): void {
+  if (followed.has(context)) return;
+  followed.add(context);
+  let testId: string;
+  try {
+    testId = test.info().testId;
+  } catch {
+    return; // Outside a test (a worker's setup): nothing to report to.
+  }
+  const journal = journalOf(testId);
+  journal.contexts.push(context);
+  const started = performance.now();
+  const note = (line: string) => {
+    if (journal.events.length < 200)
+      journal.events.push(`+${((performance.now() - started) / 1000).toFixed(1)} s ${line}`);
+  };
+  context.on("requestfailed", (request) =>
+    note(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`),
+  );
+  context.on("response", (response) => {
+    if (response.status() >= 400) note(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+  });
+  context.on("weberror", (error) => note(`page error: ${error.error().message}`));
+}
+
+/** On a failed journey: each open page's address and what its alerts and toasts say, then the journal. */
+async function reportFailure(testId: string, title: string): Promise<void> {
+  const journal = journals.get(testId);
+  if (!journal) return;
+  const lines = [`What the browser saw in "${title}":`];
+  for (const context of journal.contexts)
+    for (const page of context.pages()) {
+      const said = await page
+        .locator('[role="alert"], [role="status"], .toast')
+        .allInnerTexts()
+        .catch(() => []);
+      lines.push(
+        `  page ${page.url()}: ${
+          said
+            .map((t) => t.trim())
+            .filter(Boolean)
+            .join(" | ") || "(no alert or toast)"
+        }`,
+      );
+    }
+  lines.push(...journal.events.map((e) => `  ${e}`));
+  console.log(lines.join("\n"));
+}
+
 /** The DATA_DIR of the shared server on `url` (scripts/e2e-server.ts names it after the port). */
 function sharedDataDir(url: string): string {
   const prefix = `cam-guide-e2e-${new URL(url).port}-`;
@@ -275,9 +344,20 @@ export const test = base.extend<Fixtures & Options>({
   },
   context: async ({ context }, use, testInfo) => {
     const served = keepServedDocuments(context, testInfo.project.outputDir);
+    follow(context);
     await use(context);
     await served();
   },
+  failureReport: [
+    // On the page's context: torn down before it, while the pages are still open.
+    async ({ context }, use, testInfo) => {
+      void context;
+      await use(undefined);
+      if (testInfo.status !== testInfo.expectedStatus) await reportFailure(testInfo.testId, testInfo.title);
+      journals.delete(testInfo.testId);
+    },
+    { auto: true },
+  ],
   // The contexts a journey opens itself (a second visitor, a fresh browser) are followed too.
   browser: [
     async ({ browser }, use, workerInfo) => {
@@ -285,6 +365,7 @@ export const test = base.extend<Fixtures & Options>({
       browser.newContext = async (options) => {
         const context = await newContext(options);
         keepServedDocuments(context, workerInfo.project.outputDir);
+        follow(context);
         return context;
       };
       await use(browser);
