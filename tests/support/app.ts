@@ -31,6 +31,11 @@ export interface TestAppOptions {
   seed?: boolean;
   /** Start from a copy of this database image (`databaseImage` of a prepared app) instead; `seed` is then ignored. */
   image?: Uint8Array;
+  /**
+   * On PostgreSQL, the database may be one an earlier test of this process finished with, brought
+   * back to the same rows (tests/support/postgres.ts): for tests that change rows only.
+   */
+  reuseDatabase?: boolean;
   /** PUBLIC_URL (default: unset). */
   publicUrl?: string | null;
   /** S3_BUCKET and the rest: uploads kept in this bucket (tests/support/s3.ts); default none. */
@@ -72,7 +77,10 @@ export function testApp(options: TestAppOptions = {}) {
  * close() closes the database (a PostgreSQL one is dropped).
  */
 export async function newTestApp(options: TestAppOptions = {}) {
-  return appOn(await openTestDatabase({ seed: options.seed !== false, image: options.image }), options);
+  return appOn(
+    await openTestDatabase({ seed: options.seed !== false, image: options.image, reuse: options.reuseDatabase }),
+    options,
+  );
 }
 
 /** The app on an open test database. */
@@ -105,7 +113,16 @@ function appOn(testDb: TestDatabase, options: TestAppOptions) {
     testHooks: options.testHooks,
   });
   const request = (path: string, init?: RequestInit) => app.handle(new Request(`http://localhost${path}`, init));
-  return { app, testDb, db: testDb.db, logger, request, uploadsDir, close: () => testDb.close() };
+  return {
+    app,
+    testDb,
+    db: testDb.db,
+    logger,
+    request,
+    uploadsDir,
+    close: () => testDb.close(),
+    release: () => testDb.release(),
+  };
 }
 
 /** An app on either database (newTestApp), with what any test may use. */

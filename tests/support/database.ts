@@ -17,6 +17,11 @@ export interface TestDatabase extends DatabaseAccess {
   /** The app's tables, by name, without the migrations' own. */
   tables(): Promise<string[]>;
   close(): Promise<void>;
+  /**
+   * The test is done with it: the same as close(), except for a PostgreSQL database opened with
+   * `reuse`, which is kept for the next test, its rows as new (tests/support/postgres.ts).
+   */
+  release(): Promise<void>;
 }
 
 /** The seed runs once per process, into a template every seeded test database copies. */
@@ -35,13 +40,18 @@ export async function seededSqlite(): Promise<Uint8Array> {
 export async function openTestDatabase({
   seed = true,
   image,
+  reuse = false,
 }: {
   seed?: boolean;
   image?: Uint8Array;
+  /** On PostgreSQL, a database another test finished with may serve, its rows as new (postgres.ts). */
+  reuse?: boolean;
 } = {}): Promise<TestDatabase> {
   if (dialect === "postgresql") {
     if (image) throw new Error("A SQLite database image cannot open on PostgreSQL: build the rows in the test.");
-    const handle = seed ? await migratedDatabase("seeded", seedDatabase) : await migratedDatabase();
+    const handle = seed
+      ? await migratedDatabase("seeded", seedDatabase, { reuse })
+      : await migratedDatabase("migrated", undefined, { reuse });
     return {
       dialect,
       db: handle.db,
@@ -53,6 +63,7 @@ export async function openTestDatabase({
             select tablename as name from pg_tables where schemaname = 'public' order by tablename`
         ).map((r) => r.name),
       close: handle.close,
+      release: handle.release,
     };
   }
   const handle = image ? openMemoryCopy(image) : seed ? openMemoryCopy(await seededSqlite()) : openMemoryDatabase();
@@ -75,5 +86,6 @@ export function sqliteTestDatabase(handle: ReturnType<typeof openMemoryDatabase>
           .all() as { name: string }[]
       ).map((r) => r.name),
     close: async () => handle.close(),
+    release: async () => handle.close(),
   };
 }

@@ -90,8 +90,9 @@ export interface Scenario extends Step {
 }
 
 /**
- * Runs a table of API scenarios, one `test` each, every one on a fresh in-memory database
- * with the real migrations, so no row leaks between them. The database holds only the
+ * Runs a table of API scenarios, one `test` each, every one on a fresh database with the real
+ * migrations, so no row leaks between them (on PostgreSQL, one the scenario before released,
+ * brought back to the same rows, when its schema is untouched: tests/support/postgres.ts). The database holds only the
  * settings row, which every page reads (the seed writes it into every real database),
  * unless the scenario asks for the whole seed with `seed: true`.
  * A failure names the scenario, the request, the status and the body.
@@ -133,12 +134,15 @@ async function runScenario(scenario: Scenario, options: TableOptions = {}): Prom
     ...scenario.app,
     ...options,
     admin: scenario.who === "admin",
+    // A request and its checks change rows only: on PostgreSQL a database the scenario before
+    // finished with serves, its rows as new.
+    reuseDatabase: true,
   });
   try {
     const made = await scenario.setup?.(api);
     return await api.check(scenario, made && typeof made === "object" ? (made as Made) : {}, scenario.name);
   } finally {
-    await api.close();
+    await api.release();
   }
 }
 
