@@ -28,19 +28,21 @@ const post = (url: string) =>
   });
 
 describe("load", () => {
-  test("10,000 quiz results from 200 connections: no 5xx, every acknowledged id reads back", async () => {
+  // 200 requests in flight at every moment: the contention is the same at any count (10,000 took
+  // the suite 20 s to show what 3,000 show).
+  test("3,000 quiz results from 200 connections: no 5xx, every acknowledged id reads back", async () => {
     const dir = tempDir();
     const server = await startServer(dir, UNLIMITED);
     try {
-      const answers = await pool(10_000, 200, async () => {
+      const answers = await pool(3_000, 200, async () => {
         const res = await post(server.url);
         return { status: res.status, id: res.ok ? ((await res.json()) as { id: string }).id : null };
       });
       const statuses = new Map<number, number>();
       for (const a of answers) statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
-      expect([...statuses.entries()]).toEqual([[201, 10_000]]);
+      expect([...statuses.entries()]).toEqual([[201, 3_000]]);
       const ids = answers.map((a) => a.id!);
-      expect(new Set(ids).size).toBe(10_000);
+      expect(new Set(ids).size).toBe(3_000);
       const missing = (
         await pool(ids.length, 200, async (i) => (await fetch(`${server.url}/api/quiz/result/${ids[i]}`)).status)
       ).filter((s) => s !== 200).length;

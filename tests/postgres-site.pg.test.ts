@@ -397,13 +397,15 @@ describe("commands with DATABASE_URL", () => {
 });
 
 describe("many writes spread over the instances", () => {
-  test("10,000 quiz results through three instances at once: every one answered 201 is kept, once", async () => {
+  // 24 requests in flight at every moment, spread over the three: the races are the same at any
+  // count (10,000 took 24 s of the suite to show what 3,000 show).
+  test("3,000 quiz results through three instances at once: every one answered 201 is kept, once", async () => {
     const before = Number((await sql`select count(*)::int as n from quiz_results`)[0]?.n);
-    const ids = await pool(10_000, 24, async (i) => {
+    const ids = await pool(3_000, 24, async (i) => {
       const site = sites[i % sites.length]!;
       const res = await fetch(`${site.url}/api/quiz/result`, {
         method: "POST",
-        // 400 visitors' addresses, 25 results each: within each one's write and daily limits.
+        // 120 visitors' addresses, 25 results each: within each one's write and daily limits.
         headers: {
           "content-type": "application/json",
           origin: site.url,
@@ -414,9 +416,9 @@ describe("many writes spread over the instances", () => {
       expect(res.status).toBe(201);
       return ((await res.json()) as { id: string }).id;
     });
-    expect(new Set(ids).size).toBe(10_000);
+    expect(new Set(ids).size).toBe(3_000);
     const [after] = await sql`select count(*)::int as n from quiz_results`;
-    expect(Number(after?.n) - before).toBe(10_000);
+    expect(Number(after?.n) - before).toBe(3_000);
   }, 240_000);
 });
 

@@ -1,5 +1,5 @@
 import { type APIRequestContext, devices, type Page, request as playwrightRequest } from "@playwright/test";
-import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures.ts";
+import { ADMIN_PASSWORD, expect, signIn, test, waitForShown } from "./fixtures.ts";
 
 // A visitor's journey in a real browser (home, quiz, result, calculator, starter kit, a lesson
 // read through, an offer on screen and its link followed) shows in the admin's analytics:
@@ -35,7 +35,7 @@ const postViews = (r: Report, slug: string) => r.posts.find((p) => p.slug === sl
 
 async function answerAll(page: Page, pick: number) {
   for (let q = 1; q <= 15; q++) {
-    await expect(page.getByText(`Question ${q}/15`)).toBeVisible();
+    await waitForShown(page, `Question ${q}/15`);
     await page.getByRole("radio").nth(pick).click();
   }
 }

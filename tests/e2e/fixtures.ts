@@ -206,6 +206,20 @@ export async function expectOnFirstScreen(locator: Locator, what: string): Promi
     .toBe("on the first screen");
 }
 
+/**
+ * Waits until the page shows `text`, checked at every frame. For a wizard's next question, which
+ * comes half a second after a tap: expect()'s polling (after 0, 20, 50, 100 and 100 ms, then every
+ * 500) sees it up to half a second late, fifteen times a quiz.
+ */
+export async function waitForShown(page: Page, text: string): Promise<void> {
+  await page.waitForFunction(
+    // biome-ignore lint/performance/useDomNodeTextContent: what the page shows, without hidden text
+    (wanted) => document.body.innerText.includes(wanted),
+    text,
+    { timeout: 15_000 },
+  );
+}
+
 export { ADMIN_PASSWORD };
 
 /** Signs in as the admin through the sign-in page and waits for the dashboard. */

@@ -1,14 +1,14 @@
 import type { Page } from "@playwright/test";
-import { axeScan, expect, expectOnFirstScreen, test } from "./fixtures.ts";
+import { axeScan, expect, expectOnFirstScreen, test, waitForShown } from "./fixtures.ts";
 
 /** Answers the current wizard by clicking the n-th option (0-based) of every question. */
 async function answerAll(page: Page, pick: (question: number) => number, total = 15) {
   for (let q = 1; q <= total; q++) {
-    await expect(page.getByText(`Question ${q}/${total}`)).toBeVisible();
+    await waitForShown(page, `Question ${q}/${total}`);
     // A tap. (check() would verify afterwards through the locator, which after the auto-advance
     // may already find the next question's option, and tick that one too.)
     await page.getByRole("radio").nth(pick(q)).click();
-    if (q < total) await expect(page.getByText(`Question ${q + 1}/${total}`)).toBeVisible();
+    if (q < total) await waitForShown(page, `Question ${q + 1}/${total}`);
   }
 }
 
@@ -30,7 +30,7 @@ test.describe("on a phone", () => {
     // All B answers: Dominatrix. The last step reads SEE RESULTS.
     for (let q = 1; q <= 14; q++) {
       await page.getByRole("radio").nth(1).click();
-      await expect(page.getByText(`Question ${q + 1}/15`)).toBeVisible();
+      await waitForShown(page, `Question ${q + 1}/15`);
     }
     await expect(page.getByText("100%")).toBeVisible();
     await expect(page.getByRole("button", { name: "SEE RESULTS" })).toBeDisabled();
@@ -115,7 +115,7 @@ test("leaving the quiz or the calculator through the site's links and coming bac
   await visit("/quiz");
   for (let q = 1; q <= 10; q++) {
     await page.getByRole("radio").nth(2).click();
-    await expect(page.getByText(`Question ${q + 1}/15`)).toBeVisible();
+    await waitForShown(page, `Question ${q + 1}/15`);
   }
   const nav = page.getByRole("navigation", { name: "Main" });
   await nav.getByRole("link", { name: "Blog", exact: true }).click();
@@ -136,7 +136,7 @@ test("leaving the quiz or the calculator through the site's links and coming bac
   await visit("/quiz/earnings");
   for (let q = 1; q <= 3; q++) {
     await page.getByRole("radio").nth(0).click();
-    await expect(page.getByText(`Question ${q + 1}/15`)).toBeVisible();
+    await waitForShown(page, `Question ${q + 1}/15`);
   }
   await visit("/quiz/earnings");
   await expect(offer).toContainText("You answered 3 of 15 questions earlier in this tab.");
@@ -169,7 +169,7 @@ test("the quiz works with the keyboard alone", async ({ page, visit }) => {
   await expect(next).toBeFocused();
   await page.keyboard.press("Enter");
   for (let q = 2; q <= 15; q++) {
-    await expect(page.getByText(`Question ${q}/15`)).toBeVisible();
+    await waitForShown(page, `Question ${q}/15`);
     // Focus moved to the new question; Tab reaches its options.
     await expect(page.locator(".wizard-question h2")).toBeFocused();
     await page.keyboard.press("Tab");
@@ -228,7 +228,7 @@ test("a failed save shows the error toast and stays on the quiz", async ({ page,
   );
   for (let q = 1; q <= 15; q++) {
     await page.getByRole("radio").first().click();
-    if (q < 15) await expect(page.getByText(`Question ${q + 1}/15`)).toBeVisible();
+    if (q < 15) await waitForShown(page, `Question ${q + 1}/15`);
   }
   const toast = page.getByTestId("toast");
   await expect(toast).toContainText("Error");
@@ -289,7 +289,7 @@ test.describe("on a 375 × 812 touch screen", () => {
     for (const path of ["/quiz", "/quiz/earnings"]) {
       await visit(path);
       for (let q = 1; q <= 5; q++) {
-        await expect(page.getByText(`Question ${q}/15`)).toBeVisible();
+        await waitForShown(page, `Question ${q}/15`);
         await expectOnFirstScreen(page.locator(".wizard-question h2"), `question ${q}`);
         await expectOnFirstScreen(page.locator(".wizard-option"), `question ${q}'s first option`);
         await page.getByRole("radio").nth(1).tap();
@@ -355,7 +355,7 @@ test("each step has its own address: reload keeps the step, Back goes to the pre
   await visit("/quiz");
   for (const [q, option] of [0, 1, 2].entries()) {
     await page.getByRole("radio").nth(option).click();
-    await expect(page.getByText(`Question ${q + 2}/15`)).toBeVisible();
+    await waitForShown(page, `Question ${q + 2}/15`);
   }
   await expect(page).toHaveURL(/\/quiz\?answers=ABC$/);
 
@@ -380,7 +380,7 @@ test("each step has its own address: reload keeps the step, Back goes to the pre
 
   for (let q = 4; q <= 15; q++) {
     await page.getByRole("radio").first().click();
-    if (q < 15) await expect(page.getByText(`Question ${q + 1}/15`)).toBeVisible();
+    if (q < 15) await waitForShown(page, `Question ${q + 1}/15`);
   }
   await expect(page).toHaveURL(/\/quiz\/result\?archetype=/);
   // The result itself, not the quiz still shown while it loads.
@@ -406,7 +406,7 @@ test.describe("without JavaScript, on a 375 × 812 phone", () => {
   /** Answers every question by choosing an option and pressing the form's button. */
   async function submitAll(page: Page, pick: number) {
     for (let q = 1; q <= 15; q++) {
-      await expect(page.getByText(`Question ${q}/15`)).toBeVisible();
+      await waitForShown(page, `Question ${q}/15`);
       await onFirstScreen(page);
       await page.getByRole("radio").nth(pick).check();
       await page.getByRole("button", { name: q < 15 ? "CONTINUE" : "SEE RESULTS" }).click();
