@@ -3,6 +3,7 @@
 // template holds. Run by `bun run test:postgres`.
 import { afterAll, describe, expect, test } from "bun:test";
 import { seedDatabase } from "#server/db/seed.ts";
+import { postgresTestDatabase } from "#tests/support/database.ts";
 import { closeTestDatabases, migratedDatabase, type TestPostgres } from "#tests/support/postgres.ts";
 import { contents } from "#tests/support/scenario.ts";
 
@@ -10,22 +11,8 @@ afterAll(() => closeTestDatabases());
 
 /** Every table's rows and every sequence's next value, as a fresh copy would show them. */
 async function state(database: TestPostgres) {
-  const tables = (
-    await database.client<{ name: string }[]>`
-      select tablename as name from pg_tables where schemaname = 'public' order by tablename`
-  ).map((r) => r.name);
-  const rows = await contents(
-    {
-      dialect: "postgresql",
-      db: database.db,
-      sqlite: null,
-      rows: async <T>(query: string) => [...(await database.client.unsafe(query))] as T[],
-      tables: async () => tables,
-      close: database.close,
-      release: database.release,
-    },
-    tables,
-  );
+  const testDb = postgresTestDatabase(database);
+  const rows = await contents(testDb, await testDb.tables());
   const sequences = await database.client<{ name: string; last: string | null }[]>`
     select sequencename as name, last_value::text as last from pg_sequences where schemaname = 'public'
     order by sequencename`;

@@ -6,7 +6,7 @@ import { databaseImage, openMemoryCopy, openMemoryDatabase } from "#server/db/cl
 import { type Dialect, dialect } from "#server/db/dialect.ts";
 import { seedDatabase } from "#server/db/seed.ts";
 import type { DatabaseAccess } from "#server/db/types.ts";
-import { migratedDatabase } from "./postgres.ts";
+import { migratedDatabase, publicTables, type TestPostgres } from "./postgres.ts";
 
 export interface TestDatabase extends DatabaseAccess {
   dialect: Dialect;
@@ -52,22 +52,23 @@ export async function openTestDatabase({
     const handle = seed
       ? await migratedDatabase("seeded", seedDatabase, { reuse })
       : await migratedDatabase("migrated", undefined, { reuse });
-    return {
-      dialect,
-      db: handle.db,
-      sqlite: null,
-      rows: async <T>(query: string) => [...(await handle.client.unsafe(query))] as T[],
-      tables: async () =>
-        (
-          await handle.client<{ name: string }[]>`
-            select tablename as name from pg_tables where schemaname = 'public' order by tablename`
-        ).map((r) => r.name),
-      close: handle.close,
-      release: handle.release,
-    };
+    return postgresTestDatabase(handle);
   }
   const handle = image ? openMemoryCopy(image) : seed ? openMemoryCopy(await seededSqlite()) : openMemoryDatabase();
   return sqliteTestDatabase(handle);
+}
+
+/** The same shape over an open PostgreSQL test database (migratedDatabase in postgres.ts). */
+export function postgresTestDatabase(handle: TestPostgres): TestDatabase {
+  return {
+    dialect: "postgresql",
+    db: handle.db,
+    sqlite: null,
+    rows: async <T>(query: string) => [...(await handle.client.unsafe(query))] as T[],
+    tables: () => publicTables(handle.client),
+    close: handle.close,
+    release: handle.release,
+  };
 }
 
 /** The same shape over an open SQLite handle (what the synchronous testApp() opens). */

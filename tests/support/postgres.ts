@@ -224,6 +224,14 @@ interface Reset {
 }
 const resets = new Map<string, Promise<Reset>>();
 
+/** The database's tables, by name, without the migrations' own (which are in a schema of theirs). */
+export async function publicTables(sql: postgres.Sql): Promise<string[]> {
+  return (
+    await sql<{ name: string }[]>`
+      select tablename as name from pg_tables where schemaname = 'public' order by tablename`
+  ).map((r) => r.name);
+}
+
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
@@ -253,10 +261,7 @@ async function schemaDigest(sql: postgres.Sql): Promise<string> {
  * first opened, which holds exactly the template's rows.
  */
 async function resetOf(sql: postgres.Sql): Promise<Reset> {
-  const tables = (
-    await sql<{ name: string }[]>`
-      select tablename as name from pg_tables where schemaname = 'public' order by tablename`
-  ).map((r) => r.name);
+  const tables = await publicTables(sql);
   const lines = ["SET LOCAL session_replication_role = replica;"];
   for (const table of tables) lines.push(`DELETE FROM ${quoted(table)};`);
   for (const table of tables) {
