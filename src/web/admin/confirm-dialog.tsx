@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { useModalDialog } from "#web/ui/modal-dialog.ts";
+import { closedNow, useModalDialog } from "#web/ui/modal-dialog.ts";
 
 interface ConfirmDialogProps {
   open: boolean;
@@ -28,7 +28,12 @@ export function ConfirmDialog({
   // A page may hold several (Delete and Reset on Pages): each title its own id.
   const titleId = useId();
   return (
-    <dialog ref={ref} aria-labelledby={titleId} onCancel={onCancel} onClose={() => open && onCancel()}>
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onCancel={onCancel}
+      onClose={(event) => open && closedNow(event) && onCancel()}
+    >
       <article>
         <h2 id={titleId}>{title}</h2>
         <p>{message}</p>

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { type SyntheticEvent, useEffect, useRef } from "react";
 
 /**
  * Opens the native <dialog> the returned ref is on as a modal while `open` holds (the browser
@@ -13,4 +13,14 @@ export function useModalDialog(open: boolean) {
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return ref;
+}
+
+/**
+ * Whether a dialog's `close` event finds it closed. The browser sends the event after the
+ * closing itself (at the next frame in Chromium), so a dialog closed and opened again in
+ * between, as a busy phone can do, gets the earlier closing's event while open again: that
+ * one must not close it a second time.
+ */
+export function closedNow(event: SyntheticEvent<HTMLDialogElement>): boolean {
+  return !event.currentTarget.open;
 }

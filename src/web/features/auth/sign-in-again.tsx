@@ -4,6 +4,7 @@ import { CHALLENGE_ENDED } from "#shared/features/auth/constants.ts";
 import type { SignedIn } from "#shared/features/auth/contract.ts";
 import { askToSignIn, postponeSignIn, sessionResumed, useSessionStore } from "#web/stores/session.ts";
 import { toast } from "#web/stores/toast.ts";
+import { closedNow } from "#web/ui/modal-dialog.ts";
 import { adminUsername, setAdminFlag } from "./admin-session.ts";
 import { CodeForm, PasswordForm, signedInText } from "./sign-in-forms.tsx";
 
@@ -89,8 +90,8 @@ export function SignInAgain() {
         className="sign-in-again"
         aria-labelledby="sign-in-again-title"
         aria-describedby="sign-in-again-text"
-        onClose={() => {
-          if (useSessionStore.getState().asking) postponeSignIn();
+        onClose={(event) => {
+          if (useSessionStore.getState().asking && closedNow(event)) postponeSignIn();
         }}
       >
         <article>

@@ -6,7 +6,7 @@ import { adminApi, at } from "#web/admin/admin-client.ts";
 import { useAdminRefresh, useAdminSend } from "#web/admin/admin-queries.ts";
 import { ApiError, serverReason } from "#web/lib/query-client.ts";
 import { toast, toastError } from "#web/stores/toast.ts";
-import { useModalDialog } from "#web/ui/modal-dialog.ts";
+import { closedNow, useModalDialog } from "#web/ui/modal-dialog.ts";
 import {
   formatDay,
   matchesSearch,
@@ -266,7 +266,12 @@ function DeleteMediaDialog({ item, onClose }: { item: MediaItem | null; onClose:
   }
 
   return (
-    <dialog ref={ref} aria-labelledby="media-delete-title" onCancel={onClose} onClose={() => item && onClose()}>
+    <dialog
+      ref={ref}
+      aria-labelledby="media-delete-title"
+      onCancel={onClose}
+      onClose={(event) => item && closedNow(event) && onClose()}
+    >
       {item && (
         <article>
           <h2 id="media-delete-title">{used ? "This file is in use" : "Delete this upload?"}</h2>

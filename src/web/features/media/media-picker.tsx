@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import type { MediaItem } from "#shared/features/media/contract.ts";
-import { useModalDialog } from "#web/ui/modal-dialog.ts";
+import { closedNow, useModalDialog } from "#web/ui/modal-dialog.ts";
 import { MediaThumb, UploadField } from "./admin-media.tsx";
 import { matchesSearch, shownName, useMediaLibrary } from "./media-data.ts";
 import { MediaSearch } from "./media-search.tsx";
@@ -42,7 +42,7 @@ export function MediaPicker({ open, kind = "image", onPick, onClose }: MediaPick
       }}
       onClose={(e) => {
         e.stopPropagation();
-        if (open) onClose();
+        if (open && closedNow(e)) onClose();
       }}
     >
       {open && (
