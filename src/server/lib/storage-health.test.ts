@@ -114,6 +114,24 @@ describe("the database files opened at start", () => {
     expect(readdirSync(dir).filter((name) => name.startsWith(".write-probe"))).toEqual([]);
   });
 
+  test("a process that exits in the middle of a write probe (a refused start) leaves no probe file", () => {
+    const { dir } = site();
+    // The probe's file is on the disk and its removal (a promise) can no longer run: the exit comes first.
+    const script = `
+      const { existsSync } = require("node:fs");
+      const { StorageHealth } = await import(process.argv[1]);
+      const file = process.argv[2] + "/.write-probe-" + process.pid;
+      new StorageHealth({ dir: process.argv[2], databaseFile: null }).recheck();
+      while (!existsSync(file)) {}
+      console.log("probing");
+      process.exit(1);
+    `;
+    const child = Bun.spawnSync([process.execPath, "-e", script, join(import.meta.dir, "storage-health.ts"), dir]);
+    expect(child.stdout.toString().trim()).toBe("probing");
+    expect(child.exitCode).toBe(1);
+    expect(readdirSync(dir).filter((name) => name.startsWith(".write-probe"))).toEqual([]);
+  });
+
   test("moved away and back (the same file): ok again, and the recovery is logged", () => {
     const { file, health, logger } = site();
     renameSync(file, `${file}.aside`);

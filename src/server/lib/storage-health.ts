@@ -47,6 +47,22 @@ interface Watched {
 const SIDE_FILES = ["", "-wal", "-shm"];
 const PROBE = /^\.write-probe-(\d+)$/;
 
+/**
+ * The write-probe files this process has on the disk now. A process that exits in the middle
+ * of a probe (a start refused with `process.exit`) removes them on its way out, synchronously:
+ * the probe's own removal, a promise, would never run.
+ */
+const probesOnDisk = new Set<string>();
+let removedOnExit = false;
+function removeOnExit(file: string): void {
+  probesOnDisk.add(file);
+  if (removedOnExit) return;
+  removedOnExit = true;
+  process.on("exit", () => {
+    for (const probe of probesOnDisk) rmSync(probe, { force: true });
+  });
+}
+
 /** Whether process `pid` exists (one of another user counts). */
 export function isAlive(pid: number): boolean {
   try {
@@ -353,6 +369,7 @@ export class StorageHealth {
     const run = async (): Promise<StorageState> => {
       this.limit = fileSizeLimit();
       let handle: FileHandle | undefined;
+      removeOnExit(file);
       try {
         handle = await open(file, "w", 0o600);
         await handle.write(new Uint8Array(512));
@@ -376,6 +393,7 @@ export class StorageHealth {
       } finally {
         await handle?.close().catch(() => {});
         await rm(file, { force: true }).catch(() => {});
+        probesOnDisk.delete(file);
       }
     };
     this.probing = run().then((state) => {
