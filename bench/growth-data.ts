@@ -8,13 +8,17 @@
 //   a quiz result, saved over the retention period (so the first start keeps them);
 // - DAYS (365) days of analytics counts: visitors, page views, funnel steps and the views of
 //   about 300 posts a day.
-// The same seed gives the same site: each figure can be measured again. A DATA_DIR that already
-// holds grown posts is refused (run it on a fresh folder). About a minute per million rows here.
+// The same seed gives the same site: each figure can be measured again. A site that already
+// holds grown posts is refused (run it on a fresh folder or database). About a minute per
+// million rows here. With DATABASE_URL (and JWT_SECRET) set, the site is that PostgreSQL
+// database instead, DATA_DIR holding only its files: the same rows, through the same tables.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { sql } from "drizzle-orm";
+import { like, sql } from "drizzle-orm";
 import archetypes from "#content/quiz/archetypes.json" with { type: "json" };
 import { openDatabase } from "#server/db/client.ts";
+import { openPostgres } from "#server/db/postgres.ts";
+import type { Db } from "#server/db/types.ts";
 import { analyticsDaily } from "#server/features/analytics/table.ts";
 import { blogCategories, blogPosts } from "#server/features/blog/table.ts";
 import { earningsResults } from "#server/features/earnings/table.ts";
@@ -130,21 +134,27 @@ const slugOf = (n: number) => `${SLUG_PREFIX}${n}-${TOPICS[n % TOPICS.length]!.r
 
 const dir = resolve(dataDir);
 const file = join(dir, "app.db");
-if (!existsSync(file)) {
+const postgresUrl = process.env.DATABASE_URL;
+if (postgresUrl || !existsSync(file)) {
   ensureBinary();
   const seeded = Bun.spawnSync([binary, "seed"], {
-    env: { PATH: process.env.PATH ?? "", DATA_DIR: dir, ADMIN_PASSWORD: "growth-bench-password" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      DATA_DIR: dir,
+      ADMIN_PASSWORD: "growth-bench-password",
+      ...(postgresUrl ? { DATABASE_URL: postgresUrl, JWT_SECRET: process.env.JWT_SECRET ?? "" } : {}),
+    },
     stderr: "inherit",
   });
   if (seeded.exitCode !== 0) process.exit(1);
 }
-const handle = openDatabase(file);
-const db = handle.drizzle;
-const grown = handle.sqlite.query("SELECT count(*) AS n FROM blog_posts WHERE slug LIKE 'grown-%'").get() as {
-  n: number;
-};
-if (grown.n > 0) {
-  console.error(`${file} already holds ${grown.n} grown posts: run this on a fresh folder.`);
+const sqliteHandle = postgresUrl ? null : openDatabase(file);
+const postgresHandle = postgresUrl ? openPostgres(postgresUrl) : null;
+const db: Db = sqliteHandle?.db ?? postgresHandle!.db;
+const where = postgresUrl ? "the database" : file;
+const grown = await db.$count(blogPosts, like(blogPosts.slug, `${SLUG_PREFIX}%`));
+if (grown > 0) {
+  console.error(`${where} already holds ${grown} grown posts: run this on a fresh folder or database.`);
   process.exit(1);
 }
 
@@ -153,26 +163,27 @@ const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 const now = Date.now();
 
 // Categories: the seeded ones and a dozen more.
-for (const name of EXTRA_CATEGORIES)
-  db.insert(blogCategories)
-    .values({ name, slug: name.toLowerCase().replaceAll(" ", "-") })
-    .onConflictDoNothing()
-    .run();
-const categories = (db.select({ slug: blogCategories.slug }).from(blogCategories).all() as { slug: string }[]).map(
-  (c) => c.slug,
-);
+await db
+  .insert(blogCategories)
+  .values(EXTRA_CATEGORIES.map((name) => ({ name, slug: name.toLowerCase().replaceAll(" ", "-") })))
+  .onConflictDoNothing();
+const categories = (await db.select({ slug: blogCategories.slug }).from(blogCategories)).map((c) => c.slug);
 
-/** `total` rows made by `row(i)`, inserted `size` at a time, each batch in one transaction. */
-function inBatches<T>(label: string, total: number, size: number, row: (i: number) => T, insert: (rows: T[]) => void) {
-  for (let from = 0; from < total; from += size) {
-    const rows = Array.from({ length: Math.min(size, total - from) }, (_, k) => row(from + k));
-    handle.sqlite.transaction(() => insert(rows))();
-  }
+/** `total` rows made by `row(i)`, inserted `size` at a time, each batch one statement. */
+async function inBatches<T>(
+  label: string,
+  total: number,
+  size: number,
+  row: (i: number) => T,
+  insert: (rows: T[]) => Promise<unknown>,
+) {
+  for (let from = 0; from < total; from += size)
+    await insert(Array.from({ length: Math.min(size, total - from) }, (_, k) => row(from + k)));
   console.log(`${label}: ${total.toLocaleString("en")} (${elapsed()})`);
 }
 
 const FIVE_YEARS = 5 * 365 * DAY;
-inBatches(
+await inBatches(
   "posts",
   POSTS,
   200,
@@ -195,7 +206,7 @@ inBatches(
       updatedAt: created,
     };
   },
-  (rows) => db.insert(blogPosts).values(rows).run(),
+  (rows) => db.insert(blogPosts).values(rows),
 );
 
 // Results: spread over the retention period, the newest a minute ago.
@@ -204,7 +215,7 @@ const savedAt = (i: number, total: number) => new Date(now - 60_000 - Math.floor
 const LETTERS = ["A", "B", "C", "D"];
 const archetypeNames = archetypes.map((a: { name: string }) => a.name);
 const quizIds: string[] = [];
-inBatches(
+await inBatches(
   "quiz results",
   QUIZ,
   2_000,
@@ -218,9 +229,9 @@ inBatches(
       createdAt: savedAt(i, QUIZ),
     };
   },
-  (rows) => db.insert(quizResults).values(rows).run(),
+  (rows) => db.insert(quizResults).values(rows),
 );
-inBatches(
+await inBatches(
   "estimates",
   EARNINGS,
   2_000,
@@ -237,13 +248,13 @@ inBatches(
       createdAt: savedAt(i, EARNINGS),
     };
   },
-  (rows) => db.insert(earningsResults).values(rows).run(),
+  (rows) => db.insert(earningsResults).values(rows),
 );
 
 // Analytics: the day's totals, the page kinds, the funnel and the views of a few hundred posts.
 const PAGE_KINDS = ["home", "quiz", "result", "earnings", "kit", "learn", "lesson", "blog", "post", "plan"];
 const FUNNEL = ["quiz_start", "quiz_finish", "calculator", "kit", "course"];
-inBatches(
+await inBatches(
   "analytics days",
   DAYS,
   1,
@@ -259,16 +270,18 @@ inBatches(
       rows.push({ day, metric: "post_view", key: slugOf(n), count: 1 + Math.floor(random() * 200) });
     return rows;
   },
-  (days) => {
+  async (days) => {
     for (const rows of days)
-      for (let k = 0; k < rows.length; k += 500)
-        db.insert(analyticsDaily)
-          .values(rows.slice(k, k + 500))
-          .run();
+      for (let k = 0; k < rows.length; k += 500) await db.insert(analyticsDaily).values(rows.slice(k, k + 500));
   },
 );
 
-handle.sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
-db.run(sql`ANALYZE`);
-handle.close();
-console.log(`${file}: grown in ${elapsed()}`);
+if (sqliteHandle) {
+  sqliteHandle.sqlite.run("PRAGMA wal_checkpoint(TRUNCATE)");
+  sqliteHandle.sqlite.run("ANALYZE");
+  sqliteHandle.close();
+} else {
+  await postgresHandle!.drizzle.execute(sql`ANALYZE`);
+  await postgresHandle!.close();
+}
+console.log(`${where}: grown in ${elapsed()}`);

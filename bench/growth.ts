@@ -12,10 +12,16 @@
 // Each figure is printed at each size with its ratio to the first size, and written to
 // bench/GROWTH.md. Quiz and earnings results are added at the largest size only (QUIZ, EARNINGS
 // as growth-data.ts reads them): they changed nothing below it when measured.
+//
+// On each database of GROWTH_DATABASES (default sqlite,postgresql): SQLite's sites are kept and
+// reused; PostgreSQL's are grown again on every run, in a throwaway cluster started as the tests
+// start theirs (fsync off, so its writes cost less than on a real server; its reads do not).
 
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import postgres from "postgres";
 import { QUIZ_QUESTION_COUNT } from "#shared/features/quiz/constants.ts";
+import { emptyDatabase, startCluster } from "#tests/support/postgres.ts";
 import { binary, ensureBinary, spawnServer } from "./lib.ts";
 
 const root = join(import.meta.dir, "..");
@@ -27,16 +33,70 @@ const ROUNDS = Number(process.env.GROWTH_ROUNDS ?? 5);
 /** The seed's own posts: the smallest size is the seed alone. */
 const SEEDED_POSTS = 11;
 const PASSWORD = "bench-password-123";
+const JWT_SECRET = "growth-bench-session-secret-0123456789abcdef";
+const databases = (process.env.GROWTH_DATABASES ?? "sqlite,postgresql").split(",") as ("sqlite" | "postgresql")[];
+for (const name of databases)
+  if (name !== "sqlite" && name !== "postgresql")
+    throw new Error(`GROWTH_DATABASES lists sqlite and postgresql, not ${name}`);
+
+/** Where a grown site lives: its DATA_DIR, and on PostgreSQL its database. */
+interface Site {
+  dir: string;
+  env: Record<string, string>;
+  /** The database's size on the disk, in bytes. */
+  size(): Promise<number>;
+  drop(): Promise<void>;
+}
 
 ensureBinary();
 mkdirSync(baseDir, { recursive: true });
 
-/** A DATA_DIR with `posts` published posts (the seed's and grown ones), made once. */
-function grownSite(posts: number, largest: boolean): string {
-  const dir = join(baseDir, `posts-${posts}${largest ? "-results" : ""}`);
-  if (existsSync(join(dir, "app.db"))) return dir;
+/** A site with `posts` published posts (the seed's and grown ones): on SQLite made once and kept. */
+async function grownSite(posts: number, largest: boolean, database: "sqlite" | "postgresql"): Promise<Site> {
+  const name = `posts-${posts}${largest ? "-results" : ""}`;
+  if (database === "postgresql") {
+    const made = await emptyDatabase("growth");
+    const dir = join(baseDir, `postgresql-${name}`);
+    rmSync(dir, { recursive: true, force: true });
+    const env = { DATABASE_URL: made.url, JWT_SECRET };
+    grow(dir, posts, largest, env);
+    return {
+      dir,
+      env,
+      async size() {
+        const sql = postgres(made.url, { max: 1, onnotice: () => {} });
+        try {
+          const [row] = await sql`SELECT pg_database_size(current_database())::bigint AS bytes`;
+          return Number(row?.bytes);
+        } finally {
+          await sql.end({ timeout: 5 });
+        }
+      },
+      async drop() {
+        await made.drop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const dir = join(baseDir, name);
+  if (!existsSync(join(dir, "app.db"))) grow(dir, posts, largest, {});
+  return {
+    dir,
+    env: {},
+    size: async () =>
+      ["app.db", "app.db-wal"]
+        .map((file) => join(dir, file))
+        .filter(existsSync)
+        .reduce((sum, file) => sum + statSync(file).size, 0),
+    drop: async () => {},
+  };
+}
+
+/** Grows the site in `dir` (and the database `more` names) with bench/growth-data.ts. */
+function grow(dir: string, posts: number, largest: boolean, more: Record<string, string>): void {
   const env = {
     ...process.env,
+    ...more,
     POSTS: String(Math.max(0, posts - SEEDED_POSTS)),
     QUIZ: largest ? (process.env.QUIZ ?? "2000000") : "0",
     EARNINGS: largest ? (process.env.EARNINGS ?? "1000000") : "0",
@@ -52,7 +112,6 @@ function grownSite(posts: number, largest: boolean): string {
     stderr: "inherit",
   });
   if (made.exitCode !== 0) process.exit(1);
-  return dir;
 }
 
 const median = (values: number[]) => {
@@ -75,29 +134,43 @@ function memory(pid: number): { rss: number; peak: number } {
 
 type Figures = Map<string, number>;
 
-async function measure(posts: number, largest: boolean): Promise<Figures> {
-  const dir = grownSite(posts, largest);
+async function measure(posts: number, largest: boolean, database: "sqlite" | "postgresql"): Promise<Figures> {
+  const site = await grownSite(posts, largest, database);
   const figures: Figures = new Map();
   const put = (name: string, value: number) => figures.set(name, value);
-  const started = performance.now();
   // PUBLIC_URL: without it the sitemap and the feed answer 404 (no address to link to).
-  const server = spawnServer(port, dir, {
-    CAM_GUIDE_BENCH: "1",
-    WRITE_LIMIT: "off",
-    ANALYTICS: "off",
-    PUBLIC_URL: base,
-  });
-  try {
+  const start = async () => {
+    const started = performance.now();
+    const server = spawnServer(port, site.dir, {
+      ...site.env,
+      CAM_GUIDE_BENCH: "1",
+      WRITE_LIMIT: "off",
+      ANALYTICS: "off",
+      PUBLIC_URL: base,
+    });
     for (;;) {
       try {
         if ((await fetch(`${base}/`)).status === 200) break;
       } catch {
         // not listening yet
       }
-      if (performance.now() - started > 120_000) throw new Error("the server did not answer within 2 minutes");
+      if (performance.now() - started > 120_000) {
+        server.kill("SIGKILL");
+        throw new Error("the server did not answer within 2 minutes");
+      }
       await Bun.sleep(5);
     }
-    put("start to first 200 (ms)", performance.now() - started);
+    return { server, ms: performance.now() - started };
+  };
+  // The first start on a grown site may upgrade it (a site kept from an older build: a backup,
+  // then the migrations); the start measured is the next one, as an owner's every restart.
+  const first = await start();
+  first.server.kill("SIGTERM");
+  await first.server.exited;
+  const { server, ms } = await start();
+  try {
+    put("first start on the grown site (ms)", first.ms);
+    put("start to first 200 (ms)", ms);
     put("memory after start (MiB)", memory(server.pid).rss);
     put("/blog first view after start (ms)", (await timed(`${base}/blog`)).ms);
 
@@ -194,22 +267,13 @@ async function measure(posts: number, largest: boolean): Promise<Figures> {
       Array.from({ length: 10 }, () => timed(`${base}/__bench/render?path=${encodeURIComponent("/blog")}`)),
     );
     put("peak memory, 10 renders of /blog at once (MiB)", memory(server.pid).peak);
-    const database = ["app.db", "app.db-wal"]
-      .map((file) => join(dir, file))
-      .filter(existsSync)
-      .reduce((sum, file) => sum + statSync(file).size, 0);
-    put("database size (MiB)", database / 1024 / 1024);
+    put("database size (MiB)", (await site.size()) / 1024 / 1024);
   } finally {
     server.kill("SIGTERM");
     await server.exited;
+    await site.drop();
   }
   return figures;
-}
-
-const results: [number, Figures][] = [];
-for (const [i, posts] of sizes.entries()) {
-  console.log(`measuring at ${posts.toLocaleString("en")} posts ...`);
-  results.push([posts, await measure(posts, i === sizes.length - 1 && sizes.length > 1)]);
 }
 
 const format = (value: number) =>
@@ -218,29 +282,52 @@ const format = (value: number) =>
     : value >= 100
       ? Math.round(value).toLocaleString("en")
       : value.toLocaleString("en", { maximumFractionDigits: 1 });
-const names = [...(results[0]?.[1].keys() ?? [])];
-const header = `| Figure | ${results.map(([n]) => `${n.toLocaleString("en")} posts`).join(" | ")} | ${results
-  .slice(1)
-  .map(([n]) => `${n.toLocaleString("en")} / ${results[0]![0]}`)
-  .join(" | ")} |`;
-const lines = [
-  header,
-  `|---|${results.map(() => "---|").join("")}${results
+
+/** Each figure at each size, and its ratio to the first size. */
+function table(results: [number, Figures][]): string {
+  const names = [...(results[0]?.[1].keys() ?? [])];
+  const header = `| Figure | ${results.map(([n]) => `${n.toLocaleString("en")} posts`).join(" | ")} | ${results
     .slice(1)
-    .map(() => "---|")
-    .join("")}`,
-  ...names.map((name) => {
-    const values = results.map(([, f]) => f.get(name) ?? Number.NaN);
-    const ratios = values.slice(1).map((v) => `${(v / values[0]!).toFixed(1)}×`);
-    return `| ${name} | ${values.map(format).join(" | ")} | ${ratios.join(" | ")} |`;
-  }),
-];
-const table = lines.join("\n");
-console.log(`\n${table}`);
+    .map(([n]) => `${n.toLocaleString("en")} / ${results[0]![0]}`)
+    .join(" | ")} |`;
+  return [
+    header,
+    `|---|${results.map(() => "---|").join("")}${results
+      .slice(1)
+      .map(() => "---|")
+      .join("")}`,
+    ...names.map((name) => {
+      const values = results.map(([, f]) => f.get(name) ?? Number.NaN);
+      const ratios = values.slice(1).map((v) => `${(v / values[0]!).toFixed(1)}×`);
+      return `| ${name} | ${values.map(format).join(" | ")} | ${ratios.join(" | ")} |`;
+    }),
+  ].join("\n");
+}
+
+const TITLES = { sqlite: "SQLite (the default)", postgresql: "PostgreSQL 15" };
+const sections: string[] = [];
+const cluster = databases.includes("postgresql") ? startCluster() : null;
+if (cluster) process.env.TEST_POSTGRES_URL = cluster.url();
+try {
+  for (const database of databases) {
+    const results: [number, Figures][] = [];
+    for (const [i, posts] of sizes.entries()) {
+      console.log(`measuring at ${posts.toLocaleString("en")} posts on ${database} ...`);
+      results.push([posts, await measure(posts, i === sizes.length - 1 && sizes.length > 1, database)]);
+    }
+    const section = `## ${TITLES[database]}\n\n${table(results)}`;
+    console.log(`\n${section}\n`);
+    sections.push(section);
+  }
+} finally {
+  cluster?.stop();
+}
+
 writeFileSync(
   join(import.meta.dir, "GROWTH.md"),
   `# Growth: what the site costs at ${sizes.map((n) => n.toLocaleString("en")).join(", ")} posts\n\n` +
     `Made by \`bun bench/growth.ts\` on ${new Date().toISOString().slice(0, 10)} (the machine's load changes the times; read the ratios). ` +
-    'Bytes are uncompressed; "rendered" bypasses the page cache (/__bench/render); the largest size also holds the quiz and earnings results.\n\n' +
-    `${table}\n`,
+    'Bytes are uncompressed; "rendered" bypasses the page cache (/__bench/render); the largest size also holds the quiz and earnings results. ' +
+    "PostgreSQL runs on the same machine, in a throwaway cluster with fsync off.\n\n" +
+    `${sections.join("\n\n")}\n`,
 );
