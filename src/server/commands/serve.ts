@@ -150,7 +150,7 @@ export async function serve(config: Config) {
     database,
     file: join(dir, "app.db"),
     everyMs: config.checkpointEveryMs,
-    mayWrite: () => storage.databaseFileState().ok,
+    mayWrite: () => storage.mayCheckpoint(),
     written: () => storage.checkpointed(),
     logger,
   });

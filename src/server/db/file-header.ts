@@ -111,6 +111,35 @@ export function committedLogPages(file: string, pageSize: number): CommittedLog 
   }
 }
 
+/**
+ * Every page in a frame of the write-ahead log `file`'s current generation (its header's salts),
+ * committed or not, checksums unread: at least every page a checkpoint of it can write, read
+ * from the frames' 24-byte headers alone. Empty when there is no log.
+ */
+export function logFramePages(file: string, pageSize: number): Set<number> {
+  const pages = new Set<number>();
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return pages;
+  }
+  try {
+    const header = readAt(fd, WAL_HEADER, 0);
+    if (header.length < WAL_HEADER || !WAL_MAGIC.includes(header.readUInt32BE(0))) return pages;
+    if (header.readUInt32BE(8) !== pageSize) return pages;
+    const salt = header.subarray(16, 24);
+    const frame = Buffer.allocUnsafe(FRAME_HEADER);
+    for (let at = WAL_HEADER; ; at += FRAME_HEADER + pageSize) {
+      if (readSync(fd, frame, 0, FRAME_HEADER, at) < FRAME_HEADER || !frame.subarray(8, 16).equals(salt)) break;
+      pages.add(frame.readUInt32BE(0));
+    }
+    return pages;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** SQLite's log checksum over `bytes` (a multiple of 8), continuing from `[s0, s1]`. */
 function checksum(bytes: Buffer, [s0, s1]: number[], bigEndian: boolean): [number, number] {
   let a = s0!;

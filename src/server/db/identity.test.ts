@@ -19,6 +19,7 @@ import {
 import { join } from "node:path";
 import { writeLogOnlyCopy } from "#tests/support/log-only-database.ts";
 import { scratchDir } from "#tests/support/scratch.ts";
+import { until } from "#tests/support/site-files.ts";
 import { applyMigrations, openDatabase } from "./client.ts";
 import { APPLICATION_ID, recogniseDatabaseFile, settleIdentity, watchDatabaseFile } from "./identity.ts";
 
@@ -304,6 +305,61 @@ describe("the running server's watch on the file", () => {
     expect(watch.problem()).toBeNull();
     damage(file);
     expect(watch.problem()).toContain(problem);
+    watch.close();
+  });
+
+  /** Writes one byte at `at` in `file` and sets its times back as they were, as touch -r does. */
+  function writeWithTimeSetBack(file: string, at: number): void {
+    Bun.spawnSync(["touch", "-r", file, `${file}.time`]);
+    writeHead(file, Buffer.from([0xa5]), at);
+    Bun.spawnSync(["touch", "-r", `${file}.time`, file]);
+  }
+
+  test("its own checkpoints, noted beforehand, have only what they wrote hashed again: a new mode after is not a write, a byte written with the time set back is", () => {
+    const { file } = ours();
+    const handle = openDatabase(file);
+    handle.sqlite.run("CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT)");
+    const insert = handle.sqlite.prepare("INSERT INTO filler (body) VALUES (?)");
+    handle.sqlite.transaction(() => {
+      for (let i = 0; i < 4000; i++) insert.run("x".repeat(900));
+    })();
+    handle.checkpoint();
+    const watch = watchDatabaseFile(file);
+    // Rows changed all over the file, and rows added at its end, in three checkpoints.
+    const update = handle.sqlite.prepare("UPDATE filler SET body = ? WHERE id = ?");
+    for (let round = 1; round <= 3; round++) {
+      for (let i = 0; i < 200; i++) update.run(`${round}-${i}`.padEnd(900, "y"), 1 + ((i * 7919 * round) % 4000));
+      for (let i = 0; i < 100; i++) insert.run("z".repeat(900));
+      const before = statSync(file).size;
+      watch.beforeCheckpoint();
+      expect(handle.checkpoint()?.complete).toBe(true);
+      watch.record();
+      expect(statSync(file).size).toBeGreaterThan(before);
+      chmodSync(file, round % 2 ? 0o640 : 0o600);
+      expect(watch.problem()).toBeNull();
+    }
+    // A byte in the middle of the file, which no checkpoint wrote, with the time set back.
+    writeWithTimeSetBack(file, Math.floor(statSync(file).size / 2) + 123);
+    expect(watch.problem()).toContain("the time was set back");
+    watch.close();
+    handle.close({ checkpoint: false });
+  });
+
+  test("a file larger than what is hashed at once is hashed in the background; caught up, a byte written with the time set back is seen", async () => {
+    const { file } = ours();
+    const handle = openDatabase(file);
+    handle.sqlite.run("CREATE TABLE filler (body TEXT)");
+    const insert = handle.sqlite.prepare("INSERT INTO filler (body) VALUES (?)");
+    handle.sqlite.transaction(() => {
+      for (let i = 0; i < 3000; i++) insert.run("x".repeat(900));
+    })();
+    handle.checkpoint();
+    handle.close();
+    const watch = watchDatabaseFile(file, { hashedAtStart: 0 });
+    expect(watch.hashed()).toBe(false);
+    await until("the background hashing", () => watch.hashed());
+    writeWithTimeSetBack(file, statSync(file).size - 100);
+    expect(watch.problem()).toContain("the time was set back");
     watch.close();
   });
 

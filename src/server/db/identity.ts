@@ -3,7 +3,15 @@ import { randomInt } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { basename } from "node:path";
 import type { DatabaseHandle } from "./client.ts";
-import { committedLogPages, type FileHeader, HEADER_BYTES, parseHeader, readAt, readFileBytes } from "./file-header.ts";
+import {
+  committedLogPages,
+  type FileHeader,
+  HEADER_BYTES,
+  logFramePages,
+  parseHeader,
+  readAt,
+  readFileBytes,
+} from "./file-header.ts";
 import { inspectDatabaseFile } from "./file-view.ts";
 
 // Which database file is cam-guide's, and which site's. Every cam-guide database carries two
@@ -130,6 +138,14 @@ export interface DatabaseFileWatch {
    * checkpoint (the only thing that writes the file while it runs), and only after asking problem().
    */
   record(): void;
+  /**
+   * Notes the pages the next checkpoint may write (the committed frames of the write-ahead
+   * log, which a checkpoint empties): ask right before it, so that record() hashes again only
+   * those, not the whole file. Without it, record() hashes all of it.
+   */
+  beforeCheckpoint(): void;
+  /** Whether the whole file is hashed (the background has caught up since the start). */
+  hashed(): boolean;
   /** Closes the watch's descriptor: only once SQLite has closed the file (closing any descriptor drops the process's locks on it). */
   close(): void;
 }
@@ -140,20 +156,95 @@ interface Recorded {
   mtimeNs: bigint;
   ctimeNs: bigint;
   head: Buffer;
-  /** A hash of the whole file: asked only when nothing but its change time moved. */
-  contents: bigint;
 }
 
-const CHUNK = 1024 * 1024;
+/** The file is hashed a chunk at a time, so a checkpoint hashes again only the chunks it wrote. */
+const CHUNK = 16 * 1024;
+/** What is hashed at once when the watch starts; the rest of a larger file is hashed in the background. */
+const HASHED_AT_START = 32 * 1024 * 1024;
+/** What one background turn hashes (about 2 ms here), between which requests are answered. */
+const HASHED_PER_TURN = 2 * 1024 * 1024;
 
-/** A fast non-cryptographic hash of everything `fd` holds (about 1 ms per megabyte). */
-function hashContents(fd: number): bigint {
-  const chunk = Buffer.allocUnsafe(CHUNK);
-  let hash = 0n;
-  for (let at = 0; ; at += CHUNK) {
-    const read = readSync(fd, chunk, 0, CHUNK, at);
-    if (read === 0) return hash;
-    hash = Bun.hash.wyhash(chunk.subarray(0, read), hash);
+/**
+ * A fast non-cryptographic hash of each chunk of what `fd` holds (about 1 ms per megabyte):
+ * `hashes[i]` for bytes [i × CHUNK, (i + 1) × CHUNK). Hashed on demand, kept up to date by the
+ * checkpoints, compared whole only when nothing but the file's change time moved.
+ */
+class ChunkHashes {
+  private hashes = new BigUint64Array(0);
+  /** Chunks below this one are hashed; the background turns hash the rest. */
+  private done = 0;
+  private readonly buffer = Buffer.allocUnsafe(CHUNK);
+  private turn: ReturnType<typeof setImmediate> | null = null;
+
+  constructor(private readonly fd: number) {}
+
+  private chunks(size: bigint): number {
+    return Number((size + BigInt(CHUNK) - 1n) / BigInt(CHUNK));
+  }
+
+  private hash(index: number): bigint {
+    const read = readSync(this.fd, this.buffer, 0, CHUNK, index * CHUNK);
+    return Bun.hash.wyhash(this.buffer.subarray(0, read), BigInt(index)) as bigint;
+  }
+
+  /** Hashes the file of `size` bytes from its start: `atOnce` bytes now, the rest in background turns. */
+  start(size: bigint, atOnce = HASHED_AT_START): void {
+    this.stop();
+    this.hashes = new BigUint64Array(this.chunks(size));
+    this.done = 0;
+    this.advance(atOnce / CHUNK);
+  }
+
+  private advance(count: number): void {
+    const end = Math.min(this.hashes.length, this.done + count);
+    for (; this.done < end; this.done++) this.hashes[this.done] = this.hash(this.done);
+    if (this.done < this.hashes.length) {
+      this.turn = setImmediate(() => this.advance(HASHED_PER_TURN / CHUNK));
+      this.turn.unref?.();
+    } else this.turn = null;
+  }
+
+  /** After the server's own checkpoint: the file is now `size` bytes, and `pages` of `pageSize` bytes were written. */
+  update(size: bigint, pages: Iterable<number>, pageSize: number): void {
+    const count = this.chunks(size);
+    const before = this.hashes.length;
+    if (count !== before) {
+      const resized = new BigUint64Array(count);
+      resized.set(this.hashes.subarray(0, Math.min(before, count)));
+      this.hashes = resized;
+    }
+    const again = new Set<number>();
+    // The last chunk may have been partial, and any beyond it are new.
+    for (let i = Math.max(0, Math.min(before, count) - 1); i < count; i++) again.add(i);
+    for (const page of pages) {
+      const from = (page - 1) * pageSize;
+      for (let i = Math.floor(from / CHUNK); i <= Math.floor((from + pageSize - 1) / CHUNK); i++) again.add(i);
+    }
+    if (this.turn) {
+      // Chunks the background has not reached yet are hashed when it does.
+      this.done = Math.min(this.done, count);
+      for (const i of again) if (i < this.done) this.hashes[i] = this.hash(i);
+    } else {
+      for (const i of again) this.hashes[i] = this.hash(i);
+      this.done = count;
+    }
+  }
+
+  /** Whether the file holds what was hashed: compares every chunk hashed so far (see `complete`). */
+  same(): boolean {
+    for (let i = 0; i < this.done; i++) if (this.hash(i) !== this.hashes[i]) return false;
+    return true;
+  }
+
+  /** Whether every chunk is hashed (the background has caught up). */
+  get complete(): boolean {
+    return this.done === this.hashes.length;
+  }
+
+  stop(): void {
+    if (this.turn) clearImmediate(this.turn);
+    this.turn = null;
   }
 }
 
@@ -165,19 +256,28 @@ function hashContents(fd: number): bigint {
  * an older copy of the same site put over it (`cat old.db > app.db`, `cp -p`) from the server's
  * own writes. A time set back afterwards (`touch -r`) cannot set back the change time; but that
  * moves for harmless reasons too (chmod, chown, a link, a move away and back, a backup tool
- * restoring the access time), so when it alone moved the whole file is compared with a hash
- * taken at the last checkpoint. One descriptor held for the server's life; each look is an
- * fstat and a 100-byte read. Once a problem is seen it stays: this process cannot trust the
- * file again.
+ * restoring the access time), so when it alone moved the whole file is compared with its
+ * hashes as of the last checkpoint. The cost stays flat as the site grows: the first 32 MB are
+ * hashed at once and the rest in the background, a few milliseconds a turn (until it has
+ * caught up, a change of the part not yet hashed goes unseen by this one comparison), and
+ * after a checkpoint only the chunks holding the pages it wrote (beforeCheckpoint) are hashed
+ * again. One descriptor held for the server's life; each look is an fstat and a 100-byte read.
+ * Once a problem is seen it stays: this process cannot trust the file again.
  */
-export function watchDatabaseFile(file: string): DatabaseFileWatch {
+export function watchDatabaseFile(
+  file: string,
+  { hashedAtStart = HASHED_AT_START }: { hashedAtStart?: number } = {},
+): DatabaseFileWatch {
   const fd = openSync(file, "r");
-  const look = () => {
+  const look = (): Recorded => {
     const { size, mtimeNs, ctimeNs } = fstatSync(fd, { bigint: true });
     return { size, mtimeNs, ctimeNs, head: readAt(fd, HEADER_BYTES, 0) };
   };
-  const take = (): Recorded => ({ ...look(), contents: hashContents(fd) });
-  let recorded = take();
+  let recorded = look();
+  const contents = new ChunkHashes(fd);
+  contents.start(recorded.size, hashedAtStart);
+  /** The pages the coming checkpoint may write, noted right before it; null when not noted. */
+  let writing: number[] | null = null;
   let seen: string | null = null;
   const only = "only the server's own checkpoints may write it";
   const judge = (now: ReturnType<typeof look>): string | null => {
@@ -201,7 +301,7 @@ export function watchDatabaseFile(file: string): DatabaseFileWatch {
     if (changed.length > 0)
       return `was written by another program while the server runs (its ${changed.join(", ")} changed since the server's last checkpoint; ${only})`;
     if (now.ctimeNs === recorded.ctimeNs) return null;
-    if (hashContents(fd) !== recorded.contents)
+    if (!contents.same())
       return `was written by another program while the server runs (its contents changed though its size and modification time did not: the time was set back, as touch -r does; ${only})`;
     // The same bytes: moved away and back, or its mode, owner or access time changed.
     recorded = { ...recorded, ctimeNs: now.ctimeNs };
@@ -213,9 +313,20 @@ export function watchDatabaseFile(file: string): DatabaseFileWatch {
       return seen;
     },
     record() {
-      if (!seen) recorded = take();
+      if (seen) return;
+      recorded = look();
+      const header = parseHeader(recorded.head);
+      if (writing && typeof header !== "string") contents.update(recorded.size, writing, header.pageSize);
+      else contents.start(recorded.size, Number.POSITIVE_INFINITY);
+      writing = null;
     },
+    beforeCheckpoint() {
+      const header = parseHeader(recorded.head);
+      writing = typeof header === "string" ? null : [...logFramePages(`${file}-wal`, header.pageSize)];
+    },
+    hashed: () => contents.complete,
     close() {
+      contents.stop();
       closeSync(fd);
     },
   };

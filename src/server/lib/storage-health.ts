@@ -203,6 +203,17 @@ export class StorageHealth {
   }
 
   /**
+   * Asked right before this server's own checkpoint: whether the file may be written (it is
+   * still the database opened, contents included), and if so, the watch notes the pages the
+   * checkpoint may write, the only ones it then hashes again.
+   */
+  mayCheckpoint(): boolean {
+    const ok = this.databaseFileState().ok;
+    if (ok) this.watch?.beforeCheckpoint();
+    return ok;
+  }
+
+  /**
    * Right after this server's own checkpoint, which writes the database file: the file as it is
    * now is the one to compare with until the next (see watchDatabaseFile). Ask databaseFileState()
    * before checkpointing: a file that stopped being ours is never written, nor taken as it is.
