@@ -420,6 +420,63 @@ describe("a database damaged inside: every command refuses and leaves DATA_DIR e
   }, 30_000);
 });
 
+describe("a page SQLite finds malformed while the server runs", () => {
+  /**
+   * The note a clean stop writes, forged for the file as it is now (which needs write access to
+   * DATA_DIR): its inode, size and times, and no log. A start that finds it skips the
+   * whole-file check, as a damage coming later from the disk would.
+   */
+  function forgeCleanStop(file: string): void {
+    const { ino, size, mtimeNs, ctimeNs } = statSync(file, { bigint: true });
+    const log = `${file}-wal`;
+    const logState = existsSync(log) ? statSync(log, { bigint: true }) : null;
+    const logHead = logState ? readFileSync(log).subarray(0, 32).toString("hex") : "";
+    const parts = [
+      ino,
+      size,
+      mtimeNs,
+      ctimeNs,
+      logState?.ino ?? "",
+      logHead,
+      logState?.size ?? "",
+      logState?.mtimeNs ?? "",
+    ];
+    writeFileSync(`${file}.clean-stop`, parts.join(" "));
+  }
+
+  test("a damage the start did not check: the first read that meets it answers 503, then /healthz says why, every write is refused, and the stop writes no clean-stop note", async () => {
+    const dir = copyOf(clean, "identity-malformed");
+    const file = join(dir, "app.db");
+    // The posts' first page, which the settings' reads (and /healthz's query) never touch.
+    const sqlite = new Database(file, { readonly: true });
+    const { rootpage } = sqlite.query("SELECT rootpage FROM sqlite_master WHERE name = 'blog_posts'").get() as {
+      rootpage: number;
+    };
+    const { page_size } = sqlite.query("PRAGMA page_size").get() as { page_size: number };
+    sqlite.close();
+    overwrite(file, new Uint8Array(64).fill(0xff), (rootpage - 1) * page_size);
+    forgeCleanStop(file);
+    const server = await serve(dir);
+    const before = await fetch(`${server.url}/healthz`);
+    expect(before.status).toBe(200);
+    const posts = await fetch(`${server.url}/api/blog/posts`);
+    expect(posts.status).toBe(503);
+    expect(await posts.text()).not.toContain("SQLITE");
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(503);
+    expect(((await health.json()) as { error: string }).error).toBe(
+      "The database file is damaged (SQLite found part of it malformed): stop the site and restore the last good backup.",
+    );
+    const quiz = await postQuiz(server.url);
+    expect(quiz.status).toBe(503);
+    expect(((await quiz.json()) as { error: string }).error).toStartWith(
+      "Nothing was saved: the database file is damaged",
+    );
+    expect(await stop(server)).toBe(0);
+    expect(existsSync(`${file}.clean-stop`)).toBe(false);
+  }, 30_000);
+});
+
 describe("the ways out", () => {
   test("new-database keeps the unrecognised file and its log aside, says so, and the new site starts", async () => {
     const dir = copyOf(killed, "identity-new");

@@ -12,3 +12,15 @@ export function databaseStorageFault(error: unknown): "full" | "broken" | null {
   if (/^SQLITE_(IOERR|CANTOPEN|READONLY|CORRUPT|NOTADB)/.test(code)) return "broken";
   return null;
 }
+
+/**
+ * Whether a failed database call (or one in its `cause` chain) says the database file itself is
+ * damaged: SQLite found a page malformed (SQLITE_CORRUPT) or no database where one was.
+ */
+export function databaseDamaged(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 6; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^SQLITE_(CORRUPT|NOTADB)/.test(code)) return true;
+  }
+  return false;
+}

@@ -149,6 +149,8 @@ export class StorageHealth {
   private stopped = false;
   /** Whether onDatabaseChanged was called. */
   private changeNoted = false;
+  /** Set once SQLite has said the database file is damaged: this process cannot trust it again. */
+  private damage: string | null = null;
 
   constructor(private readonly options: StorageHealthOptions) {
     this.probeEveryMs = options.probeEveryMs ?? PROBE_EVERY_MS;
@@ -264,9 +266,20 @@ export class StorageHealth {
     return OK;
   }
 
+  /**
+   * A database call failed because SQLite found the file damaged (a page malformed), which the
+   * start's check or this watch did not see (a bad disk, or a forged clean-stop note that let
+   * the start skip the check): from now on /healthz says so and every change is refused.
+   */
+  damaged(): void {
+    this.damage ??=
+      "the database file is damaged (SQLite found part of it malformed): stop the site and restore the last good backup";
+  }
+
   private current(): StorageState {
     const files = this.checkFiles();
     if (!files.ok) return files;
+    if (this.damage) return { ok: false, status: 503, reason: this.damage };
     try {
       const room = this.room();
       if (room.bytes < this.reserveBytes)

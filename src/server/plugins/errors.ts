@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { databaseDamaged } from "#server/db/faults.ts";
 import { databaseUnreachable, failedQuery, uniqueViolation, unstorableText } from "#server/db/unreachable.ts";
 import { DESCRIPTORS_BUSY, descriptorShortage, outOfDescriptors } from "#server/lib/descriptors.ts";
 import { formProblemPage, formStart } from "#server/lib/form-problem-page.ts";
@@ -43,7 +44,7 @@ export interface ErrorPluginOptions {
   /** Renders the site's HTML error page for non-API requests. */
   renderErrorPage(request: Request, status: 404 | 500): Promise<Response>;
   /** Looks at the storage again when a request failed on it, to answer 507 or 503 honestly. */
-  storage?: { recheck(): StorageState };
+  storage?: { recheck(): StorageState; damaged?(): void };
 }
 
 export function isApiPath(pathname: string): boolean {
@@ -113,6 +114,7 @@ export function errorHandler({ logger, renderErrorPage, storage }: ErrorPluginOp
     const fault = http ? null : storageSaid;
     if (fault) {
       logger.error("request failed on the storage", { method: request.method, url: request.url, error });
+      if (databaseDamaged(error)) storage?.damaged?.();
       const state = storage?.recheck() ?? { ok: true };
       http = storageRefusal(
         !state.ok
