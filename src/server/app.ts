@@ -176,7 +176,7 @@ export function createApp(options: AppOptions) {
       .use(offerRoutes(database.db))
       .use(linkRoutes(database.db, analytics))
       .use(analyticsRoutes(database.db, analytics, clock))
-      .use(seoRoutes(database.db, { publicBase: address.base, contentDate: BUILD_DATE, now: clock }))
+      .use(seoRoutes(database.db, { publicBase: address.base, contentDate: BUILD_DATE, now: clock, cache: pageCache }))
       .use(
         authRoutes(database.db, {
           tokens,

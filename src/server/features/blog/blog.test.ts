@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { Db } from "#server/db/types.ts";
+import { postInput } from "#tests/support/admin-inputs.ts";
 import { createCategory, createPost } from "#tests/support/factories.ts";
 import { parseXml } from "#tests/support/page.ts";
 import { runScenarios, type Scenario, scenarioApp } from "#tests/support/scenario.ts";
@@ -350,6 +351,32 @@ describe("sitemap, feed and robots", () => {
     expect(links).toHaveLength(50);
     expect(links[0]).toBe(`${SITE}/blog/post-54`);
     expect(links.at(-1)).toBe(`${SITE}/blog/post-5`);
+  });
+
+  test("the sitemap and the feed are kept like a page: answered from memory, until the admin publishes a post, which they list at once", async () => {
+    const api = await scenarioApp({ publicUrl: SITE, admin: true });
+    await createPost(api.db, { slug: "platform-reviews" });
+    const paths = ["/sitemap.xml", "/sitemap-posts-1.xml", "/blog/rss.xml"];
+    for (const path of paths) {
+      const first = await api.request(path);
+      expect([path, first.status, first.headers.get("x-cache")]).toEqual([path, 200, "miss"]);
+      const again = await api.request(path, { headers: { "accept-encoding": "gzip" } });
+      expect([path, again.status, again.headers.get("x-cache")]).toEqual([path, 200, "hit"]);
+      expect(again.headers.get("content-encoding")).toBe("gzip");
+      // The same answer: an If-None-Match with its tag is a 304.
+      const tag = again.headers.get("etag")!;
+      expect((await api.request(path, { headers: { "if-none-match": tag } })).status).toBe(304);
+    }
+    await api.check({
+      who: "admin",
+      method: "POST",
+      path: "/api/admin/blog/post",
+      body: postInput({ title: "Freshly published", slug: "freshly-published", published: true }),
+      status: 201,
+    });
+    const sitemap = await readSitemap(api.request, SITE);
+    expect(sitemap.locs).toContain(`${SITE}/blog/freshly-published`);
+    expect(await (await api.request("/blog/rss.xml")).text()).toContain(`${SITE}/blog/freshly-published`);
   });
 
   test("titles with markup characters are escaped in the feed", async () => {
