@@ -62,6 +62,9 @@ export const blogPosts = table(
       table.publishAt,
       table.category,
     ),
+    // The admin's list, drafts included, newest first (its order, read backwards): a page reads
+    // its twenty rows, where a sort read every post (33 ms at 10,000 posts).
+    index("blog_posts_admin_list_idx").on(table.createdAt, table.id),
     // The rows still without their words (saved before the search existed), which each start
     // fills: empty once they are, so the start's look for them reads no row, where a scan
     // walked every post's text (0.6 s from a cold disk at 10,000 posts).
