@@ -17,6 +17,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
+import { UNSTEADY } from "./db/file-view.ts";
 import { recogniseDatabaseFile } from "./db/identity.ts";
 import { DATABASE_SIDE_FILES } from "./db/snapshot.ts";
 import { UPLOAD_NAME } from "./features/media/uploads.ts";
@@ -222,6 +223,10 @@ export function refuseUnusableDatabase(dataDir: string, { creating = false } = {
   if (found.state === "missing" && !creating)
     throw new UnusableDatabaseError(
       `DATA_DIR ${dataDir} held a site (${found.signs.join(", ")}) but its database app.db is missing; nothing was run and nothing was changed. ${WAYS_OUT} (uploads and the session secret are kept), or move app.db back.`,
+    );
+  if (found.state === "unrecognised" && found.problem === UNSTEADY)
+    throw new UnusableDatabaseError(
+      `The database ${join(dataDir, "app.db")} ${UNSTEADY}; nothing was run and nothing was changed.`,
     );
   if (found.state === "unrecognised")
     throw new UnusableDatabaseError(

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { writeLogOnlyCopy } from "#tests/support/log-only-database.ts";
 import { scratchDir } from "#tests/support/scratch.ts";
 import { applyMigrations, openDatabase } from "./client.ts";
-import { inspectDatabaseFile, integrityProblem, noteCleanStop } from "./file-view.ts";
+import { type Inspection, inspectDatabaseFile, integrityProblem, noteCleanStop, UNSTEADY } from "./file-view.ts";
 import { settleIdentity } from "./identity.ts";
 
 // Real files: the checks every command makes before it opens app.db, read without SQLite
@@ -93,11 +93,9 @@ describe("a database read through the view", () => {
     }
     expect(writer.exitCode).toBe(0);
     expect(seen).toHaveLength(10);
-    expect(
-      seen.filter(
-        (s) => JSON.stringify(s) !== JSON.stringify({ history: true, damage: null, migrations: null, pending: null }),
-      ),
-    ).toEqual([]);
+    // Sound, or (on a machine too busy for any read to stand still for 3 s) unchecked: never damaged.
+    const sound = JSON.stringify({ history: true, damage: null, migrations: null, pending: null });
+    expect(seen.filter((s) => JSON.stringify(s) !== sound && (s as Inspection).damage !== UNSTEADY)).toEqual([]);
   }, 60_000);
 });
 

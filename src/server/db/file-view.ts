@@ -184,27 +184,39 @@ const sound = (inspection: Inspection) => inspection.damage === null && inspecti
  * server during the read could show a mix of two states: an answer counts only when the file
  * and the log's header stood still across the read, and a problem only when two such reads
  * agree (the file's times move in steps of a few milliseconds, so one still read may hide a
- * checkpoint). The last answer is kept for as long as neither file changes (a start asks more
- * than once).
+ * checkpoint). After 3 s without such an answer, the last read that stood still counts; when
+ * none did, a problem a read saw is not taken for damage (a file changing under the read
+ * shows a mix of two states): the answer says the file could not be checked. The last
+ * answer is kept for as long as neither file changes (a start asks more than once).
  */
 export function inspectDatabaseFile(file: string): Inspection {
   const key = `${resolve(file)} ${signature(file, true)}`;
   if (remembered?.key === key) return remembered.inspection;
   let inspection: Inspection;
+  let steady: Inspection | null = null;
   let problem: string | null = null;
   const deadline = performance.now() + 3000;
   for (;;) {
     const before = signature(file);
     inspection = inspectOnce(file);
     if (signature(file) === before) {
+      steady = inspection;
       if (sound(inspection)) break;
       const seen = JSON.stringify(inspection);
       if (seen === problem) break;
       problem = seen;
     }
-    if (performance.now() > deadline) break;
+    if (performance.now() > deadline) {
+      if (steady) inspection = steady;
+      else if (inspection.damage) inspection = { ...inspection, damage: UNSTEADY };
+      break;
+    }
     Bun.sleepSync(20);
   }
   remembered = { key, inspection };
   return inspection;
 }
+
+/** What a file that changed during every read for 3 s is said to be: not damaged, unchecked. */
+export const UNSTEADY =
+  "changed during every read for 3 s (a program writing to it without pause), so it could not be checked: try again in a moment";
