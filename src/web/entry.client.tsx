@@ -5,6 +5,7 @@ import { BOOT_ELEMENT_ID, type BootData } from "./boot.ts";
 import { Document } from "./document.tsx";
 import { installLeaveGuard } from "./lib/leave-guard.ts";
 import { createQueryClient } from "./lib/query-client.ts";
+import { rememberScroll } from "./lib/scroll.ts";
 import { loadPage } from "./page-modules.ts";
 import { matchPage, pageById } from "./routes.ts";
 
@@ -24,8 +25,10 @@ const page =
 // (A moved address never arrives here: the server answered it with a redirect.)
 if ("load" in page) await loadPage(page);
 
-// Before the router listens: Back with unsaved changes in a form asks first.
+// Before the router listens: Back with unsaved changes in a form asks first, and Back to a
+// page of the site goes back to where the visitor was on it.
 installLeaveGuard();
+rememberScroll();
 hydrateRoot(
   document,
   <Document assets={boot.assets} bootJson={bootJson}>

@@ -136,6 +136,34 @@ test("open a post and go Back to Blog", async ({ page, visit, scan }) => {
   await expect(page.getByRole("heading", { level: 1, name: "Cam Model Resources & Guides" })).toBeVisible();
 });
 
+test("on a phone, Back from a post opens the list where it was left, and Forward the post at its top", async ({
+  page,
+  visit,
+}) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await visit("/blog");
+  const card = page.locator(".post-grid > li").nth(7);
+  const title = (await card.getByRole("heading").textContent())!.trim();
+  // In view before the click, so the click itself scrolls no further.
+  const link = card.getByRole("link", { name: title }).first();
+  await link.scrollIntoViewIfNeeded();
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(1000);
+  // Where the visitor sees it: the same place on the screen after Back.
+  const seenAt = async () => Math.round((await link.boundingBox())?.y ?? Number.NaN);
+  const left = await seenAt();
+  await link.click();
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/blog$/);
+  await expect(card).toBeVisible();
+  // Within a few pixels: the browser keeps what is on screen in place as what is above it settles.
+  await expect.poll(async () => Math.abs((await seenAt()) - left)).toBeLessThanOrEqual(3);
+  await page.goForward();
+  await expect(page.getByRole("heading", { level: 1, name: title })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+});
+
 test("a deep link with ?category= arrives filtered; a post's badge filters too", async ({ page, visit }) => {
   await visit("/blog?category=platform-reviews");
   await expect(page.getByRole("button", { name: "Platform Reviews" })).toHaveAttribute("aria-pressed", "true");

@@ -21,6 +21,69 @@ function headerCover(): number {
   return position === "sticky" || position === "fixed" ? header.getBoundingClientRect().height : 0;
 }
 
+/** Where the window was on each address of this visit (path and query), for Back and Forward. */
+const positions = new Map<string, number>();
+/** Set by Back or Forward until the page shown for it has had its position back. */
+let traversed = false;
+const here = () => location.pathname + location.search;
+
+/**
+ * Remembers the window's position on each address as the visitor scrolls, and notes Back and
+ * Forward, whose scroll the browser's own restoration cannot do for a page this script draws
+ * after the address changed (it would still show the page being left).
+ */
+export function rememberScroll(): void {
+  window.addEventListener(
+    "scroll",
+    () => {
+      // Between Back and the page drawn for it, a scroll belongs to neither.
+      if (!traversed) positions.set(here(), window.scrollY);
+    },
+    { passive: true },
+  );
+  window.addEventListener("popstate", () => {
+    traversed = true;
+  });
+}
+
+/**
+ * After Back or Forward (once per traversal): scrolls to where the visitor was on this address
+ * and answers true; false for any other change of page, or an address not seen this visit.
+ * The page may still be growing (images without sizes, a list arriving): tried again for a
+ * second of frames until there is room, unless the visitor scrolls first.
+ */
+export function restoreTraversal(): boolean {
+  if (!traversed) return false;
+  traversed = false;
+  const top = positions.get(here());
+  if (top === undefined) return false;
+  routeScrollTaken = false;
+  // A heading the page brought into view on arrival gives way.
+  stopWatch();
+  let frames = 0;
+  let still = 0;
+  let own = false;
+  const mine = () => {
+    own = true;
+  };
+  for (const type of OWN_SCROLL) window.addEventListener(type, mine, { capture: true, passive: true, once: true });
+  // Held for a few quiet frames: what settles above it (a line filled in, the browser keeping
+  // other content in place) would otherwise leave it a few pixels off.
+  const go = () => {
+    if (own) return;
+    const room = Math.max(0, document.documentElement.scrollHeight - window.innerHeight);
+    const target = Math.min(top, room);
+    if (Math.abs(window.scrollY - target) >= 1) {
+      still = 0;
+      window.scrollTo({ top: target, left: 0, behavior: "instant" });
+    } else if (room >= top) still++;
+    if (still < 5 && frames++ < 60) requestAnimationFrame(go);
+    else for (const type of OWN_SCROLL) window.removeEventListener(type, mine, true);
+  };
+  go();
+  return true;
+}
+
 let routeScrollTaken = false;
 
 /**
