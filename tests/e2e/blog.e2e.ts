@@ -78,6 +78,12 @@ test("without JavaScript, Enter in the search box sends it to the server", async
   await page.getByRole("searchbox", { name: "Search articles" }).press("Enter");
   await expect(page).toHaveURL(/\/blog\?q=budget\+lighting$/);
   await expect(page.locator(".post-grid > li").first()).toContainText("Lighting on a Budget");
+  // Nothing found: the page's Clear Filters works without JavaScript too.
+  await page.goto("/blog?q=zzqxvbnm&category=platform-reviews");
+  await expect(page.getByRole("heading", { name: "No articles found" })).toBeVisible();
+  await page.getByRole("button", { name: "Clear Filters" }).click();
+  await expect(page).toHaveURL(/\/blog$/);
+  await expect(page.locator(".post-grid > li").first()).toBeVisible();
   await context.close();
 });
 

@@ -195,9 +195,17 @@ export default function BlogPage() {
           <h2>No articles found</h2>
           <p>{filtersActive ? "Try changing your filters or search term." : "Check back soon for new content!"}</p>
           {filtersActive && (
-            <button type="button" onClick={clear}>
+            // A link that looks like a button, so it clears the filters without JavaScript too.
+            <a
+              href="/blog"
+              role="button"
+              onClick={(event) => {
+                event.preventDefault();
+                clear();
+              }}
+            >
               Clear Filters
-            </button>
+            </a>
           )}
         </section>
       ) : (
@@ -209,9 +217,9 @@ export default function BlogPage() {
             {data.pages > 1 ? ` · page ${data.page} of ${data.pages}` : ""}
           </p>
           <ul className="post-grid" aria-busy={posts.isPlaceholderData}>
-            {data.posts.map((post) => (
+            {data.posts.map((post, i) => (
               <li key={post.id}>
-                <PostCard post={post} search={posts.isPlaceholderData ? "" : search} />
+                <PostCard post={post} search={posts.isPlaceholderData ? "" : search} first={i < 2} />
               </li>
             ))}
           </ul>

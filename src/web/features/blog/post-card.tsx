@@ -17,9 +17,18 @@ function Marks({ parts }: { parts: Marked }) {
 /**
  * A post card: cover or placeholder, badge, relative time, title, clamped excerpt, Read More.
  * In a search's results, the words found are marked, and a passage of the text shows where
- * they are when the title and the excerpt do not hold them.
+ * they are when the title and the excerpt do not hold them. The `first` cards' covers are on
+ * the first screen: fetched at once, not once the browser has laid the page out.
  */
-export function PostCard({ post, search = "" }: { post: FoundPost & CoverFit; search?: string }) {
+export function PostCard({
+  post,
+  search = "",
+  first = false,
+}: {
+  post: FoundPost & CoverFit;
+  search?: string;
+  first?: boolean;
+}) {
   return (
     <article className="post-card">
       <Link href={`/blog/${post.slug}`} className="post-cover-link" tabIndex={-1} aria-hidden="true">
@@ -30,7 +39,7 @@ export function PostCard({ post, search = "" }: { post: FoundPost & CoverFit; se
             fit={post.coverFit}
             sizes={IMAGE_SIZES.card}
             alt=""
-            loading="lazy"
+            loading={first ? "eager" : "lazy"}
             width={1200}
             height={630}
           />
