@@ -106,6 +106,9 @@ const storageApp = new Elysia()
   })
   .post("/page/throw/:kind", ({ params }) => {
     throw faults[params.kind]!();
+  })
+  .get("/api/read/:kind", ({ params }) => {
+    throw faults[params.kind]!();
   });
 
 const sqlite = (code: string) => Object.assign(new Error("driver message with secret_table"), { code, errno: 13 });
@@ -172,6 +175,17 @@ runScenarios(
         check: (res) => expect(res.json<{ error: string }>().error).toStartWith("Nothing was saved:"),
       }),
     ),
+    {
+      name: "a read that fails on the storage does not say nothing was saved: it says it could not be read",
+      path: "/api/read/sqlite-ioerr",
+      setup: () => {
+        diskState = { ok: true };
+      },
+      status: 503,
+      contains: { error: expect.stringMatching(/^This could not be read: .*storage error.*Try again later\.$/) },
+      responseHeaders: { "retry-after": /^\d+$/, "cache-control": "no-store" },
+      notContains: ["secret_table", "SQLITE", "Nothing was saved"],
+    },
     {
       name: "a storage fault on a form a page posted: a page saying nothing was saved, 507 and Retry-After",
       method: "POST",

@@ -39,6 +39,13 @@ export function storageRefusal(state: Extract<StorageState, { ok: false }>): Htt
   });
 }
 
+/** The same for a read that failed on the storage: nothing was asked to be saved. */
+function readRefusal(state: Extract<StorageState, { ok: false }>): HttpError {
+  return new HttpError(state.status, `This could not be read: ${state.reason}. Try again later.`, undefined, {
+    "retry-after": String(RETRY_AFTER_SECONDS),
+  });
+}
+
 export interface ErrorPluginOptions {
   logger: Logger;
   /** Renders the site's HTML error page for non-API requests. */
@@ -116,7 +123,7 @@ export function errorHandler({ logger, renderErrorPage, storage }: ErrorPluginOp
       logger.error("request failed on the storage", { method: request.method, url: request.url, error });
       if (databaseDamaged(error)) storage?.damaged?.();
       const state = storage?.recheck() ?? { ok: true };
-      http = storageRefusal(
+      http = (changesState(request) ? storageRefusal : readRefusal)(
         !state.ok
           ? state
           : fault === "full"
