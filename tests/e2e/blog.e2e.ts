@@ -180,6 +180,14 @@ test("a deep link with ?category= arrives filtered; a post's badge filters too",
   await visit("/blog/taxes-for-cam-models");
   await page.locator(".post-header .category-badge").click();
   await expect(page).toHaveURL(/\/blog\?category=income-strategies$/);
+
+  // A badge shows the category's name as written ("Tips and Tricks"), in the list, the status
+  // line and on a post, not one made from its address.
+  await visit("/blog?category=tips-and-tricks");
+  await expect(page.locator(".blog-status")).toContainText("in Tips and Tricks");
+  await expect(badges.first()).toHaveText("Tips and Tricks");
+  await visit("/blog/lighting-on-a-budget");
+  await expect(page.locator(".post-header .category-badge")).toHaveText("Tips and Tricks");
 });
 
 test("an unknown post redirects to the blog; the footer's Platform Reviews opens the guide", async ({

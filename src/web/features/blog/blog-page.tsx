@@ -1,7 +1,6 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { type BlogListState, blogListAddress, blogListQuery, blogListState } from "#shared/features/blog/blog.ts";
-import { categoryLabel } from "#shared/features/blog/categories.ts";
 import { blogCategoriesRead, blogMovedRead, blogPostsRead } from "#shared/features/blog/reads.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { isPlainClick } from "#web/lib/clicks.ts";
@@ -10,6 +9,7 @@ import { useQueryRead, useRead } from "#web/lib/reads.ts";
 import { optional, type PageRoute, required } from "#web/page-route.ts";
 import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
+import { useCategoryName } from "./category-badge.tsx";
 import { FeedAlternate, FeedLink } from "./feed.tsx";
 import { PostCard } from "./post-card.tsx";
 
@@ -45,6 +45,7 @@ export default function BlogPage() {
   const { category, search, page } = state;
   const posts = useQueryRead(blogPostsRead, blogListQuery(state));
   const categories = useRead(blogCategoriesRead);
+  const categoryName = useCategoryName(category);
 
   // What the box shows as it is typed; the address (and the list) follow after a pause.
   const [typed, setTyped] = useState(search);
@@ -212,7 +213,7 @@ export default function BlogPage() {
         <>
           <p className="blog-status" aria-live="polite" tabIndex={-1} ref={status}>
             {found.toLocaleString("en-US")} {found === 1 ? "article" : "articles"}
-            {category ? ` in ${categoryLabel(category)}` : ""}
+            {category ? ` in ${categoryName}` : ""}
             {search.trim() ? ` found for “${search.trim()}”` : ""}
             {data.pages > 1 ? ` · page ${data.page} of ${data.pages}` : ""}
           </p>

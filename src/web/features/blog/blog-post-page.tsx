@@ -1,7 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Link, useLocation } from "wouter";
 import { longDate } from "#shared/features/blog/blog.ts";
-import { blogMovedRead, blogPostRead, blogRelatedRead } from "#shared/features/blog/reads.ts";
+import { blogCategoriesRead, blogMovedRead, blogPostRead, blogRelatedRead } from "#shared/features/blog/reads.ts";
 import { IMAGE_SIZES } from "#shared/features/media/constants.ts";
 import { useDisclosureWording } from "#web/features/disclosure/disclosure.tsx";
 import { useSettings } from "#web/features/settings/queries.ts";
@@ -32,7 +32,8 @@ export const route: PageRoute = {
       const moved = await read(blogMovedRead, { kind: "post", slug });
       return moved ? { to: moved.to, permanent: true } : { to: missingPostTarget(slug) };
     }
-    return [required(blogPostRead, { slug }), required(blogRelatedRead, { slug })];
+    // The categories too: a badge shows its category's name as the admin wrote it.
+    return [required(blogPostRead, { slug }), required(blogRelatedRead, { slug }), required(blogCategoriesRead)];
   },
 };
 
