@@ -219,14 +219,32 @@ function headersFor(page: CachedPage, coding: string, added: AddedHeaders): [str
       ...added
         .filter(([name]) => !page.headers.some(([own]) => own === name))
         .map(([n, v]): [string, string] => [n, v]),
-      ["etag", page.etag],
       ["x-cache", "hit"],
       ["vary", "accept-encoding"],
     ];
-    made = { identity: base, gzip: [...base, ["content-encoding", "gzip"]], br: [...base, ["content-encoding", "br"]] };
+    made = {
+      identity: [...base, ["etag", tagFor(page, "identity")]],
+      gzip: [...base, ["etag", tagFor(page, "gzip")], ["content-encoding", "gzip"]],
+      br: [...base, ["etag", tagFor(page, "br")], ["content-encoding", "br"]],
+    };
     byAdded.set(added, made);
   }
   return made[coding] ?? made.identity!;
+}
+
+/**
+ * The ETag of a cached page in one coding: each coding is a representation of its own (its
+ * bytes differ), so each has its own tag, as a cache that stores them apart expects.
+ */
+function tagFor(page: CachedPage, coding: string): string {
+  return coding === "identity" ? page.etag : `${page.etag.slice(0, -1)}-${coding}"`;
+}
+
+/** Whether an If-None-Match names `tag`: `*`, or a list of tags compared weakly (W/ ignored). */
+function holdsTag(header: string | null, tag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((one) => one.trim().replace(/^W\//, "") === tag);
 }
 
 /**
@@ -235,13 +253,14 @@ function headersFor(page: CachedPage, coding: string, added: AddedHeaders): [str
  * set again on every hit.
  */
 export function cachedResponse(page: CachedPage, request: Request, added: AddedHeaders = NO_HEADERS): Response {
-  if (request.headers.get("if-none-match") === page.etag)
-    return new Response(null, { status: 304, headers: headersFor(page, "identity", added) });
   const encoded = chooseEncoding(request.headers.get("accept-encoding"), storedCodings(page));
   if (encoded === null) return notAcceptable();
+  const headers = headersFor(page, encoded, added);
+  if (holdsTag(request.headers.get("if-none-match"), tagFor(page, encoded)))
+    return new Response(null, { status: 304, headers: headers.filter(([name]) => name !== "content-encoding") });
   return new Response(encoded === "br" ? page.brotli : encoded === "gzip" ? page.gzip : page.body, {
     status: page.status,
-    headers: headersFor(page, encoded, added),
+    headers,
   });
 }
 
