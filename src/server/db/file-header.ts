@@ -75,18 +75,8 @@ export interface CommittedLog {
  */
 export function committedLogPages(file: string, pageSize: number): CommittedLog {
   const none: CommittedLog = { pages: new Map(), size: 0 };
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch {
-    return none;
-  }
-  try {
-    const header = readAt(fd, WAL_HEADER, 0);
-    if (header.length < WAL_HEADER) return none;
-    const magic = header.readUInt32BE(0);
-    if (!WAL_MAGIC.includes(magic) || header.readUInt32BE(8) !== pageSize) return none;
-    const bigEndian = (magic & 1) === 1;
+  return readLog(file, pageSize, none, (fd, header) => {
+    const bigEndian = (header.readUInt32BE(0) & 1) === 1;
     let sums = checksum(header.subarray(0, 24), [0, 0], bigEndian);
     if (sums[0] !== header.readUInt32BE(24) || sums[1] !== header.readUInt32BE(28)) return none;
     const salt = header.subarray(16, 24);
@@ -106,9 +96,7 @@ export function committedLogPages(file: string, pageSize: number): CommittedLog 
       }
     }
     return committed;
-  } finally {
-    closeSync(fd);
-  }
+  });
 }
 
 /**
@@ -117,17 +105,8 @@ export function committedLogPages(file: string, pageSize: number): CommittedLog 
  * from the frames' 24-byte headers alone. Empty when there is no log.
  */
 export function logFramePages(file: string, pageSize: number): Set<number> {
-  const pages = new Set<number>();
-  let fd: number;
-  try {
-    fd = openSync(file, "r");
-  } catch {
-    return pages;
-  }
-  try {
-    const header = readAt(fd, WAL_HEADER, 0);
-    if (header.length < WAL_HEADER || !WAL_MAGIC.includes(header.readUInt32BE(0))) return pages;
-    if (header.readUInt32BE(8) !== pageSize) return pages;
+  return readLog(file, pageSize, new Set<number>(), (fd, header) => {
+    const pages = new Set<number>();
     const salt = header.subarray(16, 24);
     const frame = Buffer.allocUnsafe(FRAME_HEADER);
     for (let at = WAL_HEADER; ; at += FRAME_HEADER + pageSize) {
@@ -135,6 +114,25 @@ export function logFramePages(file: string, pageSize: number): Set<number> {
       pages.add(frame.readUInt32BE(0));
     }
     return pages;
+  });
+}
+
+/**
+ * Reads the write-ahead log `file` with `read`, given its open descriptor and its 32-byte
+ * header once that says a log of `pageSize`-byte pages; `none` when there is no such log.
+ */
+function readLog<T>(file: string, pageSize: number, none: T, read: (fd: number, header: Buffer) => T): T {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return none;
+  }
+  try {
+    const header = readAt(fd, WAL_HEADER, 0);
+    if (header.length < WAL_HEADER || !WAL_MAGIC.includes(header.readUInt32BE(0))) return none;
+    if (header.readUInt32BE(8) !== pageSize) return none;
+    return read(fd, header);
   } finally {
     closeSync(fd);
   }

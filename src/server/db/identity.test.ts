@@ -315,15 +315,21 @@ describe("the running server's watch on the file", () => {
     Bun.spawnSync(["touch", "-r", `${file}.time`, file]);
   }
 
-  test("its own checkpoints, noted beforehand, have only what they wrote hashed again: a new mode after is not a write, a byte written with the time set back is", () => {
+  /** A database of ours holding `rows` rows of 900 bytes, folded into its file, still open. */
+  function filled(rows: number) {
     const { file } = ours();
     const handle = openDatabase(file);
     handle.sqlite.run("CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT)");
     const insert = handle.sqlite.prepare("INSERT INTO filler (body) VALUES (?)");
     handle.sqlite.transaction(() => {
-      for (let i = 0; i < 4000; i++) insert.run("x".repeat(900));
+      for (let i = 0; i < rows; i++) insert.run("x".repeat(900));
     })();
     handle.checkpoint();
+    return { file, handle, insert };
+  }
+
+  test("its own checkpoints, noted beforehand, have only what they wrote hashed again: a new mode after is not a write, a byte written with the time set back is", () => {
+    const { file, handle, insert } = filled(4000);
     const watch = watchDatabaseFile(file);
     // Rows changed all over the file, and rows added at its end, in three checkpoints.
     const update = handle.sqlite.prepare("UPDATE filler SET body = ? WHERE id = ?");
@@ -346,14 +352,7 @@ describe("the running server's watch on the file", () => {
   });
 
   test("a file larger than what is hashed at once is hashed in the background; caught up, a byte written with the time set back is seen", async () => {
-    const { file } = ours();
-    const handle = openDatabase(file);
-    handle.sqlite.run("CREATE TABLE filler (body TEXT)");
-    const insert = handle.sqlite.prepare("INSERT INTO filler (body) VALUES (?)");
-    handle.sqlite.transaction(() => {
-      for (let i = 0; i < 3000; i++) insert.run("x".repeat(900));
-    })();
-    handle.checkpoint();
+    const { file, handle } = filled(3000);
     handle.close();
     const watch = watchDatabaseFile(file, { hashedAtStart: 0 });
     expect(watch.hashed()).toBe(false);

@@ -139,8 +139,8 @@ export interface DatabaseFileWatch {
    */
   record(): void;
   /**
-   * Notes the pages the next checkpoint may write (the committed frames of the write-ahead
-   * log, which a checkpoint empties): ask right before it, so that record() hashes again only
+   * Notes the pages the next checkpoint may write (every frame of the write-ahead log's
+   * current generation, which a checkpoint empties): ask right before it, so that record() hashes again only
    * those, not the whole file. Without it, record() hashes all of it.
    */
   beforeCheckpoint(): void;
@@ -277,7 +277,7 @@ export function watchDatabaseFile(
   const contents = new ChunkHashes(fd);
   contents.start(recorded.size, hashedAtStart);
   /** The pages the coming checkpoint may write, noted right before it; null when not noted. */
-  let writing: number[] | null = null;
+  let writing: Set<number> | null = null;
   let seen: string | null = null;
   const only = "only the server's own checkpoints may write it";
   const judge = (now: ReturnType<typeof look>): string | null => {
@@ -322,7 +322,7 @@ export function watchDatabaseFile(
     },
     beforeCheckpoint() {
       const header = parseHeader(recorded.head);
-      writing = typeof header === "string" ? null : [...logFramePages(`${file}-wal`, header.pageSize)];
+      writing = typeof header === "string" ? null : logFramePages(`${file}-wal`, header.pageSize);
     },
     hashed: () => contents.complete,
     close() {

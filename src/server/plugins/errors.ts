@@ -31,17 +31,12 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 
 /**
  * The answer to a change that cannot be kept: 507 when there is no room for it, 503 when the
- * data itself is unusable. Nothing was saved, and the client may try again later.
+ * data itself is unusable. Nothing was saved, and the client may try again later. `read`: the
+ * answer to a read that failed on the storage instead, which asked for nothing to be saved.
  */
-export function storageRefusal(state: Extract<StorageState, { ok: false }>): HttpError {
-  return new HttpError(state.status, `Nothing was saved: ${state.reason}. Try again later.`, undefined, {
-    "retry-after": String(RETRY_AFTER_SECONDS),
-  });
-}
-
-/** The same for a read that failed on the storage: nothing was asked to be saved. */
-function readRefusal(state: Extract<StorageState, { ok: false }>): HttpError {
-  return new HttpError(state.status, `This could not be read: ${state.reason}. Try again later.`, undefined, {
+export function storageRefusal(state: Extract<StorageState, { ok: false }>, { read = false } = {}): HttpError {
+  const what = read ? "This could not be read" : "Nothing was saved";
+  return new HttpError(state.status, `${what}: ${state.reason}. Try again later.`, undefined, {
     "retry-after": String(RETRY_AFTER_SECONDS),
   });
 }
@@ -123,12 +118,13 @@ export function errorHandler({ logger, renderErrorPage, storage }: ErrorPluginOp
       logger.error("request failed on the storage", { method: request.method, url: request.url, error });
       if (databaseDamaged(error)) storage?.damaged?.();
       const state = storage?.recheck() ?? { ok: true };
-      http = (changesState(request) ? storageRefusal : readRefusal)(
+      http = storageRefusal(
         !state.ok
           ? state
           : fault === "full"
             ? { ok: false, status: 507, reason: "the disk holding the data is full" }
             : { ok: false, status: 503, reason: "the data could not be read or written (a storage error)" },
+        { read: !changesState(request) },
       );
     }
     if (http) {

@@ -264,6 +264,13 @@ export function cachedResponse(page: CachedPage, request: Request, added: AddedH
   });
 }
 
+/** A page just put in the cache, answered to the request that made it: marked as a miss. */
+export function missResponse(page: CachedPage, request: Request, added: AddedHeaders = NO_HEADERS): Response {
+  const fresh = cachedResponse(page, request, added);
+  fresh.headers.set("x-cache", "miss");
+  return fresh;
+}
+
 export async function toCachedPage(response: Response): Promise<CachedPage> {
   const body = new Uint8Array(await response.arrayBuffer());
   return {

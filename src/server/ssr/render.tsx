@@ -21,7 +21,14 @@ import {
 } from "#web/page-route.ts";
 import { errorPage, matchPage, notFoundPage, type PageDef, type PageMatch, pageCacheKey } from "#web/routes.ts";
 import type { AssetStore } from "./assets.ts";
-import { type AddedHeaders, type CachedPage, cachedResponse, type PageCache, toCachedPage } from "./page-cache.ts";
+import {
+  type AddedHeaders,
+  type CachedPage,
+  cachedResponse,
+  missResponse,
+  type PageCache,
+  toCachedPage,
+} from "./page-cache.ts";
 import { requestPage } from "./request-page.ts";
 
 export interface RendererDeps {
@@ -258,9 +265,7 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
       // request keeps that answer and every request that waited renders its own (a body
       // can be read only once).
       if (outcome instanceof Response) return first ? outcome : renderMatch(target, false);
-      const fresh = cachedResponse(outcome, request, added);
-      fresh.headers.set("x-cache", "miss");
-      return fresh;
+      return missResponse(outcome, request, added);
     } catch (error) {
       // A page whose data does not exist is a 404, like an unknown path.
       if (error instanceof HttpError && error.status === 404 && match.page !== notFoundPage) {

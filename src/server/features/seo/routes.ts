@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import type { Db } from "#server/db/types.ts";
-import { cachedResponse, type PageCache, toCachedPage } from "#server/ssr/page-cache.ts";
+import { cachedResponse, missResponse, type PageCache, toCachedPage } from "#server/ssr/page-cache.ts";
 import {
   checkedPartSize,
   robotsTxt,
@@ -65,9 +65,7 @@ export function seoRoutes(
     if (response.status !== 200) return response;
     const page = await toCachedPage(response);
     cache.set("shared", key, page, generation);
-    const fresh = cachedResponse(page, request);
-    fresh.headers.set("x-cache", "miss");
-    return fresh;
+    return missResponse(page, request);
   };
   // Sitemaps and RSS need absolute URLs; without a known address they honestly do not exist yet.
   const absent = (what: string) => text(`${what} ${NO_PUBLIC_ADDRESS}\n`, "text/plain", 404);
