@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync, statfsSync, statSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, rmSync, statfsSync, statSync } from "node:fs";
 import { type FileHandle, open, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { databaseStorageFault } from "#server/db/faults.ts";
@@ -395,7 +395,11 @@ export class StorageHealth {
       let handle: FileHandle | undefined;
       removeOnExit(file);
       try {
-        handle = await open(file, "w", 0o600);
+        // Made here, on this thread: an exit from now on finds it and removes it. Made by the
+        // asynchronous open, it could appear after the exit handler had run (a refused start
+        // left one so). Opened again below without creating it.
+        closeSync(openSync(file, "w", 0o600));
+        handle = await open(file, "r+");
         await handle.write(new Uint8Array(512));
         await handle.sync();
         this.noteDescriptors(null);
