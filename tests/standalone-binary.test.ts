@@ -4,7 +4,7 @@ import { Database } from "bun:sqlite";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { waitUntilUp } from "./support/binary.ts";
+import { listensOn, waitUntilUp } from "./support/binary.ts";
 import { PORT_TAKEN, testPort } from "./support/ports.ts";
 import { scratchDir } from "./support/scratch.ts";
 
@@ -96,8 +96,12 @@ describe("dist/cam-guide alone in an empty directory", () => {
       stdout: "pipe",
       stderr: "pipe",
     });
+    // The tests' own wait is not fooled by the first server's answer on the port: it waits
+    // for the second one, which exits refused (and is then started again on another port).
+    expect(listensOn(first.proc.pid, first.port)).toBe(true);
+    expect(listensOn(clash.pid, first.port)).toBe(false);
+    await expect(waitUntilUp(first.url, clash)).rejects.toThrow(`Port ${first.port} is already in use`);
     expect(await clash.exited).toBe(1);
-    expect(await new Response(clash.stderr).text()).toContain(`Port ${first.port} is already in use`);
     expect(await stop(first.proc)).toBe(0);
   }, 30_000);
 

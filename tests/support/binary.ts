@@ -1,4 +1,5 @@
 // Runs the shipped executable (dist/cam-guide) for tests that need a real process.
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { ensureCurrent } from "./built.ts";
 import { PORT_TAKEN, testPort } from "./ports.ts";
@@ -96,13 +97,42 @@ export async function waitUntilUp(
       throw new Error(`server exited early with ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
     try {
       const res = await fetch(`${url}/healthz`);
-      if (res.ok || !healthy) return;
+      // Another test's server may hold the port ours was given (ours then exits, refused):
+      // an answer counts only when the listening socket is this process's own.
+      if ((res.ok || !healthy) && listensOn(proc.pid, Number(new URL(url).port))) return;
     } catch {
       // not listening yet
     }
     await Bun.sleep(25);
   }
   throw new Error("the server did not answer /healthz within 15 s");
+}
+
+/**
+ * Whether process `pid` holds the socket listening on `port` (Linux: the socket's inode in
+ * /proc/net/tcp among the process's open files). True where /proc cannot tell.
+ */
+export function listensOn(pid: number, port: number): boolean {
+  const inodes = new Set<string>();
+  const hexPort = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  try {
+    for (const table of ["/proc/net/tcp", "/proc/net/tcp6"])
+      for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
+        const [, local, , state, , , , , , inode] = line.trim().split(/\s+/);
+        if (local?.endsWith(hexPort) && state === "0A" && inode) inodes.add(inode);
+      }
+    if (inodes.size === 0) return false;
+    const fds = `/proc/${pid}/fd`;
+    return readdirSync(fds).some((fd) => {
+      try {
+        return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(join(fds, fd)))?.[1] ?? "");
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return true;
+  }
 }
 
 /** Runs `count` tasks with at most `concurrency` in flight. */
