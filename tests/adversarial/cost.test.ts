@@ -779,11 +779,12 @@ describe("the compiled executable", () => {
       return res;
     };
     for (const path of REAL_PAGES) await get(path);
-    await pool(3000, 16, async (i) => {
+    // Three times what each cache holds (500 shared pages, 100 visitors' pages).
+    await pool(1500, 16, async (i) => {
       const res = await get(`/?x=${i}&utm_source=${crypto.randomUUID()}`);
       expect(res.headers.get("x-cache")).toBe("hit");
     });
-    const ids = await pool(600, 16, async () => {
+    const ids = await pool(300, 16, async () => {
       const res = await fetch(`${server.url}/api/quiz/result`, post(QUIZ));
       return ((await res.json()) as { id: string }).id;
     });

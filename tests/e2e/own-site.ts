@@ -5,7 +5,7 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Running, startServer } from "#tests/support/binary.ts";
+import { type Running, startServer, stopServer } from "#tests/support/binary.ts";
 import { ensureCurrent } from "#tests/support/built.ts";
 import { testPort } from "#tests/support/ports.ts";
 
@@ -49,9 +49,9 @@ async function start(dataDir: string): Promise<Started> {
   return { proc: server.proc, url: server.url, loopbackLinkPort };
 }
 
+/** SIGTERM, then SIGKILL if the server has not stopped within its deadline (stopServer). */
 async function stopped(proc: Started["proc"]): Promise<void> {
-  proc.kill("SIGTERM");
-  await proc.exited;
+  await stopServer({ proc, url: "", port: 0 });
 }
 
 let template: Promise<string> | undefined;

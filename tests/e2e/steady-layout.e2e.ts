@@ -36,13 +36,19 @@ async function layoutShift(page: Page): Promise<{ cls: number; moved: string[] }
           const entries = list.getEntries() as (PerformanceEntry & {
             value: number;
             hadRecentInput: boolean;
-            sources: { node?: Node | null }[];
+            sources: { node?: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[];
           })[];
           const counted = entries.filter((e) => !e.hadRecentInput);
           resolve({
             cls: counted.reduce((sum, e) => sum + e.value, 0),
             moved: counted.flatMap((e) =>
-              e.sources.map((s) => `${s.node?.nodeName ?? "?"}.${(s.node as Element | null)?.className ?? ""}`),
+              e.sources.map(
+                (s) =>
+                  `${s.node?.nodeName ?? "?"}.${(s.node as Element | null)?.className ?? ""} ` +
+                  `y ${Math.round(s.previousRect.y)}→${Math.round(s.currentRect.y)}, ` +
+                  `h ${Math.round(s.previousRect.height)}→${Math.round(s.currentRect.height)} ` +
+                  `at ${Math.round(e.startTime)} ms`,
+              ),
             ),
           });
         }).observe({ type: "layout-shift", buffered: true });
