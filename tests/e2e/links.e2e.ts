@@ -5,7 +5,8 @@ import { ADMIN_PASSWORD, expect, signIn, test } from "./fixtures.ts";
 // (the admin project's `ownSite`, playwright.config.ts). The e2e server is started with ADMIN_PASSWORD=e2e-admin-password-123.
 // Module 6: the admin journeys use modules 2, 9 and 10.
 const MODULE = 6;
-test.describe.configure({ timeout: 60_000 });
+// They run first, in the full browser, while the run starts every server and template: 90 s.
+test.describe.configure({ timeout: 90_000 });
 
 async function adminRequest(request: APIRequestContext, baseURL: string) {
   const login = await request.post("/api/auth/login", {

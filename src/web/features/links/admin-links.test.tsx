@@ -14,7 +14,8 @@ afterEach(() => {
   cleanup();
 });
 
-// The real app answers each write and the list is fetched again: deadlines for a busy machine.
+// The real app answers each write and the list is fetched again: deadlines for a busy machine
+// (the edit's three waits, 15 s each, get a test deadline above their sum).
 const LONG = { timeout: 15_000 };
 
 /** The admin's app with two links (a small list: queries over a long table are slow here). */
@@ -82,7 +83,7 @@ test("an edit is saved: the list shows it and /go/ follows it", async () => {
   await waitFor(() => expect(within(row("platform-one")).getByText("https://new.example/join")).toBeTruthy(), LONG);
   expect(within(row("platform-one")).getByText("https://fallback.example/")).toBeTruthy();
   expect((await request("/go/platform-one")).headers.get("location")).toBe("https://new.example/join");
-});
+}, 60_000);
 
 test("Deactivate turns a link off (clicks go to its fallback or back), Activate on again", async () => {
   const { asAdmin, request } = await linksApp();

@@ -36,6 +36,7 @@ test("each platform's problems show at its own name and URL fields, before anyth
 
 /** A save's round trip to the in-process app, on a busy machine (Testing Library's default is one second). */
 const SAVED = { timeout: 10_000 };
+// A test of several saves gets a deadline above the sum of its waits (a busy machine).
 
 test("the public address: shown with where it came from, a local one warned about, a bad one refused at its field", async () => {
   const { asAdmin, database } = await adminApp();
@@ -78,7 +79,7 @@ test("the public address: shown with where it came from, a local one warned abou
     "Enter the address visitors use, such as https://example.com (http or https, no path)",
   );
   expect(stored()).toEqual({ public_origin: "https://cam-guide.example.org", public_origin_confirmed: 1 });
-});
+}, 60_000);
 
 test("the site's claims: each explained in plain words, a long one refused at its field, an empty one saved", async () => {
   const { asAdmin, database } = await adminApp();
