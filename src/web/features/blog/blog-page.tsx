@@ -1,6 +1,12 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
-import { type BlogListState, blogListAddress, blogListQuery, blogListState } from "#shared/features/blog/blog.ts";
+import {
+  type BlogListState,
+  blogListAddress,
+  blogListQuery,
+  blogListState,
+  searchWords,
+} from "#shared/features/blog/blog.ts";
 import { blogCategoriesRead, blogMovedRead, blogPostsRead } from "#shared/features/blog/reads.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { isPlainClick } from "#web/lib/clicks.ts";
@@ -69,6 +75,10 @@ export default function BlogPage() {
   const clear = () => navigate("/blog", { replace: true });
 
   const filtersActive = Boolean(category) || search.trim() !== "";
+  // A search still being typed: no word of three letters yet, so nothing is looked for by the
+  // start of a word (one or two letters find only that word, such as "tv"; one letter and the
+  // commonest words are not looked for at all).
+  const tooShort = search.trim() !== "" && searchWords(search).every((word) => [...word].length < 3);
   const data = posts.data;
   // A page after the last: null from the server's first HTML, a 404 when fetched here.
   const missing = data === null || (posts.error instanceof ApiError && posts.error.status === 404);
@@ -191,6 +201,15 @@ export default function BlogPage() {
         </section>
       ) : !data ? (
         <Loading text="Loading articles..." />
+      ) : found === 0 && tooShort ? (
+        // Nothing found while typing the first letters: not yet "not found".
+        <section className="empty-state" aria-live="polite">
+          <h2>Keep typing to search</h2>
+          <p>
+            Three letters or more find every word that starts with them. Shorter searches find only a whole word, such
+            as “tv”.
+          </p>
+        </section>
       ) : found === 0 ? (
         <section className="empty-state" aria-live="polite">
           <h2>No articles found</h2>

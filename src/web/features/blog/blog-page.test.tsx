@@ -1,0 +1,39 @@
+import { afterEach, expect, test } from "bun:test";
+import { cleanup, screen } from "@testing-library/react";
+import { siteApp } from "#tests/support/app.ts";
+import { createPost } from "#tests/support/factories.ts";
+import { routeFetchTo } from "#tests/support/fetch.ts";
+import { renderAt } from "#tests/support/render.tsx";
+import BlogPage from "./blog-page.tsx";
+
+afterEach(cleanup);
+
+/** The blog's list at `path`, its reads answered by the real app (one published post). */
+async function blogAt(path: string) {
+  const t = await siteApp();
+  await createPost(t.db, { title: "Lighting on a Budget", slug: "lighting-on-a-budget" });
+  routeFetchTo(t.request);
+  renderAt(path, <BlogPage />);
+}
+
+test.each([
+  ["a single letter", "l"],
+  ["two letters", "li"],
+  ["punctuation", "?!"],
+  ["only the commonest words", "the and"],
+])("a search of %s that finds nothing asks to keep typing, not 'No articles found'", async (_what, q) => {
+  await blogAt(`/blog?q=${encodeURIComponent(q)}`);
+  expect(await screen.findByRole("heading", { name: "Keep typing to search" })).toBeTruthy();
+  expect(screen.getByText(/^Three letters or more find every word that starts with them\./)).toBeTruthy();
+  expect(screen.queryByRole("heading", { name: "No articles found" })).toBeNull();
+});
+
+test("three letters find the words they start; a word found nowhere is not found", async () => {
+  await blogAt("/blog?q=lig");
+  expect(await screen.findByText("1 article", { exact: false })).toBeTruthy();
+  expect(screen.queryByRole("heading", { name: "Keep typing to search" })).toBeNull();
+  cleanup();
+  await blogAt("/blog?q=zzqxvbnm");
+  expect(await screen.findByRole("heading", { name: "No articles found" })).toBeTruthy();
+  expect(screen.queryByRole("heading", { name: "Keep typing to search" })).toBeNull();
+});
