@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { ensureCurrent } from "./built.ts";
 import { PORT_TAKEN, testPort } from "./ports.ts";
+import { TEST_RUNTIME_ENV } from "./runtime-tuning.ts";
 
 const root = join(import.meta.dir, "..", "..");
 export const BINARY = join(root, "dist", "cam-guide");
@@ -50,6 +51,7 @@ export async function startServer(
     const port = testPort();
     const proc = Bun.spawn(command, {
       env: {
+        ...TEST_RUNTIME_ENV,
         PATH: process.env.PATH ?? "",
         DATA_DIR: dataDir,
         PORT: String(port),
@@ -115,13 +117,23 @@ export async function waitUntilUp(
 export function listensOn(pid: number, port: number): boolean {
   const inodes = new Set<string>();
   const hexPort = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  let read = 0;
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text: string;
+    try {
+      text = readFileSync(table, "utf8");
+    } catch {
+      continue;
+    }
+    read++;
+    for (const line of text.split("\n").slice(1)) {
+      const [, local, , state, , , , , , inode] = line.trim().split(/\s+/);
+      if (local?.endsWith(hexPort) && state === "0A" && inode) inodes.add(inode);
+    }
+  }
+  if (read === 0) return true;
+  // A process that has exited has no open files to read: not the one listening.
   try {
-    for (const table of ["/proc/net/tcp", "/proc/net/tcp6"])
-      for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
-        const [, local, , state, , , , , , inode] = line.trim().split(/\s+/);
-        if (local?.endsWith(hexPort) && state === "0A" && inode) inodes.add(inode);
-      }
-    if (inodes.size === 0) return false;
     const fds = `/proc/${pid}/fd`;
     return readdirSync(fds).some((fd) => {
       try {
@@ -131,7 +143,7 @@ export function listensOn(pid: number, port: number): boolean {
       }
     });
   } catch {
-    return true;
+    return false;
   }
 }
 
