@@ -32,9 +32,11 @@ export function useRead<Result, Name extends string, Query extends string>(
 export function useQueryRead<Result, Query extends string>(
   read: Read<Result, never, Query>,
   query: QueryValues<Query>,
+  { enabled = true }: { enabled?: boolean } = {},
 ) {
   return useQuery({
     queryKey: [readKey(read.path, {}, query as Record<string, string | undefined>)],
     placeholderData: keepPreviousData,
+    enabled,
   }) as ReturnType<typeof useQuery<Result, Error, Result, [string]>>;
 }

@@ -37,3 +37,14 @@ test("three letters find the words they start; a word found nowhere is not found
   expect(await screen.findByRole("heading", { name: "No articles found" })).toBeTruthy();
   expect(screen.queryByRole("heading", { name: "Keep typing to search" })).toBeNull();
 });
+
+test("a page after the last offers the first page and the last one, each keeping the search", async () => {
+  const t = await siteApp();
+  for (let i = 0; i < 14; i++) await createPost(t.db, { title: `Lighting tip number ${i + 1}` });
+  routeFetchTo(t.request);
+  renderAt("/blog?q=lighting&page=9", <BlogPage />);
+  expect(await screen.findByRole("heading", { name: "No page 9 here" })).toBeTruthy();
+  expect(screen.getByRole("link", { name: "Go to the first page" }).getAttribute("href")).toBe("/blog?q=lighting");
+  const last = await screen.findByRole("link", { name: "the last, page 2" });
+  expect(last.getAttribute("href")).toBe("/blog?q=lighting&page=2");
+});

@@ -83,6 +83,10 @@ export default function BlogPage() {
   // A page after the last: null from the server's first HTML, a 404 when fetched here.
   const missing = data === null || (posts.error instanceof ApiError && posts.error.status === 404);
   const found = data?.total ?? 0;
+  // A page after the last: the list's first page says how many there are, so the way back can
+  // offer the last one too (in the browser; without scripts, the first page only).
+  const first = useQueryRead(blogPostsRead, blogListQuery({ ...state, page: 1 }), { enabled: missing });
+  const lastPage = missing && !first.isPlaceholderData ? (first.data?.pages ?? null) : null;
   // Where a new page of the list starts: the line that says what it shows, above the posts.
   const status = useRef<HTMLParagraphElement>(null);
   const turned = useRef(false);
@@ -189,7 +193,15 @@ export default function BlogPage() {
         <section className="empty-state" aria-live="polite">
           <h2>No page {page} here</h2>
           <p>{filtersActive ? "These filters find fewer articles." : "The blog has fewer articles than that."}</p>
-          <Link href={blogListAddress({ ...state, page: 1 })}>Go to the first page</Link>
+          <p>
+            <Link href={blogListAddress({ ...state, page: 1 })}>Go to the first page</Link>
+            {lastPage !== null && lastPage > 1 && (
+              <>
+                {" or "}
+                <Link href={blogListAddress({ ...state, page: lastPage })}>the last, page {lastPage}</Link>
+              </>
+            )}
+          </p>
         </section>
       ) : posts.isError && !data ? (
         <section className="empty-state" role="alert">
