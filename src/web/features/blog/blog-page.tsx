@@ -219,7 +219,7 @@ export default function BlogPage() {
           <h2>Keep typing to search</h2>
           <p>
             Three letters or more find every word that starts with them. Shorter searches find only a whole word, such
-            as “tv”.
+            as “tv”, and the commonest words, such as “the”, are not searched.
           </p>
         </section>
       ) : found === 0 ? (
