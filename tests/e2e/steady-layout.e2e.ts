@@ -134,6 +134,19 @@ test("the quiz's option outlines stand out from the page at 3:1 or more in both 
   }
 });
 
+test("without JavaScript, in the system's dark theme, links are the dark theme's colour", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, colorScheme: "dark" });
+  const page = await context.newPage();
+  await page.goto("/blog?page=9");
+  const colours = await page.getByRole("link", { name: "Go to the first page" }).evaluate((link) => ({
+    link: getComputedStyle(link).color,
+    page: getComputedStyle(document.body).backgroundColor,
+  }));
+  const ratio = contrast(colours.link, colours.page);
+  expect(ratio, `link ${colours.link} on ${colours.page}`).toBeGreaterThanOrEqual(4.5);
+  await context.close();
+});
+
 test.describe("on a 375 × 812 phone", () => {
   test.use({ viewport: { width: 375, height: 812 } });
 
