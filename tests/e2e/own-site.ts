@@ -51,7 +51,7 @@ async function start(dataDir: string): Promise<Started> {
 
 /** SIGTERM, then SIGKILL if the server has not stopped within its deadline (stopServer). */
 async function stopped(proc: Started["proc"]): Promise<void> {
-  await stopServer({ proc, url: "", port: 0 });
+  await stopServer({ proc });
 }
 
 let template: Promise<string> | undefined;

@@ -76,7 +76,7 @@ export async function startServer(
 }
 
 /** SIGTERM, and SIGKILL if the server has not stopped within its deadline; answers once it has exited. */
-export async function stopServer(server: Running): Promise<void> {
+export async function stopServer(server: Pick<Running, "proc">): Promise<void> {
   if (server.proc.exitCode !== null || server.proc.signalCode !== null) return;
   server.proc.kill("SIGTERM");
   const timer = setTimeout(() => server.proc.kill("SIGKILL"), STOP_DEADLINE_MS);
