@@ -306,6 +306,34 @@ describe("what is stored", () => {
     expect(funnel).toEqual({ home: 3, "quiz-start": 2, result: 1, calculator: 1 });
   });
 
+  test("a visitor's hash is SHA-256 of the day's salt, address and agent, whether remembered or made again", async () => {
+    const t = testApp();
+    const sha = async (day: string, address: string, agent: string) =>
+      new Bun.CryptoHasher("sha256")
+        .update(`${await saltFor(t.db, day)}\n${address}\n${agent}`)
+        .digest("hex")
+        .slice(0, 32);
+    const monday = new Date("2026-05-18T08:00:00Z");
+    const tuesday = new Date("2026-05-19T08:00:00Z");
+    const first = await visitorHash(t.db, "203.0.113.5", UA, monday);
+    expect(first).toBe(await sha("2026-05-18", "203.0.113.5", UA));
+    // Asked again (remembered), the same; another address or agent, another hash.
+    expect(await visitorHash(t.db, "203.0.113.5", UA, monday)).toBe(first);
+    expect(await visitorHash(t.db, "203.0.113.6", UA, monday)).toBe(await sha("2026-05-18", "203.0.113.6", UA));
+    expect(await visitorHash(t.db, "203.0.113.5", `${UA} x`, monday)).toBe(
+      await sha("2026-05-18", "203.0.113.5", `${UA} x`),
+    );
+    // The next day, the next salt; a request of the day before still gets that day's hash.
+    const next = await visitorHash(t.db, "203.0.113.5", UA, tuesday);
+    expect(next).toBe(await sha("2026-05-19", "203.0.113.5", UA));
+    expect(next).not.toBe(first);
+    expect(await visitorHash(t.db, "203.0.113.5", UA, monday)).toBe(first);
+    // An agent too long to be remembered is hashed all the same.
+    const long = `${UA} ${"x".repeat(600)}`;
+    expect(await visitorHash(t.db, "203.0.113.5", long, tuesday)).toBe(await sha("2026-05-19", "203.0.113.5", long));
+    expect(await visitorHash(t.db, "203.0.113.5", long, tuesday)).toBe(await sha("2026-05-19", "203.0.113.5", long));
+  });
+
   test("a salt older than two days is gone after the roll-up; yesterday's and today's stay", async () => {
     const t = testApp();
     const now = new Date("2026-05-20T08:00:00Z");

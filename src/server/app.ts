@@ -51,7 +51,7 @@ import { staticFiles } from "./plugins/static.ts";
 import { writeGate } from "./plugins/write-gate.ts";
 import { writeLimit } from "./plugins/write-limit.ts";
 import { publicReads } from "./public-reads.ts";
-import { PageCache } from "./ssr/page-cache.ts";
+import { cachedAnswerHeaders, PageCache } from "./ssr/page-cache.ts";
 import { createRenderer } from "./ssr/render.tsx";
 
 // JSON bodies of the API are small; uploads (a later route) set their own limit.
@@ -232,7 +232,7 @@ export function createApp(options: AppOptions) {
         if (isApiPath(path)) throw new HttpError(404, "No such API endpoint.");
         // A cached page is answered with the security headers already in it, and sent as made.
         const response = await render(request, undefined, secure(request, server) ? carried.secure : carried.plain);
-        dropCarriedHeaders(set, response);
+        dropCarriedHeaders(set, response, cachedAnswerHeaders(response));
         // Counted from the answer, cached or not: a page that was shown.
         await analytics.page(request, server, response.status);
         return response;

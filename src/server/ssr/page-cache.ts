@@ -1,6 +1,7 @@
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { type ChangeFeed, RESULT_TABLES } from "#server/db/changes.ts";
 import { chooseEncoding, notAcceptable, storedCodings } from "#server/lib/accept-encoding.ts";
+import { Lru } from "#server/lib/lru.ts";
 // Pages that are the same for every visitor are rendered once and then served from
 // memory until the admin changes something (docs/product.md#speed-and-durability). Keyed by
 // the page and the values of its address it reads (src/web/routes.ts, pageCacheKey).
@@ -23,35 +24,6 @@ export interface CachedPage {
  */
 export type CachePartition = "shared" | "visitor";
 
-/** A bounded map that forgets the least recently used entry first. */
-class Lru {
-  private entries = new Map<string, CachedPage>();
-  constructor(private readonly maxEntries: number) {}
-
-  get(key: string): CachedPage | undefined {
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
-  }
-
-  set(key: string, page: CachedPage): void {
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, page);
-  }
-
-  clear(): void {
-    this.entries.clear();
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-}
-
 /** When what the pages show changes by itself: the next scheduled post's date. */
 export interface PageExpiry {
   now: () => Date;
@@ -71,7 +43,7 @@ interface Following {
 }
 
 export class PageCache {
-  private readonly partitions: Record<CachePartition, Lru>;
+  private readonly partitions: Record<CachePartition, Lru<string, CachedPage>>;
   private following: Following | null = null;
   private cleared = 0;
   private expiry: PageExpiry | null = null;
@@ -201,9 +173,30 @@ const NO_HEADERS: AddedHeaders = [];
  * Each cached page's answer headers, per list of added headers (by identity: there are only
  * a few) and content coding, made on its first hit.
  */
-const answerHeaders = new WeakMap<CachedPage, Map<AddedHeaders, Record<string, [string, string][]>>>();
+const answerHeaders = new WeakMap<CachedPage, Map<AddedHeaders, Record<string, AnswerHeaders>>>();
 
-function headersFor(page: CachedPage, coding: string, added: AddedHeaders): [string, string][] {
+/** One answer's headers: as a list, as the Headers a Response copies fastest, and by name. */
+interface AnswerHeaders {
+  list: [string, string][];
+  headers: Headers;
+  values: Readonly<Record<string, string>>;
+}
+
+const answer = (list: [string, string][]): AnswerHeaders => ({
+  list,
+  headers: new Headers(list),
+  values: Object.fromEntries(list),
+});
+
+/** The headers of each answer served from the cache, by name: read without asking the answer. */
+const sentHeaders = new WeakMap<Response, Readonly<Record<string, string>>>();
+
+/** The headers a cached answer was made with (undefined for any other answer). */
+export function cachedAnswerHeaders(response: Response): Readonly<Record<string, string>> | undefined {
+  return sentHeaders.get(response);
+}
+
+function headersFor(page: CachedPage, coding: string, added: AddedHeaders): AnswerHeaders {
   let byAdded = answerHeaders.get(page);
   if (!byAdded) {
     byAdded = new Map();
@@ -223,9 +216,9 @@ function headersFor(page: CachedPage, coding: string, added: AddedHeaders): [str
       ["vary", "accept-encoding"],
     ];
     made = {
-      identity: [...base, ["etag", tagFor(page, "identity")]],
-      gzip: [...base, ["etag", tagFor(page, "gzip")], ["content-encoding", "gzip"]],
-      br: [...base, ["etag", tagFor(page, "br")], ["content-encoding", "br"]],
+      identity: answer([...base, ["etag", tagFor(page, "identity")]]),
+      gzip: answer([...base, ["etag", tagFor(page, "gzip")], ["content-encoding", "gzip"]]),
+      br: answer([...base, ["etag", tagFor(page, "br")], ["content-encoding", "br"]]),
     };
     byAdded.set(added, made);
   }
@@ -255,19 +248,22 @@ function holdsTag(header: string | null, tag: string): boolean {
 export function cachedResponse(page: CachedPage, request: Request, added: AddedHeaders = NO_HEADERS): Response {
   const encoded = chooseEncoding(request.headers.get("accept-encoding"), storedCodings(page));
   if (encoded === null) return notAcceptable();
-  const headers = headersFor(page, encoded, added);
+  const { list, headers, values } = headersFor(page, encoded, added);
   if (holdsTag(request.headers.get("if-none-match"), tagFor(page, encoded)))
-    return new Response(null, { status: 304, headers: headers.filter(([name]) => name !== "content-encoding") });
-  return new Response(encoded === "br" ? page.brotli : encoded === "gzip" ? page.gzip : page.body, {
+    return new Response(null, { status: 304, headers: list.filter(([name]) => name !== "content-encoding") });
+  const response = new Response(encoded === "br" ? page.brotli : encoded === "gzip" ? page.gzip : page.body, {
     status: page.status,
     headers,
   });
+  sentHeaders.set(response, values);
+  return response;
 }
 
 /** A page just put in the cache, answered to the request that made it: marked as a miss. */
 export function missResponse(page: CachedPage, request: Request, added: AddedHeaders = NO_HEADERS): Response {
   const fresh = cachedResponse(page, request, added);
   fresh.headers.set("x-cache", "miss");
+  sentHeaders.delete(fresh);
   return fresh;
 }
 
