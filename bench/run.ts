@@ -9,6 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { jsFloor } from "./js-floor.ts";
 import { ensureBinary, requireWrk, runWrk, spawnServer } from "./lib.ts";
 import { pageJavaScript } from "./page-js.ts";
 
@@ -166,6 +167,7 @@ try {
   server = spawnServer(port, dataDir, serverEnv);
   const restart = await firstOk(restarted);
   const js = pageJavaScript(join(root, "dist", "client"));
+  const floor = await jsFloor();
   const budget = (page: string) => (FUNNEL_PAGES.has(page) ? TARGET.funnelJsKb : TARGET.contentJsKb);
   const publicJs = js.filter(({ page }) => !page.startsWith("admin"));
   const overBudget = publicJs.filter(({ page, bytes }) => bytes / 1024 > budget(page));
@@ -220,6 +222,8 @@ try {
     `Non-2xx answers during the run: ${[...rows.flatMap((r) => [r.result, r.ceiling]), uncached, uncachedPost, posts].reduce((n, r) => n + r.non2xx, 0)}.`,
     "",
     "JavaScript each page loads (React's entry plus the modules it preloads, gzipped):",
+    "",
+    `The floor under it, built the same way (bench/js-floor.ts): React alone, hydrating one button, ${kb(floor.react)}; with TanStack Query, wouter and zustand, as every page here hydrates, ${kb(floor.stack)}. A budget below the second is met only by a page that hydrates less than the whole app (docs/decisions/094-javascript-budgets-and-the-stacks-floor.md).`,
     "",
     "| page | JavaScript | budget |",
     "| --- | ---: | ---: |",
