@@ -147,6 +147,31 @@ test("without JavaScript, in the system's dark theme, links are the dark theme's
   await context.close();
 });
 
+test("links and buttons take the site's own colours in each theme, chosen or followed from the system", async ({
+  browser,
+}) => {
+  // The light theme's pink and the dark theme's, never pico's blue: with scripts (a theme set on
+  // the page) and without (the system's theme followed).
+  const expected = { light: "rgb(194, 24, 91)", dark: "rgb(244, 143, 177)" } as const;
+  for (const javaScriptEnabled of [true, false])
+    for (const colorScheme of ["light", "dark"] as const) {
+      const context = await browser.newContext({ javaScriptEnabled, colorScheme });
+      const page = await context.newPage();
+      await page.goto("/blog?page=9");
+      if (javaScriptEnabled) await expect(page.locator("html")).toHaveAttribute("data-theme", colorScheme);
+      const link = await page
+        .getByRole("link", { name: "Go to the first page" })
+        .evaluate((element) => getComputedStyle(element).color);
+      const exit = await page
+        .getByRole("link", { name: /Quick exit/ })
+        .first()
+        .evaluate((element) => getComputedStyle(element).backgroundColor);
+      expect([javaScriptEnabled, colorScheme, link]).toEqual([javaScriptEnabled, colorScheme, expected[colorScheme]]);
+      expect([javaScriptEnabled, colorScheme, exit]).toEqual([javaScriptEnabled, colorScheme, "rgb(194, 24, 91)"]);
+      await context.close();
+    }
+});
+
 test.describe("on a 375 × 812 phone", () => {
   test.use({ viewport: { width: 375, height: 812 } });
 
