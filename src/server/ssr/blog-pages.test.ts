@@ -1,5 +1,6 @@
 // The blog as the first HTML response holds it, read through the parsed page.
 import { describe, expect, test } from "bun:test";
+import { within } from "@testing-library/dom";
 import type { Db } from "#server/db/types.ts";
 import { siteApp } from "#tests/support/app.ts";
 import { createCategory, createPost, createSitePage } from "#tests/support/factories.ts";
@@ -84,8 +85,15 @@ describe("/blog", () => {
     expect(main.getByRole("link", { name: "Platform Reviews" }).getAttribute("href")).toBe(
       "/blog?category=platform-reviews",
     );
+    // With no filter on, "Clear filters" rests: no link, hidden from sight and screen readers,
+    // its place kept so the chips do not move when a search starts.
     expect(main.queryByRole("link", { name: "Clear filters" })).toBeNull();
-    expect(page.text).not.toContain("Clear filters");
+    const resting = page.document.querySelector(".clear-link");
+    expect([resting?.tagName, resting?.className, resting?.getAttribute("aria-hidden")]).toEqual([
+      "SPAN",
+      "clear-link idle",
+      "true",
+    ]);
   });
 
   test("a first request with ?category= is rendered already filtered", async () => {
@@ -139,6 +147,11 @@ describe("/blog", () => {
     expect(titles(first)[0]).toBe("Article number 26");
     const pages = first.main().getByRole("navigation", { name: "Blog pages" });
     expect(pages.textContent).toContain("Page 1 of 3");
+    // Each page by its number too; the current one is marked, not a link.
+    expect(pages.querySelector('[aria-current="page"]')?.textContent).toBe("Page 1 of 3");
+    expect(within(pages).getByRole("link", { name: "Page 2" }).getAttribute("href")).toBe("/blog?page=2");
+    expect(within(pages).getByRole("link", { name: "Page 3" }).getAttribute("href")).toBe("/blog?page=3");
+    expect(within(pages).queryByRole("link", { name: "Page 1" })).toBeNull();
     expect(first.main().getByRole("link", { name: "Next page →" }).getAttribute("href")).toBe("/blog?page=2");
     expect(first.main().queryByRole("link", { name: "← Previous page" })).toBeNull();
 
@@ -147,6 +160,8 @@ describe("/blog", () => {
     expect(titles(second)[0]).toBe("Article number 14");
     expect(second.main().getByRole("link", { name: "← Previous page" }).getAttribute("href")).toBe("/blog");
     expect(second.main().getByRole("link", { name: "Next page →" }).getAttribute("href")).toBe("/blog?page=3");
+    const secondPages = second.main().getByRole("navigation", { name: "Blog pages" });
+    expect(within(secondPages).getByRole("link", { name: "Page 1" }).getAttribute("href")).toBe("/blog");
     expect(second.title).toContain("page 2");
     expect(second.link("canonical")).toBe(`${SITE}/blog?page=2`);
     expect(titles(await renderPage(request, "/blog?page=3"))).toHaveLength(2);
@@ -185,7 +200,9 @@ describe("/blog", () => {
     const main = (await renderPage(request, "/blog?category=nothing-here")).main();
     expect(main.getByRole("heading", { name: "No articles found" })).toBeTruthy();
     expect(main.getByText("Try changing your filters or search term.")).toBeTruthy();
-    expect(main.getByRole("button", { name: "Clear Filters" })).toBeTruthy();
+    expect(main.getByRole("button", { name: "Clear filters" })).toBeTruthy();
+    // The link beside the chips rests meanwhile: one way to clear them on screen.
+    expect(main.queryByRole("link", { name: "Clear filters" })).toBeNull();
   });
 
   test("with no posts at all: 'Check back soon for new content!'", async () => {

@@ -9,7 +9,7 @@ import { table, text } from "#server/db/columns.ts";
 import { dialect } from "#server/db/dialect.ts";
 import { inTransaction } from "#server/db/transaction.ts";
 import type { Db } from "#server/db/types.ts";
-import { MATCH_END, MATCH_START } from "#shared/features/blog/constants.ts";
+import { MATCH_END, MATCH_START, searchesByPrefix } from "#shared/features/blog/constants.ts";
 
 import { blogPosts } from "./table.ts";
 
@@ -71,7 +71,7 @@ export function textSearch(words: string[]): TextSearch {
   if (dialect === "postgresql") {
     // Letters and digits only (searchWords), so the words cannot be operators.
     const tsquery = (text: string) => sql`to_tsquery('english'::regconfig, ${text})`;
-    const term = (word: string) => (word.length > 2 ? `${word}:*` : word);
+    const term = (word: string) => (searchesByPrefix(word) ? `${word}:*` : word);
     const any = tsquery(words.map(term).join(" | "));
     const held = sql.join(
       words.map((word) => sql`(${postgresWords} @@ ${tsquery(term(word))})::int`),
@@ -97,7 +97,7 @@ export function textSearch(words: string[]): TextSearch {
   }
   // Each word quoted (it holds only letters and digits anyway) and, from three letters, a
   // prefix: "earn"* OR "money"*. Two letters are a word of their own ("tv", "uk").
-  const term = (word: string) => (word.length > 2 ? `"${word}"*` : `"${word}"`);
+  const term = (word: string) => (searchesByPrefix(word) ? `"${word}"*` : `"${word}"`);
   const matching = (query: string) =>
     sql`(${blogPosts.id} IN (SELECT rowid FROM ${blogPostsSearch} WHERE ${blogPostsSearch} MATCH ${query}))`;
   const any = words.map(term).join(" OR ");

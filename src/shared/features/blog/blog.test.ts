@@ -5,6 +5,7 @@ import {
   blogListState,
   longDate,
   markWords,
+  pageNumbers,
   passageParts,
   readingMinutes,
   relativeTime,
@@ -86,5 +87,37 @@ describe("marking what a search found", () => {
     expect(marked(passageParts(`…models ${MATCH_START}make${MATCH_END} their ${MATCH_START}money${MATCH_END}.`))).toBe(
       "…models [make] their [money].",
     );
+  });
+});
+
+describe("the list's page numbers", () => {
+  test("the first, the last and the current page with its neighbours; a gap for the rest", () => {
+    expect(pageNumbers(1, 1)).toEqual([1]);
+    expect(pageNumbers(1, 2)).toEqual([1, 2]);
+    expect(pageNumbers(2, 3)).toEqual([1, 2, 3]);
+    expect(pageNumbers(1, 834)).toEqual([1, 2, "gap", 834]);
+    expect(pageNumbers(5, 834)).toEqual([1, "gap", 4, 5, 6, "gap", 834]);
+    expect(pageNumbers(834, 834)).toEqual([1, "gap", 833, 834]);
+    expect(pageNumbers(417, 834)).toEqual([1, "gap", 416, 417, 418, "gap", 834]);
+  });
+
+  test("a gap never hides a single page", () => {
+    expect(pageNumbers(4, 7)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(pageNumbers(1, 3)).toEqual([1, 2, 3]);
+    expect(pageNumbers(3, 10)).toEqual([1, 2, 3, 4, "gap", 10]);
+    expect(pageNumbers(8, 10)).toEqual([1, "gap", 7, 8, 9, 10]);
+    expect(pageNumbers(5, 10)).toEqual([1, "gap", 4, 5, 6, "gap", 10]);
+  });
+
+  test("never more than seven entries, each page once and in order", () => {
+    for (let last = 1; last <= 40; last++)
+      for (let current = 1; current <= last; current++) {
+        const entries = pageNumbers(current, last);
+        expect(entries.length).toBeLessThanOrEqual(7);
+        const numbers = entries.filter((e): e is number => e !== "gap");
+        expect(numbers).toEqual([...new Set(numbers)].sort((a, b) => a - b));
+        expect(numbers).toContain(current);
+        expect([numbers[0], numbers.at(-1)]).toEqual([1, last]);
+      }
   });
 });

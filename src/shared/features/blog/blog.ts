@@ -65,6 +65,20 @@ export function blogListQuery({ page, category, search }: BlogListState): {
   };
 }
 
+/**
+ * The page numbers the list links to from `current` of `last`: the first, the last, and the
+ * pages either side of the current one; a gap ("gap") stands for the pages between, unless it
+ * would hide a single page, which is then shown. At most seven entries, so they fit a phone.
+ */
+export function pageNumbers(current: number, last: number): (number | "gap")[] {
+  const shown = new Set([1, last, current - 1, current, current + 1].filter((n) => n >= 1 && n <= last));
+  // A gap of one page shows that page instead ("1 2 3", not "1 … 3").
+  if (shown.has(3) && !shown.has(2)) shown.add(2);
+  if (shown.has(last - 2) && !shown.has(last - 1)) shown.add(last - 1);
+  const numbers = [...shown].sort((a, b) => a - b);
+  return numbers.flatMap((n, i) => (i > 0 && n - numbers[i - 1]! > 1 ? ["gap" as const, n] : [n]));
+}
+
 /** At most this many words of a search are used; the rest are ignored. */
 const MAX_WORDS = 5;
 /** A word longer than this is cut: no English word is, and the index needs no more. */

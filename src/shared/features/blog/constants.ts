@@ -8,6 +8,18 @@ export const MAX_BLOG_PAGE = 99_999;
 export const MAX_BLOG_SEARCH = 200;
 export const MAX_CATEGORY_SLUG = 60;
 
+/**
+ * From how many letters a searched word also finds the words it starts ("mon" finds "money");
+ * a shorter one finds only itself ("tv"). The server's search and the page's "keep typing"
+ * both ask searchesByPrefix.
+ */
+export const PREFIX_SEARCH_LETTERS = 3;
+
+/** Whether a searched word also finds the words it starts (counted in letters, not UTF-16 units). */
+export function searchesByPrefix(word: string): boolean {
+  return [...word].length >= PREFIX_SEARCH_LETTERS;
+}
+
 /** Around each word a search found in a passage of a post's text (characters no text holds). */
 export const MATCH_START = "\u0002";
 export const MATCH_END = "\u0003";

@@ -1,5 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
-import { cleanup, screen } from "@testing-library/react";
+import { cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { siteApp } from "#tests/support/app.ts";
 import { createPost } from "#tests/support/factories.ts";
 import { routeFetchTo } from "#tests/support/fetch.ts";
@@ -49,4 +49,50 @@ test("a page after the last offers the first page and the last one, each keeping
   expect(screen.getByRole("link", { name: "Go to the first page" }).getAttribute("href")).toBe("/blog?q=lighting");
   const last = await screen.findByRole("link", { name: "the last, page 2" });
   expect(last.getAttribute("href")).toBe("/blog?q=lighting&page=2");
+});
+
+test("while the next search's answer loads, what the page says still describes the list it shows", async () => {
+  const t = await siteApp();
+  await createPost(t.db, { title: "Lighting on a Budget", slug: "lighting-on-a-budget" });
+  await createPost(t.db, { title: "Taxes for Cam Models", slug: "taxes" });
+  // Answers for a search are held until the test lets them go.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const sent = routeFetchTo(async (path, init) => {
+    if (path.includes("q=")) await held;
+    return t.request(path, init);
+  });
+  renderAt("/blog", <BlogPage />);
+  const status = await screen.findByText(/^2 articles/);
+  fireEvent.change(screen.getByRole("searchbox", { name: "Search articles" }), { target: { value: "l" } });
+  await waitFor(() => expect(sent.some((call) => call.includes("q=l"))).toBe(true));
+  // The two posts are still on screen, and the line says so, not "2 articles found for “l”".
+  expect(status.textContent).toBe("2 articles");
+  expect(screen.queryByRole("heading", { name: "No articles found" })).toBeNull();
+  release();
+  expect(await screen.findByRole("heading", { name: "Keep typing to search" })).toBeTruthy();
+});
+
+test("a search that was too short stays 'keep typing' until the longer one is answered", async () => {
+  const t = await siteApp();
+  await createPost(t.db, { title: "Lighting on a Budget", slug: "lighting-on-a-budget" });
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const sent = routeFetchTo(async (path, init) => {
+    if (path.includes("q=lig")) await held;
+    return t.request(path, init);
+  });
+  renderAt("/blog?q=li", <BlogPage />);
+  expect(await screen.findByRole("heading", { name: "Keep typing to search" })).toBeTruthy();
+  fireEvent.change(screen.getByRole("searchbox", { name: "Search articles" }), { target: { value: "lig" } });
+  await waitFor(() => expect(sent.some((call) => call.includes("q=lig"))).toBe(true));
+  // The answer for "li" is still the one on screen: not "No articles found" for "lig".
+  expect(screen.getByRole("heading", { name: "Keep typing to search" })).toBeTruthy();
+  expect(screen.queryByRole("heading", { name: "No articles found" })).toBeNull();
+  release();
+  expect(await screen.findByText("1 article found for “lig”")).toBeTruthy();
 });

@@ -5,8 +5,10 @@ import {
   blogListAddress,
   blogListQuery,
   blogListState,
+  pageNumbers,
   searchWords,
 } from "#shared/features/blog/blog.ts";
+import { searchesByPrefix } from "#shared/features/blog/constants.ts";
 import { blogCategoriesRead, blogMovedRead, blogPostsRead } from "#shared/features/blog/reads.ts";
 import { useSettings } from "#web/features/settings/queries.ts";
 import { isPlainClick } from "#web/lib/clicks.ts";
@@ -51,7 +53,13 @@ export default function BlogPage() {
   const { category, search, page } = state;
   const posts = useQueryRead(blogPostsRead, blogListQuery(state));
   const categories = useRead(blogCategoriesRead);
-  const categoryName = useCategoryName(category);
+  // The state the list on screen answers: while the next answer loads, the last one stays, and
+  // what is said about it (its count, its search, "keep typing") stays that answer's too.
+  const [answered, setAnswered] = useState(state);
+  if (posts.data !== undefined && !posts.isPlaceholderData && blogListAddress(answered) !== blogListAddress(state))
+    setAnswered(state);
+  const shown = posts.isPlaceholderData ? answered : state;
+  const categoryName = useCategoryName(shown.category);
 
   // What the box shows as it is typed; the address (and the list) follow after a pause.
   const [typed, setTyped] = useState(search);
@@ -75,14 +83,18 @@ export default function BlogPage() {
   const clear = () => navigate("/blog", { replace: true });
 
   const filtersActive = Boolean(category) || search.trim() !== "";
+  const shownFiltered = Boolean(shown.category) || shown.search.trim() !== "";
   // A search still being typed: no word of three letters yet, so nothing is looked for by the
   // start of a word (one or two letters find only that word, such as "tv"; one letter and the
   // commonest words are not looked for at all).
-  const tooShort = search.trim() !== "" && searchWords(search).every((word) => [...word].length < 3);
+  const tooShort = shown.search.trim() !== "" && !searchWords(shown.search).some(searchesByPrefix);
   const data = posts.data;
   // A page after the last: null from the server's first HTML, a 404 when fetched here.
   const missing = data === null || (posts.error instanceof ApiError && posts.error.status === 404);
   const found = data?.total ?? 0;
+  // "Clear filters" beside the chips rests (its place kept) while no filter is on, and while the
+  // empty state below offers its own.
+  const clearIdle = !filtersActive || (!missing && Boolean(data) && found === 0 && !tooShort && shownFiltered);
   // A page after the last: the list's first page says how many there are, so the way back can
   // offer the last one too (in the browser; without scripts, the first page only).
   const first = useQueryRead(blogPostsRead, blogListQuery({ ...state, page: 1 }), { enabled: missing });
@@ -98,7 +110,18 @@ export default function BlogPage() {
     turned.current = false;
     status.current?.scrollIntoView({ block: "start", behavior: "instant" });
   }, [shownPage]);
-  const pageLink = (to: number, label: ReactNode, rel: "prev" | "next") => (
+  // On a phone the chips scroll sideways: the chosen one is brought into their view (not the
+  // page's), say when the page opens at a category from a link.
+  const chips = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const row = chips.current;
+    const chosen = row?.querySelector<HTMLElement>('[aria-pressed="true"]');
+    if (!row || !chosen || row.scrollWidth <= row.clientWidth) return;
+    const start = chosen.offsetLeft - row.offsetLeft;
+    if (start < row.scrollLeft || start + chosen.offsetWidth > row.scrollLeft + row.clientWidth)
+      row.scrollLeft = start - (row.clientWidth - chosen.offsetWidth) / 2;
+  }, [category, categories.data]);
+  const pageLink = (to: number, label: ReactNode, rel?: "prev" | "next") => (
     <Link
       href={blogListAddress({ ...state, page: to })}
       rel={rel}
@@ -154,27 +177,34 @@ export default function BlogPage() {
         </form>
         <div className="category-filter" role="group" aria-labelledby="filter-label">
           <span id="filter-label">Filter by:</span>
-          {(categories.data ?? []).map((c) => {
-            const next = category === c.slug ? null : c.slug;
-            // A link to the list filtered (or unfiltered again), so it works without scripts too.
-            return (
-              <a
-                key={c.slug}
-                href={blogListAddress({ category: next, search, page: 1 })}
-                role="button"
-                className={category === c.slug ? "chip active" : "chip outline secondary"}
-                aria-pressed={category === c.slug}
-                onClick={(event) => {
-                  if (!isPlainClick(event)) return;
-                  event.preventDefault();
-                  go({ category: next });
-                }}
-              >
-                {c.name}
-              </a>
-            );
-          })}
-          {filtersActive && (
+          <div className="category-chips" ref={chips}>
+            {(categories.data ?? []).map((c) => {
+              const next = category === c.slug ? null : c.slug;
+              // A link to the list filtered (or unfiltered again), so it works without scripts too.
+              return (
+                <a
+                  key={c.slug}
+                  href={blogListAddress({ category: next, search, page: 1 })}
+                  role="button"
+                  className={category === c.slug ? "chip active" : "chip outline secondary"}
+                  aria-pressed={category === c.slug}
+                  onClick={(event) => {
+                    if (!isPlainClick(event)) return;
+                    event.preventDefault();
+                    go({ category: next });
+                  }}
+                >
+                  {c.name}
+                </a>
+              );
+            })}
+          </div>
+          {/* Resting, it keeps its place (hidden), so the chips do not move when a search starts. */}
+          {clearIdle ? (
+            <span className="clear-link idle" aria-hidden="true">
+              Clear filters
+            </span>
+          ) : (
             <a
               href="/blog"
               className="clear-link"
@@ -225,8 +255,8 @@ export default function BlogPage() {
       ) : found === 0 ? (
         <section className="empty-state" aria-live="polite">
           <h2>No articles found</h2>
-          <p>{filtersActive ? "Try changing your filters or search term." : "Check back soon for new content!"}</p>
-          {filtersActive && (
+          <p>{shownFiltered ? "Try changing your filters or search term." : "Check back soon for new content!"}</p>
+          {shownFiltered && (
             // A link that looks like a button, so it clears the filters without JavaScript too.
             <a
               href="/blog"
@@ -236,7 +266,7 @@ export default function BlogPage() {
                 clear();
               }}
             >
-              Clear Filters
+              Clear filters
             </a>
           )}
         </section>
@@ -244,14 +274,14 @@ export default function BlogPage() {
         <>
           <p className="blog-status" aria-live="polite" tabIndex={-1} ref={status}>
             {found.toLocaleString("en-US")} {found === 1 ? "article" : "articles"}
-            {category ? ` in ${categoryName}` : ""}
-            {search.trim() ? ` found for “${search.trim()}”` : ""}
+            {shown.category ? ` in ${categoryName}` : ""}
+            {shown.search.trim() ? ` found for “${shown.search.trim()}”` : ""}
             {data.pages > 1 ? ` · page ${data.page} of ${data.pages}` : ""}
           </p>
           <ul className="post-grid" aria-busy={posts.isPlaceholderData}>
             {data.posts.map((post, i) => (
               <li key={post.id}>
-                <PostCard post={post} search={posts.isPlaceholderData ? "" : search} first={i < 2} />
+                <PostCard post={post} search={shown.search} first={i < 2} />
               </li>
             ))}
           </ul>
@@ -268,9 +298,34 @@ export default function BlogPage() {
               ) : (
                 <span />
               )}
-              <span>
-                Page {data.page} of {data.pages}
-              </span>
+              <ol className="blog-page-numbers">
+                {pageNumbers(data.page, data.pages).map((n, i) =>
+                  n === "gap" ? (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: a gap is known by its place only
+                    <li key={`gap-${i}`} aria-hidden="true">
+                      …
+                    </li>
+                  ) : n === data.page ? (
+                    <li key={n}>
+                      <span className="blog-page-current" aria-current="page">
+                        <span className="visually-hidden">Page </span>
+                        {n.toLocaleString("en-US")}
+                        <span className="visually-hidden"> of {data.pages.toLocaleString("en-US")}</span>
+                      </span>
+                    </li>
+                  ) : (
+                    <li key={n}>
+                      {pageLink(
+                        n,
+                        <>
+                          <span className="visually-hidden">Page </span>
+                          {n.toLocaleString("en-US")}
+                        </>,
+                      )}
+                    </li>
+                  ),
+                )}
+              </ol>
               {data.page < data.pages ? (
                 pageLink(
                   data.page + 1,
