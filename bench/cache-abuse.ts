@@ -2,7 +2,8 @@
 // seeded DATA_DIR, with wrk on 127.0.0.1 (Debian's `wrk`). Writes bench/COST-RESULTS.md.
 //   1. requests/s for a cached page asked with the same address, and with a query string
 //      never seen before on every request; for comparison, a value the page does read, or a
-//      path, never seen before (both with bench/unique-value.lua);
+//      path, never seen before (both with bench/unique-value.lua); and how long a cached page
+//      waits while new searches flood the blog;
 //   2. whether real pages stay cached (x-cache) after a flood of unique query strings, and
 //      after a flood of saved quiz results' pages;
 //   3. anonymous writes from one client: accepted rows per second and database growth, with
@@ -147,6 +148,31 @@ try {
     "| what | address | requests/s |",
     "| --- | --- | ---: |",
     ...valueRows,
+    "",
+  );
+
+  // A cached page while a flood of new searches runs: searches take turns, so the page waits
+  // for one search at most, not for every search queued.
+  const searches = Bun.spawn(
+    ["wrk", "-t2", `-c${connections}`, `-d${duration}`, "-s", uniqueValueScript, `${base}/blog?q=cam+pla+str+tok+lig`],
+    { stdout: "pipe" },
+  );
+  await Bun.sleep(1000);
+  const waits: number[] = [];
+  while (searches.exitCode === null && waits.length < 60) {
+    const asked = performance.now();
+    await (await fetch(`${base}/`)).arrayBuffer();
+    waits.push(performance.now() - asked);
+    await Bun.sleep(100);
+  }
+  const searched = Number(/Requests\/sec:\s+([\d.]+)/.exec(await new Response(searches.stdout).text())?.[1] ?? 0);
+  waits.sort((a, b) => a - b);
+  lines.push(
+    `The cached home page, asked every 100 ms while ${connections} connections ask for new searches (\`/blog?q=cam+pla+str+tok+lig<unique>\`, ${searched.toFixed(0)} answered a second):`,
+    "",
+    "| answers | median | slowest |",
+    "| ---: | ---: | ---: |",
+    `| ${waits.length} | ${waits[Math.floor(waits.length / 2)]?.toFixed(1)} ms | ${waits.at(-1)?.toFixed(1)} ms |`,
     "",
   );
 

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, gt, isNull, lte, min, ne, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "#server/db/types.ts";
 import { sanitizePostHtml } from "#server/lib/sanitize.ts";
+import { takingTurns } from "#server/lib/taking-turns.ts";
 import { byText } from "#server/lib/text-memo.ts";
 import { HttpError } from "#server/plugins/errors.ts";
 import { readingMinutes, searchWords } from "#shared/features/blog/blog.ts";
@@ -20,7 +21,7 @@ import type {
   FoundPost,
 } from "#shared/features/blog/contract.ts";
 import { sent } from "#shared/schema/sent.ts";
-import { textSearch } from "./search.ts";
+import { type TextSearch, textSearch } from "./search.ts";
 import { blogCategories, blogPosts } from "./table.ts";
 
 type Row = typeof blogPosts.$inferSelect;
@@ -139,7 +140,20 @@ export async function publishedPostsPage(
     if (page > 1) throw noSuchPage(page, 1);
     return { posts: [], total: 0, page, pages: 1 };
   }
-  const search = words.length > 0 ? textSearch(words) : null;
+  if (words.length === 0) return postsPage(db, now, { page, category, search: null }, pageSize);
+  // Searches take turns: anyone can ask for a new one, and each may read many rows of the index.
+  return searchTurns(() => postsPage(db, now, { page, category, search: textSearch(words) }, pageSize));
+}
+
+/** Searches of the blog, one at a time (src/server/lib/taking-turns.ts). */
+const searchTurns = takingTurns();
+
+async function postsPage(
+  db: Db,
+  now: Date,
+  { page, category, search }: { page: number; category: string | null; search: TextSearch | null },
+  pageSize: number,
+): Promise<BlogPostsPage> {
   const filters = and(isPublic(now), category ? eq(blogPosts.category, category) : undefined);
   const offset = (page - 1) * pageSize;
   const pageRows = (where: SQL | undefined, order: SQL[]) => {
