@@ -257,8 +257,14 @@ describe("declared parameters: shared values are the page's real variants, any o
 
 describe("addresses spelled another way do not grow the shared cache", () => {
   test.each([
-    ["upper case", ["/BLOG", "/Blog", "/bLoG", "/LEARN/1", "/Learn/1", "/QUIZ", "/Resources"]],
-    ["a trailing slash", ["/blog/", "/learn/", "/learn/1/", "/quiz/", "/resources/"]],
+    [
+      "upper case",
+      ["/BLOG", "/Blog", "/bLoG", "/LEARN/1", "/Learn/1", "/QUIZ", "/Resources", "/Blog/platform-reviews"],
+    ],
+    [
+      "a trailing slash",
+      ["/blog/", "/learn/", "/learn/1/", "/quiz/", "/resources/", "/blog/platform-reviews/", "/bLoG/tip-menu/"],
+    ],
     ["leading zeros in a module number", ["/learn/01", "/learn/001", "/learn/0001", "/learn/010"]],
   ])("%s: a lasting redirect to the page's own address, nothing cached", async (_name, addresses) => {
     const site = await warmed();

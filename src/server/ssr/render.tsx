@@ -85,6 +85,15 @@ function redirectResponse({ to, permanent }: Redirect, { fromData = false } = {}
   });
 }
 
+/**
+ * A page's own address: its path with the values the address gave put in as they were written
+ * (a post's slug, a module's number), or null for the catch-all page.
+ */
+function spelledAddress(path: string, params: Readonly<Record<string, string | undefined>>): string | null {
+  if (path.includes("*")) return null;
+  return path.replace(/:(\w+)/g, (_, name: string) => params[name] ?? "");
+}
+
 export function createRenderer(deps: RendererDeps): PageRenderer & { preview: PreviewRenderer } {
   const { assets, resolveRead, logger, publicBase, cache } = deps;
   const { manifest } = assets;
@@ -219,10 +228,11 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
       return renderMatch(await pageRequest(pathname, cacheKey.search, { page: errorPage, params: {} }), true);
     const match = forced === 404 ? { page: notFoundPage, params: {} } : found;
     if ("movedTo" in match.page) return redirectResponse({ to: match.page.movedTo, permanent: true });
-    // A page with a fixed address asked for in another spelling (/BLOG, /learn/) moves for
-    // good to its own, so each page has one address (its canonical link names that one).
-    if (!forced && !/[:*]/.test(match.page.path) && pathname !== match.page.path)
-      return redirectResponse({ to: match.page.path + url.search, permanent: true });
+    // A page asked for in another spelling (/BLOG, /learn/, /Blog/<slug>/) moves for good to
+    // its own, so each page has one address (its canonical link names that one) and one entry
+    // in the cache.
+    const own = forced ? null : spelledAddress(match.page.path, match.params);
+    if (own !== null && pathname !== own) return redirectResponse({ to: own + url.search, permanent: true });
     const target = await pageRequest(pathname, cacheKey.search, { page: match.page, params: match.params });
     // HEAD is a GET without the body: answered from the same entry, never a render of its own.
     const cacheable =
