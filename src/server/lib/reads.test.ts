@@ -46,6 +46,13 @@ describe("declared reads", () => {
     expect(listRead.key()).toBe("/api/items");
   });
 
+  test("a parameter given twice is read as a page reads its address: the first value, on both sides", async () => {
+    const { request, resolve } = setup();
+    const key = "/api/items/ab?tag=first&tag=second&other=1";
+    expect(await (await request(key)).json()).toEqual({ name: "ab", tag: "first" });
+    expect(await resolve(key)).toEqual({ name: "ab", tag: "first" });
+  });
+
   test("null from a handler is a 404 on both sides", async () => {
     const { request, resolve } = setup();
     expect((await request("/api/items/gone")).status).toBe(404);

@@ -55,6 +55,19 @@ function querySchema(names: readonly string[]) {
     : t.Object(Object.fromEntries(names.map((name) => [name, t.Optional(t.String())])));
 }
 
+/**
+ * The first value of each parameter a read declares, as a page reads its address: a parameter
+ * given twice (?page=1&page=2) means the same to the page and to its read.
+ */
+function firstValues(search: URLSearchParams, names: readonly string[]): Record<string, string | undefined> {
+  const values: Record<string, string | undefined> = {};
+  for (const name of names) {
+    const value = search.get(name);
+    if (value !== null) values[name] = value;
+  }
+  return values;
+}
+
 async function answer(
   served: ServedRead,
   context: ReadContext,
@@ -83,10 +96,11 @@ export function createReads(
       : undefined;
     routes.get(
       served.read.path,
-      ({ params: values, query: search, set }) => {
+      ({ params: values, request, set }) => {
         if (check && !check.Check(values)) throw new HttpError(404, "Not found.");
         if (served.cacheControl) set.headers["cache-control"] = served.cacheControl;
-        return answer(served, context, values as Record<string, string>, search as Record<string, string | undefined>);
+        const search = new URL(request.url).searchParams;
+        return answer(served, context, values as Record<string, string>, firstValues(search, served.read.query));
       },
       { ...(explained ? { params: explained } : {}), ...(query ? { query } : {}) },
     );
@@ -102,10 +116,7 @@ export function createReads(
       if (!params) continue;
       // Parameters the HTTP route would refuse (422) name nothing a page can show.
       if (check && !check.Check(params)) throw new HttpError(404, `No data for ${pathname}`);
-      const query = Object.fromEntries(
-        [...new URLSearchParams(search)].filter(([name]) => served.read.query.includes(name)),
-      );
-      return answer(served, context, params, query);
+      return answer(served, context, params, firstValues(new URLSearchParams(search), served.read.query));
     }
     // A key no read declares names nothing that exists.
     throw new HttpError(404, `No data for ${pathname}`);
