@@ -213,6 +213,22 @@ describe("the list's pages and search", () => {
     expect((await found("make money")).posts[0]!.passage).toBeUndefined();
   });
 
+  test("a word typed past its stem still finds the posts it starts a word of; nothing found stays nothing", async () => {
+    const api = await scenarioApp();
+    await createPost(api.db, { slug: "light", title: "Lighting on a budget" });
+    await createPost(api.db, { slug: "plan", title: "A plan for the week", content: ipsum("Scheduling your shows.") });
+    const slugs = async (q: string) =>
+      (await api.check({ path: `/api/blog/posts?q=${encodeURIComponent(q)}`, status: 200 }))
+        .json<Page>()
+        .posts.map((p) => p.slug);
+    // "Lighting" is indexed as "light": "lighti" and "lightin" start no word of the index.
+    for (const q of ["lig", "light", "lighti", "lightin", "lighting"])
+      expect([q, await slugs(q)]).toEqual([q, ["light"]]);
+    for (const q of ["sched", "scheduli", "schedulin", "scheduling"])
+      expect([q, await slugs(q)]).toEqual([q, ["plan"]]);
+    expect(await slugs("zebrafish")).toEqual([]);
+  });
+
   test("single letters and the commonest words are not looked for; nothing left to look for finds nothing", async () => {
     const api = await scenarioApp();
     await createPost(api.db, { slug: "room", title: "How to light a small room" });

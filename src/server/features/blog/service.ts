@@ -12,6 +12,8 @@ import {
   MAX_BLOG_PAGE,
   MAX_BLOG_SEARCH,
   MAX_CATEGORY_SLUG,
+  PREFIX_SEARCH_LETTERS,
+  searchesByPrefix,
 } from "#shared/features/blog/constants.ts";
 import type {
   BlogCategory,
@@ -142,7 +144,22 @@ export async function publishedPostsPage(
   }
   if (words.length === 0) return postsPage(db, now, { page, category, search: null }, pageSize);
   // Searches take turns: anyone can ask for a new one, and each may read many rows of the index.
-  return searchTurns(() => postsPage(db, now, { page, category, search: textSearch(words) }, pageSize));
+  const searched = (these: string[]) =>
+    searchTurns(() => postsPage(db, now, { page, category, search: textSearch(these) }, pageSize));
+  const found = await searched(words);
+  // The index holds each word's stem ("lighting" as "light"): a word typed past its stem
+  // ("lighti", "lightin") starts none of them. When nothing is found, the first half of each
+  // such word is looked for instead, so a word being typed does not find less than its start.
+  const halves = words.map(firstHalf);
+  if (found.total > 0 || halves.every((half, i) => half === words[i])) return found;
+  return searched(halves);
+}
+
+/** A word looked for by its start, cut to its first half (never below the prefix's letters). */
+function firstHalf(word: string): string {
+  if (!searchesByPrefix(word)) return word;
+  const letters = [...word];
+  return letters.slice(0, Math.max(PREFIX_SEARCH_LETTERS, Math.ceil(letters.length / 2))).join("");
 }
 
 /** Searches of the blog, one at a time (src/server/lib/taking-turns.ts). */
