@@ -203,3 +203,52 @@ test("an unknown post redirects to the blog; the footer's Platform Reviews opens
   await page.locator("footer").getByRole("link", { name: "Platform Reviews" }).click();
   await expect(page.getByRole("heading", { level: 1, name: /How to Compare Cam Platforms/ })).toBeVisible();
 });
+
+test.describe("the categories on a 375 × 812 phone", () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test("one row that scrolls sideways: each button reached by Tab is in view, and tall enough to tap", async ({
+    page,
+    visit,
+  }) => {
+    await visit("/blog");
+    const row = page.locator(".category-chips");
+    const chips = row.getByRole("button");
+    const count = await chips.count();
+    expect(count).toBeGreaterThan(1);
+    // One row: every button on the same line.
+    const tops = new Set(await chips.evaluateAll((all) => all.map((el) => Math.round(el.getBoundingClientRect().top))));
+    expect(tops.size).toBe(1);
+    await page.getByRole("searchbox", { name: "Search articles" }).focus();
+    for (let i = 0; i < count; i++) {
+      await page.keyboard.press("Tab");
+      const where = await page.evaluate(() => {
+        const chip = document.activeElement as HTMLElement;
+        const box = document.querySelector(".category-chips")!.getBoundingClientRect();
+        const own = chip.getBoundingClientRect();
+        return {
+          name: chip.textContent,
+          inView: own.left >= box.left - 1 && own.right <= box.right + 1,
+          tall: own.height,
+        };
+      });
+      expect(where, `button ${i + 1} of ${count}`).toMatchObject({ inView: true });
+      expect(where.tall).toBeGreaterThanOrEqual(44);
+    }
+  });
+
+  test("without JavaScript, the row opens at the chosen category and a search keeps it", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 812 } });
+    const page = await context.newPage();
+    await page.goto("/blog?category=tips-and-tricks");
+    const chosen = page.getByRole("button", { name: "Tips and Tricks" });
+    await expect(chosen).toHaveAttribute("aria-pressed", "true");
+    await expect(chosen).toBeInViewport({ ratio: 1 });
+    await page.getByRole("searchbox", { name: "Search articles" }).fill("budget");
+    await page.getByRole("searchbox", { name: "Search articles" }).press("Enter");
+    await expect(page).toHaveURL(
+      /\/blog\?q=budget&category=tips-and-tricks$|\/blog\?category=tips-and-tricks&q=budget$/,
+    );
+    await context.close();
+  });
+});

@@ -155,6 +155,7 @@ export default function BlogPage() {
       <div className="blog-filters">
         {/* Without scripts, Enter sends the search to the server, which renders the list it finds. */}
         <form
+          id="blog-search"
           method="get"
           action="/blog"
           role="search"
@@ -164,7 +165,6 @@ export default function BlogPage() {
             go({ search: typed });
           }}
         >
-          {category && <input type="hidden" name="category" value={category} />}
           <input
             type="search"
             name="q"
@@ -175,6 +175,8 @@ export default function BlogPage() {
             onChange={(e) => setSearch(e.target.value)}
           />
         </form>
+        {/* Sent with the search, but outside the form: pico rounds its first and last field's corners. */}
+        {category && <input type="hidden" name="category" value={category} form="blog-search" />}
         <div className="category-filter" role="group" aria-labelledby="filter-label">
           <span id="filter-label">Filter by:</span>
           <div className="category-chips" ref={chips}>
@@ -188,6 +190,8 @@ export default function BlogPage() {
                   role="button"
                   className={category === c.slug ? "chip active" : "chip outline secondary"}
                   aria-pressed={category === c.slug}
+                  // Chromium leaves a chip reached by Tab where it is, even out of the row's view.
+                  onFocus={(event) => event.currentTarget.scrollIntoView({ block: "nearest", inline: "nearest" })}
                   onClick={(event) => {
                     if (!isPlainClick(event)) return;
                     event.preventDefault();
