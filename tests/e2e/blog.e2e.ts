@@ -31,6 +31,8 @@ test("search, filter by category, clear filters, both empty states", async ({ pa
   await page.getByRole("button", { name: "Income Strategies" }).click();
   await expect(page).toHaveURL(/\/blog\?category=income-strategies$/);
   await expect(page.getByRole("button", { name: "Income Strategies" })).toHaveAttribute("aria-pressed", "true");
+  // The list shown is the category's once the line above it says so (until then, the last one stays).
+  await expect(page.locator(".blog-status")).toContainText("in Income Strategies");
   for (const badge of await page.locator(".post-grid .category-badge").all())
     await expect(badge).toHaveText("Income Strategies");
   await page.getByRole("link", { name: "Clear filters" }).click();
@@ -142,6 +144,19 @@ test("open a post and go Back to Blog", async ({ page, visit, scan }) => {
   await page.getByRole("button", { name: "← Back to Blog" }).click();
   await expect(page).toHaveURL(/\/blog$/);
   await expect(page.getByRole("heading", { level: 1, name: "Cam Model Resources & Guides" })).toBeVisible();
+
+  // From a filtered, searched list, "Back to Blog" returns to that list, not the whole blog.
+  await page.getByRole("button", { name: "Income Strategies" }).click();
+  await page.getByRole("searchbox", { name: "Search articles" }).fill("tax");
+  await expect(page).toHaveURL(/\/blog\?category=income-strategies&q=tax$/);
+  await page
+    .getByRole("link", { name: /Taxes in Your First Year/ })
+    .first()
+    .click();
+  await expect(page.getByRole("heading", { level: 1, name: /Taxes in Your First Year/ })).toBeVisible();
+  await page.getByRole("button", { name: "← Back to Blog" }).click();
+  await expect(page).toHaveURL(/\/blog\?category=income-strategies&q=tax$/);
+  await expect(page.getByRole("searchbox", { name: "Search articles" })).toHaveValue("tax");
 });
 
 test("on a phone, Back from a post opens the list where it was left, and Forward the post at its top", async ({

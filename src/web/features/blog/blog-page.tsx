@@ -19,6 +19,7 @@ import { Loading } from "#web/ui/error-state.tsx";
 import { PageMeta } from "#web/ui/page-meta.tsx";
 import { useCategoryName } from "./category-badge.tsx";
 import { FeedAlternate, FeedLink } from "./feed.tsx";
+import { rememberList } from "./last-list.ts";
 import { PostCard } from "./post-card.tsx";
 
 export const route: PageRoute = {
@@ -70,6 +71,8 @@ export default function BlogPage() {
     setTyped(search);
   }, [search]);
   useEffect(() => () => clearTimeout(pause.current), []);
+  const address = blogListAddress(state);
+  useEffect(() => rememberList(address), [address]);
 
   const go = (next: Partial<BlogListState>, replace = true) =>
     navigate(blogListAddress({ ...state, page: 1, ...next }), { replace });

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { longDate } from "#shared/features/blog/blog.ts";
 import { blogCategoriesRead, blogMovedRead, blogPostRead, blogRelatedRead } from "#shared/features/blog/reads.ts";
@@ -13,6 +13,7 @@ import { FitImage } from "#web/ui/fit-image.tsx";
 import { absoluteUrl, PageMeta } from "#web/ui/page-meta.tsx";
 import { CategoryBadge } from "./category-badge.tsx";
 import { FeedAlternate } from "./feed.tsx";
+import { lastListAddress } from "./last-list.ts";
 import { PostCard } from "./post-card.tsx";
 import { labelManagedLinks } from "./post-links.ts";
 import { postMeta } from "./post-meta.ts";
@@ -50,6 +51,10 @@ export default function BlogPostPage({ params }: PageProps) {
   const related = useRead(blogRelatedRead, { slug });
   const { affiliate } = useDisclosureWording();
   const content = useRef<HTMLDivElement>(null);
+  // Back to the list as it was left (its category, search, page): known once in the browser,
+  // so the first HTML and its hydration both say /blog.
+  const [backTo, setBackTo] = useState("/blog");
+  useEffect(() => setBackTo(lastListAddress()), []);
   // The post's HTML is the server's: its 'Load video' buttons are handled here, by delegation.
   useEffect(() => {
     const box = content.current;
@@ -114,7 +119,7 @@ export default function BlogPostPage({ params }: PageProps) {
         dangerouslySetInnerHTML={{ __html: JSON.stringify(jsonLd).replace(/</g, "\\u003c") }}
       />
       <p>
-        <Link href="/blog" role="button" className="secondary outline back-button">
+        <Link href={backTo} role="button" className="secondary outline back-button">
           ← Back to Blog
         </Link>
       </p>
