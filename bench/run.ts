@@ -5,6 +5,7 @@
 //   the home page and a post rendered without the cache; peak memory (VmHWM); time from start to
 //   the first 200, on an empty DATA_DIR and again on the seeded one; the JavaScript each page
 //   loads (bytes, gzipped); and each target below, met or not. Writes bench/RESULTS.md.
+//   BENCH_SERVER_ENV="NAME=value ..." runs the server with those settings too (say, a runtime option).
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,6 +33,13 @@ const serverEnv = {
   WRITE_LIMIT: "off",
   // As a deployed site: its canonical links and social tags are absolute.
   PUBLIC_URL: base,
+  // An operator's own settings for the runtime, to measure them: BENCH_SERVER_ENV="NAME=value ...".
+  ...Object.fromEntries(
+    (process.env.BENCH_SERVER_ENV ?? "")
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+  ),
 };
 let server = spawnServer(port, dataDir, serverEnv);
 
@@ -181,7 +189,7 @@ try {
   const lines = [
     "# Benchmark results",
     "",
-    `Measured by \`bun run bench\` on ${new Date().toISOString().slice(0, 10)}: the compiled executable on a fresh seeded DATA_DIR, wrk -t2 -c${connections} -d${duration} on 127.0.0.1, ${navigator.hardwareConcurrency} cores shared by the server and wrk.`,
+    `Measured by \`bun run bench\` on ${new Date().toISOString().slice(0, 10)}: the compiled executable on a fresh seeded DATA_DIR, wrk -t2 -c${connections} -d${duration} on 127.0.0.1, ${navigator.hardwareConcurrency} cores shared by the server and wrk${process.env.BENCH_SERVER_ENV ? `; the server run with ${process.env.BENCH_SERVER_ENV}` : ""}.`,
     "",
     "| page | requests/s | p99 | same bytes from memory | ratio | HTML | JavaScript (gzipped) |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
