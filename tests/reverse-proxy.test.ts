@@ -26,6 +26,8 @@ function reverseProxy(upstream: string) {
         headers,
         body: request.body,
         redirect: "manual",
+        // The answer passes through as sent, still compressed, as a proxy passes it.
+        decompress: false,
       });
     },
   });

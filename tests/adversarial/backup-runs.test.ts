@@ -351,7 +351,10 @@ describe("kill -9 of the server during 'Back up now'", () => {
         const owned = (await press)?.status === 202;
         const orphans = backupProcesses(dataDir);
         for (const pid of orphans) signal(pid, "SIGSTOP");
-        if (owned) expect(orphans).toHaveLength(1);
+        // A run the press started goes on without its server, unless it had already ended:
+        // a fresh site backs up in a few hundred milliseconds on a quiet machine.
+        if (owned) expect(orphans.length).toBeLessThanOrEqual(1);
+        const holding = owned && orphans.length === 1;
         const goOnAll = () => {
           for (const pid of orphans) goOn(pid);
         };
@@ -376,7 +379,7 @@ describe("kill -9 of the server during 'Back up now'", () => {
           }),
         );
         // At most one press starts a run; while an orphan that recorded its run is held, none.
-        expect(answers.filter((s) => s === 202).length).toBeLessThanOrEqual(owned && released === "after" ? 0 : 1);
+        expect(answers.filter((s) => s === 202).length).toBeLessThanOrEqual(holding && released === "after" ? 0 : 1);
         expect(answers.every((s) => s === 202 || s === 409)).toBe(true);
         goOnAll();
         for (const pid of orphans) await gone(pid);
