@@ -23,7 +23,7 @@ import { MODULE_COUNT } from "#shared/features/course/constants.ts";
 import { adminApp } from "#tests/support/admin.ts";
 import { type TestApp, testApp } from "#tests/support/app.ts";
 import { ensureBuilt, pool, type Running, startServer } from "#tests/support/binary.ts";
-import { createEarningsResult, createQuizResult } from "#tests/support/factories.ts";
+import { createEarningsResult, createPost, createQuizResult } from "#tests/support/factories.ts";
 import { pageOf } from "#tests/support/page.ts";
 import { scratchDir } from "#tests/support/scratch.ts";
 
@@ -289,6 +289,33 @@ describe("addresses spelled another way do not grow the shared cache", () => {
       await res.arrayBuffer();
     }
     expect(site.cache.sizes).toEqual({ shared: REAL_PAGES.length, visitor: 0 });
+  });
+});
+
+describe("a crawl of the posts does not evict the site's other pages", () => {
+  test("twice as many posts as the cache holds, each read once: posts push out posts, never the home page or the list", async () => {
+    const cache = smallCache();
+    const t = testApp({ services: { pageCache: cache }, testHooks: { writeLimiter: null } });
+    const slugs: string[] = [];
+    for (let i = 0; i < 2 * SMALL.shared; i++) slugs.push((await createPost(t.db, { slug: `crawled-${i}` })).slug);
+    for (const path of REAL_PAGES) await (await t.request(path)).arrayBuffer();
+    for (const slug of slugs) {
+      const res = await t.request(`/blog/${slug}`);
+      expect([slug, res.status]).toEqual([slug, 200]);
+      await res.arrayBuffer();
+    }
+    // Every page but the posts still answers from the cache (the seeded post is one of the crawled).
+    const misses: string[] = [];
+    for (const path of REAL_PAGES.filter((p) => !p.startsWith("/blog/"))) {
+      const res = await t.request(path);
+      await res.arrayBuffer();
+      if (res.headers.get("x-cache") !== "hit") misses.push(path);
+    }
+    expect(misses).toEqual([]);
+    // The posts kept are the ones read last, at most as many as the cache holds.
+    expect((await t.request(`/blog/${slugs.at(-1)}`)).headers.get("x-cache")).toBe("hit");
+    expect((await t.request(`/blog/${slugs[0]}`)).headers.get("x-cache")).toBe("miss");
+    expect(cache.sizes.shared).toBeLessThanOrEqual(REAL_PAGES.length + SMALL.shared);
   });
 });
 

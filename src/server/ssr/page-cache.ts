@@ -24,6 +24,9 @@ export interface CachedPage {
  */
 export type CachePartition = "shared" | "visitor";
 
+/** The cache key of a page of content (pageCacheKey: the page's id first): a post or an added page. */
+const CONTENT_PAGE_KEY = /^(blog-post|added-page) /;
+
 /** When what the pages show changes by itself: the next scheduled post's date. */
 export interface PageExpiry {
   now: () => Date;
@@ -44,6 +47,12 @@ interface Following {
 
 export class PageCache {
   private readonly partitions: Record<CachePartition, Lru<string, CachedPage>>;
+  /**
+   * The shared partition's pages of content (a post, an added page), kept apart from the
+   * site's fixed pages: a crawl of thousands of posts pushes out other posts, never the home
+   * page or the blog's list. Counted with the shared partition.
+   */
+  private readonly content: Lru<string, CachedPage>;
   private following: Following | null = null;
   private cleared = 0;
   private expiry: PageExpiry | null = null;
@@ -52,6 +61,11 @@ export class PageCache {
 
   constructor({ shared = 500, visitor = 100 }: { shared?: number; visitor?: number } = {}) {
     this.partitions = { shared: new Lru(shared), visitor: new Lru(visitor) };
+    this.content = new Lru(shared);
+  }
+
+  private lru(partition: CachePartition, key: string): Lru<string, CachedPage> {
+    return partition === "shared" && CONTENT_PAGE_KEY.test(key) ? this.content : this.partitions[partition];
   }
 
   /**
@@ -130,13 +144,13 @@ export class PageCache {
   }
 
   get(partition: CachePartition, key: string): CachedPage | undefined {
-    return this.partitions[partition].get(key);
+    return this.lru(partition, key).get(key);
   }
 
   /** Keeps a page rendered at `generation`; false (and nothing kept) when the cache was cleared since. */
   set(partition: CachePartition, key: string, page: CachedPage, generation: number): boolean {
     if (generation !== this.cleared) return false;
-    this.partitions[partition].set(key, page);
+    this.lru(partition, key).set(key, page);
     return true;
   }
 
@@ -145,6 +159,7 @@ export class PageCache {
     this.cleared++;
     this.due = undefined;
     this.partitions.shared.clear();
+    this.content.clear();
     this.partitions.visitor.clear();
   }
 
@@ -161,7 +176,7 @@ export class PageCache {
 
   /** How many pages each partition holds (for tests and the benchmark, never served). */
   get sizes(): Record<CachePartition, number> {
-    return { shared: this.partitions.shared.size, visitor: this.partitions.visitor.size };
+    return { shared: this.partitions.shared.size + this.content.size, visitor: this.partitions.visitor.size };
   }
 }
 
