@@ -89,19 +89,28 @@ export class PageCache {
    * next time up once per clear(), and works with an injected clock (no timer).
    */
   async expire(): Promise<void> {
+    if (this.expireNow() || !this.expiry) return;
+    const generation = this.cleared;
+    const next = await this.expiry.next(this.expiry.now());
+    // A clear() meanwhile asks again next time.
+    if (generation !== this.cleared) return;
+    this.due = next ? next.getTime() : null;
+    if (this.due !== null && this.expiry.now().getTime() >= this.due) this.clear();
+  }
+
+  /**
+   * expire() without waiting, for a lookup on the hot path: false when the next due time has
+   * to be looked up first (then `await expire()` before a lookup).
+   */
+  expireNow(): boolean {
     // In the background: a hit never waits for the database (nor fails when it is away); the
     // read empties the cache for the lookups after it when a change was missed.
     if (this.following && Date.now() - this.following.checkedAt >= RECHECK_MS)
       void this.catchUp(this.following).catch(() => {});
-    if (!this.expiry) return;
-    if (this.due === undefined) {
-      const generation = this.cleared;
-      const next = await this.expiry.next(this.expiry.now());
-      // A clear() meanwhile asks again next time.
-      if (generation !== this.cleared) return;
-      this.due = next ? next.getTime() : null;
-    }
+    if (!this.expiry) return true;
+    if (this.due === undefined) return false;
     if (this.due !== null && this.expiry.now().getTime() >= this.due) this.clear();
+    return true;
   }
 
   /**

@@ -233,11 +233,17 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
     // in the cache.
     const own = forced ? null : spelledAddress(match.page.path, match.params);
     if (own !== null && pathname !== own) return redirectResponse({ to: own + url.search, permanent: true });
+    const { key, partition } = cacheKey;
+    const gettable = cache && !forced && (request.method === "GET" || request.method === "HEAD");
+    // A hit is answered before the page's module is asked anything: only a page that may be
+    // cached is ever kept.
+    if (gettable && cache.expireNow()) {
+      const hit = cache.get(partition, key);
+      if (hit) return cachedResponse(hit, request, added);
+    }
     const target = await pageRequest(pathname, cacheKey.search, { page: match.page, params: match.params });
     // HEAD is a GET without the body: answered from the same entry, never a render of its own.
-    const cacheable =
-      cache && !forced && (request.method === "GET" || request.method === "HEAD") && target.route.cache === true;
-    const { key, partition } = cacheKey;
+    const cacheable = gettable && target.route.cache === true;
     if (cacheable) {
       // A scheduled post whose date has come empties the cache first.
       await cache.expire();
