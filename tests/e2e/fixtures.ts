@@ -225,6 +225,8 @@ export { ADMIN_PASSWORD };
 /** Signs in as the admin through the sign-in page and waits for the dashboard. */
 export async function signIn(page: Page): Promise<void> {
   await page.goto("/admin-login");
+  // Signing in is the script's work: it takes the page over before the form is filled and sent.
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   await page.getByLabel("Username").fill("admin");
   await page.getByLabel("Password").fill(ADMIN_PASSWORD);
   await page.getByRole("button", { name: "Sign In" }).click();
