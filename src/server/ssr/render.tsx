@@ -236,15 +236,16 @@ export function createRenderer(deps: RendererDeps): PageRenderer & { preview: Pr
     const { key, partition } = cacheKey;
     const gettable = cache && !forced && (request.method === "GET" || request.method === "HEAD");
     // A hit is answered before the page's module is asked anything: only a page that may be
-    // cached is ever kept.
-    if (gettable && cache.expireNow()) {
+    // cached is ever kept. Once the next due time is known, this is the only lookup.
+    const looked = gettable && cache.expireNow();
+    if (looked) {
       const hit = cache.get(partition, key);
       if (hit) return cachedResponse(hit, request, added);
     }
     const target = await pageRequest(pathname, cacheKey.search, { page: match.page, params: match.params });
     // HEAD is a GET without the body: answered from the same entry, never a render of its own.
     const cacheable = gettable && target.route.cache === true;
-    if (cacheable) {
+    if (cacheable && !looked) {
       // A scheduled post whose date has come empties the cache first.
       await cache.expire();
       const hit = cache.get(partition, key);

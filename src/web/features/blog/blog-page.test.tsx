@@ -16,6 +16,26 @@ async function blogAt(path: string) {
   renderAt(path, <BlogPage />);
 }
 
+/**
+ * The page's reads sent to the app, those whose address holds `holding` kept back until
+ * `release()`; `type` puts a search in the box and waits until its read has gone out.
+ */
+function holdAnswers(send: (path: string, init?: RequestInit) => Promise<Response>, holding: string) {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const sent = routeFetchTo(async (path, init) => {
+    if (path.includes(holding)) await gate;
+    return send(path, init);
+  });
+  const type = async (value: string) => {
+    fireEvent.change(screen.getByRole("searchbox", { name: "Search articles" }), { target: { value } });
+    await waitFor(() => expect(sent.some((call) => call.includes(`q=${value}`))).toBe(true));
+  };
+  return { release: () => release(), type };
+}
+
 test.each([
   ["a single letter", "l"],
   ["two letters", "li"],
@@ -56,18 +76,10 @@ test("while the next search's answer loads, what the page says still describes t
   await createPost(t.db, { title: "Lighting on a Budget", slug: "lighting-on-a-budget" });
   await createPost(t.db, { title: "Taxes for Cam Models", slug: "taxes" });
   // Answers for a search are held until the test lets them go.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const sent = routeFetchTo(async (path, init) => {
-    if (path.includes("q=")) await held;
-    return t.request(path, init);
-  });
+  const { release, type } = holdAnswers(t.request, "q=");
   renderAt("/blog", <BlogPage />);
   const status = await screen.findByText(/^2 articles/);
-  fireEvent.change(screen.getByRole("searchbox", { name: "Search articles" }), { target: { value: "l" } });
-  await waitFor(() => expect(sent.some((call) => call.includes("q=l"))).toBe(true));
+  await type("l");
   // The two posts are still on screen, and the line says so, not "2 articles found for “l”".
   expect(status.textContent).toBe("2 articles");
   expect(screen.queryByRole("heading", { name: "No articles found" })).toBeNull();
@@ -78,18 +90,10 @@ test("while the next search's answer loads, what the page says still describes t
 test("a search that was too short stays 'keep typing' until the longer one is answered", async () => {
   const t = await siteApp();
   await createPost(t.db, { title: "Lighting on a Budget", slug: "lighting-on-a-budget" });
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const sent = routeFetchTo(async (path, init) => {
-    if (path.includes("q=lig")) await held;
-    return t.request(path, init);
-  });
+  const { release, type } = holdAnswers(t.request, "q=lig");
   renderAt("/blog?q=li", <BlogPage />);
   expect(await screen.findByRole("heading", { name: "Keep typing to search" })).toBeTruthy();
-  fireEvent.change(screen.getByRole("searchbox", { name: "Search articles" }), { target: { value: "lig" } });
-  await waitFor(() => expect(sent.some((call) => call.includes("q=lig"))).toBe(true));
+  await type("lig");
   // The answer for "li" is still the one on screen: not "No articles found" for "lig".
   expect(screen.getByRole("heading", { name: "Keep typing to search" })).toBeTruthy();
   expect(screen.queryByRole("heading", { name: "No articles found" })).toBeNull();

@@ -42,6 +42,9 @@ export const route: PageRoute = {
   },
 };
 
+/** Whether a state of the list narrows it: a category, or a search. */
+const filtered = ({ category, search }: BlogListState) => Boolean(category) || search.trim() !== "";
+
 /** How long typing may pause before the list follows the search (each pause is one request). */
 const SEARCH_PAUSE_MS = 200;
 
@@ -56,10 +59,11 @@ export default function BlogPage() {
   const categories = useRead(blogCategoriesRead);
   // The state the list on screen answers: while the next answer loads, the last one stays, and
   // what is said about it (its count, its search, "keep typing") stays that answer's too.
-  const [answered, setAnswered] = useState(state);
-  if (posts.data !== undefined && !posts.isPlaceholderData && blogListAddress(answered) !== blogListAddress(state))
-    setAnswered(state);
-  const shown = posts.isPlaceholderData ? answered : state;
+  const address = blogListAddress(state);
+  const [answered, setAnswered] = useState({ state, address });
+  if (posts.data !== undefined && !posts.isPlaceholderData && answered.address !== address)
+    setAnswered({ state, address });
+  const shown = posts.isPlaceholderData ? answered.state : state;
   const categoryName = useCategoryName(shown.category);
 
   // What the box shows as it is typed; the address (and the list) follow after a pause.
@@ -71,7 +75,6 @@ export default function BlogPage() {
     setTyped(search);
   }, [search]);
   useEffect(() => () => clearTimeout(pause.current), []);
-  const address = blogListAddress(state);
   useEffect(() => rememberList(address), [address]);
 
   const go = (next: Partial<BlogListState>, replace = true) =>
@@ -85,8 +88,8 @@ export default function BlogPage() {
   };
   const clear = () => navigate("/blog", { replace: true });
 
-  const filtersActive = Boolean(category) || search.trim() !== "";
-  const shownFiltered = Boolean(shown.category) || shown.search.trim() !== "";
+  const filtersActive = filtered(state);
+  const shownFiltered = filtered(shown);
   // A search still being typed: no word of three letters yet, so nothing is looked for by the
   // start of a word (one or two letters find only that word, such as "tv"; one letter and the
   // commonest words are not looked for at all).
